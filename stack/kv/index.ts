@@ -2,6 +2,11 @@
 // reports either its URLs and tokens or, when Redis cannot be had, `kv: {error}` in its ready line.
 import type { Logger } from 'pino';
 
+import { KvUnavailableError } from './errors';
+import { createKvService } from './service';
+
+export { KvUnavailableError };
+
 export interface KvServiceOptions {
   /** Interface to bind, 127.0.0.1 unless the user asked otherwise. */
   host: string;
@@ -14,6 +19,16 @@ export interface KvServiceOptions {
   /** Generate fresh tokens instead of the well-known local ones (persisted in the data dir). */
   randomCredentials: boolean;
   logger: Logger;
+  /** Largest request (URL + body) accepted; default 10 MiB (`ERR max request size exceeded`). */
+  maxRequestBytes?: number;
+  /** Commands per UTC day before `ERR max daily request limit exceeded`; default: no limit. */
+  dailyRequestLimit?: number;
+  /** Bytes an SSE client may fall behind before lines are dropped (with a notice); default 1 MiB. */
+  sseBufferBytes?: number;
+  /** Interval of SSE keep-alive comments; default 15 s. */
+  sseHeartbeatMs?: number;
+  /** redis-server binary; default `redis-server` from PATH. */
+  redisBinary?: string;
 }
 
 export interface KvService {
@@ -24,9 +39,7 @@ export interface KvService {
   close(): Promise<void>;
 }
 
-/** Thrown when Redis is unavailable; its message is shown to users verbatim (with the install command). */
-export class KvUnavailableError extends Error {}
-
-export async function startKvService(_options: KvServiceOptions): Promise<KvService> {
-  throw new KvUnavailableError('KV service not implemented yet');
+export async function startKvService(options: KvServiceOptions): Promise<KvService> {
+  const { url, token, readOnlyToken, close } = await createKvService(options);
+  return { url, token, readOnlyToken, close };
 }

@@ -1,0 +1,205 @@
+// One TCP connection to redis-server speaking RESP2: authenticates once, then carries any number of
+// in-flight commands (replies come back in order, so requests can share a connection as long as none of
+// them changes its state — the command policy makes sure of that).
+import net from 'node:net';
+
+import type { RespArg, RespReply } from './resp';
+import { encodeCommands, RespError, RespParser } from './resp';
+
+export interface RedisTarget {
+  host: string;
+  port: number;
+  /** Database index; anything but 0 costs a SELECT when the connection opens. */
+  db: number;
+}
+
+export interface RedisCredentials {
+  /** ACL user; omitted means the legacy single-password form (`AUTH <password>`). */
+  username?: string;
+  /** Omitted when the server needs no password. */
+  password?: string;
+}
+
+/** Redis cannot be reached or the connection dropped: the request fails fast with a 503. */
+export class RedisUnavailableError extends Error {}
+
+/** Redis refused the credentials (AUTH failed): the caller's token no longer maps to a valid user. */
+export class RedisAuthError extends Error {}
+
+interface Pending {
+  remaining: number;
+  replies: RespReply[];
+  resolve(replies: RespReply[]): void;
+  reject(error: Error): void;
+}
+
+const CONNECT_TIMEOUT_MS = 3000;
+
+export class RedisConnection {
+  private readonly parser: RespParser;
+  private queue: (Pending | undefined)[] = [];
+  private head = 0;
+  private corked = false;
+  private closeError: Error | undefined;
+  private readonly closeListeners = new Set<(error: Error) => void>();
+  /** Replies nobody asked for: pub/sub messages and MONITOR lines. */
+  onPush: ((reply: RespReply) => void) | undefined;
+
+  private constructor(
+    private readonly socket: net.Socket,
+    readonly target: RedisTarget,
+  ) {
+    this.parser = new RespParser((reply) => this.onReply(reply));
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        this.parser.feed(chunk);
+      } catch (error) {
+        this.destroy(
+          new RedisUnavailableError(`ERR unreadable reply from Redis: ${(error as Error).message}`),
+        );
+      }
+    });
+    socket.on('error', (error) => this.destroy(lostError(target, error)));
+    socket.on('close', () => this.destroy(lostError(target)));
+  }
+
+  /** Opens, authenticates and (for db ≠ 0) selects; rejects fast when Redis is down. */
+  static async open(target: RedisTarget, credentials: RedisCredentials): Promise<RedisConnection> {
+    const socket = await new Promise<net.Socket>((resolve, reject) => {
+      const s = net.connect({ host: target.host, port: target.port, noDelay: true, keepAlive: true });
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(new RedisUnavailableError(`ERR cannot reach Redis at ${describe(target)}: connect timeout`));
+      }, CONNECT_TIMEOUT_MS);
+      s.once('connect', () => {
+        clearTimeout(timer);
+        s.removeAllListeners('error');
+        resolve(s);
+      });
+      s.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new RedisUnavailableError(`ERR cannot reach Redis at ${describe(target)}: ${reason(error)}`));
+      });
+    });
+    const connection = new RedisConnection(socket, target);
+    const setup: RespArg[][] = [];
+    if (credentials.password !== undefined) {
+      setup.push(
+        credentials.username === undefined
+          ? ['AUTH', credentials.password]
+          : ['AUTH', credentials.username, credentials.password],
+      );
+    }
+    if (target.db !== 0) setup.push(['SELECT', String(target.db)]);
+    if (setup.length > 0) {
+      let replies: RespReply[];
+      try {
+        replies = await connection.send(encodeCommands(setup), setup.length);
+      } catch (error) {
+        connection.close();
+        throw error;
+      }
+      const failed = replies.find((r) => r.value instanceof RespError);
+      if (failed) {
+        connection.close();
+        const message = (failed.value as RespError).message;
+        const authFailed =
+          /^(WRONGPASS|NOAUTH)/.test(message) || (setup[0]?.[0] === 'AUTH' && replies[0] === failed);
+        throw authFailed ? new RedisAuthError(message) : new RedisUnavailableError(message);
+      }
+    }
+    return connection;
+  }
+
+  get closed(): boolean {
+    return this.closeError !== undefined;
+  }
+
+  /** Commands sent whose replies have not all arrived yet. */
+  get inflight(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Writes pre-encoded commands and resolves with exactly `count` replies, in order. */
+  send(payload: Buffer, count: number): Promise<RespReply[]> {
+    if (this.closeError) return Promise.reject(this.closeError);
+    return new Promise<RespReply[]>((resolve, reject) => {
+      this.queue.push({ remaining: count, replies: [], resolve, reject });
+      // Writes issued in the same tick (many HTTP requests sharing this connection) go out as one syscall.
+      if (!this.corked) {
+        this.corked = true;
+        this.socket.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          this.socket.uncork();
+        });
+      }
+      this.socket.write(payload);
+    });
+  }
+
+  async call(args: readonly RespArg[]): Promise<RespReply> {
+    const [reply] = await this.send(encodeCommands([args]), 1);
+    return reply!;
+  }
+
+  onClose(listener: (error: Error) => void): () => void {
+    if (this.closeError) {
+      listener(this.closeError);
+      return () => {};
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  close(): void {
+    this.destroy(new RedisUnavailableError('ERR connection to Redis closed'));
+  }
+
+  private onReply(reply: RespReply): void {
+    const pending = this.queue[this.head];
+    if (!pending) {
+      if (this.onPush) this.onPush(reply);
+      else this.destroy(new RedisUnavailableError('ERR Redis sent a reply nobody asked for'));
+      return;
+    }
+    pending.replies.push(reply);
+    if (--pending.remaining > 0) return;
+    this.queue[this.head++] = undefined;
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    pending.resolve(pending.replies);
+  }
+
+  private destroy(error: Error): void {
+    if (this.closeError) return;
+    this.closeError = error;
+    this.socket.destroy();
+    const pending = this.queue;
+    const head = this.head;
+    this.queue = [];
+    this.head = 0;
+    for (let i = head; i < pending.length; i++) pending[i]?.reject(error);
+    for (const listener of this.closeListeners) listener(error);
+    this.closeListeners.clear();
+  }
+}
+
+function describe(target: RedisTarget): string {
+  return `${target.host}:${target.port}`;
+}
+
+function reason(error: Error): string {
+  return (error as NodeJS.ErrnoException).code ?? error.message;
+}
+
+function lostError(target: RedisTarget, error?: Error): RedisUnavailableError {
+  return new RedisUnavailableError(
+    `ERR connection to Redis at ${describe(target)} lost${error ? `: ${reason(error)}` : ''}`,
+  );
+}

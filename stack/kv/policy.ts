@@ -1,0 +1,129 @@
+// Which commands the bridge refuses before they reach Redis, and why.
+//
+// This is about connections, not permissions: what a token may do is decided by Redis itself (each token
+// runs as an ACL user). The bridge refuses only what would change the state of a shared connection, hold
+// it (blocking forms), or needs a dedicated endpoint (transactions, pub/sub, MONITOR).
+import type { RespArg } from './resp';
+
+export const READ_ONLY_USER = 'default_ro';
+
+/** Lower-case command name (first argument). */
+export function commandName(args: readonly RespArg[]): string {
+  const first = args[0];
+  if (first === undefined) return '';
+  return (typeof first === 'string' ? first : first.toString('latin1')).toLowerCase();
+}
+
+function argText(arg: RespArg | undefined): string {
+  if (arg === undefined) return '';
+  return (typeof arg === 'string' ? arg : arg.toString('latin1')).toLowerCase();
+}
+
+const CONNECTION_STATE = new Set([
+  'select',
+  'auth',
+  'hello',
+  'client',
+  'reset',
+  'quit',
+  'readonly',
+  'readwrite',
+  'asking',
+  // The replication handshake would turn the connection into a replica stream.
+  'sync',
+  'psync',
+  'replconf',
+]);
+
+const TRANSACTION = new Set(['multi', 'exec', 'discard', 'watch', 'unwatch']);
+const PUBSUB = new Set([
+  'subscribe',
+  'psubscribe',
+  'ssubscribe',
+  'unsubscribe',
+  'punsubscribe',
+  'sunsubscribe',
+]);
+const BLOCKING = new Set([
+  'blpop',
+  'brpop',
+  'brpoplpush',
+  'blmove',
+  'blmpop',
+  'bzpopmin',
+  'bzpopmax',
+  'bzmpop',
+  'wait',
+  'waitaof',
+]);
+
+/** XREAD/XREADGROUP block only with a BLOCK option, which comes before STREAMS. */
+function hasBlockOption(args: readonly RespArg[]): boolean {
+  for (let i = 1; i < args.length; i++) {
+    const word = argText(args[i]);
+    if (word === 'streams') return false;
+    if (word === 'block') return true;
+  }
+  return false;
+}
+
+/**
+ * The ERR text for a command the bridge will not pass through, or undefined. `inTransaction` is true for
+ * the commands of a /multi-exec body, where MULTI/EXEC themselves are just as wrong.
+ */
+export function refusal(args: readonly RespArg[]): string | undefined {
+  const name = commandName(args);
+  if (CONNECTION_STATE.has(name)) {
+    return `ERR '${name}' is not supported by the REST API: it changes the state of the connection`;
+  }
+  if (name === 'multi' || name === 'exec') {
+    return `ERR '${name}' is not supported as a command: send the whole transaction to /multi-exec`;
+  }
+  if (TRANSACTION.has(name)) return `ERR '${name}' is not supported by the REST API`;
+  if (PUBSUB.has(name)) {
+    return `ERR '${name}' is not supported as a command: use POST /${name.startsWith('p') ? 'psubscribe' : 'subscribe'}/<channel> (server-sent events)`;
+  }
+  if (name === 'monitor') {
+    return `ERR 'monitor' is not supported as a command: use POST /monitor (server-sent events)`;
+  }
+  if (BLOCKING.has(name) || ((name === 'xread' || name === 'xreadgroup') && hasBlockOption(args))) {
+    return `ERR blocking command '${name}' is not supported by the REST API`;
+  }
+  if (name === 'acl') {
+    const sub = argText(args[1]);
+    const user = argText(args[2]);
+    // The bridge logs in as these users; changing them would lock every token out.
+    if ((sub === 'setuser' || sub === 'deluser') && (user === 'default' || user === READ_ONLY_USER)) {
+      return `ERR the ACL user '${user}' is managed by the KV service and cannot be changed through it`;
+    }
+  }
+  if (name === 'config' && argText(args[1]) === 'set') {
+    for (let i = 2; i < args.length; i += 2) {
+      if (argText(args[i]) === 'requirepass') {
+        return `ERR 'requirepass' is managed by the KV service and cannot be changed through it`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `ACL RESTTOKEN <user> <password>`: answered by the bridge, never sent to Redis. */
+export function isRestTokenCommand(args: readonly RespArg[]): boolean {
+  return commandName(args) === 'acl' && argText(args[1]) === 'resttoken';
+}
+
+/** After these succeed on a managed Redis, the ACL file is saved so users (and their tokens) persist. */
+export function changesAclUsers(args: readonly RespArg[]): boolean {
+  if (commandName(args) !== 'acl') return false;
+  const sub = argText(args[1]);
+  return sub === 'setuser' || sub === 'deluser';
+}
+
+/** Redis without RedisJSON says "unknown command"; say what is actually missing. */
+export function explainError(args: readonly RespArg[], message: string): string {
+  const name = commandName(args);
+  if (name.startsWith('json.') && message.startsWith('ERR unknown command')) {
+    return `ERR ${name.toUpperCase()} needs the RedisJSON module, which the backing Redis does not have (${message.slice(4)})`;
+  }
+  return message;
+}

@@ -1,0 +1,295 @@
+// The redis-server the stack runs for itself: loopback only, a free port, its own folder under the data
+// dir, AOF (everysec), a random password for `default`, and users (incl. the read-only one) in an ACL file.
+// It is restarted when it dies and stopped (SIGTERM, so the AOF is flushed) when the stack shuts down.
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Logger } from 'pino';
+
+import { KvUnavailableError, REDIS_INSTALL_HINT } from './errors';
+import { READ_ONLY_USER } from './policy';
+
+export interface ManagedRedisOptions {
+  dir: string;
+  password: string;
+  readOnlyPassword: string;
+  logger: Logger;
+  /** Defaults to `redis-server` from PATH. */
+  binary?: string;
+}
+
+/** ACL rule of the read-only token's user: Redis refuses every write and SCAN/KEYS by itself. */
+export const READ_ONLY_RULES = ['+@read', '-@dangerous', '-scan', '+ping', '+echo'];
+
+const READY = 'Ready to accept connections';
+const START_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function aclLine(user: string, password: string, rules: string[]): string {
+  return `user ${user} on #${sha256(password)} ~* &* ${rules.join(' ')}`;
+}
+
+/** A free loopback port (the tiny race until redis-server binds it is handled by retrying). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isRedisProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('redis-server');
+  } catch {
+    // No /proc (macOS): trust the pid file, it was written by us.
+    return alive(pid);
+  }
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+export class ManagedRedis {
+  private child: ChildProcess | undefined;
+  private stopping = false;
+  private restartDelay = 250;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly exitHook = (): void => {
+    this.child?.kill('SIGTERM');
+  };
+  /** Called after every successful (re)start, e.g. to log the new port. */
+  onRestart: (() => void) | undefined;
+
+  private constructor(
+    private readonly options: ManagedRedisOptions,
+    public port: number,
+  ) {}
+
+  get host(): string {
+    return '127.0.0.1';
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  private get pidFile(): string {
+    return path.join(this.options.dir, 'owner.json');
+  }
+
+  private get aclFile(): string {
+    return path.join(this.options.dir, 'users.acl');
+  }
+
+  static async start(options: ManagedRedisOptions): Promise<ManagedRedis> {
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    const redis = new ManagedRedis(options, await freePort());
+    await redis.reclaimDir();
+    await redis.launch(true);
+    process.on('exit', redis.exitHook);
+    return redis;
+  }
+
+  /**
+   * A stack that crashed can leave its redis-server running on our folder. Stop it (two servers on one
+   * AOF would corrupt it), unless the stack that started it is still alive — then the dir is in use.
+   */
+  private async reclaimDir(): Promise<void> {
+    if (!existsSync(this.pidFile)) return;
+    let owner: { stackPid?: number; redisPid?: number } = {};
+    try {
+      owner = JSON.parse(readFileSync(this.pidFile, 'utf8')) as typeof owner;
+    } catch {
+      // unreadable: treat as stale
+    }
+    if (
+      owner.stackPid &&
+      owner.stackPid !== process.pid &&
+      alive(owner.stackPid) &&
+      owner.redisPid &&
+      alive(owner.redisPid)
+    ) {
+      throw new KvUnavailableError(
+        `the KV data folder ${this.options.dir} is in use by another stack process (pid ${owner.stackPid})`,
+      );
+    }
+    if (owner.redisPid && isRedisProcess(owner.redisPid)) {
+      this.options.logger.warn(
+        { pid: owner.redisPid },
+        'kv: stopping a redis-server left over by a previous stack',
+      );
+      process.kill(owner.redisPid, 'SIGTERM');
+      if (!(await waitForExit(owner.redisPid, STOP_TIMEOUT_MS))) process.kill(owner.redisPid, 'SIGKILL');
+    }
+    rmSync(this.pidFile, { force: true });
+  }
+
+  /** Rewrites our two users in the ACL file; users created through the API (ACL SAVE) are kept. */
+  private writeConfig(): string {
+    const { dir, password, readOnlyPassword } = this.options;
+    const others = existsSync(this.aclFile)
+      ? readFileSync(this.aclFile, 'utf8')
+          .split('\n')
+          .filter((line) => line.trim() !== '' && !/^user (default|default_ro) /.test(line))
+      : [];
+    const acl = [
+      aclLine('default', password, ['+@all']),
+      aclLine(READ_ONLY_USER, readOnlyPassword, READ_ONLY_RULES),
+      ...others,
+    ];
+    writeFileSync(this.aclFile, acl.join('\n') + '\n', { mode: 0o600 });
+    const conf = [
+      'bind 127.0.0.1',
+      `port ${this.port}`,
+      'protected-mode yes',
+      'daemonize no',
+      `dir "${dir}"`,
+      'appendonly yes',
+      'appendfsync everysec',
+      'save ""',
+      `aclfile "${this.aclFile}"`,
+      'logfile ""',
+    ];
+    const confFile = path.join(dir, 'redis.conf');
+    writeFileSync(confFile, conf.join('\n') + '\n', { mode: 0o600 });
+    return confFile;
+  }
+
+  private async launch(first: boolean): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.spawnOnce();
+        return;
+      } catch (error) {
+        const portTaken = /Address already in use|bind:/i.test((error as Error).message);
+        if (!portTaken || attempt >= 3) {
+          if (first && !(error instanceof KvUnavailableError)) {
+            throw new KvUnavailableError(`redis-server did not start: ${(error as Error).message}`);
+          }
+          throw error;
+        }
+        this.port = await freePort();
+      }
+    }
+  }
+
+  private spawnOnce(): Promise<void> {
+    const confFile = this.writeConfig();
+    const binary = this.options.binary ?? 'redis-server';
+    return new Promise<void>((resolve, reject) => {
+      const child = spawn(binary, [confFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      let ready = false;
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`no "${READY}" within ${START_TIMEOUT_MS / 1000} s`));
+      }, START_TIMEOUT_MS);
+      const onData = (chunk: Buffer): void => {
+        if (ready) return; // keep draining the pipe, or redis-server would block on a full one
+        output += chunk.toString('utf8');
+        if (output.includes(READY)) {
+          ready = true;
+          clearTimeout(timer);
+          this.child = child;
+          writeFileSync(this.pidFile, JSON.stringify({ stackPid: process.pid, redisPid: child.pid }));
+          child.on('exit', (code, signal) => this.onExit(child, code, signal));
+          resolve();
+        } else if (output.length > 64_000) {
+          output = output.slice(-32_000);
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(
+          error.code === 'ENOENT'
+            ? new KvUnavailableError(`redis-server was not found on PATH; ${REDIS_INSTALL_HINT}`)
+            : error,
+        );
+      });
+      child.once('exit', (code, signal) => {
+        if (ready) return;
+        clearTimeout(timer);
+        const lastLines = output.trim().split('\n').slice(-3).join(' | ');
+        reject(new Error(`redis-server exited (${signal ?? code}) before it was ready: ${lastLines}`));
+      });
+    });
+  }
+
+  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child !== child) return;
+    this.child = undefined;
+    if (this.stopping) return;
+    this.options.logger.warn(
+      { code, signal },
+      `kv: redis-server exited; restarting in ${this.restartDelay} ms`,
+    );
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.stopping) return;
+      const startedAt = Date.now();
+      this.launch(false).then(
+        () => {
+          this.options.logger.info({ port: this.port }, 'kv: redis-server restarted');
+          this.restartDelay = 250;
+          this.onRestart?.();
+        },
+        (error: Error) => {
+          this.restartDelay = Math.min(this.restartDelay * 2, 5000);
+          this.options.logger.error(
+            { err: error.message, after: Date.now() - startedAt },
+            `kv: redis-server restart failed; retrying in ${this.restartDelay} ms`,
+          );
+          this.scheduleRestart();
+        },
+      );
+    }, this.restartDelay);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    process.off('exit', this.exitHook);
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const child = this.child;
+    this.child = undefined;
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(this.pidFile, { force: true });
+  }
+}

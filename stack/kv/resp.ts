@@ -1,0 +1,249 @@
+// RESP2, the Redis wire protocol, in both directions.
+//
+// Why our own codec instead of ioredis: the bridge must hand back (1) the exact bytes of a reply for
+// `Upstash-Response-Format: resp2`, (2) bulk strings as raw bytes so binary and invalid UTF-8 survive,
+// (3) Redis's error texts verbatim, including errors nested inside EXEC replies, and (4) a connection
+// that never issues commands of its own (no HELLO, SELECT, CLIENT SETINFO or reconnect replays, which
+// would show up in MONITOR and change connection state). ioredis decodes replies into JS strings and
+// Error objects and owns its reconnect logic, so none of that is reachable through it.
+
+/** A Redis error reply (`-ERR …`). Kept as a value, not thrown: EXEC and pipelines return them in place. */
+export class RespError {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * A decoded reply. Status replies (`+OK`) are JS strings, bulk strings are Buffers, integers are numbers
+ * (bigint beyond 2^53), nil is null.
+ */
+export type RespValue = string | Buffer | number | bigint | null | RespError | RespValue[];
+
+/** One complete top-level reply: the decoded value and its exact bytes on the wire. */
+export interface RespReply {
+  value: RespValue;
+  raw: Buffer;
+}
+
+export type RespArg = string | Buffer;
+
+const CRLF = Buffer.from('\r\n');
+
+function argLength(arg: RespArg): number {
+  return typeof arg === 'string' ? Buffer.byteLength(arg) : arg.length;
+}
+
+function digits(n: number): number {
+  return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : String(n).length;
+}
+
+/** Bytes needed to encode one command as a RESP array of bulk strings. */
+function commandLength(args: readonly RespArg[]): number {
+  let total = 3 + digits(args.length);
+  for (const arg of args) {
+    const len = argLength(arg);
+    total += 5 + digits(len) + len;
+  }
+  return total;
+}
+
+function writeCommand(target: Buffer, offset: number, args: readonly RespArg[]): number {
+  offset += target.write(`*${args.length}\r\n`, offset, 'latin1');
+  for (const arg of args) {
+    if (typeof arg === 'string') {
+      const len = Buffer.byteLength(arg);
+      offset += target.write(`$${len}\r\n`, offset, 'latin1');
+      offset += target.write(arg, offset, 'utf8');
+    } else {
+      offset += target.write(`$${arg.length}\r\n`, offset, 'latin1');
+      offset += arg.copy(target, offset);
+    }
+    offset += CRLF.copy(target, offset);
+  }
+  return offset;
+}
+
+/** Encodes several commands into one buffer, so a pipeline or transaction is a single socket write. */
+export function encodeCommands(commands: readonly (readonly RespArg[])[]): Buffer {
+  let total = 0;
+  for (const args of commands) total += commandLength(args);
+  const out = Buffer.allocUnsafe(total);
+  let offset = 0;
+  for (const args of commands) offset = writeCommand(out, offset, args);
+  return out;
+}
+
+export function encodeCommand(args: readonly RespArg[]): Buffer {
+  return encodeCommands([args]);
+}
+
+/** Encodes a value as RESP2 bytes; used for replies the bridge itself produces in resp2 mode. */
+export function encodeReply(value: RespValue): Buffer {
+  if (value === null) return Buffer.from('$-1\r\n');
+  if (value instanceof RespError) return Buffer.from(`-${value.message.replace(/[\r\n]+/g, ' ')}\r\n`);
+  if (Buffer.isBuffer(value)) return Buffer.concat([Buffer.from(`$${value.length}\r\n`), value, CRLF]);
+  if (typeof value === 'string') return Buffer.from(`+${value.replace(/[\r\n]+/g, ' ')}\r\n`);
+  if (typeof value === 'number' || typeof value === 'bigint') return Buffer.from(`:${value}\r\n`);
+  return Buffer.concat([Buffer.from(`*${value.length}\r\n`), ...value.map(encodeReply)]);
+}
+
+/** Thrown (and the connection dropped) when Redis sends bytes that are not RESP2. */
+export class RespProtocolError extends Error {}
+
+interface Frame {
+  items: RespValue[];
+  next: number;
+}
+
+const EMPTY = Buffer.alloc(0);
+const MAX_SAFE_DIGITS = 15;
+
+/**
+ * Incremental RESP2 parser. Feed it socket chunks; it calls `onReply` once per complete top-level reply.
+ * It resumes where it stopped (partially built arrays are kept on a stack), and while a large bulk string
+ * is still arriving it only collects chunks, so big replies are not re-scanned or re-copied per chunk.
+ */
+export class RespParser {
+  private buf: Buffer = EMPTY;
+  private pos = 0;
+  private replyStart = 0;
+  /** Bytes of the current reply that were already consumed from earlier buffers. */
+  private rawParts: Buffer[] = [];
+  private stack: Frame[] = [];
+  /** Chunks held back until `need` bytes are available (counted from buf[0]). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private need = 0;
+
+  constructor(private readonly onReply: (reply: RespReply) => void) {}
+
+  feed(chunk: Buffer): void {
+    if (this.buf.length === 0 && this.pending.length === 0) {
+      this.buf = chunk;
+    } else {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+      if (this.buf.length + this.pendingBytes < this.need) return;
+      this.buf = Buffer.concat([this.buf, ...this.pending]);
+      this.pending = [];
+      this.pendingBytes = 0;
+    }
+    this.need = 0;
+    this.parse();
+  }
+
+  private parse(): void {
+    const buf = this.buf;
+    for (;;) {
+      if (this.pos >= buf.length) {
+        this.suspend(this.pos + 1);
+        return;
+      }
+      const start = this.pos;
+      const type = buf[start];
+      const lineEnd = buf.indexOf(13, start + 1);
+      if (lineEnd === -1 || lineEnd + 1 >= buf.length) {
+        this.suspend(buf.length + 1);
+        return;
+      }
+      let value: RespValue;
+      switch (type) {
+        case 43: // '+'
+          value = buf.toString('utf8', start + 1, lineEnd);
+          this.pos = lineEnd + 2;
+          break;
+        case 45: // '-'
+          value = new RespError(buf.toString('utf8', start + 1, lineEnd));
+          this.pos = lineEnd + 2;
+          break;
+        case 58: // ':'
+          value = parseInteger(buf, start + 1, lineEnd);
+          this.pos = lineEnd + 2;
+          break;
+        case 36: {
+          // '$'
+          const len = Number(parseInteger(buf, start + 1, lineEnd));
+          if (len < 0) {
+            value = null;
+            this.pos = lineEnd + 2;
+            break;
+          }
+          const dataStart = lineEnd + 2;
+          const dataEnd = dataStart + len;
+          if (dataEnd + 2 > buf.length) {
+            this.suspend(dataEnd + 2);
+            return;
+          }
+          value = buf.subarray(dataStart, dataEnd);
+          this.pos = dataEnd + 2;
+          break;
+        }
+        case 42: {
+          // '*'
+          const len = Number(parseInteger(buf, start + 1, lineEnd));
+          this.pos = lineEnd + 2;
+          if (len < 0) {
+            value = null;
+          } else if (len === 0) {
+            value = [];
+          } else {
+            this.stack.push({ items: new Array<RespValue>(len), next: 0 });
+            continue;
+          }
+          break;
+        }
+        default:
+          throw new RespProtocolError(`unexpected byte ${type} in a Redis reply`);
+      }
+      // Attach the value to its parent arrays, completing as many as it finishes.
+      for (;;) {
+        const top = this.stack[this.stack.length - 1];
+        if (!top) {
+          this.emit(value);
+          break;
+        }
+        top.items[top.next++] = value;
+        if (top.next < top.items.length) break;
+        this.stack.pop();
+        value = top.items;
+      }
+    }
+  }
+
+  private emit(value: RespValue): void {
+    const tail = this.buf.subarray(this.replyStart, this.pos);
+    const raw = this.rawParts.length === 0 ? tail : Buffer.concat([...this.rawParts, tail]);
+    this.rawParts = [];
+    this.replyStart = this.pos;
+    this.onReply({ value, raw });
+  }
+
+  /**
+   * Not enough bytes: keep the unparsed tail (from `pos`), move the already parsed part of the current
+   * reply aside for its raw bytes, and wait until `needAbsolute` bytes of the old buffer are there.
+   */
+  private suspend(needAbsolute: number): void {
+    const from = this.pos;
+    if (from > this.replyStart) this.rawParts.push(this.buf.subarray(this.replyStart, from));
+    this.buf = from >= this.buf.length ? EMPTY : this.buf.subarray(from);
+    this.need = needAbsolute - from;
+    this.pos = 0;
+    this.replyStart = 0;
+  }
+}
+
+function parseInteger(buf: Buffer, start: number, end: number): number | bigint {
+  if (end - start > MAX_SAFE_DIGITS) return BigInt(buf.toString('latin1', start, end));
+  let i = start;
+  let negative = false;
+  if (buf[i] === 45) {
+    negative = true;
+    i++;
+  }
+  let n = 0;
+  for (; i < end; i++) {
+    const c = buf[i]! - 48;
+    if (c < 0 || c > 9) throw new RespProtocolError('malformed integer in a Redis reply');
+    n = n * 10 + c;
+  }
+  return negative ? -n : n;
+}

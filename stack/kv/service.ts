@@ -1,0 +1,274 @@
+// Wires the KV service together: Redis (managed or given by URL), credentials, connection backends per
+// token, and the HTTP server.
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
+
+import type { RedisCredentials, RedisTarget } from './connection';
+import { RedisAuthError, RedisConnection, RedisUnavailableError } from './connection';
+import { CredentialStore } from './credentials';
+import { KvUnavailableError, REDIS_INSTALL_HINT } from './errors';
+import type { Principal } from './http-server';
+import { createRequestHandler } from './http-server';
+import type { KvService, KvServiceOptions } from './index';
+import { Backend } from './pool';
+import { READ_ONLY_USER } from './policy';
+import { DailyQuota } from './quota';
+import type { RespArg, RespValue } from './resp';
+import { RespError } from './resp';
+import { ManagedRedis, READ_ONLY_RULES } from './redis-server';
+
+export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+/** What tests (and diagnostics) can see beyond the public KvService. */
+export interface KvServiceInternals extends KvService {
+  /** Where Redis is now. */
+  target(): RedisTarget;
+  /** The redis-server the service started, if it did not use --redis-url. */
+  managed: ManagedRedis | undefined;
+  /** Redis connections the service holds open right now. */
+  connections(): { shared: number; idle: number; dedicated: number };
+  /** Runs one command as the service's admin user (outside the HTTP API). */
+  admin(args: RespArg[]): Promise<RespValue>;
+}
+
+interface ExternalRedis {
+  target: RedisTarget;
+  credentials: RedisCredentials;
+  display: string;
+}
+
+function parseRedisUrl(url: string): ExternalRedis {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new KvUnavailableError(`--redis-url is not a URL: ${url}`);
+  }
+  if (parsed.protocol === 'rediss:') {
+    throw new KvUnavailableError('rediss:// (TLS) is not supported by the local KV service; use redis://');
+  }
+  if (parsed.protocol !== 'redis:') {
+    throw new KvUnavailableError(`--redis-url must start with redis:// (got ${parsed.protocol}//)`);
+  }
+  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
+  if (!Number.isInteger(db) || db < 0) throw new KvUnavailableError(`--redis-url has a bad database number`);
+  const credentials: RedisCredentials = {};
+  if (parsed.password) credentials.password = decodeURIComponent(parsed.password);
+  if (parsed.username && credentials.password !== undefined)
+    credentials.username = decodeURIComponent(parsed.username);
+  const host = parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
+  const port = parsed.port ? Number(parsed.port) : 6379;
+  return { target: { host, port, db }, credentials, display: `redis://${parsed.host}${parsed.pathname}` };
+}
+
+async function withConnection<T>(
+  target: RedisTarget,
+  credentials: RedisCredentials,
+  use: (c: RedisConnection) => Promise<T>,
+): Promise<T> {
+  const connection = await RedisConnection.open(target, credentials);
+  try {
+    return await use(connection);
+  } finally {
+    connection.close();
+  }
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function createKvService(options: KvServiceOptions): Promise<KvServiceInternals> {
+  const { logger } = options;
+  const dir = path.join(options.dataDir, 'kv');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const store = CredentialStore.load(dir);
+
+  let managed: ManagedRedis | undefined;
+  let target: () => RedisTarget;
+  let adminCredentials: RedisCredentials;
+  const readOnlyCredentials: RedisCredentials = {
+    username: READ_ONLY_USER,
+    password: store.readOnlyPassword,
+  };
+
+  if (options.redisUrl) {
+    const external = parseRedisUrl(options.redisUrl);
+    target = () => external.target;
+    adminCredentials = external.credentials;
+    try {
+      await withConnection(external.target, adminCredentials, async (c) => {
+        const pong = await c.call(['PING']);
+        if (pong.value instanceof RespError) throw new RedisUnavailableError(pong.value.message);
+      });
+    } catch (error) {
+      throw new KvUnavailableError(
+        `cannot use Redis at ${external.display}: ${(error as Error).message}; ${REDIS_INSTALL_HINT}`,
+      );
+    }
+  } else {
+    managed = await ManagedRedis.start({
+      dir: path.join(dir, 'redis'),
+      password: store.redisPassword,
+      readOnlyPassword: store.readOnlyPassword,
+      logger,
+      binary: options.redisBinary,
+    });
+    const m = managed;
+    target = () => ({ host: m.host, port: m.port, db: 0 });
+    adminCredentials = { username: 'default', password: store.redisPassword };
+  }
+
+  /** An external Redis gets the read-only user on start, and again if it restarted and forgot it. */
+  async function ensureReadOnlyUser(): Promise<boolean> {
+    try {
+      const reply = await withConnection(target(), adminCredentials, (c) =>
+        c.call([
+          'ACL',
+          'SETUSER',
+          READ_ONLY_USER,
+          'reset',
+          'on',
+          `>${store.readOnlyPassword}`,
+          '~*',
+          '&*',
+          ...READ_ONLY_RULES,
+        ]),
+      );
+      if (reply.value instanceof RespError) throw new Error(reply.value.message);
+      return true;
+    } catch (error) {
+      logger.warn(
+        { err: (error as Error).message },
+        'kv: cannot create the read-only ACL user; read-only tokens will fail',
+      );
+      return false;
+    }
+  }
+  if (!managed) await ensureReadOnlyUser();
+
+  const admin = new Backend({ target, credentials: adminCredentials });
+  const readOnly = new Backend({
+    target,
+    credentials: readOnlyCredentials,
+    repairCredentials: managed ? undefined : ensureReadOnlyUser,
+  });
+  const aclBackends = new Map<string, Backend>();
+  const { token, readOnlyToken } = store.tokens(options.randomCredentials);
+  const aclTokens = new Map(store.aclTokens());
+
+  function authenticate(presented: string): Principal | undefined {
+    if (presented === token) return { backend: admin };
+    if (presented === readOnlyToken) return { backend: readOnly };
+    let backend = aclBackends.get(presented);
+    if (!backend) {
+      const entry = aclTokens.get(presented);
+      if (!entry) return undefined;
+      backend = new Backend({
+        target,
+        credentials: { username: entry.user, password: entry.password },
+        sharedSize: 2,
+      });
+      aclBackends.set(presented, backend);
+    }
+    return { backend };
+  }
+
+  async function restToken(userArg: RespArg, passwordArg: RespArg): Promise<RespValue> {
+    const user = userArg.toString();
+    const password = passwordArg.toString();
+    try {
+      await withConnection(target(), { username: user, password }, async () => {});
+    } catch (error) {
+      if (error instanceof RedisAuthError)
+        return new RespError(`ERR Wrong password or user "${user}" does not exist`);
+      throw error;
+    }
+    const issued = store.addAclToken(user, password);
+    aclTokens.set(issued, { user, password });
+    return Buffer.from(issued);
+  }
+
+  function aclChanged(): void {
+    if (!managed) return;
+    // Users created through the API live in the managed server's ACL file, so they (and tokens issued
+    // for them) survive restarts.
+    admin
+      .sharedConnection()
+      .then((c) => c.call(['ACL', 'SAVE']))
+      .then(
+        (r) => {
+          if (r.value instanceof RespError) logger.warn({ err: r.value.message }, 'kv: ACL SAVE failed');
+        },
+        (error: Error) => logger.warn({ err: error.message }, 'kv: ACL SAVE failed'),
+      );
+  }
+
+  const handler = createRequestHandler({
+    authenticate,
+    restToken,
+    aclChanged,
+    quota: options.dailyRequestLimit ? new DailyQuota(options.dailyRequestLimit) : undefined,
+    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    sse: {
+      bufferBytes: options.sseBufferBytes ?? 1024 * 1024,
+      heartbeatMs: options.sseHeartbeatMs ?? 15_000,
+    },
+    logger,
+  });
+  // Long path-form URLs carry values; allow more than Node's 16 KB of headers (the body limit still applies).
+  const server = http.createServer({ maxHeaderSize: 1024 * 1024 }, handler);
+
+  async function shutdown(): Promise<void> {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const backend of [admin, readOnly, ...aclBackends.values()]) backend.close();
+    await managed?.stop();
+  }
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await shutdown().catch(() => {});
+    throw new KvUnavailableError(
+      `the KV REST server cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  const address = server.address() as net.AddressInfo;
+  const url = `http://${urlHost(options.host)}:${address.port}`;
+  if (managed) managed.onRestart = () => logger.info({ port: managed?.port }, 'kv: redis-server is back');
+  logger.info({ url, redis: managed ? `managed 127.0.0.1:${managed.port}` : 'external' }, 'kv: ready');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    token,
+    readOnlyToken,
+    close: () => (closing ??= shutdown()),
+    target,
+    managed,
+    connections() {
+      const total = { shared: 0, idle: 0, dedicated: 0 };
+      for (const backend of [admin, readOnly, ...aclBackends.values()]) {
+        const s = backend.stats();
+        total.shared += s.shared;
+        total.idle += s.idle;
+        total.dedicated += s.dedicated;
+      }
+      return total;
+    },
+    async admin(args) {
+      const connection = await admin.sharedConnection();
+      return (await connection.call(args)).value;
+    },
+  };
+}
