@@ -76,10 +76,24 @@ function syncTokens(): () => string {
   return () => `${prefix}-${++n}`;
 }
 
-export function createRequestHandler(
-  ctx: KvHandlerContext,
-): (req: IncomingMessage, res: ServerResponse) => void {
+export interface StreamStats {
+  /** SSE streams open now. */
+  open: number;
+  /** Lines dropped for slow clients, over all streams. */
+  dropped: number;
+  /** The most bytes any stream ever had waiting for its client. */
+  maxBuffered: number;
+}
+
+export interface RequestHandler {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  streamStats(): StreamStats;
+}
+
+export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
   const nextSyncToken = syncTokens();
+  const openStreams = new Set<SseStream>();
+  const closedStats = { dropped: 0, maxBuffered: 0 };
 
   function headers(contentType: string | undefined): Record<string, string> {
     const h: Record<string, string> = {
@@ -274,7 +288,13 @@ export function createRequestHandler(
     }
     res.flushHeaders();
     const sse = new SseStream(res, ctx.sse);
-    res.once('close', () => sse.stop());
+    openStreams.add(sse);
+    res.once('close', () => {
+      sse.stop();
+      openStreams.delete(sse);
+      closedStats.dropped += sse.droppedTotal;
+      closedStats.maxBuffered = Math.max(closedStats.maxBuffered, sse.maxBuffered);
+    });
     connection.onClose(() => sse.fail('ERR connection to Redis lost'));
     if (kind === 'monitor') {
       sse.send('"OK"');
@@ -365,15 +385,25 @@ export function createRequestHandler(
     res.end(parts.length === 1 ? parts[0] : Buffer.concat(parts));
   }
 
-  return (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof HttpError && error.message === REQUEST_SIZE_ERROR) {
-        // The rest of the body is not read; close the connection rather than drain it.
-        sendError(res, 400, REQUEST_SIZE_ERROR, { connection: 'close' });
-        return;
+  return {
+    handle(req, res) {
+      handle(req, res).catch((error: unknown) => {
+        if (error instanceof HttpError && error.message === REQUEST_SIZE_ERROR) {
+          // The rest of the body is not read; close the connection rather than drain it.
+          sendError(res, 400, REQUEST_SIZE_ERROR, { connection: 'close' });
+          return;
+        }
+        fail(res, error);
+      });
+    },
+    streamStats() {
+      let { dropped, maxBuffered } = closedStats;
+      for (const s of openStreams) {
+        dropped += s.droppedTotal;
+        maxBuffered = Math.max(maxBuffered, s.maxBuffered);
       }
-      fail(res, error);
-    });
+      return { open: openStreams.size, dropped, maxBuffered };
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import type { RedisCredentials, RedisTarget } from './connection';
 import { RedisAuthError, RedisConnection, RedisUnavailableError } from './connection';
 import { CredentialStore } from './credentials';
 import { KvUnavailableError, REDIS_INSTALL_HINT } from './errors';
-import type { Principal } from './http-server';
+import type { Principal, StreamStats } from './http-server';
 import { createRequestHandler } from './http-server';
 import type { KvService, KvServiceOptions } from './index';
 import { Backend } from './pool';
@@ -29,6 +29,8 @@ export interface KvServiceInternals extends KvService {
   managed: ManagedRedis | undefined;
   /** Redis connections the service holds open right now. */
   connections(): { shared: number; idle: number; dedicated: number };
+  /** SSE streams: open now, lines dropped, most bytes buffered for a client. */
+  streamStats(): StreamStats;
   /** Runs one command as the service's admin user (outside the HTTP API). */
   admin(args: RespArg[]): Promise<RespValue>;
 }
@@ -220,7 +222,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     logger,
   });
   // Long path-form URLs carry values; allow more than Node's 16 KB of headers (the body limit still applies).
-  const server = http.createServer({ maxHeaderSize: 1024 * 1024 }, handler);
+  const server = http.createServer({ maxHeaderSize: 1024 * 1024 }, handler.handle);
 
   async function shutdown(): Promise<void> {
     server.closeAllConnections();
@@ -266,6 +268,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
       }
       return total;
     },
+    streamStats: () => handler.streamStats(),
     async admin(args) {
       const connection = await admin.sharedConnection();
       return (await connection.call(args)).value;

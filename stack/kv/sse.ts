@@ -64,8 +64,9 @@ export class SseStream {
     res.on('drain', () => this.recover());
   }
 
-  /** Total lines dropped since the stream opened (for tests and logs). */
+  /** Lines dropped since the stream opened, and the most bytes ever waiting for the client. */
   droppedTotal = 0;
+  maxBuffered = 0;
 
   send(data: string): void {
     if (this.ended) return;
@@ -129,5 +130,6 @@ export class SseStream {
   private write(text: string): void {
     if (this.ended || this.res.destroyed) return;
     this.res.write(text);
+    if (this.res.writableLength > this.maxBuffered) this.maxBuffered = this.res.writableLength;
   }
 }

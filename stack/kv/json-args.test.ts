@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+
+import { BadRequestError, parseCommandBody, parseCommandsBody } from './json-args';
+import type { RespArg } from './resp';
+
+const text = (args: RespArg[]): string[] => args.map((a) => a.toString());
+const body = (s: string): Buffer => Buffer.from(s);
+
+describe('JSON command bodies', () => {
+  it('keeps the literal text of numbers and turns literals into words', () => {
+    const args = parseCommandBody(
+      body(' ["SET", "k", 12345678901234567890, 1.10, -0.5e+3, true, false, null] '),
+    );
+    expect(text(args)).toEqual([
+      'SET',
+      'k',
+      '12345678901234567890',
+      '1.10',
+      '-0.5e+3',
+      'true',
+      'false',
+      'null',
+    ]);
+  });
+
+  it('decodes escapes, surrogate pairs and lone surrogates to UTF-8 bytes', () => {
+    const args = parseCommandBody(body('["a\\"b\\\\c\\/\\n\\t", "\\u00e9\\ud83d\\ude00", "\\ud800x"]'));
+    expect(args[0]!.toString()).toBe('a"b\\c/\n\t');
+    expect(args[1]).toEqual(Buffer.from('é😀'));
+    expect(args[2]).toEqual(Buffer.from('\ufffdx'));
+  });
+
+  it('passes raw UTF-8 (and any other bytes) of unescaped strings through unchanged', () => {
+    const raw = Buffer.concat([body('["SET","k","'), Buffer.from([0xe2, 0x82, 0xac, 0xff]), body('"]')]);
+    expect(parseCommandBody(raw)[2]).toEqual(Buffer.from([0xe2, 0x82, 0xac, 0xff]));
+  });
+
+  it('passes nested arrays and objects on as their JSON text', () => {
+    const args = parseCommandBody(body('["SET","k",{"a":[1,{"b":"}"}]},[ ]]'));
+    expect(text(args).slice(2)).toEqual(['{"a":[1,{"b":"}"}]}', '[ ]']);
+  });
+
+  it('reads pipelines as arrays of commands', () => {
+    const commands = parseCommandsBody(body('[["set","a",1],["get","a"]]'));
+    expect(commands.map(text)).toEqual([
+      ['set', 'a', '1'],
+      ['get', 'a'],
+    ]);
+  });
+
+  it.each([
+    ['', 'expected a JSON array'],
+    ['{"a":1}', 'expected a JSON array'],
+    ['["get" "a"]', 'expected , or ]'],
+    ['["get","a"] x', 'trailing data'],
+    ['["get","a', 'unterminated string'],
+    ['["get",01]', 'expected , or ]'],
+    ['["get",tru]', 'unknown literal'],
+    ['["a\\q"]', 'bad escape'],
+    ['[]', 'empty command'],
+  ])('rejects the command body %j (%s)', (input, message) => {
+    expect(() => parseCommandBody(body(input))).toThrow(BadRequestError);
+    expect(() => parseCommandBody(body(input))).toThrow(message);
+  });
+
+  it.each([
+    ['[]', 'empty pipeline request'],
+    ['["get","a"]', 'expected a command array'],
+    ['[["get"],[]]', 'empty command at index 1'],
+    ['[["get"]', 'unexpected end'],
+  ])('rejects the pipeline body %j (%s)', (input, message) => {
+    expect(() => parseCommandsBody(body(input))).toThrow(message);
+  });
+});
