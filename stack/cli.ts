@@ -1,3 +1,61 @@
-// Placeholder until the local stack (issue 3) lands: the process entry point `npm run stack`.
-console.error('local stack: not implemented yet');
-process.exit(1);
+// `npm run stack -- [options]`: runs the local stack until SIGINT/SIGTERM. Prints exactly one line on stdout,
+// a JSON object beginning {"ready":true, once both services are up; everything else (pino logs) goes to stderr.
+import pino from 'pino';
+import { ArgsError, parseArgs, USAGE, type StackArgs } from './args';
+import { startStack, StackConfigError } from './stack';
+import { DataDirBusyError } from './data-dir';
+
+async function main(): Promise<void> {
+  let args: StackArgs;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof ArgsError)) throw error;
+    process.stderr.write(`stack: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stderr.write(USAGE);
+    return;
+  }
+  // Bundled code: no pino transports (worker threads); write JSON lines straight to fd 2.
+  const logger = pino(
+    { level: args.logLevel, base: { pid: process.pid } },
+    pino.destination({ dest: 2, sync: true }),
+  );
+  let stack;
+  try {
+    stack = await startStack({ ...args, logger });
+  } catch (error) {
+    const known = error instanceof StackConfigError || error instanceof DataDirBusyError;
+    if (!known) logger.fatal({ err: error }, 'stack failed to start');
+    process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(known ? 2 : 1);
+  }
+  process.stdout.write(`${JSON.stringify(stack.info)}\n`);
+  logger.info({ messages: stack.info.messages.url, dataDir: stack.info.dataDir }, 'stack ready');
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stack
+      .close()
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'unclean shutdown');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+void main();

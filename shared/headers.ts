@@ -1,0 +1,94 @@
+// Header names of the message service and the two spellings of its prefix. The real service says `Upstash-`;
+// the seed documents say `Svc-`. Everything that reads headers normalises to lowercase `upstash-` first.
+
+export const PREFIX = 'Upstash-';
+const REAL = 'upstash-';
+const SEED = 'svc-';
+
+/** Lowercases a header (or query-parameter) name and rewrites a leading `svc-` to `upstash-`. */
+export function normalizeHeaderName(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.startsWith(SEED) ? REAL + lower.slice(SEED.length) : lower;
+}
+
+/** True for names that configure the service (`Upstash-…` / `Svc-…`, any case). */
+export function isServiceHeader(name: string): boolean {
+  return normalizeHeaderName(name).startsWith(REAL);
+}
+
+/** Canonical lowercase names of the configuration headers a publish request may carry. */
+export const H = {
+  method: 'upstash-method',
+  timeout: 'upstash-timeout',
+  retries: 'upstash-retries',
+  retryDelay: 'upstash-retry-delay',
+  delay: 'upstash-delay',
+  notBefore: 'upstash-not-before',
+  callback: 'upstash-callback',
+  failureCallback: 'upstash-failure-callback',
+  deduplicationId: 'upstash-deduplication-id',
+  contentBasedDeduplication: 'upstash-content-based-deduplication',
+  headerForward: 'upstash-header-forward',
+  label: 'upstash-label',
+  flowControlKey: 'upstash-flow-control-key',
+  flowControlValue: 'upstash-flow-control-value',
+  redactFields: 'upstash-redact-fields',
+  queueName: 'upstash-queue-name',
+  scheduleId: 'upstash-schedule-id',
+  forwardPrefix: 'upstash-forward-',
+  callbackPrefix: 'upstash-callback-',
+  failureCallbackPrefix: 'upstash-failure-callback-',
+  telemetryPrefix: 'upstash-telemetry-',
+  workflowPrefix: 'upstash-workflow-',
+} as const;
+
+/** Headers the service adds to every delivery (canonical case, as sent on the wire). */
+export const DELIVERY = {
+  signature: 'Upstash-Signature',
+  messageId: 'Upstash-Message-Id',
+  retried: 'Upstash-Retried',
+  topicName: 'Upstash-Topic-Name',
+  scheduleId: 'Upstash-Schedule-Id',
+  callerIp: 'Upstash-Caller-Ip',
+  nonRetryable: 'Upstash-NonRetryable-Error',
+  userAgent: 'Upstash-QStash',
+} as const;
+
+/**
+ * Connection-level headers that describe one hop and must never be forwarded to a destination
+ * (RFC 9110 §7.6.1), plus the ones the outgoing client computes itself.
+ */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
+
+/** `content-type` → `Content-Type`, `x-api-key` → `X-Api-Key`: the case records and deliveries show. */
+export function canonicalHeaderName(name: string): string {
+  return name
+    .toLowerCase()
+    .split('-')
+    .map((part) => (part ? (part[0] as string).toUpperCase() + part.slice(1) : part))
+    .join('-');
+}
+
+/** RFC 9110 token characters: what a header name may contain. */
+export function isValidHeaderName(name: string): boolean {
+  return /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name);
+}
+
+/** A header value may not contain CR, LF or NUL (and other control characters except tab). */
+export function isValidHeaderValue(value: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value);
+}

@@ -1,0 +1,24 @@
+// Names of URL groups and queues: letters, digits, `-`, `_` and `.` (the real service's rule).
+
+const NAME = /^[A-Za-z0-9._-]+$/;
+const MAX_NAME = 200;
+
+/** Returns undefined when the name is fine, else a sentence saying what is wrong. */
+export function checkName(kind: 'URL group' | 'queue', name: string): string | undefined {
+  if (name === '') return `${kind} name is empty`;
+  if (name.length > MAX_NAME) return `${kind} name is longer than ${MAX_NAME} characters`;
+  if (!NAME.test(name)) {
+    return `invalid ${kind} name '${name}': use only letters, digits, '-', '_' and '.'`;
+  }
+  return undefined;
+}
+
+/** `Upstash-Label: a,b` → ['a', 'b'] (trimmed, empties dropped, duplicates removed). */
+export function parseLabels(value: string): string[] {
+  const labels: string[] = [];
+  for (const part of value.split(',')) {
+    const label = part.trim();
+    if (label && !labels.includes(label)) labels.push(label);
+  }
+  return labels;
+}

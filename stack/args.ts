@@ -1,0 +1,169 @@
+// Command-line flags of `npm run stack`.
+import { tryParseDuration } from '../shared/duration';
+import type { Durability } from './store/db';
+
+export interface StackArgs {
+  host: string;
+  port: number;
+  kvPort: number;
+  dataDir?: string;
+  redisUrl?: string;
+  randomCredentials: boolean;
+  maxBody: number;
+  maxConcurrency: number;
+  backoffFactor: number;
+  defaultTimeoutMs: number;
+  retentionMs: number;
+  durability: Durability;
+  llmUrl?: string;
+  llmKey?: string;
+  logLevel: string;
+  help: boolean;
+}
+
+export const USAGE = `usage: npm run stack -- [options]
+
+  --host HOST               interface to bind (default 127.0.0.1; anything else needs --random-credentials)
+  --port N                  message + workflow API port (default 8080; 0 picks a free port)
+  --kv-port N               KV REST port (default 8079; 0 picks a free port)
+  --data-dir DIR            where state lives (default: the OS app-data folder)
+  --redis-url URL           use this Redis for KV instead of starting redis-server
+  --random-credentials      fresh token and signing keys (persisted) instead of the dev-server defaults
+  --max-body SIZE           request body limit, bytes or with kb/mb (default 1mb)
+  --max-concurrency N       deliveries in flight at once (default 256)
+  --backoff-factor K        default retry backoff min(86400, e^(K*n)) seconds (default 2.5)
+  --default-timeout DUR     delivery timeout without Upstash-Timeout (default 5m)
+  --retention DUR           how long logs and finished messages are kept (default 7d)
+  --durability full|normal  full: fsync before acknowledging (default); normal: survive a process crash only
+  --llm-url URL             OpenAI-compatible base URL for api/llm (e.g. http://127.0.0.1:11434/v1)
+  --llm-key KEY             bearer token for --llm-url
+  --log-level LEVEL         pino level for stderr logs (default info)
+`;
+
+export class ArgsError extends Error {}
+
+function port(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new ArgsError(`${flag} must be a port from 0 to 65535, got '${value}'`);
+  return Number(value);
+}
+
+function size(flag: string, value: string): number {
+  const match = /^(\d+)\s*(b|kb|k|mb|m)?$/i.exec(value.trim());
+  if (!match) throw new ArgsError(`${flag} must be a size like 1048576, 512kb or 1mb, got '${value}'`);
+  const unit = (match[2] ?? 'b').toLowerCase();
+  const bytes = Number(match[1]) * (unit.startsWith('m') ? 1_048_576 : unit.startsWith('k') ? 1_024 : 1);
+  if (bytes < 1) throw new ArgsError(`${flag} must be at least 1 byte`);
+  return bytes;
+}
+
+function duration(flag: string, value: string): number {
+  const parsed = tryParseDuration(value);
+  if (!parsed.ok) throw new ArgsError(`${flag}: ${parsed.error}`);
+  if (parsed.ms <= 0) throw new ArgsError(`${flag} must be longer than 0s`);
+  return parsed.ms;
+}
+
+export function parseArgs(argv: string[]): StackArgs {
+  const args: StackArgs = {
+    host: '127.0.0.1',
+    port: 8080,
+    kvPort: 8079,
+    randomCredentials: false,
+    maxBody: 1_048_576,
+    maxConcurrency: 256,
+    backoffFactor: 2.5,
+    defaultTimeoutMs: 300_000,
+    retentionMs: 7 * 86_400_000,
+    durability: 'full',
+    logLevel: 'info',
+    help: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const next = argv[++i];
+      if (next === undefined) throw new ArgsError(`${flag} needs a value`);
+      return next;
+    };
+    switch (flag) {
+      case '--host':
+        args.host = value();
+        if (args.host === '') throw new ArgsError('--host must not be empty');
+        break;
+      case '--port':
+        args.port = port(flag, value());
+        break;
+      case '--kv-port':
+        args.kvPort = port(flag, value());
+        break;
+      case '--data-dir':
+        args.dataDir = value();
+        break;
+      case '--redis-url':
+        args.redisUrl = value();
+        break;
+      case '--random-credentials':
+        args.randomCredentials = true;
+        break;
+      case '--max-body':
+        args.maxBody = size(flag, value());
+        break;
+      case '--max-concurrency': {
+        const text = value();
+        if (!/^\d+$/.test(text) || Number(text) < 1)
+          throw new ArgsError(`--max-concurrency must be at least 1, got '${text}'`);
+        args.maxConcurrency = Number(text);
+        break;
+      }
+      case '--backoff-factor': {
+        const text = value();
+        const factor = Number(text);
+        if (text.trim() === '' || !Number.isFinite(factor) || factor <= 0 || factor > 20) {
+          throw new ArgsError(`--backoff-factor must be a number above 0 (e.g. 2 or 2.5), got '${text}'`);
+        }
+        args.backoffFactor = factor;
+        break;
+      }
+      case '--default-timeout':
+        args.defaultTimeoutMs = duration(flag, value());
+        break;
+      case '--retention':
+        args.retentionMs = duration(flag, value());
+        break;
+      case '--durability': {
+        const text = value();
+        if (text !== 'full' && text !== 'normal')
+          throw new ArgsError(`--durability must be full or normal, got '${text}'`);
+        args.durability = text;
+        break;
+      }
+      case '--llm-url': {
+        const text = value();
+        if (!/^https?:\/\/[^/]/.test(text))
+          throw new ArgsError(`--llm-url must be an http(s) URL, got '${text}'`);
+        args.llmUrl = text;
+        break;
+      }
+      case '--llm-key':
+        args.llmKey = value();
+        break;
+      case '--log-level':
+        args.logLevel = value();
+        if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(args.logLevel)) {
+          throw new ArgsError(`--log-level must be one of fatal, error, warn, info, debug, trace, silent`);
+        }
+        break;
+      case '--help':
+      case '-h':
+        args.help = true;
+        break;
+      default:
+        throw new ArgsError(`unknown option '${arg}'`);
+    }
+  }
+  return args;
+}

@@ -1,0 +1,323 @@
+// A small HTTP layer for the stack's services: routing on raw path segments, bearer/query-token auth, bounded
+// body reading, and JSON replies. Every failure leaves as `{"error": "..."}` with a fitting status; only a bug
+// gives a 500.
+import { timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface Reply {
+  status?: number;
+  /** Serialised as JSON unless `raw` is given. */
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RequestContext {
+  req: http.IncomingMessage;
+  method: string;
+  /** Path params, percent-decoded. `rest` holds the raw remainder for `*` patterns. */
+  params: Record<string, string>;
+  rest: string;
+  /** The raw query string without the leading `?` (tokens included). */
+  rawQuery: string;
+  query: URLSearchParams;
+  /** Peer address without the IPv4-mapped prefix. */
+  remoteAddress: string;
+  /** The token the request authenticated with (so that it is never forwarded). */
+  token?: string;
+  /** Reads the whole body; 413 beyond the limit. */
+  body(): Promise<Buffer>;
+  /** Reads and parses a JSON body; 400 with the parser's reason when it is not JSON. */
+  json(): Promise<unknown>;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
+
+interface Route {
+  method: string;
+  segments: string[];
+  handler: Handler;
+}
+
+/**
+ * Patterns are `/`-separated: literals, `:name` for one percent-decoded segment, and a final `*` for the raw
+ * remainder of the path (publish destinations are URLs that must not be decoded or normalised).
+ */
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    return this;
+  }
+
+  match(
+    method: string,
+    path: string,
+  ): { handler: Handler; params: Record<string, string>; rest: string } | { allowed: string[] } | undefined {
+    const segments = path.split('/').slice(1);
+    const allowed = new Set<string>();
+    for (const route of this.routes) {
+      const found = matchRoute(route.segments, segments, path);
+      if (!found) continue;
+      if (route.method === method) return { handler: route.handler, ...found };
+      allowed.add(route.method);
+    }
+    return allowed.size > 0 ? { allowed: [...allowed] } : undefined;
+  }
+}
+
+function matchRoute(
+  pattern: string[],
+  segments: string[],
+  path: string,
+): { params: Record<string, string>; rest: string } | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const part = pattern[i] as string;
+    if (part === '*') {
+      // Everything after the first i segments, raw: `/v2/publish/https://a/b` → `https://a/b`.
+      const prefix = '/' + segments.slice(0, i).join('/') + '/';
+      if (!path.startsWith(prefix) || path.length === prefix.length) return undefined;
+      return { params, rest: path.slice(prefix.length) };
+    }
+    const segment = segments[i];
+    if (segment === undefined) return undefined;
+    if (part.startsWith(':')) {
+      if (segment === '') return undefined;
+      params[part.slice(1)] = segment;
+    } else if (part !== segment) {
+      return undefined;
+    }
+  }
+  return segments.length === pattern.length ? { params, rest: '' } : undefined;
+}
+
+function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    try {
+      params[key] = decodeURIComponent(value);
+    } catch {
+      throw new HttpError(400, `invalid percent-encoding in path segment '${value}'`);
+    }
+  }
+  return params;
+}
+
+export interface HttpServiceOptions {
+  router: Router;
+  logger: Logger;
+  maxBody: number;
+  /** Returns the token requests must carry; undefined disables auth. */
+  token: () => string | undefined;
+  /** Query parameters that may carry the token instead of the Authorization header. */
+  tokenParams: readonly string[];
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function authenticate(
+  req: http.IncomingMessage,
+  query: URLSearchParams,
+  options: HttpServiceOptions,
+): string | undefined {
+  const expected = options.token();
+  if (expected === undefined) return undefined;
+  const header = req.headers.authorization;
+  let given: string | undefined;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+    if (!match) throw new HttpError(401, "invalid Authorization header: expected 'Bearer <token>'");
+    given = (match[1] as string).trim();
+  } else {
+    for (const name of options.tokenParams) {
+      const value = query.get(name);
+      if (value !== null) {
+        given = value;
+        break;
+      }
+    }
+  }
+  if (given === undefined) {
+    throw new HttpError(
+      401,
+      `missing token: send 'Authorization: Bearer <token>' or ?${options.tokenParams[0] ?? 'token'}=<token>`,
+    );
+  }
+  if (!safeEqual(given, expected)) throw new HttpError(401, 'invalid token');
+  return given;
+}
+
+function readBody(req: http.IncomingMessage, maxBody: number): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > maxBody) {
+    return Promise.reject(new HttpError(413, `request body is larger than the limit of ${maxBody} bytes`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > maxBody) {
+        failed = true;
+        reject(new HttpError(413, `request body is larger than the limit of ${maxBody} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    });
+    req.on('error', (error) => {
+      if (!failed) reject(new HttpError(400, `could not read the request body: ${error.message}`));
+    });
+  });
+}
+
+function send(res: http.ServerResponse, reply: Reply, closeConnection = false): void {
+  if (res.headersSent || res.destroyed) return;
+  const status = reply.status ?? 200;
+  const headers: Record<string, string> = { ...reply.headers };
+  let payload = '';
+  if (reply.raw !== undefined) {
+    payload = reply.raw;
+    headers['content-type'] ??= 'text/plain; charset=utf-8';
+  } else if (reply.body !== undefined) {
+    payload = JSON.stringify(reply.body);
+    headers['content-type'] = 'application/json';
+  }
+  headers['content-length'] = String(Buffer.byteLength(payload));
+  if (closeConnection) headers.connection = 'close';
+  res.writeHead(status, headers);
+  res.end(payload);
+}
+
+export function errorReply(status: number, message: string, headers?: Record<string, string>): Reply {
+  return { status, body: { error: message }, headers };
+}
+
+export function createHttpService(options: HttpServiceOptions): http.Server {
+  const server = http.createServer({ keepAliveTimeout: 30_000, requestTimeout: 120_000 }, (req, res) => {
+    void handle(req, res, options);
+  });
+  // Garbage on the socket (not HTTP at all) still gets a JSON 400 rather than a bare one.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({
+      error: status === 431 ? 'request headers are too large' : 'malformed HTTP request',
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}
+
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  options: HttpServiceOptions,
+): Promise<void> {
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const rawQuery = q < 0 ? '' : target.slice(q + 1);
+  const method = (req.method ?? 'GET').toUpperCase();
+  let bodyTooLarge = false;
+  try {
+    const matched = options.router.match(method, path);
+    if (!matched)
+      throw new HttpError(404, `not found: ${method} ${path.length > 200 ? path.slice(0, 200) + '…' : path}`);
+    if ('allowed' in matched) {
+      throw new HttpError(
+        405,
+        `method ${method} is not allowed here (allowed: ${matched.allowed.join(', ')})`,
+        {
+          allow: matched.allowed.join(', '),
+        },
+      );
+    }
+    const query = new URLSearchParams(rawQuery);
+    const token = authenticate(req, query, options);
+    let bodyPromise: Promise<Buffer> | undefined;
+    const body = (): Promise<Buffer> => (bodyPromise ??= readBody(req, options.maxBody));
+    const ctx: RequestContext = {
+      req,
+      method,
+      params: decodeParams(matched.params),
+      rest: matched.rest,
+      rawQuery,
+      query,
+      remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
+      token,
+      body,
+      json: async () => {
+        const text = (await body()).toString('utf8');
+        if (text.trim() === '') throw new HttpError(400, 'request body is empty; expected JSON');
+        try {
+          return JSON.parse(text) as unknown;
+        } catch (error) {
+          throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
+        }
+      },
+    };
+    const reply = await matched.handler(ctx);
+    send(res, reply);
+  } catch (error) {
+    if (error instanceof HttpError) {
+      bodyTooLarge = error.status === 413;
+      send(res, errorReply(error.status, error.message, error.headers), bodyTooLarge);
+    } else {
+      options.logger.error({ err: error, method, path }, 'request failed');
+      send(res, errorReply(500, `internal error: ${(error as Error).message}`));
+    }
+  }
+  // An unread request body would otherwise be parsed as the next request on a keep-alive connection.
+  if (!req.complete && !bodyTooLarge) req.resume();
+}
+
+export function listen(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    // Requests still running get a moment to answer; the rest are cut.
+    setTimeout(() => server.closeAllConnections(), 2_000).unref();
+  });
+}
+
+/** `http://host:port` with IPv6 hosts in brackets. */
+export function baseUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

@@ -1,0 +1,708 @@
+// The delivery engine. SQLite holds the truth (every pending message, its due time and retry count); this
+// module keeps a light in-memory index over it — a heap of due times, queue FIFOs, flow-control waitlists —
+// so that deciding what to send next never polls SQL. Writes go through the WriteBatcher's group commit.
+//
+// Life of a message: add() → (queue FIFO admits it) → heap until due → flow-control gate → global
+// concurrency gate → attempt → DELIVERED | RETRY (back to the heap, keeping its queue slot) | FAILED (DLQ)
+// | CANCELLED. After a crash, start() rebuilds all of this from the rows not marked done: anything that was
+// in flight is simply due again (at-least-once).
+import type { Logger } from 'pino';
+import { DELIVERY } from '../../shared/headers';
+import type { CallbackPayload, MessageState } from '../../shared/messages/types';
+import type { Clock, Timer } from '../clock';
+import type {
+  EventData,
+  FlowControlSpec,
+  MessageRecord,
+  MessageStore,
+  PendingRow,
+} from '../store/message-store';
+import type { WriteBatcher } from '../store/write-batcher';
+import { nextDelayMs } from './backoff';
+import type { DeliveryResponse, OutgoingRequest, Transport } from './delivery';
+import { MinHeap } from './heap';
+import { newDlqId, newMessageId } from './ids';
+import { DEDUP_WINDOW_MS, planCallback, type PlannedMessage } from './publish-request';
+import { signDelivery } from './signing';
+
+export interface EngineHooks {
+  /**
+   * May rewrite a request just before it is sent. A later workflow service uses this to add its run headers
+   * and build step bodies from the run log; the message service needs none.
+   */
+  prepare?(record: MessageRecord, request: OutgoingRequest): OutgoingRequest;
+  /** Runs inside the write that records a final state (DELIVERED, FAILED, CANCELLED). */
+  onFinished?(record: MessageRecord, outcome: MessageState, response: DeliveryResponse | undefined): void;
+}
+
+export interface EngineOptions {
+  store: MessageStore;
+  writer: WriteBatcher;
+  clock: Clock;
+  logger: Logger;
+  transport: Transport;
+  /** The key deliveries are signed with (the current signing key; it changes on rotation). */
+  signingKey: () => string;
+  /** Signature times are wall-clock times even under a test clock: receivers check them against theirs. */
+  wallClock?: () => number;
+  maxConcurrency: number;
+  backoffFactor: number;
+  defaultTimeoutMs: number;
+  hooks?: EngineHooks;
+}
+
+type Phase = 'queued' | 'scheduled' | 'flow' | 'ready' | 'inflight' | 'done';
+
+interface Entry {
+  seq: number;
+  id: string;
+  dueAt: number;
+  retried: number;
+  phase: Phase;
+  /** Bumped whenever the entry re-enters the heap, so that stale heap items are recognised and skipped. */
+  ticket: number;
+  cancelRequested: boolean;
+  queue?: QueueState;
+  flow?: FlowState;
+}
+
+interface HeapRef {
+  dueAt: number;
+  seq: number;
+  entry: Entry;
+  ticket: number;
+}
+
+interface QueueState {
+  name: string;
+  parallelism: number;
+  paused: boolean;
+  /** Not yet admitted, in FIFO order (Map keeps insertion order; deletes are O(1)). */
+  waiting: Map<number, Entry>;
+  /** Admitted: due-waiting, in flight or waiting for a retry. Holds the queue's parallelism slots. */
+  active: Set<Entry>;
+}
+
+interface FlowState {
+  key: string;
+  parallelism?: number;
+  rate?: number;
+  periodMs: number;
+  inflight: number;
+  windowStart: number;
+  windowCount: number;
+  waitlist: Map<number, Entry>;
+  refs: number;
+  timer?: Timer;
+}
+
+export interface InsertResult {
+  /** One per planned message, in order. */
+  results: { messageId: string; url: string; deduplicated: boolean }[];
+  /** What the engine must schedule once the write has committed. */
+  rows: PendingRow[];
+}
+
+export class Engine {
+  private readonly byId = new Map<string, Entry>();
+  private readonly heap = new MinHeap<HeapRef>();
+  private readonly queues = new Map<string, QueueState>();
+  private readonly flows = new Map<string, FlowState>();
+  private readonly readyQueue: Entry[] = [];
+  private readyHead = 0;
+  private readonly inflight = new Map<Entry, Promise<void>>();
+  private timer: Timer | undefined;
+  private timerDue = Infinity;
+  private active = 0;
+  private stopping = false;
+  private readonly wallClock: () => number;
+
+  constructor(private readonly options: EngineOptions) {
+    this.wallClock = options.wallClock ?? Date.now;
+  }
+
+  // ------------------------------------------------------------------ start-up and shutdown
+
+  /** Loads queue settings and every unfinished message, then starts delivering. */
+  start(): void {
+    for (const queue of this.options.store.listQueues()) {
+      this.queues.set(queue.name, this.newQueue(queue.name, queue.parallelism, queue.paused));
+    }
+    const rows: PendingRow[] = [];
+    const cancelled: PendingRow[] = [];
+    for (const row of this.options.store.pendingMessages())
+      (row.cancelRequested ? cancelled : rows).push(row);
+    if (cancelled.length > 0) {
+      const now = this.options.clock.now();
+      this.options.writer.enqueue(() => {
+        for (const row of cancelled) this.finishWrite(row.seq, 'CANCELLED', now);
+      });
+    }
+    this.add(rows);
+    this.options.logger.info({ pending: rows.length }, 'delivery engine started');
+  }
+
+  /**
+   * Stops taking new work and waits up to `graceMs` for deliveries in flight; the rest are aborted and stay
+   * pending in the store, to be delivered again after a restart.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    for (const flow of this.flows.values()) flow.timer?.cancel();
+    const all = Promise.all(this.inflight.values());
+    let graceTimer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      all.then(() => false),
+      new Promise<boolean>((resolve) => (graceTimer = setTimeout(() => resolve(true), graceMs))),
+    ]);
+    clearTimeout(graceTimer);
+    await this.options.transport.close();
+    if (timedOut) await all;
+  }
+
+  // ------------------------------------------------------------------ inserting messages
+
+  /**
+   * Inserts planned messages (call inside a write transaction): deduplicates, creates missing queues, logs
+   * CREATED. Schedule the returned rows with add() after the transaction has committed.
+   */
+  insertPlanned(planned: PlannedMessage[], now: number): InsertResult {
+    const { store } = this.options;
+    const result: InsertResult = { results: [], rows: [] };
+    for (const item of planned) {
+      if (item.dedupKey !== undefined) {
+        const existing = store.findDuplicate(item.dedupKey, now);
+        if (existing !== undefined) {
+          result.results.push({ messageId: existing, url: item.spec.url, deduplicated: true });
+          continue;
+        }
+      }
+      const id = newMessageId();
+      const queueName = item.spec.queueName;
+      if (queueName !== undefined && !store.getQueue(queueName)) store.upsertQueue(queueName, 1, false, now);
+      const seq = store.insertMessage({
+        id,
+        createdAt: now,
+        dueAt: item.dueAt,
+        spec: item.spec,
+        body: item.body,
+      });
+      store.insertEvent(seq, now, 'CREATED', { nextDeliveryTime: item.dueAt });
+      if (item.dedupKey !== undefined) store.rememberDeduplication(item.dedupKey, id, now + DEDUP_WINDOW_MS);
+      result.results.push({ messageId: id, url: item.spec.url, deduplicated: false });
+      result.rows.push({
+        seq,
+        id,
+        dueAt: item.dueAt,
+        retried: 0,
+        cancelRequested: false,
+        queueName,
+        flowControl: item.spec.flowControl,
+      });
+    }
+    return result;
+  }
+
+  /** Schedules committed messages (in insertion order). */
+  add(rows: PendingRow[]): void {
+    for (const row of rows) {
+      if (this.byId.has(row.id)) continue;
+      const entry: Entry = {
+        seq: row.seq,
+        id: row.id,
+        dueAt: row.dueAt,
+        retried: row.retried,
+        phase: 'scheduled',
+        ticket: 0,
+        cancelRequested: false,
+      };
+      this.byId.set(row.id, entry);
+      if (row.flowControl) entry.flow = this.flowFor(row.flowControl);
+      if (row.queueName !== undefined) {
+        const queue = this.queueFor(row.queueName);
+        entry.queue = queue;
+        entry.phase = 'queued';
+        queue.waiting.set(entry.seq, entry);
+        this.pumpQueue(queue);
+      } else {
+        this.schedule(entry);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ queues
+
+  private newQueue(name: string, parallelism: number, paused: boolean): QueueState {
+    return { name, parallelism, paused, waiting: new Map(), active: new Set() };
+  }
+
+  private queueFor(name: string): QueueState {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      const record = this.options.store.getQueue(name);
+      queue = this.newQueue(name, record?.parallelism ?? 1, record?.paused ?? false);
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Applies a queue's (new) settings: parallelism and paused. */
+  configureQueue(name: string, parallelism: number, paused: boolean): void {
+    const queue = this.queueFor(name);
+    queue.parallelism = parallelism;
+    queue.paused = paused;
+    this.pumpQueue(queue);
+  }
+
+  /** A deleted queue keeps delivering what it still holds, one at a time, then disappears. */
+  forgetQueue(name: string): void {
+    const queue = this.queues.get(name);
+    if (!queue) return;
+    if (queue.waiting.size === 0 && queue.active.size === 0) this.queues.delete(name);
+    else this.configureQueue(name, 1, false);
+  }
+
+  /** Messages of the queue not yet delivered or failed. */
+  queueLag(name: string): number {
+    const queue = this.queues.get(name);
+    return queue ? queue.waiting.size + queue.active.size : 0;
+  }
+
+  private pumpQueue(queue: QueueState): void {
+    while (
+      !queue.paused &&
+      !this.stopping &&
+      queue.active.size < queue.parallelism &&
+      queue.waiting.size > 0
+    ) {
+      const entry = queue.waiting.values().next().value as Entry;
+      queue.waiting.delete(entry.seq);
+      queue.active.add(entry);
+      this.schedule(entry);
+    }
+  }
+
+  // ------------------------------------------------------------------ flow control
+
+  private flowFor(spec: FlowControlSpec): FlowState {
+    let flow = this.flows.get(spec.key);
+    if (!flow) {
+      flow = {
+        key: spec.key,
+        periodMs: spec.period * 1_000,
+        inflight: 0,
+        windowStart: -Infinity,
+        windowCount: 0,
+        waitlist: new Map(),
+        refs: 0,
+      };
+      this.flows.set(spec.key, flow);
+    }
+    // The most recent message's settings are the key's settings.
+    flow.parallelism = spec.parallelism;
+    flow.rate = spec.rate;
+    flow.periodMs = spec.period * 1_000;
+    flow.refs++;
+    return flow;
+  }
+
+  private flowCanStart(flow: FlowState, now: number): boolean {
+    if (flow.parallelism !== undefined && flow.inflight >= flow.parallelism) return false;
+    if (flow.rate !== undefined && now < flow.windowStart + flow.periodMs && flow.windowCount >= flow.rate)
+      return false;
+    return true;
+  }
+
+  private flowTake(flow: FlowState, now: number): void {
+    if (flow.rate !== undefined) {
+      if (now >= flow.windowStart + flow.periodMs) {
+        flow.windowStart = now;
+        flow.windowCount = 0;
+      }
+      flow.windowCount++;
+    }
+    flow.inflight++;
+  }
+
+  private pumpFlow(flow: FlowState): void {
+    if (this.stopping) return;
+    const now = this.options.clock.now();
+    while (flow.waitlist.size > 0 && this.flowCanStart(flow, now)) {
+      const entry = flow.waitlist.values().next().value as Entry;
+      flow.waitlist.delete(entry.seq);
+      this.flowTake(flow, now);
+      this.ready(entry);
+    }
+    if (flow.waitlist.size > 0 && !flow.timer && flow.rate !== undefined && flow.windowCount >= flow.rate) {
+      // Rate-limited: wake up when the window ends. (Parallelism waits are woken by finishing attempts.)
+      flow.timer = this.options.clock.setTimer(
+        () => {
+          flow.timer = undefined;
+          this.pumpFlow(flow);
+        },
+        Math.max(0, flow.windowStart + flow.periodMs - now),
+      );
+    }
+  }
+
+  private releaseFlowRef(flow: FlowState): void {
+    flow.refs--;
+    if (flow.refs <= 0 && flow.inflight === 0 && flow.waitlist.size === 0) {
+      flow.timer?.cancel();
+      // Keep the rate window of a key that is still inside it, so that a burst right after does not exceed it.
+      if (flow.rate === undefined || this.options.clock.now() >= flow.windowStart + flow.periodMs) {
+        this.flows.delete(flow.key);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ scheduling
+
+  private schedule(entry: Entry): void {
+    entry.phase = 'scheduled';
+    if (entry.dueAt <= this.options.clock.now()) {
+      this.gate(entry);
+      return;
+    }
+    entry.ticket++;
+    this.heap.push({ dueAt: entry.dueAt, seq: entry.seq, entry, ticket: entry.ticket });
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.stopping) return;
+    const top = this.heap.peek();
+    if (!top) return;
+    if (this.timer && this.timerDue <= top.dueAt) return;
+    this.timer?.cancel();
+    this.timerDue = top.dueAt;
+    this.timer = this.options.clock.setTimer(() => this.onTimer(), top.dueAt - this.options.clock.now());
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    this.timerDue = Infinity;
+    const now = this.options.clock.now();
+    for (let top = this.heap.peek(); top && top.dueAt <= now; top = this.heap.peek()) {
+      this.heap.pop();
+      if (top.ticket === top.entry.ticket && top.entry.phase === 'scheduled') this.gate(top.entry);
+    }
+    this.arm();
+  }
+
+  private gate(entry: Entry): void {
+    const flow = entry.flow;
+    if (!flow) {
+      this.ready(entry);
+      return;
+    }
+    const now = this.options.clock.now();
+    if (flow.waitlist.size === 0 && this.flowCanStart(flow, now)) {
+      this.flowTake(flow, now);
+      this.ready(entry);
+    } else {
+      entry.phase = 'flow';
+      flow.waitlist.set(entry.seq, entry);
+      this.pumpFlow(flow);
+    }
+  }
+
+  private ready(entry: Entry): void {
+    entry.phase = 'ready';
+    if (this.active < this.options.maxConcurrency && !this.stopping) this.launch(entry);
+    else this.readyQueue.push(entry);
+  }
+
+  private pumpReady(): void {
+    while (
+      this.active < this.options.maxConcurrency &&
+      !this.stopping &&
+      this.readyHead < this.readyQueue.length
+    ) {
+      const entry = this.readyQueue[this.readyHead++] as Entry;
+      if (entry.phase === 'ready') this.launch(entry);
+    }
+    if (this.readyHead > 1024 && this.readyHead * 2 > this.readyQueue.length) {
+      this.readyQueue.splice(0, this.readyHead);
+      this.readyHead = 0;
+    }
+  }
+
+  private launch(entry: Entry): void {
+    this.active++;
+    entry.phase = 'inflight';
+    const attempt = this.attempt(entry)
+      .catch((error: unknown) =>
+        this.options.logger.error({ err: error, messageId: entry.id }, 'delivery failed'),
+      )
+      .finally(() => this.inflight.delete(entry));
+    this.inflight.set(entry, attempt);
+  }
+
+  // ------------------------------------------------------------------ attempts and outcomes
+
+  private buildRequest(record: MessageRecord, retried: number): OutgoingRequest {
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, values] of Object.entries(record.spec.header)) {
+      headers[name] = values.length === 1 ? (values[0] as string) : values;
+    }
+    delete headers['User-Agent'];
+    headers['User-Agent'] = DELIVERY.userAgent;
+    headers[DELIVERY.messageId] = record.id;
+    headers[DELIVERY.retried] = String(retried);
+    if (record.spec.topicName !== undefined) headers[DELIVERY.topicName] = record.spec.topicName;
+    if (record.spec.scheduleId !== undefined) headers[DELIVERY.scheduleId] = record.spec.scheduleId;
+    if (record.spec.callerIp !== undefined) headers[DELIVERY.callerIp] = record.spec.callerIp;
+    const request: OutgoingRequest = {
+      url: record.spec.url,
+      method: record.spec.method,
+      headers,
+      body: record.body,
+      timeoutMs: record.spec.timeoutMs ?? this.options.defaultTimeoutMs,
+    };
+    return this.options.hooks?.prepare?.(record, request) ?? request;
+  }
+
+  private async attempt(entry: Entry): Promise<void> {
+    const { store, writer, clock } = this.options;
+    const flow = entry.flow;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.active--;
+      if (flow) flow.inflight--;
+    };
+    try {
+      const record = store.getMessage(entry.seq);
+      if (!record || record.done) {
+        release();
+        this.finishEntry(entry);
+        return;
+      }
+      const retried = entry.retried;
+      writer.enqueue(() => store.insertEvent(entry.seq, clock.now(), 'ACTIVE'));
+      const request = this.buildRequest(record, retried);
+      request.headers[DELIVERY.signature] = signDelivery(
+        this.options.signingKey(),
+        request.url,
+        request.method === 'GET' || request.method === 'HEAD' ? Buffer.alloc(0) : request.body,
+        this.wallClock(),
+      );
+      const response = await this.options.transport.send(request);
+      release();
+      if (this.stopping && response.error?.startsWith('aborted')) return; // stays pending for the next start
+      this.outcome(entry, record, retried, response);
+    } finally {
+      release();
+      this.pumpReady();
+      if (flow) this.pumpFlow(flow);
+    }
+  }
+
+  private outcome(entry: Entry, record: MessageRecord, retried: number, response: DeliveryResponse): void {
+    const { store, clock } = this.options;
+    const now = clock.now();
+    const status = response.status;
+    const delivered = status !== undefined && status >= 200 && status < 300;
+    const nonRetryable =
+      status === 489 &&
+      Object.entries(response.header).some(
+        ([name, values]) =>
+          name.toLowerCase() === 'upstash-nonretryable-error' && values[0]?.toLowerCase() === 'true',
+      );
+    const error = response.error ?? (delivered ? undefined : `destination answered HTTP ${status}`);
+    const errorData: EventData = {
+      error,
+      responseStatus: status,
+      responseHeader: status !== undefined ? response.header : undefined,
+      responseBody: status !== undefined ? response.body.toString('base64') : undefined,
+      retried,
+    };
+    const callback = (dlqId?: string): PlannedMessage[] =>
+      record.spec.callback !== undefined
+        ? [this.planCallback(record, 'callback', response, retried, now, dlqId)]
+        : [];
+
+    if (delivered) {
+      this.finishEntry(entry);
+      this.commitAndAdd(() => {
+        store.insertEvent(entry.seq, now, 'DELIVERED', { responseStatus: status });
+        store.finish(entry.seq, 'DELIVERED', now);
+        this.options.hooks?.onFinished?.(record, 'DELIVERED', response);
+        return callback();
+      }, now);
+      return;
+    }
+    if (entry.cancelRequested) {
+      this.finishEntry(entry);
+      this.commitAndAdd(() => {
+        store.insertEvent(entry.seq, now, 'ERROR', errorData);
+        store.insertEvent(entry.seq, now, 'CANCELLED');
+        store.finish(entry.seq, 'CANCELLED', now);
+        this.options.hooks?.onFinished?.(record, 'CANCELLED', response);
+        return callback();
+      }, now);
+      return;
+    }
+    if (!nonRetryable && retried < record.spec.maxRetries) {
+      const delay = nextDelayMs({
+        retried,
+        factor: this.options.backoffFactor,
+        retryDelay: record.spec.retryDelay,
+        responseHeader: status !== undefined ? response.header : undefined,
+        now,
+      });
+      entry.retried = retried + 1;
+      entry.dueAt = now + delay;
+      this.commitAndAdd(() => {
+        store.insertEvent(entry.seq, now, 'ERROR', errorData);
+        store.insertEvent(entry.seq, now, 'RETRY', { nextDeliveryTime: entry.dueAt, retried: entry.retried });
+        store.scheduleRetry(entry.seq, entry.retried, entry.dueAt);
+        return callback();
+      }, now);
+      if (!this.stopping) this.schedule(entry);
+      return;
+    }
+    const dlqId = newDlqId(now);
+    this.finishEntry(entry);
+    this.commitAndAdd(() => {
+      store.insertEvent(entry.seq, now, 'ERROR', errorData);
+      store.insertEvent(entry.seq, now, 'FAILED', {
+        error: nonRetryable ? `non-retryable error: ${error}` : error,
+        responseStatus: status,
+      });
+      store.finish(entry.seq, 'FAILED', now);
+      store.insertDlq({
+        dlqId,
+        seq: entry.seq,
+        createdAt: now,
+        responseStatus: status ?? 0,
+        responseHeader: status !== undefined ? response.header : undefined,
+        responseBody: status !== undefined ? response.body : undefined,
+      });
+      this.options.hooks?.onFinished?.(record, 'FAILED', response);
+      const planned = callback(dlqId);
+      if (record.spec.failureCallback !== undefined) {
+        planned.push(this.planCallback(record, 'failureCallback', response, retried, now, dlqId));
+      }
+      return planned;
+    }, now);
+  }
+
+  private planCallback(
+    record: MessageRecord,
+    kind: 'callback' | 'failureCallback',
+    response: DeliveryResponse,
+    retried: number,
+    now: number,
+    dlqId?: string,
+  ): PlannedMessage {
+    const { spec } = record;
+    const payload: CallbackPayload = {
+      status: response.status ?? 0,
+      header: response.header,
+      body: response.body.toString('base64'),
+      ...(retried > 0 ? { retried } : {}),
+      maxRetries: spec.maxRetries,
+      ...(kind === 'failureCallback' && dlqId !== undefined ? { dlqId } : {}),
+      sourceMessageId: record.id,
+      url: spec.url,
+      method: spec.method,
+      sourceHeader: spec.header,
+      sourceBody: record.body.toString('base64'),
+      topicName: spec.topicName,
+      endpointName: spec.endpointName,
+      scheduleId: spec.scheduleId,
+      notBefore: spec.notBefore,
+      createdAt: record.createdAt,
+      callerIP: spec.callerIp,
+      api: spec.api,
+      error: response.error,
+    };
+    return planCallback(spec, kind, payload, now);
+  }
+
+  /** Writes `fn` (which may plan new messages, e.g. callbacks) and schedules those once committed. */
+  private commitAndAdd(fn: () => PlannedMessage[], now: number): void {
+    this.options.writer
+      .commit(() => {
+        const planned = fn();
+        return planned.length > 0 ? this.insertPlanned(planned, now).rows : [];
+      })
+      .then((rows) => {
+        if (rows.length > 0 && !this.stopping) this.add(rows);
+      })
+      .catch((error: unknown) =>
+        this.options.logger.error({ err: error }, 'could not record a delivery outcome'),
+      );
+  }
+
+  private finishEntry(entry: Entry): void {
+    if (entry.phase === 'done') return;
+    const wasFlowWaiting = entry.phase === 'flow';
+    entry.phase = 'done';
+    this.byId.delete(entry.id);
+    if (entry.queue) {
+      entry.queue.waiting.delete(entry.seq);
+      entry.queue.active.delete(entry);
+      this.pumpQueue(entry.queue);
+    }
+    if (entry.flow) {
+      if (wasFlowWaiting) entry.flow.waitlist.delete(entry.seq);
+      this.releaseFlowRef(entry.flow);
+    }
+  }
+
+  private finishWrite(seq: number, state: MessageState, now: number): void {
+    this.options.store.insertEvent(seq, now, state);
+    this.options.store.finish(seq, state, now);
+  }
+
+  // ------------------------------------------------------------------ cancellation
+
+  /**
+   * Cancels pending messages by id. A message whose attempt is in flight is marked CANCEL_REQUESTED and is
+   * cancelled when that attempt fails (a success is too late to cancel). Resolves, once durable, with how
+   * many of the ids were pending.
+   */
+  async cancel(ids: string[]): Promise<number> {
+    const now = this.options.clock.now();
+    const writes: (() => void)[] = [];
+    let count = 0;
+    for (const id of ids) {
+      const entry = this.byId.get(id);
+      if (!entry) continue;
+      count++;
+      const { store } = this.options;
+      if (entry.phase === 'inflight') {
+        if (entry.cancelRequested) continue;
+        entry.cancelRequested = true;
+        writes.push(() => {
+          store.requestCancel(entry.seq);
+          store.insertEvent(entry.seq, now, 'CANCEL_REQUESTED');
+        });
+        continue;
+      }
+      this.finishEntry(entry);
+      writes.push(() => {
+        store.insertEvent(entry.seq, now, 'CANCEL_REQUESTED');
+        this.finishWrite(entry.seq, 'CANCELLED', now);
+      });
+    }
+    if (writes.length > 0) await this.options.writer.commit(() => writes.forEach((write) => write()));
+    return count;
+  }
+
+  isPending(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** Numbers for logs and tests. */
+  stats(): { pending: number; inflight: number; scheduled: number } {
+    return { pending: this.byId.size, inflight: this.active, scheduled: this.heap.size };
+  }
+}
+

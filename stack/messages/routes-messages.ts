@@ -1,0 +1,148 @@
+// Messages (`/v2/messages…`), the dead-letter queue (`/v2/dlq…`) and the logs (`/v2/logs`, `/v2/events`).
+import type { DLQListResponse, LogsResponse } from '../../shared/messages/types';
+import { HttpError, type RequestContext, type Router } from '../http/server';
+import type { DlqRecord, StoreFilters } from '../store/message-store';
+import { hasFilter, jsonSource, parseCount, parseCursor, parseFilters } from './filters';
+import { collectHeaders, planOverride, PublishError } from './publish-request';
+import { toDlqMessage, toLogEntry, toMessage } from './records';
+import type { ServiceContext } from './service-context';
+
+/** Filters from the query string, or from a legacy JSON body when the query has none. */
+async function bulkFilters(ctx: RequestContext, allowed: { dlq?: boolean }): Promise<StoreFilters> {
+  const fromQuery = parseFilters(ctx.query, allowed);
+  if (hasFilter(fromQuery)) return fromQuery;
+  const body = await ctx.body();
+  if (body.length === 0 || body.toString('utf8').trim() === '') return fromQuery;
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseFilters(jsonSource(json), allowed);
+}
+
+export function messageRoutes(router: Router, service: ServiceContext): void {
+  const { store, writer, engine, clock } = service;
+
+  // ---------------------------------------------------------------- messages
+  router.add('GET', '/v2/messages/:id', (ctx) => {
+    const id = ctx.params.id as string;
+    const record = store.getMessageById(id);
+    if (!record || record.done) {
+      throw new HttpError(404, `message '${id}' not found (finished messages are only in the logs)`);
+    }
+    return { body: toMessage(record) };
+  });
+  router.add('DELETE', '/v2/messages/:id', async (ctx) => {
+    const id = ctx.params.id as string;
+    const cancelled = await engine.cancel([id]);
+    if (cancelled === 0) throw new HttpError(404, `message '${id}' not found or already finished`);
+    return { body: { cancelled } };
+  });
+  router.add('DELETE', '/v2/messages', async (ctx) => {
+    const filters = await bulkFilters(ctx, {});
+    if (!hasFilter(filters)) {
+      throw new HttpError(
+        400,
+        'refusing to cancel every message: pass messageIds or at least one filter (url, topicName, queueName, label, …)',
+      );
+    }
+    const ids = filters.messageIds ? filters.messageIds : store.findPending(filters).map((row) => row.id);
+    return { body: { cancelled: await engine.cancel(ids) } };
+  });
+
+  // ---------------------------------------------------------------- DLQ
+  const dlqNotFound = (id: string): HttpError => new HttpError(404, `DLQ message '${id}' not found`);
+
+  router.add('GET', '/v2/dlq', (ctx) => {
+    const filters = parseFilters(ctx.query, { dlq: true });
+    const count = parseCount(ctx.query, 100, 100);
+    const page = store.listDlq(filters, parseCursor(ctx.query), count);
+    const response: DLQListResponse = { messages: page.entries.map(toDlqMessage) };
+    if (page.next !== undefined) response.cursor = String(page.next);
+    return { body: response };
+  });
+  router.add('GET', '/v2/dlq/:id', (ctx) => {
+    const entry = store.getDlq(ctx.params.id as string);
+    if (!entry) throw dlqNotFound(ctx.params.id as string);
+    return { body: toDlqMessage(entry) };
+  });
+  router.add('DELETE', '/v2/dlq/:id', async (ctx) => {
+    const id = ctx.params.id as string;
+    if (!(await writer.commit(() => store.deleteDlq(id)))) throw dlqNotFound(id);
+    return { raw: '' };
+  });
+
+  /** One page of DLQ entries the bulk operations act on: the listed ids, or the filter's next page. */
+  const bulkTargets = async (
+    ctx: RequestContext,
+  ): Promise<{ entries: DlqRecord[]; next?: number; byIds: boolean }> => {
+    const filters = await bulkFilters(ctx, { dlq: true });
+    if (filters.dlqIds) {
+      const entries = filters.dlqIds.map((id) => store.getDlq(id));
+      return { entries: entries.filter((entry): entry is DlqRecord => entry !== undefined), byIds: true };
+    }
+    const count = parseCount(ctx.query, 100, 100);
+    return { ...store.listDlq(filters, parseCursor(ctx.query), count), byIds: false };
+  };
+
+  router.add('DELETE', '/v2/dlq', async (ctx) => {
+    const { entries, next } = await bulkTargets(ctx);
+    const deleted = await writer.commit(() => entries.filter((entry) => store.deleteDlq(entry.dlqId)).length);
+    return { body: next !== undefined ? { deleted, cursor: String(next) } : { deleted } };
+  });
+
+  const retry = async (ctx: RequestContext, entries: DlqRecord[]): Promise<{ messageId: string }[]> => {
+    const now = clock.now();
+    const headers = collectHeaders(ctx.req.headersDistinct);
+    let planned;
+    try {
+      planned = entries.map((entry) => ({ entry, ...planOverride(entry.message.spec, headers, now) }));
+    } catch (error) {
+      if (error instanceof PublishError) throw new HttpError(error.status, error.message);
+      throw error;
+    }
+    const inserted = await writer.commit(() =>
+      planned.map(({ entry, spec, dueAt }) => {
+        const result = engine.insertPlanned([{ spec, dueAt, body: entry.message.body }], now);
+        store.deleteDlq(entry.dlqId);
+        return result;
+      }),
+    );
+    return inserted.map((result) => {
+      engine.add(result.rows);
+      return { messageId: (result.results[0] as { messageId: string }).messageId };
+    });
+  };
+
+  router.add('POST', '/v2/dlq/retry/:id', async (ctx) => {
+    const entry = store.getDlq(ctx.params.id as string);
+    if (!entry) throw dlqNotFound(ctx.params.id as string);
+    const [response] = await retry(ctx, [entry]);
+    return { status: 201, body: response };
+  });
+  router.add('POST', '/v2/dlq/retry', async (ctx) => {
+    const filters = await bulkFilters(ctx, { dlq: true });
+    if (filters.dlqIds) {
+      const missing = filters.dlqIds.filter((id) => !store.getDlq(id));
+      if (missing.length > 0) throw new HttpError(404, `some messages were not found: ${missing.join(', ')}`);
+    }
+    const { entries, next } = await bulkTargets(ctx);
+    const responses = await retry(ctx, entries);
+    return { status: 201, body: { cursor: next !== undefined ? String(next) : '', responses } };
+  });
+
+  // ---------------------------------------------------------------- logs
+  const logs = (ctx: RequestContext): { body: LogsResponse } => {
+    const filters = parseFilters(ctx.query, { state: true });
+    const count = parseCount(ctx.query, 100, 1000);
+    const page = store.listEvents(filters, parseCursor(ctx.query), count);
+    const events = page.events.map(toLogEntry);
+    const body: LogsResponse = { events, logs: events };
+    if (page.next !== undefined) body.cursor = String(page.next);
+    return { body };
+  };
+  router.add('GET', '/v2/logs', logs);
+  router.add('GET', '/v2/events', logs);
+}

@@ -1,0 +1,159 @@
+// POST /v2/publish/{destination}, POST /v2/enqueue/{queue}/{destination} and POST /v2/batch.
+import type { BatchResultItem, PublishResponse, PublishResult } from '../../shared/messages/types';
+import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
+import type { UrlGroupRecord } from '../store/message-store';
+import {
+  collectHeaders,
+  destinationQuery,
+  type Destination,
+  headersFromRecord,
+  parseDestination,
+  type PlannedMessage,
+  planPublish,
+  PublishError,
+  withDefaults,
+  type HeaderInput,
+} from './publish-request';
+import type { ServiceContext } from './service-context';
+
+function toHttpError(error: unknown): unknown {
+  return error instanceof PublishError ? new HttpError(error.status, error.message) : error;
+}
+
+/** The response shape for one publish: an object for a URL, an array (one per endpoint) for a URL group. */
+function publishResult(
+  destination: Destination,
+  results: { messageId: string; url: string; deduplicated: boolean }[],
+): PublishResult {
+  const entries = results.map((result) => {
+    const entry: PublishResponse = { messageId: result.messageId };
+    if (destination.kind === 'group') entry.url = result.url;
+    if (result.deduplicated) entry.deduplicated = true;
+    return entry;
+  });
+  return destination.kind === 'group' ? entries : (entries[0] as PublishResponse);
+}
+
+function plan(
+  service: ServiceContext,
+  destination: Destination,
+  headers: HeaderInput,
+  body: Buffer,
+  extra: { callerIp?: string; token?: string; queueName?: string },
+): PlannedMessage[] {
+  let group: UrlGroupRecord | undefined;
+  if (destination.kind === 'group') {
+    group = service.store.getUrlGroup(destination.name);
+    headers = withDefaults(headers, group?.headers);
+  }
+  return planPublish(destination, group, headers, body, {
+    now: service.clock.now(),
+    llm: service.llm,
+    ...extra,
+  });
+}
+
+async function publish(service: ServiceContext, ctx: RequestContext, queueName?: string): Promise<Reply> {
+  try {
+    const query = destinationQuery(ctx.rawQuery);
+    const rawDestination =
+      ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
+    const destination = parseDestination(rawDestination);
+    const headers = collectHeaders(ctx.req.headersDistinct, ctx.query);
+    const body = await ctx.body();
+    const planned = plan(service, destination, headers, body, {
+      callerIp: ctx.remoteAddress,
+      token: ctx.token,
+      queueName,
+    });
+    const now = service.clock.now();
+    const inserted = await service.writer.commit(() => service.engine.insertPlanned(planned, now));
+    service.engine.add(inserted.rows);
+    const allDuplicates =
+      inserted.results.length > 0 && inserted.results.every((result) => result.deduplicated);
+    return { status: allDuplicates ? 202 : 200, body: publishResult(destination, inserted.results) };
+  } catch (error) {
+    throw toHttpError(error);
+  }
+}
+
+const BATCH_SHAPE =
+  'expected a JSON array of {"destination": string, "headers"?: {name: string}, "body"?: string, "queue"?: string}';
+
+/** Checks the shape of a batch; a malformed batch is refused as a whole. */
+function checkBatch(
+  value: unknown,
+): { destination: string; headers: Record<string, string>; body: string; queue?: string }[] {
+  if (!Array.isArray(value)) throw new HttpError(400, `invalid batch: ${BATCH_SHAPE}`);
+  return value.map((item: unknown, index) => {
+    const where = `invalid batch item ${index}`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw new HttpError(400, `${where}: not an object`);
+    const record = item as Record<string, unknown>;
+    if (typeof record.destination !== 'string')
+      throw new HttpError(400, `${where}: 'destination' must be a string`);
+    if (record.body !== undefined && record.body !== null && typeof record.body !== 'string') {
+      throw new HttpError(400, `${where}: 'body' must be a string`);
+    }
+    if (record.queue !== undefined && record.queue !== null && typeof record.queue !== 'string') {
+      throw new HttpError(400, `${where}: 'queue' must be a string`);
+    }
+    const headers: Record<string, string> = {};
+    if (record.headers !== undefined && record.headers !== null) {
+      if (typeof record.headers !== 'object' || Array.isArray(record.headers)) {
+        throw new HttpError(400, `${where}: 'headers' must be an object of strings`);
+      }
+      for (const [name, headerValue] of Object.entries(record.headers as Record<string, unknown>)) {
+        if (typeof headerValue !== 'string')
+          throw new HttpError(400, `${where}: header '${name}' must be a string`);
+        headers[name] = headerValue;
+      }
+    }
+    return {
+      destination: record.destination,
+      headers,
+      body: (record.body as string | undefined | null) ?? '',
+      queue: (record.queue as string | undefined | null) ?? undefined,
+    };
+  });
+}
+
+async function batch(service: ServiceContext, ctx: RequestContext): Promise<Reply> {
+  const items = checkBatch(await ctx.json());
+  const plans: (PlannedMessage[] | { error: string; destination?: Destination })[] = [];
+  const destinations: (Destination | undefined)[] = [];
+  for (const item of items) {
+    try {
+      const destination = parseDestination(item.destination);
+      destinations.push(destination);
+      plans.push(
+        plan(service, destination, headersFromRecord(item.headers), Buffer.from(item.body, 'utf8'), {
+          callerIp: ctx.remoteAddress,
+          token: ctx.token,
+          queueName: item.queue,
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof PublishError)) throw error;
+      destinations.push(undefined);
+      plans.push({ error: error.message });
+    }
+  }
+  const now = service.clock.now();
+  const inserted = await service.writer.commit(() =>
+    plans.map((planned) => (Array.isArray(planned) ? service.engine.insertPlanned(planned, now) : undefined)),
+  );
+  const response: BatchResultItem[] = inserted.map((result, index) => {
+    if (!result) return { error: (plans[index] as { error: string }).error };
+    service.engine.add(result.rows);
+    return publishResult(destinations[index] as Destination, result.results);
+  });
+  return { status: 200, body: response };
+}
+
+export function publishRoutes(router: Router, service: ServiceContext): void {
+  router.add('POST', '/v2/publish/*', (ctx) => publish(service, ctx));
+  router.add('POST', '/v2/enqueue/:queue/*', (ctx) => publish(service, ctx, ctx.params.queue));
+  router.add('POST', '/v2/batch', (ctx) => batch(service, ctx));
+}
+

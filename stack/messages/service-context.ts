@@ -1,0 +1,23 @@
+// What the route handlers of the message service share.
+import type { Logger } from 'pino';
+import type { SigningKeys } from '../../shared/messages/types';
+import type { Clock } from '../clock';
+import type { MessageStore } from '../store/message-store';
+import type { WriteBatcher } from '../store/write-batcher';
+import type { Engine } from './engine';
+
+export interface SigningKeyStore {
+  keys(): SigningKeys;
+  /** next → current, a fresh next; persisted. */
+  rotate(): SigningKeys;
+}
+
+export interface ServiceContext {
+  store: MessageStore;
+  writer: WriteBatcher;
+  engine: Engine;
+  clock: Clock;
+  logger: Logger;
+  signingKeys: SigningKeyStore;
+  llm?: { url: string; key?: string };
+}

@@ -1,0 +1,132 @@
+// The message delivery service: its HTTP API on one port and the delivery engine behind it, over the stack's
+// SQLite database.
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { Clock, Timer } from '../clock';
+import { baseUrl, closeServer, createHttpService, listen, Router } from '../http/server';
+import type { Db } from '../store/db';
+import { MessageStore } from '../store/message-store';
+import { WriteBatcher } from '../store/write-batcher';
+import { DEFAULT_BACKOFF_FACTOR } from './backoff';
+import { HttpTransport, type Transport } from './delivery';
+import { Engine, type EngineHooks } from './engine';
+import { TOKEN_PARAMS } from './publish-request';
+import { messageRoutes } from './routes-messages';
+import { publishRoutes } from './routes-publish';
+import { resourceRoutes } from './routes-resources';
+import type { ServiceContext, SigningKeyStore } from './service-context';
+
+export interface MessageServiceOptions {
+  db: Db;
+  host: string;
+  port: number;
+  clock: Clock;
+  logger: Logger;
+  /** The token every request must carry (a function: it is read per request). */
+  token: () => string;
+  signingKeys: SigningKeyStore;
+  /** Request body limit in bytes. */
+  maxBody?: number;
+  /** Deliveries in flight at once, across all destinations. */
+  maxConcurrency?: number;
+  /** k in the default backoff min(86400, e^(k·n)) seconds. */
+  backoffFactor?: number;
+  /** HTTP timeout of a delivery without Upstash-Timeout. */
+  defaultTimeoutMs?: number;
+  /** How long finished messages and log events are kept. */
+  retentionMs?: number;
+  llm?: { url: string; key?: string };
+  transport?: Transport;
+  hooks?: EngineHooks;
+  /** Extra routes on the same port (e.g. a later workflow service). */
+  extraRoutes?: (router: Router, context: ServiceContext) => void;
+}
+
+export interface MessageService {
+  url: string;
+  port: number;
+  engine: Engine;
+  store: MessageStore;
+  server: Server;
+  /** Stops accepting requests, lets deliveries in flight finish (up to graceMs), and commits everything. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY = 1_048_576;
+export const DEFAULT_MAX_CONCURRENCY = 256;
+export const DEFAULT_TIMEOUT_MS = 300_000;
+export const DEFAULT_RETENTION_MS = 7 * 86_400_000;
+
+export async function startMessageService(options: MessageServiceOptions): Promise<MessageService> {
+  const { clock, logger } = options;
+  const log = logger.child({ service: 'messages' });
+  const store = new MessageStore(options.db);
+  const writer = new WriteBatcher(options.db, (error) =>
+    log.error({ err: error }, 'background write failed'),
+  );
+  const transport = options.transport ?? new HttpTransport();
+  const engine = new Engine({
+    store,
+    writer,
+    clock,
+    logger: log,
+    transport,
+    signingKey: () => options.signingKeys.keys().current,
+    maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
+    backoffFactor: options.backoffFactor ?? DEFAULT_BACKOFF_FACTOR,
+    defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    hooks: options.hooks,
+  });
+  const context: ServiceContext = {
+    store,
+    writer,
+    engine,
+    clock,
+    logger: log,
+    signingKeys: options.signingKeys,
+    llm: options.llm,
+  };
+  const router = new Router();
+  publishRoutes(router, context);
+  resourceRoutes(router, context);
+  messageRoutes(router, context);
+  options.extraRoutes?.(router, context);
+  const server = createHttpService({
+    router,
+    logger: log,
+    maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+    token: options.token,
+    tokenParams: TOKEN_PARAMS,
+  });
+  engine.start();
+  const port = await listen(server, options.host, options.port);
+
+  // Housekeeping: expired dedup keys, old log events and finished messages.
+  const retention = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  let pruneTimer: Timer | undefined;
+  const prune = (): void => {
+    const now = clock.now();
+    writer.enqueue(() => void store.prune(now, now - retention));
+    pruneTimer = clock.setTimer(prune, 60_000);
+  };
+  pruneTimer = clock.setTimer(prune, 60_000);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl(options.host, port),
+    port,
+    engine,
+    store,
+    server,
+    close(graceMs = 5_000) {
+      closing ??= (async () => {
+        pruneTimer?.cancel();
+        const serverClosed = closeServer(server);
+        await engine.stop(graceMs);
+        await serverClosed;
+        writer.close();
+      })();
+      return closing;
+    },
+  };
+}

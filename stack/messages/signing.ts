@@ -1,0 +1,29 @@
+// The `Upstash-Signature` JWT on every delivery: HS256 over the signing key's UTF-8 bytes, with the claims
+// the vendor's Receiver checks (iss, sub = the URL called, exp, and `body` = base64url(SHA-256(body))).
+import { createHash, createHmac } from 'node:crypto';
+import { newJwtId } from './ids';
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/** base64url of SHA-256, keeping the `=` padding as the real service does (verifiers strip it). */
+export function bodyHash(body: Buffer): string {
+  return createHash('sha256').update(body).digest('base64').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+export function signDelivery(signingKey: string, url: string, body: Buffer, nowMs: number): string {
+  const iat = Math.floor(nowMs / 1_000);
+  const payload = {
+    iss: 'Upstash',
+    sub: url,
+    exp: iat + 300,
+    iat,
+    nbf: iat,
+    jti: newJwtId(),
+    body: bodyHash(body),
+  };
+  const unsigned = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  const signature = createHmac('sha256', Buffer.from(signingKey, 'utf8'))
+    .update(unsigned)
+    .digest('base64url');
+  return `${unsigned}.${signature}`;
+}

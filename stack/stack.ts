@@ -1,0 +1,156 @@
+// Composition of the local stack process: data dir and its lock, the SQLite database, credentials, the
+// message service, and the KV service. The CLI (stack/cli.ts) is a thin shell around startStack(), which
+// tests call directly (with a ManualClock, temp data dirs and port 0).
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { systemClock, type Clock } from './clock';
+import { CredentialStore } from './credentials';
+import { defaultDataDir, lockDataDir } from './data-dir';
+import { startKvService, type KvService } from './kv/index';
+import type { Transport } from './messages/delivery';
+import { startMessageService, type MessageService } from './messages/service';
+import { openDatabase, type Durability } from './store/db';
+import { MessageStore } from './store/message-store';
+
+export interface StackOptions {
+  host?: string;
+  port?: number;
+  kvPort?: number;
+  dataDir?: string;
+  redisUrl?: string;
+  randomCredentials?: boolean;
+  maxBody?: number;
+  maxConcurrency?: number;
+  backoffFactor?: number;
+  defaultTimeoutMs?: number;
+  retentionMs?: number;
+  durability?: Durability;
+  llmUrl?: string;
+  llmKey?: string;
+  /** Start the KV service (default true). Message-only tests turn it off. */
+  kv?: boolean;
+  clock?: Clock;
+  logger?: Logger;
+  transport?: Transport;
+}
+
+export interface ReadyInfo {
+  ready: true;
+  messages: { url: string; token: string; currentSigningKey: string; nextSigningKey: string };
+  kv: { url: string; token: string; readOnlyToken: string } | { error: string };
+  dataDir: string;
+}
+
+export interface Stack {
+  info: ReadyInfo;
+  messages: MessageService;
+  credentials: CredentialStore;
+  /** Clean shutdown: stop accepting, let deliveries in flight finish (up to graceMs), close KV and the db. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export class StackConfigError extends Error {}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || /^::ffff:127\./i.test(host);
+  return false;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const host = options.host ?? '127.0.0.1';
+  const randomCredentials = options.randomCredentials ?? false;
+  if (!isLoopback(host) && !randomCredentials) {
+    throw new StackConfigError(
+      `refusing to bind ${host} with the well-known dev credentials: anyone who can reach it could use them. ` +
+        'Add --random-credentials (or bind 127.0.0.1).',
+    );
+  }
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const unlock = lockDataDir(dataDir);
+  let db;
+  try {
+    db = openDatabase(join(dataDir, 'stack.db'), options.durability ?? 'full');
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const credentials = new CredentialStore(new MessageStore(db), randomCredentials);
+  let messages: MessageService;
+  try {
+    messages = await startMessageService({
+      db,
+      host,
+      port: options.port ?? 8080,
+      clock: options.clock ?? systemClock,
+      logger,
+      token: () => credentials.token(),
+      signingKeys: credentials,
+      maxBody: options.maxBody,
+      maxConcurrency: options.maxConcurrency,
+      backoffFactor: options.backoffFactor,
+      defaultTimeoutMs: options.defaultTimeoutMs,
+      retentionMs: options.retentionMs,
+      llm: options.llmUrl ? { url: options.llmUrl, key: options.llmKey } : undefined,
+      transport: options.transport,
+    });
+  } catch (error) {
+    db.close();
+    unlock();
+    throw error;
+  }
+
+  let kv: KvService | undefined;
+  let kvInfo: ReadyInfo['kv'];
+  if (options.kv === false) {
+    kvInfo = { error: 'the KV service was not started (kv: false)' };
+  } else {
+    try {
+      kv = await startKvService({
+        host,
+        port: options.kvPort ?? 8079,
+        dataDir,
+        redisUrl: options.redisUrl,
+        randomCredentials,
+        logger: logger.child({ service: 'kv' }),
+      });
+      kvInfo = { url: kv.url, token: kv.token, readOnlyToken: kv.readOnlyToken };
+    } catch (error) {
+      // The message service keeps running without KV; the ready line says why KV is missing.
+      kvInfo = { error: error instanceof Error ? error.message : String(error) };
+      logger.warn({ err: error }, 'KV service unavailable');
+    }
+  }
+
+  const creds = credentials.credentials();
+  const info: ReadyInfo = {
+    ready: true,
+    messages: {
+      url: messages.url,
+      token: creds.token,
+      currentSigningKey: creds.currentSigningKey,
+      nextSigningKey: creds.nextSigningKey,
+    },
+    kv: kvInfo,
+    dataDir,
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    info,
+    messages,
+    credentials,
+    close(graceMs) {
+      closing ??= (async () => {
+        const results = await Promise.allSettled([messages.close(graceMs), kv?.close()]);
+        db.close();
+        unlock();
+        for (const result of results) if (result.status === 'rejected') throw result.reason;
+      })();
+      return closing;
+    },
+  };
+}

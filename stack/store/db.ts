@@ -1,0 +1,43 @@
+// Opens the stack's SQLite database (WAL) and brings its schema up to date.
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations';
+
+export type Db = Database.Database;
+
+/**
+ * `full`: every commit is fsynced before the request that caused it is answered (survives power loss).
+ * `normal`: commits reach the OS before the answer (survives a crash or kill -9 of the stack, but an OS crash
+ * may lose the last transactions) — the same promise as Redis' `appendfsync everysec`.
+ */
+export type Durability = 'full' | 'normal';
+
+export function openDatabase(file: string, durability: Durability = 'full'): Db {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `the database schema (version ${current}) is newer than this stack understands (${MIGRATIONS.length}); ` +
+        'use a newer Switchyard or another --data-dir',
+    );
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version] as string);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}
