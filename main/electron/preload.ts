@@ -1,1 +1,32 @@
-export {};
+// The sandboxed preload: exposes exactly one frozen object, `window.switchyard`, with two functions.
+// No ipcRenderer, no Node, no generic send: the renderer can only call bridge procedures and open streams.
+// Kept dependency-free (channel names only) so the bundle stays tiny.
+import { contextBridge, ipcRenderer } from 'electron';
+import { IPC_CALL, IPC_CLOSE, IPC_OPEN, IPC_STREAM } from '../../shared/bridge/channels';
+import type { CallResult, ServerFrame } from '../../shared/bridge/frames';
+
+const streamListeners = new Map<number, (frame: ServerFrame) => void>();
+let nextStreamId = 1;
+
+ipcRenderer.on(IPC_STREAM, (_event, frame: ServerFrame) => {
+  const listener = streamListeners.get(frame.id);
+  if (!listener) return;
+  if (frame.type === 'end') streamListeners.delete(frame.id);
+  listener(frame);
+});
+
+const api = Object.freeze({
+  call(name: string, input: unknown): Promise<CallResult> {
+    return ipcRenderer.invoke(IPC_CALL, String(name), input) as Promise<CallResult>;
+  },
+  open(name: string, input: unknown, onFrame: (frame: ServerFrame) => void): () => void {
+    const id = nextStreamId++;
+    streamListeners.set(id, onFrame);
+    ipcRenderer.send(IPC_OPEN, id, String(name), input);
+    return () => {
+      if (streamListeners.delete(id)) ipcRenderer.send(IPC_CLOSE, id);
+    };
+  },
+});
+
+contextBridge.exposeInMainWorld('switchyard', api);

@@ -1,1 +1,103 @@
-export {};
+// `npm run web -- [--port N] [--no-open] [--data-dir DIR] [--stack-port N] [--stack-kv-port N]`
+// Runs the console in a browser: the same back end as the desktop app, the bridge over a WebSocket.
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createConsoleCore } from '../core/console-core';
+import { createLogger } from '../core/logger';
+import { defaultAppDataDir } from '../core/paths';
+import { createSecretStore } from '../core/secrets/secret-store';
+import { nodeLauncher } from '../core/local-stack/launcher';
+import { startWebHost } from './web-host';
+
+const USAGE = `usage: npm run web -- [--port N] [--no-open] [--data-dir DIR] [--stack-port N] [--stack-kv-port N] [--dev-origin URL]`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '0' },
+      'no-open': { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      'stack-port': { type: 'string', default: '8080' },
+      'stack-kv-port': { type: 'string', default: '8079' },
+      'dev-origin': { type: 'string', multiple: true },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = parsePort(values.port, '--port');
+  const dataDir = resolve(values['data-dir'] ?? join(defaultAppDataDir(), 'console'));
+  const logger = createLogger('switchyard-web');
+  // out/main/web.cjs → out/renderer and out/stack/cli.cjs
+  const outDir = resolve(__dirname, '..');
+
+  const core = createConsoleCore({
+    dataDir,
+    secrets: createSecretStore(join(dataDir, 'secrets.json')),
+    host: 'browser',
+    version: process.env.npm_package_version ?? '0.1.0',
+    logger,
+    stack: {
+      entry: join(outDir, 'stack', 'cli.cjs'),
+      launch: nodeLauncher(),
+      dataDir: join(dataDir, 'local-stack'),
+      port: parsePort(values['stack-port'], '--stack-port'),
+      kvPort: parsePort(values['stack-kv-port'], '--stack-kv-port'),
+    },
+  });
+  const host = await startWebHost({
+    router: core.router,
+    rendererDir: join(outDir, 'renderer'),
+    port,
+    logger,
+    extraOrigins: values['dev-origin'],
+  });
+
+  console.log(`Switchyard ready at ${host.url}`);
+  if (!values['no-open'] && hasDisplay()) openInBrowser(host.url);
+
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await Promise.allSettled([host.close(), core.close()]);
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+function parsePort(value: string, flag: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`${flag} must be a port number (0-65535), got "${value}"\n${USAGE}`);
+    process.exit(2);
+  }
+  return port;
+}
+
+function hasDisplay(): boolean {
+  if (process.platform === 'darwin' || process.platform === 'win32') return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+}
+
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => console.log('Could not open a browser; open the URL above yourself.'));
+  child.unref();
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,1 +1,59 @@
-document.getElementById('root')!.textContent = 'Switchyard';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BridgeClient } from './bridge/client';
+import { BridgeProvider } from './bridge/react';
+import {
+  createIpcTransport,
+  createWebSocketTransport,
+  takeBrowserHostSecret,
+  type Transport,
+} from './bridge/transport';
+import { App } from './shell/App';
+import { initTheme } from './shell/theme';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/components.css';
+import './styles/shell.css';
+
+initTheme();
+const root = createRoot(document.getElementById('root')!);
+
+function pickTransport(): Transport | null {
+  if (window.switchyard) return createIpcTransport(window.switchyard);
+  const secret = takeBrowserHostSecret(window.location, window.history, window.sessionStorage);
+  if (!secret) return null;
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  return createWebSocketTransport(
+    `${scheme}://${window.location.host}/bridge?secret=${encodeURIComponent(secret)}`,
+  );
+}
+
+const transport = pickTransport();
+if (!transport) {
+  root.render(
+    <div className="empty">
+      <h2>Open Switchyard from its link</h2>
+      <p className="muted">
+        This page needs the address printed by <code>npm start</code> or <code>npm run web</code> (“Switchyard
+        ready at …”). It carries a secret for this launch, so that no other page on this machine can talk to
+        the console.
+      </p>
+    </div>,
+  );
+} else {
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 },
+    },
+  });
+  root.render(
+    <StrictMode>
+      <BridgeProvider client={new BridgeClient(transport)}>
+        <QueryClientProvider client={queryClient}>
+          <App />
+        </QueryClientProvider>
+      </BridgeProvider>
+    </StrictMode>,
+  );
+}

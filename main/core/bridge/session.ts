@@ -1,0 +1,123 @@
+// One renderer connection (an Electron window or a browser-host socket). Both transports feed frames
+// in and carry frames out; the session owns the connection's open streams and stops them all when the
+// connection goes away.
+import type { BridgeErrorData } from '../../../shared/bridge/errors';
+import type { CallResult, ClientFrame, ServerFrame } from '../../../shared/bridge/frames';
+import type { Router } from './router';
+import { StreamChannel, type StreamChannelOptions } from './stream-channel';
+
+interface OpenStream {
+  channel: StreamChannel;
+  stop: (() => void) | null;
+  /** close() arrived while the handler was still starting. */
+  closeRequested: boolean;
+}
+
+export class BridgeSession {
+  private readonly streams = new Map<number, OpenStream>();
+  private disposed = false;
+
+  constructor(
+    private readonly router: Router,
+    private readonly send: (frame: ServerFrame) => void,
+    private readonly channelOptions: StreamChannelOptions = {},
+  ) {}
+
+  get openStreamCount(): number {
+    return this.streams.size;
+  }
+
+  /** Handles one frame from the renderer. Calls answer with a `result` frame. */
+  async receive(frame: ClientFrame): Promise<void> {
+    switch (frame.type) {
+      case 'call': {
+        const result = await this.call(frame.name, frame.input);
+        if (!this.disposed) this.send({ type: 'result', id: frame.id, ...result });
+        return;
+      }
+      case 'open':
+        return this.open(frame.id, frame.name, frame.input);
+      case 'close':
+        return this.close(frame.id);
+    }
+  }
+
+  call(name: string, input: unknown): Promise<CallResult> {
+    return this.router.call(name, input);
+  }
+
+  async open(id: number, name: string, input: unknown): Promise<void> {
+    if (this.disposed) return;
+    if (this.streams.has(id)) {
+      this.send({
+        type: 'end',
+        id,
+        error: { code: 'INVALID_INPUT', message: `stream id ${id} is already open` },
+      });
+      return;
+    }
+    const channel = new StreamChannel(id, (frame) => this.deliver(frame), this.channelOptions);
+    const entry: OpenStream = { channel, stop: null, closeRequested: false };
+    this.streams.set(id, entry);
+    const sink = {
+      push: (event: unknown) => channel.push(event),
+      end: (error?: BridgeErrorData) => this.finish(id, error),
+    };
+    try {
+      entry.stop = await this.router.open(name, input, sink);
+    } catch (error) {
+      this.streams.delete(id);
+      channel.end(error as BridgeErrorData);
+      return;
+    }
+    if (this.disposed || channel.isEnded) {
+      // The connection went away, or the source ended itself, while the handler was starting.
+      this.stopSource(entry);
+    } else if (entry.closeRequested) {
+      this.finish(id);
+    }
+  }
+
+  /** The renderer asked to stop a stream. */
+  close(id: number): void {
+    const entry = this.streams.get(id);
+    if (!entry) return;
+    if (!entry.stop) {
+      entry.closeRequested = true;
+      return;
+    }
+    this.finish(id);
+  }
+
+  /** The connection is gone: stop every source, send nothing more. */
+  dispose(): void {
+    this.disposed = true;
+    for (const entry of this.streams.values()) {
+      entry.channel.discard();
+      this.stopSource(entry);
+    }
+    this.streams.clear();
+  }
+
+  private finish(id: number, error?: BridgeErrorData): void {
+    const entry = this.streams.get(id);
+    if (!entry) return;
+    this.streams.delete(id);
+    entry.channel.end(error);
+    this.stopSource(entry);
+  }
+
+  private stopSource(entry: OpenStream): void {
+    const stop = entry.stop;
+    entry.stop = () => {};
+    try {
+      stop?.();
+    } catch {
+      // A failing stop function must not keep the other streams open.
+    }
+  }
+
+  private deliver(frame: ServerFrame): void {
+    if (!this.disposed) this.send(frame);
+  }
+}

@@ -1,0 +1,90 @@
+// The console back end, independent of its front door: profiles and secrets, the local stack
+// supervisor, and the bridge router with one handler per procedure. main/electron and main/web each
+// create one of these and connect their transport to `router`.
+import { join } from 'node:path';
+import type { AppInfo } from '../../shared/bridge/procedures/app';
+import { LOCAL_PROFILE_ID } from '../../shared/profiles';
+import type { StackStatus } from '../../shared/stack-status';
+import { createRouter, type Handlers, type Router } from './bridge/router';
+import { testConnection } from './http/connection-test';
+import type { Logger } from './logger';
+import { ProfileStore } from './profiles/profile-store';
+import { ProfilesService } from './profiles/profiles-service';
+import type { SecretStore } from './secrets/secret-store';
+import { StackSupervisor, type StackSupervisorOptions } from './local-stack/supervisor';
+
+export interface ConsoleCoreOptions {
+  /** Where profiles.json lives. */
+  dataDir: string;
+  secrets: SecretStore;
+  host: AppInfo['host'];
+  version: string;
+  stack: StackSupervisorOptions;
+  logger: Logger;
+}
+
+export interface ConsoleCore {
+  router: Router;
+  profiles: ProfilesService;
+  stack: StackSupervisor;
+  close(): Promise<void>;
+}
+
+export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
+  const stack = new StackSupervisor(options.stack);
+  const profiles = new ProfilesService(
+    new ProfileStore(join(options.dataDir, 'profiles.json')),
+    options.secrets,
+    () => stack.endpoints(),
+  );
+  // The local stack is the default environment: start it whenever Local is the active profile.
+  if (profiles.activeId === LOCAL_PROFILE_ID) stack.ensureStarted();
+
+  const handlers: Handlers = {
+    'app.info': () => ({
+      version: options.version,
+      host: options.host,
+      platform: process.platform,
+      secretStorage: { kind: options.secrets.kind, description: options.secrets.description },
+    }),
+
+    'profiles.list': () => profiles.list(),
+    'profiles.create': ({ settings, secrets }) => profiles.create(settings, secrets),
+    'profiles.update': ({ id, settings, secrets }) => profiles.update(id, settings, secrets),
+    'profiles.duplicate': ({ id }) => profiles.duplicate(id),
+    'profiles.delete': ({ id }) => {
+      profiles.delete(id);
+      return { deleted: id };
+    },
+    'profiles.activate': ({ id }) => {
+      profiles.activate(id);
+      if (id === LOCAL_PROFILE_ID) stack.ensureStarted();
+      return profiles.list();
+    },
+    'profiles.testConnection': ({ id, service }) => testConnection(profiles.resolve(id), service),
+    'profiles.export': ({ ids }) => profiles.exportProfiles(ids),
+    'profiles.import': ({ data }) => ({ imported: profiles.importProfiles(data) }),
+
+    'stack.status': () => stack.status(),
+    'stack.restart': () => stack.restart(),
+    'stack.watch': (_input, sink) => {
+      sink.push(stack.status());
+      const onChange = (status: StackStatus) => sink.push(status);
+      stack.on('change', onChange);
+      return () => stack.off('change', onChange);
+    },
+  };
+
+  const router = createRouter({
+    handlers,
+    isReadOnly: (profileId) => profiles.isReadOnly(profileId),
+    logError: (message, error) => options.logger.error({ err: error }, message),
+  });
+
+  return {
+    router,
+    profiles,
+    stack,
+    close: () => stack.stop(),
+  };
+}

@@ -1,0 +1,105 @@
+// Every HTTP call main makes to a service goes through here: one keep-alive undici agent, timings, and
+// network failures turned into readable BridgeErrors (UNREACHABLE) instead of bare socket codes.
+import { Agent, request } from 'undici';
+import { BridgeError } from '../../../shared/bridge/errors';
+
+const agent = new Agent({ keepAliveTimeout: 30_000, connectTimeout: 10_000 });
+
+export interface ServiceRequest {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  headers?: Record<string, string | string[]>;
+  body?: string | Buffer;
+  /** Whole-request deadline. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ServiceResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  latencyMs: number;
+}
+
+export async function serviceRequest(req: ServiceRequest): Promise<ServiceResponse> {
+  const started = performance.now();
+  const timeoutMs = req.timeoutMs ?? 30_000;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  try {
+    const response = await request(req.url, {
+      method: req.method ?? 'GET',
+      headers: req.headers,
+      body: req.body,
+      signal,
+      dispatcher: agent,
+    });
+    const body = Buffer.from(await response.body.arrayBuffer());
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body,
+      latencyMs: performance.now() - started,
+    };
+  } catch (error) {
+    if (req.signal?.aborted) throw new BridgeError({ code: 'CANCELLED', message: 'Request cancelled.' });
+    throw new BridgeError({
+      code: 'UNREACHABLE',
+      message: describeNetworkError(req.url, error, timeout.aborted, timeoutMs),
+    });
+  }
+}
+
+/** The service's own error text: `{"error": "..."}` when it sent one, else the body, shortened. */
+export function serviceErrorText(response: ServiceResponse): string {
+  const text = response.body.toString('utf8').trim();
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
+      return (parsed as { error: string }).error;
+    }
+  } catch {
+    // Not JSON: fall through to the raw text.
+  }
+  if (!text) return `HTTP ${response.status} with an empty body`;
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+function describeNetworkError(url: string, error: unknown, timedOut: boolean, timeoutMs: number): string {
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // keep the raw string
+  }
+  if (timedOut) return `No response from ${host} within ${Math.round(timeoutMs / 1000)} s.`;
+  const code = findCode(error);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `Connection refused by ${host}: nothing is listening there. Is the service running?`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `Host not found: ${host}. Check the URL and your network.`;
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return `The connection to ${host} was closed unexpectedly.`;
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `Could not connect to ${host} within 10 s.`;
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return `TLS certificate problem with ${host} (${code}).`;
+    default:
+      return `Could not reach ${host}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function findCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ProfileSettings } from '../../../shared/profiles';
+import { createSecretStore } from '../secrets/secret-store';
+import { useTempDirs } from '../testing/temp-dir';
+import { ProfileStore } from './profile-store';
+import { type LocalStackEndpoints, ProfilesService } from './profiles-service';
+
+const TOKEN = 'qstash-token-SECRET-9f8e7d6c5b4a';
+const settings: ProfileSettings = {
+  name: 'Staging',
+  env: 'dev',
+  messagesUrl: 'https://qstash.upstash.io',
+  kvUrl: 'https://kv.example.upstash.io',
+  readOnly: false,
+  confirmDangerous: true,
+};
+
+describe('profiles service', () => {
+  const tempDir = useTempDirs();
+
+  function make(local: LocalStackEndpoints | null = null) {
+    const dir = tempDir();
+    const service = new ProfilesService(
+      new ProfileStore(join(dir, 'profiles.json')),
+      createSecretStore(join(dir, 'secrets.json')),
+      () => local,
+    );
+    return { service, dir };
+  }
+
+  it('always lists the built-in Local profile first, active by default', () => {
+    const { service } = make();
+    const { profiles, activeId } = service.list();
+    expect(profiles[0]).toMatchObject({ id: 'local', name: 'Local', env: 'local', builtIn: true });
+    expect(activeId).toBe('local');
+  });
+
+  it('shows only hasValue and a masked hint for secrets, never the value', () => {
+    const { service, dir } = make();
+    const created = service.create(settings, { messageToken: TOKEN });
+    expect(created.secrets.messageToken).toEqual({ hasValue: true, hint: '••••5b4a' });
+    expect(created.secrets.kvToken).toEqual({ hasValue: false, hint: null });
+    expect(JSON.stringify(service.list())).not.toContain(TOKEN);
+    // Settings on disk carry no secret either.
+    expect(readFileSync(join(dir, 'profiles.json'), 'utf8')).not.toContain(TOKEN);
+    expect(service.resolve(created.id).secret('messageToken')).toBe(TOKEN);
+  });
+
+  it('updates settings, sets and clears secrets independently', () => {
+    const { service } = make();
+    const { id } = service.create(settings, { messageToken: TOKEN, kvToken: 'kv-token-abcdefgh1234' });
+    const updated = service.update(id, { env: 'prod', readOnly: true }, { kvToken: null });
+    expect(updated).toMatchObject({ env: 'prod', readOnly: true, name: 'Staging' });
+    expect(updated.secrets.kvToken.hasValue).toBe(false);
+    expect(updated.secrets.messageToken.hasValue).toBe(true);
+    expect(service.isReadOnly(id)).toBe(true);
+  });
+
+  it('refuses duplicate names and edits to Local', () => {
+    const { service } = make();
+    service.create(settings, {});
+    expect(() => service.create({ ...settings, name: 'staging' }, {})).toThrow(/already exists/);
+    expect(() => service.create({ ...settings, name: 'Local' }, {})).toThrow(/already exists/);
+    expect(() => service.update('local', { name: 'Mine' }, {})).toThrow(/built in/);
+    expect(() => service.delete('local')).toThrow(/built in/);
+  });
+
+  it('duplicates a profile with its secrets under a free name', () => {
+    const { service } = make();
+    const original = service.create(settings, { messageToken: TOKEN });
+    const copy = service.duplicate(original.id);
+    expect(copy.name).toBe('Staging copy');
+    expect(service.duplicate(original.id).name).toBe('Staging copy 2');
+    expect(service.resolve(copy.id).secret('messageToken')).toBe(TOKEN);
+  });
+
+  it('duplicates Local into an editable profile with the stack’s URLs and tokens', () => {
+    const { service } = make({
+      messagesUrl: 'http://127.0.0.1:8080',
+      kvUrl: 'http://127.0.0.1:8079',
+      secrets: { messageToken: TOKEN },
+    });
+    const copy = service.duplicate('local');
+    expect(copy).toMatchObject({ builtIn: false, messagesUrl: 'http://127.0.0.1:8080', name: 'Local copy' });
+    expect(service.resolve(copy.id).secret('messageToken')).toBe(TOKEN);
+  });
+
+  it('deletes a profile and its secrets; the active profile falls back to Local', () => {
+    const { service } = make();
+    const { id } = service.create(settings, { messageToken: TOKEN });
+    service.activate(id);
+    expect(service.activeId).toBe(id);
+    service.delete(id);
+    expect(service.activeId).toBe('local');
+    expect(() => service.resolve(id)).toThrow(/No profile/);
+  });
+
+  it('exports settings without secrets and imports them without overwriting', () => {
+    const { service } = make();
+    service.create(settings, { messageToken: TOKEN });
+    const exported = service.exportProfiles();
+    expect(JSON.stringify(exported)).not.toContain(TOKEN);
+    expect(exported.profiles).toEqual([settings]);
+    const imported = service.importProfiles(JSON.parse(JSON.stringify(exported)));
+    expect(imported[0]).toMatchObject({ name: 'Staging 2', env: 'dev' });
+    expect(imported[0]!.secrets.messageToken.hasValue).toBe(false);
+  });
+
+  it('rejects an import that is not a Switchyard export, and changes nothing', () => {
+    const { service } = make();
+    expect(() => service.importProfiles({ profiles: [{ name: 'x' }] })).toThrow(
+      /Not a Switchyard profiles export/,
+    );
+    expect(() =>
+      service.importProfiles({
+        format: 'switchyard.profiles',
+        version: 1,
+        profiles: [{ ...settings, messagesUrl: 'ftp://x' }],
+      }),
+    ).toThrow(/http/);
+    expect(service.list().profiles).toHaveLength(1);
+  });
+
+  it('survives a restart: settings, active profile and secrets are persisted', () => {
+    const { service, dir } = make();
+    const { id } = service.create(settings, { messageToken: TOKEN });
+    service.activate(id);
+    const reopened = new ProfilesService(
+      new ProfileStore(join(dir, 'profiles.json')),
+      createSecretStore(join(dir, 'secrets.json')),
+      () => null,
+    );
+    expect(reopened.activeId).toBe(id);
+    expect(reopened.resolve(id).secret('messageToken')).toBe(TOKEN);
+  });
+});

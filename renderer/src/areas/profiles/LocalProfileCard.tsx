@@ -1,0 +1,58 @@
+import { type ProfileView, SECRET_LABELS, SECRET_NAMES } from '../../../../shared/profiles';
+import { STACK_STATE_LABEL, useStackStatus } from '../../shell/data';
+import { useNav } from '../../shell/nav';
+import { Button } from '../../ui/Button';
+import { Callout } from '../../ui/misc';
+
+/** The built-in Local profile: everything comes from the local stack, nothing to type. */
+export function LocalProfileCard({ profile }: { profile: ProfileView }) {
+  const stack = useStackStatus();
+  const navigate = useNav((state) => state.navigate);
+  return (
+    <section className="card">
+      <div className="card-header">
+        <h2>Built-in: the local stack</h2>
+        <span className="spacer" />
+        <Button size="sm" onClick={() => navigate('stack')}>
+          Open local stack
+        </Button>
+      </div>
+      <div className="card-body stack">
+        <p className="muted">
+          Local needs no typing: Switchyard runs the message, workflow and KV services on this machine and
+          uses their URLs and tokens. Duplicate it to make an editable profile pointing at the same stack.
+        </p>
+        {stack && stack.state !== 'ready' ? (
+          <Callout
+            tone={stack.state === 'starting' ? 'info' : 'warning'}
+            title={`Local stack: ${STACK_STATE_LABEL[stack.state]}.`}
+          >
+            {stack.message}
+          </Callout>
+        ) : null}
+        <dl className="kv-list">
+          <dt>Message API</dt>
+          <dd className="mono">{profile.messagesUrl || '—'}</dd>
+          <dt>KV REST</dt>
+          <dd className="mono">{profile.kvUrl || '—'}</dd>
+          {SECRET_NAMES.map((name) => (
+            <FragmentRow
+              key={name}
+              label={SECRET_LABELS[name]}
+              value={profile.secrets[name].hint ?? 'not available'}
+            />
+          ))}
+        </dl>
+      </div>
+    </section>
+  );
+}
+
+function FragmentRow({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd className="mono">{value}</dd>
+    </>
+  );
+}

@@ -1,0 +1,251 @@
+// Create or edit a profile. Settings and secrets are saved together; secrets are write-only.
+import { useState } from 'react';
+import {
+  MESSAGE_REGIONS,
+  type ProfileView,
+  SECRET_LABELS,
+  type SecretName,
+} from '../../../../shared/profiles';
+import { errorMessage } from '../../bridge/client';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
+import { Button } from '../../ui/Button';
+import { SelectField, Segmented, Switch, TextField } from '../../ui/fields';
+import { LockIcon } from '../../ui/icons';
+import { Callout } from '../../ui/misc';
+import { toast } from '../../ui/toast';
+import {
+  draftFromProfile,
+  emptyDraft,
+  isDirty,
+  messagesUrlOf,
+  type ProfileDraft,
+  type RegionChoice,
+  secretChangesFromDraft,
+  settingsFromDraft,
+  validateDraft,
+} from './profile-draft';
+import { SecretInput } from './SecretInput';
+
+const ENV_OPTIONS = [
+  { value: 'local', label: 'Local' },
+  { value: 'dev', label: 'Dev' },
+  { value: 'prod', label: 'Prod' },
+] as const;
+
+const MESSAGE_SECRETS: { name: SecretName; hint?: string }[] = [
+  { name: 'messageToken', hint: 'Sent as "Authorization: Bearer …" to the message and workflow API.' },
+  { name: 'currentSigningKey', hint: 'Optional: to verify signatures of deliveries.' },
+  { name: 'nextSigningKey' },
+];
+const KV_SECRETS: { name: SecretName; hint?: string }[] = [
+  { name: 'kvToken', hint: 'Full access.' },
+  { name: 'kvReadOnlyToken', hint: 'Optional: used for browsing when you prefer not to hold write access.' },
+];
+
+export function ProfileEditor({
+  profile,
+  onSaved,
+  onCancel,
+}: {
+  profile?: ProfileView;
+  onSaved: (profile: ProfileView) => void;
+  onCancel?: () => void;
+}) {
+  const original = profile ? draftFromProfile(profile) : emptyDraft();
+  const [draft, setDraft] = useState<ProfileDraft>(original);
+  const [submitted, setSubmitted] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const info = useBridgeQuery('app.info', {}, { staleTime: Infinity }).data;
+  const errors = validateDraft(draft);
+  const hasErrors = Object.keys(errors).length > 0;
+  const dirty = !profile || isDirty(draft, original);
+
+  const onSuccess = (saved: ProfileView) => {
+    // Typed secrets leave the form (and the DOM) as soon as main has them.
+    setDraft(draftFromProfile(saved));
+    setSubmitted(false);
+    setServerError(null);
+    toast.success(profile ? 'Profile saved' : 'Profile created', saved.name);
+    onSaved(saved);
+  };
+  const onError = (error: unknown) => setServerError(errorMessage(error));
+  const create = useBridgeMutation('profiles.create', { invalidates: ['profiles.list'], onSuccess, onError });
+  const update = useBridgeMutation('profiles.update', { invalidates: ['profiles.list'], onSuccess, onError });
+
+  const save = () => {
+    setSubmitted(true);
+    if (hasErrors) return;
+    const settings = settingsFromDraft(draft);
+    const secrets = secretChangesFromDraft(draft);
+    if (profile) update.mutate({ id: profile.id, settings, secrets });
+    else create.mutate({ settings, secrets });
+  };
+
+  const set = <K extends keyof ProfileDraft>(key: K, value: ProfileDraft[K]) =>
+    setDraft((current) => ({ ...current, [key]: value }));
+  const setSecret = (name: SecretName, edit: ProfileDraft['secrets'][SecretName]) =>
+    setDraft((current) => ({ ...current, secrets: { ...current.secrets, [name]: edit } }));
+  const shown = (field: keyof typeof errors) => (submitted ? errors[field] : undefined);
+
+  return (
+    <form
+      className="stack"
+      style={{ gap: 20 }}
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+      aria-label={profile ? `Edit profile ${profile.name}` : 'New profile'}
+    >
+      <section className="card">
+        <div className="card-header">
+          <h2>General</h2>
+        </div>
+        <div className="card-body form-grid">
+          <TextField
+            label="Name"
+            value={draft.name}
+            autoFocus={!profile}
+            placeholder="e.g. Staging EU"
+            error={shown('name')}
+            onChange={(event) => set('name', event.target.value)}
+          />
+          <div className="field">
+            <span className="field-label">Environment</span>
+            <Segmented
+              label="Environment"
+              value={draft.env}
+              options={ENV_OPTIONS}
+              onChange={(env) => set('env', env)}
+            />
+            <span className="field-hint">
+              {draft.env === 'prod'
+                ? 'Production is marked in red everywhere and always asks before dangerous actions.'
+                : 'Shown next to the profile name everywhere.'}
+            </span>
+          </div>
+          <div className="full stack" style={{ gap: 10 }}>
+            <Switch
+              label="Read-only"
+              description="Switchyard refuses every change with this profile — enforced in the back end, not only in the UI."
+              checked={draft.readOnly}
+              onChange={(value) => set('readOnly', value)}
+            />
+            <Switch
+              label="Ask before dangerous actions"
+              description={
+                draft.env === 'prod'
+                  ? 'Always on for production profiles.'
+                  : 'Bulk retries, deletes and flushes ask first.'
+              }
+              checked={draft.env === 'prod' ? true : draft.confirmDangerous}
+              disabled={draft.env === 'prod'}
+              onChange={(value) => set('confirmDangerous', value)}
+            />
+          </div>
+        </div>
+      </section>
+
+      <section className="card">
+        <div className="card-header">
+          <h2>Message &amp; workflow API</h2>
+        </div>
+        <div className="card-body form-grid">
+          <SelectField
+            label="Region"
+            value={draft.region}
+            onChange={(event) => set('region', event.target.value as RegionChoice)}
+          >
+            {MESSAGE_REGIONS.map((region) => (
+              <option key={region.id} value={region.id}>
+                {region.label}
+              </option>
+            ))}
+            <option value="custom">Custom URL…</option>
+          </SelectField>
+          {draft.region === 'custom' ? (
+            <TextField
+              label="Base URL"
+              mono
+              value={draft.customMessagesUrl}
+              placeholder="https://qstash.example.com"
+              error={shown('messagesUrl')}
+              onChange={(event) => set('customMessagesUrl', event.target.value)}
+            />
+          ) : (
+            <TextField
+              label="Base URL"
+              mono
+              value={messagesUrlOf(draft)}
+              readOnly
+              hint="Set by the region."
+            />
+          )}
+          {MESSAGE_SECRETS.map(({ name, hint }) => (
+            <SecretInput
+              key={name}
+              label={SECRET_LABELS[name]}
+              hint={hint}
+              status={profile?.secrets[name]}
+              edit={draft.secrets[name]}
+              onChange={(edit) => setSecret(name, edit)}
+            />
+          ))}
+        </div>
+      </section>
+
+      <section className="card">
+        <div className="card-header">
+          <h2>KV REST</h2>
+        </div>
+        <div className="card-body form-grid">
+          <TextField
+            label="REST URL"
+            className="full"
+            mono
+            value={draft.kvUrl}
+            placeholder="https://your-db.upstash.io"
+            error={shown('kvUrl')}
+            onChange={(event) => set('kvUrl', event.target.value)}
+          />
+          {KV_SECRETS.map(({ name, hint }) => (
+            <SecretInput
+              key={name}
+              label={SECRET_LABELS[name]}
+              hint={hint}
+              status={profile?.secrets[name]}
+              edit={draft.secrets[name]}
+              onChange={(edit) => setSecret(name, edit)}
+            />
+          ))}
+        </div>
+      </section>
+
+      {info ? (
+        <Callout tone={info.secretStorage.kind === 'file' ? 'warning' : 'info'}>
+          <LockIcon width={14} height={14} style={{ verticalAlign: -2, marginRight: 4 }} />
+          {info.secretStorage.description} Tokens stay in the back end; this window only ever sees a masked
+          hint.
+        </Callout>
+      ) : null}
+
+      {serverError ? (
+        <Callout tone="danger" title="Not saved.">
+          {serverError}
+        </Callout>
+      ) : null}
+
+      <div className="row">
+        <Button type="submit" variant="primary" busy={create.isPending || update.isPending} disabled={!dirty}>
+          {profile ? 'Save changes' : 'Create profile'}
+        </Button>
+        {onCancel ? <Button onClick={onCancel}>Cancel</Button> : null}
+        {profile && dirty ? (
+          <Button variant="ghost" onClick={() => setDraft(original)}>
+            Discard changes
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect, useRef } from 'react';
+import { errorMessage } from '../../bridge/client';
+import { useBridgeMutation } from '../../bridge/react';
+import { PageHeader } from '../../shell/PageHeader';
+import { STACK_STATE_LABEL, useStackStatus } from '../../shell/data';
+import { Button } from '../../ui/Button';
+import { RefreshIcon } from '../../ui/icons';
+import { Callout, Spinner } from '../../ui/misc';
+import { toast } from '../../ui/toast';
+
+export default function StackArea() {
+  const status = useStackStatus();
+  const restart = useBridgeMutation('stack.restart', {
+    onError: (error) => toast.error('Could not restart the local stack', errorMessage(error)),
+  });
+  const logRef = useRef<HTMLPreElement>(null);
+  const lines = status?.log.length ?? 0;
+  useEffect(() => {
+    const log = logRef.current;
+    if (log) log.scrollTop = log.scrollHeight;
+  }, [lines]);
+
+  return (
+    <>
+      <PageHeader
+        title="Local stack"
+        subtitle="The message, workflow and KV services on this machine — the Local profile's environment"
+        actions={
+          <Button
+            variant="primary"
+            icon={<RefreshIcon />}
+            busy={restart.isPending}
+            onClick={() => restart.mutate({})}
+          >
+            {status?.state === 'ready' || status?.state === 'starting' ? 'Restart' : 'Start'}
+          </Button>
+        }
+      />
+      <div className="page-body stack" style={{ gap: 16, maxWidth: 980 }}>
+        {!status ? (
+          <Spinner />
+        ) : (
+          <>
+            {status.state === 'failed' || status.state === 'unavailable' ? (
+              <Callout tone="danger" title={STACK_STATE_LABEL[status.state]}>
+                {status.message}
+              </Callout>
+            ) : status.kvError ? (
+              <Callout tone="warning" title="KV service unavailable.">
+                {status.kvError}
+              </Callout>
+            ) : null}
+            <section className="card">
+              <div className="card-header">
+                <span className={`dot dot-${status.state}`} aria-hidden="true" />
+                <h2 data-testid="stack-page-state">{STACK_STATE_LABEL[status.state]}</h2>
+                <span className="muted">{status.state === 'ready' ? status.message : null}</span>
+              </div>
+              <div className="card-body">
+                <dl className="kv-list">
+                  <dt>Message + workflow API</dt>
+                  <dd className="mono">{status.messagesUrl ?? '—'}</dd>
+                  <dt>KV REST</dt>
+                  <dd className="mono">{status.kvUrl ?? '—'}</dd>
+                  <dt>Data folder</dt>
+                  <dd className="mono">{status.dataDir ?? '—'}</dd>
+                  <dt>Process</dt>
+                  <dd className="mono">{status.pid ? `pid ${status.pid}` : '—'}</dd>
+                </dl>
+              </div>
+            </section>
+            <section className="stack" style={{ gap: 8 }}>
+              <h3 className="section-title">Log (last {status.log.length} lines)</h3>
+              <pre className="log-view" ref={logRef} aria-label="Local stack log">
+                {status.log.length ? status.log.join('\n') : 'No output yet.'}
+              </pre>
+            </section>
+          </>
+        )}
+      </div>
+    </>
+  );
+}

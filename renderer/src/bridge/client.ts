@@ -1,0 +1,42 @@
+// The renderer's one typed entry to main: `bridge.call('profiles.list', {})`, `bridge.open(...)`.
+import { BridgeError } from '../../../shared/bridge/errors';
+import type { CallName, EventOf, InputOf, OutputOf, StreamName } from '../../../shared/bridge/procedures';
+import type { BridgeErrorData } from '../../../shared/bridge/errors';
+import type { ConnectionState, Transport } from './transport';
+
+export interface TypedStreamHandlers<E> {
+  onEvents(events: E[], dropped: number): void;
+  onEnd?(error?: BridgeErrorData): void;
+}
+
+export class BridgeClient {
+  constructor(private readonly transport: Transport) {}
+
+  async call<N extends CallName>(name: N, input: InputOf<N>): Promise<OutputOf<N>> {
+    const result = await this.transport.call(name, input);
+    if (!result.ok) throw new BridgeError(result.error);
+    return result.value as OutputOf<N>;
+  }
+
+  open<N extends StreamName>(
+    name: N,
+    input: InputOf<N>,
+    handlers: TypedStreamHandlers<EventOf<N>>,
+  ): () => void {
+    return this.transport.open(name, input, {
+      onEvents: (events, dropped) => handlers.onEvents(events as EventOf<N>[], dropped),
+      onEnd: (error) => handlers.onEnd?.(error),
+    });
+  }
+
+  onConnection(listener: (state: ConnectionState) => void): () => void {
+    return this.transport.onConnection(listener);
+  }
+}
+
+/** A readable sentence for any error the UI catches. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof BridgeError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

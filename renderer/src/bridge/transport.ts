@@ -1,0 +1,153 @@
+// How the renderer reaches main. Two transports with one shape: Electron IPC through the preload's
+// frozen `window.switchyard`, or a WebSocket to the browser host. Nothing above this file knows which.
+import { type BridgeErrorData, isBridgeErrorData } from '../../../shared/bridge/errors';
+import type { CallResult, ClientFrame, ServerFrame } from '../../../shared/bridge/frames';
+
+export interface StreamHandlers {
+  onEvents(events: unknown[], dropped: number): void;
+  onEnd(error?: BridgeErrorData): void;
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+export interface Transport {
+  call(name: string, input: unknown): Promise<CallResult>;
+  /** Opens a stream; the returned function closes it. */
+  open(name: string, input: unknown, handlers: StreamHandlers): () => void;
+  onConnection(listener: (state: ConnectionState) => void): () => void;
+}
+
+/** What the Electron preload exposes (main/electron/preload.ts). */
+export interface PreloadApi {
+  call(name: string, input: unknown): Promise<CallResult>;
+  open(name: string, input: unknown, onFrame: (frame: ServerFrame) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    switchyard?: PreloadApi;
+  }
+}
+
+export function createIpcTransport(api: PreloadApi): Transport {
+  return {
+    call: (name, input) => api.call(name, input),
+    open: (name, input, handlers) =>
+      api.open(name, input, (frame) => {
+        if (frame.type === 'events') handlers.onEvents(frame.events, frame.dropped);
+        else if (frame.type === 'end') handlers.onEnd(frame.error);
+      }),
+    onConnection: (listener) => {
+      listener('open');
+      return () => {};
+    },
+  };
+}
+
+const LOST: BridgeErrorData = {
+  code: 'UNREACHABLE',
+  message: "Lost the connection to Switchyard's back end. Reconnecting…",
+};
+
+/**
+ * WebSocket transport with automatic reconnection. Calls in flight when the socket drops fail with
+ * UNREACHABLE; streams end with that error, and their owners reopen them once the socket is back.
+ */
+export function createWebSocketTransport(url: string): Transport {
+  let socket: WebSocket | null = null;
+  let state: ConnectionState = 'connecting';
+  let nextId = 1;
+  let retryDelay = 250;
+  const pendingCalls = new Map<number, (result: CallResult) => void>();
+  const streams = new Map<number, StreamHandlers>();
+  const queue: ClientFrame[] = [];
+  const listeners = new Set<(state: ConnectionState) => void>();
+
+  function setState(next: ConnectionState): void {
+    state = next;
+    for (const listener of listeners) listener(next);
+  }
+
+  function connect(): void {
+    setState('connecting');
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.onopen = () => {
+      retryDelay = 250;
+      setState('open');
+      for (const frame of queue.splice(0)) ws.send(JSON.stringify(frame));
+    };
+    ws.onmessage = (message) => receive(JSON.parse(String(message.data)) as ServerFrame);
+    ws.onclose = () => {
+      socket = null;
+      for (const resolve of pendingCalls.values()) resolve({ ok: false, error: LOST });
+      pendingCalls.clear();
+      for (const handlers of streams.values()) handlers.onEnd(LOST);
+      streams.clear();
+      setState('closed');
+      setTimeout(connect, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 5000);
+    };
+  }
+
+  function receive(frame: ServerFrame): void {
+    if (frame.type === 'result') {
+      const resolve = pendingCalls.get(frame.id);
+      pendingCalls.delete(frame.id);
+      resolve?.(frame.ok ? { ok: true, value: frame.value } : { ok: false, error: frame.error });
+    } else if (frame.type === 'events') {
+      streams.get(frame.id)?.onEvents(frame.events, frame.dropped);
+    } else if (frame.type === 'end') {
+      const handlers = streams.get(frame.id);
+      streams.delete(frame.id);
+      handlers?.onEnd(isBridgeErrorData(frame.error) ? frame.error : undefined);
+    }
+  }
+
+  function send(frame: ClientFrame): void {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+    else queue.push(frame);
+  }
+
+  connect();
+
+  return {
+    call(name, input) {
+      const id = nextId++;
+      return new Promise<CallResult>((resolve) => {
+        pendingCalls.set(id, resolve);
+        send({ type: 'call', id, name, input });
+      });
+    },
+    open(name, input, handlers) {
+      const id = nextId++;
+      streams.set(id, handlers);
+      send({ type: 'open', id, name, input });
+      return () => {
+        if (!streams.delete(id)) return;
+        send({ type: 'close', id });
+      };
+    },
+    onConnection(listener) {
+      listeners.add(listener);
+      listener(state);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+const SECRET_KEY = 'switchyard.bridgeSecret';
+
+/**
+ * The browser host prints a URL with `#secret=…`. The secret is moved out of the address bar into this
+ * tab's session storage (so a reload still works) and never sent anywhere but the bridge socket.
+ */
+export function takeBrowserHostSecret(location: Location, history: History, storage: Storage): string | null {
+  const match = /(?:^#|&)secret=([^&]+)/.exec(location.hash);
+  if (match?.[1]) {
+    storage.setItem(SECRET_KEY, match[1]);
+    history.replaceState(null, '', `${location.pathname}${location.search}#/`);
+    return match[1];
+  }
+  return storage.getItem(SECRET_KEY);
+}

@@ -1,0 +1,86 @@
+// The console's areas: one entry each, loaded lazily so the first screen ships only the shell.
+// A feature replaces its placeholder module under renderer/src/areas/<id>/.
+import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import {
+  DatabaseIcon,
+  GroupIcon,
+  InboxIcon,
+  SendIcon,
+  ServerIcon,
+  UserIcon,
+  WorkflowIcon,
+} from '../ui/icons';
+import type { AreaId } from './nav';
+
+export interface AreaDef {
+  id: AreaId;
+  label: string;
+  icon: ComponentType<{ width?: number; height?: number }>;
+  /** Alt+<digit> goes there. */
+  shortcut: string;
+  section: 'services' | 'console';
+  component: LazyExoticComponent<ComponentType<{ params: string[] }>>;
+}
+
+export const AREAS: AreaDef[] = [
+  {
+    id: 'messages',
+    label: 'Messages',
+    icon: SendIcon,
+    shortcut: '1',
+    section: 'services',
+    component: lazy(() => import('../areas/messages/MessagesArea')),
+  },
+  {
+    id: 'url-groups',
+    label: 'URL groups',
+    icon: GroupIcon,
+    shortcut: '2',
+    section: 'services',
+    component: lazy(() => import('../areas/url-groups/UrlGroupsArea')),
+  },
+  {
+    id: 'workflows',
+    label: 'Workflows',
+    icon: WorkflowIcon,
+    shortcut: '3',
+    section: 'services',
+    component: lazy(() => import('../areas/workflows/WorkflowsArea')),
+  },
+  {
+    id: 'dlq',
+    label: 'DLQ',
+    icon: InboxIcon,
+    shortcut: '4',
+    section: 'services',
+    component: lazy(() => import('../areas/dlq/DlqArea')),
+  },
+  {
+    id: 'kv',
+    label: 'KV',
+    icon: DatabaseIcon,
+    shortcut: '5',
+    section: 'services',
+    component: lazy(() => import('../areas/kv/KvArea')),
+  },
+  {
+    id: 'profiles',
+    label: 'Profiles',
+    icon: UserIcon,
+    shortcut: '6',
+    section: 'console',
+    component: lazy(() => import('../areas/profiles/ProfilesArea')),
+  },
+  {
+    id: 'stack',
+    label: 'Local stack',
+    icon: ServerIcon,
+    shortcut: '7',
+    section: 'console',
+    component: lazy(() => import('../areas/stack/StackArea')),
+  },
+];
+
+export function areaById(id: AreaId): AreaDef {
+  return AREAS.find((area) => area.id === id) ?? AREAS[0]!;
+}

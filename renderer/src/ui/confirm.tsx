@@ -1,0 +1,90 @@
+// Ask-first for dangerous actions: `await confirm({...})` resolves true only when the user confirms.
+// With `typeToConfirm`, the confirm button stays disabled until the user types that exact text.
+import { type ReactNode, useState } from 'react';
+import { create } from 'zustand';
+import { Button } from './Button';
+import { Dialog } from './Dialog';
+import { TextField } from './fields';
+
+export interface ConfirmRequest {
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  typeToConfirm?: string;
+}
+
+interface ConfirmState {
+  request: (ConfirmRequest & { resolve: (ok: boolean) => void }) | null;
+  ask: (request: ConfirmRequest) => Promise<boolean>;
+  settle: (ok: boolean) => void;
+}
+
+const useConfirmStore = create<ConfirmState>((set, get) => ({
+  request: null,
+  ask: (request) =>
+    new Promise<boolean>((resolve) => {
+      get().request?.resolve(false);
+      set({ request: { ...request, resolve } });
+    }),
+  settle: (ok) => {
+    get().request?.resolve(ok);
+    set({ request: null });
+  },
+}));
+
+export function confirm(request: ConfirmRequest): Promise<boolean> {
+  return useConfirmStore.getState().ask(request);
+}
+
+/** Mounted once by the shell. */
+export function ConfirmHost() {
+  const request = useConfirmStore((state) => state.request);
+  const settle = useConfirmStore((state) => state.settle);
+  return request ? (
+    <ConfirmDialog key={request.title + request.confirmLabel} request={request} onSettle={settle} />
+  ) : null;
+}
+
+function ConfirmDialog({ request, onSettle }: { request: ConfirmRequest; onSettle: (ok: boolean) => void }) {
+  const [typed, setTyped] = useState('');
+  const blocked = request.typeToConfirm !== undefined && typed !== request.typeToConfirm;
+  return (
+    <Dialog
+      open
+      onClose={() => onSettle(false)}
+      title={request.title}
+      footer={
+        <>
+          <Button onClick={() => onSettle(false)}>Cancel</Button>
+          <Button
+            variant={request.danger ? 'danger' : 'primary'}
+            disabled={blocked}
+            onClick={() => onSettle(true)}
+          >
+            {request.confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      <div className="muted">{request.body}</div>
+      {request.typeToConfirm !== undefined ? (
+        <TextField
+          label={
+            <>
+              Type <code>{request.typeToConfirm}</code> to confirm
+            </>
+          }
+          value={typed}
+          autoFocus
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => setTyped(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !blocked) onSettle(true);
+          }}
+        />
+      ) : null}
+    </Dialog>
+  );
+}

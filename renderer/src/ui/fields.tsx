@@ -1,0 +1,165 @@
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useId,
+} from 'react';
+
+export interface FieldProps {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  className?: string;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+}
+
+/** Label + control + hint/error, wired for screen readers. */
+export function Field({ label, hint, error, className, children }: FieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const describedBy = error || hint ? hintId : undefined;
+  return (
+    <div className={['field', className].filter(Boolean).join(' ')}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      {children({ id, describedBy, invalid: Boolean(error) })}
+      {error ? (
+        <span id={hintId} className="field-error" role="alert">
+          {error}
+        </span>
+      ) : hint ? (
+        <span id={hintId} className="field-hint">
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  mono?: boolean;
+};
+
+export function TextField({ label, hint, error, mono, className, ...rest }: InputProps) {
+  return (
+    <Field label={label} hint={hint} error={error} className={className}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          className={mono ? 'input input-mono' : 'input'}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          {...rest}
+        />
+      )}
+    </Field>
+  );
+}
+
+type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+};
+
+export function SelectField({ label, hint, error, className, children, ...rest }: SelectProps) {
+  return (
+    <Field label={label} hint={hint} error={error} className={className}>
+      {({ id, describedBy, invalid }) => (
+        <select
+          id={id}
+          className="select"
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          {...rest}
+        >
+          {children}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+type TextareaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+};
+
+export function TextareaField({ label, hint, error, className, ...rest }: TextareaProps) {
+  return (
+    <Field label={label} hint={hint} error={error} className={className}>
+      {({ id, describedBy, invalid }) => (
+        <textarea
+          id={id}
+          className="textarea"
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          {...rest}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function Switch({
+  label,
+  description,
+  checked,
+  onChange,
+  disabled,
+}: {
+  label: ReactNode;
+  description?: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <label className="switch">
+      <input
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      <span className="switch-text">
+        <span className="field-label">{label}</span>
+        {description ? <span className="field-hint">{description}</span> : null}
+      </span>
+    </label>
+  );
+}
+
+export function Segmented<T extends string>({
+  value,
+  options,
+  onChange,
+  label,
+}: {
+  value: T;
+  options: readonly { value: T; label: ReactNode }[];
+  onChange: (value: T) => void;
+  label: string;
+}) {
+  return (
+    <div className="segmented" role="group" aria-label={label}>
+      {options.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          aria-pressed={value === option.value}
+          onClick={() => onChange(option.value)}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+// A small set of stroke icons (24×24 grid, currentColor), drawn here so the shell needs no icon library.
+import type { SVGProps } from 'react';
+
+type IconProps = SVGProps<SVGSVGElement>;
+
+function icon(paths: string[], label: string) {
+  const Icon = (props: IconProps) => (
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      {...props}
+    >
+      {paths.map((d) => (
+        <path key={d} d={d} />
+      ))}
+    </svg>
+  );
+  Icon.displayName = label;
+  return Icon;
+}
+
+export const SendIcon = icon(['M22 2 11 13', 'M22 2 15 22l-4-9-9-4 20-7z'], 'SendIcon');
+export const GroupIcon = icon(
+  [
+    'M6 3v12',
+    'M18 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
+    'M6 21a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
+    'M18 9a9 9 0 0 1-9 9',
+  ],
+  'GroupIcon',
+);
+export const WorkflowIcon = icon(['M3 5h6v6H3z', 'M15 13h6v6h-6z', 'M9 8h3a3 3 0 0 1 3 3v5'], 'WorkflowIcon');
+export const InboxIcon = icon(
+  [
+    'M22 12h-6l-2 3h-4l-2-3H2',
+    'M5.45 5.11 2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.45-6.89A2 2 0 0 0 16.76 4H7.24a2 2 0 0 0-1.79 1.11z',
+  ],
+  'InboxIcon',
+);
+export const DatabaseIcon = icon(
+  [
+    'M12 8c4.97 0 9-1.34 9-3s-4.03-3-9-3-9 1.34-9 3 4.03 3 9 3z',
+    'M21 12c0 1.66-4 3-9 3s-9-1.34-9-3',
+    'M3 5v14c0 1.66 4 3 9 3s9-1.34 9-3V5',
+  ],
+  'DatabaseIcon',
+);
+export const UserIcon = icon(
+  ['M20 21v-2a4 4 0 0 0-4-4H8a4 4 0 0 0-4 4v2', 'M12 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8z'],
+  'UserIcon',
+);
+export const ServerIcon = icon(['M4 3h16v7H4z', 'M4 14h16v7H4z', 'M8 6.5h.01', 'M8 17.5h.01'], 'ServerIcon');
+export const TrainIcon = icon(['M4 20 20 4', 'M4 14l6 6', 'M14 4l6 6', 'M8 10l6 6'], 'TrainIcon');
+export const PlusIcon = icon(['M12 5v14', 'M5 12h14'], 'PlusIcon');
+export const CopyIcon = icon(['M9 9h11v11H9z', 'M5 15H4V4h11v1'], 'CopyIcon');
+export const TrashIcon = icon(['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6'], 'TrashIcon');
+export const CheckIcon = icon(['M20 6 9 17l-5-5'], 'CheckIcon');
+export const AlertIcon = icon(
+  [
+    'M10.29 3.86 1.82 18a2 2 0 0 0 1.71 3h16.94a2 2 0 0 0 1.71-3L13.71 3.86a2 2 0 0 0-3.42 0z',
+    'M12 9v4',
+    'M12 17h.01',
+  ],
+  'AlertIcon',
+);
+export const InfoIcon = icon(
+  ['M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z', 'M12 16v-4', 'M12 8h.01'],
+  'InfoIcon',
+);
+export const RefreshIcon = icon(['M21 12a9 9 0 1 1-3-6.7L21 8', 'M21 3v5h-5'], 'RefreshIcon');
+export const PlugIcon = icon(['M9 2v6', 'M15 2v6', 'M6 8h12v4a6 6 0 0 1-12 0z', 'M12 18v4'], 'PlugIcon');
+export const UploadIcon = icon(
+  ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M17 8l-5-5-5 5', 'M12 3v12'],
+  'UploadIcon',
+);
+export const DownloadIcon = icon(
+  ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M7 10l5 5 5-5', 'M12 15V3'],
+  'DownloadIcon',
+);
+export const ChevronDownIcon = icon(['M6 9l6 6 6-6'], 'ChevronDownIcon');
+export const SearchIcon = icon(['M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16z', 'M21 21l-4.35-4.35'], 'SearchIcon');
+export const MoonIcon = icon(['M21 12.79A9 9 0 1 1 11.21 3 7 7 0 0 0 21 12.79z'], 'MoonIcon');
+export const LockIcon = icon(['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 8 0v4'], 'LockIcon');
+export const XIcon = icon(['M18 6 6 18', 'M6 6l12 12'], 'XIcon');

@@ -1,0 +1,19 @@
+// Wire frames of the bridge, shared by both transports (WebSocket in the browser host, IPC in Electron).
+// Plain JSON-serialisable data; no zod here so the Electron preload stays tiny.
+import type { BridgeErrorData } from './errors';
+
+export type CallResult = { ok: true; value: unknown } | { ok: false; error: BridgeErrorData };
+
+/** renderer → main */
+export type ClientFrame =
+  | { type: 'call'; id: number; name: string; input: unknown }
+  | { type: 'open'; id: number; name: string; input: unknown }
+  | { type: 'close'; id: number };
+
+/** main → renderer */
+export type ServerFrame =
+  | ({ type: 'result'; id: number } & CallResult)
+  /** A batch of stream events; `dropped` counts events discarded since the previous batch (buffer full). */
+  | { type: 'events'; id: number; events: unknown[]; dropped: number }
+  /** The stream ended: by request, by its source, or with an error. No frames follow for this id. */
+  | { type: 'end'; id: number; error?: BridgeErrorData };

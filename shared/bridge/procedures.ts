@@ -1,0 +1,24 @@
+// The one list of every bridge procedure. Each feature declares its procedures in procedures/<area>.ts;
+// this file only merges them and derives the types both sides use.
+import type { z } from 'zod';
+import type { CallDef, StreamDef } from './define';
+import { appProcedures } from './procedures/app';
+import { profileProcedures } from './procedures/profiles';
+import { stackProcedures } from './procedures/stack';
+
+export const procedures = {
+  ...appProcedures,
+  ...profileProcedures,
+  ...stackProcedures,
+};
+
+export type Procedures = typeof procedures;
+export type ProcedureName = keyof Procedures;
+export type CallName = { [K in ProcedureName]: Procedures[K] extends CallDef ? K : never }[ProcedureName];
+export type StreamName = { [K in ProcedureName]: Procedures[K] extends StreamDef ? K : never }[ProcedureName];
+/** What the caller passes (defaults may be omitted). */
+export type InputOf<N extends ProcedureName> = z.input<Procedures[N]['input']>;
+/** What the handler receives after validation (defaults applied). */
+export type ParsedInputOf<N extends ProcedureName> = z.output<Procedures[N]['input']>;
+export type OutputOf<N extends CallName> = Procedures[N] extends CallDef<z.ZodType, infer O> ? O : never;
+export type EventOf<N extends StreamName> = Procedures[N] extends StreamDef<z.ZodType, infer E> ? E : never;

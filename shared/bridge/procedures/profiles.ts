@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import {
+  type ProfileExport,
+  type ProfileView,
+  profileSettingsSchema,
+  secretChangesSchema,
+} from '../../profiles';
+import { call } from '../define';
+
+export interface ProfilesList {
+  profiles: ProfileView[];
+  activeId: string;
+}
+
+export interface ConnectionTestResult {
+  service: 'messages' | 'kv';
+  /** A response came back (any status). */
+  reachable: boolean;
+  /** 'ok' on 2xx, 'failed' on 401/403, 'unknown' when unreachable or another status. */
+  auth: 'ok' | 'failed' | 'unknown';
+  status?: number;
+  /** What to show: the service's own error text when it gave one. */
+  message: string;
+  latencyMs?: number;
+  url: string;
+}
+
+const id = z.string().min(1).max(100);
+
+export const profileProcedures = {
+  'profiles.list': call<ProfilesList>()(z.object({})),
+  'profiles.create': call<ProfileView>()(
+    z.object({ settings: profileSettingsSchema, secrets: secretChangesSchema.default({}) }),
+  ),
+  'profiles.update': call<ProfileView>()(
+    z.object({ id, settings: profileSettingsSchema.partial(), secrets: secretChangesSchema.default({}) }),
+  ),
+  'profiles.duplicate': call<ProfileView>()(z.object({ id })),
+  'profiles.delete': call<{ deleted: string }>()(z.object({ id })),
+  'profiles.activate': call<ProfilesList>()(z.object({ id })),
+  'profiles.testConnection': call<ConnectionTestResult>()(
+    z.object({ id, service: z.enum(['messages', 'kv']) }),
+    'read',
+  ),
+  /** Settings only, never secrets. */
+  'profiles.export': call<ProfileExport>()(z.object({ ids: z.array(id).optional() })),
+  'profiles.import': call<{ imported: ProfileView[] }>()(z.object({ data: z.unknown() })),
+};
