@@ -1,0 +1,246 @@
+// Tokens: the read-only token over the whole Redis command table, ACL RESTTOKEN tokens, and tokens (and
+// data) surviving a restart of the service.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { LOCAL_READ_ONLY_TOKEN, LOCAL_TOKEN } from './credentials';
+import { refusal } from './policy';
+import type { RespValue } from './resp';
+import type { TestService } from './test-support';
+import { startTestService, tempDir } from './test-support';
+
+let kv: TestService;
+
+beforeAll(async () => {
+  kv = await startTestService();
+});
+
+afterAll(async () => {
+  await kv?.stop();
+});
+
+const post = (body: unknown, token: string, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  headers: { authorization: `Bearer ${token}`, ...headers },
+});
+
+const names = (value: RespValue): string[] => (value as Buffer[]).map((b) => b.toString());
+
+/** Command name → arity, subcommands included ("config|get"), from Redis's own COMMAND table. */
+async function arities(): Promise<Map<string, number>> {
+  const table = (await kv.admin(['COMMAND'])) as RespValue[][];
+  const map = new Map<string, number>();
+  for (const entry of table) {
+    map.set(String(entry[0]), entry[1] as number);
+    for (const sub of (entry[9] as RespValue[][] | undefined) ?? [])
+      map.set(String(sub[0]), sub[1] as number);
+  }
+  return map;
+}
+
+/** A call that passes Redis's arity check, so the ACL check is what decides. */
+function invocation(name: string, arity: Map<string, number>): string[] {
+  const args = name.split('|');
+  const want = Math.abs(arity.get(name) ?? args.length);
+  while (args.length < want) args.push('ro:key');
+  return args;
+}
+
+describe('the read-only token', () => {
+  it('uses the well-known local tokens by default', () => {
+    expect(kv.token).toBe(LOCAL_TOKEN);
+    expect(kv.readOnlyToken).toBe(LOCAL_READ_ONLY_TOKEN);
+  });
+
+  it('is refused every write command of the command table, by Redis itself', async () => {
+    const arity = await arities();
+    const writes = names(await kv.admin(['ACL', 'CAT', 'write']));
+    expect(writes.length).toBeGreaterThan(100);
+    expect(writes).toContain('set');
+    await kv.admin(['SET', 'ro:canary', 'before']);
+    const dbsize = await kv.admin(['DBSIZE']);
+    const calls = writes.map((name) => invocation(name, arity));
+    const res = await kv.json('/pipeline', post(calls, kv.readOnlyToken));
+    expect(res.status).toBe(200);
+    const entries = res.body as { result?: unknown; error?: string }[];
+    expect(entries).toHaveLength(calls.length);
+    entries.forEach((entry, i) => {
+      const bridge = refusal(calls[i]!);
+      if (bridge) expect(entry.error, writes[i]).toBe(bridge);
+      else expect(entry.error, writes[i]).toMatch(/^NOPERM this user has no permissions to run the '/);
+    });
+    expect(await kv.admin(['DBSIZE'])).toBe(dbsize);
+    expect(await kv.admin(['GET', 'ro:canary'])).toEqual(Buffer.from('before'));
+  });
+
+  it('may run every read command except the dangerous ones and SCAN, plus PING and ECHO', async () => {
+    const arity = await arities();
+    const dangerous = new Set(names(await kv.admin(['ACL', 'CAT', 'dangerous'])));
+    const reads = names(await kv.admin(['ACL', 'CAT', 'read']));
+    const allowed = reads.filter((name) => !dangerous.has(name) && name !== 'scan');
+    const refused = reads.filter((name) => dangerous.has(name) || name === 'scan');
+    expect(refused).toEqual(expect.arrayContaining(['keys', 'scan']));
+    expect(allowed).toEqual(expect.arrayContaining(['get', 'hgetall', 'xrange', 'zrange']));
+
+    const allowedCalls = [...allowed.map((name) => invocation(name, arity)), ['PING'], ['ECHO', 'hi']];
+    const ok = (await kv.json('/pipeline', post(allowedCalls, kv.readOnlyToken))).body as {
+      error?: string;
+    }[];
+    ok.forEach((entry, i) => expect(entry.error ?? '', allowedCalls[i]!.join(' ')).not.toMatch(/NOPERM/));
+
+    const refusedCalls = refused.map((name) => invocation(name, arity));
+    const no = (await kv.json('/pipeline', post(refusedCalls, kv.readOnlyToken))).body as {
+      error?: string;
+    }[];
+    no.forEach((entry, i) => expect(entry.error, refused[i]).toMatch(/^NOPERM/));
+  });
+
+  it('answers single refused commands with 400 and the NOPERM text', async () => {
+    expect(
+      await kv.json('/set/ro:x/1', { headers: { authorization: `Bearer ${kv.readOnlyToken}` } }),
+    ).toEqual({
+      status: 400,
+      body: { error: "NOPERM this user has no permissions to run the 'set' command" },
+    });
+    expect(
+      (await kv.json('/keys/*', { headers: { authorization: `Bearer ${kv.readOnlyToken}` } })).status,
+    ).toBe(400);
+    expect(
+      (await kv.json('/scan/0', { headers: { authorization: `Bearer ${kv.readOnlyToken}` } })).status,
+    ).toBe(400);
+    expect(
+      await kv.json('/get/ro:canary', { headers: { authorization: `Bearer ${kv.readOnlyToken}` } }),
+    ).toEqual({
+      status: 200,
+      body: { result: 'before' },
+    });
+  });
+
+  it('cannot open a transaction (MULTI is not a read command) and nothing runs', async () => {
+    const res = await kv.json('/multi-exec', post([['GET', 'ro:canary']], kv.readOnlyToken));
+    expect(res).toEqual({
+      status: 400,
+      body: { error: "NOPERM this user has no permissions to run the 'multi' command" },
+    });
+  });
+});
+
+describe('ACL RESTTOKEN', () => {
+  const user = 'app';
+  const password = 'app-secret';
+
+  beforeAll(async () => {
+    const created = await kv.json(
+      '/',
+      post(['ACL', 'SETUSER', user, 'on', `>${password}`, '~app:*', '+get', '+set', '+ping'], kv.token),
+    );
+    expect(created.body).toEqual({ result: 'OK' });
+  });
+
+  it('answers wrong credentials with the documented error', async () => {
+    for (const args of [
+      ['ACL', 'RESTTOKEN', user, 'wrong'],
+      ['ACL', 'RESTTOKEN', 'nobody', password],
+    ]) {
+      expect(await kv.json('/', post(args, kv.token))).toEqual({
+        status: 400,
+        body: { error: `ERR Wrong password or user "${args[2]}" does not exist` },
+      });
+    }
+    expect(
+      (await kv.json('/acl/resttoken/app', { headers: { authorization: `Bearer ${kv.token}` } })).status,
+    ).toBe(400);
+  });
+
+  it('returns a token that runs every command as that user, so Redis enforces its permissions', async () => {
+    const issued = await kv.json('/', post(['ACL', 'RESTTOKEN', user, password], kv.token));
+    expect(issued.status).toBe(200);
+    const token = (issued.body as { result: string }).result;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const as = { headers: { authorization: `Bearer ${token}` } };
+    expect((await kv.json('/set/app:1/v', as)).body).toEqual({ result: 'OK' });
+    expect((await kv.json('/get/app:1', as)).body).toEqual({ result: 'v' });
+    expect(await kv.json('/set/other:1/v', as)).toEqual({
+      status: 400,
+      body: { error: 'NOPERM this user has no permissions to access one of the keys used as arguments' },
+    });
+    expect((await kv.json('/del/app:1', as)).body).toEqual({
+      error: "NOPERM this user has no permissions to run the 'del' command",
+    });
+    // The token is a bulk string, so it is base64 in base64 mode.
+    const b64 = await kv.json(
+      '/',
+      post(['ACL', 'RESTTOKEN', user, password], kv.token, { 'upstash-encoding': 'base64' }),
+    );
+    expect(Buffer.from((b64.body as { result: string }).result, 'base64').toString()).toBe(token);
+  });
+
+  it('stops working once the user is gone, with a 401', async () => {
+    await kv.json('/', post(['ACL', 'SETUSER', 'temp', 'on', '>temp-pass', '~*', '+@all'], kv.token));
+    const token = (
+      (await kv.json('/', post(['ACL', 'RESTTOKEN', 'temp', 'temp-pass'], kv.token))).body as {
+        result: string;
+      }
+    ).result;
+    expect((await kv.json('/ping', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    await kv.json('/', post(['ACL', 'DELUSER', 'temp'], kv.token));
+    // Redis closes the connections of a deleted user; new ones are refused at AUTH.
+    const after = await kv.json('/ping', { headers: { authorization: `Bearer ${token}` } });
+    expect(after.status).toBe(401);
+    expect((after.body as { error: string }).error).toMatch(/^WRONGPASS/);
+  });
+});
+
+describe('after a restart of the stack', () => {
+  it('keeps random tokens, ACL tokens, ACL users and data', async () => {
+    const data = tempDir();
+    try {
+      const first = await startTestService({ dataDir: data.dir, randomCredentials: true });
+      expect(first.token).not.toBe(LOCAL_TOKEN);
+      expect(first.readOnlyToken).not.toBe(first.token);
+      await first.json('/set/persist:k/v');
+      await first.json(
+        '/',
+        post(['ACL', 'SETUSER', 'keeper', 'on', '>keeper-pass', '~*', '+get'], first.token),
+      );
+      const acl = (
+        (await first.json('/', post(['ACL', 'RESTTOKEN', 'keeper', 'keeper-pass'], first.token))).body as {
+          result: string;
+        }
+      ).result;
+      await first.stop(true);
+
+      const second = await startTestService({ dataDir: data.dir, randomCredentials: true });
+      try {
+        expect(second.token).toBe(first.token);
+        expect(second.readOnlyToken).toBe(first.readOnlyToken);
+        expect(
+          await second.json('/get/persist:k', {
+            headers: { authorization: `Bearer ${second.readOnlyToken}` },
+          }),
+        ).toEqual({ status: 200, body: { result: 'v' } });
+        expect(await second.json('/get/persist:k', { headers: { authorization: `Bearer ${acl}` } })).toEqual({
+          status: 200,
+          body: { result: 'v' },
+        });
+      } finally {
+        await second.stop(true);
+      }
+
+      // Without --random-credentials the well-known tokens apply again; the data is the same.
+      const third = await startTestService({ dataDir: data.dir, randomCredentials: false });
+      try {
+        expect(third.token).toBe(LOCAL_TOKEN);
+        expect((await third.json('/get/persist:k')).body).toEqual({ result: 'v' });
+        expect(
+          (await third.json('/get/persist:k', { headers: { authorization: `Bearer ${first.token}` } }))
+            .status,
+        ).toBe(401);
+      } finally {
+        await third.stop(true);
+      }
+    } finally {
+      data.remove();
+    }
+  });
+});
