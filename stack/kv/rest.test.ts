@@ -17,7 +17,7 @@ afterAll(async () => {
   await kv?.stop();
 });
 
-const post = (body: string | Uint8Array, headers: Record<string, string> = {}): RequestInit => ({
+const post = (body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
   body,
   headers,
