@@ -138,6 +138,8 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
           '~*',
           '&*',
           ...READ_ONLY_RULES,
+          // The bridge itself selects the URL's database on each connection (clients cannot).
+          ...(target().db !== 0 ? ['+select'] : []),
         ]),
       );
       if (reply.value instanceof RespError) throw new Error(reply.value.message);

@@ -1,0 +1,87 @@
+// redis-server killed under the service: requests fail fast with a JSON error and recover by themselves;
+// the service restarts a redis-server it manages.
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { TestRedis, TestService } from './test-support';
+import { eventually, startTestRedis, startTestService } from './test-support';
+
+const cleanup: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!();
+});
+
+async function readAll(res: Response): Promise<string> {
+  return new Response(res.body).text();
+}
+
+describe('an external Redis (--redis-url) that dies and comes back', () => {
+  it('fails fast with a clear JSON error while it is down, then recovers without a restart', async () => {
+    const redis: TestRedis = await startTestRedis({ appendonly: true });
+    let second: TestRedis | undefined;
+    const kv: TestService = await startTestService({ redisUrl: redis.url });
+    cleanup.push(async () => {
+      await kv.stop();
+      await second?.stop();
+      await redis.stop();
+    });
+    const readOnly = { headers: { authorization: `Bearer ${kv.readOnlyToken}` } };
+    expect((await kv.json('/set/r:k/1')).status).toBe(200);
+    expect((await kv.json('/get/r:k', readOnly)).status).toBe(200);
+    const stream = await kv.call('/subscribe/r-chan', { method: 'POST' });
+    expect(stream.status).toBe(200);
+    const streamText = readAll(stream);
+
+    await redis.kill();
+
+    // The open stream ends with an error event.
+    expect(await streamText).toMatch(/event: error\ndata: ERR connection to Redis lost\n\n$/);
+    for (const [path, init] of [
+      ['/get/r:k', {}],
+      ['/pipeline', { method: 'POST', body: '[["GET","r:k"]]' }],
+      ['/multi-exec', { method: 'POST', body: '[["GET","r:k"]]' }],
+      ['/monitor', { method: 'POST' }],
+      ['/get/r:k', readOnly],
+    ] as const) {
+      const res = await kv.json(path, init);
+      expect(res.status, path).toBe(503);
+      expect((res.body as { error: string }).error, path).toMatch(
+        /^ERR (cannot reach Redis at 127\.0\.0\.1:\d+: ECONNREFUSED|connection to Redis at .* lost).*retries by itself/,
+      );
+    }
+
+    second = await startTestRedis({ port: redis.port, dir: redis.dir, appendonly: true });
+    expect((await kv.json('/set/r:k/2')).body).toEqual({ result: 'OK' });
+    // The new server forgot the read-only user; the service creates it again on the first refusal.
+    expect(await kv.json('/get/r:k', readOnly)).toEqual({ status: 200, body: { result: '2' } });
+    expect((await kv.json('/set/r:k/3', readOnly)).status).toBe(400);
+  });
+});
+
+describe('the redis-server the service manages', () => {
+  it('is restarted when it dies, keeps its data, and requests never hang meanwhile', async () => {
+    const kv = await startTestService();
+    cleanup.push(() => kv.stop());
+    expect((await kv.json('/set/m:k/kept')).body).toEqual({ result: 'OK' });
+    const pid = kv.managed!.pid!;
+    process.kill(pid, 'SIGKILL');
+
+    const statuses = new Set<number>();
+    await eventually(async () => {
+      const res = await kv.json('/get/m:k');
+      statuses.add(res.status);
+      if (res.status !== 200) expect(res.status).toBe(503);
+      return res.status === 200;
+    });
+    expect(kv.managed!.pid).not.toBe(pid);
+    expect(kv.managed!.pid).toBeGreaterThan(0);
+    // AOF: the write reached the file before Redis replied, so SIGKILL does not lose it.
+    expect((await kv.json('/get/m:k')).body).toEqual({ result: 'kept' });
+    expect([...statuses].every((s) => s === 200 || s === 503)).toBe(true);
+    expect(
+      (await kv.json('/get/m:k', { headers: { authorization: `Bearer ${kv.readOnlyToken}` } })).body,
+    ).toEqual({
+      result: 'kept',
+    });
+  });
+});
