@@ -18,12 +18,11 @@ async function readAll(res: Response): Promise<string> {
 describe('an external Redis (--redis-url) that dies and comes back', () => {
   it('fails fast with a clear JSON error while it is down, then recovers without a restart', async () => {
     const redis: TestRedis = await startTestRedis({ appendonly: true });
-    let second: TestRedis | undefined;
+    const servers = [redis];
     const kv: TestService = await startTestService({ redisUrl: redis.url });
     cleanup.push(async () => {
       await kv.stop();
-      await second?.stop();
-      await redis.stop();
+      for (const server of servers.reverse()) await server.stop();
     });
     const readOnly = { headers: { authorization: `Bearer ${kv.readOnlyToken}` } };
     expect((await kv.json('/set/r:k/1')).status).toBe(200);
@@ -50,7 +49,7 @@ describe('an external Redis (--redis-url) that dies and comes back', () => {
       );
     }
 
-    second = await startTestRedis({ port: redis.port, dir: redis.dir, appendonly: true });
+    servers.push(await startTestRedis({ port: redis.port, dir: redis.dir, appendonly: true }));
     expect((await kv.json('/set/r:k/2')).body).toEqual({ result: 'OK' });
     // The new server forgot the read-only user; the service creates it again on the first refusal.
     expect(await kv.json('/get/r:k', readOnly)).toEqual({ status: 200, body: { result: '2' } });
