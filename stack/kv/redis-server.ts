@@ -2,9 +2,9 @@
 // dir, AOF (everysec), a random password for `default`, and users (incl. the read-only one) in an ACL file.
 // It is restarted when it dies and stopped (SIGTERM, so the AOF is flushed) when the stack shuts down.
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -75,6 +75,33 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
   return true;
 }
 
+function findExecutable(binary: string): boolean {
+  const candidates = binary.includes('/')
+    ? [binary]
+    : (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, binary));
+  return candidates.some((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+let pdeathsig: boolean | undefined;
+
+/**
+ * If the stack is killed outright (SIGKILL, or a signal it does not handle) it cannot stop its
+ * redis-server. On Linux, util-linux `setpriv --pdeathsig` makes the kernel send SIGTERM to redis-server
+ * when the stack dies; elsewhere the leftover is stopped on the next start (see reclaimDir).
+ */
+function launcher(binary: string, args: string[]): [string, string[]] {
+  if (process.platform !== 'linux') return [binary, args];
+  pdeathsig ??= /--pdeathsig/.test(spawnSync('setpriv', ['--help'], { encoding: 'utf8' }).stdout ?? '');
+  return pdeathsig ? ['setpriv', ['--pdeathsig', 'SIGTERM', '--', binary, ...args]] : [binary, args];
+}
+
 export class ManagedRedis {
   private child: ChildProcess | undefined;
   private stopping = false;
@@ -108,6 +135,12 @@ export class ManagedRedis {
   }
 
   static async start(options: ManagedRedisOptions): Promise<ManagedRedis> {
+    const binary = options.binary ?? 'redis-server';
+    if (!findExecutable(binary)) {
+      throw new KvUnavailableError(
+        `redis-server was not found (looked for ${binary} on PATH); ${REDIS_INSTALL_HINT}`,
+      );
+    }
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     const redis = new ManagedRedis(options, await freePort());
     await redis.reclaimDir();
@@ -203,7 +236,8 @@ export class ManagedRedis {
     const confFile = this.writeConfig();
     const binary = this.options.binary ?? 'redis-server';
     return new Promise<void>((resolve, reject) => {
-      const child = spawn(binary, [confFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const [command, args] = launcher(binary, [confFile]);
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       let ready = false;
       const timer = setTimeout(() => {

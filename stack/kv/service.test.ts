@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { build } from 'esbuild';
 import type net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -165,6 +166,42 @@ describe('leftovers of a stack that crashed', () => {
     expect(error).toBeInstanceOf(KvUnavailableError);
     expect((error as Error).message).toContain(`in use by another stack process (pid ${otherStack.pid})`);
     expect(alive(other.pid)).toBe(true);
+  });
+});
+
+describe('a stack process that is killed outright', () => {
+  it.runIf(process.platform === 'linux')('takes its redis-server with it (setpriv --pdeathsig)', async () => {
+    // A real child process running the service, bundled on the fly like the stack's own bundle.
+    const dir = dataDir();
+    const entry = path.join(dir, 'kv-child.cjs');
+    await build({
+      stdin: {
+        contents: `
+          const pino = require('pino');
+          const { createKvService } = require('./service');
+          createKvService({ host: '127.0.0.1', port: 0, dataDir: process.argv[2], randomCredentials: false,
+            logger: pino({ level: 'silent' }) }).then((s) => console.log(JSON.stringify({ pid: s.managed.pid })));
+          setInterval(() => {}, 1000);`,
+        resolveDir: import.meta.dirname,
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: entry,
+      logLevel: 'silent',
+    });
+    const child = spawn(process.execPath, [entry, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanup.push(() => {
+      child.kill('SIGKILL');
+    });
+    const line = await new Promise<string>((resolve) =>
+      child.stdout.once('data', (d: Buffer) => resolve(d.toString())),
+    );
+    const redisPid = (JSON.parse(line) as { pid: number }).pid;
+    expect(alive(redisPid)).toBe(true);
+    child.kill('SIGKILL');
+    await eventually(() => !alive(redisPid));
   });
 });
 
