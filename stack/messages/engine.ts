@@ -566,7 +566,7 @@ export class Engine {
       if (!this.stopping) this.schedule(entry);
       return;
     }
-    const dlqId = newDlqId(now);
+    const dlqId = newDlqId(now, entry.seq);
     this.finishEntry(entry);
     this.commitAndAdd(() => {
       store.insertEvent(entry.seq, now, 'ERROR', errorData);
@@ -705,4 +705,3 @@ export class Engine {
     return { pending: this.byId.size, inflight: this.active, scheduled: this.heap.size };
   }
 }
-

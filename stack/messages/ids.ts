@@ -23,14 +23,7 @@ export function newJwtId(): string {
   return `jwt_${base58(28)}`;
 }
 
-let lastDlqMs = 0;
-let dlqCounter = 0;
-
-export function newDlqId(now: number): string {
-  if (now === lastDlqMs) dlqCounter++;
-  else {
-    lastDlqMs = now;
-    dlqCounter = 0;
-  }
-  return `${now}-${dlqCounter}`;
+/** `<ms>-<n>` like the real service's Redis-stream-style ids; `n` (the message's row number) keeps it unique. */
+export function newDlqId(now: number, seq: number): string {
+  return `${now}-${seq}`;
 }

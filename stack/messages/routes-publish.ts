@@ -120,12 +120,12 @@ function checkBatch(
 
 async function batch(service: ServiceContext, ctx: RequestContext): Promise<Reply> {
   const items = checkBatch(await ctx.json());
-  const plans: (PlannedMessage[] | { error: string; destination?: Destination })[] = [];
+  const plans: (PlannedMessage[] | { error: string })[] = [];
   const destinations: (Destination | undefined)[] = [];
   for (const item of items) {
+    let destination: Destination | undefined;
     try {
-      const destination = parseDestination(item.destination);
-      destinations.push(destination);
+      destination = parseDestination(item.destination);
       plans.push(
         plan(service, destination, headersFromRecord(item.headers), Buffer.from(item.body, 'utf8'), {
           callerIp: ctx.remoteAddress,
@@ -135,9 +135,9 @@ async function batch(service: ServiceContext, ctx: RequestContext): Promise<Repl
       );
     } catch (error) {
       if (!(error instanceof PublishError)) throw error;
-      destinations.push(undefined);
       plans.push({ error: error.message });
     }
+    destinations.push(destination);
   }
   const now = service.clock.now();
   const inserted = await service.writer.commit(() =>
@@ -156,4 +156,3 @@ export function publishRoutes(router: Router, service: ServiceContext): void {
   router.add('POST', '/v2/enqueue/:queue/*', (ctx) => publish(service, ctx, ctx.params.queue));
   router.add('POST', '/v2/batch', (ctx) => batch(service, ctx));
 }
-

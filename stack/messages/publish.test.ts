@@ -1,0 +1,376 @@
+// Publish over real HTTP into a real SQLite store, delivered to a local sink: headers, destinations, timing
+// (with a manual clock), signatures, and every kind of bad input.
+import { Receiver } from '@upstash/qstash';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { settle, startSink, startTestStack, waitForState, type Sink, type TestStack } from './test-support';
+
+let stack: TestStack;
+let sink: Sink;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  sink = await startSink();
+});
+afterAll(async () => {
+  await stack.close();
+  await sink.close();
+});
+beforeEach(() => {
+  sink.received.length = 0;
+});
+
+const publish = (destination: string, headers: Record<string, string> = {}, body = 'hello') =>
+  stack.api('POST', `/v2/publish/${destination}`, { headers, body });
+
+describe('publish to a URL', () => {
+  it('delivers the body with forwarded headers only, and the delivery headers', async () => {
+    const response = await publish(`${sink.url}/hook`, {
+      'Content-Type': 'text/plain',
+      'Upstash-Forward-X-Api-Key': 'secret',
+      'Svc-Forward-X-Other': 'two',
+      'X-Not-Forwarded': 'nope',
+      'Upstash-Forward-Connection': 'close',
+    });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({ messageId: expect.stringMatching(/^msg_/) });
+    const [delivery] = await sink.waitFor(1);
+    expect(delivery?.method).toBe('POST');
+    expect(delivery?.url).toBe('/hook');
+    expect(delivery?.body.toString()).toBe('hello');
+    expect(delivery?.headers['content-type']).toBe('text/plain');
+    expect(delivery?.headers['x-api-key']).toBe('secret');
+    expect(delivery?.headers['x-other']).toBe('two');
+    expect(delivery?.headers['x-not-forwarded']).toBeUndefined();
+    expect(delivery?.headers.authorization).toBeUndefined();
+    expect(delivery?.headers['upstash-message-id']).toBe(response.json.messageId);
+    expect(delivery?.headers['upstash-retried']).toBe('0');
+    expect(delivery?.headers['user-agent']).toBe('Upstash-QStash');
+    expect(delivery?.headers['upstash-caller-ip']).toBe('127.0.0.1');
+    expect(delivery?.headers['upstash-signature']).toMatch(/^ey/);
+  });
+
+  it('keeps the destination query string and strips configuration and token parameters', async () => {
+    const response = await stack.api(
+      'POST',
+      `/v2/publish/${sink.url}/path/with//double?a=1&b=x%20y&upstash-method=PUT&svc-forward-x-q=from-query&qstash_token=${stack.token}`,
+      { body: 'q', auth: false },
+    );
+    expect(response.status).toBe(200);
+    const [delivery] = await sink.waitFor(1);
+    expect(delivery?.method).toBe('PUT');
+    expect(delivery?.url).toBe('/path/with//double?a=1&b=x%20y');
+    expect(delivery?.headers['x-q']).toBe('from-query');
+  });
+
+  it('forwards every incoming header with Header-Forward, except hop-by-hop ones and the token', async () => {
+    await publish(
+      `${sink.url}/wh`,
+      { 'Upstash-Header-Forward': 'true', 'X-Github-Event': 'push', 'Content-Type': 'application/json' },
+      '{}',
+    );
+    const [delivery] = await sink.waitFor(1);
+    expect(delivery?.headers['x-github-event']).toBe('push');
+    expect(delivery?.headers['content-type']).toBe('application/json');
+    expect(delivery?.headers.authorization).toBeUndefined();
+    expect(delivery?.headers['upstash-header-forward']).toBeUndefined();
+  });
+
+  it('accepts the token as ?svc_token= and the encoded-destination form', async () => {
+    const response = await stack.api(
+      'POST',
+      `/v2/publish/${encodeURIComponent(`${sink.url}/enc`)}?svc_token=${stack.token}`,
+      {
+        auth: false,
+        body: 'x',
+      },
+    );
+    expect(response.status).toBe(200);
+    const [delivery] = await sink.waitFor(1);
+    expect(delivery?.url).toBe('/enc');
+  });
+
+  it('signs deliveries so that the vendor Receiver verifies them (and rejects tampering)', async () => {
+    await publish(`${sink.url}/signed?x=1`, { 'Content-Type': 'application/json' }, '{"a":1}');
+    const [delivery] = await sink.waitFor(1);
+    const keys = (await stack.api('GET', '/v2/keys')).json;
+    const receiver = new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next });
+    const signature = delivery?.headers['upstash-signature'] as string;
+    await expect(
+      receiver.verify({ signature, body: '{"a":1}', url: `${sink.url}/signed?x=1` }),
+    ).resolves.toBe(true);
+    await expect(receiver.verify({ signature, body: '{"a":2}' })).rejects.toThrow(/body hash does not match/);
+    await expect(receiver.verify({ signature, body: '{"a":1}', url: `${sink.url}/other` })).rejects.toThrow(
+      /invalid subject/,
+    );
+    const wrong = new Receiver({ currentSigningKey: 'sig_wrong', nextSigningKey: 'sig_wrong2' });
+    await expect(wrong.verify({ signature, body: '{"a":1}' })).rejects.toThrow();
+  });
+
+  it('uses the method and an empty body for GET', async () => {
+    await publish(`${sink.url}/get`, { 'Upstash-Method': 'get' }, '');
+    const [delivery] = await sink.waitFor(1);
+    expect(delivery?.method).toBe('GET');
+    expect(delivery?.body.length).toBe(0);
+  });
+
+  it('delivers a binary body byte for byte and reports it as bodyBase64', async () => {
+    const bytes = Buffer.from([0, 255, 128, 10, 13, 0xc3]);
+    const delay = await stack.api('POST', `/v2/publish/${sink.url}/bin`, {
+      headers: { 'Upstash-Delay': '1h', 'Content-Type': 'application/octet-stream' },
+      body: bytes,
+    });
+    const message = await stack.api('GET', `/v2/messages/${delay.json.messageId}`);
+    expect(message.json.bodyBase64).toBe(bytes.toString('base64'));
+    expect(message.json.body).toBeUndefined();
+    stack.clock.advance(3_600_000);
+    const [delivery] = await sink.waitFor(1);
+    expect(delivery?.body.equals(bytes)).toBe(true);
+  });
+});
+
+describe('due time', () => {
+  it('waits for Upstash-Delay (combined units) and delivers once the clock gets there', async () => {
+    const response = await publish(`${sink.url}/later`, { 'Upstash-Delay': '1h30m' });
+    const message = await stack.api('GET', `/v2/messages/${response.json.messageId}`);
+    expect(message.json.notBefore - message.json.createdAt).toBe(5_400_000);
+    stack.clock.advance(5_399_000);
+    await settle();
+    expect(sink.received).toHaveLength(0);
+    stack.clock.advance(1_000);
+    await sink.waitFor(1);
+  });
+
+  it('lets Not-Before win over Delay, and accepts the query form', async () => {
+    const notBefore = Math.floor(stack.clock.now() / 1000) + 120;
+    const response = await stack.api(
+      'POST',
+      `/v2/publish/${sink.url}/nb?upstash-not-before=${notBefore}&upstash-delay=1d`,
+      { body: 'x' },
+    );
+    const message = await stack.api('GET', `/v2/messages/${response.json.messageId}`);
+    expect(message.json.notBefore).toBe(notBefore * 1000);
+    stack.clock.set(notBefore * 1000);
+    await sink.waitFor(1);
+  });
+
+  it('delivers a Not-Before in the past at once', async () => {
+    await publish(`${sink.url}/past`, { 'Upstash-Not-Before': '1000' });
+    await sink.waitFor(1);
+  });
+});
+
+describe('the record of a pending message', () => {
+  it('shows every setting the way the real service does', async () => {
+    const response = await publish(`${sink.url}/rec`, {
+      'Upstash-Delay': '10m',
+      'Upstash-Retries': '5',
+      'Upstash-Timeout': '30',
+      'Upstash-Retry-Delay': 'pow(2, retried) * 1000',
+      'Upstash-Callback': `${sink.url}/cb`,
+      'Upstash-Callback-Forward-X-Cb': 'yes',
+      'Upstash-Failure-Callback': `${sink.url}/fcb`,
+      'Upstash-Label': 'first,second',
+      'Upstash-Flow-Control-Key': 'fk',
+      'Upstash-Flow-Control-Value': 'parallelism=2, rate=10, period=1m',
+      'Upstash-Forward-Authorization': 'Bearer abc',
+      'Upstash-Redact-Fields': 'body,header[Authorization]',
+      'Content-Type': 'application/json',
+    });
+    const { json } = await stack.api('GET', `/v2/messages/${response.json.messageId}`);
+    expect(json).toMatchObject({
+      messageId: response.json.messageId,
+      url: `${sink.url}/rec`,
+      method: 'POST',
+      maxRetries: 5,
+      timeout: 30_000,
+      retryDelayExpression: 'pow(2, retried) * 1000',
+      callback: `${sink.url}/cb`,
+      callbackHeader: { 'X-Cb': ['yes'] },
+      failureCallback: `${sink.url}/fcb`,
+      label: 'first',
+      labels: ['first', 'second'],
+      flowControlKey: 'fk',
+      parallelism: 2,
+      rate: 10,
+      period: 60,
+      callerIP: '127.0.0.1',
+      body: expect.stringMatching(/^REDACTED:[0-9a-f]{64}$/),
+      header: {
+        Authorization: [expect.stringMatching(/^REDACTED:/)],
+        'Content-Type': ['application/json'],
+      },
+    });
+    expect(typeof json.createdAt).toBe('number');
+    // Redaction hides values in the API only; the destination gets the real ones.
+    stack.clock.advance(600_000);
+    const [delivery] = await sink.waitFor(1);
+    expect(delivery?.headers.authorization).toBe('Bearer abc');
+    expect(delivery?.body.toString()).toBe('hello');
+  });
+});
+
+describe('bad input', () => {
+  const cases: [string, Record<string, string>, number, RegExp][] = [
+    ['delay unit', { 'Upstash-Delay': '10x' }, 400, /invalid Upstash-Delay: unknown unit 'x' in '10x'/],
+    ['delay without unit', { 'Upstash-Delay': '10' }, 400, /missing unit/],
+    ['not-before', { 'Upstash-Not-Before': 'tomorrow' }, 400, /Upstash-Not-Before/],
+    ['retries', { 'Upstash-Retries': '-1' }, 400, /Upstash-Retries: expected a whole number/],
+    ['too many retries', { 'Upstash-Retries': '1000' }, 400, /Upstash-Retries/],
+    ['timeout', { 'Upstash-Timeout': '0s' }, 400, /Upstash-Timeout/],
+    ['method', { 'Upstash-Method': 'FETCH' }, 400, /invalid Upstash-Method 'FETCH'/],
+    [
+      'retry-delay',
+      { 'Upstash-Retry-Delay': 'pow(2, retried' },
+      400,
+      /invalid Upstash-Retry-Delay .*expected '\)'/,
+    ],
+    ['retry-delay name', { 'Upstash-Retry-Delay': 'require(1)' }, 400, /unknown name 'require'/],
+    ['callback url', { 'Upstash-Callback': 'not a url' }, 400, /invalid callback url/],
+    ['failure callback scheme', { 'Upstash-Failure-Callback': 'ftp://x' }, 400, /failure callback url/],
+    [
+      'callback options',
+      { 'Upstash-Callback-Delay': 'soon' },
+      400,
+      /Upstash-Callback-\*: invalid Upstash-Delay/,
+    ],
+    [
+      'flow value alone',
+      { 'Upstash-Flow-Control-Value': 'rate=1' },
+      400,
+      /needs an Upstash-Flow-Control-Key/,
+    ],
+    ['flow key alone', { 'Upstash-Flow-Control-Key': 'k' }, 400, /needs an Upstash-Flow-Control-Value/],
+    [
+      'flow value',
+      { 'Upstash-Flow-Control-Key': 'k', 'Upstash-Flow-Control-Value': 'rate=x' },
+      400,
+      /rate must be/,
+    ],
+    ['redact', { 'Upstash-Redact-Fields': 'everything' }, 400, /unknown field 'everything'/],
+    ['dedup flag', { 'Upstash-Content-Based-Deduplication': 'maybe' }, 400, /expected true or false/],
+  ];
+  for (const [name, headers, status, message] of cases) {
+    it(`refuses a bad ${name} with ${status} and a JSON error`, async () => {
+      const response = await publish(`${sink.url}/never`, headers);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.json.error).toMatch(message);
+    });
+  }
+
+  it('refuses invalid destinations', async () => {
+    const bad: [string, number, RegExp][] = [
+      ['ftp://example.com/x', 400, /invalid destination url: endpoint has invalid scheme/],
+      ['http://', 400, /invalid destination url/],
+      ['example.com/hook', 400, /neither a URL .* nor a URL group name/],
+      ['no-such-group', 404, /URL group 'no-such-group' not found/],
+      ['api/llm', 400, /api\/llm is not configured on this stack: start it with --llm-url/],
+    ];
+    for (const [destination, status, message] of bad) {
+      const response = await publish(destination);
+      expect(response.status, destination).toBe(status);
+      expect(response.json.error, destination).toMatch(message);
+    }
+    await settle();
+    expect(sink.received).toHaveLength(0);
+  });
+
+  it('refuses missing and wrong tokens with 401', async () => {
+    const missing = await stack.api('POST', `/v2/publish/${sink.url}/x`, { auth: false, body: 'x' });
+    expect(missing.status).toBe(401);
+    expect(missing.json.error).toMatch(/missing token/);
+    const wrong = await stack.api('POST', `/v2/publish/${sink.url}/x`, {
+      auth: false,
+      headers: { authorization: 'Bearer nope' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.error).toBe('invalid token');
+    const wrongQuery = await stack.api('GET', '/v2/keys?qstash_token=nope', { auth: false });
+    expect(wrongQuery.status).toBe(401);
+    const basic = await stack.api('GET', '/v2/keys', {
+      auth: false,
+      headers: { authorization: 'Basic abc' },
+    });
+    expect(basic.status).toBe(401);
+  });
+
+  it('answers unknown routes 404, wrong methods 405 and big bodies 413, all in JSON', async () => {
+    const unknown = await stack.api('GET', '/v2/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error).toMatch(/not found/);
+    const root = await stack.api('GET', '/');
+    expect(root.status).toBe(404);
+    const method = await stack.api('PUT', '/v2/batch');
+    expect(method.status).toBe(405);
+    expect(method.headers.get('allow')).toBe('POST');
+    expect(method.json.error).toMatch(/method PUT is not allowed/);
+    const big = await stack.api('POST', `/v2/publish/${sink.url}/big`, { body: 'x'.repeat(1_048_577) });
+    expect(big.status).toBe(413);
+    expect(big.json.error).toMatch(/larger than the limit of 1048576 bytes/);
+    const exactly = await stack.api('POST', `/v2/publish/${sink.url}/big`, { body: 'x'.repeat(1_048_576) });
+    expect(exactly.status).toBe(200);
+    await sink.waitFor(1);
+  });
+});
+
+describe('deduplication', () => {
+  it('answers 202 with the first id for a repeated Deduplication-Id within 10 minutes', async () => {
+    const first = await publish(`${sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
+    const second = await publish(`${sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(202);
+    expect(second.json).toEqual({ messageId: first.json.messageId, deduplicated: true });
+    await sink.waitFor(1);
+    stack.clock.advance(10 * 60_000 + 1);
+    const third = await publish(`${sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
+    expect(third.status).toBe(200);
+    expect(third.json.messageId).not.toBe(first.json.messageId);
+    await sink.waitFor(2);
+    expect(sink.received).toHaveLength(2);
+  });
+
+  it('derives content-based ids from destination, body, Content-Type and forwarded headers', async () => {
+    const headers = { 'Upstash-Content-Based-Deduplication': 'true', 'Content-Type': 'text/plain' };
+    const a = await publish(`${sink.url}/c`, headers, 'same');
+    const b = await publish(`${sink.url}/c`, headers, 'same');
+    expect(b.status).toBe(202);
+    expect(b.json.messageId).toBe(a.json.messageId);
+    const variants = await Promise.all([
+      publish(`${sink.url}/c`, headers, 'other body'),
+      publish(`${sink.url}/c2`, headers, 'same'),
+      publish(`${sink.url}/c`, { ...headers, 'Content-Type': 'application/json' }, 'same'),
+      publish(`${sink.url}/c`, { ...headers, 'Upstash-Forward-X-A': '1' }, 'same'),
+    ]);
+    const ids = new Set([a.json.messageId, ...variants.map((v) => v.json.messageId)]);
+    expect(variants.map((v) => v.status)).toEqual([200, 200, 200, 200]);
+    expect(ids.size).toBe(5);
+  });
+
+  it('deduplicates concurrent publishes with the same id to exactly one message', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => publish(`${sink.url}/race`, { 'Upstash-Deduplication-Id': 'race-1' })),
+    );
+    const ids = new Set(responses.map((r) => r.json.messageId));
+    expect(ids.size).toBe(1);
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+    await sink.waitFor(1);
+    await settle();
+    expect(sink.received.filter((r) => r.url === '/race')).toHaveLength(1);
+  });
+});
+
+describe('logs of a delivery', () => {
+  it('records CREATED, ACTIVE and DELIVERED', async () => {
+    const { json } = await publish(`${sink.url}/logged`);
+    await waitForState(stack, json.messageId, 'DELIVERED');
+    const logs = await stack.api('GET', `/v2/logs?messageId=${json.messageId}`);
+    expect(logs.json.events.map((e: { state: string }) => e.state)).toEqual([
+      'DELIVERED',
+      'ACTIVE',
+      'CREATED',
+    ]);
+    expect(logs.json.logs).toEqual(logs.json.events);
+    const gone = await stack.api('GET', `/v2/messages/${json.messageId}`);
+    expect(gone.status).toBe(404);
+  });
+});

@@ -1,0 +1,220 @@
+// Helpers for the stack's integration tests: an in-process stack on 127.0.0.1:0 over a temp data dir, a sink
+// server that records what it receives, and waiting helpers that fail with a clear message instead of hanging.
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../clock';
+import { startStack, type Stack, type StackOptions } from '../stack';
+
+export const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
+
+export function tempDir(prefix = 'switchyard-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export interface TestStack {
+  stack: Stack;
+  url: string;
+  token: string;
+  clock: ManualClock;
+  dataDir: string;
+  /** An authenticated request to the stack; `path` starts with /v2. */
+  api(
+    method: string,
+    path: string,
+    options?: { headers?: Record<string, string>; body?: string | Buffer; auth?: boolean },
+  ): Promise<ApiResponse>;
+  /** Closes the stack (keeps the data dir unless `remove`). */
+  close(remove?: boolean): Promise<void>;
+  /** Starts a new stack on the same data dir (after close). */
+  restart(options?: Partial<StackOptions>): Promise<TestStack>;
+}
+
+export async function startTestStack(
+  options: Partial<StackOptions> & { clock?: ManualClock } = {},
+): Promise<TestStack> {
+  const clock = options.clock ?? new ManualClock();
+  const dataDir = options.dataDir ?? tempDir();
+  const stack = await startStack({ port: 0, kv: false, ...options, clock, dataDir });
+  const url = stack.info.messages.url;
+  const token = stack.info.messages.token;
+  const test: TestStack = {
+    stack,
+    url,
+    token,
+    clock,
+    dataDir,
+    async api(method, path, { headers = {}, body, auth = true } = {}) {
+      const response = await fetch(url + path, {
+        method,
+        headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : new Uint8Array(body),
+      });
+      const text = await response.text();
+      let json: unknown;
+      try {
+        json = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    async close(remove = true) {
+      await stack.close(500);
+      if (remove) rmSync(dataDir, { recursive: true, force: true });
+    },
+    restart(more = {}) {
+      return startTestStack({ ...options, ...more, clock, dataDir });
+    },
+  };
+  return test;
+}
+
+export interface Received {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** Set when the sink answered. */
+  status?: number;
+}
+
+export interface SinkReply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Keep the request open until this resolves. */
+  wait?: Promise<void>;
+}
+
+export interface Sink {
+  url: string;
+  received: Received[];
+  /** Requests currently being handled (for concurrency checks). */
+  open: number;
+  maxOpen: number;
+  /** Resolves once at least `count` requests arrived (optionally matching); rejects after `timeoutMs`. */
+  waitFor(
+    count: number,
+    options?: { timeoutMs?: number; match?: (r: Received) => boolean },
+  ): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+export async function startSink(
+  reply: (request: Received, index: number) => SinkReply | Promise<SinkReply> = () => ({}),
+): Promise<Sink> {
+  const received: Received[] = [];
+  const waiters = new Set<() => void>();
+  const sink: Sink = {
+    url: '',
+    received,
+    open: 0,
+    maxOpen: 0,
+    waitFor(count, { timeoutMs = 10_000, match = () => true } = {}) {
+      return new Promise((resolve, reject) => {
+        const check = (): boolean => {
+          const matching = received.filter(match);
+          if (matching.length < count) return false;
+          waiters.delete(check as () => void);
+          clearTimeout(timer);
+          resolve(matching);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check as () => void);
+          reject(
+            new Error(`sink: expected ${count} matching requests, got ${received.filter(match).length}`),
+          );
+        }, timeoutMs);
+        if (!check()) waiters.add(check as () => void);
+      });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
+      const index = received.length;
+      received.push(request);
+      sink.open++;
+      sink.maxOpen = Math.max(sink.maxOpen, sink.open);
+      for (const waiter of [...waiters]) waiter();
+      void (async () => {
+        const answer = await reply(request, index);
+        await answer.wait;
+        sink.open--;
+        request.status = answer.status ?? 200;
+        res.writeHead(request.status, answer.headers ?? {});
+        res.end(answer.body ?? 'ok');
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  sink.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return sink;
+}
+
+/** Polls `check` until it returns a truthy value; fails with `what` after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Waits until the logs hold an event in `state` for `messageId` and returns it. */
+export function waitForState(
+  stack: TestStack,
+  messageId: string,
+  state: string,
+  count = 1,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<any[]> {
+  return eventually(async () => {
+    const response = await stack.api('GET', `/v2/logs?messageId=${messageId}&state=${state}&count=1000`);
+    const events = (response.json?.events ?? []) as unknown[];
+    return events.length >= count ? events : undefined;
+  }, `${count} ${state} event(s) for ${messageId}`);
+}
+
+/** Lets the event loop run a little so that anything that would wrongly happen gets the chance to. */
+export function settle(ms = 100): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
