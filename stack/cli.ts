@@ -2,7 +2,7 @@
 // a JSON object beginning {"ready":true, once both services are up; everything else (pino logs) goes to stderr.
 import pino from 'pino';
 import { ArgsError, parseArgs, USAGE, type StackArgs } from './args';
-import { startStack, StackConfigError } from './stack';
+import { startStack, StackConfigError, type Stack } from './stack';
 import { DataDirBusyError } from './data-dir';
 
 async function main(): Promise<void> {
@@ -23,26 +23,11 @@ async function main(): Promise<void> {
     { level: args.logLevel, base: { pid: process.pid } },
     pino.destination({ dest: 2, sync: true }),
   );
-  let stack;
-  try {
-    stack = await startStack({ ...args, logger });
-  } catch (error) {
-    const known = error instanceof StackConfigError || error instanceof DataDirBusyError;
-    if (!known) logger.fatal({ err: error }, 'stack failed to start');
-    process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(known ? 2 : 1);
-  }
-  process.stdout.write(`${JSON.stringify(stack.info)}\n`);
-  logger.info({ messages: stack.info.messages.url, dataDir: stack.info.dataDir }, 'stack ready');
-
+  // Signal handlers come first: a signal that arrives while starting still shuts down cleanly.
+  let stack: Stack | undefined;
   let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
+  const shutdown = (): void => {
+    if (!stack) return;
     stack
       .close()
       .then(() => {
@@ -54,8 +39,32 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    shutdown();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    stack = await startStack({ ...args, logger });
+  } catch (error) {
+    const known = error instanceof StackConfigError || error instanceof DataDirBusyError;
+    if (!known) logger.fatal({ err: error }, 'stack failed to start');
+    process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(known ? 2 : 1);
+  }
+  if (stopping) {
+    shutdown();
+    return;
+  }
+  process.stdout.write(`${JSON.stringify(stack.info)}\n`);
+  logger.info({ messages: stack.info.messages.url, dataDir: stack.info.dataDir }, 'stack ready');
 }
 
 void main();

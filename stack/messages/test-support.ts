@@ -182,13 +182,13 @@ export async function eventually<T>(
   check: () => T | Promise<T>,
   what: string,
   timeoutMs = 10_000,
-): Promise<T> {
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const value = await check();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (error) {
       last = error;
     }
@@ -207,9 +207,11 @@ export function waitForState(
   count = 1,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<any[]> {
-  return eventually(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return eventually<any[] | undefined>(async () => {
     const response = await stack.api('GET', `/v2/logs?messageId=${messageId}&state=${state}&count=1000`);
-    const events = (response.json?.events ?? []) as unknown[];
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const events = (response.json?.events ?? []) as any[];
     return events.length >= count ? events : undefined;
   }, `${count} ${state} event(s) for ${messageId}`);
 }

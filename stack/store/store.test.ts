@@ -1,0 +1,172 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../messages/test-support';
+import { migrate, openDatabase } from './db';
+import { MessageStore } from './message-store';
+import { MIGRATIONS } from './migrations';
+import { WriteBatcher } from './write-batcher';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+function dbFile(): string {
+  const dir = tempDir('switchyard-store-');
+  dirs.push(dir);
+  return join(dir, 'stack.db');
+}
+
+const spec = (url: string) => ({ url, method: 'POST', header: {}, notBefore: 0, maxRetries: 3 });
+
+describe('database', () => {
+  it('opens in WAL mode with every migration applied, and reopens without re-running them', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    new MessageStore(db).setSetting('kept', 'yes');
+    db.close();
+    const again = openDatabase(file, 'normal');
+    expect(again.pragma('synchronous', { simple: true })).toBe(1);
+    expect(new MessageStore(again).getSetting('kept')).toBe('yes');
+    again.close();
+  });
+
+  it('refuses a database written by a newer schema', () => {
+    const db = openDatabase(dbFile());
+    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    expect(() => migrate(db)).toThrow(/newer than this stack understands/);
+    db.close();
+  });
+});
+
+describe('message store', () => {
+  it('keeps pending rows in order, filters them, and finishes them', () => {
+    const db = openDatabase(dbFile());
+    const store = new MessageStore(db);
+    const a = store.insertMessage({
+      id: 'msg_a',
+      createdAt: 10,
+      dueAt: 100,
+      spec: { ...spec('http://h/a'), labels: ['x', 'y'] },
+      body: Buffer.from('a'),
+    });
+    const b = store.insertMessage({
+      id: 'msg_b',
+      createdAt: 20,
+      dueAt: 50,
+      spec: { ...spec('http://other:81/b'), queueName: 'q', flowControl: { key: 'k', rate: 2, period: 1 } },
+      body: Buffer.from('b'),
+    });
+    expect([...store.pendingMessages()]).toEqual([
+      {
+        seq: a,
+        id: 'msg_a',
+        dueAt: 100,
+        retried: 0,
+        cancelRequested: false,
+        queueName: undefined,
+        flowControl: undefined,
+      },
+      {
+        seq: b,
+        id: 'msg_b',
+        dueAt: 50,
+        retried: 0,
+        cancelRequested: false,
+        queueName: 'q',
+        flowControl: { key: 'k', rate: 2, period: 1 },
+      },
+    ]);
+    expect(store.findPending({ label: ['y'] }).map((r) => r.id)).toEqual(['msg_a']);
+    expect(store.findPending({ host: ['other:81'] }).map((r) => r.id)).toEqual(['msg_b']);
+    expect(store.findPending({ path: ['/a'], fromDate: 10, toDate: 10 }).map((r) => r.id)).toEqual(['msg_a']);
+    expect(store.findPending({ queueName: ['q'], label: ['x'] })).toEqual([]);
+    store.scheduleRetry(a, 2, 999);
+    store.finish(b, 'DELIVERED', 60);
+    expect([...store.pendingMessages()].map((r) => [r.id, r.retried, r.dueAt])).toEqual([['msg_a', 2, 999]]);
+    expect(store.getMessageById('msg_b')).toMatchObject({ done: true, outcome: 'DELIVERED', finishedAt: 60 });
+    db.close();
+  });
+
+  it('prunes old events and finished messages but keeps what the DLQ still needs', () => {
+    const db = openDatabase(dbFile());
+    const store = new MessageStore(db);
+    const old = store.insertMessage({
+      id: 'msg_old',
+      createdAt: 1,
+      dueAt: 1,
+      spec: spec('http://h/'),
+      body: Buffer.alloc(0),
+    });
+    const dead = store.insertMessage({
+      id: 'msg_dead',
+      createdAt: 1,
+      dueAt: 1,
+      spec: spec('http://h/'),
+      body: Buffer.alloc(0),
+    });
+    const fresh = store.insertMessage({
+      id: 'msg_new',
+      createdAt: 1,
+      dueAt: 1,
+      spec: spec('http://h/'),
+      body: Buffer.alloc(0),
+    });
+    store.insertEvent(old, 5, 'DELIVERED');
+    store.finish(old, 'DELIVERED', 5);
+    store.finish(dead, 'FAILED', 5);
+    store.insertDlq({ dlqId: '5-1', seq: dead, createdAt: 5, responseStatus: 500 });
+    store.rememberDeduplication('k', 'msg_old', 10);
+    store.prune(20, 10);
+    expect(store.getMessageById('msg_old')).toBeUndefined();
+    expect(store.getMessageById('msg_dead')).toBeDefined();
+    expect(store.getMessageById('msg_new')?.seq).toBe(fresh);
+    expect(store.findDuplicate('k', 5)).toBeUndefined();
+    db.close();
+  });
+});
+
+describe('write batcher', () => {
+  it('commits a burst of writes in one transaction and resolves after the commit', async () => {
+    const db = openDatabase(dbFile());
+    const store = new MessageStore(db);
+    const writer = new WriteBatcher(db, () => undefined);
+    let transactions = 0;
+    const original = db.transaction.bind(db);
+    db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+      transactions++;
+      return original(fn);
+    }) as typeof db.transaction;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => writer.commit(() => store.setSetting(`k${i}`, String(i)))),
+    );
+    expect(results).toHaveLength(50);
+    expect(transactions).toBe(1);
+    expect(store.getSetting('k49')).toBe('49');
+    db.close();
+  });
+
+  it('isolates a failing write: only its caller sees the error', async () => {
+    const db = openDatabase(dbFile());
+    const store = new MessageStore(db);
+    const background: unknown[] = [];
+    const writer = new WriteBatcher(db, (error) => background.push(error));
+    const good = writer.commit(() => store.setSetting('good', '1'));
+    const bad = writer.commit(() => {
+      throw new Error('boom');
+    });
+    writer.enqueue(() => store.setSetting('also-good', '1'));
+    writer.enqueue(() => {
+      throw new Error('quiet boom');
+    });
+    await expect(good).resolves.toBeUndefined();
+    await expect(bad).rejects.toThrow('boom');
+    expect(store.getSetting('good')).toBe('1');
+    expect(store.getSetting('also-good')).toBe('1');
+    expect(background).toHaveLength(1);
+    writer.close();
+    await expect(writer.commit(() => 1)).rejects.toThrow('the store is closed');
+    db.close();
+  });
+});

@@ -1,0 +1,88 @@
+// Runs the bundled stack (out/stack/cli.cjs, built by vitest's global setup) as a real child process for
+// tests of the CLI, crash recovery and dev mode.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReadyInfo } from './stack';
+
+export const CLI = join(process.cwd(), 'out', 'stack', 'cli.cjs');
+
+export interface StackProcess {
+  child: ChildProcess;
+  /** Resolves with the ready line; rejects if the process exits first or takes longer than `timeoutMs`. */
+  ready: Promise<ReadyInfo>;
+  /** Every stdout line, in order. */
+  stdoutLines: string[];
+  stderr(): string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM and wait for the exit (SIGKILL after `timeoutMs`). */
+  stop(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnStack(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): StackProcess {
+  if (!existsSync(CLI))
+    throw new Error(`${CLI} is missing: run node scripts/build-node.mjs (vitest's global setup does)`);
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdoutLines: string[] = [];
+  let stderr = '';
+  let buffer = '';
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const ready = new Promise<ReadyInfo>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`stack did not print its ready line in time; stderr:\n${stderr.slice(-2000)}`));
+    }, options.timeoutMs ?? 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline = buffer.indexOf('\n');
+      while (newline >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        stdoutLines.push(line);
+        if (stdoutLines.length === 1) {
+          clearTimeout(timer);
+          try {
+            resolve(JSON.parse(line) as ReadyInfo);
+          } catch {
+            reject(new Error(`first stdout line is not JSON: ${line}`));
+          }
+        }
+        newline = buffer.indexOf('\n');
+      }
+    });
+    void exit.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(
+        new Error(
+          `stack exited (code ${code}, signal ${signal}) before it was ready; stderr:\n${stderr.slice(-2000)}`,
+        ),
+      );
+    });
+  });
+  ready.catch(() => undefined);
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return {
+    child,
+    ready,
+    stdoutLines,
+    stderr: () => stderr,
+    exit,
+    async stop(timeoutMs = 10_000) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+        const result = await exit;
+        clearTimeout(timer);
+        return result;
+      }
+      return exit;
+    },
+  };
+}
