@@ -1,3 +1,353 @@
-export async function run(_args: string[]): Promise<void> {
-  throw new Error('the kv benchmark is not written yet');
+// `npm run bench -- kv [--duration 5]`: the KV REST bridge against baselines measured in the same run.
+//
+// - HTTP ceiling: a no-op node:http server answering {"result":"OK"}, driven by the same load generator
+//   and concurrency (50 keep-alive connections) as the bridge.
+// - Single commands: the bridge doing GET and SET, vs the ceiling (budget ≥ 60 %); redis-benchmark
+//   straight to the same Redis for reference.
+// - Pipelines: /pipeline with 100 commands per request vs `redis-benchmark -P 100` (budget ≥ 40 % of its
+//   commands/s).
+// - MONITOR: a deliberately slow monitor client while the bridge serves GETs; the bridge's RSS must stay
+//   under 200 MB (lines are dropped with a notice instead of buffered).
+//
+// The servers run in this process; the load generator runs in a child process (same bundle, `--loadgen`),
+// so the two compete for the CPUs only as separate processes would. On a 2-core machine with other work
+// running, expect ±10 % noise between runs.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { Pool } from 'undici';
+
+import { createKvService } from '../stack/kv/service';
+
+interface LoadSpec {
+  url: string;
+  path: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  token?: string;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  /** Also open a /monitor stream and read it slowly (a client that cannot keep up). */
+  slowMonitor?: boolean;
+}
+
+interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  perSecond: number;
+  /** CPU cores the load generator used while counting. */
+  cpu: number;
+  firstError?: string;
+  monitor?: { bytes: number; notices: number; droppedReported: number };
+}
+
+const CONNECTIONS = 50;
+
+// ---------------------------------------------------------------------------------------------------
+// Load generator (child process)
+
+async function slowMonitor(spec: LoadSpec): Promise<{ stop(): LoadResult['monitor'] }> {
+  const url = new URL(spec.url);
+  const socket = net.connect(Number(url.port), url.hostname);
+  const stats = { bytes: 0, notices: 0, droppedReported: 0 };
+  let tail = '';
+  socket.on('data', (chunk: Buffer) => {
+    stats.bytes += chunk.length;
+    const text = tail + chunk.toString('latin1');
+    for (const m of text.matchAll(/"DROPPED (\d+) lines/g)) {
+      stats.notices++;
+      stats.droppedReported += Number(m[1]);
+    }
+    tail = text.slice(-40);
+    // Read about 64 KB per 250 ms at most: far slower than MONITOR output under load.
+    socket.pause();
+    setTimeout(() => socket.resume(), 250);
+  });
+  socket.write(
+    `POST /monitor HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer ${spec.token}\r\nContent-Length: 0\r\n\r\n`,
+  );
+  await new Promise((r) => setTimeout(r, 200));
+  return {
+    stop() {
+      socket.destroy();
+      return stats;
+    },
+  };
+}
+
+async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
+  const pool = new Pool(spec.url, { connections: spec.connections, pipelining: 1 });
+  const headers: Record<string, string> = {};
+  if (spec.token) headers.authorization = `Bearer ${spec.token}`;
+  const body = spec.body === undefined ? undefined : Buffer.from(spec.body);
+  const errorMark = Buffer.from('"error"');
+  let counting = false;
+  let stop = false;
+  let requests = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const monitor = spec.slowMonitor ? await slowMonitor(spec) : undefined;
+
+  // One request through the dispatcher API with a handler that only looks at the status and scans the
+  // body for an error entry: the load generator shares the CPUs with the server, so it must be lean.
+  const once = (): Promise<void> =>
+    new Promise((resolve) => {
+      let status = 0;
+      let failed = false;
+      pool.dispatch(
+        { origin: spec.url, path: spec.path, method: spec.method, body, headers },
+        {
+          onRequestStart() {},
+          onResponseStart(_controller, statusCode) {
+            status = statusCode;
+          },
+          onResponseData(_controller, chunk: Buffer) {
+            if (chunk.includes(errorMark)) {
+              failed = true;
+              firstError ??= chunk.toString('utf8', 0, 200);
+            }
+          },
+          onResponseEnd() {
+            if (status !== 200 || failed) {
+              errors++;
+              firstError ??= `status ${status}`;
+            } else if (counting) {
+              requests++;
+            }
+            resolve();
+          },
+          onResponseError(_controller, error) {
+            errors++;
+            firstError ??= String(error);
+            resolve();
+          },
+        },
+      );
+    });
+  const worker = async (): Promise<void> => {
+    while (!stop) await once();
+  };
+  const workers = Array.from({ length: spec.connections }, worker);
+  await new Promise((r) => setTimeout(r, spec.warmupSeconds * 1000));
+  counting = true;
+  const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, spec.seconds * 1000));
+  counting = false;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+  stop = true;
+  await Promise.all(workers);
+  await pool.close();
+  return {
+    requests,
+    errors,
+    seconds,
+    perSecond: requests / seconds,
+    cpu: (used.user + used.system) / 1e6 / seconds,
+    firstError,
+    monitor: monitor?.stop(),
+  };
+}
+
+function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [process.argv[1]!, 'kv', '--loadgen', JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`load generator exited with ${code}`));
+      else resolve(JSON.parse(out) as LoadResult);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// redis-benchmark
+
+function redisBenchmark(
+  port: number,
+  password: string,
+  test: 'get' | 'set',
+  pipeline: number,
+  requests: number,
+): number {
+  const args = [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '--user',
+    'default',
+    '-a',
+    password,
+    '-c',
+    String(CONNECTIONS),
+  ];
+  args.push('-n', String(requests), '-P', String(pipeline), '-t', test, '-r', '1000', '-q');
+  const result = spawnSync('redis-benchmark', args, { encoding: 'utf8' });
+  if (result.error) throw new Error(`redis-benchmark: ${result.error.message} (apt-get install redis-tools)`);
+  const m = /requests per second/.test(result.stdout)
+    ? /:\s*([\d.]+) requests per second/.exec(result.stdout)
+    : null;
+  if (!m) throw new Error(`redis-benchmark output not understood: ${result.stdout} ${result.stderr}`);
+  return Number(m[1]);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Orchestration (parent process)
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+function pct(a: number, b: number): string {
+  return `${((100 * a) / b).toFixed(0)} %`;
+}
+
+export async function run(args: string[]): Promise<void> {
+  if (args[0] === '--loadgen') {
+    const result = await generateLoad(JSON.parse(args[1]!) as LoadSpec);
+    process.stdout.write(JSON.stringify(result));
+    return;
+  }
+  const durationArg = args.indexOf('--duration');
+  const seconds = durationArg === -1 ? 5 : Number(args[durationArg + 1]);
+  const warmupSeconds = 1;
+
+  const noop = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"result":"OK"}');
+  });
+  await new Promise<void>((resolve) => noop.listen(0, '127.0.0.1', resolve));
+  const noopUrl = `http://127.0.0.1:${(noop.address() as net.AddressInfo).port}`;
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kv-bench-'));
+  const kv = await createKvService({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    randomCredentials: false,
+    logger: pino({ level: 'warn' }, pino.destination(2)),
+  });
+  const redisPassword = (
+    JSON.parse(readFileSync(path.join(dataDir, 'kv', 'credentials.json'), 'utf8')) as {
+      redisPassword: string;
+    }
+  ).redisPassword;
+  const redisPort = kv.target().port;
+
+  let maxRss = 0;
+  const sampler = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 50);
+  const rows: string[] = [];
+  const line = (label: string, value: string, note = ''): void => {
+    const text = `${label.padEnd(44)} ${value.padStart(16)}  ${note}`;
+    rows.push(text);
+    console.log(text);
+  };
+
+  try {
+    const base = { connections: CONNECTIONS, seconds, warmupSeconds, token: kv.token };
+    console.log(
+      `kv bench: ${os.cpus().length} CPUs, ${CONNECTIONS} keep-alive connections, ${seconds} s per run\n`,
+    );
+    await kv.admin(['SET', 'bench:k', 'xyz']);
+
+    const ceiling = await runLoad({ ...base, url: noopUrl, path: '/', method: 'GET' });
+    line('HTTP ceiling: no-op server {"result":"OK"}', `${fmt(ceiling.perSecond)} req/s`);
+    const get = await runLoad({ ...base, url: kv.url, path: '/get/bench:k', method: 'GET' });
+    line(
+      'bridge GET  (GET /get/k)',
+      `${fmt(get.perSecond)} req/s`,
+      `${pct(get.perSecond, ceiling.perSecond)} of ceiling (budget >= 60 %)`,
+    );
+    const set = await runLoad({ ...base, url: kv.url, path: '/set/bench:k/xyz', method: 'GET' });
+    line(
+      'bridge SET  (GET /set/k/v)',
+      `${fmt(set.perSecond)} req/s`,
+      `${pct(set.perSecond, ceiling.perSecond)} of ceiling (budget >= 60 %)`,
+    );
+    const setJson = await runLoad({
+      ...base,
+      url: kv.url,
+      path: '/',
+      method: 'POST',
+      body: '["SET","bench:k","xyz"]',
+    });
+    line(
+      'bridge SET  (POST / JSON body)',
+      `${fmt(setJson.perSecond)} req/s`,
+      `${pct(setJson.perSecond, ceiling.perSecond)} of ceiling`,
+    );
+    const rbGet = redisBenchmark(redisPort, redisPassword, 'get', 1, 200_000);
+    const rbSet = redisBenchmark(redisPort, redisPassword, 'set', 1, 200_000);
+    line('redis-benchmark GET (-c 50)', `${fmt(rbGet)} req/s`, '(Redis without HTTP, reference)');
+    line('redis-benchmark SET (-c 50)', `${fmt(rbSet)} req/s`, '(reference)');
+
+    const hundred = (cmd: string[]): string => JSON.stringify(Array.from({ length: 100 }, () => cmd));
+    const pGet = await runLoad({
+      ...base,
+      url: kv.url,
+      path: '/pipeline',
+      method: 'POST',
+      body: hundred(['GET', 'bench:k']),
+    });
+    const pSet = await runLoad({
+      ...base,
+      url: kv.url,
+      path: '/pipeline',
+      method: 'POST',
+      body: hundred(['SET', 'bench:k', 'xyz']),
+    });
+    const rbPGet = redisBenchmark(redisPort, redisPassword, 'get', 100, 2_000_000);
+    const rbPSet = redisBenchmark(redisPort, redisPassword, 'set', 100, 2_000_000);
+    line('redis-benchmark -P 100 GET', `${fmt(rbPGet)} cmd/s`);
+    line(
+      'bridge /pipeline 100 x GET',
+      `${fmt(pGet.perSecond * 100)} cmd/s`,
+      `${pct(pGet.perSecond * 100, rbPGet)} of redis-benchmark -P 100 (budget >= 40 %)`,
+    );
+    line('redis-benchmark -P 100 SET', `${fmt(rbPSet)} cmd/s`);
+    line(
+      'bridge /pipeline 100 x SET',
+      `${fmt(pSet.perSecond * 100)} cmd/s`,
+      `${pct(pSet.perSecond * 100, rbPSet)} of redis-benchmark -P 100 (budget >= 40 %)`,
+    );
+
+    maxRss = process.memoryUsage().rss;
+    const monitored = await runLoad({
+      ...base,
+      url: kv.url,
+      path: '/get/bench:k',
+      method: 'GET',
+      slowMonitor: true,
+    });
+    const m = monitored.monitor!;
+    line(
+      'bridge GET with a slow /monitor client',
+      `${fmt(monitored.perSecond)} req/s`,
+      `${pct(monitored.perSecond, get.perSecond)} of GET alone`,
+    );
+    line(
+      '  bridge max RSS during that run',
+      `${(maxRss / 1024 / 1024).toFixed(0)} MB`,
+      `(budget < 200 MB); monitor client got ${(m.bytes / 1024 / 1024).toFixed(1)} MB, ${fmt(m.droppedReported)} lines dropped in ${m.notices} notices`,
+    );
+    const errors = [ceiling, get, set, setJson, pGet, pSet, monitored].filter((r) => r.errors > 0);
+    for (const r of errors) console.log(`  errors: ${r.errors}, first: ${r.firstError}`);
+  } finally {
+    clearInterval(sampler);
+    await kv.close();
+    noop.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

@@ -39,7 +39,9 @@ export class RedisConnection {
   private readonly parser: RespParser;
   private queue: (Pending | undefined)[] = [];
   private head = 0;
-  private corked = false;
+  /** Commands written since the last flush; they go out together once per event-loop turn. */
+  private outbox: Buffer[] = [];
+  private flushScheduled = false;
   private closeError: Error | undefined;
   private readonly closeListeners = new Set<(error: Error) => void>();
   /** Replies nobody asked for: pub/sub messages and MONITOR lines. */
@@ -125,18 +127,30 @@ export class RedisConnection {
     if (this.closeError) return Promise.reject(this.closeError);
     return new Promise<RespReply[]>((resolve, reject) => {
       this.queue.push({ remaining: count, replies: [], resolve, reject });
-      // Writes issued in the same tick (many HTTP requests sharing this connection) go out as one syscall.
-      if (!this.corked) {
-        this.corked = true;
-        this.socket.cork();
-        process.nextTick(() => {
-          this.corked = false;
-          this.socket.uncork();
-        });
+      this.outbox.push(payload);
+      // Everything the HTTP requests of one event-loop turn send on this connection goes out in a single
+      // write: on loopback each write syscall also pays for delivering the data to Redis, so batching
+      // is what keeps many concurrent requests cheap.
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(this.flush);
       }
-      this.socket.write(payload);
     });
   }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    const out = this.outbox;
+    this.outbox = [];
+    if (this.closeError || out.length === 0) return;
+    if (out.length === 1) {
+      this.socket.write(out[0]!);
+      return;
+    }
+    this.socket.cork();
+    for (const payload of out) this.socket.write(payload);
+    this.socket.uncork();
+  };
 
   async call(args: readonly RespArg[]): Promise<RespReply> {
     const [reply] = await this.send(encodeCommands([args]), 1);

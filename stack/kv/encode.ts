@@ -18,9 +18,7 @@ export function jsonValue(value: RespValue, base64: boolean, topLevel: boolean):
       if (!base64 || (topLevel && value === 'OK')) return JSON.stringify(value);
       return `"${Buffer.from(value, 'utf8').toString('base64')}"`;
   }
-  if (Buffer.isBuffer(value)) {
-    return base64 ? `"${value.toString('base64')}"` : JSON.stringify(value.toString('utf8'));
-  }
+  if (Buffer.isBuffer(value)) return base64 ? `"${value.toString('base64')}"` : plainString(value);
   if (value instanceof RespError) return errorJson(value.message);
   let out = '[';
   for (let i = 0; i < value.length; i++) {
@@ -28,6 +26,24 @@ export function jsonValue(value: RespValue, base64: boolean, topLevel: boolean):
     out += jsonValue(value[i]!, base64, false);
   }
   return out + ']';
+}
+
+/**
+ * A bulk string as a JSON string. Short printable ASCII needs no decoding or escaping (the common case
+ * for keys, counters and small values); anything else goes through a UTF-8 decode (invalid bytes become
+ * U+FFFD) and JSON.stringify.
+ */
+function plainString(buf: Buffer): string {
+  const n = buf.length;
+  if (n <= 256) {
+    let i = 0;
+    for (; i < n; i++) {
+      const c = buf[i]!;
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) break;
+    }
+    if (i === n) return `"${buf.toString('latin1')}"`;
+  }
+  return JSON.stringify(buf.toString('utf8'));
 }
 
 export function errorJson(message: string): string {

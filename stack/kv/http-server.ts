@@ -6,7 +6,7 @@ import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entryJson, errorJson } from './encode';
 import { BadRequestError, parseCommandBody, parseCommandsBody } from './json-args';
 import type { Backend } from './pool';
-import { changesAclUsers, explainError, isRestTokenCommand, refusal } from './policy';
+import { changesAclUsers, commandName, explainError, isRestTokenCommand, refusal } from './policy';
 import type { DailyQuota } from './quota';
 import { DAILY_LIMIT_ERROR, REQUEST_SIZE_ERROR } from './quota';
 import type { ParsedUrl } from './request';
@@ -137,6 +137,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     const granted = ctx.quota ? ctx.quota.take(commands.length) : commands.length;
     const toSend: RespArg[][] = [];
     const sentAt: number[] = [];
+    const sentNames: string[] = [];
     const local: Promise<void>[] = [];
     for (let i = 0; i < commands.length; i++) {
       const args = commands[i]!;
@@ -144,10 +145,11 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
         results[i] = { value: new RespError(DAILY_LIMIT_ERROR) };
         continue;
       }
-      const refused = refusal(args);
+      const name = commandName(args);
+      const refused = refusal(args, name);
       if (refused) {
         results[i] = { value: new RespError(refused) };
-      } else if (isRestTokenCommand(args)) {
+      } else if (isRestTokenCommand(args, name)) {
         if (args.length !== 4) {
           results[i] = { value: new RespError("ERR wrong number of arguments for 'acl|resttoken' command") };
           continue;
@@ -160,6 +162,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       } else {
         toSend.push(args);
         sentAt.push(i);
+        sentNames.push(name);
       }
     }
     if (toSend.length > 0) {
@@ -168,13 +171,14 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       for (let j = 0; j < replies.length; j++) {
         const reply = replies[j]!;
         const args = toSend[j]!;
+        const name = sentNames[j]!;
         const i = sentAt[j]!;
         if (reply.value instanceof RespError) {
-          const message = explainError(args, reply.value.message);
+          const message = explainError(args, reply.value.message, name);
           results[i] = message === reply.value.message ? reply : { value: new RespError(message) };
         } else {
           results[i] = reply;
-          if (changesAclUsers(args)) ctx.aclChanged();
+          if (name === 'acl' && changesAclUsers(args, name)) ctx.aclChanged();
         }
       }
     }
@@ -211,7 +215,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       const exec = replies[commands.length]!.value;
       if (exec instanceof RespError) throw new HttpError(400, exec.message);
       if (!Array.isArray(exec)) throw new HttpError(400, 'ERR transaction aborted');
-      if (commands.some(changesAclUsers)) ctx.aclChanged();
+      if (commands.some((args) => changesAclUsers(args))) ctx.aclChanged();
       return exec;
     } finally {
       principal.backend.release(connection, clean);

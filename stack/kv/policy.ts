@@ -19,7 +19,7 @@ function argText(arg: RespArg | undefined): string {
   return (typeof arg === 'string' ? arg : arg.toString('latin1')).toLowerCase();
 }
 
-const CONNECTION_STATE = new Set([
+const CONNECTION_STATE = [
   'select',
   'auth',
   'hello',
@@ -33,18 +33,9 @@ const CONNECTION_STATE = new Set([
   'sync',
   'psync',
   'replconf',
-]);
-
-const TRANSACTION = new Set(['multi', 'exec', 'discard', 'watch', 'unwatch']);
-const PUBSUB = new Set([
-  'subscribe',
-  'psubscribe',
-  'ssubscribe',
-  'unsubscribe',
-  'punsubscribe',
-  'sunsubscribe',
-]);
-const BLOCKING = new Set([
+];
+const PUBSUB = ['subscribe', 'psubscribe', 'ssubscribe', 'unsubscribe', 'punsubscribe', 'sunsubscribe'];
+const BLOCKING = [
   'blpop',
   'brpop',
   'brpoplpush',
@@ -55,7 +46,9 @@ const BLOCKING = new Set([
   'bzmpop',
   'wait',
   'waitaof',
-]);
+];
+
+type Rule = (args: readonly RespArg[], name: string) => string | undefined;
 
 /** XREAD/XREADGROUP block only with a BLOCK option, which comes before STREAMS. */
 function hasBlockOption(args: readonly RespArg[]): boolean {
@@ -67,61 +60,80 @@ function hasBlockOption(args: readonly RespArg[]): boolean {
   return false;
 }
 
-/**
- * The ERR text for a command the bridge will not pass through, or undefined. `inTransaction` is true for
- * the commands of a /multi-exec body, where MULTI/EXEC themselves are just as wrong.
- */
-export function refusal(args: readonly RespArg[]): string | undefined {
-  const name = commandName(args);
-  if (CONNECTION_STATE.has(name)) {
-    return `ERR '${name}' is not supported by the REST API: it changes the state of the connection`;
-  }
-  if (name === 'multi' || name === 'exec') {
-    return `ERR '${name}' is not supported as a command: send the whole transaction to /multi-exec`;
-  }
-  if (TRANSACTION.has(name)) return `ERR '${name}' is not supported by the REST API`;
-  if (PUBSUB.has(name)) {
-    return `ERR '${name}' is not supported as a command: use POST /${name.startsWith('p') ? 'psubscribe' : 'subscribe'}/<channel> (server-sent events)`;
-  }
-  if (name === 'monitor') {
-    return `ERR 'monitor' is not supported as a command: use POST /monitor (server-sent events)`;
-  }
-  if (BLOCKING.has(name) || ((name === 'xread' || name === 'xreadgroup') && hasBlockOption(args))) {
-    return `ERR blocking command '${name}' is not supported by the REST API`;
-  }
-  if (name === 'acl') {
-    const sub = argText(args[1]);
-    const user = argText(args[2]);
-    // The bridge logs in as these users; changing them would lock every token out.
-    if ((sub === 'setuser' || sub === 'deluser') && (user === 'default' || user === READ_ONLY_USER)) {
-      return `ERR the ACL user '${user}' is managed by the KV service and cannot be changed through it`;
-    }
-  }
-  if (name === 'config' && argText(args[1]) === 'set') {
-    for (let i = 2; i < args.length; i += 2) {
-      if (argText(args[i]) === 'requirepass') {
-        return `ERR 'requirepass' is managed by the KV service and cannot be changed through it`;
+const blocking: Rule = (_args, name) => `ERR blocking command '${name}' is not supported by the REST API`;
+
+/** One lookup per command: only the few names listed here need a closer look. */
+const RULES = new Map<string, Rule>([
+  ...CONNECTION_STATE.map((name): [string, Rule] => [
+    name,
+    () => `ERR '${name}' is not supported by the REST API: it changes the state of the connection`,
+  ]),
+  ...['multi', 'exec'].map((name): [string, Rule] => [
+    name,
+    () => `ERR '${name}' is not supported as a command: send the whole transaction to /multi-exec`,
+  ]),
+  ...['discard', 'watch', 'unwatch'].map((name): [string, Rule] => [
+    name,
+    () => `ERR '${name}' is not supported by the REST API`,
+  ]),
+  ...PUBSUB.map((name): [string, Rule] => [
+    name,
+    () =>
+      `ERR '${name}' is not supported as a command: use POST /${name.startsWith('p') ? 'psubscribe' : 'subscribe'}/<channel> (server-sent events)`,
+  ]),
+  ['monitor', () => `ERR 'monitor' is not supported as a command: use POST /monitor (server-sent events)`],
+  ...BLOCKING.map((name): [string, Rule] => [name, blocking]),
+  ['xread', (args, name) => (hasBlockOption(args) ? blocking(args, name) : undefined)],
+  ['xreadgroup', (args, name) => (hasBlockOption(args) ? blocking(args, name) : undefined)],
+  [
+    'acl',
+    (args) => {
+      const sub = argText(args[1]);
+      const user = argText(args[2]);
+      // The bridge logs in as these users; changing them would lock every token out.
+      if ((sub === 'setuser' || sub === 'deluser') && (user === 'default' || user === READ_ONLY_USER)) {
+        return `ERR the ACL user '${user}' is managed by the KV service and cannot be changed through it`;
       }
-    }
-  }
-  return undefined;
+      return undefined;
+    },
+  ],
+  [
+    'config',
+    (args) => {
+      if (argText(args[1]) !== 'set') return undefined;
+      for (let i = 2; i < args.length; i += 2) {
+        if (argText(args[i]) === 'requirepass') {
+          return `ERR 'requirepass' is managed by the KV service and cannot be changed through it`;
+        }
+      }
+      return undefined;
+    },
+  ],
+]);
+
+/**
+ * The ERR text for a command the bridge will not pass through, or undefined. Pass `name` when it is
+ * already known (it is looked up once per command on the hot path).
+ */
+export function refusal(args: readonly RespArg[], name = commandName(args)): string | undefined {
+  const rule = RULES.get(name);
+  return rule ? rule(args, name) : undefined;
 }
 
 /** `ACL RESTTOKEN <user> <password>`: answered by the bridge, never sent to Redis. */
-export function isRestTokenCommand(args: readonly RespArg[]): boolean {
-  return commandName(args) === 'acl' && argText(args[1]) === 'resttoken';
+export function isRestTokenCommand(args: readonly RespArg[], name = commandName(args)): boolean {
+  return name === 'acl' && argText(args[1]) === 'resttoken';
 }
 
 /** After these succeed on a managed Redis, the ACL file is saved so users (and their tokens) persist. */
-export function changesAclUsers(args: readonly RespArg[]): boolean {
-  if (commandName(args) !== 'acl') return false;
+export function changesAclUsers(args: readonly RespArg[], name = commandName(args)): boolean {
+  if (name !== 'acl') return false;
   const sub = argText(args[1]);
   return sub === 'setuser' || sub === 'deluser';
 }
 
 /** Redis without RedisJSON says "unknown command"; say what is actually missing. */
-export function explainError(args: readonly RespArg[], message: string): string {
-  const name = commandName(args);
+export function explainError(args: readonly RespArg[], message: string, name = commandName(args)): string {
   if (name.startsWith('json.') && message.startsWith('ERR unknown command')) {
     return `ERR ${name.toUpperCase()} needs the RedisJSON module, which the backing Redis does not have (${message.slice(4)})`;
   }

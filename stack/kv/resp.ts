@@ -18,10 +18,21 @@ export class RespError {
  */
 export type RespValue = string | Buffer | number | bigint | null | RespError | RespValue[];
 
-/** One complete top-level reply: the decoded value and its exact bytes on the wire. */
-export interface RespReply {
-  value: RespValue;
-  raw: Buffer;
+/** One complete top-level reply: the decoded value and (computed on demand) its exact bytes on the wire. */
+export class RespReply {
+  constructor(
+    readonly value: RespValue,
+    private readonly source: Buffer,
+    private readonly start: number,
+    private readonly end: number,
+    /** Bytes of the reply that arrived in earlier chunks, if it spanned several. */
+    private readonly before: Buffer[] | undefined,
+  ) {}
+
+  get raw(): Buffer {
+    const tail = this.source.subarray(this.start, this.end);
+    return this.before ? Buffer.concat([...this.before, tail]) : tail;
+  }
 }
 
 export type RespArg = string | Buffer;
@@ -46,18 +57,42 @@ function commandLength(args: readonly RespArg[]): number {
   return total;
 }
 
+/** Writes `<prefix><n>\r\n` without building a string (this runs for every argument). */
+function writeHeader(target: Buffer, offset: number, prefix: number, n: number): number {
+  target[offset++] = prefix;
+  if (n < 10) {
+    target[offset++] = 48 + n;
+  } else {
+    const len = digits(n);
+    for (let i = len - 1; i >= 0; i--) {
+      target[offset + i] = 48 + (n % 10);
+      n = Math.floor(n / 10);
+    }
+    offset += len;
+  }
+  target[offset++] = 13;
+  target[offset++] = 10;
+  return offset;
+}
+
 function writeCommand(target: Buffer, offset: number, args: readonly RespArg[]): number {
-  offset += target.write(`*${args.length}\r\n`, offset, 'latin1');
+  offset = writeHeader(target, offset, 42, args.length);
   for (const arg of args) {
     if (typeof arg === 'string') {
       const len = Buffer.byteLength(arg);
-      offset += target.write(`$${len}\r\n`, offset, 'latin1');
+      offset = writeHeader(target, offset, 36, len);
       offset += target.write(arg, offset, 'utf8');
     } else {
-      offset += target.write(`$${arg.length}\r\n`, offset, 'latin1');
-      offset += arg.copy(target, offset);
+      offset = writeHeader(target, offset, 36, arg.length);
+      if (arg.length < 64) {
+        for (let i = 0; i < arg.length; i++) target[offset + i] = arg[i]!;
+        offset += arg.length;
+      } else {
+        offset += arg.copy(target, offset);
+      }
     }
-    offset += CRLF.copy(target, offset);
+    target[offset++] = 13;
+    target[offset++] = 10;
   }
   return offset;
 }
@@ -210,11 +245,11 @@ export class RespParser {
   }
 
   private emit(value: RespValue): void {
-    const tail = this.buf.subarray(this.replyStart, this.pos);
-    const raw = this.rawParts.length === 0 ? tail : Buffer.concat([...this.rawParts, tail]);
-    this.rawParts = [];
+    const before = this.rawParts.length === 0 ? undefined : this.rawParts;
+    if (before) this.rawParts = [];
+    const reply = new RespReply(value, this.buf, this.replyStart, this.pos, before);
     this.replyStart = this.pos;
-    this.onReply({ value, raw });
+    this.onReply(reply);
   }
 
   /**
