@@ -9,7 +9,16 @@ const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'ht
 
 export default tseslint.config(
   {
-    ignores: ['node_modules', 'out', 'dist', '.ci-out', 'test-results', 'playwright-report', 'coverage'],
+    ignores: [
+      'node_modules',
+      'out',
+      'dist',
+      '.ci-out',
+      '.tmp',
+      'test-results',
+      'playwright-report',
+      'coverage',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

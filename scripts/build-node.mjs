@@ -2,8 +2,6 @@
 // with esbuild into out/. The renderer is built separately by Vite.
 // Usage: node scripts/build-node.mjs [--quiet]
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-
 const quiet = process.argv.includes('--quiet');
 const common = {
   bundle: true,
@@ -20,8 +18,6 @@ const common = {
 };
 
 const started = Date.now();
-rmSync('out/main', { recursive: true, force: true });
-rmSync('out/stack', { recursive: true, force: true });
 await Promise.all([
   build({
     ...common,

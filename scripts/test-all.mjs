@@ -1,6 +1,6 @@
 // `npm test`: every check and test suite, in order, then one plain summary line the CI harness reads:
 //   "N passed, N failed, N skipped"
-// Static checks (typecheck, lint, build) count as one test each. A failing step never stops the later
+// Static checks (typecheck, lint, format, build, security) count as one test each. A failing step never stops the later
 // ones, so one run shows everything that is wrong.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +39,7 @@ check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']);
 check('lint', 'npx', ['eslint', '.']);
 check('format', 'npx', ['prettier', '--check', '.']);
 const built = check('build', 'npm', ['run', '-s', 'build']);
+if (built) check('security (electronegativity)', 'node', ['scripts/security.mjs']);
 
 const unit = run('unit + integration (vitest)', 'npx', [
   'vitest',

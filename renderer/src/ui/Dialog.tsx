@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 export interface DialogProps {
   open: boolean;
@@ -14,6 +14,7 @@ export interface DialogProps {
 /** A modal on the native <dialog> element: focus trapping, Escape and the backdrop come from the platform. */
 export function Dialog({ open, onClose, title, children, footer, ariaLabel, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -25,6 +26,7 @@ export function Dialog({ open, onClose, title, children, footer, ariaLabel, clas
       ref={ref}
       className={['dialog', className].filter(Boolean).join(' ')}
       aria-label={ariaLabel}
+      aria-labelledby={ariaLabel ? undefined : titleId}
       onClose={onClose}
       onCancel={(event) => {
         event.preventDefault();
@@ -38,7 +40,7 @@ export function Dialog({ open, onClose, title, children, footer, ariaLabel, clas
       {open ? (
         <>
           <div className="dialog-header">
-            <h2>{title}</h2>
+            <h2 id={titleId}>{title}</h2>
           </div>
           <div className="dialog-body">{children}</div>
           {footer ? <div className="dialog-footer">{footer}</div> : null}

@@ -23,7 +23,7 @@ export function SecretInput({
     edit.mode === 'clear'
       ? 'Will be removed on save'
       : stored
-        ? `Stored (${stored}) — type to replace`
+        ? `${stored} stored · type to replace`
         : 'Not set';
   return (
     <Field label={label} hint={hint}>

@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button';
 import { RefreshIcon } from '../../ui/icons';
 import { Callout, Spinner } from '../../ui/misc';
 import { toast } from '../../ui/toast';
+import { formatLogLine } from './log-line';
 
 export default function StackArea() {
   const status = useStackStatus();
@@ -54,7 +55,9 @@ export default function StackArea() {
               <div className="card-header">
                 <span className={`dot dot-${status.state}`} aria-hidden="true" />
                 <h2 data-testid="stack-page-state">{STACK_STATE_LABEL[status.state]}</h2>
-                <span className="muted">{status.state === 'ready' ? status.message : null}</span>
+                {status.message !== `${STACK_STATE_LABEL[status.state]}.` ? (
+                  <span className="muted">{status.message}</span>
+                ) : null}
               </div>
               <div className="card-body">
                 <dl className="kv-list">
@@ -72,12 +75,28 @@ export default function StackArea() {
             <section className="stack" style={{ gap: 8 }}>
               <h3 className="section-title">Log (last {status.log.length} lines)</h3>
               <pre className="log-view" ref={logRef} aria-label="Local stack log">
-                {status.log.length ? status.log.join('\n') : 'No output yet.'}
+                {status.log.length
+                  ? status.log.map((raw, index) => <LogRow key={index} raw={raw} />)
+                  : 'No output yet.'}
               </pre>
             </section>
           </>
         )}
       </div>
     </>
+  );
+}
+
+function LogRow({ raw }: { raw: string }) {
+  const line = formatLogLine(raw);
+  return (
+    <span className="log-line">
+      {line.time ? <span className="log-time">{line.time} </span> : null}
+      {line.level ? (
+        <span className={`log-level log-level-${line.level}`}>{line.level.toUpperCase()} </span>
+      ) : null}
+      {line.message}
+      {line.fields ? <span className="log-fields"> {line.fields}</span> : null}
+    </span>
   );
 }

@@ -1,0 +1,97 @@
+import { expect, test, waitForStack } from './fixtures';
+
+const AREAS = [
+  { nav: 'Messages', heading: 'Messages', empty: 'The message composer is on its way' },
+  { nav: 'URL groups', heading: 'URL groups', empty: 'The URL-group editor is on its way' },
+  { nav: 'Workflows', heading: 'Workflows', empty: 'The workflow run explorer is on its way' },
+  { nav: 'DLQ', heading: 'Dead-letter queue', empty: 'DLQ triage is on its way' },
+  { nav: 'KV', heading: 'KV', empty: 'The KV browser and console are on their way' },
+];
+
+test('every area opens from the sidebar and shows its purposeful empty state', async ({ app }) => {
+  const nav = app.getByRole('navigation', { name: 'Areas' });
+  for (const area of AREAS) {
+    await nav.getByRole('button', { name: area.nav, exact: true }).click();
+    await expect(app.getByRole('heading', { level: 1 })).toHaveText(area.heading);
+    await expect(app.getByRole('heading', { name: area.empty })).toBeVisible();
+    await expect(nav.getByRole('button', { name: area.nav, exact: true })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+  }
+});
+
+test('the local stack starts with the Local profile and reports its URLs', async ({ app }) => {
+  await waitForStack(app);
+  await app.getByRole('button', { name: 'Local stack status' }).click();
+  await expect(app.getByTestId('stack-page-state')).toHaveText('Running');
+  await expect(app.getByText(/^http:\/\/127\.0\.0\.1:\d+$/).first()).toBeVisible();
+  // The ready line carries tokens; it must never show up in the log the page displays.
+  await expect(app.getByLabel('Local stack log')).not.toContainText('"ready":true');
+  // With the stack running, the empty states point SDK users at it.
+  await app.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: 'Messages' }).click();
+  await expect(app.getByText(/the local stack already serves this API at/)).toBeVisible();
+});
+
+test('the local stack restarts on request', async ({ app }) => {
+  await waitForStack(app);
+  await app.keyboard.press('Alt+7');
+  await expect(app.getByRole('heading', { level: 1 })).toHaveText('Local stack');
+  const pidBefore = await app.getByText(/^pid \d+$/).textContent();
+  await app.getByRole('button', { name: 'Restart' }).click();
+  await expect(app.getByText(/^pid \d+$/)).not.toHaveText(pidBefore!, { timeout: 30_000 });
+  await expect(app.getByTestId('stack-page-state')).toHaveText('Running', { timeout: 30_000 });
+});
+
+test('the command palette navigates and runs actions from the keyboard', async ({ app }) => {
+  await app.keyboard.press('Control+k');
+  const palette = app.getByRole('dialog', { name: 'Command palette' });
+  await expect(palette).toBeVisible();
+  await app.keyboard.type('dlq');
+  await expect(palette.getByRole('option').first()).toHaveText(/Go to DLQ/);
+  await app.keyboard.press('Enter');
+  await expect(palette).toBeHidden();
+  await expect(app.getByRole('heading', { level: 1 })).toHaveText('Dead-letter queue');
+
+  await app.keyboard.press('Control+k');
+  await app.keyboard.type('theme dark');
+  await app.keyboard.press('Enter');
+  await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
+
+  await app.keyboard.press('Control+k');
+  await app.keyboard.type('new profile');
+  await app.keyboard.press('Enter');
+  await expect(app.getByRole('form', { name: 'New profile' })).toBeVisible();
+
+  await app.keyboard.press('Control+k');
+  await app.keyboard.type('zzzzqqq');
+  await expect(app.getByText('No command matches “zzzzqqq”.')).toBeVisible();
+  await app.keyboard.press('Escape');
+  await expect(app.getByRole('dialog', { name: 'Command palette' })).toBeHidden();
+});
+
+test('areas are reachable by Alt+digit shortcuts and survive a reload', async ({ app }) => {
+  await app.keyboard.press('Alt+5');
+  await expect(app.getByRole('heading', { level: 1 })).toHaveText('KV');
+  await app.reload();
+  await expect(app.getByRole('heading', { level: 1 })).toHaveText('KV');
+});
+
+test('the theme follows the operating system', async ({ browser, consoleHost }) => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const page = await browser.newPage({ colorScheme });
+    await page.goto(consoleHost.url);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
+    await page.close();
+  }
+});
+
+test('the page refuses to work without the launch secret and says why', async ({ page, consoleHost }) => {
+  const bare = consoleHost.url.replace(/#.*$/, '');
+  await page.goto(bare);
+  await expect(page.getByRole('heading', { name: 'Open Switchyard from its link' })).toBeVisible();
+});
+
+test('the launch secret leaves the address bar', async ({ app }) => {
+  expect(app.url()).not.toContain('secret=');
+});

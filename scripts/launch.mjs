@@ -1,0 +1,60 @@
+// `npm start`: the Electron app when its binary is installed, otherwise the browser host (opening the
+// console in the system browser when there is a display, and printing its URL in any case).
+// `npm run dev`: the same choice, with the Vite dev server and hot reload for the renderer.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
+const passthrough = process.argv.slice(3);
+
+function electronBinary() {
+  if (process.env.ELECTRON_PATH)
+    return existsSync(process.env.ELECTRON_PATH) ? process.env.ELECTRON_PATH : null;
+  // Found without require('electron'), which would try to download it (impossible offline).
+  const pathFile = join('node_modules', 'electron', 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const binary = join('node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : null;
+}
+
+const children = [];
+function run(command, args, env = {}) {
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  children.push(child);
+  child.on('exit', (code) => {
+    for (const other of children) if (other !== child) other.kill('SIGTERM');
+    process.exit(code ?? 0);
+  });
+  return child;
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) child.kill('SIGTERM');
+  });
+}
+
+const electron = electronBinary();
+if (mode === 'start') {
+  if (electron) {
+    run(electron, ['.', ...passthrough]);
+  } else {
+    console.log('Electron is not installed here; running the console in your browser instead.');
+    run(process.execPath, ['out/main/web.cjs', ...passthrough]);
+  }
+} else {
+  const vite = join('node_modules', '.bin', 'vite');
+  run(vite, ['--logLevel', 'warn']);
+  run(process.execPath, [
+    'out/main/web.cjs',
+    '--port',
+    '5174',
+    '--no-open',
+    '--dev-origin',
+    'http://127.0.0.1:5173',
+    ...passthrough,
+  ]);
+  if (electron) run(electron, ['.'], { ELECTRON_RENDERER_URL: 'http://127.0.0.1:5173/' });
+  else
+    console.log('Dev server: open http://127.0.0.1:5173/ with the #secret=… part of the URL printed above.');
+}
