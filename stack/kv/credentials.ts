@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { KvUnavailableError } from './errors';
+
 /**
  * The well-known local tokens, used unless the stack runs with --random-credentials. Like the vendor's
  * local dev servers, they are documented constants so examples and `.env` files work without copying.
@@ -43,7 +45,15 @@ export class CredentialStore {
     const file = path.join(dir, 'credentials.json');
     let data: CredentialsFile | undefined;
     if (existsSync(file)) {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CredentialsFile>;
+      let parsed: Partial<CredentialsFile> = {};
+      try {
+        parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CredentialsFile>;
+      } catch (error) {
+        throw new KvUnavailableError(
+          `the KV credentials file ${file} is unreadable (${(error as Error).message}); fix it, or delete it to ` +
+            'generate new secrets (tokens issued by ACL RESTTOKEN and random tokens are then lost)',
+        );
+      }
       if (typeof parsed.redisPassword === 'string' && typeof parsed.readOnlyPassword === 'string') {
         data = { version: 1, aclTokens: {}, ...parsed } as CredentialsFile;
       }

@@ -165,6 +165,9 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
         sentNames.push(name);
       }
     }
+    // Settled before anything below can throw, so a failing RESTTOKEN is never an unhandled rejection.
+    const localDone = Promise.all(local);
+    localDone.catch(() => {});
     if (toSend.length > 0) {
       const connection = await principal.backend.sharedConnection();
       const replies = await connection.send(encodeCommands(toSend), toSend.length);
@@ -182,7 +185,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
         }
       }
     }
-    await Promise.all(local);
+    await localDone;
     return results as Result[];
   }
 

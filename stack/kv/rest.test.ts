@@ -425,6 +425,23 @@ describe('limits', () => {
     expect(await limited.admin(['EXISTS', 'lim:a', 'lim:b', 'lim:c'])).toBe(0);
   });
 
+  it('stops reading a chunked body as soon as it passes the limit', async () => {
+    const chunk = new Uint8Array(400);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await limited.call('/set/lim:stream', {
+      method: 'POST',
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'ERR max request size exceeded' });
+    expect(await limited.admin(['EXISTS', 'lim:stream'])).toBe(0);
+  });
+
   it('enforces the daily request limit per command', async () => {
     // 10 commands a day: 3 + 5 run, then a transaction of 3 is discarded whole, then 2 more run.
     expect(

@@ -38,6 +38,7 @@ describe('an external Redis (--redis-url) that dies and comes back', () => {
     for (const [path, init] of [
       ['/get/r:k', {}],
       ['/pipeline', { method: 'POST', body: '[["GET","r:k"]]' }],
+      ['/pipeline', { method: 'POST', body: '[["ACL","RESTTOKEN","u","p"],["GET","r:k"]]' }],
       ['/multi-exec', { method: 'POST', body: '[["GET","r:k"]]' }],
       ['/monitor', { method: 'POST' }],
       ['/get/r:k', readOnly],

@@ -112,6 +112,15 @@ describe('startKvService', () => {
     expect((await kv.json('/set/ext:k/w', ro)).status).toBe(400);
   });
 
+  it('refuses to start on a corrupt credentials file instead of replacing its secrets', async () => {
+    const dir = dataDir();
+    mkdirSync(path.join(dir, 'kv'), { recursive: true });
+    writeFileSync(path.join(dir, 'kv', 'credentials.json'), '{ not json');
+    const error = await startKvService({ ...base, dataDir: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KvUnavailableError);
+    expect((error as Error).message).toMatch(/credentials file .* is unreadable/);
+  });
+
   it('reports a KV port that is taken, and leaves no redis-server behind', async () => {
     const blocker = http.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -87,6 +87,10 @@ export class SseStream {
   /** Ends the stream with a final `event: error` (e.g. Redis went away). */
   fail(message: string): void {
     if (this.ended) return;
+    if (this.res.destroyed) {
+      this.stop();
+      return;
+    }
     this.enqueue(`event: error\n${sseEvent(message)}`);
     this.flush();
     this.stop();
