@@ -22,7 +22,8 @@ for (const theme of ['light', 'dark'] as const) {
       await page.screenshot({ path: join(targetDir, `${name}-${theme}.png`) });
     };
 
-    await shoot('messages', async (p) => {
+    await shoot('kv-empty', async (p) => {
+      await p.keyboard.press('Alt+5');
       await expect(p.getByText(/the local stack already serves this API/)).toBeVisible();
     });
     await shoot('profiles-local', async (p) => {

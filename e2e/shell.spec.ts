@@ -1,7 +1,6 @@
 import { expect, test, waitForStack } from './fixtures';
 
 const AREAS = [
-  { nav: 'Messages', heading: 'Messages', empty: 'The message composer is on its way' },
   { nav: 'URL groups', heading: 'URL groups', empty: 'The URL-group editor is on its way' },
   { nav: 'Workflows', heading: 'Workflows', empty: 'The workflow run explorer is on its way' },
   { nav: 'DLQ', heading: 'Dead-letter queue', empty: 'DLQ triage is on its way' },
@@ -21,6 +20,25 @@ test('every area opens from the sidebar and shows its purposeful empty state', a
   }
 });
 
+test('the Messages area has one tab per job, addressable by URL', async ({ app }) => {
+  await app.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: 'Messages' }).click();
+  const tabs = app.getByRole('tablist', { name: 'Messages' });
+  await expect(tabs.getByRole('tab')).toHaveText([
+    'Compose',
+    'Batch',
+    'Webhook intake',
+    'Logs',
+    'Queues',
+    'Signing keys',
+  ]);
+  await expect(tabs.getByRole('tab', { name: 'Compose' })).toHaveAttribute('aria-selected', 'true');
+  await tabs.getByRole('tab', { name: 'Queues' }).click();
+  await expect(tabs.getByRole('tab', { name: 'Queues' })).toHaveAttribute('aria-selected', 'true');
+  await app.reload();
+  const queues = app.getByRole('tablist', { name: 'Messages' }).getByRole('tab', { name: 'Queues' });
+  await expect(queues).toHaveAttribute('aria-selected', 'true');
+});
+
 test('the local stack starts with the Local profile and reports its URLs', async ({ app }) => {
   await waitForStack(app);
   await app.getByRole('button', { name: 'Local stack status' }).click();
@@ -29,7 +47,7 @@ test('the local stack starts with the Local profile and reports its URLs', async
   // The ready line carries tokens; it must never show up in the log the page displays.
   await expect(app.getByLabel('Local stack log')).not.toContainText('"ready":true');
   // With the stack running, the empty states point SDK users at it.
-  await app.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: 'Messages' }).click();
+  await app.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: 'KV' }).click();
   await expect(app.getByText(/the local stack already serves this API at/)).toBeVisible();
 });
 

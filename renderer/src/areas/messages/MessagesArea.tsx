@@ -1,20 +1,52 @@
-import { SendIcon } from '../../ui/icons';
-import { ComingSoon, LocalStackHint } from '../ComingSoon';
+// The Messages area: one tab per job. Route: #/messages/<tab>/<param…>, e.g. #/messages/logs/msg_123.
+// Each tab is its own lazily loaded module, so opening the composer does not load the logs list.
+import { type ComponentType, lazy, Suspense } from 'react';
+import { useNav } from '../../shell/nav';
+import { PageHeader } from '../../shell/PageHeader';
+import { Spinner } from '../../ui/misc';
 
-export default function MessagesArea() {
+export const MESSAGE_TABS = [
+  { id: 'compose', label: 'Compose', component: lazy(() => import('./compose/ComposeTab')) },
+  { id: 'batch', label: 'Batch', component: lazy(() => import('./batch/BatchTab')) },
+  { id: 'webhook', label: 'Webhook intake', component: lazy(() => import('./webhook/WebhookTab')) },
+  { id: 'logs', label: 'Logs', component: lazy(() => import('./logs/LogsTab')) },
+  { id: 'queues', label: 'Queues', component: lazy(() => import('./queues/QueuesTab')) },
+  { id: 'keys', label: 'Signing keys', component: lazy(() => import('./keys/SigningKeysTab')) },
+] as const satisfies readonly { id: string; label: string; component: ComponentType<{ params: string[] }> }[];
+
+export type MessageTabId = (typeof MESSAGE_TABS)[number]['id'];
+
+export default function MessagesArea({ params }: { params: string[] }) {
+  const navigate = useNav((state) => state.navigate);
+  const [tabId = 'compose', ...rest] = params;
+  const tab = MESSAGE_TABS.find((candidate) => candidate.id === tabId) ?? MESSAGE_TABS[0];
+  const Tab = tab.component;
   return (
-    <ComingSoon
-      title="Messages"
-      headline="The message composer is on its way"
-      subtitle="Publish, batch, follow deliveries"
-      icon={<SendIcon />}
-      summary="Compose a message once and see exactly what goes on the wire, then follow it from CREATED to DELIVERED."
-      plans={[
-        'Composer with every delivery option, live request preview, copy as curl or SDK code',
-        'Batch builder and webhook-intake URLs',
-        'Logs grouped by message, queues with lag, signing keys',
-      ]}
-      today={<LocalStackHint service="messages" />}
-    />
+    <>
+      <PageHeader title="Messages" subtitle="Publish, batch, follow deliveries" />
+      <div className="tabs" role="tablist" aria-label="Messages">
+        {MESSAGE_TABS.map((candidate) => (
+          <button
+            key={candidate.id}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={candidate.id === tab.id}
+            onClick={() => navigate('messages', candidate.id)}
+          >
+            {candidate.label}
+          </button>
+        ))}
+      </div>
+      <Suspense
+        fallback={
+          <div className="page-body">
+            <Spinner />
+          </div>
+        }
+      >
+        <Tab params={rest} />
+      </Suspense>
+    </>
   );
 }
