@@ -4,9 +4,11 @@ import type { Logger } from 'pino';
 
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entryJson, errorJson } from './encode';
-import { BadRequestError, parseCommandBody, parseCommandsBody } from './json-args';
+import type { CommandList } from './commands';
+import { ArgsList } from './commands';
+import { BadRequestError, JsonCommandBatch, parseCommandBody, parseCommandsBody } from './json-args';
 import type { Backend } from './pool';
-import { changesAclUsers, commandName, explainError, isRestTokenCommand, refusal } from './policy';
+import { changesAclUsers, commandName, explainError, hasRule, isRestTokenCommand, refusal } from './policy';
 import type { DailyQuota } from './quota';
 import { DAILY_LIMIT_ERROR, REQUEST_SIZE_ERROR } from './quota';
 import type { ParsedUrl } from './request';
@@ -132,24 +134,25 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
   }
 
   /** Runs commands on a shared connection; refused commands and bridge extensions are answered here. */
-  async function run(principal: Principal, commands: RespArg[][]): Promise<Result[]> {
-    const results: (Result | undefined)[] = new Array<Result | undefined>(commands.length);
-    const granted = ctx.quota ? ctx.quota.take(commands.length) : commands.length;
-    const toSend: RespArg[][] = [];
+  async function run(principal: Principal, commands: CommandList): Promise<Result[]> {
+    const count = commands.length;
+    const results: (Result | undefined)[] = new Array<Result | undefined>(count);
+    const granted = ctx.quota ? ctx.quota.take(count) : count;
     const sentAt: number[] = [];
     const sentNames: string[] = [];
     const local: Promise<void>[] = [];
-    for (let i = 0; i < commands.length; i++) {
-      const args = commands[i]!;
+    for (let i = 0; i < count; i++) {
       if (i >= granted) {
         results[i] = { value: new RespError(DAILY_LIMIT_ERROR) };
         continue;
       }
-      const name = commandName(args);
-      const refused = refusal(args, name);
+      const name = commands.name(i);
+      // Arguments are only looked at for the few commands that have a rule (most have none).
+      const args = hasRule(name) ? commands.args(i) : undefined;
+      const refused = args && refusal(args, name);
       if (refused) {
         results[i] = { value: new RespError(refused) };
-      } else if (isRestTokenCommand(args, name)) {
+      } else if (args && isRestTokenCommand(args, name)) {
         if (args.length !== 4) {
           results[i] = { value: new RespError("ERR wrong number of arguments for 'acl|resttoken' command") };
           continue;
@@ -160,7 +163,6 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
           }),
         );
       } else {
-        toSend.push(args);
         sentAt.push(i);
         sentNames.push(name);
       }
@@ -168,20 +170,19 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     // Settled before anything below can throw, so a failing RESTTOKEN is never an unhandled rejection.
     const localDone = Promise.all(local);
     localDone.catch(() => {});
-    if (toSend.length > 0) {
+    if (sentAt.length > 0) {
       const connection = await principal.backend.sharedConnection();
-      const replies = await connection.send(encodeCommands(toSend), toSend.length);
+      const replies = await connection.send(commands.encode(sentAt), sentAt.length);
       for (let j = 0; j < replies.length; j++) {
         const reply = replies[j]!;
-        const args = toSend[j]!;
         const name = sentNames[j]!;
         const i = sentAt[j]!;
         if (reply.value instanceof RespError) {
-          const message = explainError(args, reply.value.message, name);
+          const message = explainError(name, reply.value.message);
           results[i] = message === reply.value.message ? reply : { value: new RespError(message) };
         } else {
           results[i] = reply;
-          if (name === 'acl' && changesAclUsers(args, name)) ctx.aclChanged();
+          if (name === 'acl' && changesAclUsers(commands.args(i), name)) ctx.aclChanged();
         }
       }
     }
@@ -213,7 +214,9 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       for (let i = 0; i < commands.length; i++) {
         const queued = replies[i]!.value;
         // A command refused at queue time discards the transaction; its own error says more than EXECABORT.
-        if (queued instanceof RespError) throw new HttpError(400, explainError(commands[i]!, queued.message));
+        if (queued instanceof RespError) {
+          throw new HttpError(400, explainError(commandName(commands[i]!), queued.message));
+        }
       }
       const exec = replies[commands.length]!.value;
       if (exec instanceof RespError) throw new HttpError(400, exec.message);
@@ -360,7 +363,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       return sendJson(res, 200, `[${entries.map((e) => entryJson(e, base64)).join(',')}]`);
     }
     if (target.kind === 'pipeline') {
-      const results = await run(principal, parseCommandsBody(body ?? Buffer.alloc(0)));
+      const results = await run(principal, JsonCommandBatch.parse(body ?? Buffer.alloc(0)));
       if (resp2) return sendResp2(res, 200, results);
       let out = '[';
       for (let i = 0; i < results.length; i++)
@@ -379,7 +382,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     } else {
       args = pathCommand(target.args, body, url);
     }
-    const [result] = await run(principal, [args]);
+    const [result] = await run(principal, new ArgsList([args]));
     const failed = result!.value instanceof RespError;
     if (resp2) return sendResp2(res, failed ? 400 : 200, [result!]);
     if (failed) return sendError(res, 400, (result!.value as RespError).message);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { BadRequestError, parseCommandBody, parseCommandsBody } from './json-args';
+import { BadRequestError, JsonCommandBatch, parseCommandBody, parseCommandsBody } from './json-args';
+import { encodeCommands } from './resp';
 import type { RespArg } from './resp';
 
 const text = (args: RespArg[]): string[] => args.map((a) => a.toString());
@@ -70,5 +71,37 @@ describe('JSON command bodies', () => {
     ['[["get"]', 'unexpected end'],
   ])('rejects the pipeline body %j (%s)', (input, message) => {
     expect(() => parseCommandsBody(body(input))).toThrow(message);
+  });
+});
+
+describe('JsonCommandBatch (the zero-copy /pipeline reader)', () => {
+  const bodies = [
+    '[["SET","k","v"],["GET","k"]]',
+    ' [ ["Set", "n", 12345678901234567890, -1.5e3, true, null] , ["hset","h",{"a":[1,"]"]},"x"] ] ',
+    '[["SET","esc","a\\"b\\u00e9\\ud83d\\ude00"],["ECHO","' + 'x'.repeat(300) + '"]]',
+  ];
+
+  it.each(bodies)('reads %s exactly like parseCommandsBody and encodes the same bytes', (text) => {
+    const body = Buffer.from(text);
+    const expected = parseCommandsBody(body);
+    const batch = JsonCommandBatch.parse(body);
+    expect(batch.length).toBe(expected.length);
+    expected.forEach((args, i) => {
+      expect(batch.name(i)).toBe(args[0]!.toString().toLowerCase());
+      expect(batch.args(i)).toEqual(args);
+    });
+    const all = expected.map((_, i) => i);
+    expect(batch.encode(all)).toEqual(encodeCommands(expected));
+    expect(batch.encode([expected.length - 1])).toEqual(encodeCommands([expected[expected.length - 1]!]));
+  });
+
+  it.each([
+    ['[]', 'empty pipeline request'],
+    ['[["get"],[]]', 'empty command at index 1'],
+    ['[["get",]]', 'unexpected character'],
+    ['["get"]', 'expected a command array'],
+    ['[["get"]] x', 'trailing data'],
+  ])('rejects %j (%s)', (input, message) => {
+    expect(() => JsonCommandBatch.parse(Buffer.from(input))).toThrow(message);
   });
 });

@@ -3,6 +3,7 @@
 // JSON.parse would turn 12345678901234567890 into 12345678901234567000 and 1.10 into 1.1; the REST
 // API promises that a number reaches Redis as the text the client wrote, so numbers keep their literal
 // text. Strings without escapes are taken as byte slices of the body (no decode/encode round trip).
+import type { CommandList } from './commands';
 import type { RespArg } from './resp';
 
 /** The body is not what the endpoint accepts; answered with 400 and this message. */
@@ -45,32 +46,61 @@ class Reader {
     return this.fail(c === -1 ? 'unexpected end' : 'expected , or ]');
   }
 
+  /** Where the last element read by `element()` lies in the body (when it needed no decoding). */
+  spanStart = 0;
+  spanEnd = 0;
+
+  /**
+   * Reads one array element. Returns the decoded bytes of a string with escapes; otherwise undefined,
+   * and the argument is exactly the body bytes [spanStart, spanEnd): string contents, a number's or
+   * literal's text, or a nested array/object's JSON text (the SDK stringifies objects itself).
+   */
+  element(): Buffer | undefined {
+    const c = this.skipSpace();
+    if (c === 34) {
+      const buf = this.buf;
+      const start = this.pos + 1;
+      for (let i = start; i < buf.length; i++) {
+        const b = buf[i]!;
+        if (b === 34) {
+          this.spanStart = start;
+          this.spanEnd = i;
+          this.pos = i + 1;
+          return undefined;
+        }
+        if (b === 92) return this.escapedString(start);
+        if (b < 32) {
+          this.pos = i;
+          this.fail('control character in string');
+        }
+      }
+      this.pos = buf.length;
+      this.fail('unterminated string');
+    }
+    const start = this.pos;
+    if (c === 45 || (c >= 48 && c <= 57)) this.number();
+    else if (c === 116) this.literal(TRUE);
+    else if (c === 102) this.literal(FALSE);
+    else if (c === 110) this.literal(NULL);
+    else if (c === 91 || c === 123) this.skipValue();
+    else this.fail(c === -1 ? 'unexpected end' : 'unexpected character');
+    this.spanStart = start;
+    this.spanEnd = this.pos;
+    return undefined;
+  }
+
   /** One array element turned into a Redis argument. */
   arg(): RespArg {
-    const c = this.skipSpace();
-    if (c === 34) return this.string();
-    if (c === 45 || (c >= 48 && c <= 57)) return this.number();
-    if (c === 116) return this.literal(TRUE);
-    if (c === 102) return this.literal(FALSE);
-    if (c === 110) return this.literal(NULL);
-    if (c === 91 || c === 123) {
-      // A nested array or object is passed on as its JSON text (the SDK stringifies objects itself).
-      const start = this.pos;
-      this.skipValue();
-      return this.buf.subarray(start, this.pos);
-    }
-    return this.fail(c === -1 ? 'unexpected end' : 'unexpected character');
+    return this.element() ?? this.buf.subarray(this.spanStart, this.spanEnd);
   }
 
-  literal(word: Buffer): Buffer {
+  literal(word: Buffer): void {
     if (!this.buf.subarray(this.pos, this.pos + word.length).equals(word)) this.fail('unknown literal');
     this.pos += word.length;
-    return word;
   }
 
-  number(): Buffer {
+  number(): void {
     const buf = this.buf;
-    const start = this.pos;
     if (buf[this.pos] === 45) this.pos++;
     if (buf[this.pos] === 48) this.pos++;
     else if (!this.digits()) this.fail('malformed number');
@@ -83,32 +113,12 @@ class Reader {
       if (buf[this.pos] === 43 || buf[this.pos] === 45) this.pos++;
       if (!this.digits()) this.fail('malformed number');
     }
-    return buf.subarray(start, this.pos);
   }
 
   digits(): boolean {
     const start = this.pos;
     while (this.pos < this.buf.length && this.buf[this.pos]! >= 48 && this.buf[this.pos]! <= 57) this.pos++;
     return this.pos > start;
-  }
-
-  string(): Buffer {
-    const buf = this.buf;
-    const start = ++this.pos;
-    for (let i = start; i < buf.length; i++) {
-      const c = buf[i]!;
-      if (c === 34) {
-        this.pos = i + 1;
-        return buf.subarray(start, i);
-      }
-      if (c === 92) return this.escapedString(start);
-      if (c < 32) {
-        this.pos = i;
-        this.fail('control character in string');
-      }
-    }
-    this.pos = buf.length;
-    return this.fail('unterminated string');
   }
 
   private escapedString(start: number): Buffer {
@@ -192,7 +202,7 @@ class Reader {
   skipValue(): void {
     const c = this.skipSpace();
     if (c === 34) {
-      this.string();
+      this.element();
     } else if (c === 91 || c === 123) {
       const close = c === 91 ? 93 : 125;
       this.pos++;
@@ -203,13 +213,13 @@ class Reader {
       do {
         if (c === 123) {
           if (this.skipSpace() !== 34) this.fail('expected a key');
-          this.string();
+          this.element();
           this.expect(58, ':');
         }
         this.skipValue();
       } while (this.more(close));
     } else {
-      this.arg();
+      this.element();
     }
   }
 
@@ -258,4 +268,139 @@ export function parseCommandsBody(body: Buffer): RespArg[][] {
   reader.end();
   if (commands.length === 0) throw new BadRequestError('ERR empty pipeline request');
   return commands;
+}
+
+function digitCount(n: number): number {
+  return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : String(n).length;
+}
+
+function writeHeader(target: Buffer, offset: number, prefix: number, n: number): number {
+  target[offset++] = prefix;
+  const len = digitCount(n);
+  for (let i = len - 1; i >= 0; i--) {
+    target[offset + i] = 48 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  offset += len;
+  target[offset++] = 13;
+  target[offset++] = 10;
+  return offset;
+}
+
+/**
+ * The body of `/pipeline`, indexed instead of copied: each argument is a span of the body (or, for a
+ * string with escapes, its decoded bytes). Encoding copies the spans straight into the RESP payload, so
+ * the hot path allocates no object per argument. It is the SDK's main path: auto-pipelining sends
+ * almost everything here.
+ */
+export class JsonCommandBatch implements CommandList {
+  private constructor(
+    private readonly body: Buffer,
+    /** Per command: index of its first span and its argument count. */
+    private readonly commands: number[],
+    /** Per argument: [start, end) in the body, or [-1 - i, 0] for decoded[i]. */
+    private readonly spans: number[],
+    private readonly decoded: Buffer[],
+  ) {}
+
+  static parse(body: Buffer): JsonCommandBatch {
+    const reader = new Reader(body);
+    const commands: number[] = [];
+    const spans: number[] = [];
+    const decoded: Buffer[] = [];
+    reader.expect(91, 'a JSON array of commands');
+    if (reader.skipSpace() === 93) {
+      reader.pos++;
+    } else {
+      do {
+        if (reader.skipSpace() !== 91) reader.fail('expected a command array');
+        reader.pos++;
+        const first = spans.length / 2;
+        if (reader.skipSpace() === 93) {
+          throw new BadRequestError(`ERR empty command at index ${commands.length / 2}`);
+        }
+        do {
+          const bytes = reader.element();
+          if (bytes) {
+            spans.push(-1 - decoded.length, 0);
+            decoded.push(bytes);
+          } else {
+            spans.push(reader.spanStart, reader.spanEnd);
+          }
+        } while (reader.more(93));
+        commands.push(first, spans.length / 2 - first);
+      } while (reader.more(93));
+    }
+    reader.end();
+    if (commands.length === 0) throw new BadRequestError('ERR empty pipeline request');
+    return new JsonCommandBatch(body, commands, spans, decoded);
+  }
+
+  get length(): number {
+    return this.commands.length / 2;
+  }
+
+  private arg(span: number): Buffer {
+    const start = this.spans[2 * span]!;
+    return start < 0 ? this.decoded[-1 - start]! : this.body.subarray(start, this.spans[2 * span + 1]);
+  }
+
+  name(i: number): string {
+    const span = this.commands[2 * i]!;
+    const start = this.spans[2 * span]!;
+    const name =
+      start < 0
+        ? this.decoded[-1 - start]!.toString('latin1')
+        : this.body.toString('latin1', start, this.spans[2 * span + 1]);
+    return name.toLowerCase();
+  }
+
+  args(i: number): RespArg[] {
+    const first = this.commands[2 * i]!;
+    const count = this.commands[2 * i + 1]!;
+    const args: RespArg[] = [];
+    for (let a = 0; a < count; a++) args.push(this.arg(first + a));
+    return args;
+  }
+
+  encode(indices: readonly number[]): Buffer {
+    const { body, commands, spans, decoded } = this;
+    let total = 0;
+    for (const i of indices) {
+      const first = commands[2 * i]!;
+      const count = commands[2 * i + 1]!;
+      total += 3 + digitCount(count);
+      for (let a = first; a < first + count; a++) {
+        const start = spans[2 * a]!;
+        const len = start < 0 ? decoded[-1 - start]!.length : spans[2 * a + 1]! - start;
+        total += 5 + digitCount(len) + len;
+      }
+    }
+    const out = Buffer.allocUnsafe(total);
+    let offset = 0;
+    for (const i of indices) {
+      const first = commands[2 * i]!;
+      const count = commands[2 * i + 1]!;
+      offset = writeHeader(out, offset, 42, count);
+      for (let a = first; a < first + count; a++) {
+        const start = spans[2 * a]!;
+        if (start < 0) {
+          const bytes = decoded[-1 - start]!;
+          offset = writeHeader(out, offset, 36, bytes.length);
+          offset += bytes.copy(out, offset);
+        } else {
+          const end = spans[2 * a + 1]!;
+          offset = writeHeader(out, offset, 36, end - start);
+          if (end - start < 64) {
+            for (let k = start; k < end; k++) out[offset++] = body[k]!;
+          } else {
+            offset += body.copy(out, offset, start, end);
+          }
+        }
+        out[offset++] = 13;
+        out[offset++] = 10;
+      }
+    }
+    return out;
+  }
 }

@@ -111,6 +111,11 @@ const RULES = new Map<string, Rule>([
   ],
 ]);
 
+/** Whether `refusal` (or RESTTOKEN interception) needs to look at this command's arguments at all. */
+export function hasRule(name: string): boolean {
+  return RULES.has(name);
+}
+
 /**
  * The ERR text for a command the bridge will not pass through, or undefined. Pass `name` when it is
  * already known (it is looked up once per command on the hot path).
@@ -133,7 +138,7 @@ export function changesAclUsers(args: readonly RespArg[], name = commandName(arg
 }
 
 /** Redis without RedisJSON says "unknown command"; say what is actually missing. */
-export function explainError(args: readonly RespArg[], message: string, name = commandName(args)): string {
+export function explainError(name: string, message: string): string {
   if (name.startsWith('json.') && message.startsWith('ERR unknown command')) {
     return `ERR ${name.toUpperCase()} needs the RedisJSON module, which the backing Redis does not have (${message.slice(4)})`;
   }
