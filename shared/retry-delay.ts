@@ -250,3 +250,12 @@ export function checkRetryDelay(source: string): RetryDelayCheck {
     throw error;
   }
 }
+
+/** The service's default backoff: min(1 day, e^(2.5·(retried+1))) seconds (vendor table: 12 s, 2m28s, 30m8s, 6h7m, 24h). */
+export const DEFAULT_BACKOFF_FACTOR = 2.5;
+export const MAX_RETRY_DELAY_MS = 86_400_000;
+
+/** Milliseconds before the next attempt under the default backoff, `retried` retries already made. */
+export function defaultBackoffMs(retried: number, factor = DEFAULT_BACKOFF_FACTOR): number {
+  return Math.round(Math.min(MAX_RETRY_DELAY_MS / 1_000, Math.exp(factor * (retried + 1))) * 1_000);
+}

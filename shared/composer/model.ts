@@ -1,0 +1,109 @@
+// The message composer's form model: what the user set, as the form holds it (strings for numbers, so a
+// half-typed value is never lost). One schema serves the bridge (main validates every input with it), the
+// drafts/templates/history files and the batch builder, whose items are the same model.
+import { z } from 'zod';
+
+export const COMPOSER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD', 'OPTIONS'] as const;
+export type ComposerMethod = (typeof COMPOSER_METHODS)[number];
+
+/** Where the message goes: a URL, a URL group, a queue (enqueue, to a URL or a group) or the LLM API. */
+export const DESTINATION_KINDS = ['url', 'group', 'queue', 'llm'] as const;
+export type DestinationKind = (typeof DESTINATION_KINDS)[number];
+
+/** The service's documented defaults, shown next to the fields they apply to. */
+export const DEFAULT_RETRIES = 3;
+export const MAX_RETRIES = 100;
+export const DEDUP_WINDOW_MINUTES = 10;
+
+const text = (max: number) => z.string().max(max);
+
+export const headerRowSchema = z.object({
+  name: text(200),
+  value: text(8_000),
+  /** Unticked rows stay in the table but are not sent. */
+  enabled: z.boolean().default(true),
+});
+export type HeaderRow = z.infer<typeof headerRowSchema>;
+
+/** A callback or failure callback: its URL, the headers it gets, and its own delivery settings. */
+export const callbackSchema = z.object({
+  url: text(2_000).default(''),
+  headers: z
+    .array(headerRowSchema)
+    .max(100)
+    .default(() => []),
+  /** '' = POST (the service's default for callbacks). */
+  method: z.union([z.literal(''), z.enum(COMPOSER_METHODS)]).default(''),
+  /** '' = the message's own retries. */
+  retries: text(10).default(''),
+  retryDelay: text(1_000).default(''),
+  timeout: text(50).default(''),
+});
+export type CallbackModel = z.infer<typeof callbackSchema>;
+
+export const composerSchema = z.object({
+  destinationKind: z.enum(DESTINATION_KINDS).default('url'),
+  /** The destination URL (kind url, or a queue whose target is a URL). */
+  url: text(2_000).default(''),
+  /** The URL group (kind group, or a queue whose target is a group). */
+  group: text(200).default(''),
+  queue: text(200).default(''),
+  /** For a queue: enqueue to a URL or to a URL group. */
+  queueTarget: z.enum(['url', 'group']).default('url'),
+  method: z.enum(COMPOSER_METHODS).default('POST'),
+  contentType: text(200).default('application/json'),
+  body: text(1_048_576).default(''),
+  /** Headers delivered to the destination (sent as `Upstash-Forward-<name>`). */
+  headers: z
+    .array(headerRowSchema)
+    .max(200)
+    .default(() => []),
+  /** `Upstash-Header-Forward: true`: every header of the publish request is forwarded, unprefixed. */
+  headerForward: z.boolean().default(false),
+  /** `10s`, `5m`, `2h`, `1d`, `1h30m`; '' = none. */
+  delay: text(50).default(''),
+  /** Unix seconds (UTC); null = none. Wins over `delay` at the service. */
+  notBefore: z.number().int().min(0).max(1e11).nullable().default(null),
+  /** '' = the service's default (3). */
+  retries: text(10).default(''),
+  retryDelay: text(1_000).default(''),
+  timeout: text(50).default(''),
+  callback: callbackSchema.default(() => callbackSchema.parse({})),
+  failureCallback: callbackSchema.default(() => callbackSchema.parse({})),
+  dedupMode: z.enum(['none', 'id', 'content']).default('none'),
+  dedupId: text(500).default(''),
+  /** Comma-separated. */
+  labels: text(1_000).default(''),
+  flowControlKey: text(200).default(''),
+  flowControlParallelism: text(10).default(''),
+  flowControlRate: text(10).default(''),
+  flowControlPeriod: text(20).default(''),
+});
+/** The model with every field present (what the form holds and the builders take). */
+export type ComposerModel = z.output<typeof composerSchema>;
+/** What callers may pass: any field may be left out and gets its default. */
+export type ComposerInput = z.input<typeof composerSchema>;
+
+export function emptyComposer(overrides: Partial<ComposerModel> = {}): ComposerModel {
+  return { ...composerSchema.parse({}), ...overrides };
+}
+
+export function emptyCallback(): CallbackModel {
+  return callbackSchema.parse({});
+}
+
+/** A short human name for where a model sends its message (history lists, batch rows). */
+export function describeDestination(model: ComposerModel): string {
+  switch (model.destinationKind) {
+    case 'url':
+      return model.url || '(no URL)';
+    case 'group':
+      return model.group ? `group ${model.group}` : '(no group)';
+    case 'llm':
+      return 'api/llm';
+    case 'queue': {
+      const target = model.queueTarget === 'group' ? `group ${model.group}` : model.url;
+      return `queue ${model.queue || '(none)'} → ${target || '(no target)'}`;
+    }
+  }
+}

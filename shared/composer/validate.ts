@@ -1,0 +1,209 @@
+// Checks a composer model as the user types: errors block sending, warnings only inform. Every message says
+// what is wrong and how to write it instead, reusing the same parsers the local stack validates with.
+import { tryParseDuration } from '../duration';
+import { isValidHeaderName, isValidHeaderValue } from '../headers';
+import { parseFlowControlValue } from '../messages/flow-control';
+import { checkName, parseLabels } from '../messages/names';
+import { checkRetryDelay } from '../retry-delay';
+import { type CallbackModel, type ComposerModel, type HeaderRow, MAX_RETRIES } from './model';
+
+/** Field path (`url`, `headers.2.name`, `callback.retries`) → message. */
+export type FieldMessages = Record<string, string>;
+
+export interface Validation {
+  errors: FieldMessages;
+  warnings: FieldMessages;
+}
+
+const MAX_DELAY_MS = 365 * 86_400_000;
+const MAX_TIMEOUT_MS = 86_400_000;
+
+export function checkHttpUrl(value: string, what: string): string | undefined {
+  const text = value.trim();
+  if (text === '') return `${what} is empty`;
+  if (!/^https?:\/\//i.test(text)) return `${what} must start with http:// or https://`;
+  try {
+    const url = new URL(text);
+    if (url.hostname === '') return `${what} has no host`;
+  } catch {
+    return `${what} is not a valid URL`;
+  }
+  return undefined;
+}
+
+/** `Upstash-Delay`: s/m/h/d units, at most 365 days. */
+export function checkDelay(value: string): string | undefined {
+  const parsed = tryParseDuration(value);
+  if (!parsed.ok) return parsed.error;
+  if (parsed.ms > MAX_DELAY_MS) return 'at most 365d (the pay-as-you-go maximum; the free plan allows 7d)';
+  return undefined;
+}
+
+/** `Upstash-Timeout`: a duration (a bare number is seconds), from 1s to 1d. */
+export function checkTimeout(value: string): string | undefined {
+  const parsed = tryParseDuration(value, { bareNumberAsSeconds: true });
+  if (!parsed.ok) return parsed.error;
+  if (parsed.ms < 1_000 || parsed.ms > MAX_TIMEOUT_MS) return 'must be between 1s and 1d';
+  return undefined;
+}
+
+export function checkRetries(value: string): string | undefined {
+  const text = value.trim();
+  if (!/^\d+$/.test(text) || Number(text) > MAX_RETRIES) {
+    return `a whole number from 0 to ${MAX_RETRIES}`;
+  }
+  return undefined;
+}
+
+/** The `Upstash-Flow-Control-Value` a model asks for ('' when none of its parts is set). */
+export function flowControlValueOf(model: ComposerModel): string {
+  const parts: string[] = [];
+  if (model.flowControlParallelism.trim()) parts.push(`parallelism=${model.flowControlParallelism.trim()}`);
+  if (model.flowControlRate.trim()) parts.push(`rate=${model.flowControlRate.trim()}`);
+  if (model.flowControlPeriod.trim()) parts.push(`period=${model.flowControlPeriod.trim()}`);
+  return parts.join(', ');
+}
+
+function checkHeaderRows(rows: HeaderRow[], prefix: string, errors: FieldMessages): void {
+  rows.forEach((row, index) => {
+    if (!row.enabled) return;
+    const name = row.name.trim();
+    if (name === '' && row.value === '') return;
+    if (name === '') errors[`${prefix}.${index}.name`] = 'header name is empty';
+    else if (!isValidHeaderName(name)) {
+      errors[`${prefix}.${index}.name`] = `'${name}' is not a valid header name (no spaces or ':')`;
+    }
+    if (!isValidHeaderValue(row.value)) {
+      errors[`${prefix}.${index}.value`] = 'header values may not contain line breaks';
+    }
+  });
+}
+
+function hasCallbackSettings(callback: CallbackModel): boolean {
+  return (
+    callback.method !== '' ||
+    callback.retries.trim() !== '' ||
+    callback.retryDelay.trim() !== '' ||
+    callback.timeout.trim() !== '' ||
+    callback.headers.some((row) => row.enabled && row.name.trim() !== '')
+  );
+}
+
+function checkCallback(
+  callback: CallbackModel,
+  key: 'callback' | 'failureCallback',
+  what: string,
+  required: boolean,
+  errors: FieldMessages,
+): void {
+  const url = callback.url.trim();
+  if (url === '') {
+    if (required) errors[`${key}.url`] = `api/llm needs a callback: the model's answer is delivered there`;
+    else if (hasCallbackSettings(callback)) {
+      errors[`${key}.url`] = `set a ${what} URL, or clear its settings`;
+    }
+  } else {
+    const problem = checkHttpUrl(url, `${what} URL`);
+    if (problem) errors[`${key}.url`] = problem;
+  }
+  if (callback.retries.trim()) {
+    const problem = checkRetries(callback.retries);
+    if (problem) errors[`${key}.retries`] = problem;
+  }
+  if (callback.retryDelay.trim()) {
+    const check = checkRetryDelay(callback.retryDelay);
+    if (!check.ok) errors[`${key}.retryDelay`] = check.error;
+  }
+  if (callback.timeout.trim()) {
+    const problem = checkTimeout(callback.timeout);
+    if (problem) errors[`${key}.timeout`] = problem;
+  }
+  checkHeaderRows(callback.headers, `${key}.headers`, errors);
+}
+
+export function isJsonContentType(contentType: string): boolean {
+  return /[/+]json\b/i.test(contentType);
+}
+
+/** Validates a model; `now` (unix ms) decides whether a not-before time is in the past. */
+export function validateComposer(model: ComposerModel, now: number): Validation {
+  const errors: FieldMessages = {};
+  const warnings: FieldMessages = {};
+  const kind = model.destinationKind;
+  const target = kind === 'queue' ? model.queueTarget : kind;
+  if (kind === 'queue') {
+    const problem = checkName('queue', model.queue.trim());
+    if (problem) errors.queue = problem;
+  }
+  if (target === 'url') {
+    const problem = checkHttpUrl(model.url, 'destination URL');
+    if (problem) errors.url = problem;
+  } else if (target === 'group') {
+    const problem = checkName('URL group', model.group.trim());
+    if (problem) errors.group = problem;
+  }
+  if (kind === 'llm' && model.method !== 'POST') errors.method = 'api/llm is always POST';
+
+  if (!isValidHeaderValue(model.contentType)) errors.contentType = 'may not contain line breaks';
+  if (model.body !== '' && isJsonContentType(model.contentType)) {
+    try {
+      JSON.parse(model.body);
+    } catch (error) {
+      warnings.body = `not valid JSON (${error instanceof Error ? error.message : String(error)}); it is sent as typed`;
+    }
+  }
+  if ((model.method === 'GET' || model.method === 'HEAD') && model.body !== '') {
+    warnings.body = `many servers ignore a body on ${model.method}`;
+  }
+  checkHeaderRows(model.headers, 'headers', errors);
+
+  if (model.delay.trim()) {
+    const problem = checkDelay(model.delay);
+    if (problem) errors.delay = problem;
+  }
+  if (model.notBefore !== null) {
+    if (model.notBefore * 1_000 < now) warnings.notBefore = 'in the past: the message is delivered at once';
+    else if (model.notBefore * 1_000 - now > MAX_DELAY_MS) errors.notBefore = 'more than 365 days ahead';
+    if (model.delay.trim()) warnings.delay = 'an earliest time is set: it wins, and this delay is ignored';
+  }
+  if (model.retries.trim()) {
+    const problem = checkRetries(model.retries);
+    if (problem) errors.retries = problem;
+  }
+  if (model.retryDelay.trim()) {
+    const check = checkRetryDelay(model.retryDelay);
+    if (!check.ok) errors.retryDelay = check.error;
+  }
+  if (model.timeout.trim()) {
+    const problem = checkTimeout(model.timeout);
+    if (problem) errors.timeout = problem;
+  }
+  checkCallback(model.callback, 'callback', 'callback', kind === 'llm', errors);
+  checkCallback(model.failureCallback, 'failureCallback', 'failure callback', false, errors);
+
+  if (model.dedupMode === 'id') {
+    const id = model.dedupId.trim();
+    if (id === '') errors.dedupId = 'type a deduplication id, or choose another mode';
+    else if (!isValidHeaderValue(id)) errors.dedupId = 'may not contain line breaks';
+  }
+  if (model.labels.trim() && parseLabels(model.labels).length === 0) errors.labels = 'no label in this list';
+  if (!isValidHeaderValue(model.labels)) errors.labels = 'may not contain line breaks';
+
+  const flowValue = flowControlValueOf(model);
+  const flowKey = model.flowControlKey.trim();
+  if (flowKey !== '' || flowValue !== '') {
+    if (flowKey === '') errors.flowControlKey = 'flow control needs a key';
+    const parsed = parseFlowControlValue(flowValue);
+    if (!parsed.ok) {
+      const field = /parallelism/.test(parsed.error)
+        ? 'flowControlParallelism'
+        : /rate/.test(parsed.error)
+          ? 'flowControlRate'
+          : /period/.test(parsed.error)
+            ? 'flowControlPeriod'
+            : 'flowControlParallelism';
+      errors[field] = parsed.error;
+    }
+  }
+  return { errors, warnings };
+}
