@@ -12,7 +12,11 @@ export interface BackendOptions {
   /** Where Redis is right now; read on every new connection (the managed server may move ports). */
   target(): RedisTarget;
   credentials: RedisCredentials;
-  /** Multiplexed connections kept open for commands and pipelines. */
+  /**
+   * Multiplexed connections kept open for commands and pipelines (default 2). Few is cheaper: every
+   * connection costs a write and a read syscall per event-loop turn. More than one keeps a huge request
+   * from holding up small ones entirely (Redis reads each connection in 16 KB turns).
+   */
   sharedSize?: number;
   /** Idle transaction connections kept for reuse. */
   exclusiveIdle?: number;
@@ -37,7 +41,7 @@ export class Backend {
     let best: Connection | undefined;
     for (const c of this.shared) if (!best || c.inflight < best.inflight) best = c;
     if (best && best.inflight === 0) return best;
-    const size = this.options.sharedSize ?? 4;
+    const size = this.options.sharedSize ?? 2;
     if (!this.opening && this.shared.length < size) {
       const opening = this.open().then((c) => {
         if (this.closed) {
