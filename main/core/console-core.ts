@@ -12,6 +12,11 @@ import { ProfileStore } from './profiles/profile-store';
 import { ProfilesService } from './profiles/profiles-service';
 import type { SecretStore } from './secrets/secret-store';
 import { StackSupervisor, type StackSupervisorOptions } from './local-stack/supervisor';
+import { dlqHandlers } from './services/dlq/handlers';
+import { keyHandlers } from './services/keys/handlers';
+import { logHandlers } from './services/logs/handlers';
+import { queueHandlers } from './services/queues/handlers';
+import { urlGroupHandlers } from './services/url-groups/handlers';
 
 export interface ConsoleCoreOptions {
   /** Where profiles.json lives. */
@@ -73,6 +78,12 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       stack.on('change', onChange);
       return () => stack.off('change', onChange);
     },
+
+    ...urlGroupHandlers({ profiles }),
+    ...logHandlers({ profiles }),
+    ...queueHandlers({ profiles }),
+    ...dlqHandlers({ profiles, logError: (message, error) => options.logger.error({ err: error }, message) }),
+    ...keyHandlers({ profiles }),
   };
 
   const router = createRouter({

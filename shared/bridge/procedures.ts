@@ -5,11 +5,21 @@ import type { CallDef, StreamDef } from './define';
 import { appProcedures } from './procedures/app';
 import { profileProcedures } from './procedures/profiles';
 import { stackProcedures } from './procedures/stack';
+import { urlGroupProcedures } from './procedures/url-groups';
+import { logProcedures } from './procedures/logs';
+import { queueProcedures } from './procedures/queues';
+import { dlqProcedures } from './procedures/dlq';
+import { keyProcedures } from './procedures/keys';
 
 export const procedures = {
   ...appProcedures,
   ...profileProcedures,
   ...stackProcedures,
+  ...urlGroupProcedures,
+  ...logProcedures,
+  ...queueProcedures,
+  ...dlqProcedures,
+  ...keyProcedures,
 };
 
 export type Procedures = typeof procedures;

@@ -1,0 +1,50 @@
+// Signing keys over `/v2/keys`. The keys are secrets: they stay in main, the renderer gets masked hints
+// and whether the profile's stored keys (used to verify signatures) still match the service's.
+import type { keyProcedures, SigningKeysView } from '../../../../shared/bridge/procedures/keys';
+import type { SigningKeys } from '../../../../shared/messages/types';
+import { LOCAL_PROFILE_ID } from '../../../../shared/profiles';
+import type { Handlers } from '../../bridge/router';
+import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
+import { maskSecret } from '../../secrets/secret-store';
+import { MessageApi } from '../message-api';
+
+type Names = keyof typeof keyProcedures;
+
+function view(profile: ResolvedProfile, keys: SigningKeys): SigningKeysView {
+  let profileKeys: SigningKeysView['profileKeys'];
+  if (profile.id === LOCAL_PROFILE_ID) profileKeys = 'builtIn';
+  else {
+    const current = profile.secret('currentSigningKey');
+    const next = profile.secret('nextSigningKey');
+    if (!current && !next) profileKeys = 'none';
+    else profileKeys = current === keys.current && next === keys.next ? 'match' : 'differ';
+  }
+  return { current: maskSecret(keys.current ?? ''), next: maskSecret(keys.next ?? ''), profileKeys };
+}
+
+export function keyHandlers({
+  profiles,
+}: {
+  profiles: Pick<ProfilesService, 'resolve' | 'update'>;
+}): Pick<Handlers, Names> {
+  return {
+    'keys.get': async ({ profileId }) => {
+      const profile = profiles.resolve(profileId);
+      const { body } = await new MessageApi(profile).json<SigningKeys>({ path: '/v2/keys' });
+      return view(profile, body);
+    },
+    'keys.rotate': async ({ profileId }) => {
+      const profile = profiles.resolve(profileId);
+      const { body } = await new MessageApi(profile).json<SigningKeys>({
+        method: 'POST',
+        path: '/v2/keys/rotate',
+      });
+      // A profile that stores signing keys keeps verifying signatures only with the new pair.
+      const stored = profile.id !== LOCAL_PROFILE_ID && view(profile, body).profileKeys === 'differ';
+      if (stored) {
+        profiles.update(profileId, {}, { currentSigningKey: body.current, nextSigningKey: body.next });
+      }
+      return { ...view(profiles.resolve(profileId), body), profileUpdated: stored };
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Queues: list with lag, create or update (upsert), pause and resume, delete.
+import { z } from 'zod';
+import { checkName } from '../../messages/names';
+import type { Queue } from '../../messages/types';
+import { call } from '../define';
+
+const profileId = z.string().min(1).max(100);
+
+export const queueNameSchema = z
+  .string()
+  .trim()
+  .superRefine((name, ctx) => {
+    const problem = checkName('queue', name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export const queueProcedures = {
+  'queues.list': call<Queue[]>()(z.object({ profileId }), 'read'),
+  /** Creates the queue or changes its parallelism and paused state. Answers the queue as stored. */
+  'queues.upsert': call<Queue>()(
+    z.object({
+      profileId,
+      name: queueNameSchema,
+      parallelism: z.number().int().min(1, 'at least 1').max(1000, 'at most 1000'),
+      paused: z.boolean(),
+    }),
+    'write',
+  ),
+  'queues.setPaused': call<Queue>()(
+    z.object({ profileId, name: queueNameSchema, paused: z.boolean() }),
+    'write',
+  ),
+  'queues.delete': call<{ deleted: string }>()(z.object({ profileId, name: queueNameSchema }), 'write'),
+};

@@ -1,0 +1,82 @@
+// URL groups (the service's "topics"): list, inspect, add and remove endpoints, default headers, delete.
+import { z } from 'zod';
+import { isValidHeaderName, isValidHeaderValue } from '../../headers';
+import { checkName } from '../../messages/names';
+import type { UrlGroup } from '../../messages/types';
+import { call } from '../define';
+
+const profileId = z.string().min(1).max(100);
+
+export const groupNameSchema = z
+  .string()
+  .trim()
+  .superRefine((name, ctx) => {
+    const problem = checkName('URL group', name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+const endpointUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL');
+
+const endpointName = z
+  .string()
+  .trim()
+  .superRefine((name, ctx) => {
+    const problem = checkName('URL group', name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.replace('URL group', 'endpoint') });
+  });
+
+/** Default headers as the service stores them: canonical name → values. */
+export const groupHeadersSchema = z.record(
+  z.string().refine(isValidHeaderName, 'not a valid header name'),
+  z.array(z.string().refine(isValidHeaderValue, 'header values may not contain line breaks')).min(1).max(20),
+);
+
+export const urlGroupProcedures = {
+  'urlGroups.list': call<UrlGroup[]>()(z.object({ profileId }), 'read'),
+  'urlGroups.get': call<UrlGroup>()(z.object({ profileId, name: groupNameSchema }), 'read'),
+  /** Adds (or updates, by URL) endpoints; creates the group when it does not exist. Answers the group. */
+  'urlGroups.addEndpoints': call<UrlGroup>()(
+    z.object({
+      profileId,
+      name: groupNameSchema,
+      endpoints: z
+        .array(z.object({ url: endpointUrl, name: endpointName.optional() }))
+        .min(1, 'add at least one endpoint')
+        .max(500),
+    }),
+    'write',
+  ),
+  /** Removes endpoints by URL or name. Removing the last one deletes the group (`group` is then null). */
+  'urlGroups.removeEndpoints': call<{ group: UrlGroup | null }>()(
+    z.object({
+      profileId,
+      name: groupNameSchema,
+      endpoints: z
+        .array(
+          z
+            .object({ url: z.string().trim().min(1).max(2000).optional(), name: endpointName.optional() })
+            .refine((endpoint) => endpoint.url || endpoint.name, 'give an endpoint URL or name'),
+        )
+        .min(1, 'remove at least one endpoint')
+        .max(500),
+    }),
+    'write',
+  ),
+  'urlGroups.delete': call<{ deleted: string }>()(z.object({ profileId, name: groupNameSchema }), 'write'),
+  /** Replaces the group's default headers (`PATCH /v2/topics/{name}`). Answers the group. */
+  'urlGroups.setHeaders': call<UrlGroup>()(
+    z.object({ profileId, name: groupNameSchema, headers: groupHeadersSchema }),
+    'write',
+  ),
+};
