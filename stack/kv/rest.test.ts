@@ -2,6 +2,7 @@
 // transactions, headers, CORS, limits and the commands the bridge refuses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { commandBody, commandPath, tokenizeCommandLine } from '../../shared/kv/command-line';
 import { LOCAL_TOKEN } from './credentials';
 import { RespError } from './resp';
 import type { TestService } from './test-support';
@@ -67,6 +68,14 @@ describe('request forms', () => {
     expect(await kv.admin(['GET', 'form:num'])).toEqual(Buffer.from('12345678901234567890.50'));
     await kv.call('/', post('["SET","form:bool",true]'));
     expect(await kv.admin(['GET', 'form:bool'])).toEqual(Buffer.from('true'));
+  });
+
+  it('runs a console command line as typed, in the body and the path form', async () => {
+    const parsed = tokenizeCommandLine('SET "line key" "a/b c\\n%" EX 100');
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect((await kv.json('/', post(commandBody(parsed.args)))).body).toEqual({ result: 'OK' });
+    expect(await kv.admin(['GET', 'line key'])).toEqual(Buffer.from('a/b c\n%'));
+    expect((await kv.json(commandPath(['GET', 'line key']))).body).toEqual({ result: 'a/b c\n%' });
   });
 
   it('does not need a JSON content type (curl -d sends form-urlencoded)', async () => {
