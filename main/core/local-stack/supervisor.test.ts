@@ -78,6 +78,7 @@ describe('local stack supervisor', () => {
     supervisor.ensureStarted();
     const status = await waitFor(supervisor, (s) => s.state === 'failed', 'failed');
     expect(status.message).toMatch(/exited before it was ready \(code 3\)/);
+    expect(status.message).toMatch(/Port 8080 is already in use/);
     expect(status.log.join('\n')).toContain('EADDRINUSE');
     expect(supervisor.endpoints()).toBeNull();
   });

@@ -182,7 +182,7 @@ export class StackSupervisor extends EventEmitter<{ change: [StackStatus] }> {
       state: 'failed',
       message: wasReady
         ? `The local stack exited (${how}) ${MAX_AUTO_RESTARTS} times in a row. See its log, then restart it.`
-        : `The local stack exited before it was ready (${how}). See its log.`,
+        : `The local stack exited before it was ready (${how}). ${diagnose(this.log) ?? 'See its log.'}`,
     });
   }
 
@@ -200,4 +200,16 @@ export class StackSupervisor extends EventEmitter<{ change: [StackStatus] }> {
     if (next.state !== 'ready') this.ready = null;
     this.emit('change', this.status());
   }
+}
+
+/** Turns the commonest start-up failures into an instruction; null when the log says nothing we know. */
+export function diagnose(log: readonly string[]): string | null {
+  const text = log.join('\n');
+  const inUse = /EADDRINUSE[^\n]*?(?:127\.0\.0\.1|::|0\.0\.0\.0|localhost)?:(\d+)/.exec(text);
+  if (inUse) {
+    return `Port ${inUse[1]} is already in use — probably another local stack (npm run stack) or the vendor's dev server. Stop it and restart, or use the stack already running through a profile that points at it.`;
+  }
+  if (/EACCES/.test(text))
+    return 'Permission denied while starting (a privileged port or an unwritable data folder?). See its log.';
+  return null;
 }

@@ -4,7 +4,7 @@ const mode = process.env.SCRIPTED_STACK_MODE ?? 'ready';
 const args = process.argv.slice(2);
 console.error(`scripted stack starting with ${args.join(' ')}`);
 if (mode === 'fail') {
-  console.error('EADDRINUSE: port 8080 is already in use');
+  console.error('stack: listen EADDRINUSE: address already in use 127.0.0.1:8080');
   process.exit(3);
 }
 if (mode === 'ready' || mode === 'crash-after-ready') {

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogsPage } from '../../../../shared/bridge/procedures/logs';
+import { MessageApi } from '../message-api';
+import {
+  eventually,
+  profileFor,
+  type RealStack,
+  startRealStack,
+  startRecordingProxy,
+} from '../test-stack/real-stack';
+import { routerWith, valueOf } from '../test-stack/router';
+import { cancelMessages, cancelRequests } from './cancel';
+import { logHandlers } from './handlers';
+
+describe('cancel never sends an empty request (the service would cancel every message)', () => {
+  it('refuses empty ids and empty filters where the request is built', () => {
+    for (const target of [
+      { messageIds: [] },
+      { messageIds: ['', '  '] },
+      { filters: {} },
+      { filters: { label: [], url: [] } },
+      {},
+    ]) {
+      expect(() => cancelRequests(target as never)).toThrow(/would cancel every message/);
+    }
+  });
+
+  it('chunks ids and keeps filters', () => {
+    const ids = Array.from({ length: 250 }, (_, i) => `msg_${i}`);
+    const requests = cancelRequests({ messageIds: ids });
+    expect(requests.map((r) => (r.query?.messageIds as string[]).length)).toEqual([100, 100, 50]);
+    expect(cancelRequests({ messageIds: ['msg_1'] })).toEqual([
+      { method: 'DELETE', path: '/v2/messages/msg_1' },
+    ]);
+    expect(cancelRequests({ filters: { label: ['nightly'], fromDate: 5 } })).toEqual([
+      { method: 'DELETE', path: '/v2/messages', query: { label: ['nightly'], fromDate: 5 } },
+    ]);
+  });
+});
+
+describe('logs and cancel against the local stack', () => {
+  let stack: RealStack;
+  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  beforeAll(async () => {
+    stack = await startRealStack();
+    proxy = await startRecordingProxy(stack.url);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await stack.stop();
+  });
+
+  const router = () =>
+    routerWith(logHandlers({ profiles: { resolve: () => profileFor(proxy.url, stack.token) } }));
+
+  async function publishDelayed(label: string): Promise<string> {
+    const response = await fetch(`${stack.url}/v2/publish/http://127.0.0.1:9/never`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.token}`, 'Upstash-Delay': '1h', 'Upstash-Label': label },
+      body: 'later',
+    });
+    return ((await response.json()) as { messageId: string }).messageId;
+  }
+
+  it('refuses an empty cancel in main: no request reaches the service', async () => {
+    const before = proxy.requests.length;
+    const api = new MessageApi(profileFor(proxy.url, stack.token));
+    await expect(cancelMessages(api, { filters: {} })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(cancelMessages(api, { messageIds: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    // Through the bridge too: the schema refuses before the handler runs.
+    for (const target of [{ filters: {} }, { messageIds: [] }, {}]) {
+      const result = await router().call('logs.cancel', { profileId: 'p', target });
+      expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    }
+    expect(proxy.requests.length).toBe(before);
+  });
+
+  it('cancels by ids and by filter, and the logs show the trail', async () => {
+    const keep = await publishDelayed('keep');
+    const a = await publishDelayed('batch-a');
+    const b = await publishDelayed('batch-a');
+    const one = await publishDelayed('solo');
+    expect(
+      valueOf(await router().call('logs.cancel', { profileId: 'p', target: { messageIds: [one] } })),
+    ).toEqual({
+      cancelled: 1,
+    });
+    expect(
+      valueOf(
+        await router().call('logs.cancel', { profileId: 'p', target: { filters: { label: ['batch-a'] } } }),
+      ),
+    ).toEqual({ cancelled: 2 });
+    const sent = proxy.requests.filter((r) => r.method === 'DELETE').map((r) => r.url);
+    expect(sent).toEqual([`/v2/messages/${one}`, '/v2/messages?label=batch-a']);
+
+    const trail = await eventually(async () => {
+      const page = valueOf<LogsPage>(
+        await router().call('logs.list', { profileId: 'p', filters: { messageId: a } }),
+      );
+      const states = page.events.map((event) => event.state).reverse();
+      return states.includes('CANCELLED') ? states : undefined;
+    });
+    expect(trail[0]).toBe('CREATED');
+    expect(trail).toContain('CANCEL_REQUESTED');
+    const kept = valueOf<LogsPage>(
+      await router().call('logs.list', { profileId: 'p', filters: { messageId: keep } }),
+    );
+    expect(kept.events.map((event) => event.state)).toEqual(['CREATED']);
+    void b;
+  });
+
+  it('filters by state (IN_PROGRESS included) and pages with the cursor', async () => {
+    for (let i = 0; i < 5; i += 1) await publishDelayed('paging');
+    const first = valueOf<LogsPage>(
+      await router().call('logs.list', { profileId: 'p', filters: { label: ['paging'] }, count: 3 }),
+    );
+    expect(first.events).toHaveLength(3);
+    expect(first.cursor).toBeTruthy();
+    const second = valueOf<LogsPage>(
+      await router().call('logs.list', {
+        profileId: 'p',
+        filters: { label: ['paging'] },
+        count: 3,
+        cursor: first.cursor,
+      }),
+    );
+    expect(second.events).toHaveLength(2);
+    expect(second.cursor).toBeUndefined();
+    const ids = new Set([...first.events, ...second.events].map((event) => event.messageId));
+    expect(ids.size).toBe(5);
+    const inProgress = valueOf<LogsPage>(
+      await router().call('logs.list', {
+        profileId: 'p',
+        filters: { label: ['paging'], state: ['IN_PROGRESS'] },
+      }),
+    );
+    expect(inProgress.events).toEqual([]);
+    expect(proxy.requests.at(-1)?.url).toContain('state=IN_PROGRESS');
+  });
+
+  it('shows the service’s own error text', async () => {
+    const result = await router().call('logs.cancel', {
+      profileId: 'p',
+      target: { messageIds: ['msg_nope'] },
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'SERVICE_ERROR',
+        status: 404,
+        message: expect.stringContaining("message 'msg_nope' not found"),
+      },
+    });
+  });
+});

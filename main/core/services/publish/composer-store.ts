@@ -1,0 +1,123 @@
+// The composer's own state on disk: drafts (so a half-written message survives a restart), the history of
+// sent messages per profile, and saved templates. One JSON file in the console's data folder, written
+// atomically (temp file + rename) like the profiles file. Never holds a token: models carry none, and
+// main adds Authorization only on the wire.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { composerSchema } from '../../../../shared/composer/model';
+import type { DraftKey, Drafts, HistoryEntry, Template } from '../../../../shared/bridge/procedures/publish';
+
+/** Newest first; older entries drop off. */
+export const HISTORY_LIMIT = 200;
+
+const historyEntrySchema = z.object({
+  id: z.string(),
+  at: z.number(),
+  kind: z.enum(['single', 'batch']),
+  models: z.array(composerSchema),
+  summary: z.string(),
+  messageIds: z.array(z.string()),
+  error: z.string().optional(),
+});
+
+const fileSchema = z.object({
+  version: z.literal(1),
+  drafts: z
+    .object({
+      compose: composerSchema.optional(),
+      batch: z.array(composerSchema).optional(),
+      webhook: composerSchema.optional(),
+    })
+    .default({}),
+  history: z.record(z.string(), z.array(historyEntrySchema)).default({}),
+  templates: z
+    .array(z.object({ id: z.string(), name: z.string(), model: composerSchema, updatedAt: z.number() }))
+    .default([]),
+});
+type ComposerFile = z.output<typeof fileSchema>;
+
+export class ComposerStore {
+  private data: ComposerFile;
+
+  constructor(
+    private readonly file: string,
+    private readonly now: () => number = Date.now,
+    /** Told when the file could not be read (it is then kept aside, not overwritten). */
+    onCorrupt: (message: string) => void = () => {},
+  ) {
+    this.data = { version: 1, drafts: {}, history: {}, templates: [] };
+    if (!existsSync(file)) return;
+    try {
+      this.data = fileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    } catch (error) {
+      // Keep the unreadable file for the user rather than silently replacing their templates.
+      const aside = `${file}.unreadable-${this.now()}`;
+      renameSync(file, aside);
+      onCorrupt(`composer file ${file} could not be read and was moved to ${aside}: ${String(error)}`);
+    }
+  }
+
+  drafts(): Drafts {
+    return this.data.drafts;
+  }
+
+  saveDraft(key: DraftKey, value: Drafts[DraftKey] | null): void {
+    if (value === null) delete this.data.drafts[key];
+    else (this.data.drafts as Record<DraftKey, unknown>)[key] = value;
+    this.save();
+  }
+
+  history(profileId: string): HistoryEntry[] {
+    return this.data.history[profileId] ?? [];
+  }
+
+  addHistory(profileId: string, entry: Omit<HistoryEntry, 'id' | 'at'>): HistoryEntry {
+    const full: HistoryEntry = { id: randomUUID(), at: this.now(), ...entry };
+    this.data.history[profileId] = [full, ...this.history(profileId)].slice(0, HISTORY_LIMIT);
+    this.save();
+    return full;
+  }
+
+  clearHistory(profileId: string): number {
+    const count = this.history(profileId).length;
+    delete this.data.history[profileId];
+    this.save();
+    return count;
+  }
+
+  templates(): Template[] {
+    return [...this.data.templates].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Saves a template; an existing id, or an existing name, is replaced. */
+  saveTemplate(input: { id?: string; name: string; model: Template['model'] }): Template {
+    const existing = this.data.templates.find(
+      (template) => template.id === input.id || (input.id === undefined && template.name === input.name),
+    );
+    const template: Template = {
+      id: existing?.id ?? randomUUID(),
+      name: input.name,
+      model: input.model,
+      updatedAt: this.now(),
+    };
+    this.data.templates = [...this.data.templates.filter((t) => t.id !== template.id), template];
+    this.save();
+    return template;
+  }
+
+  deleteTemplate(id: string): boolean {
+    const before = this.data.templates.length;
+    this.data.templates = this.data.templates.filter((template) => template.id !== id);
+    this.save();
+    return this.data.templates.length < before;
+  }
+
+  private save(): void {
+    mkdirSync(dirname(this.file), { recursive: true });
+    const temp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify(this.data)}\n`);
+    renameSync(temp, this.file);
+  }
+}

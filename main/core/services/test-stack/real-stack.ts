@@ -1,0 +1,220 @@
+// Test helpers for the message-service handlers: the real local stack as a child process (out/stack/cli.cjs,
+// built by vitest's global setup; messages only — KV is pointed at a closed port), a transparent proxy in
+// front of it that records every request main sends, and a local HTTP destination with scripted answers.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ResolvedProfile } from '../../profiles/profiles-service';
+
+const CLI = join(process.cwd(), 'out', 'stack', 'cli.cjs');
+export const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
+
+export interface RealStack {
+  url: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+export async function startRealStack(extraArgs: string[] = []): Promise<RealStack> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build-node.mjs`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-svc-test-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      CLI,
+      '--port',
+      '0',
+      '--kv-port',
+      '0',
+      '--redis-url',
+      'redis://127.0.0.1:1',
+      '--data-dir',
+      dataDir,
+      '--durability',
+      'normal',
+      '--log-level',
+      'error',
+      ...extraArgs,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const ready = await new Promise<{ messages: { url: string; token: string } }>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`stack not ready in time:\n${stderr}`)), 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const newline = buffer.indexOf('\n');
+      if (newline >= 0) {
+        clearTimeout(timer);
+        resolve(JSON.parse(buffer.slice(0, newline)) as { messages: { url: string; token: string } });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`stack exited with ${code}:\n${stderr}`)));
+  });
+  return {
+    url: ready.messages.url,
+    token: ready.messages.token,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** Forwards everything to `target` unchanged and records it. */
+export async function startRecordingProxy(
+  target: string,
+): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+  const requests: RecordedRequest[] = [];
+  const upstream = new URL(target);
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      requests.push({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: body.toString('utf8'),
+      });
+      const forward = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on('error', (error) => res.writeHead(502).end(String(error)));
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A destination that answers `status(path, count)` and records what arrives. */
+export async function startDestination(
+  status: (path: string, count: number) => number = () => 200,
+): Promise<{ url: string; received: RecordedRequest[]; close(): Promise<void> }> {
+  const received: RecordedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const entry = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      received.push(entry);
+      const count = received.filter((r) => r.url === entry.url).length;
+      res.writeHead(status(entry.url, count), { 'content-type': 'text/plain' }).end('destination says no');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A profile pointing at `url` with `token`, as main's handlers resolve it. */
+export function profileFor(url: string, token: string, id = 'test'): ResolvedProfile {
+  return {
+    id,
+    settings: {
+      name: 'Test',
+      env: 'dev',
+      messagesUrl: url,
+      kvUrl: '',
+      readOnly: false,
+      confirmDangerous: true,
+    },
+    secret: (name) => (name === 'messageToken' ? token : undefined),
+  };
+}
+
+/** Polls `check` until it returns a value (not undefined) or the time is up. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Publishes `count` messages that fail once and go straight to the DLQ (no retries); waits until they are there. */
+export async function fillDlq(
+  stack: RealStack,
+  destination: string,
+  count: number,
+  extraHeaders: Record<string, string> = {},
+): Promise<void> {
+  const auth = { authorization: `Bearer ${stack.token}` };
+  for (let start = 0; start < count; start += 100) {
+    const items = Array.from({ length: Math.min(100, count - start) }, (_, index) => ({
+      destination,
+      headers: { 'Upstash-Retries': '0', ...extraHeaders },
+      body: `item ${start + index}`,
+    }));
+    const response = await fetch(`${stack.url}/v2/batch`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(items),
+    });
+    if (!response.ok) throw new Error(`batch failed: ${response.status} ${await response.text()}`);
+  }
+  await eventually(async () => {
+    let found = 0;
+    let cursor: string | undefined;
+    do {
+      const response = await fetch(`${stack.url}/v2/dlq?count=100${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: auth,
+      });
+      const page = (await response.json()) as { messages: unknown[]; cursor?: string };
+      found += page.messages.length;
+      cursor = page.cursor;
+    } while (cursor);
+    return found >= count ? true : undefined;
+  }, 30_000);
+}
