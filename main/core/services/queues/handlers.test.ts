@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queue } from '../../../../shared/messages/types';
+import {
+  eventually,
+  profileFor,
+  type RealStack,
+  startDestination,
+  startRealStack,
+} from '../test-stack/real-stack';
+import { routerWith, valueOf } from '../test-stack/router';
+import { queueHandlers } from './handlers';
+
+describe('queue handlers against the local stack', () => {
+  let stack: RealStack;
+  let sink: Awaited<ReturnType<typeof startDestination>>;
+  beforeAll(async () => {
+    stack = await startRealStack();
+    sink = await startDestination();
+  });
+  afterAll(async () => {
+    await sink.close();
+    await stack.stop();
+  });
+
+  const router = () =>
+    routerWith(queueHandlers({ profiles: { resolve: () => profileFor(stack.url, stack.token) } }));
+  const call = async <T>(name: string, input: object) =>
+    valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
+
+  it('creates, pauses (lag grows, nothing delivered), resumes (delivered), updates and deletes a queue', async () => {
+    const created = await call<Queue>('queues.upsert', { name: 'emails', parallelism: 2, paused: false });
+    expect(created).toMatchObject({ name: 'emails', parallelism: 2, paused: false, lag: 0 });
+    expect((await call<Queue>('queues.setPaused', { name: 'emails', paused: true })).paused).toBe(true);
+
+    for (let i = 0; i < 3; i += 1) {
+      await fetch(`${stack.url}/v2/enqueue/emails/${sink.url}/q`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.token}` },
+        body: `m${i}`,
+      });
+    }
+    const [paused] = await call<Queue[]>('queues.list', {});
+    expect(paused).toMatchObject({ name: 'emails', paused: true, lag: 3 });
+    expect(sink.received).toHaveLength(0);
+
+    await call('queues.setPaused', { name: 'emails', paused: false });
+    await eventually(async () => (sink.received.length === 3 ? true : undefined));
+    const updated = await call<Queue>('queues.upsert', { name: 'emails', parallelism: 5, paused: false });
+    expect(updated.parallelism).toBe(5);
+    expect(await call('queues.delete', { name: 'emails' })).toEqual({ deleted: 'emails' });
+    expect(await call<Queue[]>('queues.list', {})).toEqual([]);
+  });
+
+  it('refuses bad names and parallelism before sending', async () => {
+    const result = await router().call('queues.upsert', {
+      profileId: 'p',
+      name: 'a b',
+      parallelism: 0,
+      paused: false,
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    if (!result.ok) expect(Object.keys(result.error.fields ?? {}).sort()).toEqual(['name', 'parallelism']);
+  });
+});

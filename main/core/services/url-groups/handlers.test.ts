@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UrlGroup } from '../../../../shared/messages/types';
+import {
+  eventually,
+  profileFor,
+  type RealStack,
+  startDestination,
+  startRealStack,
+  startRecordingProxy,
+} from '../test-stack/real-stack';
+import { routerWith, valueOf } from '../test-stack/router';
+import { urlGroupHandlers } from './handlers';
+
+describe('URL group handlers against the local stack', () => {
+  let stack: RealStack;
+  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  let sink: Awaited<ReturnType<typeof startDestination>>;
+  beforeAll(async () => {
+    stack = await startRealStack();
+    proxy = await startRecordingProxy(stack.url);
+    sink = await startDestination();
+  });
+  afterAll(async () => {
+    await Promise.all([proxy.close(), sink.close()]);
+    await stack.stop();
+  });
+
+  const router = () =>
+    routerWith(urlGroupHandlers({ profiles: { resolve: () => profileFor(proxy.url, stack.token) } }));
+  const call = async <T>(name: string, input: object) =>
+    valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
+
+  it('creates a group by adding endpoints, sets default headers that deliveries carry, removes endpoints', async () => {
+    const created = await call<UrlGroup>('urlGroups.addEndpoints', {
+      name: 'orders',
+      endpoints: [{ url: `${sink.url}/a`, name: 'a' }, { url: `${sink.url}/b` }],
+    });
+    expect(created.name).toBe('orders');
+    expect(created.endpoints).toEqual([{ name: 'a', url: `${sink.url}/a` }, { url: `${sink.url}/b` }]);
+    const list = await call<UrlGroup[]>('urlGroups.list', {});
+    expect(list.map((group) => [group.name, group.endpoints.length])).toEqual([['orders', 2]]);
+
+    const patched = await call<UrlGroup>('urlGroups.setHeaders', {
+      name: 'orders',
+      headers: { 'Upstash-Forward-X-Team': ['payments'] },
+    });
+    expect(proxy.requests.find((r) => r.method === 'PATCH')).toMatchObject({
+      url: '/v2/topics/orders',
+      body: JSON.stringify({ headers: { 'Upstash-Forward-X-Team': ['payments'] } }),
+    });
+    expect(patched.headers).toEqual({ 'Upstash-Forward-X-Team': ['payments'] });
+
+    // Fan-out: both endpoints receive, with the group's default header.
+    await fetch(`${stack.url}/v2/publish/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.token}` },
+      body: 'hello',
+    });
+    const arrived = await eventually(async () => (sink.received.length >= 2 ? sink.received : undefined));
+    expect(arrived.map((r) => r.url).sort()).toEqual(['/a', '/b']);
+    expect(arrived.every((r) => r.headers['x-team'] === 'payments')).toBe(true);
+
+    const afterRemove = await call<{ group: UrlGroup | null }>('urlGroups.removeEndpoints', {
+      name: 'orders',
+      endpoints: [{ name: 'a' }],
+    });
+    expect(afterRemove.group?.endpoints).toEqual([{ url: `${sink.url}/b` }]);
+    // Removing the last endpoint deletes the group.
+    const gone = await call<{ group: UrlGroup | null }>('urlGroups.removeEndpoints', {
+      name: 'orders',
+      endpoints: [{ url: `${sink.url}/b` }],
+    });
+    expect(gone.group).toBeNull();
+    expect(await call<UrlGroup[]>('urlGroups.list', {})).toEqual([]);
+  });
+
+  it('deletes a group and reports the service’s errors in its own words', async () => {
+    await call('urlGroups.addEndpoints', { name: 'tmp', endpoints: [{ url: `${sink.url}/x` }] });
+    expect(await call('urlGroups.delete', { name: 'tmp' })).toEqual({ deleted: 'tmp' });
+    const missing = await router().call('urlGroups.get', { profileId: 'p', name: 'tmp' });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'SERVICE_ERROR', status: 404, message: "URL group 'tmp' not found" },
+    });
+  });
+
+  it('validates names and URLs before anything is sent', async () => {
+    const before = proxy.requests.length;
+    const bad = await router().call('urlGroups.addEndpoints', {
+      profileId: 'p',
+      name: 'bad name!',
+      endpoints: [{ url: 'ftp://nope' }],
+    });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    if (!bad.ok) {
+      expect(bad.error.fields?.name).toMatch(/invalid URL group name/);
+      expect(bad.error.fields?.['endpoints.0.url']).toMatch(/http/);
+    }
+    expect(proxy.requests.length).toBe(before);
+  });
+});

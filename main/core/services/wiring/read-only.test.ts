@@ -1,0 +1,91 @@
+// The console core as the app builds it: every procedure of the message operations that writes is refused
+// for a read-only profile in main — no request reaches the service — while reads go through.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { procedures } from '../../../../shared/bridge/procedures';
+import { createConsoleCore } from '../../console-core';
+import { nodeLauncher } from '../../local-stack/launcher';
+import { createLogger } from '../../logger';
+import { createSecretStore } from '../../secrets/secret-store';
+import { useTempDirs } from '../../testing/temp-dir';
+import { type RealStack, startRealStack, startRecordingProxy } from '../test-stack/real-stack';
+
+const WRITE_SAMPLES: Record<string, object> = {
+  'urlGroups.addEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
+  'urlGroups.removeEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
+  'urlGroups.delete': { name: 'g' },
+  'urlGroups.setHeaders': { name: 'g', headers: { 'Upstash-Retries': ['1'] } },
+  'logs.cancel': { target: { messageIds: ['msg_1'] } },
+  'queues.upsert': { name: 'q', parallelism: 1, paused: false },
+  'queues.setPaused': { name: 'q', paused: true },
+  'queues.delete': { name: 'q' },
+  'dlq.retry': { dlqId: '1-0' },
+  'dlq.delete': { dlqId: '1-0' },
+  'keys.rotate': {},
+};
+
+describe('read-only profiles, enforced in main', () => {
+  const tempDir = useTempDirs();
+  let stack: RealStack;
+  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  beforeAll(async () => {
+    stack = await startRealStack();
+    proxy = await startRecordingProxy(stack.url);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await stack.stop();
+  });
+
+  it('covers every write procedure of the message operations', () => {
+    const writes = Object.entries(procedures)
+      .filter(([name, def]) => def.effect === 'write' && /^(urlGroups|logs|queues|dlq|keys)\./.test(name))
+      .map(([name]) => name)
+      .sort();
+    expect(writes).toEqual([...Object.keys(WRITE_SAMPLES), 'dlq.bulk'].sort());
+  });
+
+  it('refuses them without sending anything, and still reads', async () => {
+    const dir = tempDir();
+    const core = createConsoleCore({
+      dataDir: join(dir, 'data'),
+      secrets: createSecretStore(join(dir, 'data', 'secrets.json')),
+      host: 'browser',
+      version: 'test',
+      logger: createLogger('test', 'silent'),
+      stack: { entry: join(dir, 'missing.cjs'), launch: nodeLauncher(), dataDir: dir, port: 0, kvPort: 0 },
+    });
+    try {
+      const profile = core.profiles.create(
+        {
+          name: 'Prod RO',
+          env: 'prod',
+          messagesUrl: proxy.url,
+          kvUrl: '',
+          readOnly: true,
+          confirmDangerous: true,
+        },
+        { messageToken: stack.token },
+      );
+      for (const [name, sample] of Object.entries(WRITE_SAMPLES)) {
+        const result = await core.router.call(name, { profileId: profile.id, ...sample });
+        expect(result, name).toMatchObject({ ok: false, error: { code: 'READ_ONLY' } });
+      }
+      await expect(
+        core.router.open(
+          'dlq.bulk',
+          { profileId: profile.id, action: 'retry', target: { dlqIds: ['1-0'] } },
+          { push: () => {}, end: () => {} },
+        ),
+      ).rejects.toMatchObject({ code: 'READ_ONLY' });
+      expect(proxy.requests).toEqual([]);
+
+      for (const name of ['urlGroups.list', 'queues.list', 'dlq.list', 'logs.list', 'keys.get']) {
+        expect((await core.router.call(name, { profileId: profile.id })).ok, name).toBe(true);
+      }
+      expect(proxy.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
+    } finally {
+      await core.close();
+    }
+  });
+});
