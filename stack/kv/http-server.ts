@@ -1,34 +1,25 @@
-// The REST front door: routing, tokens, limits, reply formats, CORS and the sync-token header.
+// The REST front door: routing, tokens, request size, reply formats, CORS and the sync-token header.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 
+import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entryJson, errorJson } from './encode';
-import type { CommandList } from './commands';
-import { ArgsList } from './commands';
+import { HttpError } from './errors';
+import type { ExecutorContext, Principal, Result } from './execute';
+import { createExecutor } from './execute';
 import { BadRequestError, JsonCommandBatch, parseCommandBody, parseCommandsBody } from './json-args';
-import type { Backend } from './pool';
-import { changesAclUsers, commandName, explainError, hasRule, isRestTokenCommand, refusal } from './policy';
-import type { DailyQuota } from './quota';
-import { DAILY_LIMIT_ERROR, REQUEST_SIZE_ERROR } from './quota';
+import { REQUEST_SIZE_ERROR } from './quota';
 import type { ParsedUrl } from './request';
 import { parseUrl, pathCommand, route } from './request';
-import type { RespArg, RespValue } from './resp';
-import { encodeCommands, encodeReply, RespError } from './resp';
+import type { RespArg } from './resp';
+import { encodeReply, RespError } from './resp';
 import type { SseOptions } from './sse';
-import { monitorLine, SseStream } from './sse';
+import type { StreamStats } from './streams';
+import { createStreams } from './streams';
 
-export interface Principal {
-  backend: Backend;
-}
-
-export interface KvHandlerContext {
+export interface KvHandlerContext extends ExecutorContext {
   authenticate(token: string): Principal | undefined;
-  /** `ACL RESTTOKEN user password`: a token string (bulk) or the documented error. */
-  restToken(user: RespArg, password: RespArg): Promise<RespValue>;
-  /** A successful ACL SETUSER/DELUSER passed through (the managed Redis saves its ACL file). */
-  aclChanged(): void;
-  quota: DailyQuota | undefined;
   maxRequestBytes: number;
   sse: SseOptions;
   logger: Logger;
@@ -52,21 +43,6 @@ const CORS_ALLOW_HEADERS = [
   'accept',
 ].join(', ');
 
-/** A reply as the bridge returns it: the value, and its RESP2 bytes when Redis produced it as is. */
-interface Result {
-  value: RespValue;
-  raw?: Buffer;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * The read-your-writes token. There is a single primary, so incoming tokens need no waiting; the header
  * only has to change on every response (the SDK's tests check that). A per-start prefix keeps values
@@ -78,15 +54,6 @@ function syncTokens(): () => string {
   return () => `${prefix}-${++n}`;
 }
 
-export interface StreamStats {
-  /** SSE streams open now. */
-  open: number;
-  /** Lines dropped for slow clients, over all streams. */
-  dropped: number;
-  /** The most bytes any stream ever had waiting for its client. */
-  maxBuffered: number;
-}
-
 export interface RequestHandler {
   handle(req: IncomingMessage, res: ServerResponse): void;
   streamStats(): StreamStats;
@@ -94,8 +61,8 @@ export interface RequestHandler {
 
 export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
   const nextSyncToken = syncTokens();
-  const openStreams = new Set<SseStream>();
-  const closedStats = { dropped: 0, maxBuffered: 0 };
+  const executor = createExecutor(ctx);
+  const streams = createStreams({ quota: ctx.quota, sse: ctx.sse, headers });
 
   function headers(contentType: string | undefined): Record<string, string> {
     const h: Record<string, string> = {
@@ -133,101 +100,6 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     sendError(res, 500, `ERR internal error: ${(error as Error).message}`);
   }
 
-  /** Runs commands on a shared connection; refused commands and bridge extensions are answered here. */
-  async function run(principal: Principal, commands: CommandList): Promise<Result[]> {
-    const count = commands.length;
-    const results: (Result | undefined)[] = new Array<Result | undefined>(count);
-    const granted = ctx.quota ? ctx.quota.take(count) : count;
-    const sentAt: number[] = [];
-    const sentNames: string[] = [];
-    const local: Promise<void>[] = [];
-    for (let i = 0; i < count; i++) {
-      if (i >= granted) {
-        results[i] = { value: new RespError(DAILY_LIMIT_ERROR) };
-        continue;
-      }
-      const name = commands.name(i);
-      // Arguments are only looked at for the few commands that have a rule (most have none).
-      const args = hasRule(name) ? commands.args(i) : undefined;
-      const refused = args && refusal(args, name);
-      if (refused) {
-        results[i] = { value: new RespError(refused) };
-      } else if (args && isRestTokenCommand(args, name)) {
-        if (args.length !== 4) {
-          results[i] = { value: new RespError("ERR wrong number of arguments for 'acl|resttoken' command") };
-          continue;
-        }
-        local.push(
-          ctx.restToken(args[2]!, args[3]!).then((value) => {
-            results[i] = { value };
-          }),
-        );
-      } else {
-        sentAt.push(i);
-        sentNames.push(name);
-      }
-    }
-    // Settled before anything below can throw, so a failing RESTTOKEN is never an unhandled rejection.
-    const localDone = Promise.all(local);
-    localDone.catch(() => {});
-    if (sentAt.length > 0) {
-      const connection = await principal.backend.sharedConnection();
-      const replies = await connection.send(commands.encode(sentAt), sentAt.length);
-      for (let j = 0; j < replies.length; j++) {
-        const reply = replies[j]!;
-        const name = sentNames[j]!;
-        const i = sentAt[j]!;
-        if (reply.value instanceof RespError) {
-          const message = explainError(name, reply.value.message);
-          results[i] = message === reply.value.message ? reply : { value: new RespError(message) };
-        } else {
-          results[i] = reply;
-          if (name === 'acl' && changesAclUsers(commands.args(i), name)) ctx.aclChanged();
-        }
-      }
-    }
-    await localDone;
-    return results as Result[];
-  }
-
-  /** MULTI … EXEC on a connection of its own. A transaction discarded as a whole throws HttpError(400). */
-  async function transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]> {
-    if (ctx.quota && !ctx.quota.takeAll(commands.length)) throw new HttpError(400, DAILY_LIMIT_ERROR);
-    for (const args of commands) {
-      const refused = isRestTokenCommand(args)
-        ? `ERR 'acl resttoken' is not supported inside a transaction`
-        : refusal(args);
-      if (refused) throw new HttpError(400, refused);
-    }
-    const connection = await principal.backend.exclusive();
-    let clean = false;
-    try {
-      // MULTI is confirmed before anything else is sent: if it failed (e.g. the user may not run it),
-      // the commands would otherwise run one by one, outside any transaction.
-      const multi = await connection.call(['MULTI']);
-      if (multi.value instanceof RespError) {
-        clean = true;
-        throw new HttpError(400, multi.value.message);
-      }
-      const replies = await connection.send(encodeCommands([...commands, ['EXEC']]), commands.length + 1);
-      clean = true;
-      for (let i = 0; i < commands.length; i++) {
-        const queued = replies[i]!.value;
-        // A command refused at queue time discards the transaction; its own error says more than EXECABORT.
-        if (queued instanceof RespError) {
-          throw new HttpError(400, explainError(commandName(commands[i]!), queued.message));
-        }
-      }
-      const exec = replies[commands.length]!.value;
-      if (exec instanceof RespError) throw new HttpError(400, exec.message);
-      if (!Array.isArray(exec)) throw new HttpError(400, 'ERR transaction aborted');
-      if (commands.some((args) => changesAclUsers(args))) ctx.aclChanged();
-      return exec;
-    } finally {
-      principal.backend.release(connection, clean);
-    }
-  }
-
   /** Reads a body up to `budget` bytes; beyond that it stops reading (the connection is then closed). */
   function readBody(req: IncomingMessage, budget: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
@@ -255,74 +127,6 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     });
   }
 
-  async function stream(
-    principal: Principal,
-    kind: 'monitor' | 'subscribe' | 'psubscribe',
-    channel: RespArg | undefined,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<void> {
-    if (ctx.quota && ctx.quota.take(1) === 0) throw new HttpError(400, DAILY_LIMIT_ERROR);
-    let gone = false;
-    res.once('close', () => {
-      gone = true;
-    });
-    const connection = await principal.backend.dedicatedConnection();
-    if (gone) {
-      connection.close();
-      return;
-    }
-    res.once('close', () => connection.close());
-    const command: RespArg[] =
-      kind === 'monitor' ? ['MONITOR'] : [kind === 'subscribe' ? 'SUBSCRIBE' : 'PSUBSCRIBE', channel!];
-    let first: RespValue;
-    try {
-      first = (await connection.call(command)).value;
-    } catch (error) {
-      connection.close();
-      throw error;
-    }
-    if (first instanceof RespError) {
-      connection.close();
-      throw new HttpError(400, first.message);
-    }
-    if (gone) return;
-    res.writeHead(200, {
-      ...headers('text/event-stream'),
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-    });
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    res.flushHeaders();
-    const sse = new SseStream(res, ctx.sse);
-    openStreams.add(sse);
-    res.once('close', () => {
-      sse.stop();
-      openStreams.delete(sse);
-      closedStats.dropped += sse.droppedTotal;
-      closedStats.maxBuffered = Math.max(closedStats.maxBuffered, sse.maxBuffered);
-    });
-    connection.onClose(() => sse.fail('ERR connection to Redis lost'));
-    if (kind === 'monitor') {
-      sse.send('"OK"');
-      connection.onPush = ({ value }) => {
-        if (typeof value !== 'string') return;
-        const line = monitorLine(value);
-        if (line !== undefined) sse.send(line);
-      };
-      return;
-    }
-    const [, name, count] = first as RespValue[];
-    sse.send(`${kind},${text(name)},${text(count)}`);
-    connection.onPush = ({ value }) => {
-      if (!Array.isArray(value)) return;
-      sse.send(value.map(text).join(','));
-    };
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') {
@@ -345,9 +149,9 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     if (!principal) return sendError(res, 401, UNAUTHORIZED_ERROR);
 
     const target = route(url.path);
-    if (target.kind === 'monitor') return stream(principal, 'monitor', undefined, req, res);
+    if (target.kind === 'monitor') return streams.open(principal, 'monitor', undefined, req, res);
     if (target.kind === 'subscribe') {
-      return stream(principal, target.pattern ? 'psubscribe' : 'subscribe', target.channel, req, res);
+      return streams.open(principal, target.pattern ? 'psubscribe' : 'subscribe', target.channel, req, res);
     }
 
     const { base64, resp2 } = replyFormat(req);
@@ -358,12 +162,12 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
 
     if (target.kind === 'multi-exec') {
       const commands = parseCommandsBody(body ?? Buffer.alloc(0));
-      const entries = await transaction(principal, commands);
+      const entries = await executor.transaction(principal, commands);
       // Transactions always answer JSON (the hosted service does the same).
       return sendJson(res, 200, `[${entries.map((e) => entryJson(e, base64)).join(',')}]`);
     }
     if (target.kind === 'pipeline') {
-      const results = await run(principal, JsonCommandBatch.parse(body ?? Buffer.alloc(0)));
+      const results = await executor.run(principal, JsonCommandBatch.parse(body ?? Buffer.alloc(0)));
       if (resp2) return sendResp2(res, 200, results);
       let out = '[';
       for (let i = 0; i < results.length; i++)
@@ -382,7 +186,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     } else {
       args = pathCommand(target.args, body, url);
     }
-    const [result] = await run(principal, new ArgsList([args]));
+    const [result] = await executor.run(principal, new ArgsList([args]));
     const failed = result!.value instanceof RespError;
     if (resp2) return sendResp2(res, failed ? 400 : 200, [result!]);
     if (failed) return sendError(res, 400, (result!.value as RespError).message);
@@ -406,14 +210,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
         fail(res, error);
       });
     },
-    streamStats() {
-      let { dropped, maxBuffered } = closedStats;
-      for (const s of openStreams) {
-        dropped += s.droppedTotal;
-        maxBuffered = Math.max(maxBuffered, s.maxBuffered);
-      }
-      return { open: openStreams.size, dropped, maxBuffered };
-    },
+    streamStats: () => streams.stats(),
   };
 }
 
@@ -446,9 +243,4 @@ function replyFormat(req: IncomingMessage): { base64: boolean; resp2: boolean } 
 
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function text(value: RespValue | undefined): string {
-  if (Buffer.isBuffer(value)) return value.toString('utf8');
-  return value === undefined || value === null || value instanceof RespError ? '' : String(value);
 }

@@ -1,0 +1,133 @@
+// Running commands: plain commands and pipelines on a shared connection, transactions on an exclusive one.
+// Refused commands and the bridge's own extensions (ACL RESTTOKEN) are answered here, without Redis.
+import type { CommandList } from './commands';
+import { HttpError } from './errors';
+import type { Backend } from './pool';
+import { changesAclUsers, commandName, explainError, hasRule, isRestTokenCommand, refusal } from './policy';
+import type { DailyQuota } from './quota';
+import { DAILY_LIMIT_ERROR } from './quota';
+import type { RespArg, RespValue } from './resp';
+import { encodeCommands, RespError } from './resp';
+
+/** Whom a request runs as: the connections of its token's Redis user. */
+export interface Principal {
+  backend: Backend;
+}
+
+/** A reply as the bridge returns it: the value, and its RESP2 bytes when Redis produced it as is. */
+export interface Result {
+  value: RespValue;
+  raw?: Buffer;
+}
+
+export interface ExecutorContext {
+  /** `ACL RESTTOKEN user password`: a token string (bulk) or the documented error. */
+  restToken(user: RespArg, password: RespArg): Promise<RespValue>;
+  /** A successful ACL SETUSER/DELUSER passed through (the managed Redis saves its ACL file). */
+  aclChanged(): void;
+  quota: DailyQuota | undefined;
+}
+
+export interface Executor {
+  run(principal: Principal, commands: CommandList): Promise<Result[]>;
+  transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]>;
+}
+
+export function createExecutor(ctx: ExecutorContext): Executor {
+  /** Runs commands on a shared connection; refused commands and bridge extensions are answered here. */
+  async function run(principal: Principal, commands: CommandList): Promise<Result[]> {
+    const count = commands.length;
+    const results: (Result | undefined)[] = new Array<Result | undefined>(count);
+    const granted = ctx.quota ? ctx.quota.take(count) : count;
+    const sentAt: number[] = [];
+    const sentNames: string[] = [];
+    const local: Promise<void>[] = [];
+    for (let i = 0; i < count; i++) {
+      if (i >= granted) {
+        results[i] = { value: new RespError(DAILY_LIMIT_ERROR) };
+        continue;
+      }
+      const name = commands.name(i);
+      // Arguments are only looked at for the few commands that have a rule (most have none).
+      const args = hasRule(name) ? commands.args(i) : undefined;
+      const refused = args && refusal(args, name);
+      if (refused) {
+        results[i] = { value: new RespError(refused) };
+      } else if (args && isRestTokenCommand(args, name)) {
+        if (args.length !== 4) {
+          results[i] = { value: new RespError("ERR wrong number of arguments for 'acl|resttoken' command") };
+          continue;
+        }
+        local.push(
+          ctx.restToken(args[2]!, args[3]!).then((value) => {
+            results[i] = { value };
+          }),
+        );
+      } else {
+        sentAt.push(i);
+        sentNames.push(name);
+      }
+    }
+    // Settled before anything below can throw, so a failing RESTTOKEN is never an unhandled rejection.
+    const localDone = Promise.all(local);
+    localDone.catch(() => {});
+    if (sentAt.length > 0) {
+      const connection = await principal.backend.sharedConnection();
+      const replies = await connection.send(commands.encode(sentAt), sentAt.length);
+      for (let j = 0; j < replies.length; j++) {
+        const reply = replies[j]!;
+        const name = sentNames[j]!;
+        const i = sentAt[j]!;
+        if (reply.value instanceof RespError) {
+          const message = explainError(name, reply.value.message);
+          results[i] = message === reply.value.message ? reply : { value: new RespError(message) };
+        } else {
+          results[i] = reply;
+          if (name === 'acl' && changesAclUsers(commands.args(i), name)) ctx.aclChanged();
+        }
+      }
+    }
+    await localDone;
+    return results as Result[];
+  }
+
+  /** MULTI … EXEC on a connection of its own. A transaction discarded as a whole throws HttpError(400). */
+  async function transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]> {
+    if (ctx.quota && !ctx.quota.takeAll(commands.length)) throw new HttpError(400, DAILY_LIMIT_ERROR);
+    for (const args of commands) {
+      const refused = isRestTokenCommand(args)
+        ? `ERR 'acl resttoken' is not supported inside a transaction`
+        : refusal(args);
+      if (refused) throw new HttpError(400, refused);
+    }
+    const connection = await principal.backend.exclusive();
+    let clean = false;
+    try {
+      // MULTI is confirmed before anything else is sent: if it failed (e.g. the user may not run it),
+      // the commands would otherwise run one by one, outside any transaction.
+      const multi = await connection.call(['MULTI']);
+      if (multi.value instanceof RespError) {
+        clean = true;
+        throw new HttpError(400, multi.value.message);
+      }
+      const replies = await connection.send(encodeCommands([...commands, ['EXEC']]), commands.length + 1);
+      clean = true;
+      for (let i = 0; i < commands.length; i++) {
+        const queued = replies[i]!.value;
+        // A command refused at queue time discards the transaction; its own error says more than EXECABORT.
+        if (queued instanceof RespError) {
+          throw new HttpError(400, explainError(commandName(commands[i]!), queued.message));
+        }
+      }
+      const exec = replies[commands.length]!.value;
+      if (exec instanceof RespError) throw new HttpError(400, exec.message);
+      if (!Array.isArray(exec)) throw new HttpError(400, 'ERR transaction aborted');
+      if (commands.some((args) => changesAclUsers(args))) ctx.aclChanged();
+      return exec;
+    } finally {
+      principal.backend.release(connection, clean);
+    }
+  }
+
+  return { run, transaction };
+}

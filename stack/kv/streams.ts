@@ -1,0 +1,131 @@
+// The SSE endpoints (/monitor, /subscribe/<channel>, /psubscribe/<pattern>): one dedicated Redis
+// connection per stream, closed when the client goes away; stream statistics for tests and the bench.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { HttpError } from './errors';
+import type { Principal } from './execute';
+import type { DailyQuota } from './quota';
+import { DAILY_LIMIT_ERROR } from './quota';
+import type { RespArg, RespValue } from './resp';
+import { RespError } from './resp';
+import type { SseOptions } from './sse';
+import { monitorLine, SseStream } from './sse';
+
+export interface StreamStats {
+  /** SSE streams open now. */
+  open: number;
+  /** Lines dropped for slow clients, over all streams. */
+  dropped: number;
+  /** The most bytes any stream ever had waiting for its client. */
+  maxBuffered: number;
+}
+
+export type StreamKind = 'monitor' | 'subscribe' | 'psubscribe';
+
+export interface StreamContext {
+  quota: DailyQuota | undefined;
+  sse: SseOptions;
+  /** Response headers (sync token, CORS) for the given content type. */
+  headers(contentType: string): Record<string, string>;
+}
+
+export interface Streams {
+  open(
+    principal: Principal,
+    kind: StreamKind,
+    channel: RespArg | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void>;
+  stats(): StreamStats;
+}
+
+function text(value: RespValue | undefined): string {
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return value === undefined || value === null || value instanceof RespError ? '' : String(value);
+}
+
+export function createStreams(ctx: StreamContext): Streams {
+  const openStreams = new Set<SseStream>();
+  const closedStats = { dropped: 0, maxBuffered: 0 };
+
+  async function open(
+    principal: Principal,
+    kind: 'monitor' | 'subscribe' | 'psubscribe',
+    channel: RespArg | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    if (ctx.quota && ctx.quota.take(1) === 0) throw new HttpError(400, DAILY_LIMIT_ERROR);
+    let gone = false;
+    res.once('close', () => {
+      gone = true;
+    });
+    const connection = await principal.backend.dedicatedConnection();
+    if (gone) {
+      connection.close();
+      return;
+    }
+    res.once('close', () => connection.close());
+    const command: RespArg[] =
+      kind === 'monitor' ? ['MONITOR'] : [kind === 'subscribe' ? 'SUBSCRIBE' : 'PSUBSCRIBE', channel!];
+    let first: RespValue;
+    try {
+      first = (await connection.call(command)).value;
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+    if (first instanceof RespError) {
+      connection.close();
+      throw new HttpError(400, first.message);
+    }
+    if (gone) return;
+    res.writeHead(200, {
+      ...ctx.headers('text/event-stream'),
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    res.flushHeaders();
+    const sse = new SseStream(res, ctx.sse);
+    openStreams.add(sse);
+    res.once('close', () => {
+      sse.stop();
+      openStreams.delete(sse);
+      closedStats.dropped += sse.droppedTotal;
+      closedStats.maxBuffered = Math.max(closedStats.maxBuffered, sse.maxBuffered);
+    });
+    connection.onClose(() => sse.fail('ERR connection to Redis lost'));
+    if (kind === 'monitor') {
+      sse.send('"OK"');
+      connection.onPush = ({ value }) => {
+        if (typeof value !== 'string') return;
+        const line = monitorLine(value);
+        if (line !== undefined) sse.send(line);
+      };
+      return;
+    }
+    const [, name, count] = first as RespValue[];
+    sse.send(`${kind},${text(name)},${text(count)}`);
+    connection.onPush = ({ value }) => {
+      if (!Array.isArray(value)) return;
+      sse.send(value.map(text).join(','));
+    };
+  }
+
+  return {
+    open,
+    stats() {
+      let { dropped, maxBuffered } = closedStats;
+      for (const s of openStreams) {
+        dropped += s.droppedTotal;
+        maxBuffered = Math.max(maxBuffered, s.maxBuffered);
+      }
+      return { open: openStreams.size, dropped, maxBuffered };
+    },
+  };
+}
