@@ -1,3 +1,561 @@
-export async function run(_args: string[]): Promise<void> {
-  throw new Error('the messages benchmark is not written yet');
+// `npm run bench -- messages [--quick]`: the local stack's message delivery, end to end over HTTP, against
+// BullMQ (Redis-backed job queue) doing the same work on the same machine in the same run.
+//
+//   stack:  bench process publishes over HTTP → stack process (SQLite WAL, fsync per group commit) → HTTP
+//           delivery to a sink in the bench process.
+//   BullMQ: bench process adds jobs → redis-server (AOF, appendfsync everysec) → a BullMQ Worker in the bench
+//           process POSTs each job to the same kind of sink.
+// Both sides are durable; both deliver over HTTP with keep-alive. A report, not a test: it prints ratios and
+// budgets, and writes bench/results/messages.json.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Queue, Worker } from 'bullmq';
+import { Agent, request } from 'undici';
+
+interface Options {
+  throughputMessages: number;
+  latencySeconds: number;
+  latencyRate: number;
+  pending: number;
+  delayedProbes: number;
+  delayedSpreadSeconds: number;
+}
+
+const FULL: Options = {
+  throughputMessages: 20_000,
+  latencySeconds: 10,
+  latencyRate: 1_000,
+  pending: 100_000,
+  delayedProbes: 2_000,
+  delayedSpreadSeconds: 20,
+};
+const QUICK: Options = {
+  throughputMessages: 4_000,
+  latencySeconds: 4,
+  latencyRate: 1_000,
+  pending: 20_000,
+  delayedProbes: 500,
+  delayedSpreadSeconds: 5,
+};
+
+const PUBLISHERS = 64;
+const WORKER_CONCURRENCY = 64;
+
+// ------------------------------------------------------------------------------------------- helpers
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+const ms = (value: number): string => `${value.toFixed(1)} ms`;
+const rate = (value: number): string => `${Math.round(value).toLocaleString('en-US')} msg/s`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), timeoutMs);
+    }),
+  ]);
+}
+
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return kb / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Records arrival times keyed by the `i` of each JSON body; resolves `done` when `expected` arrived. */
+class Sink {
+  private server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const now = performance.now();
+      const wall = Date.now();
+      res.writeHead(200, { 'content-length': '2' });
+      res.end('ok');
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { i: number; t?: number; due?: number };
+        this.onArrival(body, now, wall);
+      } catch {
+        // Not a bench message.
+      }
+    });
+  });
+  url = '';
+  onArrival: (body: { i: number; t?: number; due?: number }, now: number, wall: number) => void = () =>
+    undefined;
+
+  async start(): Promise<void> {
+    this.server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+// ------------------------------------------------------------------------------------------- processes
+
+interface Managed {
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function manage(child: ChildProcess): Managed {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function startStack(
+  dataDir: string,
+  extra: string[] = [],
+): Promise<Managed & { url: string; token: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      'out/stack/cli.cjs',
+      '--port',
+      '0',
+      '--kv-port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--log-level',
+      'warn',
+      ...extra,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const managed = manage(child);
+  const line = await withTimeout(
+    new Promise<string>((resolve, reject) => {
+      let buffer = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const newline = buffer.indexOf('\n');
+        if (newline >= 0) resolve(buffer.slice(0, newline));
+      });
+      child.once('exit', (code) => reject(new Error(`stack exited with ${code}`)));
+    }),
+    30_000,
+    'stack ready line',
+  );
+  const ready = JSON.parse(line) as { messages: { url: string; token: string } };
+  return { ...managed, url: ready.messages.url, token: ready.messages.token };
+}
+
+async function startRedis(dir: string): Promise<Managed & { port: number }> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.once('error', () => undefined);
+  const managed = manage(child);
+  await withTimeout(
+    new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Ready to accept connections')) resolve();
+      });
+      child.once('error', (error) =>
+        reject(
+          new Error(
+            `redis-server could not start (${error.message}); install it: apt-get install redis-server`,
+          ),
+        ),
+      );
+      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+    }),
+    15_000,
+    'redis-server start',
+  );
+  return { ...managed, port };
+}
+
+// ------------------------------------------------------------------------------------------- the two systems
+
+interface System {
+  name: string;
+  /** Sends one message whose JSON body is `body`, optionally due at a wall-clock time (ms). */
+  send(body: object, dueWallMs?: number): Promise<void>;
+  /** Puts many far-future messages in place (for the pending-load scenario). */
+  fill(count: number): Promise<void>;
+  pid(): number | undefined;
+  close(): Promise<void>;
+}
+
+async function stackSystem(sink: Sink, dir: string, extra: string[] = [], label = 'stack'): Promise<System> {
+  const stack = await startStack(dir, extra);
+  const agent = new Agent({ connections: PUBLISHERS, keepAliveTimeout: 60_000 });
+  const publishUrl = `${stack.url}/v2/publish/${sink.url}/bench`;
+  const auth = `Bearer ${stack.token}`;
+  return {
+    name: label,
+    async send(body, dueWallMs) {
+      const headers: Record<string, string> = { authorization: auth, 'content-type': 'application/json' };
+      if (dueWallMs !== undefined) headers['upstash-not-before'] = String(Math.floor(dueWallMs / 1000));
+      const response = await request(publishUrl, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        dispatcher: agent,
+      });
+      await response.body.dump();
+      if (response.statusCode !== 200) throw new Error(`publish answered ${response.statusCode}`);
+    },
+    async fill(count) {
+      for (let start = 0; start < count; start += 500) {
+        const items = Array.from({ length: Math.min(500, count - start) }, (_, k) => ({
+          destination: `${sink.url}/far`,
+          headers: { 'Upstash-Delay': '2h', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ i: -1, filler: start + k }),
+        }));
+        const response = await request(`${stack.url}/v2/batch`, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          body: JSON.stringify(items),
+          dispatcher: agent,
+        });
+        await response.body.dump();
+        if (response.statusCode !== 200) throw new Error(`batch answered ${response.statusCode}`);
+      }
+    },
+    pid: () => stack.child.pid,
+    async close() {
+      await agent.close();
+      await stack.stop();
+    },
+  };
+}
+
+async function bullmqSystem(sink: Sink, dir: string): Promise<System> {
+  const redis = await startRedis(dir);
+  const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null };
+  const name = `bench-${Date.now()}`;
+  const queue = new Queue(name, { connection });
+  const agent = new Agent({ connections: WORKER_CONCURRENCY, keepAliveTimeout: 60_000 });
+  const target = `${sink.url}/bench`;
+  const worker = new Worker(
+    name,
+    async (job) => {
+      const response = await request(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(job.data),
+        dispatcher: agent,
+      });
+      await response.body.dump();
+      if (response.statusCode >= 300) throw new Error(`sink answered ${response.statusCode}`);
+    },
+    {
+      connection,
+      concurrency: WORKER_CONCURRENCY,
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 1000 },
+    },
+  );
+  await worker.waitUntilReady();
+  await queue.waitUntilReady();
+  return {
+    name: 'BullMQ',
+    async send(body, dueWallMs) {
+      const delay = dueWallMs === undefined ? undefined : Math.max(0, dueWallMs - Date.now());
+      await queue.add('deliver', body, { delay, attempts: 4, backoff: { type: 'exponential', delay: 1000 } });
+    },
+    async fill(count) {
+      for (let start = 0; start < count; start += 500) {
+        await queue.addBulk(
+          Array.from({ length: Math.min(500, count - start) }, (_, k) => ({
+            name: 'deliver',
+            data: { i: -1, filler: start + k },
+            opts: { delay: 2 * 3_600_000 },
+          })),
+        );
+      }
+    },
+    pid: () => redis.child.pid,
+    async close() {
+      await worker.close();
+      await queue.close();
+      await agent.close();
+      await redis.stop();
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------- scenarios
+
+/** Closed loop: PUBLISHERS concurrent senders push `count` messages; time from first send to last arrival. */
+async function throughput(system: System, sink: Sink, count: number): Promise<number> {
+  let arrived = 0;
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  sink.onArrival = (body) => {
+    if (body.i >= 0 && ++arrived === count) resolveDone();
+  };
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PUBLISHERS }, async () => {
+      while (next < count) await system.send({ i: next++ });
+    }),
+  );
+  await withTimeout(done, 300_000, `${system.name}: ${count} deliveries`);
+  return count / ((performance.now() - started) / 1000);
+}
+
+/** Open loop at a fixed offered rate; latency = arrival at the sink − the moment the send started. */
+async function latency(system: System, sink: Sink, perSecond: number, seconds: number): Promise<number[]> {
+  const total = perSecond * seconds;
+  const latencies: number[] = [];
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  sink.onArrival = (body, now) => {
+    if (body.t === undefined) return;
+    latencies.push(now - body.t);
+    if (latencies.length === total) resolveDone();
+  };
+  const start = performance.now();
+  const sends: Promise<void>[] = [];
+  let sent = 0;
+  await new Promise<void>((resolve) => {
+    const tick = (): void => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * perSecond));
+      while (sent < due) {
+        sends.push(system.send({ i: sent++, t: performance.now() }));
+      }
+      if (sent >= total) resolve();
+      else setTimeout(tick, 1);
+    };
+    tick();
+  });
+  await Promise.all(sends);
+  await withTimeout(done, 120_000, `${system.name}: latency deliveries`);
+  return latencies;
+}
+
+/** With `pending` far-future messages in place, `probes` messages due over the next seconds; lateness. */
+async function delayed(
+  system: System,
+  sink: Sink,
+  options: Options,
+): Promise<{ lateness: number[]; rss: number; fillSeconds: number }> {
+  const fillStart = performance.now();
+  await system.fill(options.pending);
+  const fillSeconds = (performance.now() - fillStart) / 1000;
+  const lateness: number[] = [];
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  sink.onArrival = (body, _now, wall) => {
+    if (body.due === undefined) return;
+    lateness.push(wall - body.due);
+    if (lateness.length === options.delayedProbes) resolveDone();
+  };
+  // Due times on whole seconds (Not-Before has second resolution), starting 3 s from now.
+  const firstSecond = Math.ceil(Date.now() / 1000) + 3;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < options.delayedProbes) {
+        const i = next++;
+        const due = (firstSecond + (i % options.delayedSpreadSeconds)) * 1000;
+        await system.send({ i, due }, due);
+      }
+    }),
+  );
+  const pid = system.pid();
+  const rss = pid === undefined ? NaN : rssMb(pid);
+  await withTimeout(done, (options.delayedSpreadSeconds + 60) * 1000, `${system.name}: delayed deliveries`);
+  return { lateness, rss: Math.max(rss, pid === undefined ? NaN : rssMb(pid)), fillSeconds };
+}
+
+// ------------------------------------------------------------------------------------------- report
+
+export async function run(args: string[]): Promise<void> {
+  const options = args.includes('--quick') ? QUICK : FULL;
+  const root = mkdtempSync(join(tmpdir(), 'switchyard-bench-messages-'));
+  const sink = new Sink();
+  await sink.start();
+  const lines: string[] = [];
+  const say = (line = ''): void => {
+    lines.push(line);
+    console.log(line);
+  };
+  const results: Record<string, unknown> = {
+    options,
+    cpus: cpus().length,
+    node: process.version,
+    at: new Date().toISOString(),
+  };
+  const open: System[] = [];
+  const use = async (make: () => Promise<System>): Promise<System> => {
+    const system = await make();
+    open.push(system);
+    return system;
+  };
+  const close = async (system: System): Promise<void> => {
+    open.splice(open.indexOf(system), 1);
+    await system.close();
+  };
+  try {
+    say(
+      `messages benchmark — ${cpus().length} CPU(s), node ${process.version}${args.includes('--quick') ? ' (quick)' : ''}`,
+    );
+    say('(a shared machine gives noisy numbers; compare the ratios, measured in the same run)');
+    say();
+
+    // Throughput.
+    const stackDir = join(root, 'stack');
+    mkdirSync(stackDir);
+    let stack = await use(() => stackSystem(sink, stackDir));
+    await throughput(stack, sink, 1_000); // warm-up
+    const stackRate = await throughput(stack, sink, options.throughputMessages);
+    await close(stack);
+    const normalDir = join(root, 'stack-normal');
+    mkdirSync(normalDir);
+    const normal = await use(() =>
+      stackSystem(sink, normalDir, ['--durability', 'normal'], 'stack (durability normal)'),
+    );
+    await throughput(normal, sink, 1_000);
+    const normalRate = await throughput(normal, sink, options.throughputMessages);
+    await close(normal);
+    const redisDir = join(root, 'redis');
+    mkdirSync(redisDir);
+    let bull = await use(() => bullmqSystem(sink, redisDir));
+    await throughput(bull, sink, 1_000);
+    const bullRate = await throughput(bull, sink, options.throughputMessages);
+    say(
+      `throughput: ${options.throughputMessages.toLocaleString('en-US')} messages, ${PUBLISHERS} concurrent publishers, delivered to a local HTTP sink`,
+    );
+    say(`  stack (SQLite WAL, fsync per group commit)   ${rate(stackRate)}`);
+    say(`  stack (--durability normal, no fsync)        ${rate(normalRate)}`);
+    say(`  BullMQ (Redis AOF everysec, ${WORKER_CONCURRENCY} workers)       ${rate(bullRate)}`);
+    say(
+      `  ratio stack / BullMQ = ${(stackRate / bullRate).toFixed(2)}   budget ≥ 1.0 → ${stackRate >= bullRate ? 'met' : 'MISSED'}`,
+    );
+    say();
+    results.throughput = {
+      stack: stackRate,
+      stackNormal: normalRate,
+      bullmq: bullRate,
+      ratio: stackRate / bullRate,
+    };
+
+    // Latency at a fixed offered load.
+    const bullLatency = await latency(bull, sink, options.latencyRate, options.latencySeconds);
+    await close(bull);
+    stack = await use(() => stackSystem(sink, stackDir));
+    const stackLatency = await latency(stack, sink, options.latencyRate, options.latencySeconds);
+    const stackP99 = percentile(stackLatency, 99);
+    const bullP99 = percentile(bullLatency, 99);
+    say(`latency publish → delivery at ${options.latencyRate} msg/s for ${options.latencySeconds} s`);
+    say(
+      `  stack   p50 ${ms(percentile(stackLatency, 50))}   p99 ${ms(stackP99)}   max ${ms(Math.max(...stackLatency))}`,
+    );
+    say(
+      `  BullMQ  p50 ${ms(percentile(bullLatency, 50))}   p99 ${ms(bullP99)}   max ${ms(Math.max(...bullLatency))}`,
+    );
+    say(
+      `  ratio p99 BullMQ / stack = ${(bullP99 / stackP99).toFixed(2)}   budget stack p99 < 25 ms → ${stackP99 < 25 ? 'met' : 'MISSED'}`,
+    );
+    say();
+    results.latency = {
+      stack: { p50: percentile(stackLatency, 50), p99: stackP99, max: Math.max(...stackLatency) },
+      bullmq: { p50: percentile(bullLatency, 50), p99: bullP99, max: Math.max(...bullLatency) },
+    };
+
+    // Delayed deliveries with many pending.
+    const stackDelayed = await delayed(stack, sink, options);
+    await close(stack);
+    const redisDir2 = join(root, 'redis2');
+    mkdirSync(redisDir2);
+    bull = await use(() => bullmqSystem(sink, redisDir2));
+    const bullDelayed = await delayed(bull, sink, options);
+    await close(bull);
+    const stackLate99 = percentile(stackDelayed.lateness, 99);
+    say(
+      `delayed: ${options.pending.toLocaleString('en-US')} pending (due in 2 h), then ${options.delayedProbes} due over ${options.delayedSpreadSeconds} s; lateness = arrival − due time`,
+    );
+    say(
+      `  stack   p50 ${ms(percentile(stackDelayed.lateness, 50))}   p99 ${ms(stackLate99)}   max ${ms(Math.max(...stackDelayed.lateness))}   (filled in ${stackDelayed.fillSeconds.toFixed(1)} s)`,
+    );
+    say(
+      `  BullMQ  p50 ${ms(percentile(bullDelayed.lateness, 50))}   p99 ${ms(percentile(bullDelayed.lateness, 99))}   max ${ms(Math.max(...bullDelayed.lateness))}   (filled in ${bullDelayed.fillSeconds.toFixed(1)} s)`,
+    );
+    say(`  budget stack p99 < 50 ms → ${stackLate99 < 50 ? 'met' : 'MISSED'}`);
+    say(
+      `  stack RSS with ${options.pending.toLocaleString('en-US')} pending: ${stackDelayed.rss.toFixed(0)} MB   budget < 250 MB → ${stackDelayed.rss < 250 ? 'met' : 'MISSED'}   (redis-server for BullMQ: ${bullDelayed.rss.toFixed(0)} MB)`,
+    );
+    results.delayed = {
+      stack: {
+        p50: percentile(stackDelayed.lateness, 50),
+        p99: stackLate99,
+        max: Math.max(...stackDelayed.lateness),
+        rssMb: stackDelayed.rss,
+      },
+      bullmq: {
+        p50: percentile(bullDelayed.lateness, 50),
+        p99: percentile(bullDelayed.lateness, 99),
+        max: Math.max(...bullDelayed.lateness),
+        redisRssMb: bullDelayed.rss,
+      },
+    };
+    mkdirSync('bench/results', { recursive: true });
+    writeFileSync('bench/results/messages.json', JSON.stringify({ ...results, report: lines }, null, 2));
+  } finally {
+    for (const system of open.splice(0)) await system.close().catch(() => undefined);
+    await sink.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 }

@@ -1,9 +1,11 @@
 // `npm run stack -- [options]`: runs the local stack until SIGINT/SIGTERM. Prints exactly one line on stdout,
 // a JSON object beginning {"ready":true, once both services are up; everything else (pino logs) goes to stderr.
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { ArgsError, parseArgs, USAGE, type StackArgs } from './args';
 import { startStack, StackConfigError, type Stack } from './stack';
 import { DataDirBusyError } from './data-dir';
+import { startCheckpointerThread, startWriterThread, type WriterThreadData } from './writer-thread';
 
 async function main(): Promise<void> {
   let args: StackArgs;
@@ -52,7 +54,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   try {
-    stack = await startStack({ ...args, logger });
+    // This same file, loaded as a worker thread, is the SQLite writer (see the end of the file).
+    stack = await startStack({ ...args, logger, writerScript: __filename });
   } catch (error) {
     const known = error instanceof StackConfigError || error instanceof DataDirBusyError;
     if (!known) logger.fatal({ err: error }, 'stack failed to start');
@@ -67,4 +70,11 @@ async function main(): Promise<void> {
   logger.info({ messages: stack.info.messages.url, dataDir: stack.info.dataDir }, 'stack ready');
 }
 
-void main();
+const role = (workerData as { role?: string } | null)?.role;
+if (!isMainThread && role === 'sqlite-writer' && parentPort) {
+  startWriterThread(parentPort, workerData as WriterThreadData);
+} else if (!isMainThread && role === 'sqlite-checkpointer' && parentPort) {
+  startCheckpointerThread(parentPort, workerData as { file: string });
+} else {
+  void main();
+}

@@ -30,6 +30,11 @@ export interface StackOptions {
   llmKey?: string;
   /** Start the KV service (default true). Message-only tests turn it off. */
   kv?: boolean;
+  /**
+   * A script that runs the SQLite writer thread when loaded as a worker (the bundled CLI passes itself).
+   * Without it, writes run on the main thread.
+   */
+  writerScript?: string;
   clock?: Clock;
   logger?: Logger;
   transport?: Transport;
@@ -71,9 +76,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const dataDir = options.dataDir ?? defaultDataDir();
   const unlock = lockDataDir(dataDir);
+  const dbFile = join(dataDir, 'stack.db');
+  const durability = options.durability ?? 'full';
   let db;
   try {
-    db = openDatabase(join(dataDir, 'stack.db'), options.durability ?? 'full');
+    db = openDatabase(dbFile, durability);
   } catch (error) {
     unlock();
     throw error;
@@ -83,6 +90,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     messages = await startMessageService({
       db,
+      writerThread: options.writerScript
+        ? { script: options.writerScript, file: dbFile, durability }
+        : undefined,
       host,
       port: options.port ?? 8080,
       clock: options.clock ?? systemClock,

@@ -1,6 +1,6 @@
 // The delivery engine. SQLite holds the truth (every pending message, its due time and retry count); this
 // module keeps a light in-memory index over it — a heap of due times, queue FIFOs, flow-control waitlists —
-// so that deciding what to send next never polls SQL. Writes go through the WriteBatcher's group commit.
+// so that deciding what to send next never polls SQL. Writes go through the writer's group commit.
 //
 // Life of a message: add() → (queue FIFO admits it) → heap until due → flow-control gate → global
 // concurrency gate → attempt → DELIVERED | RETRY (back to the heap, keeping its queue slot) | FAILED (DLQ)
@@ -17,13 +17,13 @@ import type {
   MessageStore,
   PendingRow,
 } from '../store/message-store';
-import type { WriteBatcher } from '../store/write-batcher';
 import { nextDelayMs } from './backoff';
 import type { DeliveryResponse, OutgoingRequest, Transport } from './delivery';
 import { MinHeap } from './heap';
-import { newDlqId, newMessageId } from './ids';
-import { DEDUP_WINDOW_MS, planCallback, type PlannedMessage } from './publish-request';
+import { newDlqId } from './ids';
+import { planCallback, type PlannedMessage } from './publish-request';
 import { signDelivery } from './signing';
+import type { InsertResult, MessageWrite, MessageWriter } from './write-ops';
 
 export interface EngineHooks {
   /**
@@ -31,13 +31,13 @@ export interface EngineHooks {
    * and build step bodies from the run log; the message service needs none.
    */
   prepare?(record: MessageRecord, request: OutgoingRequest): OutgoingRequest;
-  /** Runs inside the write that records a final state (DELIVERED, FAILED, CANCELLED). */
+  /** Called once a final state (DELIVERED, FAILED, CANCELLED) has been handed to the writer. */
   onFinished?(record: MessageRecord, outcome: MessageState, response: DeliveryResponse | undefined): void;
 }
 
 export interface EngineOptions {
   store: MessageStore;
-  writer: WriteBatcher;
+  writer: MessageWriter;
   clock: Clock;
   logger: Logger;
   transport: Transport;
@@ -64,6 +64,8 @@ interface Entry {
   cancelRequested: boolean;
   queue?: QueueState;
   flow?: FlowState;
+  /** The full record of a just-published message, so that its first attempt needs no read. */
+  record?: MessageRecord;
 }
 
 interface HeapRef {
@@ -96,12 +98,8 @@ interface FlowState {
   timer?: Timer;
 }
 
-export interface InsertResult {
-  /** One per planned message, in order. */
-  results: { messageId: string; url: string; deduplicated: boolean }[];
-  /** What the engine must schedule once the write has committed. */
-  rows: PendingRow[];
-}
+/** Records kept in memory at most (just-published messages awaiting their first attempt). */
+const MAX_CACHED_RECORDS = 10_000;
 
 export class Engine {
   private readonly byId = new Map<string, Entry>();
@@ -115,6 +113,7 @@ export class Engine {
   private timerDue = Infinity;
   private active = 0;
   private stopping = false;
+  private cached = 0;
   private readonly wallClock: () => number;
 
   constructor(private readonly options: EngineOptions) {
@@ -134,9 +133,9 @@ export class Engine {
       (row.cancelRequested ? cancelled : rows).push(row);
     if (cancelled.length > 0) {
       const now = this.options.clock.now();
-      this.options.writer.enqueue(() => {
-        for (const row of cancelled) this.finishWrite(row.seq, 'CANCELLED', now);
-      });
+      this.options.writer.enqueue(
+        cancelled.map((row): MessageWrite => ['finish', row.seq, now, 'CANCELLED']),
+      );
     }
     this.add(rows);
     this.options.logger.info({ pending: rows.length }, 'delivery engine started');
@@ -162,51 +161,41 @@ export class Engine {
     if (timedOut) await all;
   }
 
-  // ------------------------------------------------------------------ inserting messages
+  // ------------------------------------------------------------------ adding messages
 
   /**
-   * Inserts planned messages (call inside a write transaction): deduplicates, creates missing queues, logs
-   * CREATED. Schedule the returned rows with add() after the transaction has committed.
+   * Schedules what an insertPlanned write committed. `planned` is what was written, so the records of
+   * messages due now stay in memory for their first attempt.
    */
-  insertPlanned(planned: PlannedMessage[], now: number): InsertResult {
-    const { store } = this.options;
-    const result: InsertResult = { results: [], rows: [] };
-    for (const item of planned) {
-      if (item.dedupKey !== undefined) {
-        const existing = store.findDuplicate(item.dedupKey, now);
-        if (existing !== undefined) {
-          result.results.push({ messageId: existing, url: item.spec.url, deduplicated: true });
-          continue;
-        }
+  addInserted(inserted: InsertResult, planned: PlannedMessage[]): void {
+    const now = this.options.clock.now();
+    const rows: (PendingRow & { record?: MessageRecord })[] = [];
+    let next = 0;
+    inserted.results.forEach((result, index) => {
+      if (result.deduplicated) return;
+      const row = inserted.rows[next++];
+      const item = planned[index];
+      if (!row || !item) return;
+      if (row.dueAt <= now + 1_000 && this.cached < MAX_CACHED_RECORDS) {
+        rows.push({
+          ...row,
+          record: {
+            ...row,
+            createdAt: row.createdAt ?? now,
+            spec: item.spec,
+            body: item.body,
+            done: false,
+          },
+        });
+      } else {
+        rows.push(row);
       }
-      const id = newMessageId();
-      const queueName = item.spec.queueName;
-      if (queueName !== undefined && !store.getQueue(queueName)) store.upsertQueue(queueName, 1, false, now);
-      const seq = store.insertMessage({
-        id,
-        createdAt: now,
-        dueAt: item.dueAt,
-        spec: item.spec,
-        body: item.body,
-      });
-      store.insertEvent(seq, now, 'CREATED', { nextDeliveryTime: item.dueAt });
-      if (item.dedupKey !== undefined) store.rememberDeduplication(item.dedupKey, id, now + DEDUP_WINDOW_MS);
-      result.results.push({ messageId: id, url: item.spec.url, deduplicated: false });
-      result.rows.push({
-        seq,
-        id,
-        dueAt: item.dueAt,
-        retried: 0,
-        cancelRequested: false,
-        queueName,
-        flowControl: item.spec.flowControl,
-      });
-    }
-    return result;
+    });
+    this.add(rows);
   }
 
   /** Schedules committed messages (in insertion order). */
-  add(rows: PendingRow[]): void {
+  add(rows: (PendingRow & { record?: MessageRecord })[]): void {
     for (const row of rows) {
       if (this.byId.has(row.id)) continue;
       const entry: Entry = {
@@ -218,6 +207,10 @@ export class Engine {
         ticket: 0,
         cancelRequested: false,
       };
+      if (row.record) {
+        entry.record = row.record;
+        this.cached++;
+      }
       this.byId.set(row.id, entry);
       if (row.flowControl) entry.flow = this.flowFor(row.flowControl);
       if (row.queueName !== undefined) {
@@ -476,14 +469,15 @@ export class Engine {
       if (flow) flow.inflight--;
     };
     try {
-      const record = store.getMessage(entry.seq);
+      const record = entry.record ?? store.getMessage(entry.seq);
+      this.dropRecord(entry);
       if (!record || record.done) {
         release();
         this.finishEntry(entry);
         return;
       }
       const retried = entry.retried;
-      writer.enqueue(() => store.insertEvent(entry.seq, clock.now(), 'ACTIVE'));
+      writer.enqueue([['event', entry.seq, clock.now(), 'ACTIVE']]);
       const request = this.buildRequest(record, retried);
       request.headers[DELIVERY.signature] = signDelivery(
         this.options.signingKey(),
@@ -503,7 +497,7 @@ export class Engine {
   }
 
   private outcome(entry: Entry, record: MessageRecord, retried: number, response: DeliveryResponse): void {
-    const { store, clock } = this.options;
+    const { clock } = this.options;
     const now = clock.now();
     const status = response.status;
     const delivered = status !== undefined && status >= 200 && status < 300;
@@ -528,23 +522,28 @@ export class Engine {
 
     if (delivered) {
       this.finishEntry(entry);
-      this.commitAndAdd(() => {
-        store.insertEvent(entry.seq, now, 'DELIVERED', { responseStatus: status });
-        store.finish(entry.seq, 'DELIVERED', now);
-        this.options.hooks?.onFinished?.(record, 'DELIVERED', response);
-        return callback();
-      }, now);
+      this.write(
+        [
+          ['event', entry.seq, now, 'DELIVERED', { responseStatus: status }],
+          ['markFinished', entry.seq, now, 'DELIVERED'],
+        ],
+        callback(),
+        now,
+      );
+      this.options.hooks?.onFinished?.(record, 'DELIVERED', response);
       return;
     }
     if (entry.cancelRequested) {
       this.finishEntry(entry);
-      this.commitAndAdd(() => {
-        store.insertEvent(entry.seq, now, 'ERROR', errorData);
-        store.insertEvent(entry.seq, now, 'CANCELLED');
-        store.finish(entry.seq, 'CANCELLED', now);
-        this.options.hooks?.onFinished?.(record, 'CANCELLED', response);
-        return callback();
-      }, now);
+      this.write(
+        [
+          ['event', entry.seq, now, 'ERROR', errorData],
+          ['finish', entry.seq, now, 'CANCELLED'],
+        ],
+        callback(),
+        now,
+      );
+      this.options.hooks?.onFinished?.(record, 'CANCELLED', response);
       return;
     }
     if (!nonRetryable && retried < record.spec.maxRetries) {
@@ -557,39 +556,51 @@ export class Engine {
       });
       entry.retried = retried + 1;
       entry.dueAt = now + delay;
-      this.commitAndAdd(() => {
-        store.insertEvent(entry.seq, now, 'ERROR', errorData);
-        store.insertEvent(entry.seq, now, 'RETRY', { nextDeliveryTime: entry.dueAt, retried: entry.retried });
-        store.scheduleRetry(entry.seq, entry.retried, entry.dueAt);
-        return callback();
-      }, now);
+      this.write(
+        [
+          ['event', entry.seq, now, 'ERROR', errorData],
+          ['event', entry.seq, now, 'RETRY', { nextDeliveryTime: entry.dueAt, retried: entry.retried }],
+          ['scheduleRetry', entry.seq, entry.retried, entry.dueAt],
+        ],
+        callback(),
+        now,
+      );
       if (!this.stopping) this.schedule(entry);
       return;
     }
     const dlqId = newDlqId(now, entry.seq);
     this.finishEntry(entry);
-    this.commitAndAdd(() => {
-      store.insertEvent(entry.seq, now, 'ERROR', errorData);
-      store.insertEvent(entry.seq, now, 'FAILED', {
-        error: nonRetryable ? `non-retryable error: ${error}` : error,
-        responseStatus: status,
-      });
-      store.finish(entry.seq, 'FAILED', now);
-      store.insertDlq({
-        dlqId,
-        seq: entry.seq,
-        createdAt: now,
-        responseStatus: status ?? 0,
-        responseHeader: status !== undefined ? response.header : undefined,
-        responseBody: status !== undefined ? response.body : undefined,
-      });
-      this.options.hooks?.onFinished?.(record, 'FAILED', response);
-      const planned = callback(dlqId);
-      if (record.spec.failureCallback !== undefined) {
-        planned.push(this.planCallback(record, 'failureCallback', response, retried, now, dlqId));
-      }
-      return planned;
-    }, now);
+    const planned = callback(dlqId);
+    if (record.spec.failureCallback !== undefined) {
+      planned.push(this.planCallback(record, 'failureCallback', response, retried, now, dlqId));
+    }
+    this.write(
+      [
+        ['event', entry.seq, now, 'ERROR', errorData],
+        [
+          'event',
+          entry.seq,
+          now,
+          'FAILED',
+          { error: nonRetryable ? `non-retryable error: ${error}` : error, responseStatus: status },
+        ],
+        ['markFinished', entry.seq, now, 'FAILED'],
+        [
+          'insertDlq',
+          {
+            dlqId,
+            seq: entry.seq,
+            createdAt: now,
+            responseStatus: status ?? 0,
+            responseHeader: status !== undefined ? response.header : undefined,
+            responseBody: status !== undefined ? response.body : undefined,
+          },
+        ],
+      ],
+      planned,
+      now,
+    );
+    this.options.hooks?.onFinished?.(record, 'FAILED', response);
   }
 
   private planCallback(
@@ -625,25 +636,37 @@ export class Engine {
     return planCallback(spec, kind, payload, now);
   }
 
-  /** Writes `fn` (which may plan new messages, e.g. callbacks) and schedules those once committed. */
-  private commitAndAdd(fn: () => PlannedMessage[], now: number): void {
+  /**
+   * Hands an outcome's writes to the writer. New messages it plans (callbacks) are inserted in the same
+   * transaction and scheduled once it has committed.
+   */
+  private write(calls: MessageWrite[], planned: PlannedMessage[], now: number): void {
+    if (planned.length === 0) {
+      this.options.writer.enqueue(calls);
+      return;
+    }
     this.options.writer
-      .commit(() => {
-        const planned = fn();
-        return planned.length > 0 ? this.insertPlanned(planned, now).rows : [];
-      })
-      .then((rows) => {
-        if (rows.length > 0 && !this.stopping) this.add(rows);
+      .commitAll([...calls, ['insertPlanned', planned, now]])
+      .then((results) => {
+        if (!this.stopping) this.addInserted(results[results.length - 1] as InsertResult, planned);
       })
       .catch((error: unknown) =>
         this.options.logger.error({ err: error }, 'could not record a delivery outcome'),
       );
   }
 
+  private dropRecord(entry: Entry): void {
+    if (entry.record) {
+      entry.record = undefined;
+      this.cached--;
+    }
+  }
+
   private finishEntry(entry: Entry): void {
     if (entry.phase === 'done') return;
     const wasFlowWaiting = entry.phase === 'flow';
     entry.phase = 'done';
+    this.dropRecord(entry);
     this.byId.delete(entry.id);
     if (entry.queue) {
       entry.queue.waiting.delete(entry.seq);
@@ -656,11 +679,6 @@ export class Engine {
     }
   }
 
-  private finishWrite(seq: number, state: MessageState, now: number): void {
-    this.options.store.insertEvent(seq, now, state);
-    this.options.store.finish(seq, state, now);
-  }
-
   // ------------------------------------------------------------------ cancellation
 
   /**
@@ -670,29 +688,22 @@ export class Engine {
    */
   async cancel(ids: string[]): Promise<number> {
     const now = this.options.clock.now();
-    const writes: (() => void)[] = [];
+    const writes: MessageWrite[] = [];
     let count = 0;
     for (const id of ids) {
       const entry = this.byId.get(id);
       if (!entry) continue;
       count++;
-      const { store } = this.options;
       if (entry.phase === 'inflight') {
         if (entry.cancelRequested) continue;
         entry.cancelRequested = true;
-        writes.push(() => {
-          store.requestCancel(entry.seq);
-          store.insertEvent(entry.seq, now, 'CANCEL_REQUESTED');
-        });
+        writes.push(['requestCancel', entry.seq], ['event', entry.seq, now, 'CANCEL_REQUESTED']);
         continue;
       }
       this.finishEntry(entry);
-      writes.push(() => {
-        store.insertEvent(entry.seq, now, 'CANCEL_REQUESTED');
-        this.finishWrite(entry.seq, 'CANCELLED', now);
-      });
+      writes.push(['event', entry.seq, now, 'CANCEL_REQUESTED'], ['finish', entry.seq, now, 'CANCELLED']);
     }
-    if (writes.length > 0) await this.options.writer.commit(() => writes.forEach((write) => write()));
+    if (writes.length > 0) await this.options.writer.commitAll(writes);
     return count;
   }
 

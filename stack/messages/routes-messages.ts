@@ -6,6 +6,7 @@ import { hasFilter, jsonSource, parseCount, parseCursor, parseFilters } from './
 import { collectHeaders, planOverride, PublishError } from './publish-request';
 import { toDlqMessage, toLogEntry, toMessage } from './records';
 import type { ServiceContext } from './service-context';
+import type { InsertResult, MessageWrite } from './write-ops';
 
 /** Filters from the query string, or from a legacy JSON body when the query has none. */
 async function bulkFilters(ctx: RequestContext, allowed: { dlq?: boolean }): Promise<StoreFilters> {
@@ -70,7 +71,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   });
   router.add('DELETE', '/v2/dlq/:id', async (ctx) => {
     const id = ctx.params.id as string;
-    if (!(await writer.commit(() => store.deleteDlq(id)))) throw dlqNotFound(id);
+    if (!(await writer.commit('deleteDlq', id))) throw dlqNotFound(id);
     return { raw: '' };
   });
 
@@ -89,7 +90,10 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
 
   router.add('DELETE', '/v2/dlq', async (ctx) => {
     const { entries, next } = await bulkTargets(ctx);
-    const deleted = await writer.commit(() => entries.filter((entry) => store.deleteDlq(entry.dlqId)).length);
+    const deleted = await writer.commit(
+      'deleteDlqMany',
+      entries.map((entry) => entry.dlqId),
+    );
     return { body: next !== undefined ? { deleted, cursor: String(next) } : { deleted } };
   });
 
@@ -103,16 +107,16 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
       if (error instanceof PublishError) throw new HttpError(error.status, error.message);
       throw error;
     }
-    const inserted = await writer.commit(() =>
-      planned.map(({ entry, spec, dueAt }) => {
-        const result = engine.insertPlanned([{ spec, dueAt, body: entry.message.body }], now);
-        store.deleteDlq(entry.dlqId);
-        return result;
-      }),
+    const results = await writer.commitAll(
+      planned.flatMap(({ entry, spec, dueAt }): MessageWrite[] => [
+        ['insertPlanned', [{ spec, dueAt, body: entry.message.body }], now],
+        ['deleteDlq', entry.dlqId],
+      ]),
     );
-    return inserted.map((result) => {
-      engine.add(result.rows);
-      return { messageId: (result.results[0] as { messageId: string }).messageId };
+    return planned.map(({ entry, spec, dueAt }, index) => {
+      const inserted = results[index * 2] as InsertResult;
+      engine.addInserted(inserted, [{ spec, dueAt, body: entry.message.body }]);
+      return { messageId: (inserted.results[0] as { messageId: string }).messageId };
     });
   };
 

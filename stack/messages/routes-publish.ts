@@ -15,6 +15,7 @@ import {
   type HeaderInput,
 } from './publish-request';
 import type { ServiceContext } from './service-context';
+import type { InsertResult } from './write-ops';
 
 function toHttpError(error: unknown): unknown {
   return error instanceof PublishError ? new HttpError(error.status, error.message) : error;
@@ -67,8 +68,8 @@ async function publish(service: ServiceContext, ctx: RequestContext, queueName?:
       queueName,
     });
     const now = service.clock.now();
-    const inserted = await service.writer.commit(() => service.engine.insertPlanned(planned, now));
-    service.engine.add(inserted.rows);
+    const inserted = await service.writer.commit('insertPlanned', planned, now);
+    service.engine.addInserted(inserted, planned);
     const allDuplicates =
       inserted.results.length > 0 && inserted.results.every((result) => result.deduplicated);
     return { status: allDuplicates ? 202 : 200, body: publishResult(destination, inserted.results) };
@@ -140,12 +141,15 @@ async function batch(service: ServiceContext, ctx: RequestContext): Promise<Repl
     destinations.push(destination);
   }
   const now = service.clock.now();
-  const inserted = await service.writer.commit(() =>
-    plans.map((planned) => (Array.isArray(planned) ? service.engine.insertPlanned(planned, now) : undefined)),
-  );
-  const response: BatchResultItem[] = inserted.map((result, index) => {
-    if (!result) return { error: (plans[index] as { error: string }).error };
-    service.engine.add(result.rows);
+  const valid = plans.filter((planned): planned is PlannedMessage[] => Array.isArray(planned));
+  const committed = (await service.writer.commitAll(
+    valid.map((planned) => ['insertPlanned', planned, now]),
+  )) as InsertResult[];
+  let next = 0;
+  const response: BatchResultItem[] = plans.map((planned, index) => {
+    if (!Array.isArray(planned)) return { error: planned.error };
+    const result = committed[next++] as InsertResult;
+    service.engine.addInserted(result, planned);
     return publishResult(destinations[index] as Destination, result.results);
   });
   return { status: 200, body: response };

@@ -121,30 +121,25 @@ export function resourceRoutes(router: Router, service: ServiceContext): void {
   router.add('POST', '/v2/topics/:name/endpoints', async (ctx) => {
     const name = groupName(ctx);
     const endpoints = endpointList(await ctx.json(), true) as { name?: string; url: string }[];
-    await writer.commit(() => store.addEndpoints(name, endpoints, clock.now()));
+    await writer.commit('addEndpoints', name, endpoints, clock.now());
     return OK;
   });
   router.add('DELETE', '/v2/topics/:name/endpoints', async (ctx) => {
     const name = groupName(ctx);
     const endpoints = endpointList(await ctx.json(), false);
-    const found = await writer.commit(() => {
-      if (!store.getUrlGroup(name)) return false;
-      store.removeEndpoints(name, endpoints, clock.now());
-      return true;
-    });
+    const found = await writer.commit('removeEndpoints', name, endpoints, clock.now());
     if (!found) throw notFoundGroup(name);
     return OK;
   });
   router.add('DELETE', '/v2/topics/:name', async (ctx) => {
     const name = groupName(ctx);
-    if (!(await writer.commit(() => store.deleteUrlGroup(name)))) throw notFoundGroup(name);
+    if (!(await writer.commit('deleteUrlGroup', name))) throw notFoundGroup(name);
     return OK;
   });
   router.add('PATCH', '/v2/topics/:name', async (ctx) => {
     const name = groupName(ctx);
     const headers = groupHeaders(await ctx.json());
-    if (!(await writer.commit(() => store.setUrlGroupHeaders(name, headers, clock.now()))))
-      throw notFoundGroup(name);
+    if (!(await writer.commit('setUrlGroupHeaders', name, headers, clock.now()))) throw notFoundGroup(name);
     return OK;
   });
 
@@ -166,7 +161,7 @@ export function resourceRoutes(router: Router, service: ServiceContext): void {
     const paused = body.paused ?? false;
     if (typeof paused !== 'boolean') throw new HttpError(400, "'paused' must be true or false");
     const name = body.queueName;
-    await writer.commit(() => store.upsertQueue(name, parallelism, paused, clock.now()));
+    await writer.commit('upsertQueue', name, parallelism, paused, clock.now());
     engine.configureQueue(name, parallelism, paused);
     return OK;
   });
@@ -181,17 +176,14 @@ export function resourceRoutes(router: Router, service: ServiceContext): void {
   });
   router.add('DELETE', '/v2/queues/:name', async (ctx) => {
     const name = queueName(ctx);
-    await writer.commit(() => store.deleteQueue(name));
+    await writer.commit('deleteQueue', name);
     engine.forgetQueue(name);
     return OK;
   });
   for (const action of ['pause', 'resume'] as const) {
     router.add('POST', `/v2/queues/:name/${action}`, async (ctx) => {
       const name = queueName(ctx);
-      const queue = await writer.commit(() => {
-        const current = store.getQueue(name);
-        return current && store.upsertQueue(name, current.parallelism, action === 'pause', clock.now());
-      });
+      const queue = await writer.commit('setQueuePaused', name, action === 'pause', clock.now());
       if (!queue) throw notFoundQueue(name);
       engine.configureQueue(name, queue.parallelism, queue.paused);
       return OK;

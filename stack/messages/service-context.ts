@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { SigningKeys } from '../../shared/messages/types';
 import type { Clock } from '../clock';
 import type { MessageStore } from '../store/message-store';
-import type { WriteBatcher } from '../store/write-batcher';
 import type { Engine } from './engine';
+import type { MessageWriter } from './write-ops';
 
 export interface SigningKeyStore {
   keys(): SigningKeys;
@@ -14,7 +14,7 @@ export interface SigningKeyStore {
 
 export interface ServiceContext {
   store: MessageStore;
-  writer: WriteBatcher;
+  writer: MessageWriter;
   engine: Engine;
   clock: Clock;
   logger: Logger;

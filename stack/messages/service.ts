@@ -4,9 +4,9 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Clock, Timer } from '../clock';
 import { baseUrl, closeServer, createHttpService, listen, Router } from '../http/server';
-import type { Db } from '../store/db';
+import type { Db, Durability } from '../store/db';
 import { MessageStore } from '../store/message-store';
-import { WriteBatcher } from '../store/write-batcher';
+import { InlineWriter, ThreadWriter } from '../store/writer';
 import { DEFAULT_BACKOFF_FACTOR } from './backoff';
 import { HttpTransport, type Transport } from './delivery';
 import { Engine, type EngineHooks } from './engine';
@@ -15,9 +15,15 @@ import { messageRoutes } from './routes-messages';
 import { publishRoutes } from './routes-publish';
 import { resourceRoutes } from './routes-resources';
 import type { ServiceContext, SigningKeyStore } from './service-context';
+import { MESSAGE_WRITES, type MessageWriter } from './write-ops';
 
 export interface MessageServiceOptions {
   db: Db;
+  /**
+   * Run writes in a worker thread: `script` is a file that starts the writer when loaded as a worker (the
+   * bundled CLI); `file` and `durability` open its own connection. Without it, writes run on the main thread.
+   */
+  writerThread?: { script: string; file: string; durability: Durability };
   host: string;
   port: number;
   clock: Clock;
@@ -61,9 +67,18 @@ export async function startMessageService(options: MessageServiceOptions): Promi
   const { clock, logger } = options;
   const log = logger.child({ service: 'messages' });
   const store = new MessageStore(options.db);
-  const writer = new WriteBatcher(options.db, (error) =>
-    log.error({ err: error }, 'background write failed'),
-  );
+  const onWriteError = (error: Error): void => log.error({ err: error }, 'background write failed');
+  const writer: MessageWriter = options.writerThread
+    ? new ThreadWriter<typeof MESSAGE_WRITES>(
+        options.writerThread.script,
+        {
+          file: options.writerThread.file,
+          durability: options.writerThread.durability,
+          registry: 'messages',
+        },
+        onWriteError,
+      )
+    : new InlineWriter(options.db, MESSAGE_WRITES, onWriteError);
   const transport = options.transport ?? new HttpTransport();
   const engine = new Engine({
     store,
@@ -106,7 +121,16 @@ export async function startMessageService(options: MessageServiceOptions): Promi
   let pruneTimer: Timer | undefined;
   const prune = (): void => {
     const now = clock.now();
-    writer.enqueue(() => void store.prune(now, now - retention));
+    // Chunked: keep going while whole chunks are deleted, one transaction at a time.
+    const step = (): void => {
+      writer
+        .commit('prune', now, now - retention)
+        .then((removed) => {
+          if (removed >= 5_000) setImmediate(step);
+        })
+        .catch((error: unknown) => log.warn({ err: error }, 'pruning failed'));
+    };
+    step();
     pruneTimer = clock.setTimer(prune, 60_000);
   };
   pruneTimer = clock.setTimer(prune, 60_000);
@@ -124,7 +148,7 @@ export async function startMessageService(options: MessageServiceOptions): Promi
         const serverClosed = closeServer(server);
         await engine.stop(graceMs);
         await serverClosed;
-        writer.close();
+        await writer.close();
       })();
       return closing;
     },

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { ManualClock } from '../clock';
 import { startStack, type Stack, type StackOptions } from '../stack';
 
+export const WRITER_SCRIPT = join(process.cwd(), 'out', 'stack', 'cli.cjs');
+
 export const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
 
 export function tempDir(prefix = 'switchyard-test-'): string {
@@ -45,7 +47,15 @@ export async function startTestStack(
 ): Promise<TestStack> {
   const clock = options.clock ?? new ManualClock();
   const dataDir = options.dataDir ?? tempDir();
-  const stack = await startStack({ port: 0, kv: false, ...options, clock, dataDir });
+  // Writes go through the real writer thread (the bundled CLI, built by vitest's global setup).
+  const stack = await startStack({
+    port: 0,
+    kv: false,
+    writerScript: WRITER_SCRIPT,
+    ...options,
+    clock,
+    dataDir,
+  });
   const url = stack.info.messages.url;
   const token = stack.info.messages.token;
   const test: TestStack = {

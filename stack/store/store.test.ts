@@ -5,7 +5,8 @@ import { tempDir } from '../messages/test-support';
 import { migrate, openDatabase } from './db';
 import { MessageStore } from './message-store';
 import { MIGRATIONS } from './migrations';
-import { WriteBatcher } from './write-batcher';
+import type { MESSAGE_WRITES } from '../messages/write-ops';
+import { InlineWriter, ThreadWriter, type Writer } from './writer';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -127,11 +128,18 @@ describe('message store', () => {
   });
 });
 
-describe('write batcher', () => {
+const TEST_WRITES = {
+  set: (store: MessageStore, key: string, value: string) => store.setSetting(key, value),
+  boom: () => {
+    throw new Error('boom');
+  },
+};
+
+describe('inline writer', () => {
   it('commits a burst of writes in one transaction and resolves after the commit', async () => {
     const db = openDatabase(dbFile());
     const store = new MessageStore(db);
-    const writer = new WriteBatcher(db, () => undefined);
+    const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
     let transactions = 0;
     const original = db.transaction.bind(db);
     db.transaction = ((fn: (...args: unknown[]) => unknown) => {
@@ -139,7 +147,7 @@ describe('write batcher', () => {
       return original(fn);
     }) as typeof db.transaction;
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => writer.commit(() => store.setSetting(`k${i}`, String(i)))),
+      Array.from({ length: 50 }, (_, i) => writer.commit('set', `k${i}`, String(i))),
     );
     expect(results).toHaveLength(50);
     expect(transactions).toBe(1);
@@ -150,23 +158,59 @@ describe('write batcher', () => {
   it('isolates a failing write: only its caller sees the error', async () => {
     const db = openDatabase(dbFile());
     const store = new MessageStore(db);
-    const background: unknown[] = [];
-    const writer = new WriteBatcher(db, (error) => background.push(error));
-    const good = writer.commit(() => store.setSetting('good', '1'));
-    const bad = writer.commit(() => {
-      throw new Error('boom');
-    });
-    writer.enqueue(() => store.setSetting('also-good', '1'));
-    writer.enqueue(() => {
-      throw new Error('quiet boom');
-    });
+    const background: Error[] = [];
+    const writer = new InlineWriter(db, TEST_WRITES, (error) => background.push(error));
+    const good = writer.commit('set', 'good', '1');
+    const bad = writer.commitAll([['set', 'rolled-back', '1'], ['boom']]);
+    writer.enqueue([['set', 'also-good', '1']]);
+    writer.enqueue([['boom']]);
     await expect(good).resolves.toBeUndefined();
     await expect(bad).rejects.toThrow('boom');
     expect(store.getSetting('good')).toBe('1');
     expect(store.getSetting('also-good')).toBe('1');
-    expect(background).toHaveLength(1);
-    writer.close();
-    await expect(writer.commit(() => 1)).rejects.toThrow('the store is closed');
+    expect(store.getSetting('rolled-back')).toBeUndefined();
+    expect(background.map((error) => error.message)).toEqual(['boom']);
+    await writer.close();
+    await expect(writer.commit('set', 'late', '1')).rejects.toThrow('the store is closed');
+    db.close();
+  });
+});
+
+describe('writer thread', () => {
+  it('commits in its own thread, isolates failures, and drains on close', async () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const store = new MessageStore(db);
+    const seq = store.insertMessage({
+      id: 'msg_t',
+      createdAt: 1,
+      dueAt: 1,
+      spec: spec('http://h/'),
+      body: Buffer.alloc(0),
+    });
+    const writer: Writer<typeof MESSAGE_WRITES> = new ThreadWriter(
+      join(process.cwd(), 'out', 'stack', 'cli.cjs'),
+      { file, durability: 'full', registry: 'messages' },
+      () => undefined,
+    );
+    const queues = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => writer.commit('upsertQueue', `q${i}`, i + 1, false, 1)),
+    );
+    expect(queues[39]).toMatchObject({ name: 'q39', parallelism: 40 });
+    // Visible to the main thread's connection once committed.
+    expect(store.getQueue('q7')?.parallelism).toBe(8);
+    const entry = { dlqId: '1-1', seq, createdAt: 1, responseStatus: 500, responseBody: Buffer.from('body') };
+    const first = writer.commit('insertDlq', entry);
+    const duplicate = writer.commit('insertDlq', entry);
+    const other = writer.commit('upsertQueue', 'after', 1, true, 1);
+    await expect(first).resolves.toBeUndefined();
+    await expect(duplicate).rejects.toThrow(/UNIQUE/);
+    await expect(other).resolves.toMatchObject({ paused: true });
+    expect(store.getDlq('1-1')?.responseBody?.toString()).toBe('body');
+    writer.enqueue([['upsertQueue', 'last', 2, false, 1]]);
+    await writer.close();
+    expect(store.getQueue('last')?.parallelism).toBe(2);
+    await expect(writer.commit('deleteQueue', 'last')).rejects.toThrow('the store is closed');
     db.close();
   });
 });

@@ -1,0 +1,323 @@
+// Group commit for every write of the stack. Writes are named operations (functions of the store, listed in a
+// registry) so that they can run either here on the main thread or in a dedicated writer thread:
+//
+// - InlineWriter: one SQLite transaction per turn of the event loop, on the main connection.
+// - ThreadWriter: a worker thread owns the write connection. Whatever arrives while it is inside a transaction
+//   (and its fsync) goes into the next one, and the main thread never blocks on the disk — that keeps HTTP
+//   latency flat when fsync is slow.
+//
+// `commit()` resolves only after the transaction holding the write has committed: that is what lets a publish
+// answer 200 only once the message is on disk. A failing write fails alone (its batch is retried op by op).
+import { Worker, type MessagePort } from 'node:worker_threads';
+import { openDatabase, type Db, type Durability } from './db';
+import { MessageStore } from './message-store';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OpRegistry = Record<string, (store: MessageStore, ...args: any[]) => unknown>;
+
+type Args<F> = F extends (store: MessageStore, ...args: infer A) => unknown ? A : never;
+type Result<F> = F extends (...args: never[]) => infer R ? R : never;
+
+/** One write: an operation name and its arguments (structured-cloneable). */
+export type WriteCall<O extends OpRegistry> = { [K in keyof O & string]: [K, ...Args<O[K]>] }[keyof O &
+  string];
+
+export interface Writer<O extends OpRegistry> {
+  /** Runs one operation in the next group transaction; resolves with its result once committed. */
+  commit<K extends keyof O & string>(name: K, ...args: Args<O[K]>): Promise<Result<O[K]>>;
+  /** Several operations in the same transaction (all or nothing); resolves with their results. */
+  commitAll(calls: WriteCall<O>[]): Promise<unknown[]>;
+  /** Fire and forget (engine bookkeeping, log events); a failure is reported, never thrown. */
+  enqueue(calls: WriteCall<O>[]): void;
+  /** Commits what is queued, waits for it, and releases the writer. */
+  close(): Promise<void>;
+}
+
+interface Group {
+  calls: [string, ...unknown[]][];
+  resolve?: (results: unknown[]) => void;
+  reject?: (error: Error) => void;
+}
+
+/** Runs groups in one transaction; if that fails, each group alone so that only the culprit fails. */
+function runGroups(
+  db: Db,
+  store: MessageStore,
+  registry: OpRegistry,
+  groups: { calls: [string, ...unknown[]][] }[],
+): ({ ok: true; results: unknown[] } | { ok: false; error: string })[] {
+  const exec = (group: { calls: [string, ...unknown[]][] }): unknown[] =>
+    group.calls.map(([name, ...args]) => {
+      const op = registry[name];
+      if (!op) throw new Error(`unknown write operation '${name}'`);
+      return op(store, ...args);
+    });
+  try {
+    let results: unknown[][] = [];
+    db.transaction(() => {
+      results = groups.map(exec);
+    })();
+    return results.map((value) => ({ ok: true as const, results: value }));
+  } catch {
+    return groups.map((group) => {
+      try {
+        let value: unknown[] = [];
+        db.transaction(() => {
+          value = exec(group);
+        })();
+        return { ok: true as const, results: value };
+      } catch (error) {
+        return { ok: false as const, error: error instanceof Error ? error.message : String(error) };
+      }
+    });
+  }
+}
+
+abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
+  protected queue: Group[] = [];
+  private scheduled: NodeJS.Immediate | undefined;
+  protected closed = false;
+
+  constructor(protected readonly onBackgroundError: (error: Error) => void) {}
+
+  commit<K extends keyof O & string>(name: K, ...args: Args<O[K]>): Promise<Result<O[K]>> {
+    return this.commitAll([[name, ...args] as WriteCall<O>]).then((results) => results[0] as Result<O[K]>);
+  }
+
+  commitAll(calls: WriteCall<O>[]): Promise<unknown[]> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ calls: calls as [string, ...unknown[]][], resolve, reject });
+      this.schedule();
+    });
+  }
+
+  enqueue(calls: WriteCall<O>[]): void {
+    if (this.closed || calls.length === 0) return;
+    this.queue.push({ calls: calls as [string, ...unknown[]][] });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.scheduled ??= setImmediate(() => {
+      this.scheduled = undefined;
+      this.flushQueue();
+    });
+  }
+
+  protected takeQueue(): Group[] {
+    if (this.scheduled) {
+      clearImmediate(this.scheduled);
+      this.scheduled = undefined;
+    }
+    const groups = this.queue;
+    this.queue = [];
+    return groups;
+  }
+
+  protected settle(
+    group: Group,
+    outcome: { ok: true; results: unknown[] } | { ok: false; error: string },
+  ): void {
+    if (outcome.ok) group.resolve?.(outcome.results);
+    else if (group.reject) group.reject(new Error(outcome.error));
+    else this.onBackgroundError(new Error(outcome.error));
+  }
+
+  protected abstract flushQueue(): void;
+  abstract close(): Promise<void>;
+}
+
+/** Group commit on the main thread's connection. */
+export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
+  private readonly store: MessageStore;
+
+  constructor(
+    private readonly db: Db,
+    private readonly registry: O,
+    onBackgroundError: (error: Error) => void,
+  ) {
+    super(onBackgroundError);
+    this.store = new MessageStore(db);
+  }
+
+  protected flushQueue(): void {
+    const groups = this.takeQueue();
+    if (groups.length === 0) return;
+    const outcomes = runGroups(this.db, this.store, this.registry, groups);
+    groups.forEach((group, index) => this.settle(group, outcomes[index] as never));
+  }
+
+  async close(): Promise<void> {
+    this.flushQueue();
+    this.closed = true;
+  }
+}
+
+interface ThreadRequest {
+  batch: number;
+  groups: { calls: [string, ...unknown[]][] }[];
+}
+
+/** Group commit in a worker thread that owns the write connection. */
+export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
+  private readonly worker: Worker;
+  private readonly checkpointer: Worker;
+  private readonly inflight = new Map<number, Group[]>();
+  private nextBatch = 0;
+  private failure: Error | undefined;
+  private drained: (() => void) | undefined;
+
+  constructor(
+    /** A script that calls runWriterThread() when started as a worker (the stack's bundled CLI does). */
+    script: string,
+    options: { file: string; durability: Durability; registry: string },
+    onBackgroundError: (error: Error) => void,
+  ) {
+    super(onBackgroundError);
+    this.worker = new Worker(script, { workerData: { role: 'sqlite-writer', ...options } });
+    this.worker.unref();
+    // Checkpoints (copying the WAL into the database file, with its own fsync) run in a third thread, so that
+    // they never hold up a commit: a checkpoint inside the writer stalled publishes by tens of milliseconds.
+    this.checkpointer = new Worker(script, {
+      workerData: { role: 'sqlite-checkpointer', file: options.file },
+    });
+    this.checkpointer.unref();
+    this.checkpointer.on('error', (error) => onBackgroundError(new Error(`checkpointer: ${error.message}`)));
+    this.worker.on(
+      'message',
+      (message: { batch: number; outcomes: Parameters<BatchingWriter<O>['settle']>[1][] }) => {
+        const groups = this.inflight.get(message.batch) ?? [];
+        this.inflight.delete(message.batch);
+        groups.forEach((group, index) => this.settle(group, message.outcomes[index] as never));
+        if (this.inflight.size === 0) this.drained?.();
+      },
+    );
+    const fail = (error: Error): void => {
+      this.failure = error;
+      for (const groups of this.inflight.values()) {
+        for (const group of groups)
+          this.settle(group, { ok: false, error: `writer thread failed: ${error.message}` });
+      }
+      this.inflight.clear();
+      this.drained?.();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => {
+      if (!this.closed) fail(new Error(`writer thread exited with code ${code}`));
+    });
+  }
+
+  protected flushQueue(): void {
+    const groups = this.takeQueue();
+    if (groups.length === 0) return;
+    if (this.failure) {
+      for (const group of groups)
+        this.settle(group, { ok: false, error: `writer thread failed: ${this.failure.message}` });
+      return;
+    }
+    const batch = this.nextBatch++;
+    this.inflight.set(batch, groups);
+    const request: ThreadRequest = { batch, groups: groups.map((group) => ({ calls: group.calls })) };
+    this.worker.postMessage(request);
+  }
+
+  async close(): Promise<void> {
+    this.flushQueue();
+    this.closed = true;
+    if (this.inflight.size > 0 && !this.failure) {
+      await new Promise<void>((resolve) => (this.drained = resolve));
+    }
+    const checkpointerExited = new Promise<void>((resolve) =>
+      this.checkpointer.once('exit', () => resolve()),
+    );
+    this.checkpointer.postMessage({ close: true });
+    await checkpointerExited;
+    if (this.failure) {
+      await this.worker.terminate();
+      return;
+    }
+    // Let the thread close its connection (which checkpoints the WAL) before it ends.
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage({ close: true });
+    await exited;
+  }
+}
+
+/** Structured clone turns Buffers into Uint8Arrays; SQLite BLOB bindings want Buffers back. */
+function revive(value: unknown): unknown {
+  if (value instanceof Uint8Array && !Buffer.isBuffer(value)) {
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  }
+  if (Array.isArray(value)) return value.map(revive);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) out[key] = revive(inner);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The worker side: opens its own connection (the schema is already migrated by the main thread) and commits
+ * every batch that arrives, coalescing those that queued up during the previous transaction.
+ */
+export function runWriterThread(
+  port: MessagePort,
+  options: { file: string; durability: Durability },
+  registry: OpRegistry,
+): void {
+  const db = openDatabase(options.file, options.durability);
+  // The checkpointer thread keeps the WAL short; this is only a safety net if it falls far behind (128 MiB).
+  db.pragma('wal_autocheckpoint = 32768');
+  const store = new MessageStore(db);
+  let pending: ThreadRequest[] = [];
+  let scheduled = false;
+  port.on('message', (request: ThreadRequest | { close: true }) => {
+    if ('close' in request) {
+      db.close();
+      port.close();
+      return;
+    }
+    pending.push(request);
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      const requests = pending;
+      pending = [];
+      const groups = requests.flatMap((r) =>
+        r.groups.map((g) => ({ calls: revive(g.calls) as [string, ...unknown[]][] })),
+      );
+      const outcomes = runGroups(db, store, registry, groups);
+      let index = 0;
+      for (const r of requests) {
+        port.postMessage({ batch: r.batch, outcomes: outcomes.slice(index, index + r.groups.length) });
+        index += r.groups.length;
+      }
+    });
+  });
+}
+
+/**
+ * The checkpointer thread: a PASSIVE checkpoint every `intervalMs` on its own connection. PASSIVE never waits
+ * for the writer or readers; it copies what it can, and the writer rewinds the WAL once all of it is copied.
+ */
+export function runCheckpointerThread(port: MessagePort, options: { file: string }, intervalMs = 100): void {
+  const db = openDatabase(options.file, 'full');
+  const checkpoint = (): void => {
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Busy or locked: try again next time.
+    }
+  };
+  const timer = setInterval(checkpoint, intervalMs);
+  port.on('message', (message: { close?: boolean }) => {
+    if (!message.close) return;
+    clearInterval(timer);
+    checkpoint();
+    db.close();
+    port.close();
+  });
+}
