@@ -1,4 +1,4 @@
-// `npm run bench -- kv [--duration 5]`: the KV REST bridge against baselines measured in the same run.
+// `npm run bench -- kv [--duration 2]`: the KV REST bridge against baselines measured in the same run.
 //
 // - HTTP ceiling: a no-op node:http server answering {"result":"OK"}, driven by the same load generator
 //   and concurrency (50 keep-alive connections) as the bridge.
@@ -52,6 +52,7 @@ interface LoadResult {
 }
 
 const CONNECTIONS = 50;
+const ROUNDS = 3;
 
 // ---------------------------------------------------------------------------------------------------
 // Load generator (child process)
@@ -222,8 +223,25 @@ function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-function pct(a: number, b: number): string {
-  return `${((100 * a) / b).toFixed(0)} %`;
+function pct(ratio: number): string {
+  return `${(100 * ratio).toFixed(0)} %`;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Median throughput of the runs, with the spread (min–max) that shows how noisy the machine was. */
+function rate(runs: LoadResult[], unit: string): string {
+  const values = runs.map((r) => r.perSecond);
+  if (values.length === 1) return `${fmt(values[0]!)} ${unit}`;
+  return `${fmt(median(values))} ${unit} (${fmtK(Math.min(...values))}–${fmtK(Math.max(...values))})`;
+}
+
+function fmtK(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : `${(n / 1e3).toFixed(1)}k`;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -233,8 +251,8 @@ export async function run(args: string[]): Promise<void> {
     return;
   }
   const durationArg = args.indexOf('--duration');
-  const seconds = durationArg === -1 ? 5 : Number(args[durationArg + 1]);
-  const warmupSeconds = 1;
+  const seconds = durationArg === -1 ? 2 : Number(args[durationArg + 1]);
+  const warmupSeconds = 0.5;
 
   const noop = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -260,11 +278,12 @@ export async function run(args: string[]): Promise<void> {
 
   let maxRss = 0;
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 50);
-  const row = (label: string, value: string, note = '', cost?: LoadResult): void => {
-    const costs = cost
-      ? `  [bridge ${cost.serverMicros!.toFixed(0)} µs CPU/req, load generator ${cost.cpu.toFixed(2)} cores]`
+  const row = (label: string, value: string, note = '', runs?: LoadResult[]): void => {
+    const costs = runs
+      ? `  [server ${median(runs.map((r) => r.serverMicros!)).toFixed(0)} µs CPU/req, ` +
+        `load generator ${median(runs.map((r) => r.cpu)).toFixed(2)} cores]`
       : '';
-    console.log(`${label.padEnd(42)} ${value.padStart(17)}  ${note}${costs}`);
+    console.log(`${label.padEnd(40)} ${value.padStart(26)}  ${note}${costs}`);
   };
   const verdicts: string[] = [];
   const budget = (name: string, ok: boolean, detail: string): void => {
@@ -275,105 +294,115 @@ export async function run(args: string[]): Promise<void> {
     const base = { connections: CONNECTIONS, seconds, warmupSeconds, token: kv.token };
     console.log(
       `kv bench: ${os.cpus().length} CPUs (load average ${os.loadavg()[0]!.toFixed(1)} at start), ` +
-        `${CONNECTIONS} keep-alive connections, ${seconds} s per run\n`,
+        `${CONNECTIONS} keep-alive connections, ${ROUNDS} rounds of ${seconds} s runs; ` +
+        'each ratio is the median of the per-round ratios\n',
     );
     await kv.admin(['SET', 'bench:k', 'xyz']);
 
-    // The ceiling is measured before and after the bridge runs; their mean is the baseline.
-    const noopRun = (): Promise<LoadResult> => runLoad({ ...base, url: noopUrl, path: '/', method: 'GET' });
-    const ceilingBefore = await noopRun();
-    row('HTTP ceiling: no-op {"result":"OK"}', `${fmt(ceilingBefore.perSecond)} req/s`, '(before)');
-    const get = await runLoad({ ...base, url: kv.url, path: '/get/bench:k', method: 'GET' });
-    const set = await runLoad({ ...base, url: kv.url, path: '/set/bench:k/xyz', method: 'GET' });
-    const setJson = await runLoad({
-      ...base,
-      url: kv.url,
-      path: '/',
-      method: 'POST',
-      body: '["SET","bench:k","xyz"]',
-    });
-    const ceilingAfter = await noopRun();
-    row('HTTP ceiling: no-op {"result":"OK"}', `${fmt(ceilingAfter.perSecond)} req/s`, '(after)');
-    const ceiling = (ceilingBefore.perSecond + ceilingAfter.perSecond) / 2;
+    // Single commands: every round measures the ceiling and the bridge back to back, so a change in the
+    // machine's load between rounds cancels out in that round's ratio.
+    const single = {
+      ceiling: [] as LoadResult[],
+      get: [] as LoadResult[],
+      set: [] as LoadResult[],
+      json: [] as LoadResult[],
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      single.ceiling.push(await runLoad({ ...base, url: noopUrl, path: '/', method: 'GET' }));
+      single.get.push(await runLoad({ ...base, url: kv.url, path: '/get/bench:k', method: 'GET' }));
+      single.set.push(await runLoad({ ...base, url: kv.url, path: '/set/bench:k/xyz', method: 'GET' }));
+      single.json.push(
+        await runLoad({ ...base, url: kv.url, path: '/', method: 'POST', body: '["SET","bench:k","xyz"]' }),
+      );
+    }
+    const ratio = (runs: LoadResult[]): number =>
+      median(runs.map((r, i) => r.perSecond / single.ceiling[i]!.perSecond));
+    row('HTTP ceiling: no-op {"result":"OK"}', rate(single.ceiling, 'req/s'), '(baseline)', single.ceiling);
     row(
       'bridge GET  (GET /get/k)',
-      `${fmt(get.perSecond)} req/s`,
-      `${pct(get.perSecond, ceiling)} of ceiling`,
-      get,
+      rate(single.get, 'req/s'),
+      `${pct(ratio(single.get))} of ceiling`,
+      single.get,
     );
     row(
       'bridge SET  (GET /set/k/v)',
-      `${fmt(set.perSecond)} req/s`,
-      `${pct(set.perSecond, ceiling)} of ceiling`,
-      set,
+      rate(single.set, 'req/s'),
+      `${pct(ratio(single.set))} of ceiling`,
+      single.set,
     );
     row(
       'bridge SET  (POST / ["SET",…])',
-      `${fmt(setJson.perSecond)} req/s`,
-      `${pct(setJson.perSecond, ceiling)} of ceiling`,
-      setJson,
+      rate(single.json, 'req/s'),
+      `${pct(ratio(single.json))} of ceiling`,
+      single.json,
     );
-    budget(
-      'single GET >= 60 % of the HTTP ceiling',
-      get.perSecond >= 0.6 * ceiling,
-      pct(get.perSecond, ceiling),
-    );
-    budget(
-      'single SET >= 60 % of the HTTP ceiling',
-      set.perSecond >= 0.6 * ceiling,
-      pct(set.perSecond, ceiling),
-    );
+    budget('single GET >= 60 % of the HTTP ceiling', ratio(single.get) >= 0.6, pct(ratio(single.get)));
+    budget('single SET >= 60 % of the HTTP ceiling', ratio(single.set) >= 0.6, pct(ratio(single.set)));
     const rbGet = redisBenchmark(redisPort, redisPassword, 'get', 1, 200_000);
     const rbSet = redisBenchmark(redisPort, redisPassword, 'set', 1, 200_000);
     row('redis-benchmark GET -c 50 (no HTTP)', `${fmt(rbGet)} req/s`, '(reference)');
     row('redis-benchmark SET -c 50 (no HTTP)', `${fmt(rbSet)} req/s`, '(reference)');
 
+    // Pipelines: redis-benchmark -P 100 and the bridge with 100 commands per request, per round.
     const hundred = (cmd: string[]): string => JSON.stringify(Array.from({ length: 100 }, () => cmd));
-    const rbP = (test: 'get' | 'set'): number =>
-      redisBenchmark(redisPort, redisPassword, test, 100, 2_000_000);
-    const rbPGetBefore = rbP('get');
-    const rbPSetBefore = rbP('set');
-    const pGet = await runLoad({
-      ...base,
-      url: kv.url,
-      path: '/pipeline',
-      method: 'POST',
-      body: hundred(['GET', 'bench:k']),
-    });
-    const pSet = await runLoad({
-      ...base,
-      url: kv.url,
-      path: '/pipeline',
-      method: 'POST',
-      body: hundred(['SET', 'bench:k', 'xyz']),
-    });
-    const rbPGet = (rbPGetBefore + rbP('get')) / 2;
-    const rbPSet = (rbPSetBefore + rbP('set')) / 2;
-    row('redis-benchmark -P 100 GET (mean of 2)', `${fmt(rbPGet)} cmd/s`);
+    const piped = {
+      rbGet: [] as number[],
+      get: [] as LoadResult[],
+      rbSet: [] as number[],
+      set: [] as LoadResult[],
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      piped.rbGet.push(redisBenchmark(redisPort, redisPassword, 'get', 100, 3_000_000));
+      piped.get.push(
+        await runLoad({
+          ...base,
+          url: kv.url,
+          path: '/pipeline',
+          method: 'POST',
+          body: hundred(['GET', 'bench:k']),
+        }),
+      );
+      piped.rbSet.push(redisBenchmark(redisPort, redisPassword, 'set', 100, 2_000_000));
+      piped.set.push(
+        await runLoad({
+          ...base,
+          url: kv.url,
+          path: '/pipeline',
+          method: 'POST',
+          body: hundred(['SET', 'bench:k', 'xyz']),
+        }),
+      );
+    }
+    const pipedRatio = (runs: LoadResult[], baseline: number[]): number =>
+      median(runs.map((r, i) => (r.perSecond * 100) / baseline[i]!));
+    const perCommand = (runs: LoadResult[]): LoadResult[] =>
+      runs.map((r) => ({ ...r, perSecond: r.perSecond * 100 }));
+    row('redis-benchmark -P 100 GET', `${fmt(median(piped.rbGet))} cmd/s`, '(baseline)');
     row(
       'bridge /pipeline, 100 GET per request',
-      `${fmt(pGet.perSecond * 100)} cmd/s`,
-      `${pct(pGet.perSecond * 100, rbPGet)} of redis-benchmark`,
-      pGet,
+      rate(perCommand(piped.get), 'cmd/s'),
+      `${pct(pipedRatio(piped.get, piped.rbGet))} of redis-benchmark`,
+      piped.get,
     );
-    row('redis-benchmark -P 100 SET (mean of 2)', `${fmt(rbPSet)} cmd/s`);
+    row('redis-benchmark -P 100 SET', `${fmt(median(piped.rbSet))} cmd/s`, '(baseline)');
     row(
       'bridge /pipeline, 100 SET per request',
-      `${fmt(pSet.perSecond * 100)} cmd/s`,
-      `${pct(pSet.perSecond * 100, rbPSet)} of redis-benchmark`,
-      pSet,
+      rate(perCommand(piped.set), 'cmd/s'),
+      `${pct(pipedRatio(piped.set, piped.rbSet))} of redis-benchmark`,
+      piped.set,
     );
     budget(
       'pipelined GET >= 40 % of redis-benchmark -P 100',
-      pGet.perSecond * 100 >= 0.4 * rbPGet,
-      pct(pGet.perSecond * 100, rbPGet),
+      pipedRatio(piped.get, piped.rbGet) >= 0.4,
+      pct(pipedRatio(piped.get, piped.rbGet)),
     );
     budget(
       'pipelined SET >= 40 % of redis-benchmark -P 100',
-      pSet.perSecond * 100 >= 0.4 * rbPSet,
-      pct(pSet.perSecond * 100, rbPSet),
+      pipedRatio(piped.set, piped.rbSet) >= 0.4,
+      pct(pipedRatio(piped.set, piped.rbSet)),
     );
 
+    // MONITOR: a client that reads far slower than the monitor output while the bridge serves GETs.
     maxRss = process.memoryUsage().rss;
     const monitored = await runLoad({
       ...base,
@@ -384,12 +413,7 @@ export async function run(args: string[]): Promise<void> {
     });
     const m = monitored.monitor!;
     const stats = kv.streamStats();
-    row(
-      'bridge GET + a slow /monitor client',
-      `${fmt(monitored.perSecond)} req/s`,
-      `${pct(monitored.perSecond, get.perSecond)} of GET alone`,
-      monitored,
-    );
+    row('bridge GET + a slow /monitor client', rate([monitored], 'req/s'), '', [monitored]);
     row(
       '  bridge max RSS during that run',
       `${(maxRss / 1024 / 1024).toFixed(0)} MB`,
@@ -402,9 +426,16 @@ export async function run(args: string[]): Promise<void> {
       `${(maxRss / 1024 / 1024).toFixed(0)} MB`,
     );
 
-    for (const r of [ceilingBefore, ceilingAfter, get, set, setJson, pGet, pSet, monitored]) {
-      if (r.errors > 0) console.log(`  errors: ${r.errors}, first: ${r.firstError}`);
-    }
+    const all = [
+      ...single.ceiling,
+      ...single.get,
+      ...single.set,
+      ...single.json,
+      ...piped.get,
+      ...piped.set,
+      monitored,
+    ];
+    for (const r of all) if (r.errors > 0) console.log(`  errors: ${r.errors}, first: ${r.firstError}`);
     console.log(`\n${verdicts.join('\n')}`);
   } finally {
     clearInterval(sampler);
