@@ -404,8 +404,10 @@ export async function run(args: string[]): Promise<void> {
 
     // MONITOR: a client that reads far slower than the monitor output while the bridge serves GETs.
     maxRss = process.memoryUsage().rss;
+    // Long enough for the client to fall more than the 1 MiB stream buffer behind, so lines get dropped.
     const monitored = await runLoad({
       ...base,
+      seconds: Math.max(seconds, 6),
       url: kv.url,
       path: '/get/bench:k',
       method: 'GET',
