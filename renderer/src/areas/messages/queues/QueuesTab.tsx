@@ -1,8 +1,219 @@
-// Placeholder until this tab lands (issue 5).
+// Queues: lag, parallelism and paused state (refreshed every few seconds), create or update, pause and
+// resume, delete; enqueue to a queue in the composer; see a queue's messages in the logs.
+import { useState } from 'react';
+import type { Queue } from '../../../../../shared/messages/types';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { errorMessage } from '../../../bridge/client';
+import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { useNav } from '../../../shell/nav';
+import { Button } from '../../../ui/Button';
+import { confirmDanger } from '../../../ui/confirm-danger';
+import { formatRelative, formatTime } from '../../../ui/format';
+import { PlusIcon, RefreshIcon, SendIcon, TrashIcon } from '../../../ui/icons';
+import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
+import { ServiceGate } from '../../../ui/ServiceGate';
+import { toast } from '../../../ui/toast';
+import '../../../ui/tables.css';
+import { useLogsUi } from '../logs/log-filters';
+import { QueueDialog } from './QueueDialog';
+import './queues.css';
+
 export default function QueuesTab(_props: { params: string[] }) {
+  const profile = useActiveProfile();
+  const stack = useStackStatus();
+  return (
+    <ServiceGate profile={profile} stack={stack}>
+      {(active) => <Queues key={active.id} profile={active} />}
+    </ServiceGate>
+  );
+}
+
+function Queues({ profile }: { profile: ProfileView }) {
+  const navigate = useNav((state) => state.navigate);
+  const showLogs = useLogsUi((state) => state.show);
+  const queues = useBridgeQuery('queues.list', { profileId: profile.id }, { refetchInterval: 5000 });
+  const [editing, setEditing] = useState<Queue | 'new' | null>(null);
+  const setPaused = useBridgeMutation('queues.setPaused', {
+    invalidates: ['queues.list'],
+    onSuccess: (queue) => toast.success(`${queue.name} ${queue.paused ? 'paused' : 'resumed'}`),
+    onError: (error) => toast.error('Could not change the queue', errorMessage(error)),
+  });
+  const remove = useBridgeMutation('queues.delete', {
+    invalidates: ['queues.list'],
+    onSuccess: ({ deleted }) => toast.success(`Deleted ${deleted}`),
+    onError: (error) => toast.error('Could not delete the queue', errorMessage(error)),
+  });
+  const askPause = async (queue: Queue) => {
+    if (queue.paused) {
+      setPaused.mutate({ profileId: profile.id, name: queue.name, paused: false });
+      return;
+    }
+    const ok = await confirmDanger(profile, {
+      title: `Pause ${queue.name}?`,
+      body: 'The queue keeps accepting messages but delivers none until you resume it; then it continues from the oldest undelivered message.',
+      confirmLabel: 'Pause queue',
+      typeOnProd: queue.name,
+    });
+    if (ok) setPaused.mutate({ profileId: profile.id, name: queue.name, paused: true });
+  };
+  const askDelete = async (queue: Queue) => {
+    const ok = await confirmDanger(profile, {
+      title: `Delete queue ${queue.name}?`,
+      body: (
+        <>
+          The queue is removed
+          {queue.lag > 0 ? (
+            <>
+              {' '}
+              with <strong>{queue.lag} messages not yet delivered</strong>
+            </>
+          ) : null}
+          . Enqueueing to the same name later creates a new queue with the default parallelism.
+        </>
+      ),
+      confirmLabel: 'Delete queue',
+      typeOnProd: queue.name,
+    });
+    if (ok) remove.mutate({ profileId: profile.id, name: queue.name });
+  };
+  const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
+  const list = queues.data ?? [];
+
   return (
     <div className="page-body">
-      <p className="muted">Queues: coming in the messages console.</p>
+      <div className="stack" style={{ gap: 14 }}>
+        <div className="row">
+          <p className="muted">
+            Queues deliver their messages in order, {`"parallelism"`} at a time. Lag is the number of messages
+            not yet delivered.
+          </p>
+          <span className="spacer" />
+          <Button
+            icon={<RefreshIcon />}
+            aria-label="Refresh"
+            title="Refresh (also every 5 s)"
+            busy={queues.isFetching}
+            onClick={() => void queues.refetch()}
+          />
+          <Button
+            variant="primary"
+            icon={<PlusIcon />}
+            disabled={profile.readOnly}
+            title={writeTitle}
+            onClick={() => setEditing('new')}
+          >
+            New queue
+          </Button>
+        </div>
+        {queues.error ? (
+          <Callout tone="danger" title="Could not load queues.">
+            {errorMessage(queues.error)}
+          </Callout>
+        ) : !queues.data ? (
+          <Spinner />
+        ) : list.length === 0 ? (
+          <EmptyState icon={<SendIcon />} title="No queues yet">
+            <p>
+              Create one here, or enqueue a message to a new name and the service creates it with parallelism
+              1.
+            </p>
+          </EmptyState>
+        ) : (
+          <section className="card">
+            <table className="table" aria-label="Queues">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>State</th>
+                  <th>Lag</th>
+                  <th>Parallelism</th>
+                  <th>Updated</th>
+                  <th aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((queue) => (
+                  <tr key={queue.name} data-testid={`queue-${queue.name}`}>
+                    <td className="mono">
+                      <strong>{queue.name}</strong>
+                    </td>
+                    <td>
+                      {queue.paused ? (
+                        <Badge tone="warning">Paused</Badge>
+                      ) : (
+                        <Badge tone="success">Active</Badge>
+                      )}
+                    </td>
+                    <td className="num" aria-label="Lag">
+                      <span className={queue.lag > 0 ? 'queue-lag has-lag' : 'queue-lag'}>
+                        {queue.lag.toLocaleString()}
+                      </span>
+                    </td>
+                    <td className="num">{queue.parallelism}</td>
+                    <td title={formatTime(queue.updatedAt)}>{formatRelative(queue.updatedAt)}</td>
+                    <td className="cell-actions">
+                      <div className="row queue-actions">
+                        <Button
+                          size="sm"
+                          disabled={profile.readOnly || setPaused.isPending}
+                          title={writeTitle}
+                          onClick={() => void askPause(queue)}
+                        >
+                          {queue.paused ? 'Resume' : 'Pause'}
+                        </Button>
+                        <Button
+                          size="sm"
+                          disabled={profile.readOnly}
+                          title={writeTitle}
+                          onClick={() => setEditing(queue)}
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          size="sm"
+                          icon={<SendIcon />}
+                          disabled={profile.readOnly}
+                          title={writeTitle ?? 'Enqueue a message'}
+                          onClick={() => navigate('messages', 'compose', 'queue', queue.name)}
+                        >
+                          Enqueue
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => {
+                            showLogs({ queueName: queue.name });
+                            navigate('messages', 'logs');
+                          }}
+                        >
+                          Logs
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          icon={<TrashIcon />}
+                          aria-label={`Delete ${queue.name}`}
+                          disabled={profile.readOnly}
+                          title={writeTitle ?? 'Delete queue'}
+                          onClick={() => void askDelete(queue)}
+                        />
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        )}
+      </div>
+      {editing ? (
+        <QueueDialog
+          profile={profile}
+          queue={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,194 @@
+// One message's whole trail: every event with its time, error, next attempt and the destination's
+// response; the request's headers and body (base64 in the logs, decoded here); cancel while pending.
+import { useMemo } from 'react';
+import type { LogEntry } from '../../../../../shared/messages/types';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { errorMessage } from '../../../bridge/client';
+import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { BodyView } from '../../../ui/BodyView';
+import { Button } from '../../../ui/Button';
+import { confirmDanger } from '../../../ui/confirm-danger';
+import { formatClock, formatRelative, formatTime } from '../../../ui/format';
+import { HeadersView } from '../../../ui/HeadersView';
+import { XIcon } from '../../../ui/icons';
+import { Callout, Spinner } from '../../../ui/misc';
+import { toast } from '../../../ui/toast';
+import { attemptCount, FINAL_STATES, groupByMessage } from './group-events';
+import { StateBadge } from './StateBadge';
+
+export function LogDetail({
+  profile,
+  messageId,
+  autoRefresh,
+  onClose,
+}: {
+  profile: ProfileView;
+  messageId: string;
+  autoRefresh: boolean;
+  onClose: () => void;
+}) {
+  const query = useBridgeQuery(
+    'logs.list',
+    { profileId: profile.id, filters: { messageId }, count: 1000 },
+    { refetchInterval: autoRefresh ? 3000 : false },
+  );
+  const trail = useMemo(() => (query.data ? groupByMessage(query.data.events)[0] : undefined), [query.data]);
+  const cancel = useBridgeMutation('logs.cancel', {
+    invalidates: ['logs.list'],
+    onSuccess: ({ cancelled }) =>
+      toast.success(cancelled ? 'Cancel requested' : 'Nothing to cancel', `${messageId}`),
+    onError: (error) => toast.error('Could not cancel', errorMessage(error)),
+  });
+  const askCancel = async () => {
+    const ok = await confirmDanger(profile, {
+      title: 'Cancel this message?',
+      body: (
+        <>
+          <span className="mono">{messageId}</span> will not be delivered (again). A delivery already in
+          flight may still arrive. This cannot be undone.
+        </>
+      ),
+      confirmLabel: 'Cancel message',
+      typeOnProd: 'cancel',
+    });
+    if (ok) cancel.mutate({ profileId: profile.id, target: { messageIds: [messageId] } });
+  };
+
+  const first = trail?.events[0];
+  const latest = trail?.latest;
+  return (
+    <aside className="log-detail" aria-label="Message detail">
+      <div className="log-detail-header">
+        <div className="stack" style={{ gap: 2, minWidth: 0 }}>
+          <span className="section-title">Message</span>
+          <span className="mono log-detail-id">{messageId}</span>
+        </div>
+        <span className="spacer" />
+        {latest && !FINAL_STATES.has(latest.state) ? (
+          <Button
+            size="sm"
+            variant="danger"
+            disabled={profile.readOnly}
+            title={profile.readOnly ? 'Read-only profile' : undefined}
+            busy={cancel.isPending}
+            onClick={() => void askCancel()}
+          >
+            Cancel message
+          </Button>
+        ) : null}
+        <Button size="sm" variant="ghost" icon={<XIcon />} aria-label="Close detail" onClick={onClose} />
+      </div>
+      <div className="log-detail-body">
+        {query.error ? (
+          <Callout tone="danger" title="Could not load the trail.">
+            {errorMessage(query.error)}
+          </Callout>
+        ) : !query.data ? (
+          <Spinner />
+        ) : !trail || !first || !latest ? (
+          <Callout tone="info" title="No events for this message.">
+            It may be older than the log retention, or the id belongs to another profile.
+          </Callout>
+        ) : (
+          <>
+            <dl className="kv-list detail-facts">
+              <dt>State</dt>
+              <dd>
+                <StateBadge state={latest.state} />{' '}
+                <span className="muted">{formatRelative(latest.time)}</span>
+              </dd>
+              <dt>Destination</dt>
+              <dd className="mono">{first.url}</dd>
+              {first.topicName ? (
+                <>
+                  <dt>URL group</dt>
+                  <dd>
+                    <a href={`#/url-groups/${encodeURIComponent(first.topicName)}`}>{first.topicName}</a>
+                    {first.endpointName ? <span className="muted"> / {first.endpointName}</span> : null}
+                  </dd>
+                </>
+              ) : null}
+              {first.queueName ? (
+                <>
+                  <dt>Queue</dt>
+                  <dd>{first.queueName}</dd>
+                </>
+              ) : null}
+              <dt>Attempts</dt>
+              <dd>
+                {attemptCount(trail.events)}
+                {first.maxRetries !== undefined ? (
+                  <span className="muted"> of up to {1 + first.maxRetries}</span>
+                ) : null}
+              </dd>
+              {first.labels?.length ? (
+                <>
+                  <dt>Labels</dt>
+                  <dd>{first.labels.join(', ')}</dd>
+                </>
+              ) : null}
+              {first.callback ? (
+                <>
+                  <dt>Callback</dt>
+                  <dd className="mono">{first.callback}</dd>
+                </>
+              ) : null}
+              <dt>Created</dt>
+              <dd>{formatTime(first.time)}</dd>
+            </dl>
+
+            <section className="stack" style={{ gap: 6 }}>
+              <h3 className="section-title">Trail</h3>
+              <ol className="timeline" aria-label="Attempt trail">
+                {trail.events.map((event, index) => (
+                  <TimelineEvent key={index} event={event} />
+                ))}
+              </ol>
+            </section>
+
+            <section className="stack" style={{ gap: 6 }}>
+              <h3 className="section-title">
+                Request {first.method ? <span className="mono">{first.method}</span> : null}
+              </h3>
+              <HeadersView headers={first.header} empty="No forwarded headers" />
+              <BodyView value={first.body} base64 label="Request body" />
+            </section>
+          </>
+        )}
+      </div>
+    </aside>
+  );
+}
+
+function TimelineEvent({ event }: { event: LogEntry }) {
+  const hasResponse =
+    event.responseStatus !== undefined ||
+    event.responseBody !== undefined ||
+    event.responseHeader !== undefined;
+  return (
+    <li className="timeline-item" data-state={event.state}>
+      <div className="timeline-head">
+        <span className="mono faint" title={formatTime(event.time)}>
+          {formatClock(event.time)}
+        </span>
+        <StateBadge state={event.state} />
+        {event.responseStatus !== undefined ? (
+          <span className="mono timeline-status">HTTP {event.responseStatus}</span>
+        ) : null}
+      </div>
+      {event.error ? <div className="timeline-error">{event.error}</div> : null}
+      {event.nextDeliveryTime ? (
+        <div className="muted timeline-note">
+          Next attempt {formatTime(event.nextDeliveryTime)} ({formatRelative(event.nextDeliveryTime)})
+        </div>
+      ) : null}
+      {hasResponse ? (
+        <details className="timeline-response">
+          <summary>Response</summary>
+          <HeadersView headers={event.responseHeader} empty="No response headers" />
+          <BodyView value={event.responseBody} base64 label="Response body" />
+        </details>
+      ) : null}
+    </li>
+  );
+}

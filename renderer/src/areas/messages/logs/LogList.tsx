@@ -1,0 +1,154 @@
+// The virtualized list of messages (one row per message with its trail). Only the visible rows are in the
+// DOM, so scrolling 10,000 events stays smooth; reaching the end loads the next page.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef } from 'react';
+import { formatClock, formatRelative, formatTime } from '../../../ui/format';
+import { Spinner } from '../../../ui/misc';
+import { FINAL_STATES, type MessageTrail, trailSteps } from './group-events';
+import { StateBadge, Trail } from './StateBadge';
+
+export const ROW_HEIGHT = 58;
+
+export function LogList({
+  trails,
+  eventCount,
+  selectedId,
+  checked,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  onOpen,
+  onCheck,
+  canCancel,
+}: {
+  trails: MessageTrail[];
+  eventCount: number;
+  selectedId?: string;
+  checked: ReadonlySet<string>;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  onOpen: (messageId: string) => void;
+  onCheck: (messageId: string, on: boolean) => void;
+  canCancel: boolean;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: trails.length + 1,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length > 0 ? items[items.length - 1]!.index : 0;
+  useEffect(() => {
+    if (hasMore && !loadingMore && lastIndex >= trails.length - 5) onLoadMore();
+  }, [hasMore, loadingMore, lastIndex, trails.length, onLoadMore]);
+
+  return (
+    <div
+      ref={scrollRef}
+      className="log-list"
+      role="list"
+      aria-label="Messages"
+      data-testid="log-list"
+      data-rows={trails.length}
+      data-events={eventCount}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {items.map((item) => {
+          const trail = trails[item.index];
+          return (
+            <div
+              key={item.key}
+              className="log-row-slot"
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+            >
+              {trail ? (
+                <TrailRow
+                  trail={trail}
+                  selected={trail.messageId === selectedId}
+                  checked={checked.has(trail.messageId)}
+                  onOpen={onOpen}
+                  onCheck={onCheck}
+                  canCancel={canCancel}
+                />
+              ) : (
+                <div className="log-list-end faint" role="listitem">
+                  {loadingMore || hasMore ? (
+                    <>
+                      <Spinner label="Loading more" /> Loading older events…
+                    </>
+                  ) : trails.length === 0 ? null : (
+                    `End of the logs · ${trails.length.toLocaleString()} messages, ${eventCount.toLocaleString()} events`
+                  )}
+                </div>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+const TrailRow = memo(function TrailRow({
+  trail,
+  selected,
+  checked,
+  onOpen,
+  onCheck,
+  canCancel,
+}: {
+  trail: MessageTrail;
+  selected: boolean;
+  checked: boolean;
+  onOpen: (messageId: string) => void;
+  onCheck: (messageId: string, on: boolean) => void;
+  canCancel: boolean;
+}) {
+  const { latest } = trail;
+  const pending = !FINAL_STATES.has(latest.state);
+  const via = latest.topicName
+    ? `${latest.topicName}${latest.endpointName ? ` / ${latest.endpointName}` : ''}`
+    : latest.queueName
+      ? `queue ${latest.queueName}`
+      : undefined;
+  return (
+    <div
+      className="log-row"
+      role="listitem"
+      aria-current={selected || undefined}
+      aria-label={`Message ${trail.messageId}`}
+      onClick={() => onOpen(trail.messageId)}
+    >
+      <span className="log-row-check" onClick={(event) => event.stopPropagation()}>
+        <input
+          type="checkbox"
+          aria-label={`Select ${trail.messageId}`}
+          checked={checked}
+          disabled={!pending || !canCancel}
+          title={pending ? 'Select to cancel' : 'Finished messages cannot be cancelled'}
+          onChange={(event) => onCheck(trail.messageId, event.target.checked)}
+        />
+      </span>
+      <span className="log-row-state">
+        <StateBadge state={latest.state} />
+      </span>
+      <span className="log-row-main">
+        <span className="log-row-id mono">{trail.messageId}</span>
+        <span className="log-row-dest">
+          {via ? <span className="log-row-via">{via}</span> : null}
+          <span className="mono">{latest.url}</span>
+        </span>
+      </span>
+      <span className="log-row-trail">
+        <Trail steps={trailSteps(trail.events)} />
+      </span>
+      <span className="log-row-time" title={formatTime(latest.time)}>
+        <span className="mono">{formatClock(latest.time)}</span>
+        <span className="faint">{formatRelative(latest.time)}</span>
+      </span>
+    </div>
+  );
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_DRAFT, splitList, toCancelFilters, toLogFilters } from './log-filters';
+
+describe('logs filter form', () => {
+  it('turns the form into bridge filters: lists split on commas, local times to ms, To inclusive', () => {
+    const from = '2026-03-01T10:00';
+    const to = '2026-03-01T11:30';
+    const { filters, error } = toLogFilters({
+      ...EMPTY_DRAFT,
+      state: 'IN_PROGRESS',
+      url: ' https://a.example.com , https://b.example.com,,',
+      label: 'nightly',
+      queueName: '',
+      from,
+      to,
+    });
+    expect(error).toBeUndefined();
+    expect(filters).toEqual({
+      state: ['IN_PROGRESS'],
+      url: ['https://a.example.com', 'https://b.example.com'],
+      label: ['nightly'],
+      fromDate: new Date(from).getTime(),
+      toDate: new Date(to).getTime() + 59_999,
+    });
+    expect(toLogFilters(EMPTY_DRAFT).filters).toEqual({});
+    expect(toLogFilters({ ...EMPTY_DRAFT, from: to, to: from }).error).toMatch(/after/);
+    expect(splitList('a,a, b')).toEqual(['a', 'b']);
+  });
+
+  it('never offers an empty cancel filter: state and message id do not count', () => {
+    expect(toCancelFilters({})).toBeUndefined();
+    expect(toCancelFilters({ state: ['CREATED'], messageId: 'msg_1' })).toBeUndefined();
+    expect(toCancelFilters({ state: ['CREATED'], queueName: ['q'] })).toEqual({ queueName: ['q'] });
+  });
+});

@@ -1,0 +1,92 @@
+// Create a queue or change one (the service's upsert): name, parallelism, paused.
+import { useState } from 'react';
+import { checkName } from '../../../../../shared/messages/names';
+import type { Queue } from '../../../../../shared/messages/types';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { errorMessage } from '../../../bridge/client';
+import { useBridgeMutation } from '../../../bridge/react';
+import { Button } from '../../../ui/Button';
+import { Dialog } from '../../../ui/Dialog';
+import { Switch, TextField } from '../../../ui/fields';
+import { Callout } from '../../../ui/misc';
+import { toast } from '../../../ui/toast';
+
+export function QueueDialog({
+  profile,
+  queue,
+  onClose,
+}: {
+  profile: ProfileView;
+  queue?: Queue;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState(queue?.name ?? '');
+  const [parallelism, setParallelism] = useState(String(queue?.parallelism ?? 1));
+  const [paused, setPaused] = useState(queue?.paused ?? false);
+  const upsert = useBridgeMutation('queues.upsert', {
+    invalidates: ['queues.list'],
+    onSuccess: (saved) => {
+      toast.success(queue ? `Updated ${saved.name}` : `Created ${saved.name}`);
+      onClose();
+    },
+  });
+  const nameError = queue ? undefined : checkName('queue', name.trim());
+  const count = Number(parallelism);
+  const parallelismError =
+    !/^\d+$/.test(parallelism.trim()) || count < 1 || count > 1000
+      ? 'a whole number from 1 to 1000'
+      : undefined;
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={queue ? `Edit queue ${queue.name}` : 'New queue'}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            disabled={Boolean(nameError || parallelismError) || profile.readOnly}
+            busy={upsert.isPending}
+            onClick={() =>
+              upsert.mutate({ profileId: profile.id, name: name.trim(), parallelism: count, paused })
+            }
+          >
+            {queue ? 'Save' : 'Create queue'}
+          </Button>
+        </>
+      }
+    >
+      <TextField
+        label="Name"
+        value={name}
+        mono
+        disabled={Boolean(queue)}
+        autoFocus={!queue}
+        placeholder="emails"
+        error={name && nameError ? nameError : undefined}
+        hint="Letters, digits, - _ and ."
+        onChange={(event) => setName(event.target.value)}
+      />
+      <TextField
+        label="Parallelism"
+        value={parallelism}
+        inputMode="numeric"
+        error={parallelismError}
+        hint="How many messages are delivered at once. The service plans to retire values above 1 in favour of flow control."
+        onChange={(event) => setParallelism(event.target.value)}
+      />
+      <Switch
+        label="Paused"
+        description="A paused queue accepts messages but delivers none until resumed."
+        checked={paused}
+        onChange={setPaused}
+      />
+      {upsert.error ? (
+        <Callout tone="danger" title="The service refused.">
+          {errorMessage(upsert.error)}
+        </Callout>
+      ) : null}
+    </Dialog>
+  );
+}

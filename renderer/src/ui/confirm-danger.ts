@@ -1,0 +1,27 @@
+// How hard to ask before a dangerous action, by profile: production asks you to type a word, a profile
+// with "ask before dangerous actions" asks yes/no, a profile without it goes ahead.
+import type { ProfileView } from '../../../shared/profiles';
+import { confirm, type ConfirmRequest } from './confirm';
+
+export type DangerRequest = Omit<ConfirmRequest, 'typeToConfirm' | 'danger'> & {
+  /** What to type on production profiles (default: the profile's name). */
+  typeOnProd?: string;
+};
+
+/** Whether a dangerous action needs a question at all for this profile. */
+export function needsConfirmation(profile: Pick<ProfileView, 'env' | 'confirmDangerous'>): boolean {
+  return profile.env === 'prod' || profile.confirmDangerous;
+}
+
+export function confirmDanger(
+  profile: Pick<ProfileView, 'env' | 'confirmDangerous' | 'name'>,
+  request: DangerRequest,
+): Promise<boolean> {
+  if (!needsConfirmation(profile)) return Promise.resolve(true);
+  const { typeOnProd, ...rest } = request;
+  return confirm({
+    ...rest,
+    danger: true,
+    typeToConfirm: profile.env === 'prod' ? (typeOnProd ?? profile.name) : undefined,
+  });
+}
