@@ -345,14 +345,31 @@ export class JsonCommandBatch implements CommandList {
     return start < 0 ? this.decoded[-1 - start]! : this.body.subarray(start, this.spans[2 * span + 1]);
   }
 
+  /** The previous name and where its bytes are: pipelines mostly repeat a few commands. */
+  private lastName = '';
+  private lastStart = 0;
+  private lastEnd = 0;
+
   name(i: number): string {
     const span = this.commands[2 * i]!;
     const start = this.spans[2 * span]!;
-    const name =
-      start < 0
-        ? this.decoded[-1 - start]!.toString('latin1')
-        : this.body.toString('latin1', start, this.spans[2 * span + 1]);
-    return name.toLowerCase();
+    if (start < 0) return this.decoded[-1 - start]!.toString('latin1').toLowerCase();
+    const end = this.spans[2 * span + 1]!;
+    const body = this.body;
+    if (end - start === this.lastEnd - this.lastStart && this.lastName !== '') {
+      let same = true;
+      for (let k = 0; k < end - start; k++) {
+        if (body[start + k] !== body[this.lastStart + k]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.lastName;
+    }
+    this.lastName = body.toString('latin1', start, end).toLowerCase();
+    this.lastStart = start;
+    this.lastEnd = end;
+    return this.lastName;
   }
 
   args(i: number): RespArg[] {
