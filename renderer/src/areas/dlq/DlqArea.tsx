@@ -1,20 +1,369 @@
-import { InboxIcon } from '../../ui/icons';
-import { ComingSoon, LocalStackHint } from '../ComingSoon';
+// The message dead-letter queue: filters, a paged list with selection, the failing response of each
+// entry, and retry / delete for one entry, the selected ones or everything matching (see BulkDialog).
+import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { BridgeError } from '../../../../shared/bridge/errors';
+import type { DlqPage } from '../../../../shared/bridge/procedures/dlq';
+import type { DLQMessage } from '../../../../shared/messages/types';
+import type { ProfileView } from '../../../../shared/profiles';
+import { errorMessage } from '../../bridge/client';
+import { useBridge } from '../../bridge/react';
+import { useActiveProfile, useStackStatus } from '../../shell/data';
+import { useNav } from '../../shell/nav';
+import { PageHeader } from '../../shell/PageHeader';
+import { Button } from '../../ui/Button';
+import { formatRelative, formatTime, plural } from '../../ui/format';
+import { InboxIcon, RefreshIcon } from '../../ui/icons';
+import { Badge, Callout, EmptyState, Spinner } from '../../ui/misc';
+import { ServiceGate } from '../../ui/ServiceGate';
+import '../../ui/tables.css';
+import { BulkDialog, type BulkRequest } from './BulkDialog';
+import { DlqDetail } from './DlqDetail';
+import { statusTone } from './status';
+import { type DlqFilterDraft, describeDlqFilters, toDlqFilters, useDlqUi } from './dlq-filters';
+import './dlq.css';
 
-export default function DlqArea() {
+export default function DlqArea({ params }: { params: string[] }) {
+  const profile = useActiveProfile();
+  const stack = useStackStatus();
   return (
-    <ComingSoon
-      title="Dead-letter queue"
-      headline="DLQ triage is on its way"
-      subtitle="Messages and runs that ran out of retries"
-      icon={<InboxIcon />}
-      summary="Triage failures in bulk: see the failing response, fix the cause, then retry or delete many at once — safely."
-      plans={[
-        'Filters by URL, group, queue, label and response status',
-        'Retry with header overrides; bulk actions with a preview, progress and cancel',
-        'Every destructive action asks first',
-      ]}
-      today={<LocalStackHint service="messages" />}
-    />
+    <>
+      <PageHeader
+        title="Dead-letter queue"
+        subtitle="Messages that ran out of retries: inspect, fix, retry or delete"
+      />
+      <ServiceGate profile={profile} stack={stack}>
+        {(active) => <Dlq key={active.id} profile={active} dlqId={params[0]} />}
+      </ServiceGate>
+    </>
+  );
+}
+
+function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const navigate = useNav((state) => state.navigate);
+  const applied = useDlqUi((state) => state.applied);
+  const { filters, error: filterError } = useMemo(() => toDlqFilters(applied), [applied]);
+  const [checked, setChecked] = useState<Set<string>>(() => new Set());
+  const [bulk, setBulk] = useState<BulkRequest | null>(null);
+
+  const pagesKey = useMemo(() => ['dlq.list', 'pages', profile.id, filters], [profile.id, filters]);
+  const pages = useInfiniteQuery<
+    DlqPage,
+    BridgeError,
+    InfiniteData<DlqPage>,
+    typeof pagesKey,
+    string | undefined
+  >({
+    queryKey: pagesKey,
+    queryFn: ({ pageParam }) =>
+      bridge.call('dlq.list', { profileId: profile.id, filters, cursor: pageParam }),
+    initialPageParam: undefined,
+    getNextPageParam: (last) => last.cursor,
+    enabled: !filterError,
+  });
+  const entries = useMemo(() => pages.data?.pages.flatMap((page) => page.messages) ?? [], [pages.data]);
+  const selected = dlqId ? entries.find((entry) => entry.dlqId === dlqId) : undefined;
+  const visibleChecked = entries.filter((entry) => checked.has(entry.dlqId)).map((entry) => entry.dlqId);
+  const allChecked = entries.length > 0 && visibleChecked.length === entries.length;
+  const filterText = describeDlqFilters(applied);
+
+  const refresh = () => {
+    void queryClient.resetQueries({ queryKey: pagesKey, exact: true });
+    void queryClient.invalidateQueries({ queryKey: ['dlq.get'] });
+  };
+  const afterChange = () => {
+    setChecked(new Set());
+    refresh();
+  };
+  const toggle = (id: string, on: boolean) =>
+    setChecked((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
+
+  return (
+    <div className="dlq-page">
+      <DlqFilterBar />
+      <div className="toolbar">
+        <span className="muted" data-testid="dlq-summary">
+          {pages.data
+            ? `${plural(entries.length, 'entry', 'entries')}${pages.hasNextPage ? ' loaded (more below)' : ''}`
+            : 'Loading…'}
+        </span>
+        <Button
+          size="sm"
+          icon={<RefreshIcon />}
+          busy={pages.isFetching && !pages.isFetchingNextPage}
+          onClick={refresh}
+        >
+          Refresh
+        </Button>
+        <span className="spacer" />
+        {visibleChecked.length > 0 ? <span className="muted">{visibleChecked.length} selected</span> : null}
+        <Button
+          size="sm"
+          variant="primary"
+          disabled={visibleChecked.length === 0 || profile.readOnly}
+          title={writeTitle}
+          onClick={() =>
+            setBulk({
+              action: 'retry',
+              target: { dlqIds: visibleChecked },
+              description: `the ${plural(visibleChecked.length, 'selected entry', 'selected entries')}`,
+            })
+          }
+        >
+          Retry selected…
+        </Button>
+        <Button
+          size="sm"
+          variant="danger"
+          disabled={visibleChecked.length === 0 || profile.readOnly}
+          title={writeTitle}
+          onClick={() =>
+            setBulk({
+              action: 'delete',
+              target: { dlqIds: visibleChecked },
+              description: `the ${plural(visibleChecked.length, 'selected entry', 'selected entries')}`,
+            })
+          }
+        >
+          Delete selected…
+        </Button>
+        <span className="toolbar-divider" />
+        <Button
+          size="sm"
+          disabled={profile.readOnly || Boolean(filterError) || entries.length === 0}
+          title={writeTitle ?? 'Every entry matching the filters, also ones not loaded here'}
+          onClick={() =>
+            setBulk({
+              action: 'retry',
+              target: { filters },
+              description: filterText ? `every entry matching ${filterText}` : 'every entry in the DLQ',
+            })
+          }
+        >
+          Retry all matching…
+        </Button>
+        <Button
+          size="sm"
+          disabled={profile.readOnly || Boolean(filterError) || entries.length === 0}
+          title={writeTitle ?? 'Every entry matching the filters, also ones not loaded here'}
+          onClick={() =>
+            setBulk({
+              action: 'delete',
+              target: { filters },
+              description: filterText ? `every entry matching ${filterText}` : 'every entry in the DLQ',
+            })
+          }
+        >
+          Delete all matching…
+        </Button>
+      </div>
+      <div className={dlqId ? 'dlq-split has-detail' : 'dlq-split'}>
+        <div className="dlq-main">
+          {filterError ? (
+            <Callout tone="warning">{filterError}</Callout>
+          ) : pages.error ? (
+            <Callout tone="danger" title="Could not load the DLQ.">
+              {errorMessage(pages.error)}
+            </Callout>
+          ) : !pages.data ? (
+            <Spinner />
+          ) : entries.length === 0 ? (
+            <EmptyState icon={<InboxIcon />} title={filterText ? 'Nothing matches' : 'The DLQ is empty'}>
+              <p>
+                {filterText
+                  ? `No dead-lettered message matches ${filterText}.`
+                  : 'Messages land here when every delivery attempt failed (or the destination answered 489 with Upstash-NonRetryable-Error).'}
+              </p>
+            </EmptyState>
+          ) : (
+            <>
+              <table className="table dlq-table" aria-label="DLQ entries">
+                <thead>
+                  <tr>
+                    <th className="cell-check">
+                      <input
+                        type="checkbox"
+                        aria-label="Select all loaded entries"
+                        checked={allChecked}
+                        onChange={(event) =>
+                          setChecked(
+                            event.target.checked ? new Set(entries.map((entry) => entry.dlqId)) : new Set(),
+                          )
+                        }
+                      />
+                    </th>
+                    <th>Status</th>
+                    <th>Destination</th>
+                    <th>Via</th>
+                    <th>Labels</th>
+                    <th>Created</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {entries.map((entry) => (
+                    <DlqRow
+                      key={entry.dlqId}
+                      entry={entry}
+                      selected={entry.dlqId === dlqId}
+                      checked={checked.has(entry.dlqId)}
+                      onCheck={(on) => toggle(entry.dlqId, on)}
+                      onOpen={() => navigate('dlq', entry.dlqId)}
+                    />
+                  ))}
+                </tbody>
+              </table>
+              {pages.hasNextPage ? (
+                <div className="dlq-more">
+                  <Button busy={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+                    Load more
+                  </Button>
+                </div>
+              ) : null}
+            </>
+          )}
+        </div>
+        {dlqId ? (
+          <DlqDetail
+            key={dlqId}
+            profile={profile}
+            dlqId={dlqId}
+            loaded={selected}
+            onClose={() => navigate('dlq')}
+            onRetry={(entry) =>
+              setBulk({
+                action: 'retry',
+                target: { dlqIds: [entry.dlqId] },
+                description: `entry ${entry.dlqId}`,
+              })
+            }
+            onDeleted={() => {
+              navigate('dlq');
+              afterChange();
+            }}
+          />
+        ) : null}
+      </div>
+      {bulk ? (
+        <BulkDialog profile={profile} request={bulk} onClose={() => setBulk(null)} onChanged={afterChange} />
+      ) : null}
+    </div>
+  );
+}
+
+function DlqRow({
+  entry,
+  selected,
+  checked,
+  onCheck,
+  onOpen,
+}: {
+  entry: DLQMessage;
+  selected: boolean;
+  checked: boolean;
+  onCheck: (on: boolean) => void;
+  onOpen: () => void;
+}) {
+  const via = entry.topicName
+    ? `${entry.topicName}${entry.endpointName ? ` / ${entry.endpointName}` : ''}`
+    : entry.queueName
+      ? `queue ${entry.queueName}`
+      : entry.scheduleId
+        ? `schedule ${entry.scheduleId}`
+        : '—';
+  return (
+    <tr
+      className="clickable-row"
+      aria-selected={selected}
+      onClick={onOpen}
+      data-testid={`dlq-${entry.dlqId}`}
+    >
+      <td className="cell-check" onClick={(event) => event.stopPropagation()}>
+        <input
+          type="checkbox"
+          aria-label={`Select ${entry.dlqId}`}
+          checked={checked}
+          onChange={(event) => onCheck(event.target.checked)}
+        />
+      </td>
+      <td>
+        <Badge tone={statusTone(entry.responseStatus)}>
+          {entry.responseStatus === 0 ? 'No response' : `HTTP ${entry.responseStatus}`}
+        </Badge>
+      </td>
+      <td className="mono dlq-url">
+        <span className="method">{entry.method}</span> {entry.url}
+      </td>
+      <td className="muted">{via}</td>
+      <td className="muted">{entry.labels?.join(', ') || '—'}</td>
+      <td title={formatTime(entry.createdAt)} className="num">
+        {formatRelative(entry.createdAt)}
+      </td>
+    </tr>
+  );
+}
+
+function DlqFilterBar() {
+  const { draft, setDraft, apply, clear } = useDlqUi();
+  const field = (key: keyof DlqFilterDraft, label: string, placeholder: string, wide = false) => (
+    <label className={wide ? 'filter-field filter-wide' : 'filter-field'}>
+      <span className="field-label">{label}</span>
+      <input
+        className="input input-mono"
+        value={draft[key]}
+        placeholder={placeholder}
+        onChange={(event) => setDraft({ [key]: event.target.value })}
+      />
+    </label>
+  );
+  return (
+    <form
+      className="filter-bar"
+      aria-label="DLQ filters"
+      onSubmit={(event) => {
+        event.preventDefault();
+        apply();
+      }}
+    >
+      {field('url', 'URL', 'https://…, …', true)}
+      {field('topicName', 'URL group', 'orders')}
+      {field('queueName', 'Queue', 'emails')}
+      {field('label', 'Label', 'nightly, …')}
+      {field('responseStatus', 'Response status', '500, 404')}
+      {field('messageId', 'Message id', 'msg_…')}
+      <label className="filter-field">
+        <span className="field-label">From</span>
+        <input
+          className="input"
+          type="datetime-local"
+          value={draft.from}
+          onChange={(event) => setDraft({ from: event.target.value })}
+        />
+      </label>
+      <label className="filter-field">
+        <span className="field-label">To</span>
+        <input
+          className="input"
+          type="datetime-local"
+          value={draft.to}
+          onChange={(event) => setDraft({ to: event.target.value })}
+        />
+      </label>
+      <div className="filter-actions">
+        <Button type="submit" variant="primary" size="sm">
+          Apply
+        </Button>
+        <Button size="sm" variant="ghost" onClick={clear}>
+          Clear
+        </Button>
+      </div>
+    </form>
   );
 }

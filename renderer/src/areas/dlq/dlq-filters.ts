@@ -1,0 +1,82 @@
+// The DLQ filter form (text as typed) → bridge filters, and the UI state of the screen (zustand).
+import { create } from 'zustand';
+import type { DlqFiltersInput } from '../../../../shared/bridge/procedures/message-filters';
+import { localToMs, splitList } from '../messages/logs/log-filters';
+
+export interface DlqFilterDraft {
+  messageId: string;
+  url: string;
+  topicName: string;
+  queueName: string;
+  label: string;
+  /** Comma-separated HTTP statuses of the last attempt. */
+  responseStatus: string;
+  from: string;
+  to: string;
+}
+
+export const EMPTY_DLQ_DRAFT: DlqFilterDraft = {
+  messageId: '',
+  url: '',
+  topicName: '',
+  queueName: '',
+  label: '',
+  responseStatus: '',
+  from: '',
+  to: '',
+};
+
+export function toDlqFilters(draft: DlqFilterDraft): { filters: DlqFiltersInput; error?: string } {
+  const statuses = splitList(draft.responseStatus);
+  const badStatus = statuses?.find((status) => !/^\d{3}$/.test(status));
+  const fromDate = localToMs(draft.from);
+  const toMinute = localToMs(draft.to);
+  const toDate = toMinute === undefined ? undefined : toMinute + 59_999;
+  const filters: DlqFiltersInput = {
+    messageId: draft.messageId.trim() || undefined,
+    url: splitList(draft.url),
+    topicName: splitList(draft.topicName),
+    queueName: splitList(draft.queueName),
+    label: splitList(draft.label),
+    responseStatus: badStatus ? undefined : statuses?.map(Number),
+    fromDate,
+    toDate,
+  };
+  for (const key of Object.keys(filters) as (keyof DlqFiltersInput)[]) {
+    if (filters[key] === undefined) delete filters[key];
+  }
+  if (badStatus) return { filters, error: `“${badStatus}” is not an HTTP status (e.g. 500, 404).` };
+  if (fromDate !== undefined && toDate !== undefined && fromDate > toDate) {
+    return { filters, error: '“From” is after “To”.' };
+  }
+  return { filters };
+}
+
+export function describeDlqFilters(draft: DlqFilterDraft): string {
+  const parts: string[] = [];
+  if (draft.messageId) parts.push(`message ${draft.messageId}`);
+  if (draft.url) parts.push(`URL ${draft.url}`);
+  if (draft.topicName) parts.push(`group ${draft.topicName}`);
+  if (draft.queueName) parts.push(`queue ${draft.queueName}`);
+  if (draft.label) parts.push(`label ${draft.label}`);
+  if (draft.responseStatus) parts.push(`status ${draft.responseStatus}`);
+  if (draft.from) parts.push(`from ${draft.from.replace('T', ' ')}`);
+  if (draft.to) parts.push(`to ${draft.to.replace('T', ' ')}`);
+  return parts.join(', ');
+}
+
+interface DlqUiState {
+  draft: DlqFilterDraft;
+  applied: DlqFilterDraft;
+  setDraft: (patch: Partial<DlqFilterDraft>) => void;
+  apply: () => void;
+  clear: () => void;
+}
+
+export const useDlqUi = create<DlqUiState>((set) => ({
+  draft: EMPTY_DLQ_DRAFT,
+  applied: EMPTY_DLQ_DRAFT,
+  setDraft: (patch) => set((state) => ({ draft: { ...state.draft, ...patch } })),
+  apply: () => set((state) => ({ applied: state.draft })),
+  clear: () => set({ draft: EMPTY_DLQ_DRAFT, applied: EMPTY_DLQ_DRAFT }),
+}));

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { describeOverrides, EMPTY_OVERRIDES, toOverrides } from './overrides-form';
+
+describe('DLQ retry overrides form', () => {
+  it('keeps blank fields out and converts the rest', () => {
+    expect(toOverrides(EMPTY_OVERRIDES)).toEqual({ overrides: {}, errors: {} });
+    const { overrides, errors } = toOverrides({
+      retries: '0',
+      delay: '1m30s',
+      retryDelay: 'pow(2, retried) * 1000',
+      timeout: '20s',
+      label: 'replay',
+      headers: 'X-Replay: yes\n\nAuthorization: Bearer abc:def',
+    });
+    expect(errors).toEqual({});
+    expect(overrides).toEqual({
+      retries: 0,
+      delay: '1m30s',
+      retryDelay: 'pow(2, retried) * 1000',
+      timeout: '20s',
+      label: 'replay',
+      forwardHeaders: { 'X-Replay': 'yes', Authorization: 'Bearer abc:def' },
+    });
+    expect(describeOverrides(overrides)).toContain('Retries: 0');
+  });
+
+  it('names what is wrong in each field', () => {
+    const { errors } = toOverrides({
+      retries: '-1',
+      delay: '10x',
+      retryDelay: 'pow(2,',
+      timeout: '1.5m',
+      label: '',
+      headers: 'no colon here',
+    });
+    expect(errors.retries).toBe('a whole number from 0 to 100');
+    expect(errors.delay).toMatch(/unknown unit 'x'/);
+    expect(errors.retryDelay).toBeTruthy();
+    expect(errors.timeout).toMatch(/fractions/);
+    expect(errors.headers).toBe('line 1: write “Name: value”');
+  });
+});
