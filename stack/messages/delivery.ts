@@ -31,61 +31,79 @@ export class HttpTransport implements Transport {
     keepAliveMaxTimeout: 60_000,
     connect: { timeout: 10_000 },
   });
-  private readonly controllers = new Set<AbortController>();
+  private closing = false;
 
   constructor(private readonly maxResponseBody = 1_048_576) {}
 
   async send(outgoing: OutgoingRequest): Promise<DeliveryResponse> {
-    const controller = new AbortController();
-    this.controllers.add(controller);
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), outgoing.timeoutMs);
     try {
       const hasBody = outgoing.method !== 'GET' && outgoing.method !== 'HEAD';
+      // undici's own timers bound the wait for the answer and for each piece of its body; no AbortController
+      // and timer per delivery (they showed up in profiles).
       const response = await request(outgoing.url, {
         dispatcher: this.agent,
         method: outgoing.method as 'POST',
         headers: outgoing.headers,
         body: hasBody ? outgoing.body : undefined,
-        signal: controller.signal,
         headersTimeout: outgoing.timeoutMs,
         bodyTimeout: outgoing.timeoutMs,
       });
       const header: HeaderMap = {};
-      for (const [name, value] of Object.entries(response.headers)) {
+      for (const name in response.headers) {
+        const value = response.headers[name];
         if (value === undefined) continue;
         header[name] = Array.isArray(value) ? value : [value];
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        const buffer = chunk as Buffer;
-        if (size + buffer.length > this.maxResponseBody) {
-          chunks.push(buffer.subarray(0, this.maxResponseBody - size));
-          response.body.destroy();
-          break;
-        }
-        size += buffer.length;
-        chunks.push(buffer);
-      }
-      return { status: response.statusCode, header, body: Buffer.concat(chunks) };
+      const body = await readBounded(response.body, this.maxResponseBody);
+      return { status: response.statusCode, header, body };
     } catch (error) {
-      const reason = controller.signal.aborted
-        ? controller.signal.reason instanceof Error && controller.signal.reason.message === 'timeout'
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = this.closing
+        ? 'aborted: the stack is shutting down'
+        : code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
           ? `timeout after ${Math.round(outgoing.timeoutMs / 1_000)}s`
-          : 'aborted: the stack is shutting down'
-        : describe(error);
+          : describe(error);
       return { header: {}, body: Buffer.alloc(0), error: reason };
-    } finally {
-      clearTimeout(timer);
-      this.controllers.delete(controller);
     }
   }
 
   /** Aborts whatever is still in flight and closes the pool. */
   async close(): Promise<void> {
-    for (const controller of this.controllers) controller.abort(new Error('shutdown'));
-    await this.agent.close().catch(() => undefined);
+    this.closing = true;
+    await this.agent.destroy().catch(() => undefined);
   }
+}
+
+/** Reads at most `max` bytes of a response body and drops the rest. */
+function readBounded(body: NodeJS.ReadableStream & { destroy(): void }, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (done) return;
+      if (size + chunk.length > max) {
+        chunks.push(chunk.subarray(0, max - size));
+        finish();
+        body.destroy();
+        return;
+      }
+      size += chunk.length;
+      chunks.push(chunk);
+    });
+    body.on('end', finish);
+    body.on('error', (error) => {
+      if (!done) {
+        done = true;
+        reject(error);
+      }
+    });
+  });
 }
 
 function describe(error: unknown): string {

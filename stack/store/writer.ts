@@ -175,7 +175,11 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
     onBackgroundError: (error: Error) => void,
   ) {
     super(onBackgroundError);
-    this.worker = new Worker(script, { workerData: { role: 'sqlite-writer', ...options } });
+    // Small heaps: the writer holds only the batches in flight, the checkpointer nothing at all.
+    this.worker = new Worker(script, {
+      workerData: { role: 'sqlite-writer', ...options },
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
+    });
     this.worker.unref();
     // Checkpoints (copying the WAL into the database file, with its own fsync) run in a third thread, so that
     // they never hold up a commit: a checkpoint inside the writer stalled publishes by tens of milliseconds.
