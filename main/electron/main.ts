@@ -2,12 +2,13 @@
 // bridge over IPC, secrets encrypted with safeStorage, and the local stack in a utility process.
 // Everything else lives in main/core and runs in plain Node (see ARCHITECTURE.md).
 import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { app, BrowserWindow, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
 import { createLogger } from '../core/logger';
 import { createSecretStore } from '../core/secrets/secret-store';
 import type { StackLauncher } from '../core/local-stack/launcher';
+import { installElectronClipboard } from './clipboard';
 import { registerBridgeIpc } from './ipc';
 import {
   APP_ENTRY_URL,
@@ -107,6 +108,7 @@ function createWindow(): void {
 app.whenReady().then(() => {
   hardenSessions();
   serveAppProtocol();
+  installElectronClipboard();
   const dataDir = app.getPath('userData');
   const encrypted = safeStorage.isEncryptionAvailable();
   core = createConsoleCore({
@@ -122,7 +124,8 @@ app.whenReady().then(() => {
     version: app.getVersion(),
     logger,
     stack: {
-      entry: join(outDir, 'stack', 'cli.cjs'),
+      // Packaged: out/stack is unpacked next to the asar archive (electron-builder.yml asarUnpack).
+      entry: join(outDir, 'stack', 'cli.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
       launch: utilityLauncher,
       dataDir: join(dataDir, 'local-stack'),
       port: Number(process.env.SWITCHYARD_STACK_PORT ?? 8080),
