@@ -3,7 +3,7 @@
 // them changes its state — the command policy makes sure of that).
 import net from 'node:net';
 
-import type { RespArg, RespReply } from './resp';
+import type { RespArg, RespValue } from './resp';
 import { encodeCommands, RespError, RespParser } from './resp';
 
 export interface RedisTarget {
@@ -26,10 +26,16 @@ export class RedisUnavailableError extends Error {}
 /** Redis refused the credentials (AUTH failed): the caller's token no longer maps to a valid user. */
 export class RedisAuthError extends Error {}
 
+/** The replies to one `send`, in order; `raws` (their wire bytes) only when asked for. */
+export interface Replies {
+  values: RespValue[];
+  raws: Buffer[] | undefined;
+}
+
 interface Pending {
   remaining: number;
-  replies: RespReply[];
-  resolve(replies: RespReply[]): void;
+  replies: Replies;
+  resolve(replies: Replies): void;
   reject(error: Error): void;
 }
 
@@ -45,13 +51,13 @@ export class RedisConnection {
   private closeError: Error | undefined;
   private readonly closeListeners = new Set<(error: Error) => void>();
   /** Replies nobody asked for: pub/sub messages and MONITOR lines. */
-  onPush: ((reply: RespReply) => void) | undefined;
+  onPush: ((value: RespValue) => void) | undefined;
 
   private constructor(
     private readonly socket: net.Socket,
     readonly target: RedisTarget,
   ) {
-    this.parser = new RespParser((reply) => this.onReply(reply));
+    this.parser = new RespParser((value) => this.onReply(value));
     socket.on('data', (chunk: Buffer) => {
       try {
         this.parser.feed(chunk);
@@ -94,17 +100,17 @@ export class RedisConnection {
     }
     if (target.db !== 0) setup.push(['SELECT', String(target.db)]);
     if (setup.length > 0) {
-      let replies: RespReply[];
+      let replies: RespValue[];
       try {
-        replies = await connection.send(encodeCommands(setup), setup.length);
+        replies = (await connection.send(encodeCommands(setup), setup.length)).values;
       } catch (error) {
         connection.close();
         throw error;
       }
-      const failed = replies.find((r) => r.value instanceof RespError);
+      const failed = replies.find((r) => r instanceof RespError);
       if (failed) {
         connection.close();
-        const message = (failed.value as RespError).message;
+        const message = failed.message;
         const authFailed =
           /^(WRONGPASS|NOAUTH)/.test(message) || (setup[0]?.[0] === 'AUTH' && replies[0] === failed);
         throw authFailed ? new RedisAuthError(message) : new RedisUnavailableError(message);
@@ -123,10 +129,11 @@ export class RedisConnection {
   }
 
   /** Writes pre-encoded commands and resolves with exactly `count` replies, in order. */
-  send(payload: Buffer, count: number): Promise<RespReply[]> {
+  send(payload: Buffer, count: number, withRaw = false): Promise<Replies> {
     if (this.closeError) return Promise.reject(this.closeError);
-    return new Promise<RespReply[]>((resolve, reject) => {
-      this.queue.push({ remaining: count, replies: [], resolve, reject });
+    return new Promise<Replies>((resolve, reject) => {
+      const replies: Replies = { values: [], raws: withRaw ? [] : undefined };
+      this.queue.push({ remaining: count, replies, resolve, reject });
       this.outbox.push(payload);
       // Everything the HTTP requests of one event-loop turn send on this connection goes out in a single
       // write: on loopback each write syscall also pays for delivering the data to Redis, so batching
@@ -152,9 +159,9 @@ export class RedisConnection {
     this.socket.uncork();
   };
 
-  async call(args: readonly RespArg[]): Promise<RespReply> {
-    const [reply] = await this.send(encodeCommands([args]), 1);
-    return reply!;
+  async call(args: readonly RespArg[]): Promise<RespValue> {
+    const { values } = await this.send(encodeCommands([args]), 1);
+    return values[0]!;
   }
 
   onClose(listener: (error: Error) => void): () => void {
@@ -170,14 +177,15 @@ export class RedisConnection {
     this.destroy(new RedisUnavailableError('ERR connection to Redis closed'));
   }
 
-  private onReply(reply: RespReply): void {
+  private onReply(value: RespValue): void {
     const pending = this.queue[this.head];
     if (!pending) {
-      if (this.onPush) this.onPush(reply);
+      if (this.onPush) this.onPush(value);
       else this.destroy(new RedisUnavailableError('ERR Redis sent a reply nobody asked for'));
       return;
     }
-    pending.replies.push(reply);
+    pending.replies.values.push(value);
+    pending.replies.raws?.push(this.parser.currentRaw());
     if (--pending.remaining > 0) return;
     this.queue[this.head++] = undefined;
     if (this.head === this.queue.length) {

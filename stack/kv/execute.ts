@@ -14,10 +14,13 @@ export interface Principal {
   backend: Backend;
 }
 
-/** A reply as the bridge returns it: the value, and its RESP2 bytes when Redis produced it as is. */
-export interface Result {
-  value: RespValue;
-  raw?: Buffer;
+/**
+ * Replies to a list of commands, in order. `raws` (when asked for, for RESP2 output) holds each reply's
+ * wire bytes as Redis sent them, or undefined for replies the bridge made itself.
+ */
+export interface Results {
+  values: RespValue[];
+  raws: (Buffer | undefined)[] | undefined;
 }
 
 export interface ExecutorContext {
@@ -29,38 +32,45 @@ export interface ExecutorContext {
 }
 
 export interface Executor {
-  run(principal: Principal, commands: CommandList): Promise<Result[]>;
+  run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results>;
   transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]>;
 }
 
 export function createExecutor(ctx: ExecutorContext): Executor {
   /** Runs commands on a shared connection; refused commands and bridge extensions are answered here. */
-  async function run(principal: Principal, commands: CommandList): Promise<Result[]> {
+  async function run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results> {
     const count = commands.length;
-    const results: (Result | undefined)[] = new Array<Result | undefined>(count);
+    const values = new Array<RespValue>(count);
+    const raws = withRaw ? new Array<Buffer | undefined>(count) : undefined;
     const granted = ctx.quota ? ctx.quota.take(count) : count;
     const sentAt: number[] = [];
     const sentNames: string[] = [];
     const local: Promise<void>[] = [];
+    let lastName = '';
+    let lastHasRule = false;
     for (let i = 0; i < count; i++) {
       if (i >= granted) {
-        results[i] = { value: new RespError(DAILY_LIMIT_ERROR) };
+        values[i] = new RespError(DAILY_LIMIT_ERROR);
         continue;
       }
       const name = commands.name(i);
+      if (name !== lastName) {
+        lastName = name;
+        lastHasRule = hasRule(name);
+      }
       // Arguments are only looked at for the few commands that have a rule (most have none).
-      const args = hasRule(name) ? commands.args(i) : undefined;
+      const args = lastHasRule ? commands.args(i) : undefined;
       const refused = args && refusal(args, name);
       if (refused) {
-        results[i] = { value: new RespError(refused) };
+        values[i] = new RespError(refused);
       } else if (args && isRestTokenCommand(args, name)) {
         if (args.length !== 4) {
-          results[i] = { value: new RespError("ERR wrong number of arguments for 'acl|resttoken' command") };
+          values[i] = new RespError("ERR wrong number of arguments for 'acl|resttoken' command");
           continue;
         }
         local.push(
           ctx.restToken(args[2]!, args[3]!).then((value) => {
-            results[i] = { value };
+            values[i] = value;
           }),
         );
       } else {
@@ -73,22 +83,26 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     localDone.catch(() => {});
     if (sentAt.length > 0) {
       const connection = await principal.backend.sharedConnection();
-      const replies = await connection.send(commands.encode(sentAt), sentAt.length);
-      for (let j = 0; j < replies.length; j++) {
-        const reply = replies[j]!;
+      const replies = await connection.send(commands.encode(sentAt), sentAt.length, withRaw);
+      for (let j = 0; j < sentAt.length; j++) {
+        const value = replies.values[j]!;
         const name = sentNames[j]!;
         const i = sentAt[j]!;
-        if (reply.value instanceof RespError) {
-          const message = explainError(name, reply.value.message);
-          results[i] = message === reply.value.message ? reply : { value: new RespError(message) };
-        } else {
-          results[i] = reply;
-          if (name === 'acl' && changesAclUsers(commands.args(i), name)) ctx.aclChanged();
+        if (value instanceof RespError) {
+          const message = explainError(name, value.message);
+          if (message !== value.message) {
+            values[i] = new RespError(message);
+            continue;
+          }
+        } else if (name === 'acl' && changesAclUsers(commands.args(i), name)) {
+          ctx.aclChanged();
         }
+        values[i] = value;
+        if (raws) raws[i] = replies.raws![j];
       }
     }
     await localDone;
-    return results as Result[];
+    return { values, raws };
   }
 
   /** MULTI … EXEC on a connection of its own. A transaction discarded as a whole throws HttpError(400). */
@@ -106,20 +120,21 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       // MULTI is confirmed before anything else is sent: if it failed (e.g. the user may not run it),
       // the commands would otherwise run one by one, outside any transaction.
       const multi = await connection.call(['MULTI']);
-      if (multi.value instanceof RespError) {
+      if (multi instanceof RespError) {
         clean = true;
-        throw new HttpError(400, multi.value.message);
+        throw new HttpError(400, multi.message);
       }
-      const replies = await connection.send(encodeCommands([...commands, ['EXEC']]), commands.length + 1);
+      const replies = (await connection.send(encodeCommands([...commands, ['EXEC']]), commands.length + 1))
+        .values;
       clean = true;
       for (let i = 0; i < commands.length; i++) {
-        const queued = replies[i]!.value;
+        const queued = replies[i]!;
         // A command refused at queue time discards the transaction; its own error says more than EXECABORT.
         if (queued instanceof RespError) {
           throw new HttpError(400, explainError(commandName(commands[i]!), queued.message));
         }
       }
-      const exec = replies[commands.length]!.value;
+      const exec = replies[commands.length]!;
       if (exec instanceof RespError) throw new HttpError(400, exec.message);
       if (!Array.isArray(exec)) throw new HttpError(400, 'ERR transaction aborted');
       if (commands.some((args) => changesAclUsers(args))) ctx.aclChanged();

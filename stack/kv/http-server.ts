@@ -6,7 +6,7 @@ import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entryJson, errorJson } from './encode';
 import { HttpError } from './errors';
-import type { ExecutorContext, Principal, Result } from './execute';
+import type { ExecutorContext, Principal, Results } from './execute';
 import { createExecutor } from './execute';
 import { BadRequestError, JsonCommandBatch, parseCommandBody, parseCommandsBody } from './json-args';
 import { REQUEST_SIZE_ERROR } from './quota';
@@ -167,11 +167,11 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       return sendJson(res, 200, `[${entries.map((e) => entryJson(e, base64)).join(',')}]`);
     }
     if (target.kind === 'pipeline') {
-      const results = await executor.run(principal, JsonCommandBatch.parse(body ?? Buffer.alloc(0)));
+      const results = await executor.run(principal, JsonCommandBatch.parse(body ?? Buffer.alloc(0)), resp2);
       if (resp2) return sendResp2(res, 200, results);
+      const { values } = results;
       let out = '[';
-      for (let i = 0; i < results.length; i++)
-        out += (i > 0 ? ',' : '') + entryJson(results[i]!.value, base64);
+      for (let i = 0; i < values.length; i++) out += (i > 0 ? ',' : '') + entryJson(values[i]!, base64);
       return sendJson(res, 200, out + ']');
     }
     let args: RespArg[];
@@ -186,15 +186,15 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     } else {
       args = pathCommand(target.args, body, url);
     }
-    const [result] = await executor.run(principal, new ArgsList([args]));
-    const failed = result!.value instanceof RespError;
-    if (resp2) return sendResp2(res, failed ? 400 : 200, [result!]);
-    if (failed) return sendError(res, 400, (result!.value as RespError).message);
-    sendJson(res, 200, entryJson(result!.value, base64));
+    const results = await executor.run(principal, new ArgsList([args]), resp2);
+    const value = results.values[0]!;
+    if (resp2) return sendResp2(res, value instanceof RespError ? 400 : 200, results);
+    if (value instanceof RespError) return sendError(res, 400, value.message);
+    sendJson(res, 200, entryJson(value, base64));
   }
 
-  function sendResp2(res: ServerResponse, status: number, results: Result[]): void {
-    const parts = results.map((r) => r.raw ?? encodeReply(r.value));
+  function sendResp2(res: ServerResponse, status: number, { values, raws }: Results): void {
+    const parts = values.map((value, i) => raws?.[i] ?? encodeReply(value));
     res.writeHead(status, headers('application/octet-stream'));
     res.end(parts.length === 1 ? parts[0] : Buffer.concat(parts));
   }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import type { RespReply } from './resp';
+import type { RespValue } from './resp';
 import { encodeCommands, encodeReply, RespError, RespParser, RespProtocolError } from './resp';
 
-function parseAll(chunks: Buffer[]): RespReply[] {
-  const replies: RespReply[] = [];
-  const parser = new RespParser((r) => replies.push(r));
+function parseAll(chunks: Buffer[]): { value: RespValue; raw: Buffer }[] {
+  const replies: { value: RespValue; raw: Buffer }[] = [];
+  const parser: RespParser = new RespParser((value) => replies.push({ value, raw: parser.currentRaw() }));
   for (const chunk of chunks) parser.feed(chunk);
   return replies;
 }

@@ -18,23 +18,6 @@ export class RespError {
  */
 export type RespValue = string | Buffer | number | bigint | null | RespError | RespValue[];
 
-/** One complete top-level reply: the decoded value and (computed on demand) its exact bytes on the wire. */
-export class RespReply {
-  constructor(
-    readonly value: RespValue,
-    private readonly source: Buffer,
-    private readonly start: number,
-    private readonly end: number,
-    /** Bytes of the reply that arrived in earlier chunks, if it spanned several. */
-    private readonly before: Buffer[] | undefined,
-  ) {}
-
-  get raw(): Buffer {
-    const tail = this.source.subarray(this.start, this.end);
-    return this.before ? Buffer.concat([...this.before, tail]) : tail;
-  }
-}
-
 export type RespArg = string | Buffer;
 
 const CRLF = Buffer.from('\r\n');
@@ -149,7 +132,17 @@ export class RespParser {
   private pendingBytes = 0;
   private need = 0;
 
-  constructor(private readonly onReply: (reply: RespReply) => void) {}
+  /**
+   * `onReply` gets each top-level reply's value; during that call `currentRaw()` gives its exact wire
+   * bytes (for RESP2 output). No object is allocated per reply unless the raw bytes are asked for.
+   */
+  constructor(private readonly onReply: (value: RespValue) => void) {}
+
+  /** The wire bytes of the reply being delivered to `onReply` (only valid during that call). */
+  currentRaw(): Buffer {
+    const tail = this.buf.subarray(this.replyStart, this.pos);
+    return this.rawParts.length === 0 ? tail : Buffer.concat([...this.rawParts, tail]);
+  }
 
   feed(chunk: Buffer): void {
     if (this.buf.length === 0 && this.pending.length === 0) {
@@ -245,11 +238,9 @@ export class RespParser {
   }
 
   private emit(value: RespValue): void {
-    const before = this.rawParts.length === 0 ? undefined : this.rawParts;
-    if (before) this.rawParts = [];
-    const reply = new RespReply(value, this.buf, this.replyStart, this.pos, before);
+    this.onReply(value);
+    if (this.rawParts.length > 0) this.rawParts = [];
     this.replyStart = this.pos;
-    this.onReply(reply);
   }
 
   /**

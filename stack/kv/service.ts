@@ -105,7 +105,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     try {
       await withConnection(external.target, adminCredentials, async (c) => {
         const pong = await c.call(['PING']);
-        if (pong.value instanceof RespError) throw new RedisUnavailableError(pong.value.message);
+        if (pong instanceof RespError) throw new RedisUnavailableError(pong.message);
       });
     } catch (error) {
       throw new KvUnavailableError(
@@ -143,7 +143,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
           ...(target().db !== 0 ? ['+select'] : []),
         ]),
       );
-      if (reply.value instanceof RespError) throw new Error(reply.value.message);
+      if (reply instanceof RespError) throw new Error(reply.message);
       return true;
     } catch (error) {
       logger.warn(
@@ -206,7 +206,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
       .then((c) => c.call(['ACL', 'SAVE']))
       .then(
         (r) => {
-          if (r.value instanceof RespError) logger.warn({ err: r.value.message }, 'kv: ACL SAVE failed');
+          if (r instanceof RespError) logger.warn({ err: r.message }, 'kv: ACL SAVE failed');
         },
         (error: Error) => logger.warn({ err: error.message }, 'kv: ACL SAVE failed'),
       );
@@ -274,7 +274,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     streamStats: () => handler.streamStats(),
     async admin(args) {
       const connection = await admin.sharedConnection();
-      return (await connection.call(args)).value;
+      return connection.call(args);
     },
   };
 }

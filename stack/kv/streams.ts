@@ -71,7 +71,7 @@ export function createStreams(ctx: StreamContext): Streams {
       kind === 'monitor' ? ['MONITOR'] : [kind === 'subscribe' ? 'SUBSCRIBE' : 'PSUBSCRIBE', channel!];
     let first: RespValue;
     try {
-      first = (await connection.call(command)).value;
+      first = await connection.call(command);
     } catch (error) {
       connection.close();
       throw error;
@@ -102,7 +102,7 @@ export function createStreams(ctx: StreamContext): Streams {
     connection.onClose(() => sse.fail('ERR connection to Redis lost'));
     if (kind === 'monitor') {
       sse.send('"OK"');
-      connection.onPush = ({ value }) => {
+      connection.onPush = (value) => {
         if (typeof value !== 'string') return;
         const line = monitorLine(value);
         if (line !== undefined) sse.send(line);
@@ -111,7 +111,7 @@ export function createStreams(ctx: StreamContext): Streams {
     }
     const [, name, count] = first as RespValue[];
     sse.send(`${kind},${text(name)},${text(count)}`);
-    connection.onPush = ({ value }) => {
+    connection.onPush = (value) => {
       if (!Array.isArray(value)) return;
       sse.send(value.map(text).join(','));
     };
