@@ -1,13 +1,15 @@
 import { expect, test, waitForStack } from './fixtures';
 
 const AREAS = [
-  { nav: 'URL groups', heading: 'URL groups', empty: 'The URL-group editor is on its way' },
+  { nav: 'URL groups', heading: 'URL groups', empty: 'No URL groups yet' },
   { nav: 'Workflows', heading: 'Workflows', empty: 'The workflow run explorer is on its way' },
-  { nav: 'DLQ', heading: 'Dead-letter queue', empty: 'DLQ triage is on its way' },
+  { nav: 'DLQ', heading: 'Dead-letter queue', empty: 'The DLQ is empty' },
   { nav: 'KV', heading: 'KV', empty: 'The KV browser and console are on their way' },
 ];
 
 test('every area opens from the sidebar and shows its purposeful empty state', async ({ app }) => {
+  // URL groups and the DLQ show their (empty) lists from the running local stack.
+  await waitForStack(app);
   const nav = app.getByRole('navigation', { name: 'Areas' });
   for (const area of AREAS) {
     await nav.getByRole('button', { name: area.nav, exact: true }).click();

@@ -8,47 +8,53 @@ import { Callout, Spinner } from './misc';
 export function ServiceGate({
   profile,
   stack,
+  header,
   children,
 }: {
   profile: ProfileView | undefined;
   stack: StackStatus | undefined;
+  /** Shown above the waiting message (a screen whose page header lives inside `children`). */
+  header?: ReactNode;
   children: (profile: ProfileView) => ReactNode;
 }) {
-  if (!profile) {
+  const waiting = waitingFor(profile, stack);
+  if (waiting || !profile) {
     return (
-      <div className="page-body">
-        <Spinner />
-      </div>
+      <>
+        {header}
+        <div className="page-body">{waiting ?? <Spinner />}</div>
+      </>
     );
   }
+  return <>{children(profile)}</>;
+}
+
+function waitingFor(profile: ProfileView | undefined, stack: StackStatus | undefined): ReactNode {
+  if (!profile) return null;
   if (profile.id === 'local' && stack?.state !== 'ready') {
     const failed = stack?.state === 'failed' || stack?.state === 'unavailable';
     return (
-      <div className="page-body">
-        <Callout
-          tone={failed ? 'danger' : 'info'}
-          title={failed ? 'The local stack is not running.' : 'Starting the local stack…'}
-        >
-          {failed ? (
-            <>
-              {stack?.message} See <a href="#/stack">Local stack</a> for its log.
-            </>
-          ) : (
-            'This screen loads as soon as it is ready.'
-          )}
-        </Callout>
-      </div>
+      <Callout
+        tone={failed ? 'danger' : 'info'}
+        title={failed ? 'The local stack is not running.' : 'Starting the local stack…'}
+      >
+        {failed ? (
+          <>
+            {stack?.message} See <a href="#/stack">Local stack</a> for its log.
+          </>
+        ) : (
+          'This screen loads as soon as it is ready.'
+        )}
+      </Callout>
     );
   }
   if (!profile.messagesUrl || !profile.secrets.messageToken.hasValue) {
     return (
-      <div className="page-body">
-        <Callout tone="warning" title={`Profile “${profile.name}” cannot reach the message API yet.`}>
-          It needs {profile.messagesUrl ? 'a message token' : 'a message API URL'}: set it in{' '}
-          <a href={`#/profiles/${encodeURIComponent(profile.id)}`}>Profiles</a>.
-        </Callout>
-      </div>
+      <Callout tone="warning" title={`Profile “${profile.name}” cannot reach the message API yet.`}>
+        It needs {profile.messagesUrl ? 'a message token' : 'a message API URL'}: set it in{' '}
+        <a href={`#/profiles/${encodeURIComponent(profile.id)}`}>Profiles</a>.
+      </Callout>
     );
   }
-  return <>{children(profile)}</>;
+  return null;
 }

@@ -21,7 +21,11 @@ export default function UrlGroupsArea({ params }: { params: string[] }) {
   const stack = useStackStatus();
   const [name] = params;
   return (
-    <ServiceGate profile={profile} stack={stack}>
+    <ServiceGate
+      profile={profile}
+      stack={stack}
+      header={<PageHeader title="URL groups" subtitle="Fan out one message to many endpoints" />}
+    >
       {(active) =>
         name ? (
           <GroupPage key={`${active.id}/${name}`} profile={active} name={name} />
