@@ -177,7 +177,8 @@ function TimelineEvent({ event }: { event: LogEntry }) {
         ) : null}
       </div>
       {event.error ? <div className="timeline-error">{event.error}</div> : null}
-      {event.nextDeliveryTime ? (
+      {/* An immediate first attempt is not worth a line; a delay or a retry is. */}
+      {event.nextDeliveryTime && (event.state !== 'CREATED' || event.nextDeliveryTime - event.time > 1000) ? (
         <div className="muted timeline-note">
           Next attempt {formatTime(event.nextDeliveryTime)} ({formatRelative(event.nextDeliveryTime)})
         </div>
