@@ -1,3 +1,413 @@
-export async function run(_args: string[]): Promise<void> {
-  throw new Error('the ui benchmark is not written yet');
+// `npm run bench -- ui [--runs N] [--events N]`: how the message console feels in Chromium (Debian's
+// /usr/bin/chromium via Playwright, the browser host, a real local stack). A report, not a test.
+//
+// 1. Opening the composer: time from clicking the Compose tab until the composer is interactive (an enabled
+//    form control in the tab is in the DOM, then the next frame is painted), measured inside the page.
+//    Cold = the first open of the session (loads the lazy chunk); warm = later switches, from the Signing
+//    keys tab and from the Logs tab holding 10,000 events. While the composer is still a placeholder
+//    paragraph, "interactive" is that paragraph being painted, and the report says so.
+//    Baseline, same page, same measure: a plain DOM click handler that inserts a form with one input.
+// 2. Scrolling the logs: the local stack gets N log events (delivered messages: CREATED, ACTIVE, DELIVERED
+//    each); the Logs tab loads them all through its cursor paging, then the list is scrolled
+//    programmatically (a fixed number of pixels per animation frame) while requestAnimationFrame deltas are
+//    recorded. Baseline: a plain static list of the same rows (same markup and CSS, all rows in the DOM, no
+//    React, no virtualization) scrolled the same way in the same page.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Page } from '@playwright/test';
+import { median, percentile, printTable } from './lib/report';
+
+const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
+const COMPOSER_BUDGET_MS = 100;
+const FRAME_BUDGET_MS = 1000 / 60;
+const SCROLL_FRAMES = 600;
+const SCROLL_STEP_PX = 120;
+
+function flag(args: string[], name: string, fallback: number): number {
+  const index = args.indexOf(name);
+  return index >= 0 ? Number(args[index + 1]) : fallback;
+}
+
+async function startHost(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-ui-'));
+  const child = spawn(
+    process.execPath,
+    [
+      'out/main/web.cjs',
+      '--no-open',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--stack-port',
+      '0',
+      '--stack-kv-port',
+      '0',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, SWITCHYARD_LOG_LEVEL: 'warn' } },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /^Switchyard ready at (\S+)$/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`browser host exited with ${code}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startSink(): Promise<{ url: string; count: () => number; server: Server }> {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, count: () => received, server };
+}
+
+async function stackUrl(page: Page): Promise<string> {
+  await page.evaluate(() => (location.hash = '#/stack'));
+  await page.getByTestId('stack-page-state').getByText('Running').waitFor({ timeout: 60_000 });
+  const text = await page
+    .locator('dt', { hasText: 'Message + workflow API' })
+    .locator('xpath=following-sibling::dd[1]')
+    .textContent();
+  return (text ?? '').trim();
+}
+
+/** Publishes ceil(events / 3) messages to the sink (each makes CREATED, ACTIVE, DELIVERED). */
+async function createLogEvents(api: string, sinkUrl: string, events: number, delivered: () => number) {
+  const messages = Math.ceil(events / 3);
+  const started = performance.now();
+  for (let start = 0; start < messages; start += 100) {
+    const items = Array.from({ length: Math.min(100, messages - start) }, (_, index) => ({
+      destination: `${sinkUrl}/hooks/${(start + index) % 7}`,
+      headers: { 'Content-Type': 'application/json', 'Upstash-Label': `bench-${(start + index) % 3}` },
+      body: JSON.stringify({ order: start + index }),
+    }));
+    const response = await fetch(`${api}/v2/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(items),
+    });
+    if (!response.ok) throw new Error(`batch failed: ${response.status} ${await response.text()}`);
+  }
+  while (delivered() < messages) await new Promise((resolve) => setTimeout(resolve, 100));
+  // The DELIVERED events are committed just after the sink answers: wait until the logs hold them all.
+  for (;;) {
+    let total = 0;
+    let cursor: string | undefined;
+    do {
+      const response = await fetch(`${api}/v2/logs?count=1000${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: { authorization: `Bearer ${DEV_TOKEN}` },
+      });
+      const page = (await response.json()) as { events: unknown[]; cursor?: string };
+      total += page.events.length;
+      cursor = page.cursor;
+    } while (cursor);
+    if (total >= messages * 3)
+      return { messages, events: total, seconds: (performance.now() - started) / 1000 };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Clicks the tab named `tab` and answers the time until `ready` holds in the DOM and the next frame is
+ * painted, measured in the page. `ready` is evaluated in the page: it returns the kind of thing found.
+ */
+async function timeTabOpen(page: Page, tab: string): Promise<{ ms: number; found: string }> {
+  return page.evaluate(async (name) => {
+    const button = [...document.querySelectorAll<HTMLButtonElement>('[role="tab"]')].find(
+      (candidate) => candidate.textContent?.trim() === name,
+    );
+    if (!button) throw new Error(`no tab ${name}`);
+    const main = document.querySelector('.main') ?? document.body;
+    const ready = (): string | null => {
+      if (button.getAttribute('aria-selected') !== 'true') return null;
+      const control = [
+        ...main.querySelectorAll<HTMLElement>('input, textarea, select, [contenteditable="true"]'),
+      ].find(
+        (element) =>
+          !(element as HTMLInputElement).disabled &&
+          element.getClientRects().length > 0 &&
+          !element.closest('.tabs, .page-header'),
+      );
+      if (control) return 'form';
+      const placeholder = [...main.querySelectorAll('p.muted')].find((p) =>
+        /composer/i.test(p.textContent ?? ''),
+      );
+      return placeholder ? 'placeholder' : null;
+    };
+    const started = performance.now();
+    button.click();
+    const found = await new Promise<string>((resolve) => {
+      const check = () => {
+        const kind = ready();
+        if (kind) {
+          observer.disconnect();
+          resolve(kind);
+        }
+      };
+      const observer = new MutationObserver(check);
+      observer.observe(main, { childList: true, subtree: true, attributes: true });
+      check();
+    });
+    // Interactive = painted: wait for the next frame.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    return { ms: performance.now() - started, found };
+  }, tab);
+}
+
+/** Same measure for a plain DOM handler that inserts a form with one input (the floor in this page). */
+async function timeBaselineOpen(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const host = document.createElement('div');
+    const button = document.createElement('button');
+    host.style.cssText = 'position:fixed;right:0;bottom:0;z-index:9999;background:#fff;padding:4px';
+    button.textContent = 'open';
+    host.append(button);
+    document.body.append(host);
+    button.addEventListener('click', () => {
+      const form = document.createElement('form');
+      const input = document.createElement('input');
+      input.name = 'destination';
+      form.append(input);
+      host.append(form);
+    });
+    const started = performance.now();
+    button.click();
+    await new Promise<void>((resolve) => {
+      const check = () => (host.querySelector('input') ? resolve() : requestAnimationFrame(check));
+      check();
+    });
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const ms = performance.now() - started;
+    host.remove();
+    return ms;
+  });
+}
+
+/** Scrolls `selector` by a fixed step per frame; answers the rAF deltas (ms). */
+async function scrollFrameTimes(page: Page, selector: string): Promise<number[]> {
+  return page.evaluate(
+    async ({ target, frames, step }) => {
+      const element = document.querySelector<HTMLElement>(target);
+      if (!element) throw new Error(`nothing matches ${target}`);
+      element.scrollTop = 0;
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const deltas: number[] = [];
+      let last = performance.now();
+      let direction = 1;
+      await new Promise<void>((resolve) => {
+        const frame = (now: number) => {
+          deltas.push(now - last);
+          last = now;
+          if (deltas.length >= frames) return resolve();
+          const max = element.scrollHeight - element.clientHeight;
+          if (element.scrollTop + step * direction > max || element.scrollTop + step * direction < 0) {
+            direction = -direction;
+          }
+          element.scrollTop += step * direction;
+          requestAnimationFrame(frame);
+        };
+        requestAnimationFrame((now) => {
+          last = now;
+          requestAnimationFrame(frame);
+        });
+      });
+      return deltas;
+    },
+    { target: selector, frames: SCROLL_FRAMES, step: SCROLL_STEP_PX },
+  );
+}
+
+/** A static copy of the rendered rows, every row in the DOM, laid over the list at the same size. */
+async function buildStaticList(page: Page, rows: number): Promise<void> {
+  await page.evaluate((count) => {
+    const list = document.querySelector<HTMLElement>('[data-testid="log-list"]')!;
+    const sample = list.querySelector<HTMLElement>('.log-row')!;
+    const rect = list.getBoundingClientRect();
+    const container = document.createElement('div');
+    container.id = 'bench-static-list';
+    container.className = 'log-list';
+    container.style.cssText = `position:fixed;left:${rect.left}px;top:${rect.top}px;width:${rect.width}px;height:${rect.height}px;z-index:50;contain:none`;
+    const html = sample.outerHTML;
+    const fragment = document.createDocumentFragment();
+    for (let i = 0; i < count; i += 1) {
+      const slot = document.createElement('div');
+      slot.style.height = `${sample.getBoundingClientRect().height}px`;
+      slot.innerHTML = html;
+      fragment.append(slot);
+    }
+    container.append(fragment);
+    document.body.append(container);
+  }, rows);
+}
+
+export async function run(args: string[]): Promise<void> {
+  const runs = flag(args, '--runs', 15);
+  const eventTarget = flag(args, '--events', 10_000);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  const host = await startHost();
+  const sink = await startSink();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(host.url);
+    const api = await stackUrl(page);
+
+    // ---- composer open -------------------------------------------------------------------------------
+    await page.evaluate(() => (location.hash = '#/messages/keys'));
+    await page.getByTestId('key-current').waitFor();
+    const cold = await timeTabOpen(page, 'Compose');
+    const fromKeys: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      await page.evaluate(() => (location.hash = '#/messages/keys'));
+      await page.getByTestId('key-current').waitFor();
+      fromKeys.push((await timeTabOpen(page, 'Compose')).ms);
+      baseline.push(await timeBaselineOpen(page));
+    }
+
+    // ---- logs data ------------------------------------------------------------------------------------
+    const data = await createLogEvents(api, sink.url, eventTarget, sink.count);
+    await page.evaluate(() => (location.hash = '#/messages/logs'));
+    const list = page.getByTestId('log-list');
+    await list.waitFor();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const loadStarted = performance.now();
+    // Cursor paging: scrolling to the end loads the next page, until the end-of-logs line shows.
+    for (;;) {
+      const state = await list.evaluate((element) => {
+        element.scrollTop = element.scrollHeight;
+        return {
+          events: Number(element.getAttribute('data-events')),
+          end: /End of the logs/.test(element.textContent ?? ''),
+        };
+      });
+      if (state.end && state.events >= data.events) break;
+      await page.waitForTimeout(30);
+    }
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const rows = Number(await list.getAttribute('data-rows'));
+    const loadedEvents = Number(await list.getAttribute('data-events'));
+    const domRows = await list.evaluate((element) => element.querySelectorAll('.log-row').length);
+
+    const virtualized = await scrollFrameTimes(page, '[data-testid="log-list"]');
+    await buildStaticList(page, rows);
+    const staticFrames = await scrollFrameTimes(page, '#bench-static-list');
+    await page.evaluate(() => document.getElementById('bench-static-list')?.remove());
+
+    // Composer opened from the Logs tab with everything loaded (it unmounts the big list).
+    const fromLogs: number[] = [];
+    for (let i = 0; i < Math.min(runs, 5); i += 1) {
+      await page.evaluate(() => (location.hash = '#/messages/logs'));
+      await list.waitFor();
+      await page.waitForTimeout(200);
+      fromLogs.push((await timeTabOpen(page, 'Compose')).ms);
+    }
+
+    // ---- report ---------------------------------------------------------------------------------------
+    const p95 = (values: number[]) => percentile(values, 95);
+    const fps = (values: number[]) => 1000 / median(values);
+    const over = (values: number[]) =>
+      (100 * values.filter((value) => value > FRAME_BUDGET_MS * 1.5).length) / values.length;
+    const composerKind = cold.found === 'form' ? 'composer form' : 'composer PLACEHOLDER (not built yet)';
+    const baselineMedian = median(baseline);
+    console.log(
+      `ui benchmark — Chromium ${browser.version()}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}; ` +
+        `measured: ${composerKind}\n`,
+    );
+    printTable(
+      ['measure', 'value', 'baseline (same run)', 'ratio', 'budget', 'verdict'],
+      [
+        [
+          'open composer, cold (first open, lazy chunk)',
+          `${cold.ms.toFixed(1)} ms`,
+          `${baselineMedian.toFixed(1)} ms (plain DOM insert)`,
+          (cold.ms / baselineMedian).toFixed(1),
+          `< ${COMPOSER_BUDGET_MS} ms`,
+          cold.ms < COMPOSER_BUDGET_MS ? 'within' : 'MISSED',
+        ],
+        [
+          `open composer from Signing keys, median of ${runs}`,
+          `${median(fromKeys).toFixed(1)} ms (p95 ${p95(fromKeys).toFixed(1)})`,
+          `${baselineMedian.toFixed(1)} ms`,
+          (median(fromKeys) / baselineMedian).toFixed(1),
+          `< ${COMPOSER_BUDGET_MS} ms`,
+          p95(fromKeys) < COMPOSER_BUDGET_MS ? 'within' : 'MISSED',
+        ],
+        [
+          `open composer from Logs (${loadedEvents} events), median of ${fromLogs.length}`,
+          `${median(fromLogs).toFixed(1)} ms (max ${Math.max(...fromLogs).toFixed(1)})`,
+          `${baselineMedian.toFixed(1)} ms`,
+          (median(fromLogs) / baselineMedian).toFixed(1),
+          `< ${COMPOSER_BUDGET_MS} ms`,
+          Math.max(...fromLogs) < COMPOSER_BUDGET_MS ? 'within' : 'MISSED',
+        ],
+        [
+          `logs scroll, frame time p95 (${loadedEvents} events, ${rows} rows)`,
+          `${p95(virtualized).toFixed(1)} ms (${fps(virtualized).toFixed(0)} fps median)`,
+          `${p95(staticFrames).toFixed(1)} ms (static list, ${fps(staticFrames).toFixed(0)} fps)`,
+          (p95(virtualized) / p95(staticFrames)).toFixed(2),
+          `≤ ${FRAME_BUDGET_MS.toFixed(1)} ms (60 fps)`,
+          p95(virtualized) <= FRAME_BUDGET_MS + 0.5 ? 'within' : 'MISSED',
+        ],
+        [
+          'logs scroll, frames over 25 ms',
+          `${over(virtualized).toFixed(1)} %`,
+          `${over(staticFrames).toFixed(1)} %`,
+          '',
+          '',
+          '',
+        ],
+      ],
+    );
+    console.log(
+      `\nscroll: ${SCROLL_FRAMES} frames at ${SCROLL_STEP_PX} px/frame; virtualized list keeps ${domRows} rows in the DOM, ` +
+        `the static baseline ${rows}. frame p50/p99/max: virtualized ${median(virtualized).toFixed(1)}/` +
+        `${percentile(virtualized, 99).toFixed(1)}/${Math.max(...virtualized).toFixed(1)} ms, static ` +
+        `${median(staticFrames).toFixed(1)}/${percentile(staticFrames, 99).toFixed(1)}/${Math.max(...staticFrames).toFixed(1)} ms`,
+    );
+    console.log(
+      `data: ${data.messages} delivered messages → ${data.events} log events in ${data.seconds.toFixed(1)} s; ` +
+        `the Logs tab loaded them through ${Math.ceil(data.events / 100)} cursor pages in ${loadSeconds.toFixed(1)} s`,
+    );
+    console.log(
+      `composer open, all runs (ms): from keys ${fromKeys.map((v) => v.toFixed(0)).join(', ')}; ` +
+        `from logs ${fromLogs.map((v) => v.toFixed(0)).join(', ')}; baseline ${baseline.map((v) => v.toFixed(1)).join(', ')}`,
+    );
+  } finally {
+    sink.server.close();
+    await browser.close();
+    await host.stop();
+  }
 }
