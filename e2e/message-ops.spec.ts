@@ -280,3 +280,48 @@ test('signing keys are shown masked and rotate after a confirmation; no key reac
   expect(received).not.toContain('sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs');
   expect(received).not.toMatch(/sig_[A-Za-z0-9]{20,}/);
 });
+
+test('DLQ bulk delete by filter: preview count, chunks of 100 with progress, summary', async ({
+  app,
+  frames,
+}) => {
+  await waitForStack(app);
+  const sink = await startSink(() => ({ status: 500, body: 'no' }));
+  try {
+    const api = await stackApi(app);
+    for (let start = 0; start < 250; start += 100) {
+      const items = Array.from({ length: Math.min(100, 250 - start) }, (_, index) => ({
+        destination: `${sink.url}/bulk`,
+        headers: { 'Upstash-Retries': '0', 'Upstash-Label': 'bulk' },
+        body: `item ${start + index}`,
+      }));
+      expect((await api.request('POST', '/v2/batch', items)).ok).toBe(true);
+    }
+    await api.publish(`${sink.url}/other`, { 'Upstash-Retries': '0', 'Upstash-Label': 'keep' });
+    await sink.waitFor('/bulk', 250);
+    await sink.waitFor('/other');
+
+    await go(app, '#/dlq');
+    await app.getByRole('form', { name: 'DLQ filters' }).getByLabel('Label').fill('bulk');
+    await app.getByRole('button', { name: 'Apply' }).click();
+    await expect(app.getByTestId('dlq-summary')).toHaveText('100 entries loaded (more below)');
+    await app.getByRole('button', { name: 'Delete all matching…' }).click();
+    const dialog = app.getByRole('dialog', { name: 'Delete matching DLQ entries' });
+    await expect(dialog.getByTestId('bulk-count')).toHaveText('250 entries');
+    await expect(dialog).toContainText('3 requests of up to 100 entries');
+    await dialog.getByRole('button', { name: 'Delete 250 entries' }).click();
+    await expect(dialog.getByTestId('bulk-summary')).toContainText('250 of 250 deleted');
+    const progress = frames.received.filter((frame) => frame.includes('"type":"progress"')).join('\n');
+    for (const processed of [0, 100, 200, 250]) expect(progress).toContain(`"processed":${processed},`);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(app.getByRole('heading', { name: 'Nothing matches' })).toBeVisible();
+
+    // The entry outside the filter is still there.
+    const left = (await (await api.request('GET', '/v2/dlq')).json()) as {
+      messages: { labels?: string[] }[];
+    };
+    expect(left.messages.map((message) => message.labels)).toEqual([['keep']]);
+  } finally {
+    await sink.close();
+  }
+});
