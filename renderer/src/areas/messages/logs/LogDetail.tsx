@@ -1,6 +1,7 @@
 // One message's whole trail: every event with its time, error, next attempt and the destination's
 // response; the request's headers and body (base64 in the logs, decoded here); cancel while pending.
 import { useMemo } from 'react';
+import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/logs';
 import type { LogEntry } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
@@ -29,7 +30,7 @@ export function LogDetail({
 }) {
   const query = useBridgeQuery(
     'logs.list',
-    { profileId: profile.id, filters: { messageId }, count: 1000 },
+    { profileId: profile.id, filters: { messageId }, count: LOGS_PAGE_SIZE },
     { refetchInterval: autoRefresh ? 3000 : false },
   );
   const trail = useMemo(() => (query.data ? groupByMessage(query.data.events)[0] : undefined), [query.data]);

@@ -26,6 +26,13 @@ export function Trail({ steps }: { steps: TrailStep[] }) {
           {index > 0 ? <span className="trail-arrow">→</span> : null}
           {step.kind === 'state' ? (
             <span className={`trail-chip trail-${STATE_TONE[step.state] ?? 'plain'}`}>{step.state}</span>
+          ) : step.kind === 'older' ? (
+            <span
+              className="trail-chip trail-gap"
+              title="Older events of this message are on a page not loaded yet"
+            >
+              …
+            </span>
           ) : (
             <span className="trail-chip trail-gap" title={`${step.hidden} more events`}>
               … {step.attempts} attempts …

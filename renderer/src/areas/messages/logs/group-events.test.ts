@@ -63,5 +63,11 @@ describe('log events grouped by message', () => {
       'ACTIVE',
       'ERROR',
     ]);
+    // A trail whose first events are on a page not loaded yet says so.
+    expect(trailSteps(events.slice(-2))).toEqual([
+      { kind: 'older' },
+      { kind: 'state', state: 'ERROR' },
+      { kind: 'state', state: 'FAILED' },
+    ]);
   });
 });

@@ -69,11 +69,13 @@ export type TrailStep =
  */
 export function trailSteps(events: LogEntry[], max = 6): TrailStep[] {
   const states = events.map((event) => event.state);
-  if (states.length <= max) return states.map((state) => ({ kind: 'state', state }));
+  const older: TrailStep[] = states[0] !== 'CREATED' ? [{ kind: 'older' }] : [];
+  if (states.length <= max) return [...older, ...states.map((state) => ({ kind: 'state' as const, state }))];
   const attempts = states.filter((state) => state === 'ACTIVE').length;
   const head = states.slice(0, 1);
   const tail = states.slice(-3);
   return [
+    ...older,
     ...head.map((state) => ({ kind: 'state' as const, state })),
     { kind: 'gap', attempts, hidden: states.length - head.length - tail.length },
     ...tail.map((state) => ({ kind: 'state' as const, state })),
