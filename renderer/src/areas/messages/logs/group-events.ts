@@ -61,7 +61,10 @@ export function groupByMessage(events: LogEntry[]): MessageTrail[] {
 }
 
 export type TrailStep =
-  { kind: 'state'; state: MessageState } | { kind: 'gap'; attempts: number; hidden: number };
+  | { kind: 'state'; state: MessageState }
+  | { kind: 'gap'; attempts: number; hidden: number }
+  /** The trail starts after CREATED: its older events are on a page not loaded yet. */
+  | { kind: 'older' };
 
 /**
  * The trail as chips: every state when short; for long retry loops the first state, a "N attempts" gap,
