@@ -34,16 +34,60 @@ export function jsonValue(value: RespValue, base64: boolean, topLevel: boolean):
  * U+FFFD) and JSON.stringify.
  */
 function plainString(buf: Buffer): string {
-  const n = buf.length;
-  if (n <= 256) {
-    let i = 0;
-    for (; i < n; i++) {
-      const c = buf[i]!;
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) break;
-    }
-    if (i === n) return `"${buf.toString('latin1')}"`;
-  }
+  if (isPlainAscii(buf)) return `"${buf.toString('latin1')}"`;
   return JSON.stringify(buf.toString('utf8'));
+}
+
+/** Short printable ASCII without quotes or backslashes: valid JSON string content as is. */
+function isPlainAscii(buf: Buffer): boolean {
+  const n = buf.length;
+  if (n > 256) return false;
+  for (let i = 0; i < n; i++) {
+    const c = buf[i]!;
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
+
+const OPEN_STRING = Buffer.from('{"result":"');
+
+/**
+ * A pipeline reply body: `[{"result":…},…]` as bytes. The common entry — a short plain ASCII bulk
+ * string in JSON mode — is copied straight from Redis's reply into the body; everything else goes
+ * through `entryJson`.
+ */
+export function entriesJson(values: readonly RespValue[], base64: boolean): Buffer {
+  const n = values.length;
+  const texts = new Array<string | undefined>(n);
+  let size = 2 + Math.max(0, n - 1);
+  for (let i = 0; i < n; i++) {
+    const value = values[i]!;
+    if (!base64 && Buffer.isBuffer(value) && isPlainAscii(value)) {
+      size += OPEN_STRING.length + value.length + 2;
+    } else {
+      const text = entryJson(value, base64);
+      texts[i] = text;
+      size += Buffer.byteLength(text);
+    }
+  }
+  const out = Buffer.allocUnsafe(size);
+  let offset = 0;
+  out[offset++] = 0x5b; // [
+  for (let i = 0; i < n; i++) {
+    if (i > 0) out[offset++] = 0x2c; // ,
+    const text = texts[i];
+    if (text !== undefined) {
+      offset += out.write(text, offset, 'utf8');
+      continue;
+    }
+    const value = values[i] as Buffer;
+    for (let k = 0; k < OPEN_STRING.length; k++) out[offset++] = OPEN_STRING[k]!;
+    for (let k = 0; k < value.length; k++) out[offset++] = value[k]!;
+    out[offset++] = 0x22; // "
+    out[offset++] = 0x7d; // }
+  }
+  out[offset++] = 0x5d; // ]
+  return out.subarray(0, offset);
 }
 
 export function errorJson(message: string): string {

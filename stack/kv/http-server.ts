@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 
 import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
-import { entryJson, errorJson } from './encode';
+import { entriesJson, entryJson, errorJson } from './encode';
 import { HttpError } from './errors';
 import type { ExecutorContext, Principal, Results } from './execute';
 import { createExecutor } from './execute';
@@ -74,7 +74,12 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     return h;
   }
 
-  function sendJson(res: ServerResponse, status: number, body: string, extra?: Record<string, string>): void {
+  function sendJson(
+    res: ServerResponse,
+    status: number,
+    body: string | Buffer,
+    extra?: Record<string, string>,
+  ): void {
     if (res.headersSent || res.destroyed) return;
     res.writeHead(status, { ...headers('application/json'), ...extra });
     res.end(body);
@@ -164,15 +169,12 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       const commands = parseCommandsBody(body ?? Buffer.alloc(0));
       const entries = await executor.transaction(principal, commands);
       // Transactions always answer JSON (the hosted service does the same).
-      return sendJson(res, 200, `[${entries.map((e) => entryJson(e, base64)).join(',')}]`);
+      return sendJson(res, 200, entriesJson(entries, base64));
     }
     if (target.kind === 'pipeline') {
       const results = await executor.run(principal, JsonCommandBatch.parse(body ?? Buffer.alloc(0)), resp2);
       if (resp2) return sendResp2(res, 200, results);
-      const { values } = results;
-      let out = '[';
-      for (let i = 0; i < values.length; i++) out += (i > 0 ? ',' : '') + entryJson(values[i]!, base64);
-      return sendJson(res, 200, out + ']');
+      return sendJson(res, 200, entriesJson(results.values, base64));
     }
     let args: RespArg[];
     if (target.kind === 'body') {
