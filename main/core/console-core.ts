@@ -12,6 +12,7 @@ import { ProfileStore } from './profiles/profile-store';
 import { ProfilesService } from './profiles/profiles-service';
 import type { SecretStore } from './secrets/secret-store';
 import { StackSupervisor, type StackSupervisorOptions } from './local-stack/supervisor';
+import { publishHandlers } from './services/publish/handlers';
 import { dlqHandlers } from './services/dlq/handlers';
 import { keyHandlers } from './services/keys/handlers';
 import { logHandlers } from './services/logs/handlers';
@@ -84,6 +85,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     ...queueHandlers({ profiles }),
     ...dlqHandlers({ profiles, logError: (message, error) => options.logger.error({ err: error }, message) }),
     ...keyHandlers({ profiles }),
+    ...publishHandlers({ profiles, dataDir: options.dataDir }),
   };
 
   const router = createRouter({

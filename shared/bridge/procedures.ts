@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { CallDef, StreamDef } from './define';
 import { appProcedures } from './procedures/app';
 import { profileProcedures } from './procedures/profiles';
+import { publishProcedures } from './procedures/publish';
 import { stackProcedures } from './procedures/stack';
 import { urlGroupProcedures } from './procedures/url-groups';
 import { logProcedures } from './procedures/logs';
@@ -14,6 +15,7 @@ import { keyProcedures } from './procedures/keys';
 export const procedures = {
   ...appProcedures,
   ...profileProcedures,
+  ...publishProcedures,
   ...stackProcedures,
   ...urlGroupProcedures,
   ...logProcedures,

@@ -214,3 +214,22 @@ describe('webhookUrl', () => {
     );
   });
 });
+
+describe('mergeHeaders', () => {
+  it('sends one header per name, values joined, as the preview shows it', () => {
+    const request = buildPublishRequest(
+      model({
+        headers: [
+          { name: 'X-Trace', value: 'a', enabled: true },
+          { name: 'x-trace', value: 'b', enabled: true },
+        ],
+      }),
+      NOW,
+    );
+    expect(request.headers).toEqual([
+      ['Content-Type', 'application/json'],
+      ['Upstash-Method', 'POST'],
+      ['Upstash-Forward-X-Trace', 'a, b'],
+    ]);
+  });
+});

@@ -108,11 +108,30 @@ export function configHeaders(model: ComposerModel): HeaderList {
   return out;
 }
 
+/**
+ * One entry per header name (case-insensitive, first spelling kept), repeated values joined with ", "
+ * (RFC 9110 §5.3): what goes on the wire, so the preview lists exactly what is sent.
+ */
+export function mergeHeaders(list: HeaderList): HeaderList {
+  const out: HeaderList = [];
+  for (const [name, value] of list) {
+    const existing = out.find(([seen]) => seen.toLowerCase() === name.toLowerCase());
+    if (existing) existing[1] = `${existing[1]}, ${value}`;
+    else out.push([name, value]);
+  }
+  return out;
+}
+
 /** The publish (or enqueue) request for a valid model; throws ComposerError listing every problem. */
 export function buildPublishRequest(model: ComposerModel, now: number): BuiltRequest {
   const { errors } = validateComposer(model, now);
   if (Object.keys(errors).length > 0) throw new ComposerError(errors);
-  return { method: 'POST', path: apiPathOf(model), headers: configHeaders(model), body: model.body };
+  return {
+    method: 'POST',
+    path: apiPathOf(model),
+    headers: mergeHeaders(configHeaders(model)),
+    body: model.body,
+  };
 }
 
 /** One element of `POST /v2/batch`. */
@@ -125,12 +144,7 @@ export interface BatchItemWire {
 
 /** Headers of a batch item are a JSON object: a repeated name keeps its values joined with ", " (RFC 9110). */
 export function batchItemOf(model: ComposerModel): BatchItemWire {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of configHeaders(model)) {
-    const existing = Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase());
-    if (existing) headers[existing] = `${headers[existing]}, ${value}`;
-    else headers[name] = value;
-  }
+  const headers = Object.fromEntries(mergeHeaders(configHeaders(model)));
   const item: BatchItemWire = { destination: destinationOf(model), headers, body: model.body };
   if (model.destinationKind === 'queue') item.queue = model.queue.trim();
   return item;
