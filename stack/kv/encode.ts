@@ -50,6 +50,8 @@ function isPlainAscii(buf: Buffer): boolean {
 }
 
 const OPEN_STRING = Buffer.from('{"result":"');
+/** `{"result":"OK"}` — the same in both modes (a top-level OK status is never base64-encoded). */
+const OK_ENTRY = '{"result":"OK"}';
 
 /**
  * A pipeline reply body: `[{"result":…},…]` as bytes. The common entry — a short plain ASCII bulk
@@ -64,6 +66,9 @@ export function entriesJson(values: readonly RespValue[], base64: boolean): Buff
     const value = values[i]!;
     if (!base64 && Buffer.isBuffer(value) && isPlainAscii(value)) {
       size += OPEN_STRING.length + value.length + 2;
+    } else if (value === 'OK') {
+      texts[i] = OK_ENTRY;
+      size += OK_ENTRY.length;
     } else {
       const text = entryJson(value, base64);
       texts[i] = text;
@@ -76,6 +81,10 @@ export function entriesJson(values: readonly RespValue[], base64: boolean): Buff
   for (let i = 0; i < n; i++) {
     if (i > 0) out[offset++] = 0x2c; // ,
     const text = texts[i];
+    if (text === OK_ENTRY) {
+      for (let k = 0; k < OK_ENTRY.length; k++) out[offset++] = OK_ENTRY.charCodeAt(k);
+      continue;
+    }
     if (text !== undefined) {
       offset += out.write(text, offset, 'utf8');
       continue;
