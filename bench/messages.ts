@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker } from 'bullmq';
@@ -422,8 +422,14 @@ async function delayed(
 
 // ------------------------------------------------------------------------------------------- report
 
+function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
 export async function run(args: string[]): Promise<void> {
-  const options = args.includes('--quick') ? QUICK : FULL;
+  const quick = args.includes('--quick');
+  const options = quick ? QUICK : FULL;
+  const rounds = quick ? 1 : 3;
   const root = mkdtempSync(join(tmpdir(), 'switchyard-bench-messages-'));
   const sink = new Sink();
   await sink.start();
@@ -432,74 +438,114 @@ export async function run(args: string[]): Promise<void> {
     lines.push(line);
     console.log(line);
   };
+  const load = (): string =>
+    loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ');
   const results: Record<string, unknown> = {
     options,
+    rounds,
     cpus: cpus().length,
     node: process.version,
     at: new Date().toISOString(),
   };
-  const open: System[] = [];
-  const use = async (make: () => Promise<System>): Promise<System> => {
+  const open = new Set<System>();
+  let dirs = 0;
+  const freshDir = (): string => {
+    const dir = join(root, String(dirs++));
+    mkdirSync(dir);
+    return dir;
+  };
+  /** Starts a fresh system, runs `body`, and always closes it. */
+  const withSystem = async <T>(
+    make: () => Promise<System>,
+    body: (system: System) => Promise<T>,
+  ): Promise<T> => {
     const system = await make();
-    open.push(system);
-    return system;
+    open.add(system);
+    try {
+      return await body(system);
+    } finally {
+      open.delete(system);
+      await system.close();
+    }
   };
-  const close = async (system: System): Promise<void> => {
-    open.splice(open.indexOf(system), 1);
-    await system.close();
-  };
+  const stack =
+    (extra: string[] = [], label?: string) =>
+    () =>
+      stackSystem(sink, freshDir(), extra, label);
+  const bullmq = () => bullmqSystem(sink, freshDir());
   try {
     say(
-      `messages benchmark — ${cpus().length} CPU(s), node ${process.version}${args.includes('--quick') ? ' (quick)' : ''}`,
+      `messages benchmark — ${cpus().length} CPU(s), node ${process.version}${quick ? ' (quick)' : ''}, load average ${load()}`,
     );
-    say('(a shared machine gives noisy numbers; compare the ratios, measured in the same run)');
+    say(
+      `(a shared machine gives noisy numbers: systems alternate over ${rounds} round(s) and medians are reported)`,
+    );
     say();
 
-    // Throughput.
-    const stackDir = join(root, 'stack');
-    mkdirSync(stackDir);
-    let stack = await use(() => stackSystem(sink, stackDir));
-    await throughput(stack, sink, 1_000); // warm-up
-    const stackRate = await throughput(stack, sink, options.throughputMessages);
-    await close(stack);
-    const normalDir = join(root, 'stack-normal');
-    mkdirSync(normalDir);
-    const normal = await use(() =>
-      stackSystem(sink, normalDir, ['--durability', 'normal'], 'stack (durability normal)'),
-    );
-    await throughput(normal, sink, 1_000);
-    const normalRate = await throughput(normal, sink, options.throughputMessages);
-    await close(normal);
-    const redisDir = join(root, 'redis');
-    mkdirSync(redisDir);
-    let bull = await use(() => bullmqSystem(sink, redisDir));
-    await throughput(bull, sink, 1_000);
-    const bullRate = await throughput(bull, sink, options.throughputMessages);
+    // Throughput, alternating the systems round by round so that both see the same background load.
+    const rates = { stack: [] as number[], normal: [] as number[], bullmq: [] as number[] };
+    for (let round = 0; round < rounds; round++) {
+      for (const [key, make] of [
+        ['stack', stack()],
+        ['normal', stack(['--durability', 'normal'], 'stack (durability normal)')],
+        ['bullmq', bullmq],
+      ] as const) {
+        const rate = await withSystem(make, async (system) => {
+          await throughput(system, sink, 1_000); // warm-up: connections, JIT
+          return throughput(system, sink, options.throughputMessages);
+        });
+        rates[key].push(rate);
+      }
+    }
+    const stackRate = median(rates.stack);
+    const normalRate = median(rates.normal);
+    const bullRate = median(rates.bullmq);
     say(
-      `throughput: ${options.throughputMessages.toLocaleString('en-US')} messages, ${PUBLISHERS} concurrent publishers, delivered to a local HTTP sink`,
+      `throughput: ${options.throughputMessages.toLocaleString('en-US')} messages, ${PUBLISHERS} concurrent publishers, delivered to a local HTTP sink (median of ${rounds})`,
     );
-    say(`  stack (SQLite WAL, fsync per group commit)   ${rate(stackRate)}`);
-    say(`  stack (--durability normal, no fsync)        ${rate(normalRate)}`);
-    say(`  BullMQ (Redis AOF everysec, ${WORKER_CONCURRENCY} workers)       ${rate(bullRate)}`);
     say(
-      `  ratio stack / BullMQ = ${(stackRate / bullRate).toFixed(2)}   budget ≥ 1.0 → ${stackRate >= bullRate ? 'met' : 'MISSED'}`,
+      `  stack (SQLite WAL, fsync before each 200)    ${rate(stackRate)}   runs: ${rates.stack.map(Math.round).join(', ')}`,
+    );
+    say(
+      `  stack (--durability normal)                 ${rate(normalRate)}   runs: ${rates.normal.map(Math.round).join(', ')}`,
+    );
+    say(
+      `  BullMQ (Redis AOF everysec, ${WORKER_CONCURRENCY} workers)      ${rate(bullRate)}   runs: ${rates.bullmq.map(Math.round).join(', ')}`,
+    );
+    say(
+      `  ratio stack / BullMQ = ${(stackRate / bullRate).toFixed(2)} (normal: ${(normalRate / bullRate).toFixed(2)})   budget ≥ 1.0 → ${stackRate >= bullRate ? 'met' : 'MISSED'}`,
     );
     say();
     results.throughput = {
-      stack: stackRate,
-      stackNormal: normalRate,
-      bullmq: bullRate,
+      stack: rates.stack,
+      stackNormal: rates.normal,
+      bullmq: rates.bullmq,
       ratio: stackRate / bullRate,
     };
 
     // Latency at a fixed offered load.
-    const bullLatency = await latency(bull, sink, options.latencyRate, options.latencySeconds);
-    await close(bull);
-    stack = await use(() => stackSystem(sink, stackDir));
-    const stackLatency = await latency(stack, sink, options.latencyRate, options.latencySeconds);
+    const latencyRounds = quick ? 1 : 2;
+    const stackLatency: number[] = [];
+    const bullLatency: number[] = [];
+    for (let round = 0; round < latencyRounds; round++) {
+      stackLatency.push(
+        ...(await withSystem(stack(), (system) =>
+          latency(system, sink, options.latencyRate, options.latencySeconds),
+        )),
+      );
+      bullLatency.push(
+        ...(await withSystem(bullmq, (system) =>
+          latency(system, sink, options.latencyRate, options.latencySeconds),
+        )),
+      );
+    }
     const stackP99 = percentile(stackLatency, 99);
     const bullP99 = percentile(bullLatency, 99);
-    say(`latency publish → delivery at ${options.latencyRate} msg/s for ${options.latencySeconds} s`);
+    say(
+      `latency publish → delivery at ${options.latencyRate} msg/s, ${latencyRounds} × ${options.latencySeconds} s`,
+    );
     say(
       `  stack   p50 ${ms(percentile(stackLatency, 50))}   p99 ${ms(stackP99)}   max ${ms(Math.max(...stackLatency))}`,
     );
@@ -516,13 +562,8 @@ export async function run(args: string[]): Promise<void> {
     };
 
     // Delayed deliveries with many pending.
-    const stackDelayed = await delayed(stack, sink, options);
-    await close(stack);
-    const redisDir2 = join(root, 'redis2');
-    mkdirSync(redisDir2);
-    bull = await use(() => bullmqSystem(sink, redisDir2));
-    const bullDelayed = await delayed(bull, sink, options);
-    await close(bull);
+    const stackDelayed = await withSystem(stack(), (system) => delayed(system, sink, options));
+    const bullDelayed = await withSystem(bullmq, (system) => delayed(system, sink, options));
     const stackLate99 = percentile(stackDelayed.lateness, 99);
     say(
       `delayed: ${options.pending.toLocaleString('en-US')} pending (due in 2 h), then ${options.delayedProbes} due over ${options.delayedSpreadSeconds} s; lateness = arrival − due time`,
@@ -537,6 +578,8 @@ export async function run(args: string[]): Promise<void> {
     say(
       `  stack RSS with ${options.pending.toLocaleString('en-US')} pending: ${stackDelayed.rss.toFixed(0)} MB   budget < 250 MB → ${stackDelayed.rss < 250 ? 'met' : 'MISSED'}   (redis-server for BullMQ: ${bullDelayed.rss.toFixed(0)} MB)`,
     );
+    say();
+    say(`load average at the end: ${load()}`);
     results.delayed = {
       stack: {
         p50: percentile(stackDelayed.lateness, 50),
@@ -554,7 +597,7 @@ export async function run(args: string[]): Promise<void> {
     mkdirSync('bench/results', { recursive: true });
     writeFileSync('bench/results/messages.json', JSON.stringify({ ...results, report: lines }, null, 2));
   } finally {
-    for (const system of open.splice(0)) await system.close().catch(() => undefined);
+    for (const system of open) await system.close().catch(() => undefined);
     await sink.close();
     rmSync(root, { recursive: true, force: true });
   }

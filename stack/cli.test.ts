@@ -2,9 +2,10 @@
 // refusal of unsafe or conflicting starts, and the message service staying up when KV cannot start.
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_TOKEN, startSink, tempDir } from './messages/test-support';
-import { spawnStack, type StackProcess } from './test-process';
+import { CLI, spawnStack, type StackProcess } from './test-process';
 
 const running: StackProcess[] = [];
 const dirs: string[] = [];
@@ -170,5 +171,12 @@ describe('npm run stack', () => {
     const big = await publish(1025);
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ error: 'request body is larger than the limit of 1024 bytes' });
+  });
+
+  it('never starts a stack when loaded as a worker thread with an unknown role', async () => {
+    const worker = new Worker(CLI, { workerData: { role: 'something-else' } });
+    const error = await new Promise<Error>((resolve) => worker.once('error', resolve));
+    expect(error.message).toContain("unknown role 'something-else'");
+    await worker.terminate();
   });
 });

@@ -70,11 +70,15 @@ async function main(): Promise<void> {
   logger.info({ messages: stack.info.messages.url, dataDir: stack.info.dataDir }, 'stack ready');
 }
 
+// The same file also serves as the SQLite writer and checkpointer threads; in a worker thread it never starts
+// a stack, whatever it was asked for.
 const role = (workerData as { role?: string } | null)?.role;
-if (!isMainThread && role === 'sqlite-writer' && parentPort) {
+if (isMainThread) {
+  void main();
+} else if (role === 'sqlite-writer' && parentPort) {
   startWriterThread(parentPort, workerData as WriterThreadData);
-} else if (!isMainThread && role === 'sqlite-checkpointer' && parentPort) {
+} else if (role === 'sqlite-checkpointer' && parentPort) {
   startCheckpointerThread(parentPort, workerData as { file: string });
 } else {
-  void main();
+  throw new Error(`stack/cli loaded in a worker thread with an unknown role '${String(role)}'`);
 }

@@ -79,6 +79,8 @@ export async function startMessageService(options: MessageServiceOptions): Promi
         onWriteError,
       )
     : new InlineWriter(options.db, MESSAGE_WRITES, onWriteError);
+  // The stack is only ready once its writer is: the first publishes must not wait for a thread to boot.
+  if (writer instanceof ThreadWriter) await writer.ready;
   const transport = options.transport ?? new HttpTransport();
   const engine = new Engine({
     store,

@@ -167,6 +167,8 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
   private nextBatch = 0;
   private failure: Error | undefined;
   private drained: (() => void) | undefined;
+  /** Resolves once the thread has opened its connection; rejects if it could not. */
+  readonly ready: Promise<void>;
 
   constructor(
     /** A script that calls runWriterThread() when started as a worker (the stack's bundled CLI does). */
@@ -185,12 +187,24 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
     // they never hold up a commit: a checkpoint inside the writer stalled publishes by tens of milliseconds.
     this.checkpointer = new Worker(script, {
       workerData: { role: 'sqlite-checkpointer', file: options.file },
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 32 },
     });
     this.checkpointer.unref();
     this.checkpointer.on('error', (error) => onBackgroundError(new Error(`checkpointer: ${error.message}`)));
+    let markReady: () => void = () => undefined;
+    let markFailed: (error: Error) => void = () => undefined;
+    this.ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      markFailed = reject;
+    });
+    this.ready.catch(() => undefined);
     this.worker.on(
       'message',
-      (message: { batch: number; outcomes: Parameters<BatchingWriter<O>['settle']>[1][] }) => {
+      (message: { ready?: true; batch: number; outcomes: Parameters<BatchingWriter<O>['settle']>[1][] }) => {
+        if (message.ready) {
+          markReady();
+          return;
+        }
         const groups = this.inflight.get(message.batch) ?? [];
         this.inflight.delete(message.batch);
         groups.forEach((group, index) => this.settle(group, message.outcomes[index] as never));
@@ -199,6 +213,7 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
     );
     const fail = (error: Error): void => {
       this.failure = error;
+      markFailed(error);
       for (const groups of this.inflight.values()) {
         for (const group of groups)
           this.settle(group, { ok: false, error: `writer thread failed: ${error.message}` });
@@ -277,6 +292,7 @@ export function runWriterThread(
   const store = new MessageStore(db);
   let pending: ThreadRequest[] = [];
   let scheduled = false;
+  port.postMessage({ ready: true });
   port.on('message', (request: ThreadRequest | { close: true }) => {
     if ('close' in request) {
       db.close();
