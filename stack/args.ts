@@ -34,7 +34,8 @@ export const USAGE = `usage: npm run stack -- [options]
   --backoff-factor K        default retry backoff min(86400, e^(K*n)) seconds (default 2.5)
   --default-timeout DUR     delivery timeout without Upstash-Timeout (default 5m)
   --retention DUR           how long logs and finished messages are kept (default 7d)
-  --durability full|normal  full: fsync before acknowledging (default); normal: survive a process crash only
+  --durability normal|full  normal (default): acknowledged = written to the WAL, fsynced within ~0.1 s;
+                            full: fsync before every acknowledgement
   --llm-url URL             OpenAI-compatible base URL for api/llm (e.g. http://127.0.0.1:11434/v1)
   --llm-key KEY             bearer token for --llm-url
   --log-level LEVEL         pino level for stderr logs (default info)
@@ -75,7 +76,7 @@ export function parseArgs(argv: string[]): StackArgs {
     backoffFactor: 2.5,
     defaultTimeoutMs: 300_000,
     retentionMs: 7 * 86_400_000,
-    durability: 'full',
+    durability: 'normal',
     logLevel: 'info',
     help: false,
   };
@@ -137,7 +138,7 @@ export function parseArgs(argv: string[]): StackArgs {
       case '--durability': {
         const text = value();
         if (text !== 'full' && text !== 'normal')
-          throw new ArgsError(`--durability must be full or normal, got '${text}'`);
+          throw new ArgsError(`--durability must be normal or full, got '${text}'`);
         args.durability = text;
         break;
       }

@@ -18,7 +18,7 @@ describe('arguments', () => {
       randomCredentials: false,
       maxBody: 1_048_576,
       backoffFactor: 2.5,
-      durability: 'full',
+      durability: 'normal',
     });
     expect(
       parseArgs([
@@ -42,7 +42,7 @@ describe('arguments', () => {
         '--retention',
         '1d',
         '--durability',
-        'normal',
+        'full',
         '--llm-url',
         'http://127.0.0.1:1/v1',
         '--llm-key',
@@ -62,7 +62,7 @@ describe('arguments', () => {
       maxConcurrency: 8,
       defaultTimeoutMs: 30_000,
       retentionMs: 86_400_000,
-      durability: 'normal',
+      durability: 'full',
       llmUrl: 'http://127.0.0.1:1/v1',
       llmKey: 'k',
       logLevel: 'warn',
@@ -77,7 +77,7 @@ describe('arguments', () => {
     expect(() => parseArgs(['--retention', '10x'])).toThrow(
       "--retention: unknown unit 'x' in '10x' (use s, m, h or d)",
     );
-    expect(() => parseArgs(['--durability', 'maybe'])).toThrow(/full or normal/);
+    expect(() => parseArgs(['--durability', 'maybe'])).toThrow(/normal or full/);
     expect(() => parseArgs(['--llm-url', 'localhost:1'])).toThrow(/http\(s\) URL/);
     expect(() => parseArgs(['--what'])).toThrow("unknown option '--what'");
   });
@@ -117,7 +117,7 @@ describe('credentials and host safety', () => {
   it('uses the dev credentials by default and rotates persistently', () => {
     const dir = tempDir();
     try {
-      const db = openDatabase(join(dir, 'stack.db'));
+      const db = openDatabase(join(dir, 'stack.db'), 'normal');
       const store = new MessageStore(db);
       const defaults = new CredentialStore(store, false);
       expect(defaults.credentials()).toEqual(DEV_CREDENTIALS);

@@ -77,7 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = options.dataDir ?? defaultDataDir();
   const unlock = lockDataDir(dataDir);
   const dbFile = join(dataDir, 'stack.db');
-  const durability = options.durability ?? 'full';
+  const durability = options.durability ?? 'normal';
   let db;
   try {
     db = openDatabase(dbFile, durability);

@@ -5,13 +5,15 @@ import { MIGRATIONS } from './migrations';
 export type Db = Database.Database;
 
 /**
- * `full`: every commit is fsynced before the request that caused it is answered (survives power loss).
- * `normal`: commits reach the OS before the answer (survives a crash or kill -9 of the stack, but an OS crash
- * may lose the last transactions) — the same promise as Redis' `appendfsync everysec`.
+ * Both modes commit a write to the WAL before the request that caused it is answered, so an acknowledged
+ * message survives a crash or `kill -9` of the stack.
+ * `normal`: the WAL is fsynced by the checkpointer thread within about 100 ms, not per commit — an OS crash or
+ * power loss may lose that last fraction of a second (the promise of Redis' `appendfsync everysec`, tighter).
+ * `full`: every commit is fsynced before the answer (survives power loss; costs latency on a slow disk).
  */
 export type Durability = 'full' | 'normal';
 
-export function openDatabase(file: string, durability: Durability = 'full'): Db {
+export function openDatabase(file: string, durability: Durability): Db {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');

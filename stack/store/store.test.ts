@@ -21,7 +21,7 @@ const spec = (url: string) => ({ url, method: 'POST', header: {}, notBefore: 0, 
 describe('database', () => {
   it('opens in WAL mode with every migration applied, and reopens without re-running them', () => {
     const file = dbFile();
-    const db = openDatabase(file);
+    const db = openDatabase(file, 'full');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
@@ -34,7 +34,7 @@ describe('database', () => {
   });
 
   it('refuses a database written by a newer schema', () => {
-    const db = openDatabase(dbFile());
+    const db = openDatabase(dbFile(), 'full');
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     expect(() => migrate(db)).toThrow(/newer than this stack understands/);
     db.close();
@@ -43,7 +43,7 @@ describe('database', () => {
 
 describe('message store', () => {
   it('keeps pending rows in order, filters them, and finishes them', () => {
-    const db = openDatabase(dbFile());
+    const db = openDatabase(dbFile(), 'full');
     const store = new MessageStore(db);
     const a = store.insertMessage({
       id: 'msg_a',
@@ -91,7 +91,7 @@ describe('message store', () => {
   });
 
   it('prunes old events and finished messages but keeps what the DLQ still needs', () => {
-    const db = openDatabase(dbFile());
+    const db = openDatabase(dbFile(), 'full');
     const store = new MessageStore(db);
     const old = store.insertMessage({
       id: 'msg_old',
@@ -137,7 +137,7 @@ const TEST_WRITES = {
 
 describe('inline writer', () => {
   it('commits a burst of writes in one transaction and resolves after the commit', async () => {
-    const db = openDatabase(dbFile());
+    const db = openDatabase(dbFile(), 'full');
     const store = new MessageStore(db);
     const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
     let transactions = 0;
@@ -156,7 +156,7 @@ describe('inline writer', () => {
   });
 
   it('isolates a failing write: only its caller sees the error', async () => {
-    const db = openDatabase(dbFile());
+    const db = openDatabase(dbFile(), 'full');
     const store = new MessageStore(db);
     const background: Error[] = [];
     const writer = new InlineWriter(db, TEST_WRITES, (error) => background.push(error));
@@ -179,7 +179,7 @@ describe('inline writer', () => {
 describe('writer thread', () => {
   it('commits in its own thread, isolates failures, and drains on close', async () => {
     const file = dbFile();
-    const db = openDatabase(file);
+    const db = openDatabase(file, 'full');
     const store = new MessageStore(db);
     const seq = store.insertMessage({
       id: 'msg_t',
