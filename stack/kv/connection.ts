@@ -11,6 +11,12 @@ export interface RedisTarget {
   port: number;
   /** Database index; anything but 0 costs a SELECT when the connection opens. */
   db: number;
+  /**
+   * A connection with commands in flight that receives nothing for this long is dropped and its
+   * requests fail (503). Without it a Redis that stopped answering (a paused process, a host gone
+   * without a reset) would hold requests until TCP gives up, many minutes later. Default 30 s.
+   */
+  replyTimeoutMs?: number;
 }
 
 export interface RedisCredentials {
@@ -40,6 +46,30 @@ interface Pending {
 }
 
 const CONNECT_TIMEOUT_MS = 3000;
+const DEFAULT_REPLY_TIMEOUT_MS = 30_000;
+
+/** One timer checks every connection that is waiting for replies. */
+const waiting = new Set<RedisConnection>();
+let watchdog: NodeJS.Timeout | undefined;
+
+function watch(connection: RedisConnection): void {
+  waiting.add(connection);
+  if (!watchdog) {
+    watchdog = setInterval(() => {
+      const now = Date.now();
+      for (const c of waiting) c.checkProgress(now);
+    }, 250);
+    watchdog.unref();
+  }
+}
+
+function unwatch(connection: RedisConnection): void {
+  waiting.delete(connection);
+  if (waiting.size === 0 && watchdog) {
+    clearInterval(watchdog);
+    watchdog = undefined;
+  }
+}
 
 export class RedisConnection {
   private readonly parser: RespParser;
@@ -52,6 +82,8 @@ export class RedisConnection {
   private readonly closeListeners = new Set<(error: Error) => void>();
   /** Replies nobody asked for: pub/sub messages and MONITOR lines. */
   onPush: ((value: RespValue) => void) | undefined;
+  /** When the oldest unanswered command was sent, or the last bytes arrived since. */
+  private waitingSince = 0;
 
   private constructor(
     private readonly socket: net.Socket,
@@ -59,6 +91,7 @@ export class RedisConnection {
   ) {
     this.parser = new RespParser((value) => this.onReply(value));
     socket.on('data', (chunk: Buffer) => {
+      this.waitingSince = Date.now();
       try {
         this.parser.feed(chunk);
       } catch (error) {
@@ -133,6 +166,10 @@ export class RedisConnection {
     if (this.closeError) return Promise.reject(this.closeError);
     return new Promise<Replies>((resolve, reject) => {
       const replies: Replies = { values: [], raws: withRaw ? [] : undefined };
+      if (this.inflight === 0) {
+        this.waitingSince = Date.now();
+        watch(this);
+      }
       this.queue.push({ remaining: count, replies, resolve, reject });
       this.outbox.push(payload);
       // Everything the HTTP requests of one event-loop turn send on this connection goes out in a single
@@ -177,6 +214,18 @@ export class RedisConnection {
     this.destroy(new RedisUnavailableError('ERR connection to Redis closed'));
   }
 
+  /** Called by the watchdog: drop the connection if Redis has been silent for too long. */
+  checkProgress(now: number): void {
+    const limit = this.target.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS;
+    if (this.inflight > 0 && now - this.waitingSince > limit) {
+      this.destroy(
+        new RedisUnavailableError(
+          `ERR Redis at ${describe(this.target)} did not answer for ${limit / 1000} s; the connection was dropped`,
+        ),
+      );
+    }
+  }
+
   private onReply(value: RespValue): void {
     const pending = this.queue[this.head];
     if (!pending) {
@@ -191,6 +240,7 @@ export class RedisConnection {
     if (this.head === this.queue.length) {
       this.queue = [];
       this.head = 0;
+      unwatch(this);
     } else if (this.head > 1024) {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
@@ -201,6 +251,7 @@ export class RedisConnection {
   private destroy(error: Error): void {
     if (this.closeError) return;
     this.closeError = error;
+    unwatch(this);
     this.socket.destroy();
     const pending = this.queue;
     const head = this.head;

@@ -27,6 +27,8 @@ export interface KvServiceOptions {
   sseBufferBytes?: number;
   /** Interval of SSE keep-alive comments; default 15 s. */
   sseHeartbeatMs?: number;
+  /** Drop a Redis connection that stays silent this long with commands in flight (503); default 30 s. */
+  replyTimeoutMs?: number;
   /** redis-server binary; default `redis-server` from PATH. */
   redisBinary?: string;
 }

@@ -58,6 +58,27 @@ describe('an external Redis (--redis-url) that dies and comes back', () => {
   });
 });
 
+describe('a Redis that stops answering', () => {
+  it('fails the waiting requests with a 503 instead of hanging, and recovers', async () => {
+    const redis = await startTestRedis();
+    const kv = await startTestService({ redisUrl: redis.url, replyTimeoutMs: 500 });
+    cleanup.push(async () => {
+      process.kill(redis.pid, 'SIGCONT');
+      await kv.stop();
+      await redis.stop();
+    });
+    expect((await kv.json('/set/hang:k/1')).status).toBe(200);
+    process.kill(redis.pid, 'SIGSTOP');
+    const res = await kv.json('/get/hang:k');
+    expect(res.status).toBe(503);
+    expect((res.body as { error: string }).error).toMatch(
+      /^ERR Redis at 127\.0\.0\.1:\d+ did not answer for 0\.5 s/,
+    );
+    process.kill(redis.pid, 'SIGCONT');
+    expect(await kv.json('/get/hang:k')).toEqual({ status: 200, body: { result: '1' } });
+  });
+});
+
 describe('the redis-server the service manages', () => {
   it('is restarted when it dies, keeps its data, and requests never hang meanwhile', async () => {
     const kv = await startTestService();

@@ -100,6 +100,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
 
   if (options.redisUrl) {
     const external = parseRedisUrl(options.redisUrl);
+    external.target.replyTimeoutMs = options.replyTimeoutMs;
     target = () => external.target;
     adminCredentials = external.credentials;
     try {
@@ -121,7 +122,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
       binary: options.redisBinary,
     });
     const m = managed;
-    target = () => ({ host: m.host, port: m.port, db: 0 });
+    target = () => ({ host: m.host, port: m.port, db: 0, replyTimeoutMs: options.replyTimeoutMs });
     adminCredentials = { username: 'default', password: store.redisPassword };
   }
 
