@@ -199,7 +199,7 @@ describe('webhookUrl', () => {
     );
   });
 
-  it('keeps a destination’s own query string and drops table headers under Header-Forward', () => {
+  it('keeps a destination’s own query string; table headers stay prefixed under Header-Forward', () => {
     const url = webhookUrl(
       model({
         url: 'https://example.com/hook?source=stripe',
@@ -210,7 +210,7 @@ describe('webhookUrl', () => {
       'T',
     );
     expect(url).toBe(
-      'https://qstash.upstash.io/v2/publish/https://example.com/hook?source=stripe&qstash_token=T&upstash-method=POST&upstash-header-forward=true',
+      'https://qstash.upstash.io/v2/publish/https://example.com/hook?source=stripe&qstash_token=T&upstash-method=POST&upstash-header-forward=true&upstash-forward-x-src=gh',
     );
   });
 });

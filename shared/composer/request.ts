@@ -178,10 +178,13 @@ export function buildBatchRequest(models: ComposerModel[]): BuiltRequest {
  * webhook, so it is left out.
  */
 export function webhookQuery(model: ComposerModel): HeaderList {
-  return configHeaders(model)
+  // Table headers always travel as `upstash-forward-<name>`: a URL cannot carry unprefixed headers, and
+  // with Header-Forward they are added to whatever the sender's own headers are.
+  const list = configHeaders({ ...model, headerForward: false })
     .filter(([name]) => name.toLowerCase() !== 'content-type')
-    .filter(([name]) => model.headerForward === false || /^upstash-/i.test(name))
     .map(([name, value]) => [name.toLowerCase(), value] as [string, string]);
+  if (model.headerForward) list.splice(1, 0, ['upstash-header-forward', 'true']);
+  return list;
 }
 
 /** `<base>/v2/publish/<destination>?qstash_token=<token>&upstash-…`; pass a masked token for display. */

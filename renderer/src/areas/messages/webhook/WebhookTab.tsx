@@ -1,8 +1,152 @@
-// Placeholder until this tab lands (issue 5).
-export default function WebhookIntakeTab(_props: { params: string[] }) {
+// Webhook intake: an address third parties (GitHub, Stripe, …) can call without a token of their own:
+// `…/v2/publish/<destination>?qstash_token=…&upstash-…=…`, built from the same options as the composer.
+// The renderer never holds the token: the screen shows it masked, and "Copy URL" asks main, which writes
+// the full URL to the OS clipboard.
+import { useCallback, useState } from 'react';
+import { type ComposerModel, emptyComposer } from '../../../../../shared/composer/model';
+import { webhookQuery, webhookUrl } from '../../../../../shared/composer/request';
+import { validateComposer } from '../../../../../shared/composer/validate';
+import { errorMessage } from '../../../bridge/client';
+import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { useActiveProfile } from '../../../shell/data';
+import { Button } from '../../../ui/Button';
+import { CopyIcon, LockIcon } from '../../../ui/icons';
+import { Callout, Spinner } from '../../../ui/misc';
+import { ComposerForm } from '../compose/ComposerForm';
+import { useDraft } from '../compose/use-draft';
+import { useNow } from '../compose/use-now';
+import '../compose/composer.css';
+
+const PLACEHOLDER = 'SWITCHYARD_MASKED_TOKEN';
+const firstWebhook = () => emptyComposer({ headerForward: true, contentType: '' });
+
+export default function WebhookTab(_props: { params: string[] }) {
+  const profile = useActiveProfile();
+  const [model, update, loaded] = useDraft('webhook', firstWebhook);
+  const setModel = useCallback((next: ComposerModel) => update(() => next), [update]);
+  const [copied, setCopied] = useState<string | null>(null);
+  const now = useNow();
+  const clipboard = useBridgeQuery('publish.clipboardStatus', {}, { staleTime: 60_000 });
+  const copy = useBridgeMutation('publish.copyWebhookUrl', {
+    onSuccess: (result) => setCopied(result.masked),
+    onError: () => setCopied(null),
+  });
+
+  if (!profile || !loaded) {
+    return (
+      <div className="page-body">
+        <Spinner />
+      </div>
+    );
+  }
+  // The webhook's sender provides body and Content-Type; they are not part of the address.
+  const validation = validateComposer({ ...model, body: '', contentType: '' }, now);
+  const problems = Object.keys(validation.errors).length;
+  const hint = profile.secrets.messageToken.hint;
+  const shown =
+    problems === 0 && profile.messagesUrl
+      ? webhookUrl(model, profile.messagesUrl, PLACEHOLDER).replace(PLACEHOLDER, hint ?? '(no token)')
+      : null;
+  const params = problems === 0 ? webhookQuery(model) : [];
+
   return (
     <div className="page-body">
-      <p className="muted">Webhook intake URLs: coming in the messages console.</p>
+      <div className="compose-layout">
+        <ComposerForm
+          model={model}
+          onChange={(next) => {
+            setModel(next);
+            setCopied(null);
+          }}
+          validation={validation}
+          showAll={false}
+          profileId={profile.id}
+          variant="webhook"
+        />
+        <aside className="compose-side">
+          <section className="card" aria-label="Intake URL">
+            <div className="card-header">
+              <h2>Intake URL</h2>
+            </div>
+            <div className="card-body stack">
+              <p className="muted">
+                Paste it as the webhook address at the sender. Each call becomes a message to your destination
+                with the options on the left; the sender needs no token, because the URL carries it. Treat the
+                URL as a secret.
+              </p>
+              {shown ? (
+                <pre className="code-block webhook-url" data-testid="webhook-url">
+                  {shown}
+                </pre>
+              ) : (
+                <p className="muted">
+                  {problems} problem{problems === 1 ? '' : 's'} in the form: the URL appears when the options
+                  are valid.
+                </p>
+              )}
+              {!hint ? (
+                <Callout tone="warning" title="No token.">
+                  This profile has no message token; add one in Profiles.
+                </Callout>
+              ) : null}
+              <div className="row row-wrap">
+                <Button
+                  variant="primary"
+                  icon={<CopyIcon />}
+                  disabled={!shown || !hint || clipboard.data?.available === false}
+                  busy={copy.isPending}
+                  onClick={() => copy.mutate({ profileId: profile.id, model })}
+                >
+                  Copy URL
+                </Button>
+                <span className="faint row">
+                  <LockIcon width={14} height={14} /> The back end copies it with the real token; this page
+                  never sees it.
+                </span>
+              </div>
+              {copy.isError ? (
+                <Callout tone="danger" title="Not copied.">
+                  {errorMessage(copy.error)}
+                </Callout>
+              ) : null}
+              {copied ? (
+                <Callout tone="success" title="Copied to the clipboard.">
+                  The full URL (token included) is on the clipboard.
+                </Callout>
+              ) : null}
+              {clipboard.data?.available === false ? (
+                <Callout tone="warning" title="No clipboard available to the back end.">
+                  {clipboard.data.problem}
+                </Callout>
+              ) : null}
+              {params.length > 0 ? (
+                <table className="table">
+                  <thead>
+                    <tr>
+                      <th>Query parameter</th>
+                      <th>Value</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {params.map(([name, value], index) => (
+                      <tr key={index}>
+                        <td className="mono">{name}</td>
+                        <td className="mono">{value}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              ) : null}
+              {profile.env === 'local' ? (
+                <p className="field-hint">
+                  This profile is the local stack on 127.0.0.1: only programs on this computer can call the
+                  URL.
+                </p>
+              ) : null}
+            </div>
+          </section>
+        </aside>
+      </div>
     </div>
   );
 }

@@ -1,0 +1,128 @@
+// The live preview of the exact request main will send (same pure builder as main's), with the token
+// masked, plus copy as curl and as @upstash/qstash TypeScript. The renderer copies only token-free text;
+// "with token" asks main, which writes to the OS clipboard itself.
+import { useState } from 'react';
+import type { ComposerModel } from '../../../../../shared/composer/model';
+import { toCurl } from '../../../../../shared/composer/curl';
+import type { BuiltRequest } from '../../../../../shared/composer/request';
+import { toQstashTypeScript } from '../../../../../shared/composer/typescript';
+import { errorMessage } from '../../../bridge/client';
+import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { Button } from '../../../ui/Button';
+import { CopyButton } from '../../../ui/CopyButton';
+import { Segmented } from '../../../ui/fields';
+import { LockIcon } from '../../../ui/icons';
+import { toast } from '../../../ui/toast';
+
+export type PreviewTarget =
+  { kind: 'single'; model: ComposerModel } | { kind: 'batch'; items: ComposerModel[] };
+
+export function RequestPreview({
+  request,
+  problems,
+  baseUrl,
+  tokenHint,
+  profileId,
+  target,
+}: {
+  /** null while the form has errors. */
+  request: BuiltRequest | null;
+  problems: number;
+  baseUrl: string;
+  tokenHint: string | null;
+  profileId: string;
+  target: PreviewTarget;
+}) {
+  const [view, setView] = useState<'http' | 'curl' | 'ts'>('http');
+  const clipboard = useBridgeQuery('publish.clipboardStatus', {}, { staleTime: Infinity });
+  const copyWithToken = useBridgeMutation('publish.copyCurl', {
+    onSuccess: () =>
+      toast.success('Copied with the token', 'The command is on the clipboard; it was never shown here.'),
+    onError: (error) => toast.error('Could not copy', errorMessage(error)),
+  });
+  const url = request ? `${baseUrl.replace(/\/+$/, '')}${request.path}` : '';
+  const masked = tokenHint ?? '(no token set in this profile)';
+  const curl = request ? toCurl(request, url, { kind: 'env', variable: 'QSTASH_TOKEN' }) : '';
+  const ts = target.kind === 'single' ? toQstashTypeScript(target.model, baseUrl) : '';
+
+  return (
+    <section className="card preview" aria-label="Request preview">
+      <div className="card-header">
+        <h2>Request</h2>
+        <span className="spacer" />
+        <Segmented
+          label="Preview as"
+          value={view}
+          options={[
+            { value: 'http', label: 'HTTP' },
+            { value: 'curl', label: 'curl' },
+            ...(target.kind === 'single' ? [{ value: 'ts' as const, label: 'TypeScript' }] : []),
+          ]}
+          onChange={setView}
+        />
+      </div>
+      <div className="card-body stack">
+        {!request ? (
+          <p className="muted">
+            {problems} problem{problems === 1 ? '' : 's'} in the form: the preview appears when the message is
+            valid.
+          </p>
+        ) : view === 'http' ? (
+          <pre className="code-block preview-http" data-testid="preview-http">
+            <span className="preview-start">
+              {request.method} {url}
+            </span>
+            {'\n'}
+            <span className="preview-header">
+              Authorization: Bearer <span title="Held by the back end only">{masked}</span>
+            </span>
+            {request.headers.map(([name, value], index) => (
+              <span key={index} className="preview-header">
+                {'\n'}
+                {name}: {value}
+              </span>
+            ))}
+            {request.body !== '' ? `\n\n${request.body}` : ''}
+          </pre>
+        ) : view === 'curl' ? (
+          <pre className="code-block" data-testid="preview-curl">
+            {curl}
+          </pre>
+        ) : (
+          <pre className="code-block" data-testid="preview-ts">
+            {ts}
+          </pre>
+        )}
+        <div className="row row-wrap">
+          <CopyButton size="sm" text={curl} label="Copy curl ($QSTASH_TOKEN)" disabled={!request} />
+          <Button
+            size="sm"
+            icon={<LockIcon />}
+            disabled={!request || clipboard.data?.available === false}
+            busy={copyWithToken.isPending}
+            title={
+              clipboard.data?.available === false
+                ? clipboard.data.problem
+                : 'The back end puts the command with the real token on the clipboard'
+            }
+            onClick={() =>
+              copyWithToken.mutate(
+                target.kind === 'single'
+                  ? { profileId, model: target.model }
+                  : { profileId, items: target.items },
+              )
+            }
+          >
+            Copy curl with token
+          </Button>
+          {target.kind === 'single' ? (
+            <CopyButton size="sm" text={ts} label="Copy TypeScript" disabled={!request} />
+          ) : null}
+        </div>
+        {clipboard.data?.available === false ? (
+          <p className="field-hint">Copy with token is off: {clipboard.data.problem}</p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
