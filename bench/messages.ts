@@ -338,13 +338,37 @@ async function bullmqSystem(sink: Sink, dir: string): Promise<System> {
 // ------------------------------------------------------------------------------------------- scenarios
 
 /** Closed loop: PUBLISHERS concurrent senders push `count` messages; time from first send to last arrival. */
-async function throughput(system: System, sink: Sink, count: number): Promise<number> {
+/** CPU seconds (user + system, all threads) a process has used so far; NaN where /proc is missing. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    // Fields after the `(comm)`: state is 3rd, utime 14th, stime 15th (in clock ticks, 100 per second on Linux).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+interface ThroughputResult {
+  rate: number;
+  /** CPU time per message, in µs, of the system's server process (stack or redis-server)… */
+  serverCpuUs: number;
+  /** …and of this bench process (publishers, sink, and for BullMQ its worker). */
+  benchCpuUs: number;
+}
+
+/** Closed loop: PUBLISHERS concurrent senders push `count` messages; time from first send to last arrival. */
+async function throughput(system: System, sink: Sink, count: number): Promise<ThroughputResult> {
   let arrived = 0;
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   sink.onArrival = (body) => {
     if (body.i >= 0 && ++arrived === count) resolveDone();
   };
+  const serverCpu = cpuSeconds(system.pid());
+  const benchCpu = process.cpuUsage();
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -353,7 +377,13 @@ async function throughput(system: System, sink: Sink, count: number): Promise<nu
     }),
   );
   await withTimeout(done, 300_000, `${system.name}: ${count} deliveries`);
-  return count / ((performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  const bench = process.cpuUsage(benchCpu);
+  return {
+    rate: count / seconds,
+    serverCpuUs: ((cpuSeconds(system.pid()) - serverCpu) * 1e6) / count,
+    benchCpuUs: (bench.user + bench.system) / count,
+  };
 }
 
 /** Open loop at a fixed offered rate; latency = arrival at the sink − the moment the send started. */
@@ -486,20 +516,34 @@ export async function run(args: string[]): Promise<void> {
     say();
 
     // Throughput, alternating the systems round by round so that both see the same background load.
-    const rates = { stack: [] as number[], full: [] as number[], bullmq: [] as number[] };
+    const runs = {
+      stack: [] as ThroughputResult[],
+      full: [] as ThroughputResult[],
+      bullmq: [] as ThroughputResult[],
+    };
     for (let round = 0; round < rounds; round++) {
       for (const [key, make] of [
         ['stack', stack()],
         ['full', stack(['--durability', 'full'], 'stack (durability full)')],
         ['bullmq', bullmq],
       ] as const) {
-        const rate = await withSystem(make, async (system) => {
+        const result = await withSystem(make, async (system) => {
           await throughput(system, sink, 1_000); // warm-up: connections, JIT
           return throughput(system, sink, options.throughputMessages);
         });
-        rates[key].push(rate);
+        runs[key].push(result);
       }
     }
+    const rates = {
+      stack: runs.stack.map((r) => r.rate),
+      full: runs.full.map((r) => r.rate),
+      bullmq: runs.bullmq.map((r) => r.rate),
+    };
+    const cpu = (list: ThroughputResult[]): string => {
+      const server = median(list.map((r) => r.serverCpuUs));
+      const bench = median(list.map((r) => r.benchCpuUs));
+      return `${Math.round(server + bench)} µs CPU/msg (server ${Math.round(server)} + bench ${Math.round(bench)})`;
+    };
     const stackRate = median(rates.stack);
     const fullRate = median(rates.full);
     const bullRate = median(rates.bullmq);
@@ -518,13 +562,9 @@ export async function run(args: string[]): Promise<void> {
     say(
       `  ratio stack / BullMQ = ${(stackRate / bullRate).toFixed(2)} (full: ${(fullRate / bullRate).toFixed(2)})   budget ≥ 1.0 → ${stackRate >= bullRate ? 'met' : 'MISSED'}`,
     );
+    say(`  cost: stack ${cpu(runs.stack)}; BullMQ ${cpu(runs.bullmq)}`);
     say();
-    results.throughput = {
-      stack: rates.stack,
-      stackFull: rates.full,
-      bullmq: rates.bullmq,
-      ratio: stackRate / bullRate,
-    };
+    results.throughput = { ...runs, ratio: stackRate / bullRate };
 
     // Latency at a fixed offered load.
     const latencyRounds = quick ? 1 : 2;

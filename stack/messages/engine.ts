@@ -23,7 +23,7 @@ import { MinHeap } from './heap';
 import { newDlqId } from './ids';
 import { planCallback, type PlannedMessage } from './publish-request';
 import { signDelivery } from './signing';
-import type { InsertResult, MessageWrite, MessageWriter } from './write-ops';
+import { prepareInsert, type InsertResult, type MessageWrite, type MessageWriter } from './write-ops';
 
 export interface EngineHooks {
   /**
@@ -66,6 +66,10 @@ interface Entry {
   flow?: FlowState;
   /** The full record of a just-published message, so that its first attempt needs no read. */
   record?: MessageRecord;
+  /** Start of the attempt in flight (clock time), until its ACTIVE event is written. */
+  activeAt?: number;
+  /** performance.now() at that start: long attempts get their ACTIVE event written while still running. */
+  activeSince?: number;
 }
 
 interface HeapRef {
@@ -98,6 +102,9 @@ interface FlowState {
   timer?: Timer;
 }
 
+/** After this long an attempt's ACTIVE event is written without waiting for its outcome. */
+const ACTIVE_FLUSH_MS = 200;
+
 /** Records kept in memory at most (just-published messages awaiting their first attempt). */
 const MAX_CACHED_RECORDS = 10_000;
 
@@ -114,6 +121,7 @@ export class Engine {
   private active = 0;
   private stopping = false;
   private cached = 0;
+  private activeTimer: NodeJS.Timeout | undefined;
   private readonly wallClock: () => number;
 
   constructor(private readonly options: EngineOptions) {
@@ -138,6 +146,8 @@ export class Engine {
       );
     }
     this.add(rows);
+    this.activeTimer = setInterval(() => this.flushActive(), ACTIVE_FLUSH_MS / 2);
+    this.activeTimer.unref();
     this.options.logger.info({ pending: rows.length }, 'delivery engine started');
   }
 
@@ -147,6 +157,7 @@ export class Engine {
    */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
+    clearInterval(this.activeTimer);
     this.timer?.cancel();
     this.timer = undefined;
     for (const flow of this.flows.values()) flow.timer?.cancel();
@@ -164,7 +175,7 @@ export class Engine {
   // ------------------------------------------------------------------ adding messages
 
   /**
-   * Schedules what an insertPlanned write committed. `planned` is what was written, so the records of
+   * Schedules what an insert (prepareInsert) committed. `planned` is what was written, so the records of
    * messages due now stay in memory for their first attempt.
    */
   addInserted(inserted: InsertResult, planned: PlannedMessage[]): void {
@@ -459,7 +470,7 @@ export class Engine {
   }
 
   private async attempt(entry: Entry): Promise<void> {
-    const { store, writer, clock } = this.options;
+    const { store, clock } = this.options;
     const flow = entry.flow;
     let released = false;
     const release = (): void => {
@@ -477,7 +488,10 @@ export class Engine {
         return;
       }
       const retried = entry.retried;
-      writer.enqueue([['event', entry.seq, clock.now(), 'ACTIVE']]);
+      // ACTIVE is written together with the outcome (one write instead of two); attempts still running after
+      // ACTIVE_FLUSH_MS get it written on its own by flushActive(), so that the logs show them in progress.
+      entry.activeAt = clock.now();
+      entry.activeSince = performance.now();
       const request = this.buildRequest(record, retried);
       request.headers[DELIVERY.signature] = signDelivery(
         this.options.signingKey(),
@@ -522,20 +536,16 @@ export class Engine {
 
     if (delivered) {
       this.finishEntry(entry);
-      this.write(
-        [
-          ['event', entry.seq, now, 'DELIVERED', { responseStatus: status }],
-          ['markFinished', entry.seq, now, 'DELIVERED'],
-        ],
-        callback(),
-        now,
-      );
+      const activeAt = entry.activeAt ?? null;
+      entry.activeAt = undefined;
+      this.write(entry, [['delivered', entry.seq, activeAt, now, status]], callback(), now);
       this.options.hooks?.onFinished?.(record, 'DELIVERED', response);
       return;
     }
     if (entry.cancelRequested) {
       this.finishEntry(entry);
       this.write(
+        entry,
         [
           ['event', entry.seq, now, 'ERROR', errorData],
           ['finish', entry.seq, now, 'CANCELLED'],
@@ -557,6 +567,7 @@ export class Engine {
       entry.retried = retried + 1;
       entry.dueAt = now + delay;
       this.write(
+        entry,
         [
           ['event', entry.seq, now, 'ERROR', errorData],
           ['event', entry.seq, now, 'RETRY', { nextDeliveryTime: entry.dueAt, retried: entry.retried }],
@@ -575,6 +586,7 @@ export class Engine {
       planned.push(this.planCallback(record, 'failureCallback', response, retried, now, dlqId));
     }
     this.write(
+      entry,
       [
         ['event', entry.seq, now, 'ERROR', errorData],
         [
@@ -640,19 +652,37 @@ export class Engine {
    * Hands an outcome's writes to the writer. New messages it plans (callbacks) are inserted in the same
    * transaction and scheduled once it has committed.
    */
-  private write(calls: MessageWrite[], planned: PlannedMessage[], now: number): void {
+  private write(entry: Entry, calls: MessageWrite[], planned: PlannedMessage[], now: number): void {
+    if (entry.activeAt !== undefined) {
+      calls.unshift(['event', entry.seq, entry.activeAt, 'ACTIVE']);
+      entry.activeAt = undefined;
+    }
     if (planned.length === 0) {
       this.options.writer.enqueue(calls);
       return;
     }
+    const insert = prepareInsert(planned, now);
     this.options.writer
-      .commitAll([...calls, ['insertPlanned', planned, now]])
+      .commitAll([...calls, insert.call])
       .then((results) => {
-        if (!this.stopping) this.addInserted(results[results.length - 1] as InsertResult, planned);
+        if (!this.stopping) this.addInserted(insert.result(results[results.length - 1]), planned);
       })
       .catch((error: unknown) =>
         this.options.logger.error({ err: error }, 'could not record a delivery outcome'),
       );
+  }
+
+  /** Writes the ACTIVE event of attempts that have been running for a while. */
+  private flushActive(): void {
+    const threshold = performance.now() - ACTIVE_FLUSH_MS;
+    const calls: MessageWrite[] = [];
+    for (const entry of this.inflight.keys()) {
+      if (entry.activeAt !== undefined && (entry.activeSince ?? 0) <= threshold) {
+        calls.push(['event', entry.seq, entry.activeAt, 'ACTIVE']);
+        entry.activeAt = undefined;
+      }
+    }
+    this.options.writer.enqueue(calls);
   }
 
   private dropRecord(entry: Entry): void {

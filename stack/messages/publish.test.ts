@@ -373,4 +373,28 @@ describe('logs of a delivery', () => {
     const gone = await stack.api('GET', `/v2/messages/${json.messageId}`);
     expect(gone.status).toBe(404);
   });
+
+  it('shows a long attempt as ACTIVE while it is still running', async () => {
+    let release: () => void = () => undefined;
+    const slow = await startSink(() => ({ wait: new Promise<void>((resolve) => (release = resolve)) }));
+    try {
+      const { json } = await stack.api('POST', `/v2/publish/${slow.url}/slow`, { body: 'x' });
+      await slow.waitFor(1);
+      const active = await waitForState(stack, json.messageId, 'ACTIVE');
+      expect(active).toHaveLength(1);
+      expect(
+        (await stack.api('GET', `/v2/logs?messageId=${json.messageId}&state=DELIVERED`)).json.events,
+      ).toEqual([]);
+      release();
+      await waitForState(stack, json.messageId, 'DELIVERED');
+      const all = await stack.api('GET', `/v2/logs?messageId=${json.messageId}`);
+      expect(all.json.events.map((e: { state: string }) => e.state)).toEqual([
+        'DELIVERED',
+        'ACTIVE',
+        'CREATED',
+      ]);
+    } finally {
+      await slow.close();
+    }
+  });
 });

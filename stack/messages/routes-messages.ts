@@ -6,7 +6,7 @@ import { hasFilter, jsonSource, parseCount, parseCursor, parseFilters } from './
 import { collectHeaders, planOverride, PublishError } from './publish-request';
 import { toDlqMessage, toLogEntry, toMessage } from './records';
 import type { ServiceContext } from './service-context';
-import type { InsertResult, MessageWrite } from './write-ops';
+import { prepareInsert, type MessageWrite } from './write-ops';
 
 /** Filters from the query string, or from a legacy JSON body when the query has none. */
 async function bulkFilters(ctx: RequestContext, allowed: { dlq?: boolean }): Promise<StoreFilters> {
@@ -107,14 +107,17 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
       if (error instanceof PublishError) throw new HttpError(error.status, error.message);
       throw error;
     }
+    const inserts = planned.map(({ spec, dueAt, entry }) =>
+      prepareInsert([{ spec, dueAt, body: entry.message.body }], now),
+    );
     const results = await writer.commitAll(
-      planned.flatMap(({ entry, spec, dueAt }): MessageWrite[] => [
-        ['insertPlanned', [{ spec, dueAt, body: entry.message.body }], now],
+      planned.flatMap(({ entry }, index): MessageWrite[] => [
+        (inserts[index] as ReturnType<typeof prepareInsert>).call,
         ['deleteDlq', entry.dlqId],
       ]),
     );
     return planned.map(({ entry, spec, dueAt }, index) => {
-      const inserted = results[index * 2] as InsertResult;
+      const inserted = (inserts[index] as ReturnType<typeof prepareInsert>).result(results[index * 2]);
       engine.addInserted(inserted, [{ spec, dueAt, body: entry.message.body }]);
       return { messageId: (inserted.results[0] as { messageId: string }).messageId };
     });

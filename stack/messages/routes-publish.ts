@@ -15,7 +15,7 @@ import {
   type HeaderInput,
 } from './publish-request';
 import type { ServiceContext } from './service-context';
-import type { InsertResult } from './write-ops';
+import { prepareInsert } from './write-ops';
 
 function toHttpError(error: unknown): unknown {
   return error instanceof PublishError ? new HttpError(error.status, error.message) : error;
@@ -68,7 +68,10 @@ async function publish(service: ServiceContext, ctx: RequestContext, queueName?:
       queueName,
     });
     const now = service.clock.now();
-    const inserted = await service.writer.commit('insertPlanned', planned, now);
+    const insert = prepareInsert(planned, now);
+    const inserted = insert.result(
+      await service.writer.commitAll([insert.call]).then((results) => results[0]),
+    );
     service.engine.addInserted(inserted, planned);
     const allDuplicates =
       inserted.results.length > 0 && inserted.results.every((result) => result.deduplicated);
@@ -141,14 +144,15 @@ async function batch(service: ServiceContext, ctx: RequestContext): Promise<Repl
     destinations.push(destination);
   }
   const now = service.clock.now();
-  const valid = plans.filter((planned): planned is PlannedMessage[] => Array.isArray(planned));
-  const committed = (await service.writer.commitAll(
-    valid.map((planned) => ['insertPlanned', planned, now]),
-  )) as InsertResult[];
+  const inserts = plans.map((planned) => (Array.isArray(planned) ? prepareInsert(planned, now) : undefined));
+  const committed = await service.writer.commitAll(
+    inserts.flatMap((insert) => (insert ? [insert.call] : [])),
+  );
   let next = 0;
   const response: BatchResultItem[] = plans.map((planned, index) => {
-    if (!Array.isArray(planned)) return { error: planned.error };
-    const result = committed[next++] as InsertResult;
+    const insert = inserts[index];
+    if (!Array.isArray(planned) || !insert) return { error: (planned as { error: string }).error };
+    const result = insert.result(committed[next++]);
     service.engine.addInserted(result, planned);
     return publishResult(destinations[index] as Destination, result.results);
   });

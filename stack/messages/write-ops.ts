@@ -2,7 +2,14 @@
 // transactions — on the main thread or in the writer thread — so their arguments and results must be plain
 // (structured-cloneable) data.
 import type { HeaderMap, MessageState } from '../../shared/messages/types';
-import type { EventData, MessageStore, PendingRow, QueueRecord } from '../store/message-store';
+import {
+  messageRow,
+  type EventData,
+  type MessageRow,
+  type MessageStore,
+  type PendingRow,
+  type QueueRecord,
+} from '../store/message-store';
 import type { Writer, WriteCall } from '../store/writer';
 import { newMessageId } from './ids';
 import { DEDUP_WINDOW_MS, type PlannedMessage } from './publish-request';
@@ -14,48 +21,87 @@ export interface InsertResult {
   rows: PendingRow[];
 }
 
+/** A planned message as it crosses to the writer: its row, and its deduplication key if any. */
+export interface PreparedMessage {
+  row: MessageRow;
+  dedupKey?: string;
+}
+
+/** Per prepared message: its new row number, or the id of the message it duplicates. */
+export type InsertOutcome = number | string;
+
 /** Deduplicates, creates missing queues, inserts the messages and logs CREATED. */
-function insertPlanned(store: MessageStore, planned: PlannedMessage[], now: number): InsertResult {
-  const result: InsertResult = { results: [], rows: [] };
-  for (const item of planned) {
-    if (item.dedupKey !== undefined) {
-      const existing = store.findDuplicate(item.dedupKey, now);
-      if (existing !== undefined) {
-        result.results.push({ messageId: existing, url: item.spec.url, deduplicated: true });
-        continue;
-      }
+function insertPlanned(store: MessageStore, messages: PreparedMessage[], now: number): InsertOutcome[] {
+  return messages.map(({ row, dedupKey }) => {
+    if (dedupKey !== undefined) {
+      const existing = store.findDuplicate(dedupKey, now);
+      if (existing !== undefined) return existing;
     }
-    const id = newMessageId();
-    const queueName = item.spec.queueName;
-    if (queueName !== undefined && !store.getQueue(queueName)) store.upsertQueue(queueName, 1, false, now);
-    const seq = store.insertMessage({
-      id,
+    if (row.queueName !== null && !store.getQueue(row.queueName))
+      store.upsertQueue(row.queueName, 1, false, now);
+    const seq = store.insertRow(row);
+    store.insertEvent(seq, now, 'CREATED', { nextDeliveryTime: row.dueAt });
+    if (dedupKey !== undefined) store.rememberDeduplication(dedupKey, row.id, now + DEDUP_WINDOW_MS);
+    return seq;
+  });
+}
+
+/**
+ * Prepares the insert of planned messages on the main thread (ids, columns, JSON), and turns the writer's
+ * answer back into results and the rows the engine schedules.
+ */
+export function prepareInsert(
+  planned: PlannedMessage[],
+  now: number,
+): { call: MessageWrite; result(outcomes: unknown): InsertResult } {
+  const prepared: PreparedMessage[] = planned.map((item) => ({
+    row: messageRow({
+      id: newMessageId(),
       createdAt: now,
       dueAt: item.dueAt,
       spec: item.spec,
       body: item.body,
-    });
-    store.insertEvent(seq, now, 'CREATED', { nextDeliveryTime: item.dueAt });
-    if (item.dedupKey !== undefined) store.rememberDeduplication(item.dedupKey, id, now + DEDUP_WINDOW_MS);
-    result.results.push({ messageId: id, url: item.spec.url, deduplicated: false });
-    result.rows.push({
-      seq,
-      id,
-      dueAt: item.dueAt,
-      retried: 0,
-      cancelRequested: false,
-      queueName,
-      flowControl: item.spec.flowControl,
-      createdAt: now,
-    });
-  }
-  return result;
+    }),
+    dedupKey: item.dedupKey,
+  }));
+  return {
+    call: ['insertPlanned', prepared, now],
+    result(outcomes) {
+      const result: InsertResult = { results: [], rows: [] };
+      (outcomes as InsertOutcome[]).forEach((outcome, index) => {
+        const { row } = prepared[index] as PreparedMessage;
+        const spec = (planned[index] as PlannedMessage).spec;
+        if (typeof outcome === 'string') {
+          result.results.push({ messageId: outcome, url: row.url, deduplicated: true });
+          return;
+        }
+        result.results.push({ messageId: row.id, url: row.url, deduplicated: false });
+        result.rows.push({
+          seq: outcome,
+          id: row.id,
+          dueAt: row.dueAt,
+          retried: 0,
+          cancelRequested: false,
+          queueName: spec.queueName,
+          flowControl: spec.flowControl,
+          createdAt: now,
+        });
+      });
+      return result;
+    },
+  };
 }
 
 export const MESSAGE_WRITES = {
   insertPlanned,
   event: (store: MessageStore, seq: number, now: number, state: MessageState, data?: EventData) =>
     store.insertEvent(seq, now, state, data),
+  /** A successful attempt: its ACTIVE event (unless already written), DELIVERED, and finished. */
+  delivered: (store: MessageStore, seq: number, activeAt: number | null, now: number, status: number) => {
+    if (activeAt !== null) store.insertEvent(seq, activeAt, 'ACTIVE');
+    store.insertEvent(seq, now, 'DELIVERED', { responseStatus: status });
+    store.finish(seq, 'DELIVERED', now);
+  },
   /** Logs a final state and marks the message finished. */
   finish: (store: MessageStore, seq: number, now: number, state: MessageState) => {
     store.insertEvent(seq, now, state);

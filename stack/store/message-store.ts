@@ -142,7 +142,7 @@ export interface StoreFilters {
   responseStatus?: number[];
 }
 
-interface MessageRow {
+interface StoredRow {
   seq: number;
   id: string;
   created_at: number;
@@ -159,7 +159,7 @@ interface MessageRow {
 const MESSAGE_COLUMNS =
   'm.seq, m.id, m.created_at, m.due_at, m.retried, m.cancel_requested, m.done, m.outcome, m.finished_at, m.spec, m.body';
 
-function toMessage(row: MessageRow): MessageRecord {
+function toMessage(row: StoredRow): MessageRecord {
   return {
     seq: row.seq,
     id: row.id,
@@ -189,6 +189,61 @@ function hostAndPath(url: string): { host: string; path: string } {
   }
   lastUrl = url;
   return lastHostAndPath;
+}
+
+/**
+ * A message as the columns it is stored in: flat strings, so that it crosses to the writer thread cheaply
+ * (cloning the nested spec object cost a tenth of the main thread's time under load).
+ */
+export interface MessageRow {
+  id: string;
+  createdAt: number;
+  dueAt: number;
+  url: string;
+  host: string;
+  path: string;
+  topicName: string | null;
+  endpointName: string | null;
+  queueName: string | null;
+  flowKey: string | null;
+  scheduleId: string | null;
+  callerIp: string | null;
+  labels: string | null;
+  spec: string;
+  body: Buffer;
+}
+
+export function messageRow(message: NewMessage): MessageRow {
+  const { spec } = message;
+  const { host, path } = hostAndPath(spec.url);
+  return {
+    id: message.id,
+    createdAt: message.createdAt,
+    dueAt: message.dueAt,
+    url: spec.url,
+    host,
+    path,
+    topicName: spec.topicName ?? null,
+    endpointName: spec.endpointName ?? null,
+    queueName: spec.queueName ?? null,
+    flowKey: spec.flowControl?.key ?? null,
+    scheduleId: spec.scheduleId ?? null,
+    callerIp: spec.callerIp ?? null,
+    labels: spec.labels && spec.labels.length > 0 ? JSON.stringify(spec.labels) : null,
+    spec: JSON.stringify(spec),
+    body: ownBuffer(message.body),
+  };
+}
+
+/**
+ * A copy of `body` with an ArrayBuffer of its own. Request bodies are often views into a 64 KiB socket buffer,
+ * and cloning a view to another thread copies the whole backing buffer.
+ */
+function ownBuffer(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const copy = new Uint8Array(body.length);
+  copy.set(body);
+  return Buffer.from(copy.buffer, 0, copy.length);
 }
 
 type Params = Record<string, string | number>;
@@ -272,42 +327,45 @@ export class MessageStore {
   // ---------------------------------------------------------------- messages
 
   insertMessage(message: NewMessage): number {
-    const { spec } = message;
-    const { host, path } = hostAndPath(spec.url);
+    return this.insertRow(messageRow(message));
+  }
+
+  /** Inserts a row prepared by messageRow() (possibly on another thread). */
+  insertRow(row: MessageRow): number {
     // Positional parameters: binding them is measurably cheaper than named ones on this hot path.
     const result = this.stmt(
       `INSERT INTO messages (id, created_at, due_at, url, host, path, topic_name, endpoint_name, queue_name,
         flow_key, schedule_id, caller_ip, labels, spec, body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      message.id,
-      message.createdAt,
-      message.dueAt,
-      spec.url,
-      host,
-      path,
-      spec.topicName ?? null,
-      spec.endpointName ?? null,
-      spec.queueName ?? null,
-      spec.flowControl?.key ?? null,
-      spec.scheduleId ?? null,
-      spec.callerIp ?? null,
-      spec.labels && spec.labels.length > 0 ? JSON.stringify(spec.labels) : null,
-      JSON.stringify(spec),
-      message.body,
+      row.id,
+      row.createdAt,
+      row.dueAt,
+      row.url,
+      row.host,
+      row.path,
+      row.topicName,
+      row.endpointName,
+      row.queueName,
+      row.flowKey,
+      row.scheduleId,
+      row.callerIp,
+      row.labels,
+      row.spec,
+      row.body,
     );
     return Number(result.lastInsertRowid);
   }
 
   getMessage(seq: number): MessageRecord | undefined {
     const row = this.stmt(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.seq = ?`).get(seq) as
-      MessageRow | undefined;
+      StoredRow | undefined;
     return row && toMessage(row);
   }
 
   getMessageById(id: string): MessageRecord | undefined {
     const row = this.stmt(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(id) as
-      MessageRow | undefined;
+      StoredRow | undefined;
     return row && toMessage(row);
   }
 
@@ -401,7 +459,7 @@ export class MessageStore {
        FROM events e JOIN messages m ON m.seq = e.message_seq
        ${clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : ''}
        ORDER BY e.id DESC LIMIT @limit`,
-    ).all(params) as (MessageRow & {
+    ).all(params) as (StoredRow & {
       event_id: number;
       event_time: number;
       event_state: string;
@@ -466,7 +524,7 @@ export class MessageStore {
        FROM dlq d JOIN messages m ON m.seq = d.message_seq
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY d.seq DESC ${limit !== undefined ? 'LIMIT @limit' : ''}`,
-    ).all(params) as (MessageRow & {
+    ).all(params) as (StoredRow & {
       dlq_seq: number;
       dlq_id: string;
       dlq_created_at: number;

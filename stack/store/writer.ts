@@ -208,7 +208,8 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
         const groups = this.inflight.get(message.batch) ?? [];
         this.inflight.delete(message.batch);
         groups.forEach((group, index) => this.settle(group, message.outcomes[index] as never));
-        if (this.inflight.size === 0) this.drained?.();
+        if (this.queue.length > 0) this.flushQueue();
+        else if (this.inflight.size === 0) this.drained?.();
       },
     );
     const fail = (error: Error): void => {
@@ -228,6 +229,9 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
   }
 
   protected flushQueue(): void {
+    // One batch in flight at a time: whatever queues up meanwhile goes in the next one. Under load that makes
+    // batches big (few messages between threads, few transactions); when idle a write leaves at once.
+    if (this.inflight.size > 0 && !this.failure && !this.closed) return;
     const groups = this.takeQueue();
     if (groups.length === 0) return;
     if (this.failure) {
