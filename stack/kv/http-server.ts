@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 
+import type { BrowserGuard } from '../security/browser-guard';
 import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entriesJson, entryJson, errorJson } from './encode';
@@ -20,6 +21,8 @@ import { createStreams } from './streams';
 
 export interface KvHandlerContext extends ExecutorContext {
   authenticate(token: string): Principal | undefined;
+  /** Refuses requests from web pages and foreign Host names while the stack is on loopback. */
+  guard: BrowserGuard;
   maxRequestBytes: number;
   sse: SseOptions;
   logger: Logger;
@@ -134,6 +137,11 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
+    const refusal = ctx.guard(req);
+    if (refusal) {
+      ctx.logger.warn({ host: req.headers.host, origin: req.headers.origin }, `kv: refused: ${refusal}`);
+      return sendError(res, 403, `ERR ${refusal}`);
+    }
     if (method === 'OPTIONS') {
       res.writeHead(204, {
         ...headers(undefined),

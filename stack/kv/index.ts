@@ -31,6 +31,8 @@ export interface KvServiceOptions {
   replyTimeoutMs?: number;
   /** redis-server binary; default `redis-server` from PATH. */
   redisBinary?: string;
+  /** Host names accepted besides loopback ones (--allow-host), e.g. a tunnel; see security/browser-guard.ts. */
+  allowedHosts?: readonly string[];
 }
 
 export interface KvService {

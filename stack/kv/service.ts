@@ -19,6 +19,7 @@ import { DailyQuota } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
 import { ManagedRedis, READ_ONLY_RULES } from './redis-server';
+import { createBrowserGuard } from '../security/browser-guard';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 
@@ -224,6 +225,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
       heartbeatMs: options.sseHeartbeatMs ?? 15_000,
     },
     logger,
+    guard: createBrowserGuard({ bindHost: options.host, allowedHosts: options.allowedHosts }),
   });
   // Long path-form URLs carry values; allow more than Node's 16 KB of headers (the body limit still applies).
   const server = http.createServer({ maxHeaderSize: 1024 * 1024 }, handler.handle);
