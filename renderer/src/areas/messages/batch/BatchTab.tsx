@@ -32,7 +32,7 @@ function moved<T>(list: T[], from: number, to: number): T[] {
 
 export default function BatchTab(_props: { params: string[] }) {
   const profile = useActiveProfile();
-  const [items, update, loaded] = useDraft('batch', firstBatch);
+  const [items, update, loaded, flushDraft] = useDraft('batch', firstBatch);
   const [selected, setSelected] = useState(0);
   const [showAll, setShowAll] = useState(false);
   // Aligned with `items`; reordering moves a result with its item.
@@ -104,6 +104,7 @@ export default function BatchTab(_props: { params: string[] }) {
   };
   const trySend = () => {
     setShowAll(true);
+    flushDraft();
     if (problemCount > 0 || send.isPending) {
       const first = invalid.findIndex((count) => count > 0);
       if (first >= 0) setSelected(first);

@@ -32,7 +32,7 @@ export default function ComposeTab({ params }: { params: string[] }) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const navigate = useNav((state) => state.navigate);
-  const [model, update, loaded] = useDraft('compose', newMessage);
+  const [model, update, loaded, flushDraft] = useDraft('compose', newMessage);
   const now = useNow();
   const [showAll, setShowAll] = useState(false);
   const [result, setResult] = useState<{ outcome: PublishOutcome } | { error: BridgeError | Error } | null>(
@@ -62,6 +62,7 @@ export default function ComposeTab({ params }: { params: string[] }) {
   });
   const trySend = () => {
     setShowAll(true);
+    flushDraft();
     if (!profile || problems > 0 || send.isPending) return;
     setResult(null);
     send.mutate({ profileId: profile.id, model });

@@ -9,7 +9,7 @@ import { Badge } from '../../../ui/misc';
 export function SentMessages({ messages, fanOut }: { messages: SentMessage[]; fanOut: boolean }) {
   const navigate = useNav((state) => state.navigate);
   return (
-    <ul className="sent-list" aria-label="Sent messages">
+    <ul className="sent-list" aria-label="Accepted messages">
       {messages.map((message) => (
         <li key={message.messageId + (message.url ?? '')} className="sent-item">
           {fanOut ? <div className="mono sent-url">{message.url}</div> : null}

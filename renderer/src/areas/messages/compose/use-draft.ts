@@ -7,7 +7,7 @@ import type { DraftKey, Drafts } from '../../../../../shared/bridge/procedures/p
 import type { BridgeClient } from '../../../bridge/client';
 import { bridgeKey, useBridge, useBridgeQuery } from '../../../bridge/react';
 
-const SAVE_AFTER_MS = 500;
+const SAVE_AFTER_MS = 300;
 
 export function storeDraft<K extends DraftKey>(
   queryClient: QueryClient,
@@ -24,7 +24,7 @@ export function storeDraft<K extends DraftKey>(
   return bridge.call('composer.saveDraft', { key, value } as never);
 }
 
-/** [value, setValue, loaded]: the draft of one tab, loaded from main once and saved as it changes. */
+/** [value, setValue, loaded, flush]: the draft of one tab, loaded from main once and saved as it changes. */
 export function useDraft<K extends DraftKey>(
   key: K,
   fallback: () => NonNullable<Drafts[K]>,
@@ -32,6 +32,7 @@ export function useDraft<K extends DraftKey>(
   NonNullable<Drafts[K]>,
   (update: (current: NonNullable<Drafts[K]>) => NonNullable<Drafts[K]>) => void,
   boolean,
+  () => void,
 ] {
   const bridge = useBridge();
   const queryClient = useQueryClient();
@@ -48,16 +49,22 @@ export function useDraft<K extends DraftKey>(
     storedRef.current = stored;
   });
 
-  // Save what is pending when the tab closes (switching tabs unmounts it).
-  useEffect(
-    () => () => {
-      if (timer.current !== undefined && latest.current !== null) {
-        clearTimeout(timer.current);
-        void storeDraft(queryClient, bridge, key, latest.current);
-      }
-    },
-    [bridge, queryClient, key],
-  );
+  // Saves what is pending now: before a send, when the tab closes (switching tabs unmounts it) and when
+  // the page goes away (reload, window closed).
+  const flush = useCallback(() => {
+    if (timer.current !== undefined && latest.current !== null) {
+      clearTimeout(timer.current);
+      timer.current = undefined;
+      void storeDraft(queryClient, bridge, key, latest.current);
+    }
+  }, [bridge, queryClient, key]);
+  useEffect(() => {
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [flush]);
 
   const update = useCallback(
     (change: (current: NonNullable<Drafts[K]>) => NonNullable<Drafts[K]>) => {
@@ -75,5 +82,5 @@ export function useDraft<K extends DraftKey>(
     [bridge, queryClient, key],
   );
 
-  return [local ?? stored, update, loaded];
+  return [local ?? stored, update, loaded, flush];
 }

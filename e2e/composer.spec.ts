@@ -1,0 +1,287 @@
+// The composer, batch builder and webhook intake end to end: Chromium → browser host → main (undici) → the
+// real local stack → a real recording sink. Needs Xvfb and xclip for the clipboard test
+// (`sudo apt-get install xvfb xclip`).
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, test, waitForStack } from './fixtures';
+import { startSink, type Sink } from './support/sink';
+
+/** The local stack's message token (the vendor dev server's well-known one); it must never reach the page. */
+const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
+/** Headers every HTTP delivery carries whatever the message says. */
+const TRANSPORT = ['host', 'connection', 'content-length', 'content-type', 'user-agent', 'keep-alive'];
+
+let sink: Sink;
+test.beforeAll(async () => {
+  sink = await startSink();
+});
+test.afterAll(async () => {
+  await sink.close();
+});
+
+async function go(page: Page, hash: string) {
+  await page.evaluate((value) => {
+    window.location.hash = value;
+  }, hash);
+}
+
+/** The stack's base URL, read from the composer's preview (the page knows it; the token it does not). */
+async function stackUrlFromPreview(page: Page): Promise<string> {
+  const text = await page.getByTestId('preview-http').innerText();
+  const match = /^POST (http:\/\/127\.0\.0\.1:\d+)\/v2\//.exec(text);
+  if (!match) throw new Error(`no stack URL in the preview: ${text}`);
+  return match[1] as string;
+}
+
+async function logStates(stackUrl: string, messageId: string): Promise<string[]> {
+  const response = await fetch(`${stackUrl}/v2/logs?messageId=${messageId}`, {
+    headers: { authorization: `Bearer ${DEV_TOKEN}` },
+  });
+  const body = (await response.json()) as { events: { state: string }[] };
+  return body.events.map((event) => event.state);
+}
+
+test('compose with forwarded headers, a delay and a callback: delivered after the delay, callback received', async ({
+  app,
+  frames,
+}) => {
+  await waitForStack(app);
+  await go(app, `#/messages/compose/url/${encodeURIComponent(`${sink.url}/orders?src=e2e`)}`);
+  const form = app.getByRole('form', { name: 'Message' });
+  await expect(form.getByLabel('Destination URL', { exact: true })).toHaveValue(`${sink.url}/orders?src=e2e`);
+
+  await app.getByRole('textbox', { name: 'Body' }).fill('{"orderId":4711}');
+  const addHeader = form
+    .getByRole('group', { name: 'Forward headers' })
+    .getByRole('button', { name: 'Add header' });
+  for (const [index, [name, value]] of [
+    ['X-Trace', 'trace-1'],
+    ['X-Tenant', 'acme'],
+    ['X-Not-Sent', 'unticked'],
+  ].entries()) {
+    await addHeader.click();
+    await form.getByLabel(`Forward headers: name ${index + 1}`, { exact: true }).fill(name as string);
+    await form.getByLabel(`Forward headers: value ${index + 1}`, { exact: true }).fill(value as string);
+  }
+  await form.getByLabel('Send header 3', { exact: true }).uncheck();
+  await form.getByLabel('Delay', { exact: true }).fill('2s');
+  await form.getByLabel('Retries', { exact: true }).fill('1');
+  await expect(form.getByText('Up to 1 + 1 = 2 deliveries; then the message goes to the DLQ.')).toBeVisible();
+  await form.getByText('Callback', { exact: true }).click();
+  await form.getByLabel('Callback URL', { exact: true }).fill(`${sink.url}/callback`);
+
+  // The preview is the request main sends: the forwarded headers prefixed, the token masked.
+  const preview = app.getByTestId('preview-http');
+  await expect(preview).toContainText('Upstash-Forward-X-Trace: trace-1');
+  await expect(preview).toContainText('Upstash-Delay: 2s');
+  await expect(preview).toContainText(`Upstash-Callback: ${sink.url}/callback`);
+  await expect(preview).toContainText(`Authorization: Bearer ••••${DEV_TOKEN.slice(-4)}`);
+  await expect(preview).not.toContainText('X-Not-Sent');
+  const stackUrl = await stackUrlFromPreview(app);
+
+  const clickedAt = Date.now();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
+  const result = app.getByTestId('send-result');
+  await expect(result).toContainText('Accepted.');
+  const messageId = await result.getByTestId('message-id').innerText();
+  expect(messageId).toMatch(/^msg_/);
+
+  const [delivery] = await sink.waitFor('/orders');
+  expect(delivery!.receivedAt - clickedAt).toBeGreaterThanOrEqual(2000);
+  expect(delivery!.path).toBe('/orders?src=e2e');
+  expect(delivery!.body).toBe('{"orderId":4711}');
+  expect(delivery!.headers['upstash-message-id']).toBe(messageId);
+  const forwarded = Object.keys(delivery!.headers)
+    .filter((name) => !name.startsWith('upstash-') && !TRANSPORT.includes(name))
+    .sort();
+  expect(forwarded).toEqual(['x-tenant', 'x-trace']);
+  expect(delivery!.headers['x-trace']).toBe('trace-1');
+  expect(delivery!.headers['x-tenant']).toBe('acme');
+
+  const [callback] = await sink.waitFor('/callback');
+  const payload = JSON.parse(callback!.body) as { sourceMessageId: string; status: number; url: string };
+  expect(payload).toMatchObject({
+    sourceMessageId: messageId,
+    status: 200,
+    url: `${sink.url}/orders?src=e2e`,
+  });
+
+  await expect.poll(() => logStates(stackUrl, messageId), { timeout: 15_000 }).toContain('DELIVERED');
+
+  // One click to the message's log trail.
+  await result.getByRole('button', { name: 'Log trail →' }).click();
+  await expect.poll(() => app.evaluate(() => window.location.hash)).toBe(`#/messages/logs/${messageId}`);
+
+  // The history (kept by main) reopens the message; no frame ever carried the token.
+  await go(app, '#/messages/compose');
+  await app.getByRole('button', { name: 'Sent', exact: true }).click();
+  const sent = app.getByRole('list', { name: 'Sent messages' });
+  await expect(sent.getByRole('listitem')).toHaveCount(1);
+  await expect(sent).toContainText(`${sink.url}/orders?src=e2e`);
+  await expect(sent).toContainText('1 message');
+  expect(frames.received.join('\n')).not.toContain(DEV_TOKEN);
+});
+
+test('the draft survives a reload, and the service’s own error text is shown', async ({ app }) => {
+  await waitForStack(app);
+  await go(app, '#/messages/compose/group/no-such-group');
+  const form = app.getByRole('form', { name: 'Message' });
+  await expect(form.getByLabel('URL group', { exact: true })).toHaveValue('no-such-group');
+  await app.getByRole('textbox', { name: 'Body' }).fill('{"kept":true}');
+  // Validation as you type, from the shared parsers.
+  await form.getByLabel('Retry delay expression', { exact: true }).fill('pow(2, tries)');
+  await expect(form.getByText(/unknown name 'tries' at position 8/)).toBeVisible();
+  await form.getByLabel('Retry delay expression', { exact: true }).fill('1000 * (1 + retried)');
+  await expect(app.getByTestId('retry-preview')).toContainText('#1 1s');
+  await expect(app.getByTestId('retry-preview')).toContainText('#3 3s');
+
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(app.getByTestId('send-result')).toContainText(
+    "Not sent. HTTP 404: URL group 'no-such-group' not found",
+  );
+
+  await app.reload();
+  await expect(
+    app.getByRole('form', { name: 'Message' }).getByLabel('URL group', { exact: true }),
+  ).toHaveValue('no-such-group');
+  await expect(app.getByRole('textbox', { name: 'Body' })).toContainText('{"kept":true}');
+});
+
+test('batch: invalid items are held back, a refused item shows its error in place, the others are delivered', async ({
+  app,
+}) => {
+  await waitForStack(app);
+  await go(app, '#/messages/batch');
+  const editor = app.locator('.batch-layout');
+  const items = app.getByRole('list', { name: 'Batch items' });
+  await editor.getByLabel('Destination URL', { exact: true }).fill(`${sink.url}/batch-1`);
+  await app.getByRole('button', { name: 'Add item' }).click();
+  await editor.getByLabel('Destination URL', { exact: true }).fill('not a url');
+  await app.getByRole('button', { name: 'Add item' }).click();
+  await editor.getByLabel('Destination URL', { exact: true }).fill(`${sink.url}/batch-3`);
+  await editor
+    .getByRole('group', { name: 'Forward headers' })
+    .getByRole('button', { name: 'Add header' })
+    .click();
+  await editor.getByLabel('Forward headers: name 1', { exact: true }).fill('X-Item');
+  await editor.getByLabel('Forward headers: value 1', { exact: true }).fill('three');
+
+  // Client-side validation: nothing leaves while an item is invalid.
+  await app.getByRole('button', { name: 'Send batch (3)' }).click();
+  await expect(app.getByText('Fix 1 item first: nothing is sent until all are valid.')).toBeVisible();
+  await expect(items.getByRole('listitem', { name: 'Item 2' })).toContainText(
+    'destination URL must start with http:// or https://',
+  );
+  expect(sink.receivedAt('/batch-1')).toHaveLength(0);
+
+  // Item 2 becomes valid for the form but unknown to the service.
+  await items
+    .getByRole('listitem', { name: 'Item 2' })
+    .getByRole('button', { name: /not a url/ })
+    .click();
+  await editor.getByRole('group', { name: 'Send to' }).getByRole('button', { name: 'URL group' }).click();
+  await editor.getByLabel('URL group', { exact: true }).fill('missing-group');
+  await app.getByRole('button', { name: 'Send batch (3)' }).click();
+
+  await expect(app.getByTestId('batch-summary')).toContainText('2 of 3 items accepted');
+  await expect(app.getByTestId('batch-result-1')).toContainText('msg_');
+  await expect(app.getByTestId('batch-result-2')).toContainText(
+    "Refused: URL group 'missing-group' not found",
+  );
+  await expect(app.getByTestId('batch-result-3')).toContainText('msg_');
+  const [third] = await sink.waitFor('/batch-3');
+  expect(third!.headers['x-item']).toBe('three');
+  await sink.waitFor('/batch-1');
+
+  // Reordering moves results with their items.
+  await app.getByRole('button', { name: 'Move item 3 up' }).click();
+  await expect(app.getByTestId('batch-result-2')).toContainText('msg_');
+  await expect(app.getByTestId('batch-result-3')).toContainText('Refused');
+});
+
+test.describe('webhook intake with a real X clipboard', () => {
+  let xvfb: ChildProcess | undefined;
+  let display = '';
+  const previousDisplay = process.env.DISPLAY;
+
+  test.beforeAll(async () => {
+    for (const [command, pkg] of [
+      ['Xvfb', 'xvfb'],
+      ['xclip', 'xclip'],
+    ]) {
+      try {
+        execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+      } catch {
+        throw new Error(`${command} is missing: install it with "sudo apt-get install ${pkg}"`);
+      }
+    }
+    for (let n = 140 + (process.pid % 300); ; n++) {
+      if (!existsSync(`/tmp/.X11-unix/X${n}`) && !existsSync(`/tmp/.X${n}-lock`)) {
+        display = `:${n}`;
+        break;
+      }
+    }
+    xvfb = spawn('Xvfb', [display, '-nolisten', 'tcp', '-screen', '0', '640x480x24'], { stdio: 'ignore' });
+    await expect
+      .poll(() => existsSync(`/tmp/.X11-unix/X${display.slice(1)}`), { timeout: 10_000 })
+      .toBe(true);
+    // The browser host started for the test below inherits it: its clipboard is this X server's.
+    process.env.DISPLAY = display;
+  });
+  test.afterAll(() => {
+    if (previousDisplay === undefined) delete process.env.DISPLAY;
+    else process.env.DISPLAY = previousDisplay;
+    xvfb?.kill('SIGTERM');
+  });
+
+  test('Copy URL puts the full URL on the OS clipboard; the page only ever sees it masked', async ({
+    app,
+    frames,
+  }) => {
+    await waitForStack(app);
+    await go(app, '#/messages/webhook');
+    await app.getByLabel('Destination URL', { exact: true }).fill(`${sink.url}/github`);
+    await app.getByLabel('Retries', { exact: true }).fill('2');
+    await app
+      .getByRole('group', { name: 'Forward headers' })
+      .getByRole('button', { name: 'Add header' })
+      .click();
+    await app.getByLabel('Forward headers: name 1', { exact: true }).fill('X-Source');
+    await app.getByLabel('Forward headers: value 1', { exact: true }).fill('github');
+    const shown = app.getByTestId('webhook-url');
+    await expect(shown).toContainText(`qstash_token=••••${DEV_TOKEN.slice(-4)}`);
+    await expect(shown).toContainText('upstash-retries=2');
+
+    await app.getByRole('button', { name: 'Copy URL' }).click();
+    await expect(app.getByText('Copied to the clipboard.')).toBeVisible();
+    const copied = execFileSync('xclip', ['-o', '-selection', 'clipboard'], {
+      env: { ...process.env, DISPLAY: display },
+      encoding: 'utf8',
+    });
+    expect(copied).toContain(`qstash_token=${encodeURIComponent(DEV_TOKEN)}`);
+    expect(copied).toContain(`/v2/publish/${sink.url}/github?`);
+
+    // The token reached the clipboard only: not the DOM, not a frame main sent to the page.
+    const html = await app.content();
+    expect(html).not.toContain(DEV_TOKEN);
+    expect(html).not.toContain(encodeURIComponent(DEV_TOKEN));
+    const received = frames.received.join('\n');
+    expect(received).not.toContain(DEV_TOKEN);
+    expect(received).not.toContain(encodeURIComponent(DEV_TOKEN));
+    expect(frames.sent.join('\n')).toContain('publish.copyWebhookUrl');
+
+    // The copied URL works on its own: a sender without any token gets its call delivered.
+    const response = await fetch(copied, {
+      method: 'POST',
+      body: '{"action":"opened"}',
+      headers: { 'content-type': 'application/json', 'x-github-event': 'issues' },
+    });
+    expect(response.status).toBe(200);
+    const [delivery] = await sink.waitFor('/github');
+    expect(delivery!.body).toBe('{"action":"opened"}');
+    expect(delivery!.headers['x-source']).toBe('github');
+    // Header-Forward (on by default here) passes the sender's own headers through.
+    expect(delivery!.headers['x-github-event']).toBe('issues');
+  });
+});
