@@ -221,7 +221,7 @@ describe('a MONITOR client too slow to keep up', () => {
       received += chunk.toString('latin1');
     });
     socket.write(
-      `POST /monitor HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${slow.token}\r\nContent-Length: 0\r\n\r\n`,
+      `POST /monitor HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${slow.token}\r\nContent-Length: 0\r\n\r\n`,
     );
     await waitFor('data: "OK"');
     socket.pause();
