@@ -64,6 +64,31 @@ for (const theme of ['light', 'dark'] as const) {
     await form.getByLabel('Delay', { exact: true }).scrollIntoViewIfNeeded();
     await shoot('composer-validation', false);
 
+    // Templates: save the message, see the library.
+    await page.getByRole('button', { name: 'Templates', exact: true }).click();
+    const library = page.getByRole('dialog', { name: 'Messages library' });
+    await library.getByLabel('Save the current message as', { exact: true }).fill('Order paid → billing');
+    await library.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(library.getByRole('list', { name: 'Templates' })).toContainText('Order paid → billing');
+    await shoot('composer-templates', false);
+    await library.getByRole('button', { name: 'Sent (this profile)' }).click();
+    await expect(library.getByRole('list', { name: 'Sent messages' })).toContainText('/orders');
+    await shoot('composer-history', false);
+    await library.getByRole('button', { name: 'Close' }).click();
+
+    // Import a curl command.
+    await page.getByRole('button', { name: 'Import curl' }).click();
+    await page
+      .getByLabel('curl command', { exact: true })
+      .fill(
+        `curl 'https://api.example.com/v1/invoices' \\\n  -H 'content-type: application/json' \\\n  -H 'x-request-id: 42' \\\n  --data-raw '{"invoice":"INV-7","amount":1200}'`,
+      );
+    await shoot('composer-import-curl', false);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(form.getByLabel('Destination URL', { exact: true })).toHaveValue(
+      'https://api.example.com/v1/invoices',
+    );
+
     // Batch builder with a refused item in place.
     await go(page, '#/messages/batch');
     const batchForm = page.locator('.batch-layout');

@@ -115,11 +115,17 @@ test('compose with forwarded headers, a delay and a callback: delivered after th
 
   // The history (kept by main) reopens the message; no frame ever carried the token.
   await go(app, '#/messages/compose');
+  await app.getByRole('button', { name: 'New message' }).click();
+  await expect(form.getByLabel('Destination URL', { exact: true })).toHaveValue('');
   await app.getByRole('button', { name: 'Sent', exact: true }).click();
   const sent = app.getByRole('list', { name: 'Sent messages' });
   await expect(sent.getByRole('listitem')).toHaveCount(1);
   await expect(sent).toContainText(`${sink.url}/orders?src=e2e`);
   await expect(sent).toContainText('1 message');
+  // Reopening it fills the composer again.
+  await sent.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(form.getByLabel('Destination URL', { exact: true })).toHaveValue(`${sink.url}/orders?src=e2e`);
+  await expect(form.getByLabel('Delay', { exact: true })).toHaveValue('2s');
   expect(frames.received.join('\n')).not.toContain(DEV_TOKEN);
 });
 
@@ -283,5 +289,34 @@ test.describe('webhook intake with a real X clipboard', () => {
     expect(delivery!.headers['x-source']).toBe('github');
     // Header-Forward (on by default here) passes the sender's own headers through.
     expect(delivery!.headers['x-github-event']).toBe('issues');
+  });
+
+  test('Copy curl with token: the command on the clipboard runs as it is; the page never sees the token', async ({
+    app,
+    frames,
+  }) => {
+    await waitForStack(app);
+    await go(app, `#/messages/compose/url/${encodeURIComponent(`${sink.url}/from-curl`)}`);
+    const form = app.getByRole('form', { name: 'Message' });
+    await app.getByRole('textbox', { name: 'Body' }).fill(`{"note":"it's copied"}`);
+    await form
+      .getByRole('group', { name: 'Forward headers' })
+      .getByRole('button', { name: 'Add header' })
+      .click();
+    await form.getByLabel('Forward headers: name 1', { exact: true }).fill('X-Copied');
+    await form.getByLabel('Forward headers: value 1', { exact: true }).fill('yes');
+    await app.getByRole('button', { name: 'Copy curl with token' }).click();
+    await expect(app.getByText('Copied with the token')).toBeVisible();
+    const command = execFileSync('xclip', ['-o', '-selection', 'clipboard'], {
+      env: { ...process.env, DISPLAY: display },
+      encoding: 'utf8',
+    });
+    expect(command).toContain(`Authorization: Bearer ${DEV_TOKEN}`);
+    execFileSync('sh', ['-c', `${command} --silent --fail`], { encoding: 'utf8' });
+    const [delivery] = await sink.waitFor('/from-curl');
+    expect(delivery!.body).toBe(`{"note":"it's copied"}`);
+    expect(delivery!.headers['x-copied']).toBe('yes');
+    expect(await app.content()).not.toContain(DEV_TOKEN);
+    expect(frames.received.join('\n')).not.toContain(DEV_TOKEN);
   });
 });

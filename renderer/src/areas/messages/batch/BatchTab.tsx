@@ -147,9 +147,11 @@ export default function BatchTab(_props: { params: string[] }) {
                   <div className="batch-item-head">
                     <button type="button" className="batch-item-select" onClick={() => setSelected(index)}>
                       <span className="batch-item-index">{index + 1}</span>
-                      <span className="batch-item-dest">
-                        {item.destinationKind === 'llm' ? 'POST' : item.method} {describeDestination(item)}
+                      <span className="batch-item-method">
+                        {item.destinationKind === 'llm' ? 'POST' : item.method}
+                        {item.destinationKind === 'queue' ? ' · enqueue' : ''}
                       </span>
+                      <span className="batch-item-dest">{describeDestination(item)}</span>
                     </button>
                     <Button
                       size="sm"
