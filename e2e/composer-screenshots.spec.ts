@@ -61,7 +61,7 @@ for (const theme of ['light', 'dark'] as const) {
     await form.getByLabel('Retry delay expression', { exact: true }).fill('pow(2, tries) * 1000');
     await expect(form.getByText(/fractions are not allowed/)).toBeVisible();
     await expect(form.getByText(/unknown name 'tries'/)).toBeVisible();
-    await form.getByLabel('Delay', { exact: true }).scrollIntoViewIfNeeded();
+    await form.getByLabel('Delay', { exact: true }).evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shoot('composer-validation', false);
 
     // Templates: save the message, see the library.

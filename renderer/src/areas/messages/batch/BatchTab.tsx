@@ -16,6 +16,7 @@ import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { ComposerForm } from '../compose/ComposerForm';
 import { RequestPreview } from '../compose/RequestPreview';
 import { SentMessages } from '../compose/SendResult';
+import { fieldLabel } from '../compose/prefill';
 import { useDraft } from '../compose/use-draft';
 import { useNow } from '../compose/use-now';
 import '../compose/composer.css';
@@ -267,6 +268,12 @@ export default function BatchTab(_props: { params: string[] }) {
           <RequestPreview
             request={problemCount === 0 ? buildBatchRequest(items) : null}
             problems={invalid.reduce((sum, count) => sum + count, 0)}
+            problemList={validations.flatMap((v, index) =>
+              Object.entries(v.errors).map(
+                ([field, message]) =>
+                  [`Item ${index + 1}: ${fieldLabel(field)}`, message] as [string, string],
+              ),
+            )}
             baseUrl={profile.messagesUrl}
             tokenHint={profile.secrets.messageToken.hint}
             profileId={profile.id}

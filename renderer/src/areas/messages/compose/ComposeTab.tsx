@@ -21,7 +21,7 @@ import { LibraryDialog } from './LibraryDialog';
 import { RequestPreview } from './RequestPreview';
 import { SentMessages } from './SendResult';
 import { storeDraft, useDraft } from './use-draft';
-import { applyPrefill, buildOrNull } from './prefill';
+import { applyPrefill, buildOrNull, fieldLabel } from './prefill';
 import { useNow } from './use-now';
 import './composer.css';
 
@@ -177,6 +177,10 @@ export default function ComposeTab({ params }: { params: string[] }) {
           <RequestPreview
             request={request}
             problems={problems}
+            problemList={Object.entries(validation.errors).map(([field, message]) => [
+              fieldLabel(field),
+              message,
+            ])}
             baseUrl={profile.messagesUrl}
             tokenHint={profile.secrets.messageToken.hint}
             profileId={profile.id}

@@ -20,6 +20,7 @@ export type PreviewTarget =
 export function RequestPreview({
   request,
   problems,
+  problemList = [],
   baseUrl,
   tokenHint,
   profileId,
@@ -28,6 +29,8 @@ export function RequestPreview({
   /** null while the form has errors. */
   request: BuiltRequest | null;
   problems: number;
+  /** The first problems, `[where, what]`, listed where the preview would be. */
+  problemList?: [string, string][];
   baseUrl: string;
   tokenHint: string | null;
   profileId: string;
@@ -63,10 +66,21 @@ export function RequestPreview({
       </div>
       <div className="card-body stack">
         {!request ? (
-          <p className="muted">
-            {problems} problem{problems === 1 ? '' : 's'} in the form: the preview appears when the message is
-            valid.
-          </p>
+          <div className="stack preview-problems" style={{ gap: 6 }}>
+            <p className="muted">
+              {problems} problem{problems === 1 ? '' : 's'} to fix: the preview appears when the message is
+              valid.
+            </p>
+            {problemList.length > 0 ? (
+              <ul>
+                {problemList.slice(0, 6).map(([where, what]) => (
+                  <li key={where}>
+                    <strong>{where}:</strong> {what}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
         ) : view === 'http' ? (
           <pre className="code-block preview-http" data-testid="preview-http">
             <span className="preview-start">

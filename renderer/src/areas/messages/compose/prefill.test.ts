@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyComposer } from '../../../../../shared/composer/model';
-import { applyPrefill, buildOrNull } from './prefill';
+import { applyPrefill, buildOrNull, fieldLabel } from './prefill';
 
 describe('composer prefill routes', () => {
   it('sets only the destination and keeps the rest of the draft', () => {
@@ -27,5 +27,17 @@ describe('composer prefill routes', () => {
       '/v2/publish/https://e.io',
     );
     expect(buildOrNull(emptyComposer({ url: 'nope' }), Date.now())).toBeNull();
+  });
+});
+
+describe('fieldLabel', () => {
+  it('names fields of validation messages for people', () => {
+    expect(fieldLabel('url')).toBe('Destination URL');
+    expect(fieldLabel('headers.0.name')).toBe('Forward header 1 name');
+    expect(fieldLabel('callback.headers.2.value')).toBe('Callback header 3 value');
+    expect(fieldLabel('failureCallback.retries')).toBe('Failure callback retries');
+    expect(fieldLabel('callback.url')).toBe('Callback URL');
+    expect(fieldLabel('contentType')).toBe('Content-Type');
+    expect(fieldLabel('somethingNew')).toBe('somethingNew');
   });
 });
