@@ -75,6 +75,8 @@ export default function ComposeTab({ params }: { params: string[] }) {
   });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // Not while a dialog (import, library, confirm) has the user's attention.
+      if (document.querySelector('dialog[open]')) return;
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
         sendRef.current();
