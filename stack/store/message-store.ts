@@ -363,6 +363,19 @@ export class MessageStore {
     return row && toMessage(row);
   }
 
+  /** Several messages by row number, read in chunks of 200 (for the engine's read-ahead). */
+  getMessages(seqs: number[]): Map<number, MessageRecord> {
+    const out = new Map<number, MessageRecord>();
+    for (let start = 0; start < seqs.length; start += 200) {
+      const chunk = seqs.slice(start, start + 200);
+      const rows = this.stmt(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.seq IN (${chunk.map(() => '?').join(', ')})`,
+      ).all(...chunk) as StoredRow[];
+      for (const row of rows) out.set(row.seq, toMessage(row));
+    }
+    return out;
+  }
+
   getMessageById(id: string): MessageRecord | undefined {
     const row = this.stmt(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(id) as
       StoredRow | undefined;
