@@ -129,6 +129,43 @@ test('compose with forwarded headers, a delay and a callback: delivered after th
   expect(frames.received.join('\n')).not.toContain(DEV_TOKEN);
 });
 
+test('publish to a URL group picked from the live list: one message per endpoint', async ({ app }) => {
+  await waitForStack(app);
+  await go(app, `#/messages/compose/url/${encodeURIComponent(`${sink.url}/probe`)}`);
+  const stackUrl = await stackUrlFromPreview(app);
+  const created = await fetch(`${stackUrl}/v2/topics/e2e-fanout/endpoints`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      endpoints: [
+        { name: 'a', url: `${sink.url}/fan-a` },
+        { name: 'b', url: `${sink.url}/fan-b` },
+      ],
+    }),
+  });
+  expect(created.status).toBe(200);
+
+  await go(app, '#/messages/compose/group/e2e-fanout');
+  const form = app.getByRole('form', { name: 'Message' });
+  await expect(form.getByLabel('URL group', { exact: true })).toHaveValue('e2e-fanout');
+  await expect(form.locator('.field-hint', { hasText: '2 endpoints' })).toBeVisible();
+  await expect(form.locator('option[value="e2e-fanout"]')).toHaveText('2 endpoints');
+  await expect(app.getByTestId('preview-http')).toContainText(`POST ${stackUrl}/v2/publish/e2e-fanout`);
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
+  const result = app.getByTestId('send-result');
+  await expect(result).toContainText('2 messages, one per endpoint of the group.');
+  await expect(result).toContainText(`${sink.url}/fan-a`);
+  await expect(result).toContainText(`${sink.url}/fan-b`);
+  const ids = await result.getByTestId('message-id').allInnerTexts();
+  expect(new Set(ids).size).toBe(2);
+  const [a] = await sink.waitFor('/fan-a');
+  const [b] = await sink.waitFor('/fan-b');
+  expect(a!.headers['upstash-topic-name']).toBe('e2e-fanout');
+  expect([a!.headers['upstash-message-id'], b!.headers['upstash-message-id']].sort()).toEqual(
+    [...ids].sort(),
+  );
+});
+
 test('the draft survives a reload, and the service’s own error text is shown', async ({ app }) => {
   await waitForStack(app);
   await go(app, '#/messages/compose/group/no-such-group');
