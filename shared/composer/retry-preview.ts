@@ -57,9 +57,9 @@ export function retryPreview(retriesText: string, expression: string, limit = 5)
   return { ok: true, deliveries: 1 + retries, steps, usesDefault: evaluate === undefined };
 }
 
-/** `1.5 s`, `250 ms`, `2m28s`: readable waits, keeping sub-second precision where it matters. */
+/** `1.5s`, `250ms`, `2m28s`: readable waits, keeping sub-second precision where it matters. */
 export function formatWait(ms: number): string {
-  if (ms < 1_000) return `${ms} ms`;
-  if (ms < 10_000 && ms % 1_000 !== 0) return `${(ms / 1_000).toFixed(1)} s`;
+  if (ms < 1_000) return `${ms}ms`;
+  if (ms < 10_000 && ms % 1_000 !== 0) return `${(ms / 1_000).toFixed(1)}s`;
   return formatDuration(ms);
 }
