@@ -241,6 +241,19 @@ test('batch: invalid items are held back, a refused item shows its error in plac
   await app.getByRole('button', { name: 'Move item 3 up' }).click();
   await expect(app.getByTestId('batch-result-2')).toContainText('msg_');
   await expect(app.getByTestId('batch-result-3')).toContainText('Refused');
+
+  // A pasted curl command becomes a new item.
+  await app.getByRole('button', { name: 'Import curl' }).click();
+  await app
+    .getByLabel('curl command', { exact: true })
+    .fill(`curl -X PUT '${sink.url}/batch-4' -H 'x-imported: yes' --data-raw 'four'`);
+  await app.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(items.getByRole('listitem', { name: 'Item 4' })).toContainText(`PUT${sink.url}/batch-4`);
+  await app.getByRole('button', { name: 'Send batch (4)' }).click();
+  await expect(app.getByTestId('batch-result-4')).toContainText('msg_');
+  const [fourth] = await sink.waitFor('/batch-4');
+  expect(fourth).toMatchObject({ method: 'PUT', body: 'four' });
+  expect(fourth!.headers['x-imported']).toBe('yes');
 });
 
 test.describe('webhook intake with a real X clipboard', () => {

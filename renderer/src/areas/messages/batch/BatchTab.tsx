@@ -11,9 +11,11 @@ import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation } from '../../../bridge/react';
 import { useActiveProfile } from '../../../shell/data';
 import { Button } from '../../../ui/Button';
-import { ChevronDownIcon, CopyIcon, PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
+import { ChevronDownIcon, CopyIcon, DownloadIcon, PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
+import { toast } from '../../../ui/toast';
 import { ComposerForm } from '../compose/ComposerForm';
+import { ImportCurlDialog } from '../compose/ImportCurlDialog';
 import { RequestPreview } from '../compose/RequestPreview';
 import { SentMessages } from '../compose/SendResult';
 import { fieldLabel } from '../compose/prefill';
@@ -39,6 +41,7 @@ export default function BatchTab(_props: { params: string[] }) {
   // Aligned with `items`; reordering moves a result with its item.
   const [results, setResults] = useState<(BatchItemOutcome | undefined)[]>([]);
   const [failure, setFailure] = useState<BridgeError | Error | null>(null);
+  const [importing, setImporting] = useState(false);
   const now = useNow();
   const setItems = useCallback((next: ComposerModel[]) => update(() => next), [update]);
 
@@ -130,6 +133,14 @@ export default function BatchTab(_props: { params: string[] }) {
               {items.length} of at most {MAX_BATCH_ITEMS}
             </span>
             <span className="spacer" />
+            <Button
+              size="sm"
+              icon={<DownloadIcon />}
+              disabled={items.length >= MAX_BATCH_ITEMS}
+              onClick={() => setImporting(true)}
+            >
+              Import curl
+            </Button>
             <Button size="sm" icon={<PlusIcon />} disabled={items.length >= MAX_BATCH_ITEMS} onClick={add}>
               Add item
             </Button>
@@ -281,6 +292,17 @@ export default function BatchTab(_props: { params: string[] }) {
           />
         </div>
       </div>
+      <ImportCurlDialog
+        open={importing}
+        onClose={() => setImporting(false)}
+        onImport={(imported) => {
+          edit([...items, imported.model], [...results, undefined], items.length);
+          toast.success(
+            `Imported as item ${items.length + 1}`,
+            imported.notes.length > 0 ? `${imported.notes.join('; ')}.` : undefined,
+          );
+        }}
+      />
     </div>
   );
 }
