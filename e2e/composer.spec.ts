@@ -108,6 +108,9 @@ test('compose with forwarded headers, a delay and a callback: delivered after th
   });
 
   await expect.poll(() => logStates(stackUrl, messageId), { timeout: 15_000 }).toContain('DELIVERED');
+  // The result panel follows the message's states from the logs.
+  await expect(result.getByTestId('delivery-trail')).toContainText('DELIVERED');
+  await expect(result.getByTestId('delivery-trail')).toContainText('CREATED');
 
   // One click to the message's log trail.
   await result.getByRole('button', { name: 'Log trail →' }).click();

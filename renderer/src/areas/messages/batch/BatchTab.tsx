@@ -17,7 +17,7 @@ import { toast } from '../../../ui/toast';
 import { ComposerForm } from '../compose/ComposerForm';
 import { ImportCurlDialog } from '../compose/ImportCurlDialog';
 import { RequestPreview } from '../compose/RequestPreview';
-import { SentMessages } from '../compose/SendResult';
+import { FOLLOW_LIMIT, SentMessages } from '../compose/SendResult';
 import { fieldLabel } from '../compose/prefill';
 import { useDraft } from '../compose/use-draft';
 import { useNow } from '../compose/use-now';
@@ -49,6 +49,7 @@ export default function BatchTab(_props: { params: string[] }) {
   const invalid = validations.map((v) => Object.keys(v.errors).length);
   const problemCount = invalid.filter((count) => count > 0).length;
   const current = Math.min(selected, items.length - 1);
+  const sentCount = results.reduce((sum, r) => sum + (r?.ok ? r.messages.length : 0), 0);
 
   const send = useBridgeMutation('publish.batch', {
     invalidates: ['composer.history', 'publish.destinations'],
@@ -211,7 +212,11 @@ export default function BatchTab(_props: { params: string[] }) {
                           <Badge tone="success">
                             {result.fanOut ? `${result.messages.length} messages (group)` : 'accepted'}
                           </Badge>
-                          <SentMessages messages={result.messages} fanOut={result.fanOut} />
+                          <SentMessages
+                            messages={result.messages}
+                            fanOut={result.fanOut}
+                            follow={sentCount <= FOLLOW_LIMIT}
+                          />
                         </>
                       ) : (
                         <Callout tone="danger" title="Refused:">

@@ -1,12 +1,29 @@
 // What came back from a send: the message ids (one per endpoint for a URL group), whether the service
 // treated it as a duplicate, and one click to each message's log trail. Used by the composer and per batch item.
+import { useState } from 'react';
 import type { SentMessage } from '../../../../../shared/bridge/procedures/publish';
+import type { LogEntry } from '../../../../../shared/messages/types';
+import { useBridgeQuery } from '../../../bridge/react';
+import { useActiveProfile } from '../../../shell/data';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { CopyButton } from '../../../ui/CopyButton';
 import { Badge } from '../../../ui/misc';
+import { useNow } from './use-now';
 
-export function SentMessages({ messages, fanOut }: { messages: SentMessage[]; fanOut: boolean }) {
+/** Following states costs one logs call per message every 1.5 s: only for a handful of messages. */
+export const FOLLOW_LIMIT = 10;
+
+export function SentMessages({
+  messages,
+  fanOut,
+  follow = messages.length <= FOLLOW_LIMIT,
+}: {
+  messages: SentMessage[];
+  fanOut: boolean;
+  /** Show each message's states from the logs as they happen. */
+  follow?: boolean;
+}) {
   const navigate = useNav((state) => state.navigate);
   return (
     <ul className="sent-list" aria-label="Accepted messages">
@@ -19,6 +36,7 @@ export function SentMessages({ messages, fanOut }: { messages: SentMessage[]; fa
             </span>
             {message.deduplicated ? <Badge tone="warning">deduplicated</Badge> : null}
           </div>
+          {follow ? <DeliveryTrail messageId={message.messageId} /> : null}
           <div className="row">
             <CopyButton size="sm" variant="ghost" text={message.messageId} label="Copy id" />
             <Button size="sm" onClick={() => navigate('messages', 'logs', message.messageId)}>
@@ -28,5 +46,66 @@ export function SentMessages({ messages, fanOut }: { messages: SentMessage[]; fa
         </li>
       ))}
     </ul>
+  );
+}
+
+const FINAL = new Set(['DELIVERED', 'FAILED', 'CANCELLED', 'CANCELED']);
+/** Follow a fresh message for this long; after that the user refreshes (a message may be delayed for days). */
+const FOLLOW_MS = 120_000;
+const TONE: Record<string, 'success' | 'danger' | 'warning' | 'info'> = {
+  DELIVERED: 'success',
+  FAILED: 'danger',
+  ERROR: 'danger',
+  RETRY: 'warning',
+  CANCELLED: 'warning',
+  CANCEL_REQUESTED: 'warning',
+};
+
+/** The message's states so far (from the logs), oldest first: CREATED → ACTIVE → DELIVERED … */
+export function stateTrail(events: LogEntry[]): string[] {
+  return [...events].sort((a, b) => a.time - b.time).map((event) => event.state);
+}
+
+function DeliveryTrail({ messageId }: { messageId: string }) {
+  const profile = useActiveProfile();
+  const [since] = useState(() => Date.now());
+  const now = useNow(5_000);
+  const logs = useBridgeQuery(
+    'logs.list',
+    { profileId: profile?.id ?? '', filters: { messageId }, count: 50 },
+    {
+      enabled: Boolean(profile),
+      refetchInterval: (query) => {
+        const trail = stateTrail(query.state.data?.events ?? []);
+        const last = trail[trail.length - 1];
+        return last && FINAL.has(last) ? false : Date.now() - since < FOLLOW_MS ? 1_500 : false;
+      },
+    },
+  );
+  if (logs.isError)
+    return <span className="faint delivery-trail">State unavailable: {logs.error.message}</span>;
+  const trail = stateTrail(logs.data?.events ?? []);
+  const last = trail[trail.length - 1];
+  const error = (logs.data?.events ?? []).find((event) => event.error)?.error;
+  return (
+    <div className="delivery-trail" data-testid="delivery-trail" aria-live="polite">
+      {trail.length === 0 ? <span className="faint">waiting for the first log entry…</span> : null}
+      {trail.map((state, index) => (
+        <span key={index} className="row" style={{ gap: 4 }}>
+          {index > 0 ? <span className="faint">→</span> : null}
+          {index === trail.length - 1 ? (
+            <Badge tone={TONE[state] ?? 'info'}>{state}</Badge>
+          ) : (
+            <span className="faint">{state}</span>
+          )}
+        </span>
+      ))}
+      {last && !FINAL.has(last) && !logs.isFetching && now - since >= FOLLOW_MS ? (
+        <Button size="sm" variant="ghost" onClick={() => void logs.refetch()}>
+          Refresh
+        </Button>
+      ) : null}
+      {error && last !== 'DELIVERED' ? <span className="field-error">{error}</span> : null}
+    </div>
   );
 }
