@@ -85,7 +85,11 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     ...queueHandlers({ profiles }),
     ...dlqHandlers({ profiles, logError: (message, error) => options.logger.error({ err: error }, message) }),
     ...keyHandlers({ profiles }),
-    ...publishHandlers({ profiles, dataDir: options.dataDir }),
+    ...publishHandlers({
+      profiles,
+      dataDir: options.dataDir,
+      warn: (message) => options.logger.warn(message),
+    }),
   };
 
   const router = createRouter({

@@ -30,6 +30,8 @@ export interface PublishHandlerDeps {
   /** Defaults to the installed clipboard (Electron) or the OS tools (browser host). */
   clipboard?: () => Clipboard;
   now?: () => number;
+  /** Told when composer.json could not be read (it is moved aside, not overwritten). */
+  warn?: (message: string) => void;
 }
 
 type Names =
@@ -97,7 +99,7 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
   const clipboard = deps.clipboard ?? currentClipboard;
   let store: ComposerStore | undefined;
   // Opened on first use: a console that never composes never reads the file.
-  const composer = () => (store ??= new ComposerStore(join(deps.dataDir, 'composer.json'), now));
+  const composer = () => (store ??= new ComposerStore(join(deps.dataDir, 'composer.json'), now, deps.warn));
   const api = (profileId: string) => new MessageApi(deps.profiles.resolve(profileId));
 
   async function copy(text: string, masked: string) {
