@@ -1,6 +1,6 @@
 // The HTTP side of a delivery: one request to the destination over a keep-alive undici pool, with a
 // timeout, and the response (status, headers, a bounded body) or the reason there was none.
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { HeaderMap } from '../../shared/messages/types';
 
 export interface OutgoingRequest {
@@ -35,36 +35,100 @@ export class HttpTransport implements Transport {
 
   constructor(private readonly maxResponseBody = 1_048_576) {}
 
-  async send(outgoing: OutgoingRequest): Promise<DeliveryResponse> {
-    try {
+  send(outgoing: OutgoingRequest): Promise<DeliveryResponse> {
+    // undici's low-level dispatch: no Readable stream or promise chain per response (request() allocated
+    // enough of them to show up as garbage-collection work under load).
+    return new Promise((resolve) => {
+      let target: { origin: string; path: string };
+      try {
+        target = this.target(outgoing.url);
+      } catch (error) {
+        resolve({ header: {}, body: Buffer.alloc(0), error: describe(error) });
+        return;
+      }
       const hasBody = outgoing.method !== 'GET' && outgoing.method !== 'HEAD';
-      // undici's own timers bound the wait for the answer and for each piece of its body; no AbortController
-      // and timer per delivery (they showed up in profiles).
-      const response = await request(outgoing.url, {
-        dispatcher: this.agent,
+      const fail = (error: unknown): void => {
+        const code = (error as NodeJS.ErrnoException).code;
+        const reason = this.closing
+          ? 'aborted: the stack is shutting down'
+          : code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+            ? `timeout after ${Math.round(outgoing.timeoutMs / 1_000)}s`
+            : describe(error);
+        resolve({ header: {}, body: Buffer.alloc(0), error: reason });
+      };
+      try {
+        this.dispatch(outgoing, target, hasBody, fail, resolve);
+      } catch (error) {
+        // Invalid arguments throw synchronously; a delivery never rejects.
+        fail(error);
+      }
+    });
+  }
+
+  private dispatch(
+    outgoing: OutgoingRequest,
+    target: { origin: string; path: string },
+    hasBody: boolean,
+    fail: (error: unknown) => void,
+    resolve: (response: DeliveryResponse) => void,
+  ): void {
+    const max = this.maxResponseBody;
+    let status = 0;
+    let header: HeaderMap = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    this.agent.dispatch(
+      {
+        origin: target.origin,
+        path: target.path,
         method: outgoing.method as 'POST',
         headers: outgoing.headers,
         body: hasBody ? outgoing.body : undefined,
+        // undici's own timers bound the wait for the answer and for each piece of its body.
         headersTimeout: outgoing.timeoutMs,
         bodyTimeout: outgoing.timeoutMs,
-      });
-      const header: HeaderMap = {};
-      for (const name in response.headers) {
-        const value = response.headers[name];
-        if (value === undefined) continue;
-        header[name] = Array.isArray(value) ? value : [value];
-      }
-      const body = await readBounded(response.body, this.maxResponseBody);
-      return { status: response.statusCode, header, body };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const reason = this.closing
-        ? 'aborted: the stack is shutting down'
-        : code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-          ? `timeout after ${Math.round(outgoing.timeoutMs / 1_000)}s`
-          : describe(error);
-      return { header: {}, body: Buffer.alloc(0), error: reason };
+      },
+      {
+        onRequestStart: () => undefined,
+        onResponseStart: (_controller, statusCode, headers) => {
+          status = statusCode;
+          header = {};
+          for (const name in headers) {
+            const value = headers[name];
+            if (value === undefined) continue;
+            header[name] = Array.isArray(value) ? value : [value];
+          }
+        },
+        onResponseData: (_controller, chunk) => {
+          if (size >= max) return;
+          const piece = size + chunk.length > max ? chunk.subarray(0, max - size) : chunk;
+          size += piece.length;
+          chunks.push(piece);
+        },
+        onResponseEnd: () => {
+          resolve({
+            status,
+            header,
+            body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
+          });
+        },
+        onResponseError: (_controller, error) => fail(error),
+      },
+    );
+  }
+
+  private readonly targets = new Map<string, { origin: string; path: string }>();
+
+  /** Origin and path of a URL; destinations repeat, so parsed ones are remembered (a bounded cache). */
+  private target(url: string): { origin: string; path: string } {
+    let target = this.targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: parsed.pathname + parsed.search };
+      if (this.targets.size >= 1_000) this.targets.clear();
+      this.targets.set(url, target);
     }
+    return target;
   }
 
   /** Aborts whatever is still in flight and closes the pool. */
@@ -72,38 +136,6 @@ export class HttpTransport implements Transport {
     this.closing = true;
     await this.agent.destroy().catch(() => undefined);
   }
-}
-
-/** Reads at most `max` bytes of a response body and drops the rest. */
-function readBounded(body: NodeJS.ReadableStream & { destroy(): void }, max: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-    };
-    body.on('data', (chunk: Buffer) => {
-      if (done) return;
-      if (size + chunk.length > max) {
-        chunks.push(chunk.subarray(0, max - size));
-        finish();
-        body.destroy();
-        return;
-      }
-      size += chunk.length;
-      chunks.push(chunk);
-    });
-    body.on('end', finish);
-    body.on('error', (error) => {
-      if (!done) {
-        done = true;
-        reject(error);
-      }
-    });
-  });
 }
 
 function describe(error: unknown): string {

@@ -476,9 +476,14 @@ export class Engine {
     this.active++;
     entry.phase = 'inflight';
     const attempt = this.attempt(entry)
-      .catch((error: unknown) =>
-        this.options.logger.error({ err: error, messageId: entry.id }, 'delivery failed'),
-      )
+      .catch((error: unknown) => {
+        this.options.logger.error({ err: error, messageId: entry.id }, 'delivery failed');
+        // Never leave a message stuck in flight: try it again a little later.
+        if (entry.phase === 'inflight' && !this.stopping) {
+          entry.dueAt = this.options.clock.now() + 5_000;
+          this.schedule(entry);
+        }
+      })
       .finally(() => this.inflight.delete(entry));
     this.inflight.set(entry, attempt);
   }
@@ -537,7 +542,16 @@ export class Engine {
         request.method === 'GET' || request.method === 'HEAD' ? Buffer.alloc(0) : request.body,
         this.wallClock(),
       );
-      const response = await this.options.transport.send(request);
+      let response: DeliveryResponse;
+      try {
+        response = await this.options.transport.send(request);
+      } catch (error) {
+        response = {
+          header: {},
+          body: Buffer.alloc(0),
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
       release();
       if (this.stopping && response.error?.startsWith('aborted')) return; // stays pending for the next start
       this.outcome(entry, record, retried, response);

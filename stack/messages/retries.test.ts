@@ -1,5 +1,6 @@
 // Retries, backoff, Retry-After, non-retryable errors, timeouts, callbacks, failure callbacks and the DLQ,
 // with a manual clock so that backoffs of hours take milliseconds.
+import { HttpTransport, type Transport } from './delivery';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   settle,
@@ -304,5 +305,29 @@ describe('callbacks', () => {
     stack.clock.advance(86_400_000);
     await settle();
     expect(sink.received.filter(at('/cb-down'))).toHaveLength(2);
+  });
+
+  it('treats a transport that throws as a failed attempt, never a stuck message', async () => {
+    const real = new HttpTransport();
+    let calls = 0;
+    const flaky: Transport = {
+      send: (request) =>
+        ++calls === 1 ? Promise.reject(new Error('transport exploded')) : real.send(request),
+      close: () => real.close(),
+    };
+    const other = await startTestStack({ transport: flaky });
+    try {
+      const response = await other.api('POST', `/v2/publish/${sink.url}/flaky-transport`, {
+        headers: { 'Upstash-Retry-Delay': '1000' },
+      });
+      const errors = await waitForState(other, response.json.messageId, 'ERROR');
+      expect(errors[0].error).toBe('transport exploded');
+      await waitForState(other, response.json.messageId, 'RETRY');
+      other.clock.advance(1000);
+      await waitForState(other, response.json.messageId, 'DELIVERED');
+      expect(calls).toBe(2);
+    } finally {
+      await other.close();
+    }
   });
 });
