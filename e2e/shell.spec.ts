@@ -74,12 +74,16 @@ test('the command palette navigates and runs actions from the keyboard', async (
   await expect(app.getByRole('heading', { level: 1 })).toHaveText('Dead-letter queue');
 
   await app.keyboard.press('Control+k');
+  await expect(palette.getByRole('combobox')).toBeFocused();
   await app.keyboard.type('theme dark');
+  await expect(palette.getByRole('option').first()).toHaveText(/Theme: dark/);
   await app.keyboard.press('Enter');
   await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
 
   await app.keyboard.press('Control+k');
+  await expect(palette.getByRole('combobox')).toBeFocused();
   await app.keyboard.type('new profile');
+  await expect(palette.getByRole('option').first()).toHaveText(/New profile/);
   await app.keyboard.press('Enter');
   await expect(app.getByRole('form', { name: 'New profile' })).toBeVisible();
 

@@ -5,9 +5,10 @@ import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { AlertIcon } from '../ui/icons';
 import { Spinner } from '../ui/misc';
 import { Toaster } from '../ui/toast';
-import { AREAS, areaById } from './areas';
+import { AREAS, areaById, preloadAreas } from './areas';
 import { CommandPalette } from './CommandPalette';
 import { StackWatcher, useActiveProfile } from './data';
+import { whenIdle } from './lazy';
 import { listenToHistory, useNav } from './nav';
 import { Sidebar } from './Sidebar';
 
@@ -21,6 +22,7 @@ export function App() {
   const AreaComponent = area.component;
 
   useEffect(() => listenToHistory(), []);
+  useEffect(() => whenIdle(preloadAreas), []);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -1,6 +1,6 @@
 // The console's areas: one entry each, loaded lazily so the first screen ships only the shell.
 // A feature replaces its placeholder module under renderer/src/areas/<id>/.
-import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import {
   DatabaseIcon,
   GroupIcon,
@@ -10,6 +10,7 @@ import {
   UserIcon,
   WorkflowIcon,
 } from '../ui/icons';
+import { lazyWithPreload, type PreloadableComponent } from './lazy';
 import type { AreaId } from './nav';
 
 export interface AreaDef {
@@ -19,7 +20,7 @@ export interface AreaDef {
   /** Alt+<digit> goes there. */
   shortcut: string;
   section: 'services' | 'console';
-  component: LazyExoticComponent<ComponentType<{ params: string[] }>>;
+  component: PreloadableComponent<{ params: string[] }>;
 }
 
 export const AREAS: AreaDef[] = [
@@ -29,7 +30,7 @@ export const AREAS: AreaDef[] = [
     icon: SendIcon,
     shortcut: '1',
     section: 'services',
-    component: lazy(() => import('../areas/messages/MessagesArea')),
+    component: lazyWithPreload(() => import('../areas/messages/MessagesArea')),
   },
   {
     id: 'url-groups',
@@ -37,7 +38,7 @@ export const AREAS: AreaDef[] = [
     icon: GroupIcon,
     shortcut: '2',
     section: 'services',
-    component: lazy(() => import('../areas/url-groups/UrlGroupsArea')),
+    component: lazyWithPreload(() => import('../areas/url-groups/UrlGroupsArea')),
   },
   {
     id: 'workflows',
@@ -45,7 +46,7 @@ export const AREAS: AreaDef[] = [
     icon: WorkflowIcon,
     shortcut: '3',
     section: 'services',
-    component: lazy(() => import('../areas/workflows/WorkflowsArea')),
+    component: lazyWithPreload(() => import('../areas/workflows/WorkflowsArea')),
   },
   {
     id: 'dlq',
@@ -53,7 +54,7 @@ export const AREAS: AreaDef[] = [
     icon: InboxIcon,
     shortcut: '4',
     section: 'services',
-    component: lazy(() => import('../areas/dlq/DlqArea')),
+    component: lazyWithPreload(() => import('../areas/dlq/DlqArea')),
   },
   {
     id: 'kv',
@@ -61,7 +62,7 @@ export const AREAS: AreaDef[] = [
     icon: DatabaseIcon,
     shortcut: '5',
     section: 'services',
-    component: lazy(() => import('../areas/kv/KvArea')),
+    component: lazyWithPreload(() => import('../areas/kv/KvArea')),
   },
   {
     id: 'profiles',
@@ -69,7 +70,7 @@ export const AREAS: AreaDef[] = [
     icon: UserIcon,
     shortcut: '6',
     section: 'console',
-    component: lazy(() => import('../areas/profiles/ProfilesArea')),
+    component: lazyWithPreload(() => import('../areas/profiles/ProfilesArea')),
   },
   {
     id: 'stack',
@@ -77,10 +78,15 @@ export const AREAS: AreaDef[] = [
     icon: ServerIcon,
     shortcut: '7',
     section: 'console',
-    component: lazy(() => import('../areas/stack/StackArea')),
+    component: lazyWithPreload(() => import('../areas/stack/StackArea')),
   },
 ];
 
 export function areaById(id: AreaId): AreaDef {
   return AREAS.find((area) => area.id === id) ?? AREAS[0]!;
+}
+
+/** Loads every area's code in the background once the first screen is up, so switching never waits. */
+export function preloadAreas(): void {
+  for (const area of AREAS) void area.component.preload();
 }
