@@ -158,6 +158,25 @@ describe('npm run stack', () => {
     expect(keys.status).toBe(200);
   });
 
+  it('runs with --durability full (commits in the writer thread) and stops cleanly', async () => {
+    const proc = start(['--port', '0', '--kv-port', '0', '--data-dir', dir(), '--durability', 'full']);
+    const ready = await proc.ready;
+    const sink = await startSink();
+    try {
+      const response = await fetch(`${ready.messages.url}/v2/publish/${sink.url}/full`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ready.messages.token}` },
+        body: 'fsynced',
+      });
+      expect(response.status).toBe(200);
+      const [delivery] = await sink.waitFor(1);
+      expect(delivery?.body.toString()).toBe('fsynced');
+    } finally {
+      await sink.close();
+    }
+    expect((await proc.stop()).code).toBe(0);
+  });
+
   it('honours --max-body', async () => {
     const proc = start(['--port', '0', '--kv-port', '0', '--data-dir', dir(), '--max-body', '1kb']);
     const ready = await proc.ready;

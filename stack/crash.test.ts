@@ -8,97 +8,103 @@ import { spawnStack, type StackProcess } from './test-process';
 
 const TOTAL = 5000;
 const processes: StackProcess[] = [];
-const dataDir = tempDir('switchyard-crash-');
+const dataDirs: string[] = [];
 
 afterAll(async () => {
   await Promise.all(processes.map((proc) => proc.stop()));
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-it(`delivers every acknowledged message after kill -9 (3000+ acknowledged when it dies)`, async () => {
-  // A slowish sink keeps plenty of messages in flight when the stack dies.
-  const sink = await startSink(() => ({ wait: new Promise((resolve) => setTimeout(resolve, 50)) }));
-  const delivered = new Map<string, number>();
-  const count = (id: string): void => void delivered.set(id, (delivered.get(id) ?? 0) + 1);
-  const args = [
-    '--port',
-    '0',
-    '--kv-port',
-    '0',
-    '--data-dir',
-    dataDir,
-    '--max-concurrency',
-    '32',
-    '--log-level',
-    'warn',
-  ];
-  const agent = new Agent({ connections: 32 });
-  try {
-    const first = spawnStack(args);
-    processes.push(first);
-    const ready = await first.ready;
+// Both durability modes: `normal` commits on the main thread, `full` in the writer thread with an fsync each.
+it.each(['normal', 'full'])(
+  'delivers every acknowledged message after kill -9 (durability %s, 3000+ acknowledged when it dies)',
+  async (durability) => {
+    const dataDir = tempDir('switchyard-crash-');
+    dataDirs.push(dataDir);
+    // A slowish sink keeps plenty of messages in flight when the stack dies.
+    const sink = await startSink(() => ({ wait: new Promise((resolve) => setTimeout(resolve, 50)) }));
+    const delivered = new Map<string, number>();
+    const count = (id: string): void => void delivered.set(id, (delivered.get(id) ?? 0) + 1);
+    const args = [
+      '--port',
+      '0',
+      '--kv-port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--max-concurrency',
+      '32',
+      '--log-level',
+      'warn',
+    ];
+    const agent = new Agent({ connections: 32 });
+    try {
+      const first = spawnStack(args);
+      processes.push(first);
+      const ready = await first.ready;
 
-    const acknowledged = new Set<string>();
-    let next = 0;
-    let killed = false;
-    let deliveredAtKill = 0;
-    const publisher = async (): Promise<void> => {
-      while (next < TOTAL && !killed) {
-        const n = next++;
-        // A third of them are delayed past the crash, so they are pending (not in flight) when it happens.
-        const headers: Record<string, string> = { authorization: `Bearer ${ready.messages.token}` };
-        if (n % 3 === 0) headers['upstash-delay'] = '2s';
-        try {
-          const response = await request(`${ready.messages.url}/v2/publish/${sink.url}/crash/${n}`, {
-            method: 'POST',
-            headers,
-            body: `message ${n}`,
-            dispatcher: agent,
-          });
-          const body = (await response.body.json()) as { messageId?: string };
-          if (response.statusCode === 200 && body.messageId) acknowledged.add(body.messageId);
-        } catch {
-          // The stack died under this request: it was never acknowledged.
+      const acknowledged = new Set<string>();
+      let next = 0;
+      let killed = false;
+      let deliveredAtKill = 0;
+      const publisher = async (): Promise<void> => {
+        while (next < TOTAL && !killed) {
+          const n = next++;
+          // A third of them are delayed past the crash, so they are pending (not in flight) when it happens.
+          const headers: Record<string, string> = { authorization: `Bearer ${ready.messages.token}` };
+          if (n % 3 === 0) headers['upstash-delay'] = '2s';
+          try {
+            const response = await request(`${ready.messages.url}/v2/publish/${sink.url}/crash/${n}`, {
+              method: 'POST',
+              headers,
+              body: `message ${n}`,
+              dispatcher: agent,
+            });
+            const body = (await response.body.json()) as { messageId?: string };
+            if (response.statusCode === 200 && body.messageId) acknowledged.add(body.messageId);
+          } catch {
+            // The stack died under this request: it was never acknowledged.
+          }
         }
-      }
-    };
-    const kill = (async () => {
-      await eventually(
-        () => acknowledged.size >= 3000 && sink.received.length >= 100,
-        '3000 acknowledged messages and 100 deliveries before the crash',
-        30_000,
-      );
-      killed = true;
-      deliveredAtKill = sink.received.length;
-      first.child.kill('SIGKILL');
-    })();
-    await Promise.all([...Array.from({ length: 32 }, publisher), kill]);
-    expect((await first.exit).signal).toBe('SIGKILL');
-    const beforeRestart = new Set(sink.received.map((r) => r.headers['upstash-message-id'] as string));
-    // The crash really happened mid-flight: many acknowledged messages had not arrived yet.
-    expect(acknowledged.size).toBeGreaterThanOrEqual(3000);
-    const missing = [...acknowledged].filter((id) => !beforeRestart.has(id));
-    expect(missing.length).toBeGreaterThan(1500);
-    expect(deliveredAtKill).toBeGreaterThanOrEqual(100);
+      };
+      const kill = (async () => {
+        await eventually(
+          () => acknowledged.size >= 3000 && sink.received.length >= 100,
+          '3000 acknowledged messages and 100 deliveries before the crash',
+          30_000,
+        );
+        killed = true;
+        deliveredAtKill = sink.received.length;
+        first.child.kill('SIGKILL');
+      })();
+      await Promise.all([...Array.from({ length: 32 }, publisher), kill]);
+      expect((await first.exit).signal).toBe('SIGKILL');
+      const beforeRestart = new Set(sink.received.map((r) => r.headers['upstash-message-id'] as string));
+      // The crash really happened mid-flight: many acknowledged messages had not arrived yet.
+      expect(acknowledged.size).toBeGreaterThanOrEqual(3000);
+      const missing = [...acknowledged].filter((id) => !beforeRestart.has(id));
+      expect(missing.length).toBeGreaterThan(1500);
+      expect(deliveredAtKill).toBeGreaterThanOrEqual(100);
 
-    const second = spawnStack(args);
-    processes.push(second);
-    await second.ready;
-    await eventually(
-      () => {
-        for (const received of sink.received.splice(0))
-          count(received.headers['upstash-message-id'] as string);
-        return [...acknowledged].every((id) => delivered.has(id));
-      },
-      `all ${acknowledged.size} acknowledged messages to arrive after the restart`,
-      60_000,
-    );
-    const lost = [...acknowledged].filter((id) => !delivered.has(id));
-    expect(lost).toEqual([]);
-    const { code } = await second.stop();
-    expect(code).toBe(0);
-  } finally {
-    await agent.close();
-    await sink.close();
-  }
-});
+      const second = spawnStack(args);
+      processes.push(second);
+      await second.ready;
+      await eventually(
+        () => {
+          for (const received of sink.received.splice(0))
+            count(received.headers['upstash-message-id'] as string);
+          return [...acknowledged].every((id) => delivered.has(id));
+        },
+        `all ${acknowledged.size} acknowledged messages to arrive after the restart`,
+        60_000,
+      );
+      const lost = [...acknowledged].filter((id) => !delivered.has(id));
+      expect(lost).toEqual([]);
+      const { code } = await second.stop();
+      expect(code).toBe(0);
+    } finally {
+      await agent.close();
+      await sink.close();
+    }
+  },
+);

@@ -31,8 +31,8 @@ export interface StackOptions {
   /** Start the KV service (default true). Message-only tests turn it off. */
   kv?: boolean;
   /**
-   * A script that runs the SQLite writer thread when loaded as a worker (the bundled CLI passes itself).
-   * Without it, writes run on the main thread.
+   * A script that runs the SQLite background threads (checkpointer; writer with `durability: 'full'`) when
+   * loaded as a worker — the bundled CLI passes itself. Without it, everything runs on the main thread.
    */
   writerScript?: string;
   clock?: Clock;
@@ -90,7 +90,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     messages = await startMessageService({
       db,
-      writerThread: options.writerScript
+      threads: options.writerScript
         ? { script: options.writerScript, file: dbFile, durability }
         : undefined,
       host,

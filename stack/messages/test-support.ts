@@ -47,7 +47,7 @@ export async function startTestStack(
 ): Promise<TestStack> {
   const clock = options.clock ?? new ManualClock();
   const dataDir = options.dataDir ?? tempDir();
-  // Writes go through the real writer thread (the bundled CLI, built by vitest's global setup).
+  // The real SQLite background threads, from the bundled CLI (built by vitest's global setup).
   const stack = await startStack({
     port: 0,
     kv: false,

@@ -141,6 +141,15 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
     this.store = new MessageStore(db);
   }
 
+  /**
+   * Leaves checkpoints to a Checkpointer thread (the WAL is then only checkpointed here as a safety net, past
+   * 128 MiB), so that commits on this thread never include one.
+   */
+  withCheckpointer(): this {
+    this.db.pragma('wal_autocheckpoint = 32768');
+    return this;
+  }
+
   protected flushQueue(): void {
     const groups = this.takeQueue();
     if (groups.length === 0) return;
@@ -154,6 +163,9 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
   }
 }
 
+/** Batches handed to the writer thread and not yet committed; more wait on the main thread and join the next. */
+const MAX_BATCHES_IN_FLIGHT = Number(process.env.SWITCHYARD_WRITER_DEPTH ?? 2);
+
 interface ThreadRequest {
   batch: number;
   groups: { calls: [string, ...unknown[]][] }[];
@@ -162,7 +174,6 @@ interface ThreadRequest {
 /** Group commit in a worker thread that owns the write connection. */
 export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
   private readonly worker: Worker;
-  private readonly checkpointer: Worker;
   private readonly inflight = new Map<number, Group[]>();
   private nextBatch = 0;
   private failure: Error | undefined;
@@ -177,20 +188,12 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
     onBackgroundError: (error: Error) => void,
   ) {
     super(onBackgroundError);
-    // Small heaps: the writer holds only the batches in flight, the checkpointer nothing at all.
+    // A small heap: the writer holds only the batches in flight.
     this.worker = new Worker(script, {
       workerData: { role: 'sqlite-writer', ...options },
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
     });
     this.worker.unref();
-    // Checkpoints (copying the WAL into the database file, with its own fsync) run in a third thread, so that
-    // they never hold up a commit: a checkpoint inside the writer stalled publishes by tens of milliseconds.
-    this.checkpointer = new Worker(script, {
-      workerData: { role: 'sqlite-checkpointer', file: options.file },
-      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 32 },
-    });
-    this.checkpointer.unref();
-    this.checkpointer.on('error', (error) => onBackgroundError(new Error(`checkpointer: ${error.message}`)));
     let markReady: () => void = () => undefined;
     let markFailed: (error: Error) => void = () => undefined;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -231,7 +234,7 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
   protected flushQueue(): void {
     // One batch in flight at a time: whatever queues up meanwhile goes in the next one. Under load that makes
     // batches big (few messages between threads, few transactions); when idle a write leaves at once.
-    if (this.inflight.size > 0 && !this.failure && !this.closed) return;
+    if (this.inflight.size >= MAX_BATCHES_IN_FLIGHT && !this.failure && !this.closed) return;
     const groups = this.takeQueue();
     if (groups.length === 0) return;
     if (this.failure) {
@@ -251,11 +254,6 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
     if (this.inflight.size > 0 && !this.failure) {
       await new Promise<void>((resolve) => (this.drained = resolve));
     }
-    const checkpointerExited = new Promise<void>((resolve) =>
-      this.checkpointer.once('exit', () => resolve()),
-    );
-    this.checkpointer.postMessage({ close: true });
-    await checkpointerExited;
     if (this.failure) {
       await this.worker.terminate();
       return;
@@ -321,6 +319,32 @@ export function runWriterThread(
       }
     });
   });
+}
+
+/**
+ * Runs WAL checkpoints (copying the WAL into the database file, with its fsync) in a thread of their own, so
+ * that they never hold up a commit: a checkpoint inside a commit stalled publishes by tens of milliseconds.
+ * With `--durability normal` its checkpoints are also what fsyncs the WAL, within about 100 ms of a commit.
+ */
+export class Checkpointer {
+  private readonly worker: Worker;
+
+  constructor(script: string, file: string, onError: (error: Error) => void) {
+    this.worker = new Worker(script, {
+      workerData: { role: 'sqlite-checkpointer', file },
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 32 },
+    });
+    this.worker.unref();
+    this.worker.on('error', (error) => onError(new Error(`checkpointer: ${error.message}`)));
+  }
+
+  /** A last checkpoint, then the thread ends. */
+  async close(): Promise<void> {
+    if (this.worker.threadId === -1) return;
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage({ close: true });
+    await exited;
+  }
 }
 
 /**
