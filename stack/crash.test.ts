@@ -36,6 +36,8 @@ it.each(['normal', 'full'])(
       '32',
       '--log-level',
       'warn',
+      '--durability',
+      durability,
     ];
     const agent = new Agent({ connections: 32 });
     try {

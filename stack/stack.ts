@@ -90,9 +90,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     messages = await startMessageService({
       db,
-      threads: options.writerScript
-        ? { script: options.writerScript, file: dbFile, durability }
-        : undefined,
+      threads: options.writerScript ? { script: options.writerScript, file: dbFile, durability } : undefined,
       host,
       port: options.port ?? 8080,
       clock: options.clock ?? systemClock,
