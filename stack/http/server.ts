@@ -211,6 +211,9 @@ function send(res: http.ServerResponse, reply: Reply, closeConnection = false): 
   res.end(payload);
 }
 
+/** Shared by every request without a query string (nobody modifies it). */
+const EMPTY_QUERY = new URLSearchParams();
+
 export function errorReply(status: number, message: string, headers?: Record<string, string>): Reply {
   return { status, body: { error: message }, headers };
 }
@@ -258,7 +261,7 @@ async function handle(
         },
       );
     }
-    const query = new URLSearchParams(rawQuery);
+    const query = rawQuery === '' ? EMPTY_QUERY : new URLSearchParams(rawQuery);
     const token = authenticate(req, query, options);
     let bodyPromise: Promise<Buffer> | undefined;
     const body = (): Promise<Buffer> => (bodyPromise ??= readBody(req, options.maxBody));

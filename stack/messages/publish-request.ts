@@ -37,16 +37,17 @@ const MAX_DELAY_MS = 365 * 86_400_000;
 const MAX_TIMEOUT_MS = 86_400_000;
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
-/** Headers of a Node request plus `?upstash-…=` / `?svc-…=` query configuration (headers win). */
-export function collectHeaders(
-  distinct: Record<string, string[] | undefined>,
-  query?: URLSearchParams,
-): HeaderInput {
+/**
+ * Headers of a Node request (its `rawHeaders`: name, value, name, value…) plus `?upstash-…=` / `?svc-…=` query
+ * configuration (headers win).
+ */
+export function collectHeaders(rawHeaders: string[], query?: URLSearchParams): HeaderInput {
   const headers: HeaderInput = new Map();
-  for (const [name, values] of Object.entries(distinct)) {
-    if (!values) continue;
-    const key = normalizeHeaderName(name);
-    headers.set(key, [...(headers.get(key) ?? []), ...values]);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const key = normalizeHeaderName(rawHeaders[i] as string);
+    const values = headers.get(key);
+    if (values) values.push(rawHeaders[i + 1] as string);
+    else headers.set(key, [rawHeaders[i + 1] as string]);
   }
   if (query) {
     for (const [name, value] of query) {

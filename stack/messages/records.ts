@@ -105,7 +105,7 @@ export function toLogEntry(event: EventRecord): LogEntry {
     state: event.state,
     url: spec.url,
     error: event.data.error,
-    nextDeliveryTime: event.data.nextDeliveryTime,
+    nextDeliveryTime: event.data.nextDeliveryTime ?? (event.state === 'CREATED' ? spec.notBefore : undefined),
     topicName: spec.topicName,
     endpointName: spec.endpointName,
     queueName: spec.queueName,

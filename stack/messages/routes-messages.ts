@@ -99,7 +99,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
 
   const retry = async (ctx: RequestContext, entries: DlqRecord[]): Promise<{ messageId: string }[]> => {
     const now = clock.now();
-    const headers = collectHeaders(ctx.req.headersDistinct);
+    const headers = collectHeaders(ctx.req.rawHeaders);
     let planned;
     try {
       planned = entries.map((entry) => ({ entry, ...planOverride(entry.message.spec, headers, now) }));

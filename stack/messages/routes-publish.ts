@@ -60,7 +60,7 @@ async function publish(service: ServiceContext, ctx: RequestContext, queueName?:
     const rawDestination =
       ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
     const destination = parseDestination(rawDestination);
-    const headers = collectHeaders(ctx.req.headersDistinct, ctx.query);
+    const headers = collectHeaders(ctx.req.rawHeaders, ctx.query);
     const body = await ctx.body();
     const planned = plan(service, destination, headers, body, {
       callerIp: ctx.remoteAddress,

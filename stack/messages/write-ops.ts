@@ -40,7 +40,8 @@ function insertPlanned(store: MessageStore, messages: PreparedMessage[], now: nu
     if (row.queueName !== null && !store.getQueue(row.queueName))
       store.upsertQueue(row.queueName, 1, false, now);
     const seq = store.insertRow(row);
-    store.insertEvent(seq, now, 'CREATED', { nextDeliveryTime: row.dueAt });
+    // No data: a CREATED event's nextDeliveryTime is the message's notBefore, filled in when it is read.
+    store.insertEvent(seq, now, 'CREATED');
     if (dedupKey !== undefined) store.rememberDeduplication(dedupKey, row.id, now + DEDUP_WINDOW_MS);
     return seq;
   });

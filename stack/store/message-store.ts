@@ -443,12 +443,12 @@ export class MessageStore {
 
   // ---------------------------------------------------------------- events (logs)
 
-  insertEvent(seq: number, time: number, state: MessageState, data?: EventData): void {
+  insertEvent(seq: number, time: number, state: MessageState, data?: EventData | null): void {
     this.stmt('INSERT INTO events (time, message_seq, state, data) VALUES (?, ?, ?, ?)').run(
       time,
       seq,
       state,
-      data && Object.keys(data).length > 0 ? JSON.stringify(data) : null,
+      data ? JSON.stringify(data) : null,
     );
   }
 
