@@ -460,7 +460,7 @@ function median(values: number[]): number {
 export async function run(args: string[]): Promise<void> {
   const quick = args.includes('--quick');
   const options = quick ? QUICK : FULL;
-  const rounds = quick ? 1 : 3;
+  const rounds = quick ? 1 : 5;
   const root = mkdtempSync(join(tmpdir(), 'switchyard-bench-messages-'));
   const sink = new Sink();
   await sink.start();
