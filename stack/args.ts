@@ -8,6 +8,8 @@ export interface StackArgs {
   kvPort: number;
   dataDir?: string;
   redisUrl?: string;
+  /** Host names accepted besides loopback ones (a tunnel to receive webhooks, say). */
+  allowedHosts: string[];
   randomCredentials: boolean;
   maxBody: number;
   maxConcurrency: number;
@@ -29,6 +31,7 @@ export const USAGE = `usage: npm run stack -- [options]
   --data-dir DIR            where state lives (default: the OS app-data folder)
   --redis-url URL           use this Redis for KV instead of starting redis-server
   --random-credentials      fresh token and signing keys (persisted) instead of the dev-server defaults
+  --allow-host NAME         also accept requests addressed to NAME (repeatable; e.g. a tunnel's host name)
   --max-body SIZE           request body limit, bytes or with kb/mb (default 1mb)
   --max-concurrency N       deliveries in flight at once (default 256)
   --backoff-factor K        default retry backoff min(86400, e^(K*n)) seconds (default 2.5)
@@ -70,6 +73,7 @@ export function parseArgs(argv: string[]): StackArgs {
     host: '127.0.0.1',
     port: 8080,
     kvPort: 8079,
+    allowedHosts: [],
     randomCredentials: false,
     maxBody: 1_048_576,
     maxConcurrency: 256,
@@ -107,6 +111,12 @@ export function parseArgs(argv: string[]): StackArgs {
       case '--redis-url':
         args.redisUrl = value();
         break;
+      case '--allow-host': {
+        const text = value().trim().toLowerCase();
+        if (!/^[a-z0-9.-]+$/.test(text)) throw new ArgsError(`--allow-host takes a host name, got '${text}'`);
+        args.allowedHosts.push(text);
+        break;
+      }
       case '--random-credentials':
         args.randomCredentials = true;
         break;

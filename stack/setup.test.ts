@@ -31,6 +31,9 @@ describe('arguments', () => {
         '--redis-url',
         'redis://h:1',
         '--random-credentials',
+        '--allow-host',
+        'Tunnel.Example',
+        '--allow-host=b.example',
         '--max-body',
         '512kb',
         '--backoff-factor',
@@ -57,6 +60,7 @@ describe('arguments', () => {
       dataDir: '/tmp/x',
       redisUrl: 'redis://h:1',
       randomCredentials: true,
+      allowedHosts: ['tunnel.example', 'b.example'],
       maxBody: 524_288,
       backoffFactor: 2,
       maxConcurrency: 8,
@@ -80,6 +84,7 @@ describe('arguments', () => {
     expect(() => parseArgs(['--durability', 'maybe'])).toThrow(/normal or full/);
     expect(() => parseArgs(['--llm-url', 'localhost:1'])).toThrow(/http\(s\) URL/);
     expect(() => parseArgs(['--what'])).toThrow("unknown option '--what'");
+    expect(() => parseArgs(['--allow-host', 'http://x/'])).toThrow(/--allow-host takes a host name/);
   });
 });
 

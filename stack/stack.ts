@@ -19,6 +19,8 @@ export interface StackOptions {
   kvPort?: number;
   dataDir?: string;
   redisUrl?: string;
+  /** Host names accepted besides loopback ones (see stack/security/browser-guard.ts). */
+  allowedHosts?: string[];
   randomCredentials?: boolean;
   maxBody?: number;
   maxConcurrency?: number;
@@ -95,6 +97,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       port: options.port ?? 8080,
       clock: options.clock ?? systemClock,
       logger,
+      allowedHosts: options.allowedHosts,
       token: () => credentials.token(),
       signingKeys: credentials,
       maxBody: options.maxBody,
@@ -122,6 +125,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         port: options.kvPort ?? 8079,
         dataDir,
         redisUrl: options.redisUrl,
+        allowedHosts: options.allowedHosts,
         randomCredentials,
         logger: logger.child({ service: 'kv' }),
       });

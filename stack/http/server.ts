@@ -125,6 +125,8 @@ export interface HttpServiceOptions {
   token: () => string | undefined;
   /** Query parameters that may carry the token instead of the Authorization header. */
   tokenParams: readonly string[];
+  /** Returns why a request is refused (403) before anything else, or null. */
+  guard?: (req: http.IncomingMessage) => string | null;
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -249,6 +251,11 @@ async function handle(
   const method = (req.method ?? 'GET').toUpperCase();
   let bodyTooLarge = false;
   try {
+    const refusal = options.guard?.(req);
+    if (refusal) {
+      options.logger.warn({ host: req.headers.host, origin: req.headers.origin }, `refused: ${refusal}`);
+      throw new HttpError(403, refusal);
+    }
     const matched = options.router.match(method, path);
     if (!matched)
       throw new HttpError(404, `not found: ${method} ${path.length > 200 ? path.slice(0, 200) + '…' : path}`);

@@ -1,6 +1,7 @@
 // Publish over real HTTP into a real SQLite store, delivered to a local sink: headers, destinations, timing
 // (with a manual clock), signatures, and every kind of bad input.
 import { Receiver } from '@upstash/qstash';
+import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { settle, startSink, startTestStack, waitForState, type Sink, type TestStack } from './test-support';
 
@@ -292,6 +293,34 @@ describe('bad input', () => {
       headers: { authorization: 'Basic abc' },
     });
     expect(basic.status).toBe(401);
+  });
+
+  it('keeps web pages out: foreign Host, foreign Origin or a cross-site fetch get 403', async () => {
+    const send = async (headers: Record<string, string>) => {
+      const response = await request(`${stack.url}/v2/keys`, {
+        headers: { authorization: `Bearer ${stack.token}`, ...headers },
+      });
+      return { status: response.statusCode, body: (await response.body.json()) as { error?: string } };
+    };
+    const rebinding = await send({ host: 'evil.example' });
+    expect(rebinding.status).toBe(403);
+    expect(rebinding.body.error).toMatch(/Host "evil.example" is not this machine/);
+    const page = await send({ origin: 'https://evil.example' });
+    expect(page.status).toBe(403);
+    expect(page.body.error).toMatch(/requests from web pages on https:\/\/evil.example are refused/);
+    expect((await send({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await send({ origin: 'http://localhost:3000' })).status).toBe(200);
+    expect((await send({ host: 'localhost:1234' })).status).toBe(200);
+    const tunnel = await startTestStack({ allowedHosts: ['tunnel.example'] });
+    try {
+      const response = await request(`${tunnel.url}/v2/keys`, {
+        headers: { authorization: `Bearer ${tunnel.token}`, host: 'tunnel.example' },
+      });
+      expect(response.statusCode).toBe(200);
+      await response.body.dump();
+    } finally {
+      await tunnel.close();
+    }
   });
 
   it('answers unknown routes 404, wrong methods 405 and big bodies 413, all in JSON', async () => {

@@ -3,6 +3,7 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Clock, Timer } from '../clock';
+import { createBrowserGuard } from '../security/browser-guard';
 import { baseUrl, closeServer, createHttpService, listen, Router } from '../http/server';
 import type { Db, Durability } from '../store/db';
 import { MessageStore } from '../store/message-store';
@@ -28,6 +29,8 @@ export interface MessageServiceOptions {
   threads?: { script: string; file: string; durability: Durability };
   host: string;
   port: number;
+  /** Host names accepted besides loopback ones (see stack/security/browser-guard.ts). */
+  allowedHosts?: readonly string[];
   clock: Clock;
   logger: Logger;
   /** The token every request must carry (a function: it is read per request). */
@@ -116,6 +119,8 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
     token: options.token,
     tokenParams: TOKEN_PARAMS,
+    // The default credentials are public: keep web pages (DNS rebinding, cross-site requests) out.
+    guard: createBrowserGuard({ bindHost: options.host, allowedHosts: options.allowedHosts }),
   });
   engine.start();
   const port = await listen(server, options.host, options.port);
