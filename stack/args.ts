@@ -19,6 +19,12 @@ export interface StackArgs {
   durability: Durability;
   llmUrl?: string;
   llmKey?: string;
+  /** KV: largest request (URL + body) in bytes; `ERR max request size exceeded` beyond it. */
+  kvMaxRequestBytes: number;
+  /** KV: commands per UTC day before `ERR max daily request limit exceeded`; undefined = no limit. */
+  kvDailyLimit?: number;
+  /** Shut down when stdin closes: set by a supervisor (the console) so its death never orphans the stack. */
+  exitWithStdin: boolean;
   logLevel: string;
   help: boolean;
 }
@@ -41,6 +47,9 @@ export const USAGE = `usage: npm run stack -- [options]
                             full: fsync before every acknowledgement
   --llm-url URL             OpenAI-compatible base URL for api/llm (e.g. http://127.0.0.1:11434/v1)
   --llm-key KEY             bearer token for --llm-url
+  --kv-max-request-size SIZE  KV request size limit, bytes or with kb/mb (default 10mb)
+  --kv-daily-limit N        KV commands per UTC day before requests are refused (default: no limit)
+  --exit-with-stdin         shut down when stdin closes (used by the console, which supervises the stack)
   --log-level LEVEL         pino level for stderr logs (default info)
 `;
 
@@ -81,6 +90,8 @@ export function parseArgs(argv: string[]): StackArgs {
     defaultTimeoutMs: 300_000,
     retentionMs: 7 * 86_400_000,
     durability: 'normal',
+    kvMaxRequestBytes: 10 * 1_048_576,
+    exitWithStdin: false,
     logLevel: 'info',
     help: false,
   };
@@ -161,6 +172,21 @@ export function parseArgs(argv: string[]): StackArgs {
       }
       case '--llm-key':
         args.llmKey = value();
+        break;
+      case '--kv-max-request-size':
+        args.kvMaxRequestBytes = size(flag, value());
+        break;
+      case '--kv-daily-limit': {
+        const text = value();
+        if (!/^\d+$/.test(text) || Number(text) < 1)
+          throw new ArgsError(
+            `--kv-daily-limit must be a whole number of commands, at least 1, got '${text}'`,
+          );
+        args.kvDailyLimit = Number(text);
+        break;
+      }
+      case '--exit-with-stdin':
+        args.exitWithStdin = true;
         break;
       case '--log-level':
         args.logLevel = value();

@@ -52,6 +52,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  if (args.exitWithStdin) {
+    // The supervising console holds our stdin open and never writes to it: EOF means it is gone (even
+    // killed with SIGKILL), and a stack nobody supervises must not keep the ports and the data dir.
+    process.stdin.on('end', () => {
+      if (stopping) return;
+      stopping = true;
+      logger.info('stdin closed: the supervising console is gone; shutting down');
+      shutdown();
+    });
+    process.stdin.resume();
+  }
 
   try {
     // This same file, loaded as a worker thread, is the SQLite writer (see the end of the file).

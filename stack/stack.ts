@@ -30,6 +30,9 @@ export interface StackOptions {
   durability?: Durability;
   llmUrl?: string;
   llmKey?: string;
+  /** KV request size limit in bytes (default 10 MiB) and daily command limit (default none). */
+  kvMaxRequestBytes?: number;
+  kvDailyLimit?: number;
   /** Start the KV service (default true). Message-only tests turn it off. */
   kv?: boolean;
   /**
@@ -127,6 +130,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         redisUrl: options.redisUrl,
         allowedHosts: options.allowedHosts,
         randomCredentials,
+        maxRequestBytes: options.kvMaxRequestBytes,
+        dailyRequestLimit: options.kvDailyLimit,
         logger: logger.child({ service: 'kv' }),
       });
       kvInfo = { url: kv.url, token: kv.token, readOnlyToken: kv.readOnlyToken };

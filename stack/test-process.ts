@@ -21,13 +21,13 @@ export interface StackProcess {
 
 export function spawnStack(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; stdin?: 'ignore' | 'pipe' } = {},
 ): StackProcess {
   if (!existsSync(CLI))
     throw new Error(`${CLI} is missing: run node scripts/build-node.mjs (vitest's global setup does)`);
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
   const stdoutLines: string[] = [];
   let stderr = '';

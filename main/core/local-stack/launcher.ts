@@ -21,7 +21,9 @@ export function nodeLauncher(
   env: NodeJS.ProcessEnv = {},
 ): StackLauncher {
   return (entry, args) => {
-    const child = spawn(execPath, [entry, ...args], {
+    // --exit-with-stdin: we hold the stack's stdin open; if this process dies (even by SIGKILL) the pipe
+    // closes and the stack shuts itself down instead of keeping the ports and the data dir.
+    const child = spawn(execPath, [entry, ...args, '--exit-with-stdin'], {
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,

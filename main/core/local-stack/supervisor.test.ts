@@ -47,7 +47,9 @@ describe('local stack supervisor', () => {
     const status = await waitFor(supervisor, (s) => s.state === 'ready', 'ready');
     expect(status).toMatchObject({ messagesUrl: 'http://127.0.0.1:18080', kvUrl: 'http://127.0.0.1:18079' });
     expect(status.pid).toBeGreaterThan(0);
-    expect(status.log.join('\n')).toContain('--port 0 --kv-port 0 --data-dir /tmp/switchyard-scripted');
+    expect(status.log.join('\n')).toContain(
+      '--port 0 --kv-port 0 --data-dir /tmp/switchyard-scripted --exit-with-stdin',
+    );
     expect(supervisor.endpoints()).toEqual({
       messagesUrl: 'http://127.0.0.1:18080',
       kvUrl: 'http://127.0.0.1:18079',
