@@ -12,6 +12,7 @@ import { useActiveProfile, useStackStatus } from '../../shell/data';
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
+import { FilterBar, type TextFilter } from '../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { InboxIcon, RefreshIcon } from '../../ui/icons';
 import { Badge, Callout, EmptyState, Spinner } from '../../ui/misc';
@@ -85,6 +86,19 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
       return next;
     });
   const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
+  const askSelected = (action: BulkRequest['action']) =>
+    setBulk({
+      action,
+      target: { dlqIds: visibleChecked },
+      description: `the ${plural(visibleChecked.length, 'selected entry', 'selected entries')}`,
+    });
+  // Every entry matching the filters, also ones not loaded here.
+  const askMatching = (action: BulkRequest['action']) =>
+    setBulk({
+      action,
+      target: { filters },
+      description: filterText ? `every entry matching ${filterText}` : 'every entry in the DLQ',
+    });
 
   return (
     <div className="dlq-page">
@@ -110,13 +124,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
           variant="primary"
           disabled={visibleChecked.length === 0 || profile.readOnly}
           title={writeTitle}
-          onClick={() =>
-            setBulk({
-              action: 'retry',
-              target: { dlqIds: visibleChecked },
-              description: `the ${plural(visibleChecked.length, 'selected entry', 'selected entries')}`,
-            })
-          }
+          onClick={() => askSelected('retry')}
         >
           Retry selected…
         </Button>
@@ -125,13 +133,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
           variant="danger"
           disabled={visibleChecked.length === 0 || profile.readOnly}
           title={writeTitle}
-          onClick={() =>
-            setBulk({
-              action: 'delete',
-              target: { dlqIds: visibleChecked },
-              description: `the ${plural(visibleChecked.length, 'selected entry', 'selected entries')}`,
-            })
-          }
+          onClick={() => askSelected('delete')}
         >
           Delete selected…
         </Button>
@@ -140,13 +142,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
           size="sm"
           disabled={profile.readOnly || Boolean(filterError) || entries.length === 0}
           title={writeTitle ?? 'Every entry matching the filters, also ones not loaded here'}
-          onClick={() =>
-            setBulk({
-              action: 'retry',
-              target: { filters },
-              description: filterText ? `every entry matching ${filterText}` : 'every entry in the DLQ',
-            })
-          }
+          onClick={() => askMatching('retry')}
         >
           Retry all matching…
         </Button>
@@ -154,13 +150,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
           size="sm"
           disabled={profile.readOnly || Boolean(filterError) || entries.length === 0}
           title={writeTitle ?? 'Every entry matching the filters, also ones not loaded here'}
-          onClick={() =>
-            setBulk({
-              action: 'delete',
-              target: { filters },
-              description: filterText ? `every entry matching ${filterText}` : 'every entry in the DLQ',
-            })
-          }
+          onClick={() => askMatching('delete')}
         >
           Delete all matching…
         </Button>
@@ -310,60 +300,15 @@ function DlqRow({
   );
 }
 
+const DLQ_TEXT_FILTERS: TextFilter<DlqFilterDraft>[] = [
+  { key: 'url', label: 'URL', placeholder: 'https://…, …', wide: true },
+  { key: 'topicName', label: 'URL group', placeholder: 'orders' },
+  { key: 'queueName', label: 'Queue', placeholder: 'emails' },
+  { key: 'label', label: 'Label', placeholder: 'nightly, …' },
+  { key: 'responseStatus', label: 'Response status', placeholder: '500, 404' },
+  { key: 'messageId', label: 'Message id', placeholder: 'msg_…' },
+];
+
 function DlqFilterBar() {
-  const { draft, setDraft, apply, clear } = useDlqUi();
-  const field = (key: keyof DlqFilterDraft, label: string, placeholder: string, wide = false) => (
-    <label className={wide ? 'filter-field filter-wide' : 'filter-field'}>
-      <span className="field-label">{label}</span>
-      <input
-        className="input input-mono"
-        value={draft[key]}
-        placeholder={placeholder}
-        onChange={(event) => setDraft({ [key]: event.target.value })}
-      />
-    </label>
-  );
-  return (
-    <form
-      className="filter-bar"
-      aria-label="DLQ filters"
-      onSubmit={(event) => {
-        event.preventDefault();
-        apply();
-      }}
-    >
-      {field('url', 'URL', 'https://…, …', true)}
-      {field('topicName', 'URL group', 'orders')}
-      {field('queueName', 'Queue', 'emails')}
-      {field('label', 'Label', 'nightly, …')}
-      {field('responseStatus', 'Response status', '500, 404')}
-      {field('messageId', 'Message id', 'msg_…')}
-      <label className="filter-field">
-        <span className="field-label">From</span>
-        <input
-          className="input"
-          type="datetime-local"
-          value={draft.from}
-          onChange={(event) => setDraft({ from: event.target.value })}
-        />
-      </label>
-      <label className="filter-field">
-        <span className="field-label">To</span>
-        <input
-          className="input"
-          type="datetime-local"
-          value={draft.to}
-          onChange={(event) => setDraft({ to: event.target.value })}
-        />
-      </label>
-      <div className="filter-actions">
-        <Button type="submit" variant="primary" size="sm">
-          Apply
-        </Button>
-        <Button size="sm" variant="ghost" onClick={clear}>
-          Clear
-        </Button>
-      </div>
-    </form>
-  );
+  return <FilterBar label="DLQ filters" form={useDlqUi()} fields={DLQ_TEXT_FILTERS} />;
 }

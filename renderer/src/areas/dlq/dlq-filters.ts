@@ -1,7 +1,7 @@
 // The DLQ filter form (text as typed) → bridge filters, and the UI state of the screen (zustand).
 import { create } from 'zustand';
 import type { DlqFiltersInput } from '../../../../shared/bridge/procedures/message-filters';
-import { localToMs, splitList } from '../messages/logs/log-filters';
+import { splitList, toDateRange } from '../../ui/filter-draft';
 
 export interface DlqFilterDraft {
   messageId: string;
@@ -29,9 +29,7 @@ export const EMPTY_DLQ_DRAFT: DlqFilterDraft = {
 export function toDlqFilters(draft: DlqFilterDraft): { filters: DlqFiltersInput; error?: string } {
   const statuses = splitList(draft.responseStatus);
   const badStatus = statuses?.find((status) => !/^\d{3}$/.test(status));
-  const fromDate = localToMs(draft.from);
-  const toMinute = localToMs(draft.to);
-  const toDate = toMinute === undefined ? undefined : toMinute + 59_999;
+  const { fromDate, toDate, error: rangeError } = toDateRange(draft.from, draft.to);
   const filters: DlqFiltersInput = {
     messageId: draft.messageId.trim() || undefined,
     url: splitList(draft.url),
@@ -46,10 +44,7 @@ export function toDlqFilters(draft: DlqFilterDraft): { filters: DlqFiltersInput;
     if (filters[key] === undefined) delete filters[key];
   }
   if (badStatus) return { filters, error: `“${badStatus}” is not an HTTP status (e.g. 500, 404).` };
-  if (fromDate !== undefined && toDate !== undefined && fromDate > toDate) {
-    return { filters, error: '“From” is after “To”.' };
-  }
-  return { filters };
+  return rangeError ? { filters, error: rangeError } : { filters };
 }
 
 export function describeDlqFilters(draft: DlqFilterDraft): string {

@@ -13,6 +13,7 @@ import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
+import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { RefreshIcon, SearchIcon } from '../../../ui/icons';
@@ -143,7 +144,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
 
   return (
     <div className="logs-tab">
-      <FilterBar />
+      <LogFilterBar />
       <div className="logs-toolbar">
         <span className="muted" data-testid="logs-summary">
           {pages.data
@@ -238,34 +239,23 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   );
 }
 
-function FilterBar() {
-  const { draft, setDraft, apply, clear } = useLogsUi();
-  const field = (key: keyof LogFilterDraft, label: string, placeholder: string, wide = false) => (
-    <label className={wide ? 'filter-field filter-wide' : 'filter-field'}>
-      <span className="field-label">{label}</span>
-      <input
-        className="input input-mono"
-        value={draft[key]}
-        placeholder={placeholder}
-        onChange={(event) => setDraft({ [key]: event.target.value })}
-      />
-    </label>
-  );
+const LOG_TEXT_FILTERS: TextFilter<LogFilterDraft>[] = [
+  { key: 'messageId', label: 'Message id', placeholder: 'msg_…' },
+  { key: 'url', label: 'URL', placeholder: 'https://…, …', wide: true },
+  { key: 'topicName', label: 'URL group', placeholder: 'orders' },
+  { key: 'queueName', label: 'Queue', placeholder: 'emails' },
+  { key: 'label', label: 'Label', placeholder: 'nightly, …' },
+];
+
+function LogFilterBar() {
+  const form = useLogsUi();
   return (
-    <form
-      className="filter-bar"
-      aria-label="Log filters"
-      onSubmit={(event) => {
-        event.preventDefault();
-        apply();
-      }}
-    >
-      <label className="filter-field">
-        <span className="field-label">State</span>
+    <FilterBar label="Log filters" form={form} fields={LOG_TEXT_FILTERS}>
+      <FilterField label="State">
         <select
           className="select"
-          value={draft.state}
-          onChange={(event) => setDraft({ state: event.target.value as LogFilterDraft['state'] })}
+          value={form.draft.state}
+          onChange={(event) => form.setDraft({ state: event.target.value as LogFilterDraft['state'] })}
         >
           <option value="">Any state</option>
           {LOG_STATE_FILTERS.map((state) => (
@@ -274,39 +264,8 @@ function FilterBar() {
             </option>
           ))}
         </select>
-      </label>
-      {field('messageId', 'Message id', 'msg_…')}
-      {field('url', 'URL', 'https://…, …', true)}
-      {field('topicName', 'URL group', 'orders')}
-      {field('queueName', 'Queue', 'emails')}
-      {field('label', 'Label', 'nightly, …')}
-      <label className="filter-field">
-        <span className="field-label">From</span>
-        <input
-          className="input"
-          type="datetime-local"
-          value={draft.from}
-          onChange={(event) => setDraft({ from: event.target.value })}
-        />
-      </label>
-      <label className="filter-field">
-        <span className="field-label">To</span>
-        <input
-          className="input"
-          type="datetime-local"
-          value={draft.to}
-          onChange={(event) => setDraft({ to: event.target.value })}
-        />
-      </label>
-      <div className="filter-actions">
-        <Button type="submit" variant="primary" size="sm">
-          Apply
-        </Button>
-        <Button size="sm" variant="ghost" onClick={clear}>
-          Clear
-        </Button>
-      </div>
-    </form>
+      </FilterField>
+    </FilterBar>
   );
 }
 

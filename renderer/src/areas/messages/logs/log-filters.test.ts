@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_DRAFT, splitList, toCancelFilters, toLogFilters } from './log-filters';
+import { splitList } from '../../../ui/filter-draft';
+import { EMPTY_DRAFT, toCancelFilters, toLogFilters } from './log-filters';
 
 describe('logs filter form', () => {
   it('turns the form into bridge filters: lists split on commas, local times to ms, To inclusive', () => {

@@ -7,6 +7,7 @@ import type {
   LogStateFilter,
 } from '../../../../../shared/bridge/procedures/message-filters';
 import { hasAnyFilter } from '../../../../../shared/bridge/procedures/message-filters';
+import { splitList, toDateRange } from '../../../ui/filter-draft';
 
 export interface LogFilterDraft {
   state: LogStateFilter | '';
@@ -31,27 +32,8 @@ export const EMPTY_DRAFT: LogFilterDraft = {
   to: '',
 };
 
-/** `a, b ,,c` → ['a', 'b', 'c']; undefined when empty. */
-export function splitList(text: string): string[] | undefined {
-  const values = text
-    .split(',')
-    .map((value) => value.trim())
-    .filter(Boolean);
-  return values.length > 0 ? [...new Set(values)] : undefined;
-}
-
-/** A `datetime-local` value → unix ms (local time); undefined when empty or unreadable. */
-export function localToMs(value: string): number | undefined {
-  if (!value) return undefined;
-  const ms = new Date(value).getTime();
-  return Number.isFinite(ms) ? ms : undefined;
-}
-
 export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput; error?: string } {
-  const fromDate = localToMs(draft.from);
-  // `to` is inclusive to the end of the chosen minute.
-  const toMinute = localToMs(draft.to);
-  const toDate = toMinute === undefined ? undefined : toMinute + 59_999;
+  const { fromDate, toDate, error } = toDateRange(draft.from, draft.to);
   const filters: LogFiltersInput = {
     state: draft.state ? [draft.state] : undefined,
     messageId: draft.messageId.trim() || undefined,
@@ -65,10 +47,7 @@ export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput;
   for (const key of Object.keys(filters) as (keyof LogFiltersInput)[]) {
     if (filters[key] === undefined) delete filters[key];
   }
-  if (fromDate !== undefined && toDate !== undefined && fromDate > toDate) {
-    return { filters, error: '“From” is after “To”.' };
-  }
-  return { filters };
+  return error ? { filters, error } : { filters };
 }
 
 /**

@@ -1,0 +1,107 @@
+// The filter bar of the message logs and the DLQ: text fields (comma-separated where a filter takes
+// several values), a From/To range in local time, Apply (or Enter) and Clear. The screen's store keeps
+// the draft (text as typed) and what was applied; the bar only edits the draft and calls apply / clear.
+import type { ReactNode } from 'react';
+import { Button } from './Button';
+import './filter-bar.css';
+
+/** The form state a filter bar works on (each screen's zustand store has this shape). */
+export interface FilterForm<Draft extends { from: string; to: string }> {
+  draft: Draft;
+  setDraft: (patch: Partial<Draft>) => void;
+  apply: () => void;
+  clear: () => void;
+}
+
+/** The keys of a draft whose values are plain text. */
+type TextKey<Draft> = { [Key in keyof Draft]: Draft[Key] extends string ? Key : never }[keyof Draft];
+
+export interface TextFilter<Draft> {
+  key: TextKey<Draft>;
+  label: string;
+  placeholder: string;
+  /** For long values such as URLs. */
+  wide?: boolean;
+}
+
+/** One labelled control of the bar. */
+export function FilterField({
+  label,
+  wide,
+  children,
+}: {
+  label: string;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <label className={wide ? 'filter-field filter-wide' : 'filter-field'}>
+      <span className="field-label">{label}</span>
+      {children}
+    </label>
+  );
+}
+
+export function FilterBar<Draft extends { from: string; to: string }>({
+  label,
+  form,
+  fields,
+  children,
+}: {
+  /** The form's accessible name. */
+  label: string;
+  form: FilterForm<Draft>;
+  /** Text fields, in order; they follow `children`. */
+  fields: TextFilter<Draft>[];
+  /** Controls other than text fields, first in the bar (e.g. a select). */
+  children?: ReactNode;
+}) {
+  const { draft, setDraft, apply, clear } = form;
+  const setText = (key: keyof Draft, value: string) => setDraft({ [key]: value } as Partial<Draft>);
+  return (
+    <form
+      className="filter-bar"
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        apply();
+      }}
+    >
+      {children}
+      {fields.map(({ key, label: fieldLabel, placeholder, wide }) => (
+        <FilterField key={String(key)} label={fieldLabel} wide={wide}>
+          <input
+            className="input input-mono"
+            value={draft[key] as string}
+            placeholder={placeholder}
+            onChange={(event) => setText(key, event.target.value)}
+          />
+        </FilterField>
+      ))}
+      <FilterField label="From">
+        <input
+          className="input"
+          type="datetime-local"
+          value={draft.from}
+          onChange={(event) => setText('from', event.target.value)}
+        />
+      </FilterField>
+      <FilterField label="To">
+        <input
+          className="input"
+          type="datetime-local"
+          value={draft.to}
+          onChange={(event) => setText('to', event.target.value)}
+        />
+      </FilterField>
+      <div className="filter-actions">
+        <Button type="submit" variant="primary" size="sm">
+          Apply
+        </Button>
+        <Button size="sm" variant="ghost" onClick={clear}>
+          Clear
+        </Button>
+      </div>
+    </form>
+  );
+}
