@@ -6,6 +6,7 @@ import { errorMessage } from '../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
 import { useNav } from '../../shell/nav';
 import { BodyView } from '../../ui/BodyView';
+import '../../ui/detail-panel.css';
 import { Button } from '../../ui/Button';
 import { confirmDanger } from '../../ui/confirm-danger';
 import { formatRelative, formatTime, plural } from '../../ui/format';
@@ -57,11 +58,11 @@ export function DlqDetail({
   const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
 
   return (
-    <aside className="dlq-detail" aria-label="DLQ entry">
-      <div className="log-detail-header dlq-detail-header">
+    <aside className="detail-panel dlq-detail" aria-label="DLQ entry">
+      <div className="detail-panel-header">
         <div className="stack" style={{ gap: 2, minWidth: 0 }}>
           <span className="section-title">DLQ entry</span>
-          <span className="mono dlq-detail-id">{dlqId}</span>
+          <span className="mono detail-panel-id">{dlqId}</span>
         </div>
         <span className="spacer" />
         {entry ? (
@@ -90,7 +91,7 @@ export function DlqDetail({
         ) : null}
         <Button size="sm" variant="ghost" icon={<XIcon />} aria-label="Close detail" onClick={onClose} />
       </div>
-      <div className="dlq-detail-body">
+      <div className="detail-panel-body dlq-detail-body">
         {!entry ? (
           fetched.error ? (
             <Callout tone="warning" title="Entry not found.">

@@ -7,6 +7,7 @@ import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { BodyView } from '../../../ui/BodyView';
+import '../../../ui/detail-panel.css';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { formatClock, formatRelative, formatTime } from '../../../ui/format';
@@ -58,11 +59,11 @@ export function LogDetail({
   const first = trail?.events[0];
   const latest = trail?.latest;
   return (
-    <aside className="log-detail" aria-label="Message detail">
-      <div className="log-detail-header">
+    <aside className="detail-panel log-detail" aria-label="Message detail">
+      <div className="detail-panel-header">
         <div className="stack" style={{ gap: 2, minWidth: 0 }}>
           <span className="section-title">Message</span>
-          <span className="mono log-detail-id">{messageId}</span>
+          <span className="mono detail-panel-id">{messageId}</span>
         </div>
         <span className="spacer" />
         {latest && !FINAL_STATES.has(latest.state) ? (
@@ -79,7 +80,7 @@ export function LogDetail({
         ) : null}
         <Button size="sm" variant="ghost" icon={<XIcon />} aria-label="Close detail" onClick={onClose} />
       </div>
-      <div className="log-detail-body">
+      <div className="detail-panel-body log-detail-body">
         {query.error ? (
           <Callout tone="danger" title="Could not load the trail.">
             {errorMessage(query.error)}
