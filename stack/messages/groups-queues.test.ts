@@ -1,33 +1,8 @@
 // URL groups, queues (FIFO, parallelism, pause/resume, lag) and flow control, over real HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  eventually,
-  settle,
-  startSink,
-  startTestStack,
-  waitForState,
-  type Sink,
-  type SinkReply,
-  type TestStack,
-} from './test-support';
+import { describe, expect, it } from 'vitest';
+import { eventually, settle, useStackAndSink, waitForState, type SinkReply } from './test-support';
 
-let stack: TestStack;
-let sink: Sink;
-let behaviour: (path: string) => SinkReply = () => ({});
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  sink = await startSink((request) => behaviour(request.url.split('?')[0] as string));
-});
-afterAll(async () => {
-  await stack.close();
-  await sink.close();
-});
-beforeEach(() => {
-  sink.received.length = 0;
-  sink.maxOpen = 0;
-  behaviour = () => ({});
-});
+const env = useStackAndSink();
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -46,60 +21,60 @@ function gates() {
 
 describe('URL groups', () => {
   it('creates a group by adding endpoints, lists and gets it', async () => {
-    const add = await stack.api('POST', '/v2/topics/team.alerts/endpoints', {
-      body: json({ endpoints: [{ name: 'first', url: `${sink.url}/a` }, { url: `${sink.url}/b` }] }),
+    const add = await env.stack.api('POST', '/v2/topics/team.alerts/endpoints', {
+      body: json({ endpoints: [{ name: 'first', url: `${env.sink.url}/a` }, { url: `${env.sink.url}/b` }] }),
     });
     expect(add.status).toBe(200);
-    const group = await stack.api('GET', '/v2/topics/team.alerts');
+    const group = await env.stack.api('GET', '/v2/topics/team.alerts');
     expect(group.json).toEqual({
       name: 'team.alerts',
       createdAt: expect.any(Number),
       updatedAt: expect.any(Number),
-      endpoints: [{ name: 'first', url: `${sink.url}/a` }, { url: `${sink.url}/b` }],
+      endpoints: [{ name: 'first', url: `${env.sink.url}/a` }, { url: `${env.sink.url}/b` }],
     });
-    const list = await stack.api('GET', '/v2/topics');
+    const list = await env.stack.api('GET', '/v2/topics');
     expect(list.json.map((g: { name: string }) => g.name)).toContain('team.alerts');
     // Adding an existing URL again does not duplicate it; a name moves to the new URL.
-    await stack.api('POST', '/v2/topics/team.alerts/endpoints', {
-      body: json({ endpoints: [{ url: `${sink.url}/b` }, { name: 'first', url: `${sink.url}/a2` }] }),
+    await env.stack.api('POST', '/v2/topics/team.alerts/endpoints', {
+      body: json({ endpoints: [{ url: `${env.sink.url}/b` }, { name: 'first', url: `${env.sink.url}/a2` }] }),
     });
-    const after = await stack.api('GET', '/v2/topics/team.alerts');
+    const after = await env.stack.api('GET', '/v2/topics/team.alerts');
     expect(after.json.endpoints).toEqual([
-      { url: `${sink.url}/b` },
-      { name: 'first', url: `${sink.url}/a2` },
+      { url: `${env.sink.url}/b` },
+      { name: 'first', url: `${env.sink.url}/a2` },
     ]);
   });
 
   it('fans a publish out to every endpoint and answers a top-level array', async () => {
-    await stack.api('POST', '/v2/topics/fan/endpoints', {
+    await env.stack.api('POST', '/v2/topics/fan/endpoints', {
       body: json({
         endpoints: [
-          { name: 'e1', url: `${sink.url}/f1` },
-          { name: 'e2', url: `${sink.url}/f2` },
+          { name: 'e1', url: `${env.sink.url}/f1` },
+          { name: 'e2', url: `${env.sink.url}/f2` },
         ],
       }),
     });
-    const response = await stack.api('POST', '/v2/publish/fan', { body: 'to all' });
+    const response = await env.stack.api('POST', '/v2/publish/fan', { body: 'to all' });
     expect(response.status).toBe(200);
     expect(response.json).toEqual([
-      { messageId: expect.stringMatching(/^msg_/), url: `${sink.url}/f1` },
-      { messageId: expect.stringMatching(/^msg_/), url: `${sink.url}/f2` },
+      { messageId: expect.stringMatching(/^msg_/), url: `${env.sink.url}/f1` },
+      { messageId: expect.stringMatching(/^msg_/), url: `${env.sink.url}/f2` },
     ]);
-    const deliveries = await sink.waitFor(2);
+    const deliveries = await env.sink.waitFor(2);
     expect(deliveries.map((d) => d.url).sort()).toEqual(['/f1', '/f2']);
     for (const delivery of deliveries) {
       expect(delivery.headers['upstash-topic-name']).toBe('fan');
       expect(delivery.body.toString()).toBe('to all');
     }
-    const log = await waitForState(stack, response.json[1].messageId, 'DELIVERED');
-    expect(log[0]).toMatchObject({ topicName: 'fan', endpointName: 'e2', url: `${sink.url}/f2` });
+    const log = await waitForState(env.stack, response.json[1].messageId, 'DELIVERED');
+    expect(log[0]).toMatchObject({ topicName: 'fan', endpointName: 'e2', url: `${env.sink.url}/f2` });
   });
 
   it('applies PATCHed default headers to every message, the request’s own headers winning', async () => {
-    await stack.api('POST', '/v2/topics/defaults/endpoints', {
-      body: json({ endpoints: [{ url: `${sink.url}/d` }] }),
+    await env.stack.api('POST', '/v2/topics/defaults/endpoints', {
+      body: json({ endpoints: [{ url: `${env.sink.url}/d` }] }),
     });
-    const patch = await stack.api('PATCH', '/v2/topics/defaults', {
+    const patch = await env.stack.api('PATCH', '/v2/topics/defaults', {
       body: json({
         headers: {
           'Upstash-Forward-X-Team': ['ops'],
@@ -109,43 +84,45 @@ describe('URL groups', () => {
       }),
     });
     expect(patch.status).toBe(200);
-    const group = await stack.api('GET', '/v2/topics/defaults');
+    const group = await env.stack.api('GET', '/v2/topics/defaults');
     expect(group.json.headers).toEqual({
       'Upstash-Forward-X-Team': ['ops'],
       'Upstash-Forward-X-Env': ['prod'],
       'Upstash-Retries': ['0'],
     });
-    const response = await stack.api('POST', '/v2/publish/defaults', {
+    const response = await env.stack.api('POST', '/v2/publish/defaults', {
       headers: { 'Upstash-Forward-X-Env': 'staging', 'Upstash-Delay': '1h' },
     });
-    const message = await stack.api('GET', `/v2/messages/${response.json[0].messageId}`);
+    const message = await env.stack.api('GET', `/v2/messages/${response.json[0].messageId}`);
     expect(message.json.maxRetries).toBe(0);
-    stack.clock.advance(3_600_000);
-    const [delivery] = await sink.waitFor(1);
+    env.stack.clock.advance(3_600_000);
+    const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.headers['x-team']).toBe('ops');
     expect(delivery?.headers['x-env']).toBe('staging');
   });
 
   it('deletes the group with its last endpoint, and deletes groups', async () => {
-    await stack.api('POST', '/v2/topics/shrink/endpoints', {
-      body: json({ endpoints: [{ name: 'one', url: `${sink.url}/1` }, { url: `${sink.url}/2` }] }),
+    await env.stack.api('POST', '/v2/topics/shrink/endpoints', {
+      body: json({ endpoints: [{ name: 'one', url: `${env.sink.url}/1` }, { url: `${env.sink.url}/2` }] }),
     });
-    await stack.api('DELETE', '/v2/topics/shrink/endpoints', {
+    await env.stack.api('DELETE', '/v2/topics/shrink/endpoints', {
       body: json({ endpoints: [{ name: 'one' }] }),
     });
-    expect((await stack.api('GET', '/v2/topics/shrink')).json.endpoints).toEqual([{ url: `${sink.url}/2` }]);
-    const last = await stack.api('DELETE', '/v2/topics/shrink/endpoints', {
-      body: json({ endpoints: [{ url: `${sink.url}/2` }] }),
+    expect((await env.stack.api('GET', '/v2/topics/shrink')).json.endpoints).toEqual([
+      { url: `${env.sink.url}/2` },
+    ]);
+    const last = await env.stack.api('DELETE', '/v2/topics/shrink/endpoints', {
+      body: json({ endpoints: [{ url: `${env.sink.url}/2` }] }),
     });
     expect(last.status).toBe(200);
-    expect((await stack.api('GET', '/v2/topics/shrink')).status).toBe(404);
+    expect((await env.stack.api('GET', '/v2/topics/shrink')).status).toBe(404);
 
-    await stack.api('POST', '/v2/topics/gone/endpoints', {
-      body: json({ endpoints: [{ url: `${sink.url}/g` }] }),
+    await env.stack.api('POST', '/v2/topics/gone/endpoints', {
+      body: json({ endpoints: [{ url: `${env.sink.url}/g` }] }),
     });
-    expect((await stack.api('DELETE', '/v2/topics/gone')).status).toBe(200);
-    expect((await stack.api('DELETE', '/v2/topics/gone')).status).toBe(404);
-    const publish = await stack.api('POST', '/v2/publish/gone', { body: 'x' });
+    expect((await env.stack.api('DELETE', '/v2/topics/gone')).status).toBe(200);
+    expect((await env.stack.api('DELETE', '/v2/topics/gone')).status).toBe(404);
+    const publish = await env.stack.api('POST', '/v2/publish/gone', { body: 'x' });
     expect(publish.status).toBe(404);
     expect(publish.json.error).toBe("URL group 'gone' not found");
   });
@@ -155,7 +132,7 @@ describe('URL groups', () => {
       [
         'POST',
         '/v2/topics/bad%20name/endpoints',
-        json({ endpoints: [{ url: `${sink.url}/x` }] }),
+        json({ endpoints: [{ url: `${env.sink.url}/x` }] }),
         400,
         /invalid URL group name/,
       ],
@@ -179,7 +156,7 @@ describe('URL groups', () => {
       ['GET', '/v2/topics/nope', undefined, 404, /URL group 'nope' not found/],
     ];
     for (const [method, path, body, status, message] of cases) {
-      const response = await stack.api(method, path, { body });
+      const response = await env.stack.api(method, path, { body });
       expect(response.status, `${method} ${path} ${body}`).toBe(status);
       expect(response.json.error, `${method} ${path}`).toMatch(message);
     }
@@ -188,11 +165,11 @@ describe('URL groups', () => {
 
 describe('queues', () => {
   it('creates an unknown queue on enqueue and reports all six fields', async () => {
-    const response = await stack.api('POST', `/v2/enqueue/auto-q/${sink.url}/q`, {
+    const response = await env.stack.api('POST', `/v2/enqueue/auto-q/${env.sink.url}/q`, {
       headers: { 'Upstash-Delay': '1h' },
     });
     expect(response.status).toBe(200);
-    const queue = await stack.api('GET', '/v2/queues/auto-q');
+    const queue = await env.stack.api('GET', '/v2/queues/auto-q');
     expect(queue.json).toEqual({
       name: 'auto-q',
       createdAt: expect.any(Number),
@@ -201,67 +178,73 @@ describe('queues', () => {
       lag: 1,
       paused: false,
     });
-    const message = await stack.api('GET', `/v2/messages/${response.json.messageId}`);
+    const message = await env.stack.api('GET', `/v2/messages/${response.json.messageId}`);
     expect(message.json.queueName).toBe('auto-q');
-    stack.clock.advance(3_600_000);
-    await sink.waitFor(1);
-    await eventually(async () => (await stack.api('GET', '/v2/queues/auto-q')).json.lag === 0, 'lag 0');
+    env.stack.clock.advance(3_600_000);
+    await env.sink.waitFor(1);
+    await eventually(async () => (await env.stack.api('GET', '/v2/queues/auto-q')).json.lag === 0, 'lag 0');
   });
 
   it('delivers FIFO, one at a time, with parallelism 1', async () => {
     const gate = gates();
-    behaviour = gate.reply;
-    await stack.api('POST', '/v2/queues', { body: json({ queueName: 'fifo', parallelism: 1 }) });
+    env.behaviour = gate.reply;
+    await env.stack.api('POST', '/v2/queues', { body: json({ queueName: 'fifo', parallelism: 1 }) });
     for (let i = 0; i < 5; i++)
-      await stack.api('POST', `/v2/enqueue/fifo/${sink.url}/fifo-${i}`, { body: String(i) });
-    expect((await stack.api('GET', '/v2/queues/fifo')).json.lag).toBe(5);
+      await env.stack.api('POST', `/v2/enqueue/fifo/${env.sink.url}/fifo-${i}`, { body: String(i) });
+    expect((await env.stack.api('GET', '/v2/queues/fifo')).json.lag).toBe(5);
     for (let i = 1; i <= 5; i++) {
-      await sink.waitFor(i);
+      await env.sink.waitFor(i);
       await settle(30);
-      expect(sink.open).toBe(1);
+      expect(env.sink.open).toBe(1);
       gate.releaseOne();
     }
-    expect(sink.received.map((r) => r.url)).toEqual(['/fifo-0', '/fifo-1', '/fifo-2', '/fifo-3', '/fifo-4']);
-    expect(sink.maxOpen).toBe(1);
-    await eventually(async () => (await stack.api('GET', '/v2/queues/fifo')).json.lag === 0, 'lag 0');
+    expect(env.sink.received.map((r) => r.url)).toEqual([
+      '/fifo-0',
+      '/fifo-1',
+      '/fifo-2',
+      '/fifo-3',
+      '/fifo-4',
+    ]);
+    expect(env.sink.maxOpen).toBe(1);
+    await eventually(async () => (await env.stack.api('GET', '/v2/queues/fifo')).json.lag === 0, 'lag 0');
   });
 
   it('holds the next message while the head of the queue waits for its retry', async () => {
     let first = true;
-    behaviour = (path) => {
+    env.behaviour = (path) => {
       if (path === '/head' && first) {
         first = false;
         return { status: 500 };
       }
       return {};
     };
-    const head = await stack.api('POST', `/v2/enqueue/strict/${sink.url}/head`, {
+    const head = await env.stack.api('POST', `/v2/enqueue/strict/${env.sink.url}/head`, {
       headers: { 'Upstash-Retries': '1', 'Upstash-Retry-Delay': '60000' },
     });
-    await stack.api('POST', `/v2/enqueue/strict/${sink.url}/second`);
-    await waitForState(stack, head.json.messageId, 'RETRY');
+    await env.stack.api('POST', `/v2/enqueue/strict/${env.sink.url}/second`);
+    await waitForState(env.stack, head.json.messageId, 'RETRY');
     await settle();
-    expect(sink.received.map((r) => r.url)).toEqual(['/head']);
-    stack.clock.advance(60_000);
-    await sink.waitFor(3);
-    expect(sink.received.map((r) => r.url)).toEqual(['/head', '/head', '/second']);
+    expect(env.sink.received.map((r) => r.url)).toEqual(['/head']);
+    env.stack.clock.advance(60_000);
+    await env.sink.waitFor(3);
+    expect(env.sink.received.map((r) => r.url)).toEqual(['/head', '/head', '/second']);
   });
 
   it('runs at most `parallelism` at once', async () => {
     const gate = gates();
-    behaviour = gate.reply;
-    await stack.api('POST', '/v2/queues', { body: json({ queueName: 'par3', parallelism: 3 }) });
-    for (let i = 0; i < 8; i++) await stack.api('POST', `/v2/enqueue/par3/${sink.url}/p${i}`);
-    await sink.waitFor(3);
+    env.behaviour = gate.reply;
+    await env.stack.api('POST', '/v2/queues', { body: json({ queueName: 'par3', parallelism: 3 }) });
+    for (let i = 0; i < 8; i++) await env.stack.api('POST', `/v2/enqueue/par3/${env.sink.url}/p${i}`);
+    await env.sink.waitFor(3);
     await settle(50);
-    expect(sink.open).toBe(3);
-    while (sink.received.length < 8 || gate.waiting > 0) {
+    expect(env.sink.open).toBe(3);
+    while (env.sink.received.length < 8 || gate.waiting > 0) {
       gate.releaseAll();
       await settle(20);
     }
-    expect(sink.maxOpen).toBe(3);
+    expect(env.sink.maxOpen).toBe(3);
     expect(
-      sink.received
+      env.sink.received
         .slice(0, 3)
         .map((r) => r.url)
         .sort(),
@@ -269,34 +252,34 @@ describe('queues', () => {
   });
 
   it('accepts but does not deliver while paused, and resumes in order', async () => {
-    await stack.api('POST', '/v2/queues', {
+    await env.stack.api('POST', '/v2/queues', {
       body: json({ queueName: 'paused-q', parallelism: 1, paused: true }),
     });
     for (let i = 0; i < 3; i++) {
-      expect((await stack.api('POST', `/v2/enqueue/paused-q/${sink.url}/z${i}`)).status).toBe(200);
+      expect((await env.stack.api('POST', `/v2/enqueue/paused-q/${env.sink.url}/z${i}`)).status).toBe(200);
     }
     await settle();
-    expect(sink.received).toHaveLength(0);
-    const paused = await stack.api('GET', '/v2/queues/paused-q');
+    expect(env.sink.received).toHaveLength(0);
+    const paused = await env.stack.api('GET', '/v2/queues/paused-q');
     expect(paused.json).toMatchObject({ paused: true, lag: 3 });
-    expect((await stack.api('POST', '/v2/queues/paused-q/resume')).status).toBe(200);
-    await sink.waitFor(3);
-    expect(sink.received.map((r) => r.url)).toEqual(['/z0', '/z1', '/z2']);
-    expect((await stack.api('POST', '/v2/queues/paused-q/pause')).status).toBe(200);
-    expect((await stack.api('GET', '/v2/queues/paused-q')).json.paused).toBe(true);
+    expect((await env.stack.api('POST', '/v2/queues/paused-q/resume')).status).toBe(200);
+    await env.sink.waitFor(3);
+    expect(env.sink.received.map((r) => r.url)).toEqual(['/z0', '/z1', '/z2']);
+    expect((await env.stack.api('POST', '/v2/queues/paused-q/pause')).status).toBe(200);
+    expect((await env.stack.api('GET', '/v2/queues/paused-q')).json.paused).toBe(true);
   });
 
   it('lists and deletes queues, and refuses bad queue input', async () => {
-    await stack.api('POST', '/v2/queues', { body: json({ queueName: 'to-delete', parallelism: 2 }) });
-    const list = await stack.api('GET', '/v2/queues');
+    await env.stack.api('POST', '/v2/queues', { body: json({ queueName: 'to-delete', parallelism: 2 }) });
+    const list = await env.stack.api('GET', '/v2/queues');
     expect(list.json.find((q: { name: string }) => q.name === 'to-delete')).toMatchObject({
       parallelism: 2,
       lag: 0,
       paused: false,
     });
-    expect((await stack.api('DELETE', '/v2/queues/to-delete')).status).toBe(200);
-    expect((await stack.api('GET', '/v2/queues/to-delete')).status).toBe(404);
-    expect((await stack.api('DELETE', '/v2/queues/never-existed')).status).toBe(200);
+    expect((await env.stack.api('DELETE', '/v2/queues/to-delete')).status).toBe(200);
+    expect((await env.stack.api('GET', '/v2/queues/to-delete')).status).toBe(404);
+    expect((await env.stack.api('DELETE', '/v2/queues/never-existed')).status).toBe(200);
     const cases: [string, string, string | undefined, number, RegExp][] = [
       ['POST', '/v2/queues', json({ queueName: 'bad name', parallelism: 1 }), 400, /invalid queue name/],
       ['POST', '/v2/queues', json({ queueName: 'q', parallelism: 0 }), 400, /parallelism/],
@@ -307,10 +290,10 @@ describe('queues', () => {
       ['GET', '/v2/queues/unknown-q', undefined, 404, /queue 'unknown-q' not found/],
       ['POST', '/v2/queues/unknown-q/pause', undefined, 404, /not found/],
       ['POST', '/v2/queues/unknown-q/resume', undefined, 404, /not found/],
-      ['POST', `/v2/enqueue/bad%20q/${sink.url}/x`, 'x', 400, /invalid queue name/],
+      ['POST', `/v2/enqueue/bad%20q/${env.sink.url}/x`, 'x', 400, /invalid queue name/],
     ];
     for (const [method, path, body, status, message] of cases) {
-      const response = await stack.api(method, path, { body });
+      const response = await env.stack.api(method, path, { body });
       expect(response.status, `${method} ${path} ${body}`).toBe(status);
       expect(response.json.error).toMatch(message);
     }
@@ -322,7 +305,7 @@ describe('flow control', () => {
     const gate = gates();
     let open = 0;
     let maxOpen = 0;
-    behaviour = (path) => {
+    env.behaviour = (path) => {
       if (!path.startsWith('/fp')) return {};
       open++;
       maxOpen = Math.max(maxOpen, open);
@@ -330,16 +313,17 @@ describe('flow control', () => {
       return { wait: held.wait?.then(() => void open--) };
     };
     const headers = { 'Upstash-Flow-Control-Key': 'fk-par', 'Upstash-Flow-Control-Value': 'parallelism=2' };
-    for (let i = 0; i < 6; i++) await stack.api('POST', `/v2/publish/${sink.url}/fp${i}`, { headers });
+    for (let i = 0; i < 6; i++)
+      await env.stack.api('POST', `/v2/publish/${env.sink.url}/fp${i}`, { headers });
     // Another key is not held back by the first.
-    await stack.api('POST', `/v2/publish/${sink.url}/other`, {
+    await env.stack.api('POST', `/v2/publish/${env.sink.url}/other`, {
       headers: { 'Upstash-Flow-Control-Key': 'fk-other', 'Upstash-Flow-Control-Value': 'parallelism=1' },
     });
-    await sink.waitFor(1, { match: (r) => r.url === '/other' });
-    await sink.waitFor(2, { match: (r) => r.url.startsWith('/fp') });
+    await env.sink.waitFor(1, { match: (r) => r.url === '/other' });
+    await env.sink.waitFor(2, { match: (r) => r.url.startsWith('/fp') });
     await settle(50);
-    expect(sink.received.filter((r) => r.url.startsWith('/fp'))).toHaveLength(2);
-    while (sink.received.filter((r) => r.url.startsWith('/fp')).length < 6 || gate.waiting > 0) {
+    expect(env.sink.received.filter((r) => r.url.startsWith('/fp'))).toHaveLength(2);
+    while (env.sink.received.filter((r) => r.url.startsWith('/fp')).length < 6 || gate.waiting > 0) {
       gate.releaseOne();
       await settle(20);
     }
@@ -351,19 +335,19 @@ describe('flow control', () => {
       'Upstash-Flow-Control-Key': 'fk-rate',
       'Upstash-Flow-Control-Value': 'rate=3, period=1m',
     };
-    for (let i = 0; i < 7; i++) await stack.api('POST', `/v2/publish/${sink.url}/r${i}`, { headers });
-    await sink.waitFor(3);
+    for (let i = 0; i < 7; i++) await env.stack.api('POST', `/v2/publish/${env.sink.url}/r${i}`, { headers });
+    await env.sink.waitFor(3);
     await settle();
-    expect(sink.received).toHaveLength(3);
-    stack.clock.advance(59_999);
+    expect(env.sink.received).toHaveLength(3);
+    env.stack.clock.advance(59_999);
     await settle();
-    expect(sink.received).toHaveLength(3);
-    stack.clock.advance(1);
-    await sink.waitFor(6);
+    expect(env.sink.received).toHaveLength(3);
+    env.stack.clock.advance(1);
+    await env.sink.waitFor(6);
     await settle();
-    expect(sink.received).toHaveLength(6);
-    stack.clock.advance(60_000);
-    await sink.waitFor(7);
-    expect(sink.received.map((r) => r.url)).toEqual(['/r0', '/r1', '/r2', '/r3', '/r4', '/r5', '/r6']);
+    expect(env.sink.received).toHaveLength(6);
+    env.stack.clock.advance(60_000);
+    await env.sink.waitFor(7);
+    expect(env.sink.received.map((r) => r.url)).toEqual(['/r0', '/r1', '/r2', '/r3', '/r4', '/r5', '/r6']);
   });
 });

@@ -1,40 +1,29 @@
 // Retries, backoff, Retry-After, non-retryable errors, timeouts, callbacks, failure callbacks and the DLQ,
 // with a manual clock so that backoffs of hours take milliseconds.
 import { HttpTransport, type Transport } from './delivery';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   settle,
   startSink,
   startTestStack,
+  useStackAndSink,
   waitForState,
-  type Sink,
   type SinkReply,
-  type TestStack,
 } from './test-support';
 
-let stack: TestStack;
-let sink: Sink;
-/** Per-path behaviour of the sink; default 200. */
+const env = useStackAndSink();
+/** Per-path behaviour of the sink by attempt (0 = first); default 200. */
 let behaviour: Record<string, (attempt: number) => SinkReply> = {};
 const attempts = new Map<string, number>();
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  sink = await startSink((request) => {
-    const path = request.url.split('?')[0] as string;
+beforeEach(() => {
+  behaviour = {};
+  attempts.clear();
+  env.behaviour = (path) => {
     const attempt = attempts.get(path) ?? 0;
     attempts.set(path, attempt + 1);
     return behaviour[path]?.(attempt) ?? {};
-  });
-});
-afterAll(async () => {
-  await stack.close();
-  await sink.close();
-});
-beforeEach(() => {
-  sink.received.length = 0;
-  behaviour = {};
-  attempts.clear();
+  };
 });
 
 const at = (path: string) => (r: { url: string }) => r.url.split('?')[0] === path;
@@ -44,14 +33,14 @@ async function publish(
   headers: Record<string, string> = {},
   body = 'payload',
 ): Promise<string> {
-  const response = await stack.api('POST', `/v2/publish/${sink.url}${path}`, { headers, body });
+  const response = await env.stack.api('POST', `/v2/publish/${env.sink.url}${path}`, { headers, body });
   expect(response.status).toBe(200);
   return response.json.messageId;
 }
 
 /** The delay the engine chose for the next retry, read from the newest RETRY event. */
 async function nextRetryDelay(id: string, count: number): Promise<number> {
-  const events = await waitForState(stack, id, 'RETRY', count);
+  const events = await waitForState(env.stack, id, 'RETRY', count);
   const newest = events[0];
   return newest.nextDeliveryTime - newest.time;
 }
@@ -60,25 +49,25 @@ describe('retries with the default backoff', () => {
   it('makes 1 + retries attempts with e^(2.5n) s between them, then fails into the DLQ', async () => {
     behaviour['/down'] = () => ({ status: 500, body: 'broken', headers: { 'x-why': 'db' } });
     const id = await publish('/down', { 'Upstash-Retries': '2' });
-    await sink.waitFor(1, { match: at('/down') });
+    await env.sink.waitFor(1, { match: at('/down') });
     expect(await nextRetryDelay(id, 1)).toBe(Math.round(Math.exp(2.5) * 1000));
-    stack.clock.advance(Math.round(Math.exp(2.5) * 1000) - 1);
+    env.stack.clock.advance(Math.round(Math.exp(2.5) * 1000) - 1);
     await settle();
-    expect(sink.received.filter(at('/down'))).toHaveLength(1);
-    stack.clock.advance(1);
-    await sink.waitFor(2, { match: at('/down') });
+    expect(env.sink.received.filter(at('/down'))).toHaveLength(1);
+    env.stack.clock.advance(1);
+    await env.sink.waitFor(2, { match: at('/down') });
     expect(await nextRetryDelay(id, 2)).toBe(Math.round(Math.exp(5) * 1000));
-    stack.clock.advance(Math.round(Math.exp(5) * 1000));
-    await sink.waitFor(3, { match: at('/down') });
-    const failed = await waitForState(stack, id, 'FAILED');
+    env.stack.clock.advance(Math.round(Math.exp(5) * 1000));
+    await env.sink.waitFor(3, { match: at('/down') });
+    const failed = await waitForState(env.stack, id, 'FAILED');
     expect(failed[0]).toMatchObject({ messageId: id, state: 'FAILED', responseStatus: 500 });
-    stack.clock.advance(86_400_000);
+    env.stack.clock.advance(86_400_000);
     await settle();
-    const received = sink.received.filter(at('/down'));
+    const received = env.sink.received.filter(at('/down'));
     expect(received.map((r) => r.headers['upstash-retried'])).toEqual(['0', '1', '2']);
     expect(new Set(received.map((r) => r.headers['upstash-message-id']))).toEqual(new Set([id]));
 
-    const dlq = await stack.api('GET', `/v2/dlq?messageId=${id}`);
+    const dlq = await env.stack.api('GET', `/v2/dlq?messageId=${id}`);
     expect(dlq.json.messages).toHaveLength(1);
     expect(dlq.json.messages[0]).toMatchObject({
       messageId: id,
@@ -89,7 +78,7 @@ describe('retries with the default backoff', () => {
       maxRetries: 2,
       body: 'payload',
     });
-    const states = (await stack.api('GET', `/v2/logs?messageId=${id}&count=100`)).json.events
+    const states = (await env.stack.api('GET', `/v2/logs?messageId=${id}&count=100`)).json.events
       .map((e: { state: string }) => e.state)
       .reverse();
     expect(states).toEqual([
@@ -109,17 +98,17 @@ describe('retries with the default backoff', () => {
   it('makes exactly one attempt with Upstash-Retries: 0', async () => {
     behaviour['/once'] = () => ({ status: 502 });
     const id = await publish('/once', { 'Upstash-Retries': '0' });
-    await waitForState(stack, id, 'FAILED');
-    stack.clock.advance(86_400_000);
+    await waitForState(env.stack, id, 'FAILED');
+    env.stack.clock.advance(86_400_000);
     await settle();
-    expect(sink.received.filter(at('/once'))).toHaveLength(1);
+    expect(env.sink.received.filter(at('/once'))).toHaveLength(1);
   });
 
   it('uses the configured exponent factor', async () => {
     const other = await startTestStack({ backoffFactor: 2 });
     try {
       behaviour['/factor'] = () => ({ status: 500 });
-      const response = await other.api('POST', `/v2/publish/${sink.url}/factor`, {
+      const response = await other.api('POST', `/v2/publish/${env.sink.url}/factor`, {
         headers: { 'Upstash-Retries': '1' },
       });
       const events = await waitForState(other, response.json.messageId, 'RETRY');
@@ -138,8 +127,8 @@ describe('retry delay overrides', () => {
       'Upstash-Retry-Delay': '1000 * (1 + retried)',
     });
     expect(await nextRetryDelay(id, 1)).toBe(1000);
-    stack.clock.advance(1000);
-    await sink.waitFor(2, { match: at('/expr') });
+    env.stack.clock.advance(1000);
+    await env.sink.waitFor(2, { match: at('/expr') });
     expect(await nextRetryDelay(id, 2)).toBe(2000);
   });
 
@@ -147,16 +136,16 @@ describe('retry delay overrides', () => {
     behaviour['/after'] = (attempt) => ({
       status: 429,
       headers: {
-        'Retry-After': ['7', '1m30s', new Date(stack.clock.now() + 20_000).toUTCString()][attempt] ?? '1',
+        'Retry-After': ['7', '1m30s', new Date(env.stack.clock.now() + 20_000).toUTCString()][attempt] ?? '1',
       },
     });
     const id = await publish('/after', { 'Upstash-Retries': '3', 'Upstash-Retry-Delay': '5' });
     expect(await nextRetryDelay(id, 1)).toBe(7000);
-    stack.clock.advance(7000);
-    await sink.waitFor(2, { match: at('/after') });
+    env.stack.clock.advance(7000);
+    await env.sink.waitFor(2, { match: at('/after') });
     expect(await nextRetryDelay(id, 2)).toBe(90_000);
-    stack.clock.advance(90_000);
-    await sink.waitFor(3, { match: at('/after') });
+    env.stack.clock.advance(90_000);
+    await env.sink.waitFor(3, { match: at('/after') });
     const third = await nextRetryDelay(id, 3);
     expect(third).toBeGreaterThan(18_000);
     expect(third).toBeLessThanOrEqual(20_000);
@@ -177,27 +166,27 @@ describe('failures without retries left', () => {
       body: 'no',
     });
     const id = await publish('/fatal', { 'Upstash-Retries': '5' });
-    const failed = await waitForState(stack, id, 'FAILED');
+    const failed = await waitForState(env.stack, id, 'FAILED');
     expect(failed[0].error).toMatch(/non-retryable/);
-    stack.clock.advance(86_400_000);
+    env.stack.clock.advance(86_400_000);
     await settle();
-    expect(sink.received.filter(at('/fatal'))).toHaveLength(1);
-    const dlq = await stack.api('GET', `/v2/dlq?messageId=${id}`);
+    expect(env.sink.received.filter(at('/fatal'))).toHaveLength(1);
+    const dlq = await env.stack.api('GET', `/v2/dlq?messageId=${id}`);
     expect(dlq.json.messages[0].responseStatus).toBe(489);
   });
 
   it('retries a 489 that does not carry the header', async () => {
     behaviour['/489'] = () => ({ status: 489 });
     const id = await publish('/489', { 'Upstash-Retries': '1' });
-    await waitForState(stack, id, 'RETRY');
+    await waitForState(env.stack, id, 'RETRY');
   });
 
   it('counts a timeout as a failed attempt', async () => {
     behaviour['/slow'] = () => ({ wait: new Promise((resolve) => setTimeout(resolve, 2_500)) });
     const id = await publish('/slow', { 'Upstash-Retries': '0', 'Upstash-Timeout': '1s' });
-    const failed = await waitForState(stack, id, 'FAILED');
+    const failed = await waitForState(env.stack, id, 'FAILED');
     expect(failed[0].error).toBe('timeout after 1s');
-    const dlq = await stack.api('GET', `/v2/dlq?messageId=${id}`);
+    const dlq = await env.stack.api('GET', `/v2/dlq?messageId=${id}`);
     expect(dlq.json.messages[0].responseStatus).toBe(0);
   });
 
@@ -205,10 +194,10 @@ describe('failures without retries left', () => {
     const closed = await startSink();
     const url = closed.url;
     await closed.close();
-    const response = await stack.api('POST', `/v2/publish/${url}/gone`, {
+    const response = await env.stack.api('POST', `/v2/publish/${url}/gone`, {
       headers: { 'Upstash-Retries': '0' },
     });
-    const failed = await waitForState(stack, response.json.messageId, 'FAILED');
+    const failed = await waitForState(env.stack, response.json.messageId, 'FAILED');
     expect(failed[0].error).toMatch(/ECONNREFUSED/);
   });
 });
@@ -224,7 +213,7 @@ describe('callbacks', () => {
       {
         'Upstash-Retries': '2',
         'Upstash-Retry-Delay': '1000',
-        'Upstash-Callback': `${sink.url}/cb`,
+        'Upstash-Callback': `${env.sink.url}/cb`,
         'Upstash-Callback-Forward-X-Cb-Secret': 's3',
         'Upstash-Callback-Method': 'PUT',
         'Content-Type': 'text/plain',
@@ -232,9 +221,9 @@ describe('callbacks', () => {
       },
       'original body',
     );
-    await sink.waitFor(1, { match: at('/cb') });
-    stack.clock.advance(1000);
-    const callbacks = await sink.waitFor(2, { match: at('/cb') });
+    await env.sink.waitFor(1, { match: at('/cb') });
+    env.stack.clock.advance(1000);
+    const callbacks = await env.sink.waitFor(2, { match: at('/cb') });
     const payloads = callbacks.map((c) => JSON.parse(c.body.toString()));
     const first = payloads.find((p) => p.status === 500);
     const second = payloads.find((p) => p.status === 200);
@@ -243,7 +232,7 @@ describe('callbacks', () => {
       body: Buffer.from('first failed').toString('base64'),
       maxRetries: 2,
       sourceMessageId: id,
-      url: `${sink.url}/flaky`,
+      url: `${env.sink.url}/flaky`,
       method: 'POST',
       sourceHeader: { 'Content-Type': ['text/plain'], 'X-Source': ['src'] },
       sourceBody: Buffer.from('original body').toString('base64'),
@@ -268,15 +257,15 @@ describe('callbacks', () => {
     const id = await publish('/dead', {
       'Upstash-Retries': '1',
       'Upstash-Retry-Delay': '10',
-      'Upstash-Failure-Callback': `${sink.url}/failed`,
+      'Upstash-Failure-Callback': `${env.sink.url}/failed`,
       'Upstash-Failure-Callback-Forward-X-F': 'f',
     });
-    await sink.waitFor(1, { match: at('/dead') });
-    await waitForState(stack, id, 'RETRY');
-    stack.clock.advance(10);
-    const [failure] = await sink.waitFor(1, { match: at('/failed') });
+    await env.sink.waitFor(1, { match: at('/dead') });
+    await waitForState(env.stack, id, 'RETRY');
+    env.stack.clock.advance(10);
+    const [failure] = await env.sink.waitFor(1, { match: at('/failed') });
     const payload = JSON.parse(failure?.body.toString() ?? '{}');
-    const dlq = await stack.api('GET', `/v2/dlq?messageId=${id}`);
+    const dlq = await env.stack.api('GET', `/v2/dlq?messageId=${id}`);
     expect(payload).toMatchObject({
       status: 500,
       retried: 1,
@@ -286,9 +275,9 @@ describe('callbacks', () => {
       body: Buffer.from('dead').toString('base64'),
     });
     expect(failure?.headers['x-f']).toBe('f');
-    stack.clock.advance(86_400_000);
+    env.stack.clock.advance(86_400_000);
     await settle();
-    expect(sink.received.filter(at('/failed'))).toHaveLength(1);
+    expect(env.sink.received.filter(at('/failed'))).toHaveLength(1);
   });
 
   it("retries a failing callback with the original message's retry settings", async () => {
@@ -296,15 +285,15 @@ describe('callbacks', () => {
     await publish('/ok', {
       'Upstash-Retries': '1',
       'Upstash-Retry-Delay': '50',
-      'Upstash-Callback': `${sink.url}/cb-down`,
+      'Upstash-Callback': `${env.sink.url}/cb-down`,
     });
-    await sink.waitFor(1, { match: at('/cb-down') });
+    await env.sink.waitFor(1, { match: at('/cb-down') });
     await settle();
-    stack.clock.advance(50);
-    await sink.waitFor(2, { match: at('/cb-down') });
-    stack.clock.advance(86_400_000);
+    env.stack.clock.advance(50);
+    await env.sink.waitFor(2, { match: at('/cb-down') });
+    env.stack.clock.advance(86_400_000);
     await settle();
-    expect(sink.received.filter(at('/cb-down'))).toHaveLength(2);
+    expect(env.sink.received.filter(at('/cb-down'))).toHaveLength(2);
   });
 
   it('treats a transport that throws as a failed attempt, never a stuck message', async () => {
@@ -317,7 +306,7 @@ describe('callbacks', () => {
     };
     const other = await startTestStack({ transport: flaky });
     try {
-      const response = await other.api('POST', `/v2/publish/${sink.url}/flaky-transport`, {
+      const response = await other.api('POST', `/v2/publish/${env.sink.url}/flaky-transport`, {
         headers: { 'Upstash-Retry-Delay': '1000' },
       });
       const errors = await waitForState(other, response.json.messageId, 'ERROR');

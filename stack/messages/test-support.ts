@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ManualClock } from '../clock';
 import { startStack, type Stack, type StackOptions } from '../stack';
 
@@ -185,6 +186,37 @@ export async function startSink(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   sink.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return sink;
+}
+
+/** A stack and a sink shared by the tests of one file. */
+export interface StackAndSink {
+  stack: TestStack;
+  sink: Sink;
+  /** How the sink answers, by request path (without the query); back to 200 "ok" before each test. */
+  behaviour: (path: string) => SinkReply;
+}
+
+/**
+ * Starts a stack and a sink before a file's tests and closes both after them. Before each test the sink
+ * forgets what it received and its concurrency high-water mark, and answers 200 again.
+ */
+export function useStackAndSink(): StackAndSink {
+  // `stack` and `sink` are set before the first test runs.
+  const env = { behaviour: () => ({}) } as unknown as StackAndSink;
+  beforeAll(async () => {
+    env.stack = await startTestStack();
+    env.sink = await startSink((request) => env.behaviour(request.url.split('?')[0] as string));
+  });
+  afterAll(async () => {
+    await env.stack.close();
+    await env.sink.close();
+  });
+  beforeEach(() => {
+    env.sink.received.length = 0;
+    env.sink.maxOpen = 0;
+    env.behaviour = () => ({});
+  });
+  return env;
 }
 
 /** Polls `check` until it returns a truthy value; fails with `what` after `timeoutMs`. */
