@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-// Debian's Chromium where it exists (Playwright cannot download its own browser on this machine).
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './bench/lib/browser';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -17,17 +15,9 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: existsSync(chromiumPath) ? chromiumPath : undefined,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      // Debian's Chromium where it exists.
+      executablePath: existsSync(CHROMIUM_PATH) ? CHROMIUM_PATH : undefined,
+      args: CHROMIUM_ARGS,
     },
   },
   projects: [

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium, webHostArgs } from './lib/browser';
 import { median, printTable } from './lib/report';
 
 const BUDGET_MS = 1500;
@@ -63,19 +64,7 @@ function initialJavaScriptGzip(): { files: string[]; bytes: number } {
 export async function run(args: string[]): Promise<void> {
   const runsFlag = args.indexOf('--runs');
   const runs = runsFlag >= 0 ? Number(args[runsFlag + 1]) : 7;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  const browser = await launchChromium();
   const host: number[] = [];
   const baseline: number[] = [];
   try {
@@ -89,18 +78,7 @@ export async function run(args: string[]): Promise<void> {
           await timeToScreen(
             browser,
             // The local stack starts in the background; the first screen does not wait for it.
-            [
-              'out/main/web.cjs',
-              '--no-open',
-              '--port',
-              '0',
-              '--data-dir',
-              dataDir,
-              '--stack-port',
-              '0',
-              '--stack-kv-port',
-              '0',
-            ],
+            webHostArgs(dataDir),
             (page) => page.getByRole('button', { name: /Active profile: Local/ }).waitFor(),
           ),
         );

@@ -19,7 +19,8 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { launchChromium, webHostArgs } from './lib/browser';
 import { median, percentile, printTable } from './lib/report';
 
 const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
@@ -35,22 +36,10 @@ function flag(args: string[], name: string, fallback: number): number {
 
 async function startHost(): Promise<{ url: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-ui-'));
-  const child = spawn(
-    process.execPath,
-    [
-      'out/main/web.cjs',
-      '--no-open',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--stack-port',
-      '0',
-      '--stack-kv-port',
-      '0',
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, SWITCHYARD_LOG_LEVEL: 'warn' } },
-  );
+  const child = spawn(process.execPath, webHostArgs(dataDir), {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, SWITCHYARD_LOG_LEVEL: 'warn' },
+  });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const match = /^Switchyard ready at (\S+)$/.exec(line);
@@ -264,19 +253,7 @@ async function buildStaticList(page: Page, rows: number): Promise<void> {
 export async function run(args: string[]): Promise<void> {
   const runs = flag(args, '--runs', 15);
   const eventTarget = flag(args, '--events', 10_000);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  const browser = await launchChromium();
   const host = await startHost();
   const sink = await startSink();
   try {

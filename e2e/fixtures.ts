@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test as base, expect, type Page, type WebSocket } from '@playwright/test';
+import { webHostArgs } from '../bench/lib/browser';
 
 export interface ConsoleHost {
   /** The URL printed by the host, with the launch secret. */
@@ -17,22 +18,10 @@ export interface ConsoleHost {
 
 async function startConsole(): Promise<{ host: ConsoleHost; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      'out/main/web.cjs',
-      '--no-open',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--stack-port',
-      '0',
-      '--stack-kv-port',
-      '0',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SWITCHYARD_LOG_LEVEL: 'warn' } },
-  );
+  const child: ChildProcess = spawn(process.execPath, webHostArgs(dataDir), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SWITCHYARD_LOG_LEVEL: 'warn' },
+  });
   const log: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => log.push(line));
   const url = await new Promise<string>((resolve, reject) => {
