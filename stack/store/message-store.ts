@@ -1,7 +1,7 @@
 // Every SQL statement of the message delivery service. Callers get typed records; nothing outside stack/store
 // knows a table or column name. Writes are plain synchronous calls: the caller decides the transaction
 // (normally a group commit of stack/store/writer.ts).
-import type { HeaderMap, MessageState } from '../../shared/messages/types';
+import type { DlqFilters, HeaderMap, LogFilters, MessageState } from '../../shared/messages/types';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 
@@ -121,26 +121,11 @@ export interface UrlGroupRecord {
   endpoints: { name?: string; url: string }[];
 }
 
-/** Multi-value filters OR within a field and AND across fields; dates are inclusive unix ms. */
-export interface StoreFilters {
-  messageIds?: string[];
-  url?: string[];
-  topicName?: string[];
-  queueName?: string[];
-  scheduleId?: string[];
-  label?: string[];
-  flowControlKey?: string[];
-  callerIp?: string[];
-  host?: string[];
-  path?: string[];
-  fromDate?: number;
-  toDate?: number;
-  // Logs only.
-  state?: MessageState[];
-  // DLQ only.
-  dlqIds?: string[];
-  responseStatus?: number[];
-}
+/**
+ * Multi-value filters OR within a field and AND across fields; dates are inclusive unix ms. One type for
+ * every query: `state` applies to the logs only, `dlqIds` and `responseStatus` to the DLQ only.
+ */
+export interface StoreFilters extends LogFilters, DlqFilters {}
 
 interface StoredRow {
   seq: number;
