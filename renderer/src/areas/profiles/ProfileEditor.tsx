@@ -85,6 +85,17 @@ export function ProfileEditor({
     setDraft((current) => ({ ...current, [key]: value }));
   const setSecret = (name: SecretName, edit: ProfileDraft['secrets'][SecretName]) =>
     setDraft((current) => ({ ...current, secrets: { ...current.secrets, [name]: edit } }));
+  const secretInputs = (secrets: typeof MESSAGE_SECRETS) =>
+    secrets.map(({ name, hint }) => (
+      <SecretInput
+        key={name}
+        label={SECRET_LABELS[name]}
+        hint={hint}
+        status={profile?.secrets[name]}
+        edit={draft.secrets[name]}
+        onChange={(edit) => setSecret(name, edit)}
+      />
+    ));
   const shown = (field: keyof typeof errors) => (submitted ? errors[field] : undefined);
 
   return (
@@ -181,16 +192,7 @@ export function ProfileEditor({
               hint="Set by the region."
             />
           )}
-          {MESSAGE_SECRETS.map(({ name, hint }) => (
-            <SecretInput
-              key={name}
-              label={SECRET_LABELS[name]}
-              hint={hint}
-              status={profile?.secrets[name]}
-              edit={draft.secrets[name]}
-              onChange={(edit) => setSecret(name, edit)}
-            />
-          ))}
+          {secretInputs(MESSAGE_SECRETS)}
         </div>
       </section>
 
@@ -208,16 +210,7 @@ export function ProfileEditor({
             error={shown('kvUrl')}
             onChange={(event) => set('kvUrl', event.target.value)}
           />
-          {KV_SECRETS.map(({ name, hint }) => (
-            <SecretInput
-              key={name}
-              label={SECRET_LABELS[name]}
-              hint={hint}
-              status={profile?.secrets[name]}
-              edit={draft.secrets[name]}
-              onChange={(edit) => setSecret(name, edit)}
-            />
-          ))}
+          {secretInputs(KV_SECRETS)}
         </div>
       </section>
 
