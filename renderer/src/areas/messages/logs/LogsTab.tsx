@@ -145,7 +145,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   return (
     <div className="logs-tab">
       <LogFilterBar />
-      <div className="logs-toolbar">
+      <div className="toolbar logs-toolbar">
         <span className="muted" data-testid="logs-summary">
           {pages.data
             ? `${plural(trails.length, 'message')} · ${plural(events.length, 'event')}${pages.hasNextPage ? ' loaded' : ''}`
