@@ -4,7 +4,7 @@
 // API promises that a number reaches Redis as the text the client wrote, so numbers keep their literal
 // text. Strings without escapes are taken as byte slices of the body (no decode/encode round trip).
 import type { CommandList } from './commands';
-import type { RespArg } from './resp';
+import { decimalDigits, writeHeader, type RespArg } from './resp';
 
 /** The body is not what the endpoint accepts; answered with 400 and this message. */
 export class BadRequestError extends Error {}
@@ -270,23 +270,6 @@ export function parseCommandsBody(body: Buffer): RespArg[][] {
   return commands;
 }
 
-function digitCount(n: number): number {
-  return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : String(n).length;
-}
-
-function writeHeader(target: Buffer, offset: number, prefix: number, n: number): number {
-  target[offset++] = prefix;
-  const len = digitCount(n);
-  for (let i = len - 1; i >= 0; i--) {
-    target[offset + i] = 48 + (n % 10);
-    n = Math.floor(n / 10);
-  }
-  offset += len;
-  target[offset++] = 13;
-  target[offset++] = 10;
-  return offset;
-}
-
 /**
  * The body of `/pipeline`, indexed instead of copied: each argument is a span of the body (or, for a
  * string with escapes, its decoded bytes). Encoding copies the spans straight into the RESP payload, so
@@ -386,11 +369,11 @@ export class JsonCommandBatch implements CommandList {
     for (const i of indices) {
       const first = commands[2 * i]!;
       const count = commands[2 * i + 1]!;
-      total += 3 + digitCount(count);
+      total += 3 + decimalDigits(count);
       for (let a = first; a < first + count; a++) {
         const start = spans[2 * a]!;
         const len = start < 0 ? decoded[-1 - start]!.length : spans[2 * a + 1]! - start;
-        total += 5 + digitCount(len) + len;
+        total += 5 + decimalDigits(len) + len;
       }
     }
     const out = Buffer.allocUnsafe(total);

@@ -26,27 +26,28 @@ function argLength(arg: RespArg): number {
   return typeof arg === 'string' ? Buffer.byteLength(arg) : arg.length;
 }
 
-function digits(n: number): number {
+/** How many decimal digits `n` (≥ 0) has. */
+export function decimalDigits(n: number): number {
   return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : String(n).length;
 }
 
 /** Bytes needed to encode one command as a RESP array of bulk strings. */
 function commandLength(args: readonly RespArg[]): number {
-  let total = 3 + digits(args.length);
+  let total = 3 + decimalDigits(args.length);
   for (const arg of args) {
     const len = argLength(arg);
-    total += 5 + digits(len) + len;
+    total += 5 + decimalDigits(len) + len;
   }
   return total;
 }
 
 /** Writes `<prefix><n>\r\n` without building a string (this runs for every argument). */
-function writeHeader(target: Buffer, offset: number, prefix: number, n: number): number {
+export function writeHeader(target: Buffer, offset: number, prefix: number, n: number): number {
   target[offset++] = prefix;
   if (n < 10) {
     target[offset++] = 48 + n;
   } else {
-    const len = digits(n);
+    const len = decimalDigits(n);
     for (let i = len - 1; i >= 0; i--) {
       target[offset + i] = 48 + (n % 10);
       n = Math.floor(n / 10);
