@@ -2,35 +2,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DlqBulkEvent, DlqBulkSummary, DlqPage } from '../../../../shared/bridge/procedures/dlq';
 import type { BridgeErrorData } from '../../../../shared/bridge/errors';
 import {
-  type RealStack,
   eventually,
   fillDlq,
   profileFor,
   startDestination,
-  startRealStack,
-  startRecordingProxy,
+  useStackBehindProxy,
 } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { dlqHandlers } from './handlers';
 
 describe('DLQ handlers against the local stack', () => {
-  let stack: RealStack;
-  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  const env = useStackBehindProxy();
   let failing: Awaited<ReturnType<typeof startDestination>>;
   let healthy: Awaited<ReturnType<typeof startDestination>>;
   beforeAll(async () => {
-    stack = await startRealStack();
-    proxy = await startRecordingProxy(stack.url);
     failing = await startDestination(() => 500);
     healthy = await startDestination(() => 200);
   });
   afterAll(async () => {
-    await Promise.all([proxy.close(), failing.close(), healthy.close()]);
-    await stack.stop();
+    await Promise.all([failing.close(), healthy.close()]);
   });
 
   const router = (readOnly = new Set<string>()) =>
-    routerWith(dlqHandlers({ profiles: { resolve: () => profileFor(proxy.url, stack.token) } }), readOnly);
+    routerWith(
+      dlqHandlers({ profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) } }),
+      readOnly,
+    );
 
   /** Runs a bulk job to its end (or until `stopWhen` says stop); answers the events and the end error. */
   async function runBulk(
@@ -59,7 +56,7 @@ describe('DLQ handlers against the local stack', () => {
   }
 
   it('lists with filters, shows the failing response, retries one with overrides', async () => {
-    await fillDlq(stack, `${failing.url}/single`, 2, { 'Upstash-Label': 'single' });
+    await fillDlq(env.stack, `${failing.url}/single`, 2, { 'Upstash-Label': 'single' });
     const page = valueOf<DlqPage>(
       await router().call('dlq.list', { profileId: 'p', filters: { label: ['single'] } }),
     );
@@ -77,12 +74,12 @@ describe('DLQ handlers against the local stack', () => {
       }),
     );
     expect(messageId).toMatch(/^msg_/);
-    const sent = proxy.requests.find((r) => r.url === `/v2/dlq/retry/${entry.dlqId}`)!;
+    const sent = env.proxy.requests.find((r) => r.url === `/v2/dlq/retry/${entry.dlqId}`)!;
     expect(sent.headers['upstash-retries']).toBe('2');
     expect(sent.headers['upstash-delay']).toBe('10s');
     expect(sent.headers['upstash-forward-x-fixed']).toBe('yes');
-    const message = await fetch(`${stack.url}/v2/messages/${messageId}`, {
-      headers: { authorization: `Bearer ${stack.token}` },
+    const message = await fetch(`${env.stack.url}/v2/messages/${messageId}`, {
+      headers: { authorization: `Bearer ${env.stack.token}` },
     }).then((r) => r.json() as Promise<{ maxRetries: number; header: Record<string, string[]> }>);
     expect(message.maxRetries).toBe(2);
     expect(message.header['X-Fixed']).toEqual(['yes']);
@@ -98,13 +95,13 @@ describe('DLQ handlers against the local stack', () => {
   });
 
   it('bulk retry by filter: previews the count, runs in chunks of 100 with progress, and every entry leaves the DLQ', async () => {
-    await fillDlq(stack, `${failing.url}/bulk`, 230, { 'Upstash-Label': 'bulk' });
+    await fillDlq(env.stack, `${failing.url}/bulk`, 230, { 'Upstash-Label': 'bulk' });
     const filters = { label: ['bulk'] };
     expect(valueOf(await router().call('dlq.count', { profileId: 'p', filters }))).toEqual({
       count: 230,
       capped: false,
     });
-    const before = proxy.requests.length;
+    const before = env.proxy.requests.length;
     const { events, error } = await runBulk({
       profileId: 'p',
       action: 'retry',
@@ -112,7 +109,7 @@ describe('DLQ handlers against the local stack', () => {
       overrides: { retries: 0, forwardHeaders: { 'x-retry-run': '1' } },
     });
     expect(error).toBeUndefined();
-    const retries = proxy.requests.slice(before).filter((r) => r.method === 'POST');
+    const retries = env.proxy.requests.slice(before).filter((r) => r.method === 'POST');
     expect(retries.map((r) => new URL(r.url, 'http://x').searchParams.getAll('dlqIds').length)).toEqual([
       100, 100, 30,
     ]);
@@ -130,13 +127,13 @@ describe('DLQ handlers against the local stack', () => {
   });
 
   it('stops before the next chunk when the stream is closed', async () => {
-    await fillDlq(stack, `${failing.url}/stop`, 250, { 'Upstash-Label': 'stop' });
-    const before = proxy.requests.length;
+    await fillDlq(env.stack, `${failing.url}/stop`, 250, { 'Upstash-Label': 'stop' });
+    const before = env.proxy.requests.length;
     const { events } = await runBulk(
       { profileId: 'p', action: 'delete', target: { filters: { label: ['stop'] } } },
       (event) => event.type === 'progress' && event.processed >= 100,
     );
-    const deletes = proxy.requests.slice(before).filter((r) => r.method === 'DELETE');
+    const deletes = env.proxy.requests.slice(before).filter((r) => r.method === 'DELETE');
     expect(deletes).toHaveLength(1);
     // The job's own account (the renderer has closed the stream and no longer listens): it stopped early.
     const done = events.find((e) => e.type === 'done') as { summary: DlqBulkSummary } | undefined;
@@ -148,7 +145,7 @@ describe('DLQ handlers against the local stack', () => {
   });
 
   it('bulk delete by ids counts entries that were already gone; bulk retry lists the missing ones', async () => {
-    await fillDlq(stack, `${failing.url}/ids`, 3, { 'Upstash-Label': 'ids' });
+    await fillDlq(env.stack, `${failing.url}/ids`, 3, { 'Upstash-Label': 'ids' });
     const page = valueOf<DlqPage>(
       await router().call('dlq.list', { profileId: 'p', filters: { label: ['ids'] } }),
     );
@@ -174,7 +171,7 @@ describe('DLQ handlers against the local stack', () => {
 
   it('refuses every DLQ write for a read-only profile, in main', async () => {
     const readOnly = new Set(['ro']);
-    const before = proxy.requests.length;
+    const before = env.proxy.requests.length;
     for (const [name, input] of [
       ['dlq.retry', { profileId: 'ro', dlqId: 'x' }],
       ['dlq.delete', { profileId: 'ro', dlqId: 'x' }],
@@ -191,7 +188,7 @@ describe('DLQ handlers against the local stack', () => {
         { push: () => {}, end: () => {} },
       ),
     ).rejects.toMatchObject({ code: 'READ_ONLY' });
-    expect(proxy.requests.length).toBe(before);
+    expect(env.proxy.requests.length).toBe(before);
     // Reads still work.
     expect((await router(readOnly).call('dlq.list', { profileId: 'ro' })).ok).toBe(true);
   });

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SigningKeysView } from '../../../../shared/bridge/procedures/keys';
 import { ProfileStore } from '../../profiles/profile-store';
 import { ProfilesService } from '../../profiles/profiles-service';
 import { createSecretStore } from '../../secrets/secret-store';
 import { useTempDirs } from '../../testing/temp-dir';
-import { type RealStack, startRealStack, startRecordingProxy } from '../test-stack/real-stack';
+import { useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { keyHandlers } from './handlers';
 
@@ -14,36 +14,27 @@ const DEV_NEXT = 'sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs';
 
 describe('signing keys', () => {
   const tempDir = useTempDirs();
-  let stack: RealStack;
-  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
-  beforeAll(async () => {
-    stack = await startRealStack();
-    proxy = await startRecordingProxy(stack.url);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await stack.stop();
-  });
+  const env = useStackBehindProxy();
 
   function setup() {
     const dir = tempDir();
     const profiles = new ProfilesService(
       new ProfileStore(join(dir, 'profiles.json')),
       createSecretStore(join(dir, 'secrets.json')),
-      () => ({ messagesUrl: proxy.url, kvUrl: '', secrets: { messageToken: stack.token } }),
+      () => ({ messagesUrl: env.proxy.url, kvUrl: '', secrets: { messageToken: env.stack.token } }),
     );
     const settings = {
       env: 'dev' as const,
-      messagesUrl: proxy.url,
+      messagesUrl: env.proxy.url,
       kvUrl: '',
       readOnly: false,
       confirmDangerous: true,
     };
     const withKeys = profiles.create(
       { ...settings, name: 'With keys' },
-      { messageToken: stack.token, currentSigningKey: DEV_CURRENT, nextSigningKey: DEV_NEXT },
+      { messageToken: env.stack.token, currentSigningKey: DEV_CURRENT, nextSigningKey: DEV_NEXT },
     );
-    const without = profiles.create({ ...settings, name: 'Without keys' }, { messageToken: stack.token });
+    const without = profiles.create({ ...settings, name: 'Without keys' }, { messageToken: env.stack.token });
     return { profiles, router: routerWith(keyHandlers({ profiles })), withKeys, without };
   }
 

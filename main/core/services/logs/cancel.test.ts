@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LogsPage } from '../../../../shared/bridge/procedures/logs';
 import { MessageApi } from '../message-api';
-import {
-  eventually,
-  profileFor,
-  type RealStack,
-  startRealStack,
-  startRecordingProxy,
-} from '../test-stack/real-stack';
+import { eventually, profileFor, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { cancelMessages, cancelRequests } from './cancel';
 import { logHandlers } from './handlers';
@@ -39,32 +33,23 @@ describe('cancel never sends an empty request (the service would cancel every me
 });
 
 describe('logs and cancel against the local stack', () => {
-  let stack: RealStack;
-  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
-  beforeAll(async () => {
-    stack = await startRealStack();
-    proxy = await startRecordingProxy(stack.url);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await stack.stop();
-  });
+  const env = useStackBehindProxy();
 
   const router = () =>
-    routerWith(logHandlers({ profiles: { resolve: () => profileFor(proxy.url, stack.token) } }));
+    routerWith(logHandlers({ profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) } }));
 
   async function publishDelayed(label: string): Promise<string> {
-    const response = await fetch(`${stack.url}/v2/publish/http://127.0.0.1:9/never`, {
+    const response = await fetch(`${env.stack.url}/v2/publish/http://127.0.0.1:9/never`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${stack.token}`, 'Upstash-Delay': '1h', 'Upstash-Label': label },
+      headers: { authorization: `Bearer ${env.stack.token}`, 'Upstash-Delay': '1h', 'Upstash-Label': label },
       body: 'later',
     });
     return ((await response.json()) as { messageId: string }).messageId;
   }
 
   it('refuses an empty cancel in main: no request reaches the service', async () => {
-    const before = proxy.requests.length;
-    const api = new MessageApi(profileFor(proxy.url, stack.token));
+    const before = env.proxy.requests.length;
+    const api = new MessageApi(profileFor(env.proxy.url, env.stack.token));
     await expect(cancelMessages(api, { filters: {} })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(cancelMessages(api, { messageIds: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     // Through the bridge too: the schema refuses before the handler runs.
@@ -72,7 +57,7 @@ describe('logs and cancel against the local stack', () => {
       const result = await router().call('logs.cancel', { profileId: 'p', target });
       expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     }
-    expect(proxy.requests.length).toBe(before);
+    expect(env.proxy.requests.length).toBe(before);
   });
 
   it('cancels by ids and by filter, and the logs show the trail', async () => {
@@ -90,7 +75,7 @@ describe('logs and cancel against the local stack', () => {
         await router().call('logs.cancel', { profileId: 'p', target: { filters: { label: ['batch-a'] } } }),
       ),
     ).toEqual({ cancelled: 2 });
-    const sent = proxy.requests.filter((r) => r.method === 'DELETE').map((r) => r.url);
+    const sent = env.proxy.requests.filter((r) => r.method === 'DELETE').map((r) => r.url);
     expect(sent).toEqual([`/v2/messages/${one}`, '/v2/messages?label=batch-a']);
 
     const trail = await eventually(async () => {
@@ -135,7 +120,7 @@ describe('logs and cancel against the local stack', () => {
       }),
     );
     expect(inProgress.events).toEqual([]);
-    expect(proxy.requests.at(-1)?.url).toContain('state=IN_PROGRESS');
+    expect(env.proxy.requests.at(-1)?.url).toContain('state=IN_PROGRESS');
   });
 
   it('shows the service’s own error text', async () => {

@@ -14,31 +14,19 @@ import { emptyComposer, type ComposerModel } from '../../../../shared/composer/m
 import { buildPublishRequest } from '../../../../shared/composer/request';
 import type { Clipboard } from '../../clipboard/clipboard';
 import { useTempDirs } from '../../testing/temp-dir';
-import {
-  eventually,
-  profileFor,
-  type RealStack,
-  startDestination,
-  startRealStack,
-  startRecordingProxy,
-} from '../test-stack/real-stack';
+import { eventually, profileFor, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { publishHandlers } from './handlers';
 
-let stack: RealStack;
-let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+const env = useStackBehindProxy();
 let destination: Awaited<ReturnType<typeof startDestination>>;
 const tempDir = useTempDirs();
 
 beforeAll(async () => {
-  stack = await startRealStack();
-  proxy = await startRecordingProxy(stack.url);
   destination = await startDestination();
 }, 60_000);
 afterAll(async () => {
-  await proxy?.close();
   await destination?.close();
-  await stack?.stop();
 });
 
 /** A copying "clipboard" that keeps the text in memory; the OS clipboard is tested in clipboard.test.ts. */
@@ -57,7 +45,7 @@ function setup(readOnly = false) {
   const clipboard = memoryClipboard();
   const dataDir = tempDir();
   const handlers = publishHandlers({
-    profiles: { resolve: (id) => profileFor(proxy.url, stack.token, id) },
+    profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
     dataDir,
     clipboard: () => clipboard,
   });
@@ -81,18 +69,18 @@ describe('publish.send', () => {
       retries: '0',
       labels: 'composer-test',
     });
-    const before = proxy.requests.length;
+    const before = env.proxy.requests.length;
     const outcome = await call<PublishOutcome>('publish.send', { profileId: 'test', model });
     expect(outcome).toMatchObject({ status: 200, fanOut: false });
     expect(outcome.messages[0]?.messageId).toMatch(/^msg_/);
 
-    const sent = proxy.requests.slice(before);
+    const sent = env.proxy.requests.slice(before);
     expect(sent).toHaveLength(1);
     const preview = buildPublishRequest(model, Date.now());
     expect(sent[0]?.url).toBe(preview.path);
     expect(sent[0]?.body).toBe(preview.body);
     for (const [name, value] of preview.headers) expect(sent[0]?.headers[name.toLowerCase()]).toBe(value);
-    expect(sent[0]?.headers.authorization).toBe(`Bearer ${stack.token}`);
+    expect(sent[0]?.headers.authorization).toBe(`Bearer ${env.stack.token}`);
     const upstash = Object.keys(sent[0]?.headers ?? {}).filter((name) => name.startsWith('upstash-'));
     expect(upstash.sort()).toEqual(
       preview.headers
@@ -113,8 +101,8 @@ describe('publish.send', () => {
 
   it('fans out to a URL group, one message per endpoint, and lists groups and queues', async () => {
     const { call } = setup();
-    const auth = { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' };
-    await fetch(`${stack.url}/v2/topics/composer-fanout/endpoints`, {
+    const auth = { authorization: `Bearer ${env.stack.token}`, 'content-type': 'application/json' };
+    await fetch(`${env.stack.url}/v2/topics/composer-fanout/endpoints`, {
       method: 'POST',
       headers: auth,
       body: JSON.stringify({
@@ -124,7 +112,7 @@ describe('publish.send', () => {
         ],
       }),
     });
-    await fetch(`${stack.url}/v2/queues`, {
+    await fetch(`${env.stack.url}/v2/queues`, {
       method: 'POST',
       headers: auth,
       body: JSON.stringify({ queueName: 'composer-queue', parallelism: 1 }),
@@ -177,12 +165,12 @@ describe('publish.send', () => {
       messageIds: [],
       error: "HTTP 404: URL group 'no-such-group' not found",
     });
-    expect(JSON.stringify(history)).not.toContain(stack.token);
+    expect(JSON.stringify(history)).not.toContain(env.stack.token);
   });
 
   it('an invalid model is refused in main with per-field messages, and nothing is sent', async () => {
     const { router } = setup();
-    const before = proxy.requests.length;
+    const before = env.proxy.requests.length;
     const result = await router.call('publish.send', {
       profileId: 'test',
       model: to('/never', { retryDelay: 'pow(2,', delay: '5x' }),
@@ -194,12 +182,12 @@ describe('publish.send', () => {
       retryDelay: 'expression ends too early',
       delay: "unknown unit 'x' in '5x' (use s, m, h or d)",
     });
-    expect(proxy.requests.length).toBe(before);
+    expect(env.proxy.requests.length).toBe(before);
   });
 
   it('read-only profiles are refused by main before anything is sent', async () => {
     const { router } = setup(true);
-    const before = proxy.requests.length;
+    const before = env.proxy.requests.length;
     for (const [name, input] of [
       ['publish.send', { profileId: 'test', model: to('/ro') }],
       ['publish.batch', { profileId: 'test', items: [to('/ro')] }],
@@ -207,7 +195,7 @@ describe('publish.send', () => {
       const result = await router.call(name, input);
       expect(result.ok ? 'ok' : result.error.code).toBe('READ_ONLY');
     }
-    expect(proxy.requests.length).toBe(before);
+    expect(env.proxy.requests.length).toBe(before);
   });
 });
 
@@ -231,7 +219,7 @@ describe('publish.batch', () => {
 
   it('invalid items are refused before sending, each error under its item', async () => {
     const { router } = setup();
-    const before = proxy.requests.length;
+    const before = env.proxy.requests.length;
     const result = await router.call('publish.batch', {
       profileId: 'test',
       items: [to('/ok'), emptyComposer({ url: 'not a url' }), to('/ok', { retries: '-1' })],
@@ -246,7 +234,7 @@ describe('publish.batch', () => {
         'items.2.retries': 'a whole number from 0 to 100',
       },
     });
-    expect(proxy.requests.length).toBe(before);
+    expect(env.proxy.requests.length).toBe(before);
   });
 });
 
@@ -260,10 +248,10 @@ describe('copying with the token goes to the clipboard only', () => {
         headers: [{ name: 'X-C', value: 'c', enabled: true }],
       }),
     });
-    expect(JSON.stringify(result)).not.toContain(stack.token);
-    expect(result.masked).toContain(`Bearer ••••${stack.token.slice(-4)}`);
+    expect(JSON.stringify(result)).not.toContain(env.stack.token);
+    expect(result.masked).toContain(`Bearer ••••${env.stack.token.slice(-4)}`);
     const command = clipboard.texts[0] as string;
-    expect(command).toContain(`Authorization: Bearer ${stack.token}`);
+    expect(command).toContain(`Authorization: Bearer ${env.stack.token}`);
     // The copied command, run by a real shell and curl, publishes the message.
     // (Asynchronously: the recording proxy runs in this process.)
     const { stdout } = await promisify(execFile)('sh', ['-c', `${command} --silent`], { encoding: 'utf8' });
@@ -280,10 +268,10 @@ describe('copying with the token goes to the clipboard only', () => {
       model: to('/hook', { retries: '2', headers: [{ name: 'X-Src', value: 'gh', enabled: true }] }),
     });
     expect(result.masked).toBe(
-      `${proxy.url}/v2/publish/${destination.url}/hook?qstash_token=••••${stack.token.slice(-4)}&upstash-method=POST&upstash-forward-x-src=gh&upstash-retries=2`,
+      `${env.proxy.url}/v2/publish/${destination.url}/hook?qstash_token=••••${env.stack.token.slice(-4)}&upstash-method=POST&upstash-forward-x-src=gh&upstash-retries=2`,
     );
     const url = clipboard.texts[0] as string;
-    expect(url).toContain(`qstash_token=${encodeURIComponent(stack.token)}`);
+    expect(url).toContain(`qstash_token=${encodeURIComponent(env.stack.token)}`);
     // Whoever calls the intake URL needs no token of their own.
     const response = await fetch(url, {
       method: 'POST',
@@ -298,7 +286,7 @@ describe('copying with the token goes to the clipboard only', () => {
 
   it('a missing clipboard is a readable error', async () => {
     const handlers = publishHandlers({
-      profiles: { resolve: (id) => profileFor(proxy.url, stack.token, id) },
+      profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
       dataDir: tempDir(),
       clipboard: () => ({
         status: () => ({ available: false, problem: 'no clipboard' }),
@@ -329,7 +317,7 @@ describe('drafts, history and templates', () => {
 
     // A new console on the same folder (a restart).
     const handlers = publishHandlers({
-      profiles: { resolve: (id) => profileFor(proxy.url, stack.token, id) },
+      profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
       dataDir: first.dataDir,
     });
     const router = routerWith(handlers);

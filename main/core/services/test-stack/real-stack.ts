@@ -7,6 +7,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 
 const CLI = join(process.cwd(), 'out', 'stack', 'cli.cjs');
@@ -122,6 +123,27 @@ export async function startRecordingProxy(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A real stack and a recording proxy in front of it, shared by the tests of one file or describe block. */
+export interface StackBehindProxy {
+  stack: RealStack;
+  proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+}
+
+/** Starts a stack and its proxy before the tests of the enclosing scope and stops both after them. */
+export function useStackBehindProxy(): StackBehindProxy {
+  // Both are set before the first test runs.
+  const env = {} as StackBehindProxy;
+  beforeAll(async () => {
+    env.stack = await startRealStack();
+    env.proxy = await startRecordingProxy(env.stack.url);
+  });
+  afterAll(async () => {
+    await env.proxy.close();
+    await env.stack.stop();
+  });
+  return env;
 }
 
 /** A destination that answers `status(path, count)` and records what arrives. */

@@ -1,32 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UrlGroup } from '../../../../shared/messages/types';
-import {
-  eventually,
-  profileFor,
-  type RealStack,
-  startDestination,
-  startRealStack,
-  startRecordingProxy,
-} from '../test-stack/real-stack';
+import { eventually, profileFor, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { urlGroupHandlers } from './handlers';
 
 describe('URL group handlers against the local stack', () => {
-  let stack: RealStack;
-  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  const env = useStackBehindProxy();
   let sink: Awaited<ReturnType<typeof startDestination>>;
   beforeAll(async () => {
-    stack = await startRealStack();
-    proxy = await startRecordingProxy(stack.url);
     sink = await startDestination();
   });
   afterAll(async () => {
-    await Promise.all([proxy.close(), sink.close()]);
-    await stack.stop();
+    await sink.close();
   });
 
   const router = () =>
-    routerWith(urlGroupHandlers({ profiles: { resolve: () => profileFor(proxy.url, stack.token) } }));
+    routerWith(urlGroupHandlers({ profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) } }));
   const call = async <T>(name: string, input: object) =>
     valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
 
@@ -44,16 +33,16 @@ describe('URL group handlers against the local stack', () => {
       name: 'orders',
       headers: { 'Upstash-Forward-X-Team': ['payments'] },
     });
-    expect(proxy.requests.find((r) => r.method === 'PATCH')).toMatchObject({
+    expect(env.proxy.requests.find((r) => r.method === 'PATCH')).toMatchObject({
       url: '/v2/topics/orders',
       body: JSON.stringify({ headers: { 'Upstash-Forward-X-Team': ['payments'] } }),
     });
     expect(patched.headers).toEqual({ 'Upstash-Forward-X-Team': ['payments'] });
 
     // Fan-out: both endpoints receive, with the group's default header.
-    await fetch(`${stack.url}/v2/publish/orders`, {
+    await fetch(`${env.stack.url}/v2/publish/orders`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${stack.token}` },
+      headers: { authorization: `Bearer ${env.stack.token}` },
       body: 'hello',
     });
     const arrived = await eventually(async () => (sink.received.length >= 2 ? sink.received : undefined));
@@ -85,7 +74,7 @@ describe('URL group handlers against the local stack', () => {
   });
 
   it('validates names and URLs before anything is sent', async () => {
-    const before = proxy.requests.length;
+    const before = env.proxy.requests.length;
     const bad = await router().call('urlGroups.addEndpoints', {
       profileId: 'p',
       name: 'bad name!',
@@ -96,6 +85,6 @@ describe('URL group handlers against the local stack', () => {
       expect(bad.error.fields?.name).toMatch(/invalid URL group name/);
       expect(bad.error.fields?.['endpoints.0.url']).toMatch(/http/);
     }
-    expect(proxy.requests.length).toBe(before);
+    expect(env.proxy.requests.length).toBe(before);
   });
 });

@@ -1,14 +1,14 @@
 // The console core as the app builds it: every procedure of the message operations that writes is refused
 // for a read-only profile in main — no request reaches the service — while reads go through.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { procedures } from '../../../../shared/bridge/procedures';
 import { createConsoleCore } from '../../console-core';
 import { nodeLauncher } from '../../local-stack/launcher';
 import { createLogger } from '../../logger';
 import { createSecretStore } from '../../secrets/secret-store';
 import { useTempDirs } from '../../testing/temp-dir';
-import { type RealStack, startRealStack, startRecordingProxy } from '../test-stack/real-stack';
+import { useStackBehindProxy } from '../test-stack/real-stack';
 
 const WRITE_SAMPLES: Record<string, object> = {
   'urlGroups.addEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
@@ -26,16 +26,7 @@ const WRITE_SAMPLES: Record<string, object> = {
 
 describe('read-only profiles, enforced in main', () => {
   const tempDir = useTempDirs();
-  let stack: RealStack;
-  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
-  beforeAll(async () => {
-    stack = await startRealStack();
-    proxy = await startRecordingProxy(stack.url);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await stack.stop();
-  });
+  const env = useStackBehindProxy();
 
   it('covers every write procedure of the message operations', () => {
     const writes = Object.entries(procedures)
@@ -60,12 +51,12 @@ describe('read-only profiles, enforced in main', () => {
         {
           name: 'Prod RO',
           env: 'prod',
-          messagesUrl: proxy.url,
+          messagesUrl: env.proxy.url,
           kvUrl: '',
           readOnly: true,
           confirmDangerous: true,
         },
-        { messageToken: stack.token },
+        { messageToken: env.stack.token },
       );
       for (const [name, sample] of Object.entries(WRITE_SAMPLES)) {
         const result = await core.router.call(name, { profileId: profile.id, ...sample });
@@ -78,12 +69,12 @@ describe('read-only profiles, enforced in main', () => {
           { push: () => {}, end: () => {} },
         ),
       ).rejects.toMatchObject({ code: 'READ_ONLY' });
-      expect(proxy.requests).toEqual([]);
+      expect(env.proxy.requests).toEqual([]);
 
       for (const name of ['urlGroups.list', 'queues.list', 'dlq.list', 'logs.list', 'keys.get']) {
         expect((await core.router.call(name, { profileId: profile.id })).ok, name).toBe(true);
       }
-      expect(proxy.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
+      expect(env.proxy.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
     } finally {
       await core.close();
     }
