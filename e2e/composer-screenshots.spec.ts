@@ -1,12 +1,8 @@
 // The composer, batch builder and webhook intake in both themes: filled in as a user would, no console
 // errors, a screenshot of each (test-results/screenshots, or docs/screenshots with SCREENSHOTS=1).
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { expect, test, waitForStack } from './fixtures';
+import { expect, go, test, waitForStack } from './fixtures';
+import { saveScreenshot, themedPage } from './support/screenshots';
 import { startSink, type Sink } from './support/sink';
-
-const targetDir = process.env.SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-results/screenshots';
 
 let sink: Sink;
 test.beforeAll(async () => {
@@ -16,24 +12,14 @@ test.afterAll(async () => {
   await sink.close();
 });
 
-async function go(page: Page, hash: string) {
-  await page.evaluate((value) => {
-    window.location.hash = value;
-  }, hash);
-}
-
 for (const theme of ['light', 'dark'] as const) {
   test(`composer screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost }) => {
-    const page = await browser.newPage({ colorScheme: theme, viewport: { width: 1440, height: 1000 } });
-    const errors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { page, errors } = await themedPage(browser, theme, { width: 1440, height: 1000 });
     await page.goto(consoleHost.url);
     await waitForStack(page);
-    mkdirSync(targetDir, { recursive: true });
     const shoot = async (name: string, scrollTop = true) => {
       if (scrollTop) await page.locator('.page-body').evaluate((el) => el.scrollTo(0, 0));
-      await page.screenshot({ path: join(targetDir, `${name}-${theme}.png`) });
+      await saveScreenshot(page, name, theme);
     };
 
     // Composer: a message with forwarded headers, delay, retry expression and callback, then sent.

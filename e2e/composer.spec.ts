@@ -4,7 +4,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test, waitForStack } from './fixtures';
+import { expect, go, test, waitForStack } from './fixtures';
 import { startSink, type Sink } from './support/sink';
 
 /** The local stack's message token (the vendor dev server's well-known one); it must never reach the page. */
@@ -19,12 +19,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await sink.close();
 });
-
-async function go(page: Page, hash: string) {
-  await page.evaluate((value) => {
-    window.location.hash = value;
-  }, hash);
-}
 
 /** The stack's base URL, read from the composer's preview (the page knows it; the token it does not). */
 async function stackUrlFromPreview(page: Page): Promise<string> {

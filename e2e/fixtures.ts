@@ -87,3 +87,8 @@ export { expect };
 export async function waitForStack(page: Page): Promise<void> {
   await expect(page.getByTestId('stack-state')).toHaveText('Running', { timeout: 30_000 });
 }
+
+/** Moves the single-page app to `hash` (e.g. `#/messages/logs`), as a link would. */
+export async function go(page: Page, hash: string): Promise<void> {
+  await page.evaluate((target) => (location.hash = target), hash);
+}

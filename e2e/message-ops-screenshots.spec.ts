@@ -2,18 +2,10 @@
 // data in the local stack: no console errors, one screenshot each — to test-results/screenshots, or to
 // docs/screenshots with SCREENSHOTS=1 (`npm run screenshots` runs only e2e/screenshots.spec.ts; run this
 // spec the same way to refresh these pictures).
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { expect, test, waitForStack } from './fixtures';
+import { expect, go, test, waitForStack } from './fixtures';
+import { saveScreenshot, themedPage } from './support/screenshots';
 import { startSink } from './support/sink';
 import { stackApi } from './support/stack-api';
-
-const targetDir = process.env.SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-results/screenshots';
-
-async function go(page: Page, hash: string): Promise<void> {
-  await page.evaluate((target) => (location.hash = target), hash);
-}
 
 for (const theme of ['light', 'dark'] as const) {
   test(`message operation screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost }) => {
@@ -27,18 +19,14 @@ for (const theme of ['light', 'dark'] as const) {
           }
         : { status: 200, body: 'ok' },
     );
-    const page = await browser.newPage({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
-    const errors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { page, errors } = await themedPage(browser, theme);
     try {
       await page.goto(consoleHost.url);
       await waitForStack(page);
-      mkdirSync(targetDir, { recursive: true });
       const shoot = async (name: string, check: () => Promise<void>) => {
         await check();
         await page.mouse.move(0, 0);
-        await page.screenshot({ path: join(targetDir, `${name}-${theme}.png`) });
+        await saveScreenshot(page, name, theme);
       };
 
       // Data, as apps would create it.

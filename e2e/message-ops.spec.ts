@@ -1,13 +1,8 @@
 // URL groups, logs, queues, the message DLQ and signing keys, end to end: Chromium → browser host → main →
 // the real local stack → real HTTP sinks on 127.0.0.1.
-import type { Page } from '@playwright/test';
-import { expect, test, waitForStack } from './fixtures';
+import { expect, go, test, waitForStack } from './fixtures';
 import { startSink } from './support/sink';
 import { stackApi } from './support/stack-api';
-
-async function go(page: Page, hash: string): Promise<void> {
-  await page.evaluate((target) => (location.hash = target), hash);
-}
 
 test('a failing sink → retries → DLQ → retry from the DLQ screen → delivered', async ({ app }) => {
   await waitForStack(app);

@@ -1,25 +1,18 @@
 // Renders every shell screen in both themes, checks that none logs an error, and saves a screenshot of
 // each: to test-results/screenshots always, and to docs/screenshots (the README's pictures) when run
 // with SCREENSHOTS=1 (`npm run screenshots`).
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, waitForStack } from './fixtures';
-
-const targetDir = process.env.SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-results/screenshots';
+import { saveScreenshot, themedPage } from './support/screenshots';
 
 for (const theme of ['light', 'dark'] as const) {
   test(`shell screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost }) => {
-    const page = await browser.newPage({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
-    const errors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { page, errors } = await themedPage(browser, theme);
     await page.goto(consoleHost.url);
     await waitForStack(page);
-    mkdirSync(targetDir, { recursive: true });
     const shoot = async (name: string, check: (page: Page) => Promise<void>) => {
       await check(page);
-      await page.screenshot({ path: join(targetDir, `${name}-${theme}.png`) });
+      await saveScreenshot(page, name, theme);
     };
 
     await shoot('kv-empty', async (p) => {
