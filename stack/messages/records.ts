@@ -41,6 +41,18 @@ function callbackHeaders(config: Record<string, string> | undefined): HeaderMap 
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** The label fields (`label` is the first of `labels`) and the flow-control fields, shared by messages and log entries. */
+function labelAndFlowControlFields(spec: MessageSpec) {
+  return {
+    label: spec.labels?.[0],
+    labels: spec.labels,
+    flowControlKey: spec.flowControl?.key,
+    parallelism: spec.flowControl?.parallelism,
+    rate: spec.flowControl?.rate,
+    period: spec.flowControl?.period,
+  };
+}
+
 /** Drops undefined fields, the way the real service's `omitempty` does. */
 function compact<T extends object>(value: T): T {
   for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
@@ -68,12 +80,7 @@ export function toMessage(record: MessageRecord): Message {
     failureCallbackHeader: callbackHeaders(spec.failureCallbackConfig),
     callerIP: spec.callerIp,
     retryDelayExpression: spec.retryDelay,
-    label: spec.labels?.[0],
-    labels: spec.labels,
-    flowControlKey: spec.flowControl?.key,
-    parallelism: spec.flowControl?.parallelism,
-    rate: spec.flowControl?.rate,
-    period: spec.flowControl?.period,
+    ...labelAndFlowControlFields(spec),
     timeout: spec.timeoutMs,
     api: spec.api,
   });
@@ -125,12 +132,7 @@ export function toLogEntry(event: EventRecord): LogEntry {
     maxRetries: spec.maxRetries,
     retryDelayExpression: spec.retryDelay,
     retryDelayExpr: spec.retryDelay,
-    label: spec.labels?.[0],
-    labels: spec.labels,
-    flowControlKey: spec.flowControl?.key,
-    parallelism: spec.flowControl?.parallelism,
-    rate: spec.flowControl?.rate,
-    period: spec.flowControl?.period,
+    ...labelAndFlowControlFields(spec),
     callerIP: spec.callerIp,
     api: spec.api,
   });
