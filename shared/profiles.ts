@@ -1,6 +1,7 @@
 // Profiles as every part sees them. Secrets are never part of these types on the renderer side: a
 // profile carries only whether each secret is set and a masked hint.
 import { z } from 'zod';
+import { isHttpUrl } from './urls';
 
 export const ENVIRONMENTS = ['local', 'dev', 'prod'] as const;
 export type EnvironmentTag = (typeof ENVIRONMENTS)[number];
@@ -30,17 +31,7 @@ export const SECRET_LABELS: Record<SecretName, string> = {
 
 export const LOCAL_PROFILE_ID = 'local';
 
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL');
+const httpUrl = z.string().trim().refine(isHttpUrl, 'must be an http:// or https:// URL');
 
 /** An optional URL: empty string means "not set". */
 const optionalHttpUrl = z.union([z.literal(''), httpUrl]);

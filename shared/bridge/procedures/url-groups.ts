@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { isValidHeaderName, isValidHeaderValue } from '../../headers';
 import { checkName } from '../../messages/names';
+import { isHttpUrl } from '../../urls';
 import type { UrlGroup } from '../../messages/types';
 import { call } from '../define';
 
@@ -15,18 +16,7 @@ export const groupNameSchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-const endpointUrl = z
-  .string()
-  .trim()
-  .max(2000)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL');
+const endpointUrl = z.string().trim().max(2000).refine(isHttpUrl, 'must be an http:// or https:// URL');
 
 const endpointName = z
   .string()

@@ -3,6 +3,7 @@
 // can show what will be added, what changes name, and what is wrong — before anything is sent.
 import { checkName } from '../../../../shared/messages/names';
 import type { UrlGroupEndpoint } from '../../../../shared/messages/types';
+import { isHttpUrl } from '../../../../shared/urls';
 
 export type EndpointLineStatus = 'add' | 'rename' | 'unchanged' | 'invalid';
 
@@ -21,15 +22,6 @@ export interface ParsedEndpoints {
   /** What to send: new endpoints and renames. */
   toSend: UrlGroupEndpoint[];
   invalid: number;
-}
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 function parseLine(raw: string): { endpoint?: UrlGroupEndpoint; error?: string } {
