@@ -472,12 +472,7 @@ export function planPublish(
     if (context.queueName !== undefined) spec.queueName = context.queueName;
     if (context.callerIp) spec.callerIp = context.callerIp;
     if (patch.labels && patch.labels.length > 0) spec.labels = patch.labels;
-    if (patch.timeoutMs !== undefined) spec.timeoutMs = patch.timeoutMs;
-    if (patch.retryDelay !== undefined) spec.retryDelay = patch.retryDelay;
-    if (patch.callback !== undefined) spec.callback = patch.callback;
-    if (patch.callbackConfig) spec.callbackConfig = patch.callbackConfig;
-    if (patch.failureCallback !== undefined) spec.failureCallback = patch.failureCallback;
-    if (patch.failureCallbackConfig) spec.failureCallbackConfig = patch.failureCallbackConfig;
+    applyDeliverySettings(spec, patch);
     if (patch.flowControl) spec.flowControl = patch.flowControl;
     if (patch.redact) spec.redact = patch.redact;
     if (api) spec.api = api;
@@ -487,6 +482,16 @@ export function planPublish(
     }
     return planned;
   });
+}
+
+/** Timeout, retry delay and callbacks, where the headers give them (a publish and a DLQ retry alike). */
+function applyDeliverySettings(spec: MessageSpec, patch: ConfigPatch): void {
+  if (patch.timeoutMs !== undefined) spec.timeoutMs = patch.timeoutMs;
+  if (patch.retryDelay !== undefined) spec.retryDelay = patch.retryDelay;
+  if (patch.callback !== undefined) spec.callback = patch.callback;
+  if (patch.callbackConfig) spec.callbackConfig = patch.callbackConfig;
+  if (patch.failureCallback !== undefined) spec.failureCallback = patch.failureCallback;
+  if (patch.failureCallbackConfig) spec.failureCallbackConfig = patch.failureCallbackConfig;
 }
 
 /**
@@ -503,12 +508,7 @@ export function planOverride(
   if (patch.contentType !== undefined) spec.header['Content-Type'] = [patch.contentType];
   if (patch.method !== undefined) spec.method = patch.method;
   if (patch.retries !== undefined) spec.maxRetries = patch.retries;
-  if (patch.timeoutMs !== undefined) spec.timeoutMs = patch.timeoutMs;
-  if (patch.retryDelay !== undefined) spec.retryDelay = patch.retryDelay;
-  if (patch.callback !== undefined) spec.callback = patch.callback;
-  if (patch.callbackConfig) spec.callbackConfig = patch.callbackConfig;
-  if (patch.failureCallback !== undefined) spec.failureCallback = patch.failureCallback;
-  if (patch.failureCallbackConfig) spec.failureCallbackConfig = patch.failureCallbackConfig;
+  applyDeliverySettings(spec, patch);
   if (patch.labels !== undefined) spec.labels = patch.labels;
   if (patch.flowControl) spec.flowControl = patch.flowControl;
   if (patch.redact) spec.redact = patch.redact;
