@@ -48,7 +48,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

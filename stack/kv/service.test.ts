@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { KvUnavailableError, startKvService } from './index';
-import { freePort } from './redis-server';
+import { alive, freePort } from './redis-server';
 import { RespError } from './resp';
 import { eventually, silentLogger, startTestRedis, startTestService, tempDir } from './test-support';
 
@@ -22,15 +22,6 @@ function dataDir(): string {
   const tmp = tempDir();
   cleanup.push(() => tmp.remove());
   return tmp.dir;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const base = { host: '127.0.0.1', port: 0, randomCredentials: false, logger: silentLogger };
