@@ -7,6 +7,7 @@ import {
   type EventData,
   type MessageRow,
   type MessageStore,
+  type NewDlqEntry,
   type PendingRow,
   type QueueRecord,
 } from '../store/message-store';
@@ -113,17 +114,7 @@ export const MESSAGE_WRITES = {
   scheduleRetry: (store: MessageStore, seq: number, retried: number, dueAt: number) =>
     store.scheduleRetry(seq, retried, dueAt),
   requestCancel: (store: MessageStore, seq: number) => store.requestCancel(seq),
-  insertDlq: (
-    store: MessageStore,
-    entry: {
-      dlqId: string;
-      seq: number;
-      createdAt: number;
-      responseStatus: number;
-      responseHeader?: HeaderMap;
-      responseBody?: Buffer;
-    },
-  ) => store.insertDlq(entry),
+  insertDlq: (store: MessageStore, entry: NewDlqEntry) => store.insertDlq(entry),
   deleteDlq: (store: MessageStore, dlqId: string) => store.deleteDlq(dlqId),
   deleteDlqMany: (store: MessageStore, dlqIds: string[]) => dlqIds.filter((id) => store.deleteDlq(id)).length,
   upsertQueue: (store: MessageStore, name: string, parallelism: number, paused: boolean, now: number) =>

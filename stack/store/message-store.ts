@@ -127,6 +127,16 @@ export interface UrlGroupRecord {
  */
 export interface StoreFilters extends LogFilters, DlqFilters {}
 
+/** What a message's last failed attempt leaves in the DLQ. */
+export interface NewDlqEntry {
+  dlqId: string;
+  seq: number;
+  createdAt: number;
+  responseStatus: number;
+  responseHeader?: HeaderMap;
+  responseBody?: Buffer;
+}
+
 interface StoredRow {
   seq: number;
   id: string;
@@ -493,14 +503,7 @@ export class MessageStore {
 
   // ---------------------------------------------------------------- DLQ
 
-  insertDlq(entry: {
-    dlqId: string;
-    seq: number;
-    createdAt: number;
-    responseStatus: number;
-    responseHeader?: HeaderMap;
-    responseBody?: Buffer;
-  }): void {
+  insertDlq(entry: NewDlqEntry): void {
     this.stmt(
       `INSERT INTO dlq (dlq_id, message_seq, created_at, response_status, response_header, response_body)
        VALUES (?, ?, ?, ?, ?, ?)`,
