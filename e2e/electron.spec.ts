@@ -1,20 +1,9 @@
 // The same console in the real Electron app. Runs wherever the Electron binary is installed; on
 // machines without it (like CI here, where it cannot be downloaded) it is skipped with the reason.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { electronBinary } from '../scripts/electron-binary.mjs';
 
-function findElectronBinary(): string | null {
-  if (process.env.ELECTRON_PATH)
-    return existsSync(process.env.ELECTRON_PATH) ? process.env.ELECTRON_PATH : null;
-  // The installer writes path.txt only after a successful download; require('electron') would try to download.
-  const pathFile = join('node_modules', 'electron', 'path.txt');
-  if (!existsSync(pathFile)) return null;
-  const binary = join('node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? binary : null;
-}
-
-const binary = findElectronBinary();
+const binary = electronBinary();
 const reason =
   'Electron binary not installed (node_modules/electron/path.txt missing; set ELECTRON_PATH to run)';
 if (!binary) console.log(`electron project skipped: ${reason}`);

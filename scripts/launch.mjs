@@ -2,21 +2,11 @@
 // console in the system browser when there is a display, and printing its URL in any case).
 // `npm run dev`: the same choice, with the Vite dev server and hot reload for the renderer.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { electronBinary } from './electron-binary.mjs';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 const passthrough = process.argv.slice(3);
-
-function electronBinary() {
-  if (process.env.ELECTRON_PATH)
-    return existsSync(process.env.ELECTRON_PATH) ? process.env.ELECTRON_PATH : null;
-  // Found without require('electron'), which would try to download it (impossible offline).
-  const pathFile = join('node_modules', 'electron', 'path.txt');
-  if (!existsSync(pathFile)) return null;
-  const binary = join('node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? binary : null;
-}
 
 const children = [];
 function run(command, args, env = {}) {
