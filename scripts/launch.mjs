@@ -46,5 +46,5 @@ if (mode === 'start') {
   ]);
   if (electron) run(electron, ['.'], { ELECTRON_RENDERER_URL: 'http://127.0.0.1:5173/' });
   else
-    console.log('Dev server: open http://127.0.0.1:5173/ with the #secret=… part of the URL printed above.');
+    console.log('Dev server: open http://127.0.0.1:5173/ followed by the #secret=… part of the "Switchyard ready at" URL.');
 }
