@@ -46,5 +46,7 @@ if (mode === 'start') {
   ]);
   if (electron) run(electron, ['.'], { ELECTRON_RENDERER_URL: 'http://127.0.0.1:5173/' });
   else
-    console.log('Dev server: open http://127.0.0.1:5173/ followed by the #secret=… part of the "Switchyard ready at" URL.');
+    console.log(
+      'Dev server: open http://127.0.0.1:5173/ followed by the #secret=… part of the "Switchyard ready at" URL.',
+    );
 }
