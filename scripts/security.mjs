@@ -1,9 +1,13 @@
 // `npm run security`: @doyensec/electronegativity over the Electron main process, the preload and the
 // renderer (sources plus the built HTML, which carries the CSP meta tag), scanned together so its
 // global checks (navigation limits, permission handler, CSP) see the whole app. Fails on any HIGH
-// finding not explained in ACCEPTED. electronegativity itself always exits 0, so its CSV is read here.
-import { spawnSync } from 'node:child_process';
+// finding not explained in ACCEPTED.
+//
+// It calls electronegativity's runner directly instead of parsing a report file: the CLI writes its CSV
+// header and rows with two racing async writes (a corrupt report now and then), and its SARIF carries no
+// severity. The runner returns the findings as data.
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,84 +21,51 @@ if (!existsSync('out/renderer/index.html')) {
   console.error('out/renderer/index.html is missing: run `npm run build` first.');
   process.exit(1);
 }
+const require = createRequire(import.meta.url);
+const runElectronegativity = require('@doyensec/electronegativity/dist/runner.js');
 const electronVersion = JSON.parse(readFileSync('node_modules/electron/package.json', 'utf8')).version;
-const tree = mkdtempSync(join(tmpdir(), 'switchyard-security-'));
-cpSync('main/electron', join(tree, 'main'), {
-  recursive: true,
-  filter: (path) => !path.endsWith('.test.ts'),
-});
-cpSync('renderer/src', join(tree, 'renderer'), {
+
+const app = join(mkdtempSync(join(tmpdir(), 'switchyard-security-')), 'app');
+cpSync('main/electron', join(app, 'main'), { recursive: true, filter: (path) => !path.endsWith('.test.ts') });
+cpSync('renderer/src', join(app, 'renderer'), {
   recursive: true,
   filter: (path) => !/\.test\.tsx?$/.test(path),
 });
-cpSync('out/renderer/index.html', join(tree, 'renderer', 'index.html'));
+cpSync('out/renderer/index.html', join(app, 'renderer', 'index.html'));
 
-const report = join(tree, 'report.csv');
-const run = spawnSync('npx', ['electronegativity', '-i', tree, '-o', report, '-e', electronVersion, '-r'], {
-  encoding: 'utf8',
-});
-if (run.status !== 0 || !existsSync(report)) {
-  console.error(run.stdout, run.stderr);
+const result = await runElectronegativity(
+  { input: app, electronVersionOverride: electronVersion, isRelative: true },
+  false,
+);
+if (result.errors.length > 0) {
+  console.error(`electronegativity could not parse ${result.errors.length} file(s):`);
+  for (const error of result.errors) console.error(`  ${error.file}: ${error.message ?? error}`);
+  process.exit(1);
+}
+const findings = result.issues.map((issue) => ({
+  check: issue.id,
+  severity: issue.severity.name,
+  confidence: issue.confidence.name,
+  file: issue.file,
+  line: issue.location?.line ?? 0,
+  description: issue.description,
+}));
+if (findings.length === 0) {
+  // There is always at least the accepted finding: none at all means the scan did not really run.
+  console.error(`electronegativity reported nothing for ${app}`);
   process.exit(1);
 }
 
-// Columns: issue, severity, confidence, filename, location, sample, description, url
-const rows = parseCsv(readFileSync(report, 'utf8'))
-  .slice(1)
-  .filter((cells) => cells.length >= 7)
-  .map(([issue, severity, confidence, file, location, , description]) => ({
-    issue,
-    severity,
-    confidence,
-    file,
-    location,
-    description,
-  }));
-
-if (rows.length === 0) {
-  // There is always at least the accepted finding: an empty report means the scan did not really run.
-  console.error(`electronegativity reported nothing for ${tree}; its output:\n${run.stdout}\n${run.stderr}`);
-  process.exit(1);
-}
-for (const row of rows) {
-  const accepted = ACCEPTED[`${row.issue} ${row.file}`];
+for (const finding of findings) {
+  const accepted = finding.severity === 'HIGH' ? ACCEPTED[`${finding.check} ${finding.file}`] : undefined;
   console.log(
-    `${row.severity.padEnd(14)}${row.confidence.padEnd(11)}${row.issue} ${row.file}:${row.location}${accepted ? `\n    accepted: ${accepted}` : ''}`,
+    `${finding.severity.padEnd(14)}${finding.confidence.padEnd(11)}${finding.check} ${finding.file}:${finding.line}` +
+      (accepted ? `\n    accepted: ${accepted}` : ''),
   );
 }
-const unexplained = rows.filter((row) => row.severity === 'HIGH' && !ACCEPTED[`${row.issue} ${row.file}`]);
+const unexplained = findings.filter((f) => f.severity === 'HIGH' && !ACCEPTED[`${f.check} ${f.file}`]);
 console.log(
-  `\nelectronegativity ${electronVersion}: ${rows.length} findings, ${unexplained.length} HIGH unexplained`,
+  `\nelectronegativity ${electronVersion}: ${findings.length} findings, ${unexplained.length} HIGH unexplained`,
 );
-for (const row of unexplained)
-  console.log(`  HIGH ${row.issue} at ${row.file}:${row.location} — ${row.description}`);
+for (const f of unexplained) console.log(`  HIGH ${f.check} at ${f.file}:${f.line} — ${f.description}`);
 process.exit(unexplained.length ? 1 : 0);
-
-/** RFC 4180 CSV: quoted cells may hold commas, doubled quotes and newlines. */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(cell.trim());
-      cell = '';
-    } else if (char === '\n') {
-      row.push(cell.trim());
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (char !== '\r') cell += char;
-  }
-  if (cell || row.length) rows.push([...row, cell.trim()]);
-  return rows;
-}
