@@ -99,6 +99,18 @@ describe('local stack supervisor', () => {
     expect(status.message).toMatch(/Local stack not available/);
   });
 
+  it('coalesces a burst of log lines into a few status changes, keeping only the newest lines', async () => {
+    const supervisor = supervise('log-burst');
+    let changes = 0;
+    supervisor.on('change', () => (changes += 1));
+    supervisor.ensureStarted();
+    const status = await waitFor(supervisor, (s) => s.log.at(-1) === 'warn line 499', 'the last burst line');
+    expect(status.log).toHaveLength(200);
+    expect(status.log[0]).toBe('warn line 300');
+    // 501 lines arrived together; each one used to be a status (with a copy of the log) of its own.
+    expect(changes).toBeLessThan(20);
+  });
+
   it('restarts a stack that crashed after it was ready', async () => {
     const supervisor = supervise('crash-after-ready');
     supervisor.ensureStarted();

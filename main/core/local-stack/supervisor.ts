@@ -41,6 +41,7 @@ export class StackSupervisor extends EventEmitter<{ change: [StackStatus] }> {
   private log: string[] = [];
   private readonly crashTimes: number[] = [];
   private stopping = false;
+  private logChangePending = false;
   private startTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: StackSupervisorOptions) {
@@ -190,7 +191,14 @@ export class StackSupervisor extends EventEmitter<{ change: [StackStatus] }> {
     this.log.push(line);
     const max = this.options.logLines ?? 200;
     if (this.log.length > max) this.log.splice(0, this.log.length - max);
-    this.emit('change', this.status());
+    // A burst of log lines (a failing destination, say) becomes one status per event-loop turn rather
+    // than one full copy of the log per line for every watcher.
+    if (this.logChangePending) return;
+    this.logChangePending = true;
+    setImmediate(() => {
+      this.logChangePending = false;
+      this.emit('change', this.status());
+    });
   }
 
   private update(next: Omit<StackStatus, 'log'>): void {

@@ -23,6 +23,10 @@ if (mode === 'ready' || mode === 'crash-after-ready') {
   };
   setTimeout(() => console.log(JSON.stringify(line)), 50);
 }
+if (mode === 'log-burst') {
+  // One write: the lines reach the supervisor together, as a burst of log output does.
+  process.stderr.write(`${Array.from({ length: 500 }, (_, i) => `warn line ${i}`).join('\n')}\n`);
+}
 if (mode === 'crash-after-ready') setTimeout(() => process.exit(9), 300);
 process.on('SIGTERM', () => {
   console.error('stopping cleanly');
