@@ -21,8 +21,6 @@ interface Command {
 
 export function CommandPalette({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [query, setQuery] = useState('');
-  const [selected, setSelected] = useState(0);
   const navigate = useNav((state) => state.navigate);
   const setTheme = useTheme((state) => state.setPreference);
   const bridge = useBridge();
@@ -95,29 +93,14 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
     return list;
   }, [data, navigate, activate, bridge, setTheme]);
 
-  const matches = useMemo(
-    () =>
-      commands
-        .map((command) => ({ command, score: fuzzyScore(query, `${command.title} ${command.group}`) }))
-        .filter((entry): entry is { command: Command; score: number } => entry.score !== null)
-        .sort((a, b) => b.score - a.score)
-        .map((entry) => entry.command),
-    [commands, query],
-  );
-
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) {
-      setQuery('');
-      setSelected(0);
-      dialog.showModal();
-    }
+    if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
-  const run = (command: Command | undefined) => {
-    if (!command) return;
+  const run = (command: Command) => {
     onClose();
     command.run();
   };
@@ -127,61 +110,87 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       ref={ref}
       className="palette"
       aria-label="Command palette"
-      onClose={onClose}
+      // The dialog's close event is queued as a task, so it can arrive after a quick Ctrl+K has already
+      // reopened the palette; only a dialog that is really closed reports it.
+      onClose={() => {
+        if (!ref.current?.open) onClose();
+      }}
       onMouseDown={(event) => event.target === ref.current && onClose()}
     >
-      {open ? (
-        <>
-          <input
-            className="palette-input"
-            placeholder="Type a command or an area…"
-            aria-label="Command"
-            role="combobox"
-            aria-expanded="true"
-            aria-controls="palette-list"
-            aria-activedescendant={matches[selected] ? `palette-${matches[selected].id}` : undefined}
-            autoFocus
-            value={query}
-            onChange={(event) => {
-              setQuery(event.target.value);
-              setSelected(0);
-            }}
-            onKeyDown={(event) => {
-              if (event.key === 'ArrowDown') {
-                event.preventDefault();
-                setSelected((index) => Math.min(index + 1, matches.length - 1));
-              } else if (event.key === 'ArrowUp') {
-                event.preventDefault();
-                setSelected((index) => Math.max(index - 1, 0));
-              } else if (event.key === 'Enter') {
-                event.preventDefault();
-                run(matches[selected]);
-              }
-            }}
-          />
-          <ul className="palette-list" id="palette-list" role="listbox">
-            {matches.length === 0 ? <li className="palette-empty">No command matches “{query}”.</li> : null}
-            {matches.map((command, index) => {
-              const Icon = command.icon;
-              return (
-                <li
-                  key={command.id}
-                  id={`palette-${command.id}`}
-                  role="option"
-                  aria-selected={index === selected}
-                  className="palette-item"
-                  onMouseEnter={() => setSelected(index)}
-                  onClick={() => run(command)}
-                >
-                  <Icon />
-                  {command.title}
-                  <span className="group">{command.group}</span>
-                </li>
-              );
-            })}
-          </ul>
-        </>
-      ) : null}
+      {/* Mounted only while open, so every opening starts with an empty query. */}
+      {open ? <PaletteSearch commands={commands} onRun={run} /> : null}
     </dialog>
+  );
+}
+
+// The query lives here rather than in the palette: state that is reset by an effect after opening lets
+// keys typed straight after Ctrl+K land on the previous query.
+function PaletteSearch({ commands, onRun }: { commands: Command[]; onRun: (command: Command) => void }) {
+  const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState(0);
+  const matches = useMemo(
+    () =>
+      commands
+        .map((command) => ({ command, score: fuzzyScore(query, `${command.title} ${command.group}`) }))
+        .filter((entry): entry is { command: Command; score: number } => entry.score !== null)
+        .sort((a, b) => b.score - a.score)
+        .map((entry) => entry.command),
+    [commands, query],
+  );
+  const run = (command: Command | undefined) => {
+    if (command) onRun(command);
+  };
+
+  return (
+    <>
+      <input
+        className="palette-input"
+        placeholder="Type a command or an area…"
+        aria-label="Command"
+        role="combobox"
+        aria-expanded="true"
+        aria-controls="palette-list"
+        aria-activedescendant={matches[selected] ? `palette-${matches[selected].id}` : undefined}
+        autoFocus
+        value={query}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          setSelected(0);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
+            setSelected((index) => Math.min(index + 1, matches.length - 1));
+          } else if (event.key === 'ArrowUp') {
+            event.preventDefault();
+            setSelected((index) => Math.max(index - 1, 0));
+          } else if (event.key === 'Enter') {
+            event.preventDefault();
+            run(matches[selected]);
+          }
+        }}
+      />
+      <ul className="palette-list" id="palette-list" role="listbox">
+        {matches.length === 0 ? <li className="palette-empty">No command matches “{query}”.</li> : null}
+        {matches.map((command, index) => {
+          const Icon = command.icon;
+          return (
+            <li
+              key={command.id}
+              id={`palette-${command.id}`}
+              role="option"
+              aria-selected={index === selected}
+              className="palette-item"
+              onMouseEnter={() => setSelected(index)}
+              onClick={() => run(command)}
+            >
+              <Icon />
+              {command.title}
+              <span className="group">{command.group}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }
