@@ -1,9 +1,10 @@
 // Ctrl/Cmd+K: navigation and actions from the keyboard. Commands come from the areas, the profiles and a
 // few global actions; features can add their own later through `extraCommands`.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../bridge/client';
 import { useBridge, useBridgeMutation } from '../bridge/react';
 import { MoonIcon, PlusIcon, RefreshIcon, UserIcon } from '../ui/icons';
+import { useModalDialog } from '../ui/Dialog';
 import { toast } from '../ui/toast';
 import { AREAS } from './areas';
 import { useProfiles } from './data';
@@ -21,6 +22,7 @@ interface Command {
 
 export function CommandPalette({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const onDialogClose = useModalDialog(ref, open, onClose);
   const navigate = useNav((state) => state.navigate);
   const setTheme = useTheme((state) => state.setPreference);
   const bridge = useBridge();
@@ -93,13 +95,6 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
     return list;
   }, [data, navigate, activate, bridge, setTheme]);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   const run = (command: Command) => {
     onClose();
     command.run();
@@ -110,11 +105,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       ref={ref}
       className="palette"
       aria-label="Command palette"
-      // The dialog's close event is queued as a task, so it can arrive after a quick Ctrl+K has already
-      // reopened the palette; only a dialog that is really closed reports it.
-      onClose={() => {
-        if (!ref.current?.open) onClose();
-      }}
+      onClose={onDialogClose}
       onMouseDown={(event) => event.target === ref.current && onClose()}
     >
       {/* Mounted only while open, so every opening starts with an empty query. */}

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useRef } from 'react';
 
 export interface DialogProps {
   open: boolean;
@@ -11,23 +11,39 @@ export interface DialogProps {
   className?: string;
 }
 
-/** A modal on the native <dialog> element: focus trapping, Escape and the backdrop come from the platform. */
-export function Dialog({ open, onClose, title, children, footer, ariaLabel, className }: DialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+/**
+ * Shows and hides a native <dialog> as a modal following `open`, and reports its closing. The platform
+ * queues a dialog's close event as a task, so it can arrive after the dialog has already been reopened (a
+ * quick Ctrl+K, a second confirmation): only a dialog that is really closed reports it.
+ */
+export function useModalDialog(
+  ref: RefObject<HTMLDialogElement | null>,
+  open: boolean,
+  onClose: () => void,
+): () => void {
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
-  }, [open]);
+  }, [ref, open]);
+  return () => {
+    if (!ref.current?.open) onClose();
+  };
+}
+
+/** A modal on the native <dialog> element: focus trapping, Escape and the backdrop come from the platform. */
+export function Dialog({ open, onClose, title, children, footer, ariaLabel, className }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const onDialogClose = useModalDialog(ref, open, onClose);
+  const titleId = useId();
   return (
     <dialog
       ref={ref}
       className={['dialog', className].filter(Boolean).join(' ')}
       aria-label={ariaLabel}
       aria-labelledby={ariaLabel ? undefined : titleId}
-      onClose={onClose}
+      onClose={onDialogClose}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
