@@ -1,0 +1,377 @@
+// Wire types of the workflow service (the `/v2/workflows…` API), as the real service and the local stack
+// send them: run logs, the workflow DLQ and its bulk actions, cancel and notify. Field names and shapes
+// follow the API description and the vendor SDK's types (`@upstash/workflow` index.d.ts); where the two
+// differ, the SDK wins, because it is what users' code reads. Times are unix milliseconds.
+//
+// The endpoints these types describe (the local stack serves every one; main's workflow client calls them):
+//   GET    /v2/workflows/logs                         → WorkflowRunLogsResponse   (query: WorkflowLogsQuery)
+//   DELETE /v2/workflows/runs?workflowRunIds=a&…      → WorkflowCancelResponse    (or filters, see below)
+//   POST   /v2/notify/{eventId}                       → NotifyResponseItem[]      (body: the event data)
+//   POST   /v2/notify/{workflowRunId}/{eventId}       → NotifyResponseItem[]      (run-scoped, "lookback")
+//   GET    /v2/dlq?source=workflow&…                  → WorkflowDlqListResponse   (query: WorkflowDlqListQuery)
+//   POST   /v2/workflows/dlq/restart?…                → DlqRestartResumeResponse  (query: WorkflowDlqActionQuery,
+//   POST   /v2/workflows/dlq/resume?…                 → DlqRestartResumeResponse   headers: DLQ_OVERRIDE_HEADERS)
+//   POST   /v2/workflows/dlq/callback/{dlqId}         → DlqCallbackRetryResponse
+//   DELETE /v2/workflows/dlq?…                        → DlqDeleteResponse         (query: WorkflowDlqActionQuery)
+// Errors on all of them: a non-2xx status with `{"error": "<text>"}`.
+
+export type HeaderMap = Record<string, string[]>;
+
+export const RUN_STATES = ['RUN_STARTED', 'RUN_SUCCESS', 'RUN_FAILED', 'RUN_CANCELED'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+export const STEP_STATES = [
+  'STEP_SUCCESS',
+  'STEP_RETRY',
+  'STEP_FAILED',
+  'STEP_PROGRESS',
+  'STEP_CANCELED',
+] as const;
+export type StepState = (typeof STEP_STATES)[number];
+
+/** The logs' `state` filter takes a run state or a step state (a run matches when any of its steps has it). */
+export const LOG_STATE_FILTERS = [...RUN_STATES, ...STEP_STATES] as const;
+export type LogStateFilter = RunState | StepState;
+
+export const FAILURE_FUNCTION_STATES = [
+  'CALLBACK_INPROGRESS',
+  'CALLBACK_SUCCESS',
+  'CALLBACK_FAIL',
+  'CALLBACK_CANCELED',
+] as const;
+export type FailureFunctionState = (typeof FAILURE_FUNCTION_STATES)[number];
+
+/** `Initial` is made by the service for the trigger; the others by `context.run`, `.call`, `.sleepFor`… */
+export const STEP_TYPES = [
+  'Initial',
+  'Run',
+  'Call',
+  'SleepFor',
+  'SleepUntil',
+  'Wait',
+  'Notify',
+  'Invoke',
+] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export const STEP_GROUP_TYPES = ['sequential', 'parallel', 'next'] as const;
+export type StepGroupType = (typeof STEP_GROUP_TYPES)[number];
+
+/**
+ * `step` for ordinary steps; `parallelPlan` / `parallelResult` inside parallel groups; `toCallback` /
+ * `fromCallback` for the two halves of a Call step (the log folds them into one step).
+ */
+export type CallType =
+  'step' | 'toCallback' | 'fromCallback' | 'parallelPlan' | 'parallelResult' | 'failureCall';
+
+/** One failed delivery attempt of a step (or of the failure function). */
+export interface StepError {
+  /** The service's description of the failure (e.g. "connection refused", "HTTP 503"). */
+  error: string;
+  /** The response body of the attempt (bounded by `trimBody` like every body). */
+  body: string;
+  headers: HeaderMap;
+  /** HTTP status of the attempt; 0 when there was no HTTP response. */
+  status: number;
+  time: number;
+}
+
+/** A step that ran (or is running) — in a `sequential` or `parallel` group. */
+export interface StepLog {
+  /** Absent on the Initial step. */
+  stepId?: number;
+  stepName: string;
+  stepType: StepType;
+  callType: CallType;
+  messageId: string;
+  state: StepState;
+  createdAt: number;
+  /**
+   * The step's result as the service stores it: a string (often JSON text; the Initial step's is the
+   * trigger payload). Absent when `trimBody` excluded it or the step has not finished.
+   */
+  out?: string;
+  /** 1 for a sequential step; the number of branches for a parallel one. */
+  concurrent: number;
+  /** Maximum retries configured for the step's message. */
+  retries: number;
+  retryDelay?: string;
+  /** Headers the step's delivery carried. */
+  headers?: HeaderMap;
+  /** Set while the step's message waits for its next attempt. */
+  nextDeliveryTime?: number;
+  /** Errors of every failed attempt of this step, oldest first (absent when none failed). */
+  errors?: StepError[];
+
+  // Call steps (context.call): the request…
+  callUrl?: string;
+  callMethod?: string;
+  callHeaders?: HeaderMap;
+  callBody?: string;
+  // …and the response, once it came back.
+  callResponseStatus?: number;
+  callResponseBody?: string;
+  callResponseHeaders?: HeaderMap;
+
+  // Wait steps (context.waitForEvent).
+  waitEventId?: string;
+  /** The timeout as given, e.g. "7d". */
+  waitTimeoutDuration?: string;
+  waitTimeoutDeadline?: number;
+  /** True when the wait ended by timeout rather than by a notify. */
+  waitTimeout?: boolean;
+
+  // Invoke steps (context.invoke).
+  invokedWorkflowRunId?: string;
+  invokedWorkflowUrl?: string;
+  invokedWorkflowCreatedAt?: number;
+  invokedWorkflowRunBody?: string;
+  invokedWorkflowRunHeaders?: HeaderMap;
+
+  // Sleep steps: SleepFor's duration in seconds, SleepUntil's time in unix seconds (as the SDK sends them).
+  sleepFor?: number;
+  sleepUntil?: number;
+}
+
+/** A message being delivered or retried that has no recorded result yet (the `next` group). */
+export interface NextStepLog {
+  messageId: string;
+  /** Known when the SDK reported it in the `Upstash-Error-Step-Name` response header of a failed attempt. */
+  stepName?: string;
+  stepType?: StepType;
+  state: 'STEP_PROGRESS' | 'STEP_RETRY' | 'STEP_FAILED' | 'STEP_CANCELED';
+  retries: number;
+  retryDelay?: string;
+  createdAt?: number;
+  nextDeliveryTime?: number;
+  errors?: StepError[];
+}
+
+export type StepLogGroup =
+  | { type: 'sequential'; steps: StepLog[] }
+  | { type: 'parallel'; steps: StepLog[] }
+  | { type: 'next'; steps: NextStepLog[] };
+
+export interface InvokerContext {
+  workflowRunId: string;
+  workflowUrl: string;
+  workflowRunCreatedAt: number;
+}
+
+export interface FailureFunctionLog {
+  messageId: string;
+  url: string;
+  state: FailureFunctionState;
+  /** Headers, status and body of the step response that failed the run. */
+  failHeaders?: HeaderMap;
+  failStatus?: number;
+  failResponse?: string;
+  /** Set when the failure callback itself failed and went to the DLQ. */
+  dlqId?: string;
+  /** The failure callback's last attempt. */
+  responseBody?: string;
+  responseHeaders?: HeaderMap;
+  responseStatus?: number;
+  maxRetries?: number;
+  /** Every failed attempt of the failure callback. */
+  errors?: StepError[];
+  nextDeliveryTime?: number;
+}
+
+export interface WorkflowRunLog {
+  workflowRunId: string;
+  workflowUrl: string;
+  workflowState: RunState;
+  workflowRunCreatedAt: number;
+  workflowRunCompletedAt?: number;
+  workflowRunCallerIp?: string;
+  /** Groups in execution order: the Initial step first, the `next` group (if any) last. */
+  steps: StepLogGroup[];
+  /** The run's return value as a string (JSON text when the route returned an object). */
+  workflowRunResponse?: string;
+  invoker?: InvokerContext;
+  failureFunction?: FailureFunctionLog;
+  /** Set while the failed run is in the DLQ. */
+  dlqId?: string;
+  /** @deprecated the first of `labels`. */
+  label?: string;
+  labels?: string[];
+  flowControlKey?: string;
+}
+
+/** `GET /v2/workflows/logs`. `cursor` is empty (or absent) on the last page. Newest runs first. */
+export interface WorkflowRunLogsResponse {
+  cursor?: string;
+  runs: WorkflowRunLog[];
+}
+
+/** Most runs the logs return per page (run mode); the service's default too. */
+export const LOGS_RUN_PAGE_MAX = 10;
+
+/**
+ * Query parameters of `GET /v2/workflows/logs` (all optional). Repeatable ones are arrays on the wire
+ * (`label=a&label=b`; a run matches any). `workflowRuns` (`id@createdAt,id@createdAt`) ignores the rest.
+ */
+export interface WorkflowLogsQuery {
+  cursor?: string;
+  /** Exact match. */
+  workflowUrl?: string;
+  workflowRunId?: string;
+  /** With workflowRunId, picks one run of a reused id. */
+  workflowCreatedAt?: number;
+  workflowRuns?: string;
+  state?: LogStateFilter;
+  /** Inclusive, on the run's creation time. */
+  fromDate?: number;
+  toDate?: number;
+  /** At most LOGS_RUN_PAGE_MAX. */
+  count?: number;
+  /**
+   * Bodies (step `out`, call bodies, error bodies, the run response, failure bodies) are cut to this
+   * many bytes; -1 (the default) leaves them out.
+   */
+  trimBody?: number;
+  label?: string[];
+  flowControlKey?: string;
+  callerIp?: string;
+}
+
+/** An entry of the workflow DLQ (`GET /v2/dlq?source=workflow`): the failed step message of a run. */
+export interface WorkflowDlqMessage {
+  dlqId: string;
+  messageId: string;
+  /** Where the failed message went (the workflow URL). */
+  url: string;
+  method: string;
+  header: HeaderMap;
+  body: string;
+  maxRetries: number;
+  notBefore: number;
+  /** When the failed message was created. */
+  createdAt: number;
+  callerIP?: string;
+  workflowRunId: string;
+  workflowCreatedAt: number;
+  workflowUrl: string;
+  /** The last attempt's response; `responseHeader` carries `Upstash-Error-Step-Name` when the SDK named the step. */
+  responseStatus: number;
+  responseHeader?: HeaderMap;
+  responseBody?: string;
+  failureCallback?: string;
+  failureCallbackInfo?: {
+    state?: FailureFunctionState;
+    responseStatus?: number;
+    responseBody?: string;
+    responseHeaders?: HeaderMap;
+  };
+  label?: string;
+  labels?: string[];
+  flowControlKey?: string;
+}
+
+export interface WorkflowDlqListResponse {
+  messages: WorkflowDlqMessage[];
+  cursor?: string;
+}
+
+/** Query of `GET /v2/dlq?source=workflow` (besides cursor and count, at most 100). */
+export interface WorkflowDlqListQuery {
+  source: 'workflow';
+  cursor?: string;
+  count?: number;
+  fromDate?: number;
+  toDate?: number;
+  workflowUrl?: string[];
+  workflowRunId?: string;
+  workflowCreatedAt?: number;
+  responseStatus?: number;
+  failureFunctionState?: FailureFunctionState[];
+  label?: string[];
+  callerIp?: string[];
+  flowControlKey?: string[];
+}
+
+/**
+ * Query of the bulk DLQ actions (restart, resume, delete). With `dlqIds` every other filter is ignored;
+ * otherwise the filters AND together, and values of one filter OR. Without `count` every match is
+ * processed; with it, at most `count`, and `cursor` continues.
+ * A request with neither ids nor any filter means "every entry" to the service: main never sends one.
+ */
+export interface WorkflowDlqActionQuery {
+  dlqIds?: string[];
+  cursor?: string;
+  count?: number;
+  fromDate?: number;
+  toDate?: number;
+  workflowUrl?: string[];
+  workflowRunId?: string;
+  workflowCreatedAt?: number;
+  label?: string[];
+  failureFunctionState?: FailureFunctionState[];
+  callerIp?: string[];
+  flowControlKey?: string[];
+}
+
+/** Most entries one restart/resume request should touch (the vendor's documented per-request maximum). */
+export const DLQ_ACTION_CHUNK = 50;
+
+/** Headers that override the settings of restarted/resumed runs. */
+export const DLQ_OVERRIDE_HEADERS = {
+  retries: 'Upstash-Retries',
+  delay: 'Upstash-Delay',
+  retryDelay: 'Upstash-Retry-Delay',
+  flowControlKey: 'Upstash-Flow-Control-Key',
+  flowControlValue: 'Upstash-Flow-Control-Value',
+  label: 'Upstash-Label',
+  failureCallback: 'Upstash-Failure-Callback',
+} as const;
+
+export interface RestartedRun {
+  workflowRunId: string;
+  workflowCreatedAt: number;
+}
+
+/** `POST /v2/workflows/dlq/{restart,resume}`: the new runs; `cursor` empty when all matches were processed. */
+export interface DlqRestartResumeResponse {
+  workflowRuns: RestartedRun[];
+  cursor?: string;
+}
+
+/** `POST /v2/workflows/dlq/callback/{dlqId}`: the run whose failure callback was re-sent. */
+export interface DlqCallbackRetryResponse extends RestartedRun {
+  error?: string;
+}
+
+/** `DELETE /v2/workflows/dlq`. */
+export interface DlqDeleteResponse {
+  deleted: number;
+  cursor?: string;
+}
+
+/** `DELETE /v2/workflows/runs`. */
+export interface WorkflowCancelResponse {
+  cancelled: number;
+}
+
+/** A waiter of an event, as `POST /v2/notify…` reports the ones it satisfied. */
+export interface Waiter {
+  url: string;
+  /** Unix seconds. */
+  deadline: number;
+  headers: HeaderMap;
+  timeoutUrl?: string;
+  timeoutBody?: string;
+  timeoutHeaders?: HeaderMap;
+}
+
+export interface NotifyResponseItem {
+  waiter: Waiter;
+  messageId: string;
+  deduplicated?: boolean;
+  error: string;
+  workflowRunId?: string;
+  workflowCreatedAt?: number;
+}
+
+/** The response header in which the SDK names the step that threw. */
+export const ERROR_STEP_NAME_HEADER = 'Upstash-Error-Step-Name';
