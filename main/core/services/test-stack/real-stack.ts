@@ -16,10 +16,15 @@ export const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYX
 export interface RealStack {
   url: string;
   token: string;
+  /** Set when started with `{ kv: true }`: the KV REST service over a redis-server the stack started. */
+  kv?: { url: string; token: string; readOnlyToken: string };
   stop(): Promise<void>;
 }
 
-export async function startRealStack(extraArgs: string[] = []): Promise<RealStack> {
+export async function startRealStack(
+  extraArgs: string[] = [],
+  options: { kv?: boolean } = {},
+): Promise<RealStack> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build-node.mjs`);
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-svc-test-'));
   const child: ChildProcess = spawn(
@@ -30,8 +35,8 @@ export async function startRealStack(extraArgs: string[] = []): Promise<RealStac
       '0',
       '--kv-port',
       '0',
-      '--redis-url',
-      'redis://127.0.0.1:1',
+      // Without --redis-url the stack starts its own redis-server; message-only tests skip that cost.
+      ...(options.kv ? [] : ['--redis-url', 'redis://127.0.0.1:1']),
       '--data-dir',
       dataDir,
       '--durability',
@@ -44,7 +49,8 @@ export async function startRealStack(extraArgs: string[] = []): Promise<RealStac
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const ready = await new Promise<{ messages: { url: string; token: string } }>((resolve, reject) => {
+  type Ready = { messages: { url: string; token: string }; kv: RealStack['kv'] | { error: string } };
+  const ready = await new Promise<Ready>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`stack not ready in time:\n${stderr}`)), 20_000);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -52,14 +58,20 @@ export async function startRealStack(extraArgs: string[] = []): Promise<RealStac
       const newline = buffer.indexOf('\n');
       if (newline >= 0) {
         clearTimeout(timer);
-        resolve(JSON.parse(buffer.slice(0, newline)) as { messages: { url: string; token: string } });
+        resolve(JSON.parse(buffer.slice(0, newline)) as Ready);
       }
     });
     child.once('exit', (code) => reject(new Error(`stack exited with ${code}:\n${stderr}`)));
   });
+  if (options.kv && (!ready.kv || 'error' in ready.kv)) {
+    throw new Error(
+      `the stack started without KV: ${ready.kv && 'error' in ready.kv ? ready.kv.error : '?'}`,
+    );
+  }
   return {
     url: ready.messages.url,
     token: ready.messages.token,
+    kv: ready.kv && !('error' in ready.kv) ? ready.kv : undefined,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
