@@ -2,6 +2,8 @@
 // Refused commands and the bridge's own extensions (ACL RESTTOKEN) are answered here, without Redis.
 import type { CommandList } from './commands';
 import { HttpError } from './errors';
+import type { ScanWithType } from './extensions';
+import { addTypes, copyOntoItself, hasExtension, scanWithType } from './extensions';
 import type { Backend } from './pool';
 import { changesAclUsers, commandName, explainError, hasRule, isRestTokenCommand, refusal } from './policy';
 import type { DailyQuota } from './quota';
@@ -45,6 +47,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     const granted = ctx.quota ? ctx.quota.take(count) : count;
     const sentAt: number[] = [];
     const sentNames: string[] = [];
+    // SCAN … WITHTYPE goes to Redis without WITHTYPE (extensions.ts); index → what is sent instead.
+    const scans = new Map<number, ScanWithType>();
     const local: Promise<void>[] = [];
     let lastName = '';
     let lastHasRule = false;
@@ -56,7 +60,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       const name = commands.name(i);
       if (name !== lastName) {
         lastName = name;
-        lastHasRule = hasRule(name);
+        lastHasRule = hasRule(name) || hasExtension(name);
       }
       // Arguments are only looked at for the few commands that have a rule (most have none).
       const args = lastHasRule ? commands.args(i) : undefined;
@@ -74,6 +78,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           }),
         );
       } else {
+        const scan = args && scanWithType(args, name);
+        if (scan) scans.set(i, scan);
         sentAt.push(i);
         sentNames.push(name);
       }
@@ -83,11 +89,21 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     localDone.catch(() => {});
     if (sentAt.length > 0) {
       const connection = await principal.backend.sharedConnection();
-      const replies = await connection.send(commands.encode(sentAt), sentAt.length, withRaw);
+      const replies = await connection.send(encodeSent(commands, sentAt, scans), sentAt.length, withRaw);
       for (let j = 0; j < sentAt.length; j++) {
-        const value = replies.values[j]!;
         const name = sentNames[j]!;
         const i = sentAt[j]!;
+        const value = replies.values[j]!;
+        if (hasExtension(name)) {
+          const scan = scans.get(i);
+          const extended = scan
+            ? await addTypes(connection, value, scan)
+            : copyOntoItself(commands.args(i), name, value);
+          if (extended !== value) {
+            values[i] = extended;
+            continue;
+          }
+        }
         if (value instanceof RespError) {
           const message = explainError(name, value.message);
           if (message !== value.message) {
@@ -114,6 +130,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         : refusal(args);
       if (refused) throw new HttpError(400, refused);
     }
+    const scans = commands.map((args) => scanWithType(args, commandName(args)));
+    const sent = commands.map((args, i) => scans[i]?.send ?? args);
     const connection = await principal.backend.exclusive();
     let clean = false;
     try {
@@ -124,7 +142,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         clean = true;
         throw new HttpError(400, multi.message);
       }
-      const replies = (await connection.send(encodeCommands([...commands, ['EXEC']]), commands.length + 1))
+      const replies = (await connection.send(encodeCommands([...sent, ['EXEC']]), commands.length + 1))
         .values;
       clean = true;
       for (let i = 0; i < commands.length; i++) {
@@ -138,6 +156,14 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       if (exec instanceof RespError) throw new HttpError(400, exec.message);
       if (!Array.isArray(exec)) throw new HttpError(400, 'ERR transaction aborted');
       if (commands.some((args) => changesAclUsers(args))) ctx.aclChanged();
+      for (let i = 0; i < commands.length; i++) {
+        const name = commandName(commands[i]!);
+        if (!hasExtension(name)) continue;
+        const scan = scans[i];
+        exec[i] = scan
+          ? await addTypes(connection, exec[i]!, scan)
+          : copyOntoItself(commands[i]!, name, exec[i]!);
+      }
       return exec;
     } finally {
       principal.backend.release(connection, clean);
@@ -145,4 +171,10 @@ export function createExecutor(ctx: ExecutorContext): Executor {
   }
 
   return { run, transaction };
+}
+
+/** The RESP bytes of the commands at `sentAt`, with a SCAN … WITHTYPE replaced by what Redis can run. */
+function encodeSent(commands: CommandList, sentAt: number[], scans: Map<number, ScanWithType>): Buffer {
+  if (scans.size === 0) return commands.encode(sentAt);
+  return encodeCommands(sentAt.map((i) => scans.get(i)?.send ?? commands.args(i)));
 }

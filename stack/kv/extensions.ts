@@ -1,0 +1,89 @@
+// Where the hosted KV service answers differently from stock Redis, and the SDK (and the console) rely on
+// the hosted behaviour, the bridge emulates it here:
+// - `SCAN cursor [MATCH p] [COUNT n] [TYPE t] WITHTYPE` answers `[cursor, [key, type, key, type, …]]`.
+//   Redis has no WITHTYPE: the bridge sends the SCAN without it and then asks TYPE for the keys in one
+//   pipelined write on the same connection (with a TYPE filter every key has that type, so none is asked).
+//   The types are read right after the SCAN; a key deleted in between answers `none`.
+// - `COPY key key` (same source and destination, no DB option) answers 0 ("not copied") where Redis 7
+//   says `ERR source and destination objects are the same`. The command still goes to Redis, so a token
+//   that may not write gets Redis's own NOPERM refusal first.
+import type { RedisConnection } from './connection';
+import type { RespArg, RespValue } from './resp';
+import { encodeCommands, RespError } from './resp';
+
+const SAME_OBJECT_ERROR = 'ERR source and destination objects are the same';
+
+function word(arg: RespArg | undefined): string {
+  if (arg === undefined) return '';
+  return (typeof arg === 'string' ? arg : arg.toString('latin1')).toLowerCase();
+}
+
+/** The commands whose arguments or replies an extension looks at. */
+export function hasExtension(name: string): boolean {
+  return name === 'scan' || name === 'copy';
+}
+
+/** A SCAN with WITHTYPE: what to send to Redis instead, and the TYPE filter when there is one. */
+export interface ScanWithType {
+  send: RespArg[];
+  /** Lower-case TYPE option: every key in the reply has this type. */
+  type: string | undefined;
+}
+
+/**
+ * `SCAN cursor [MATCH p] [COUNT n] [TYPE t] WITHTYPE` (options in any order): the SCAN to send without
+ * WITHTYPE, or undefined when the command is not a SCAN with WITHTYPE. Option values are skipped, so
+ * `MATCH withtype` is a pattern, not the flag; anything unexpected is left to Redis to refuse.
+ */
+export function scanWithType(args: readonly RespArg[], name: string): ScanWithType | undefined {
+  if (name !== 'scan' || args.length < 3) return undefined;
+  const send: RespArg[] = [args[0]!, args[1]!];
+  let withType = false;
+  let type: string | undefined;
+  for (let i = 2; i < args.length; i++) {
+    const option = word(args[i]);
+    if (option === 'withtype') {
+      withType = true;
+      continue;
+    }
+    send.push(args[i]!);
+    if ((option === 'match' || option === 'count' || option === 'type') && i + 1 < args.length) {
+      if (option === 'type') type = word(args[i + 1]);
+      send.push(args[++i]!);
+    }
+  }
+  return withType ? { send, type } : undefined;
+}
+
+/** Turns Redis's `[cursor, keys]` reply into `[cursor, [key, type, …]]`, asking TYPE on `connection`. */
+export async function addTypes(
+  connection: RedisConnection,
+  reply: RespValue,
+  scan: ScanWithType,
+): Promise<RespValue> {
+  if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) return reply;
+  const keys = reply[1] as RespArg[];
+  let types: RespValue[];
+  if (scan.type !== undefined) {
+    types = keys.map(() => scan.type!);
+  } else if (keys.length === 0) {
+    types = [];
+  } else {
+    types = (await connection.send(encodeCommands(keys.map((key) => ['TYPE', key])), keys.length)).values;
+  }
+  const pairs: RespValue[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const type = types[i]!;
+    // A TYPE that fails (e.g. a token allowed SCAN but not TYPE) fails the whole SCAN with its text.
+    if (type instanceof RespError) return type;
+    pairs.push(keys[i]!, type);
+  }
+  return [reply[0]!, pairs];
+}
+
+/** `COPY k k` without a DB option: the hosted service answers 0 where Redis refuses. */
+export function copyOntoItself(args: readonly RespArg[], name: string, reply: RespValue): RespValue {
+  if (name !== 'copy' || !(reply instanceof RespError) || reply.message !== SAME_OBJECT_ERROR) return reply;
+  for (let i = 3; i < args.length; i++) if (word(args[i]) === 'db') return reply;
+  return 0;
+}
