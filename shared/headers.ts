@@ -2,7 +2,9 @@
 // the seed documents say `Svc-`. Everything that reads headers normalises to lowercase `upstash-` first.
 
 export const PREFIX = 'Upstash-';
-const REAL = 'upstash-';
+/** The lowercase prefix every configuration header (and query parameter) has after normalizing. */
+export const SERVICE_PREFIX = 'upstash-';
+const REAL = SERVICE_PREFIX;
 const SEED = 'svc-';
 
 /** Lowercases a header (or query-parameter) name and rewrites a leading `svc-` to `upstash-`. */
@@ -41,6 +43,11 @@ export const H = {
   telemetryPrefix: 'upstash-telemetry-',
   workflowPrefix: 'upstash-workflow-',
 } as const;
+
+/** The same names in the case requests are written with (`Upstash-Retries`): composer, curl, DLQ retries. */
+export const HEADER = Object.fromEntries(
+  Object.entries(H).map(([key, name]) => [key, canonicalHeaderName(name)]),
+) as { readonly [K in keyof typeof H]: string };
 
 /** Headers the service adds to every delivery (canonical case, as sent on the wire). */
 export const DELIVERY = {

@@ -1,7 +1,7 @@
 // "Copy as curl" and "Import curl": a built request as a shell command, and a pasted curl command (ours, a
 // browser's "Copy as cURL", or a hand-written one) back into a composer model. Tokens in an imported
 // command are never put into the form; the notes say what was dropped.
-import { normalizeHeaderName } from '../headers';
+import { H, normalizeHeaderName, SERVICE_PREFIX } from '../headers';
 import {
   type CallbackModel,
   COMPOSER_METHODS,
@@ -251,56 +251,56 @@ function applyCallbackSetting(
 
 function applyServiceHeader(model: ComposerModel, name: string, value: string, notes: string[]): boolean {
   const key = normalizeHeaderName(name);
-  if (key.startsWith('upstash-forward-')) {
-    model.headers.push({ name: name.slice('upstash-forward-'.length), value, enabled: true });
+  if (key.startsWith(H.forwardPrefix)) {
+    model.headers.push({ name: name.slice(H.forwardPrefix.length), value, enabled: true });
     return true;
   }
-  if (key.startsWith('upstash-failure-callback')) {
-    return applyCallbackSetting(model.failureCallback, key.slice(24), value, name);
+  if (key.startsWith(H.failureCallback)) {
+    return applyCallbackSetting(model.failureCallback, key.slice(H.failureCallback.length), value, name);
   }
-  if (key.startsWith('upstash-callback')) {
-    return applyCallbackSetting(model.callback, key.slice(16), value, name);
+  if (key.startsWith(H.callback)) {
+    return applyCallbackSetting(model.callback, key.slice(H.callback.length), value, name);
   }
   switch (key) {
-    case 'upstash-method':
+    case H.method:
       model.method = asMethod(value) ?? model.method;
       return true;
-    case 'upstash-header-forward':
+    case H.headerForward:
       model.headerForward = value.toLowerCase() === 'true';
       return true;
-    case 'upstash-delay':
+    case H.delay:
       model.delay = value;
       return true;
-    case 'upstash-not-before':
+    case H.notBefore:
       model.notBefore = /^\d+$/.test(value) ? Number(value) : null;
       return true;
-    case 'upstash-retries':
+    case H.retries:
       model.retries = value;
       return true;
-    case 'upstash-retry-delay':
+    case H.retryDelay:
       model.retryDelay = value;
       return true;
-    case 'upstash-timeout':
+    case H.timeout:
       model.timeout = value;
       return true;
-    case 'upstash-deduplication-id':
+    case H.deduplicationId:
       model.dedupMode = 'id';
       model.dedupId = value;
       return true;
-    case 'upstash-content-based-deduplication':
+    case H.contentBasedDeduplication:
       if (value.toLowerCase() === 'true' && model.dedupMode !== 'id') model.dedupMode = 'content';
       return true;
-    case 'upstash-label':
+    case H.label:
       model.labels = model.labels ? `${model.labels},${value}` : value;
       return true;
-    case 'upstash-flow-control-key':
+    case H.flowControlKey:
       model.flowControlKey = value;
       return true;
-    case 'upstash-flow-control-value':
+    case H.flowControlValue:
       splitFlowControl(value, model);
       return true;
     default:
-      if (key.startsWith('upstash-')) {
+      if (key.startsWith(SERVICE_PREFIX)) {
         notes.push(`${name} is not a composer option and was left out`);
         return true;
       }

@@ -2,18 +2,14 @@
 // half-typed value is never lost). One schema serves the bridge (main validates every input with it), the
 // drafts/templates/history files and the batch builder, whose items are the same model.
 import { z } from 'zod';
+import { MAX_BODY_BYTES, MESSAGE_METHODS, type MessageMethod } from '../messages/limits';
 
-export const COMPOSER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD', 'OPTIONS'] as const;
-export type ComposerMethod = (typeof COMPOSER_METHODS)[number];
+export const COMPOSER_METHODS = MESSAGE_METHODS;
+export type ComposerMethod = MessageMethod;
 
 /** Where the message goes: a URL, a URL group, a queue (enqueue, to a URL or a group) or the LLM API. */
 export const DESTINATION_KINDS = ['url', 'group', 'queue', 'llm'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
-
-/** The service's documented defaults, shown next to the fields they apply to. */
-export const DEFAULT_RETRIES = 3;
-export const MAX_RETRIES = 100;
-export const DEDUP_WINDOW_MINUTES = 10;
 
 const text = (max: number) => z.string().max(max);
 
@@ -52,7 +48,7 @@ export const composerSchema = z.object({
   queueTarget: z.enum(['url', 'group']).default('url'),
   method: z.enum(COMPOSER_METHODS).default('POST'),
   contentType: text(200).default('application/json'),
-  body: text(1_048_576).default(''),
+  body: text(MAX_BODY_BYTES).default(''),
   /** Headers delivered to the destination (sent as `Upstash-Forward-<name>`). */
   headers: z
     .array(headerRowSchema)

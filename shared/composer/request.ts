@@ -1,8 +1,9 @@
 // Model → the exact HTTP request. main sends what these functions return and the preview shows the same
 // value, so what the user sees is what goes on the wire. The token is not part of it: main adds
 // `Authorization` (the preview shows it masked).
-import { tryParseDuration } from '../duration';
+import { HEADER } from '../headers';
 import { parseLabels } from '../messages/names';
+import { timeoutHeaderValue } from '../messages/settings';
 import { type CallbackModel, type ComposerModel, type HeaderRow } from './model';
 import { flowControlValueOf, validateComposer } from './validate';
 
@@ -48,18 +49,6 @@ function enabledRows(rows: HeaderRow[]): HeaderList {
     .map((row) => [row.name.trim(), row.value] as [string, string]);
 }
 
-/**
- * `Upstash-Timeout` as sent: a bare number gets its `s`, and a value with days is written in seconds (the
- * service documents s/m/h units for timeouts); anything else goes as typed.
- */
-function timeoutHeader(value: string): string {
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return `${text}s`;
-  if (!/d/.test(text)) return text;
-  const parsed = tryParseDuration(text);
-  return parsed.ok ? `${Math.round(parsed.ms / 1_000)}s` : text;
-}
-
 function callbackHeaders(callback: CallbackModel, prefix: string): HeaderList {
   const out: HeaderList = [];
   if (callback.url.trim() === '') return out;
@@ -67,7 +56,7 @@ function callbackHeaders(callback: CallbackModel, prefix: string): HeaderList {
   if (callback.method) out.push([`${prefix}-Method`, callback.method]);
   if (callback.retries.trim()) out.push([`${prefix}-Retries`, callback.retries.trim()]);
   if (callback.retryDelay.trim()) out.push([`${prefix}-Retry-Delay`, callback.retryDelay.trim()]);
-  if (callback.timeout.trim()) out.push([`${prefix}-Timeout`, timeoutHeader(callback.timeout)]);
+  if (callback.timeout.trim()) out.push([`${prefix}-Timeout`, timeoutHeaderValue(callback.timeout)]);
   for (const [name, value] of enabledRows(callback.headers)) out.push([`${prefix}-Forward-${name}`, value]);
   return out;
 }
@@ -80,30 +69,31 @@ function callbackHeaders(callback: CallbackModel, prefix: string): HeaderList {
 export function configHeaders(model: ComposerModel): HeaderList {
   const out: HeaderList = [];
   if (model.contentType.trim()) out.push(['Content-Type', model.contentType.trim()]);
-  out.push(['Upstash-Method', model.destinationKind === 'llm' ? 'POST' : model.method]);
+  out.push([HEADER.method, model.destinationKind === 'llm' ? 'POST' : model.method]);
   if (model.headerForward) {
-    out.push(['Upstash-Header-Forward', 'true']);
+    out.push([HEADER.headerForward, 'true']);
     out.push(...enabledRows(model.headers));
   } else {
-    for (const [name, value] of enabledRows(model.headers)) out.push([`Upstash-Forward-${name}`, value]);
+    for (const [name, value] of enabledRows(model.headers))
+      out.push([`${HEADER.forwardPrefix}${name}`, value]);
   }
-  if (model.delay.trim()) out.push(['Upstash-Delay', model.delay.trim()]);
-  if (model.notBefore !== null) out.push(['Upstash-Not-Before', String(model.notBefore)]);
-  if (model.retries.trim()) out.push(['Upstash-Retries', model.retries.trim()]);
-  if (model.retryDelay.trim()) out.push(['Upstash-Retry-Delay', model.retryDelay.trim()]);
-  if (model.timeout.trim()) out.push(['Upstash-Timeout', timeoutHeader(model.timeout)]);
-  out.push(...callbackHeaders(model.callback, 'Upstash-Callback'));
-  out.push(...callbackHeaders(model.failureCallback, 'Upstash-Failure-Callback'));
+  if (model.delay.trim()) out.push([HEADER.delay, model.delay.trim()]);
+  if (model.notBefore !== null) out.push([HEADER.notBefore, String(model.notBefore)]);
+  if (model.retries.trim()) out.push([HEADER.retries, model.retries.trim()]);
+  if (model.retryDelay.trim()) out.push([HEADER.retryDelay, model.retryDelay.trim()]);
+  if (model.timeout.trim()) out.push([HEADER.timeout, timeoutHeaderValue(model.timeout)]);
+  out.push(...callbackHeaders(model.callback, HEADER.callback));
+  out.push(...callbackHeaders(model.failureCallback, HEADER.failureCallback));
   if (model.dedupMode === 'id' && model.dedupId.trim()) {
-    out.push(['Upstash-Deduplication-Id', model.dedupId.trim()]);
+    out.push([HEADER.deduplicationId, model.dedupId.trim()]);
   }
-  if (model.dedupMode === 'content') out.push(['Upstash-Content-Based-Deduplication', 'true']);
+  if (model.dedupMode === 'content') out.push([HEADER.contentBasedDeduplication, 'true']);
   const labels = parseLabels(model.labels);
-  if (labels.length > 0) out.push(['Upstash-Label', labels.join(',')]);
+  if (labels.length > 0) out.push([HEADER.label, labels.join(',')]);
   if (model.flowControlKey.trim()) {
-    out.push(['Upstash-Flow-Control-Key', model.flowControlKey.trim()]);
+    out.push([HEADER.flowControlKey, model.flowControlKey.trim()]);
     const value = flowControlValueOf(model);
-    if (value) out.push(['Upstash-Flow-Control-Value', value]);
+    if (value) out.push([HEADER.flowControlValue, value]);
   }
   return out;
 }
@@ -183,7 +173,7 @@ export function webhookQuery(model: ComposerModel): HeaderList {
   const list = configHeaders({ ...model, headerForward: false })
     .filter(([name]) => name.toLowerCase() !== 'content-type')
     .map(([name, value]) => [name.toLowerCase(), value] as [string, string]);
-  if (model.headerForward) list.splice(1, 0, ['upstash-header-forward', 'true']);
+  if (model.headerForward) list.splice(1, 0, [HEADER.headerForward.toLowerCase(), 'true']);
   return list;
 }
 

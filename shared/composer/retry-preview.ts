@@ -2,7 +2,7 @@
 // backoff when the field is empty, shown under the field as the user types.
 import { formatDuration } from '../duration';
 import { checkRetryDelay, defaultBackoffMs, MAX_RETRY_DELAY_MS, parseRetryDelay } from '../retry-delay';
-import { DEFAULT_RETRIES } from './model';
+import { DEFAULT_RETRIES } from '../messages/limits';
 
 export interface RetryStep {
   /** 1 for the first retry. */

@@ -2,6 +2,7 @@
 // client has no field for (callback settings, Header-Forward) go into `headers` with their `Upstash-`
 // names, which the client passes through unchanged.
 import { tryParseDuration } from '../duration';
+import { HEADER } from '../headers';
 import { parseLabels } from '../messages/names';
 import type { CallbackModel, ComposerModel } from './model';
 import { isJsonContentType } from './validate';
@@ -58,11 +59,11 @@ export function toQstashTypeScript(model: ComposerModel, baseUrl: string): strin
 
   const headers: [string, string][] = [];
   if (model.contentType.trim()) headers.push(['Content-Type', model.contentType.trim()]);
-  if (model.headerForward) headers.push(['Upstash-Header-Forward', 'true']);
+  if (model.headerForward) headers.push([HEADER.headerForward, 'true']);
   for (const row of model.headers)
     if (row.enabled && row.name.trim()) headers.push([row.name.trim(), row.value]);
-  headers.push(...callbackExtras(model.callback, 'Upstash-Callback'));
-  headers.push(...callbackExtras(model.failureCallback, 'Upstash-Failure-Callback'));
+  headers.push(...callbackExtras(model.callback, HEADER.callback));
+  headers.push(...callbackExtras(model.failureCallback, HEADER.failureCallback));
   if (headers.length > 0) {
     const lines = headers.map(([name, value]) => `${INDENT}${INDENT}${literal(name)}: ${literal(value)},`);
     fields.push(`${INDENT}headers: {\n${lines.join('\n')}\n${INDENT}},`);

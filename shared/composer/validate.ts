@@ -1,11 +1,12 @@
 // Checks a composer model as the user types: errors block sending, warnings only inform. Every message says
 // what is wrong and how to write it instead, reusing the same parsers the local stack validates with.
-import { tryParseDuration } from '../duration';
 import { isValidHeaderName, isValidHeaderValue } from '../headers';
 import { parseFlowControlValue } from '../messages/flow-control';
+import { MAX_DELAY_MS } from '../messages/limits';
 import { checkName, parseLabels } from '../messages/names';
+import { parseDelay, parseRetries, parseTimeout, problemOf } from '../messages/settings';
 import { checkRetryDelay } from '../retry-delay';
-import { type CallbackModel, type ComposerModel, type HeaderRow, MAX_RETRIES } from './model';
+import type { CallbackModel, ComposerModel, HeaderRow } from './model';
 
 /** Field path (`url`, `headers.2.name`, `callback.retries`) → message. */
 export type FieldMessages = Record<string, string>;
@@ -14,9 +15,6 @@ export interface Validation {
   errors: FieldMessages;
   warnings: FieldMessages;
 }
-
-const MAX_DELAY_MS = 365 * 86_400_000;
-const MAX_TIMEOUT_MS = 86_400_000;
 
 export function checkHttpUrl(value: string, what: string): string | undefined {
   const text = value.trim();
@@ -31,29 +29,10 @@ export function checkHttpUrl(value: string, what: string): string | undefined {
   return undefined;
 }
 
-/** `Upstash-Delay`: s/m/h/d units, at most 365 days. */
-export function checkDelay(value: string): string | undefined {
-  const parsed = tryParseDuration(value);
-  if (!parsed.ok) return parsed.error;
-  if (parsed.ms > MAX_DELAY_MS) return 'at most 365d (the pay-as-you-go maximum; the free plan allows 7d)';
-  return undefined;
-}
-
-/** `Upstash-Timeout`: a duration (a bare number is seconds), from 1s to 1d. */
-export function checkTimeout(value: string): string | undefined {
-  const parsed = tryParseDuration(value, { bareNumberAsSeconds: true });
-  if (!parsed.ok) return parsed.error;
-  if (parsed.ms < 1_000 || parsed.ms > MAX_TIMEOUT_MS) return 'must be between 1s and 1d';
-  return undefined;
-}
-
-export function checkRetries(value: string): string | undefined {
-  const text = value.trim();
-  if (!/^\d+$/.test(text) || Number(text) > MAX_RETRIES) {
-    return `a whole number from 0 to ${MAX_RETRIES}`;
-  }
-  return undefined;
-}
+/** Field checks (message or undefined), with the service's rules from shared/messages/settings.ts. */
+export const checkDelay = (value: string): string | undefined => problemOf(parseDelay(value));
+export const checkTimeout = (value: string): string | undefined => problemOf(parseTimeout(value));
+export const checkRetries = (value: string): string | undefined => problemOf(parseRetries(value));
 
 /** The `Upstash-Flow-Control-Value` a model asks for ('' when none of its parts is set). */
 export function flowControlValueOf(model: ComposerModel): string {

@@ -571,7 +571,7 @@ export class Engine {
       status === 489 &&
       Object.entries(response.header).some(
         ([name, values]) =>
-          name.toLowerCase() === 'upstash-nonretryable-error' && values[0]?.toLowerCase() === 'true',
+          name.toLowerCase() === DELIVERY.nonRetryable.toLowerCase() && values[0]?.toLowerCase() === 'true',
       );
     const error = response.error ?? (delivered ? undefined : `destination answered HTTP ${status}`);
     const errorData: EventData = {

@@ -2,18 +2,27 @@
 // from the clock value passed in: the HTTP routes, batch items, DLQ retries and callback messages all come
 // through here, so every header rule lives in one place.
 import { createHash } from 'node:crypto';
-import { tryParseDuration } from '../../shared/duration';
 import {
   canonicalHeaderName,
   H,
+  HEADER,
   HOP_BY_HOP,
   isValidHeaderName,
   isValidHeaderValue,
   normalizeHeaderName,
+  SERVICE_PREFIX,
 } from '../../shared/headers';
 import { parseFlowControlValue } from '../../shared/messages/flow-control';
+import {
+  DEFAULT_RETRIES,
+  MAX_DEDUP_ID_LENGTH,
+  MAX_DELAY_MS,
+  MAX_RETRIES,
+  MESSAGE_METHODS,
+} from '../../shared/messages/limits';
 import { checkName, parseLabels } from '../../shared/messages/names';
 import type { HeaderMap } from '../../shared/messages/types';
+import { parseDelay, parseTimeout } from '../../shared/messages/settings';
 import { checkRetryDelay } from '../../shared/retry-delay';
 import type { FlowControlSpec, MessageSpec, RedactSpec, UrlGroupRecord } from '../store/message-store';
 
@@ -30,12 +39,7 @@ export class PublishError extends Error {
 export type HeaderInput = Map<string, string[]>;
 
 export const TOKEN_PARAMS = ['qstash_token', 'svc_token'] as const;
-export const DEFAULT_RETRIES = 3;
-export const MAX_RETRIES = 100;
-export const DEDUP_WINDOW_MS = 10 * 60_000;
-const MAX_DELAY_MS = 365 * 86_400_000;
-const MAX_TIMEOUT_MS = 86_400_000;
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+const METHODS: ReadonlySet<string> = new Set(MESSAGE_METHODS);
 
 /**
  * Headers of a Node request (its `rawHeaders`: name, value, name, value…) plus `?upstash-…=` / `?svc-…=` query
@@ -52,7 +56,7 @@ export function collectHeaders(rawHeaders: string[], query?: URLSearchParams): H
   if (query) {
     for (const [name, value] of query) {
       const key = normalizeHeaderName(name);
-      if (key.startsWith('upstash-') && !headers.has(key)) headers.set(key, [value]);
+      if (key.startsWith(SERVICE_PREFIX) && !headers.has(key)) headers.set(key, [value]);
     }
   }
   return headers;
@@ -84,7 +88,9 @@ export function destinationQuery(rawQuery: string): string {
       return true;
     }
     const key = normalizeHeaderName(name);
-    return !key.startsWith('upstash-') && !(TOKEN_PARAMS as readonly string[]).includes(name.toLowerCase());
+    return (
+      !key.startsWith(SERVICE_PREFIX) && !(TOKEN_PARAMS as readonly string[]).includes(name.toLowerCase())
+    );
   });
   return kept.join('&');
 }
@@ -214,7 +220,7 @@ function subConfig(headers: HeaderInput, prefix: string): Record<string, string>
   const config: Record<string, string> = {};
   for (const [name, values] of headers) {
     if (name.startsWith(prefix) && values[0] !== undefined)
-      config['upstash-' + name.slice(prefix.length)] = values[0];
+      config[SERVICE_PREFIX + name.slice(prefix.length)] = values[0];
   }
   return Object.keys(config).length > 0 ? config : undefined;
 }
@@ -233,12 +239,9 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
   if (retries !== undefined) patch.retries = parseInteger(H.retries, retries, 0, MAX_RETRIES);
   const timeout = first(headers, H.timeout);
   if (timeout !== undefined) {
-    const parsed = tryParseDuration(timeout, { bareNumberAsSeconds: true });
-    if (!parsed.ok) throw new PublishError(400, `invalid Upstash-Timeout: ${parsed.error}`);
-    if (parsed.ms <= 0 || parsed.ms > MAX_TIMEOUT_MS) {
-      throw new PublishError(400, `invalid Upstash-Timeout '${timeout}': must be between 1s and 1d`);
-    }
-    patch.timeoutMs = parsed.ms;
+    const parsed = parseTimeout(timeout);
+    if (!parsed.ok) throw new PublishError(400, `invalid Upstash-Timeout '${timeout}': ${parsed.error}`);
+    patch.timeoutMs = parsed.value;
   }
   const retryDelay = first(headers, H.retryDelay);
   if (retryDelay !== undefined) {
@@ -248,11 +251,9 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
   }
   const delay = first(headers, H.delay);
   if (delay !== undefined) {
-    const parsed = tryParseDuration(delay);
+    const parsed = parseDelay(delay);
     if (!parsed.ok) throw new PublishError(400, `invalid Upstash-Delay: ${parsed.error}`);
-    if (parsed.ms > MAX_DELAY_MS)
-      throw new PublishError(400, `invalid Upstash-Delay '${delay}': longer than 365d`);
-    patch.delayMs = parsed.ms;
+    patch.delayMs = parsed.value;
   }
   const notBefore = first(headers, H.notBefore);
   if (notBefore !== undefined) {
@@ -276,8 +277,8 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
   patch.callbackConfig = subConfig(headers, H.callbackPrefix);
   patch.failureCallbackConfig = subConfig(headers, H.failureCallbackPrefix);
   for (const [what, config] of [
-    ['Upstash-Callback-', patch.callbackConfig],
-    ['Upstash-Failure-Callback-', patch.failureCallbackConfig],
+    [`${HEADER.callback}-`, patch.callbackConfig],
+    [`${HEADER.failureCallback}-`, patch.failureCallbackConfig],
   ] as const) {
     if (!config) continue;
     try {
@@ -291,8 +292,11 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
   if (patch.failureCallbackConfig === undefined) delete patch.failureCallbackConfig;
   const dedupId = first(headers, H.deduplicationId);
   if (dedupId !== undefined) {
-    if (dedupId === '' || dedupId.length > 500) {
-      throw new PublishError(400, 'invalid Upstash-Deduplication-Id: must be 1 to 500 characters');
+    if (dedupId === '' || dedupId.length > MAX_DEDUP_ID_LENGTH) {
+      throw new PublishError(
+        400,
+        `invalid Upstash-Deduplication-Id: must be 1 to ${MAX_DEDUP_ID_LENGTH} characters`,
+      );
     }
     patch.deduplicationId = dedupId;
   }
@@ -386,7 +390,7 @@ function deliveredHeaders(headers: HeaderInput, patch: ConfigPatch, token: strin
   const out: HeaderMap = {};
   if (patch.headerForward) {
     for (const [name, values] of headers) {
-      if (name.startsWith('upstash-') || HOP_BY_HOP.has(name)) continue;
+      if (name.startsWith(SERVICE_PREFIX) || HOP_BY_HOP.has(name)) continue;
       if (name === 'authorization' && token !== undefined && values.some((v) => v.trim().endsWith(token)))
         continue;
       addHeader(out, name, values);

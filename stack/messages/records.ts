@@ -1,7 +1,7 @@
 // Stored records → the wire objects of the API (Message, DLQMessage, LogEntry), with redaction applied:
 // a redacted body or header shows as `REDACTED:<sha256>` here while the real value is what gets delivered.
 import { createHash } from 'node:crypto';
-import { canonicalHeaderName } from '../../shared/headers';
+import { canonicalHeaderName, H } from '../../shared/headers';
 import type { DLQMessage, HeaderMap, LogEntry, Message } from '../../shared/messages/types';
 import type { DlqRecord, EventRecord, MessageRecord, MessageSpec } from '../store/message-store';
 
@@ -35,8 +35,8 @@ function callbackHeaders(config: Record<string, string> | undefined): HeaderMap 
   if (!config) return undefined;
   const out: HeaderMap = {};
   for (const [name, value] of Object.entries(config)) {
-    if (name.startsWith('upstash-forward-'))
-      out[canonicalHeaderName(name.slice('upstash-forward-'.length))] = [value];
+    if (name.startsWith(H.forwardPrefix))
+      out[canonicalHeaderName(name.slice(H.forwardPrefix.length))] = [value];
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

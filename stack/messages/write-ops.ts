@@ -13,7 +13,8 @@ import {
 } from '../store/message-store';
 import type { Writer, WriteCall } from '../store/writer';
 import { newMessageId } from './ids';
-import { DEDUP_WINDOW_MS, type PlannedMessage } from './publish-request';
+import { DEDUP_WINDOW_MS } from '../../shared/messages/limits';
+import type { PlannedMessage } from './publish-request';
 
 export interface InsertResult {
   /** One per planned message, in order. */

@@ -2,10 +2,8 @@
 // count what a filter matches, and bulk jobs as a stream: chunked to the API maximum, progress per chunk,
 // closing the stream stops before the next chunk.
 import { z } from 'zod';
-import { tryParseDuration } from '../../duration';
-import { isValidHeaderName, isValidHeaderValue } from '../../headers';
+import { retryOverridesSchema } from '../../messages/overrides';
 import type { DLQMessage } from '../../messages/types';
-import { checkRetryDelay } from '../../retry-delay';
 import { call, stream } from '../define';
 import { dlqFiltersSchema } from './message-filters';
 
@@ -14,53 +12,6 @@ const dlqId = z.string().trim().min(1).max(200);
 
 /** Most entries the service takes in one bulk request. */
 export const DLQ_CHUNK = 100;
-
-const duration = (what: string) =>
-  z
-    .string()
-    .trim()
-    .superRefine((text, ctx) => {
-      const parsed = tryParseDuration(text);
-      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `${what}: ${parsed.error}` });
-    });
-
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL');
-
-/** Settings a retry may override; each becomes an `Upstash-*` header on the retry request. */
-export const retryOverridesSchema = z.object({
-  retries: z.number().int().min(0).max(100).optional(),
-  delay: duration('delay').optional(),
-  retryDelay: z
-    .string()
-    .trim()
-    .superRefine((text, ctx) => {
-      const check = checkRetryDelay(text);
-      if (!check.ok) ctx.addIssue({ code: 'custom', message: check.error });
-    })
-    .optional(),
-  timeout: duration('timeout').optional(),
-  callback: httpUrl.optional(),
-  failureCallback: httpUrl.optional(),
-  /** Comma-separated labels. */
-  label: z.string().trim().min(1).max(500).optional(),
-  /** Headers for the destination (sent as `Upstash-Forward-<name>`), replacing the original's of that name. */
-  forwardHeaders: z
-    .record(
-      z.string().refine(isValidHeaderName, 'not a valid header name'),
-      z.string().refine(isValidHeaderValue, 'header values may not contain line breaks'),
-    )
-    .optional(),
-});
-export type RetryOverrides = z.input<typeof retryOverridesSchema>;
 
 export const dlqTargetSchema = z.union([
   z.object({ dlqIds: z.array(dlqId).min(1, 'select at least one entry').max(10_000) }),

@@ -10,12 +10,11 @@ import {
   type DlqBulkFailure,
   type DlqBulkSummary,
   type DlqTarget,
-  type RetryOverrides,
 } from '../../../../shared/bridge/procedures/dlq';
+import { overrideHeaders, type RetryOverrides } from '../../../../shared/messages/overrides';
 import type { DLQListResponse } from '../../../../shared/messages/types';
 import { filtersToQuery } from '../filters/query';
 import type { MessageApi } from '../message-api';
-import { overrideHeaders } from './overrides';
 
 /** Consecutive failed requests after which the job gives up (the service is down, the token revoked…). */
 const MAX_FAILED_IN_A_ROW = 3;

@@ -7,7 +7,7 @@ import type { ProfilesService } from '../../profiles/profiles-service';
 import { filtersToQuery } from '../filters/query';
 import { MessageApi } from '../message-api';
 import { collectDlqIds, DlqBulkJob } from './bulk';
-import { overrideHeaders } from './overrides';
+import { overrideHeaders } from '../../../../shared/messages/overrides';
 
 type Names = keyof typeof dlqProcedures;
 

@@ -3,13 +3,9 @@
 // chunks of 100, a progress bar, Cancel closes the stream so no further chunk is sent), summary (every
 // failure with the service's own text).
 import { useEffect, useRef, useState } from 'react';
-import type {
-  DlqBulkEvent,
-  DlqBulkSummary,
-  DlqTarget,
-  RetryOverrides,
-} from '../../../../shared/bridge/procedures/dlq';
 import type { BridgeErrorData } from '../../../../shared/bridge/errors';
+import type { DlqBulkEvent, DlqBulkSummary, DlqTarget } from '../../../../shared/bridge/procedures/dlq';
+import type { RetryOverrides } from '../../../../shared/messages/overrides';
 import type { ProfileView } from '../../../../shared/profiles';
 import { errorMessage } from '../../bridge/client';
 import { useBridge, useBridgeQuery } from '../../bridge/react';

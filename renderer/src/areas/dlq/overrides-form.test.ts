@@ -40,3 +40,16 @@ describe('DLQ retry overrides form', () => {
     expect(errors.headers).toBe('line 1: write “Name: value”');
   });
 });
+
+describe('DLQ retry overrides form, with the composer rules', () => {
+  const draft = (fields: Partial<typeof EMPTY_OVERRIDES>) => toOverrides({ ...EMPTY_OVERRIDES, ...fields });
+
+  it('takes a bare timeout in seconds, as the composer does', () => {
+    expect(draft({ timeout: '30' })).toEqual({ overrides: { timeout: '30' }, errors: {} });
+  });
+
+  it('caps timeout and delay like the composer', () => {
+    expect(draft({ timeout: '2d' }).errors.timeout).toBe('must be between 1s and 1d');
+    expect(draft({ delay: '400d' }).errors.delay).toMatch(/at most 365d/);
+  });
+});

@@ -1,8 +1,8 @@
 // The "retry with overrides" form: text as typed → the overrides the bridge takes, with a message per
 // field. Blank fields keep the original message's setting.
-import type { RetryOverrides } from '../../../../shared/bridge/procedures/dlq';
-import { tryParseDuration } from '../../../../shared/duration';
 import { isValidHeaderName, isValidHeaderValue } from '../../../../shared/headers';
+import type { RetryOverrides } from '../../../../shared/messages/overrides';
+import { parseDelay, parseRetries, parseTimeout } from '../../../../shared/messages/settings';
 import { checkRetryDelay } from '../../../../shared/retry-delay';
 
 export interface OverridesDraft {
@@ -32,13 +32,18 @@ export function toOverrides(draft: OverridesDraft): {
   const errors: Partial<Record<keyof OverridesDraft, string>> = {};
   const retries = draft.retries.trim();
   if (retries) {
-    if (!/^\d+$/.test(retries) || Number(retries) > 100) errors.retries = 'a whole number from 0 to 100';
-    else overrides.retries = Number(retries);
+    const parsed = parseRetries(retries);
+    if (!parsed.ok) errors.retries = parsed.error;
+    else overrides.retries = parsed.value;
   }
-  for (const key of ['delay', 'timeout'] as const) {
+  // The same parsers as the composer's: a timeout of `30` (seconds) is taken, a delay over 365d is not.
+  for (const [key, parse] of [
+    ['delay', parseDelay],
+    ['timeout', parseTimeout],
+  ] as const) {
     const text = draft[key].trim();
     if (!text) continue;
-    const parsed = tryParseDuration(text);
+    const parsed = parse(text);
     if (!parsed.ok) errors[key] = parsed.error;
     else overrides[key] = text;
   }

@@ -5,12 +5,11 @@ import {
   type CallbackModel,
   COMPOSER_METHODS,
   type ComposerModel,
-  DEDUP_WINDOW_MINUTES,
-  DEFAULT_RETRIES,
   type DestinationKind,
 } from '../../../../../shared/composer/model';
 import { formatWait, retryPreview } from '../../../../../shared/composer/retry-preview';
 import { isJsonContentType, type Validation } from '../../../../../shared/composer/validate';
+import { DEDUP_WINDOW_MINUTES, DEFAULT_RETRIES } from '../../../../../shared/messages/limits';
 import { useBridgeQuery } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { Field, Segmented, SelectField, Switch, TextField } from '../../../ui/fields';
