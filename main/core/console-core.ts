@@ -18,6 +18,7 @@ import { keyHandlers } from './services/keys/handlers';
 import { logHandlers } from './services/logs/handlers';
 import { queueHandlers } from './services/queues/handlers';
 import { urlGroupHandlers } from './services/url-groups/handlers';
+import { workflowHandlers } from './services/workflows/handlers';
 
 export interface ConsoleCoreOptions {
   /** Where profiles.json lives. */
@@ -85,6 +86,12 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     ...queueHandlers({ profiles }),
     ...dlqHandlers({ profiles, logError: (message, error) => options.logger.error({ err: error }, message) }),
     ...keyHandlers({ profiles }),
+    ...workflowHandlers({
+      profiles,
+      dataDir: options.dataDir,
+      warn: (message) => options.logger.warn(message),
+      logError: (message, error) => options.logger.error({ err: error }, message),
+    }),
     ...publishHandlers({
       profiles,
       dataDir: options.dataDir,

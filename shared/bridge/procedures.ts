@@ -11,6 +11,7 @@ import { logProcedures } from './procedures/logs';
 import { queueProcedures } from './procedures/queues';
 import { dlqProcedures } from './procedures/dlq';
 import { keyProcedures } from './procedures/keys';
+import { workflowProcedures } from './procedures/workflows';
 
 export const procedures = {
   ...appProcedures,
@@ -22,6 +23,7 @@ export const procedures = {
   ...queueProcedures,
   ...dlqProcedures,
   ...keyProcedures,
+  ...workflowProcedures,
 };
 
 export type Procedures = typeof procedures;

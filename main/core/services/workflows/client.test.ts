@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { BridgeError } from '../../../../shared/bridge/errors';
+import { bulkTargetSchema, runOverridesSchema } from '../../../../shared/bridge/procedures/workflows/dlq';
+import { dlqActionQuery, overrideHeaders, runFiltersQuery } from './client';
+
+describe('an empty bulk request is refused twice', () => {
+  it('by the bridge schema', () => {
+    expect(bulkTargetSchema.safeParse({ filters: {} }).success).toBe(false);
+    expect(bulkTargetSchema.safeParse({ filters: { label: [] } }).success).toBe(false);
+    expect(bulkTargetSchema.safeParse({ dlqIds: [] }).success).toBe(false);
+    expect(bulkTargetSchema.safeParse({ filters: { label: ['nightly'] } }).success).toBe(true);
+  });
+
+  it('and where main builds the request', () => {
+    for (const target of [
+      { filters: {}, count: 50 },
+      { filters: { label: [] }, count: 50 },
+      { dlqIds: [] },
+    ]) {
+      expect(() => dlqActionQuery(target)).toThrow(BridgeError);
+      expect(() => dlqActionQuery(target)).toThrow(/every entry of the DLQ/);
+    }
+  });
+
+  it('builds ids, or filters with count and cursor', () => {
+    expect(dlqActionQuery({ dlqIds: ['a', 'b'] })).toEqual({ dlqIds: ['a', 'b'] });
+    expect(
+      dlqActionQuery({
+        filters: { workflowUrl: ['https://x.example/wf'], fromDate: 5 },
+        cursor: 'c1',
+        count: 50,
+      }),
+    ).toEqual({ workflowUrl: ['https://x.example/wf'], fromDate: 5, cursor: 'c1', count: 50 });
+  });
+});
+
+describe('overrideHeaders', () => {
+  it('turns every override of the API description into its Upstash-* header', () => {
+    const overrides = runOverridesSchema.parse({
+      retries: 0,
+      delay: '10s',
+      retryDelay: 'pow(2, retried) * 1000',
+      flowControlKey: 'tenant-1',
+      flowControlValue: 'parallelism=2, rate=10, period=1m',
+      label: 'replay,nightly',
+      failureCallback: 'https://hooks.example/failed',
+    });
+    expect(overrideHeaders(overrides)).toEqual({
+      'Upstash-Retries': '0',
+      'Upstash-Delay': '10s',
+      'Upstash-Retry-Delay': 'pow(2, retried) * 1000',
+      'Upstash-Flow-Control-Key': 'tenant-1',
+      'Upstash-Flow-Control-Value': 'parallelism=2, rate=10, period=1m',
+      'Upstash-Label': 'replay,nightly',
+      'Upstash-Failure-Callback': 'https://hooks.example/failed',
+    });
+    expect(overrideHeaders({})).toEqual({});
+  });
+
+  it('rejects malformed overrides in the schema', () => {
+    expect(runOverridesSchema.safeParse({ delay: 'soon' }).success).toBe(false);
+    expect(runOverridesSchema.safeParse({ flowControlValue: 'fast' }).success).toBe(false);
+    expect(runOverridesSchema.safeParse({ failureCallback: 'ftp://x' }).success).toBe(false);
+    expect(runOverridesSchema.safeParse({ retryDelay: 'pow(' }).success).toBe(false);
+  });
+});
+
+describe('runFiltersQuery', () => {
+  it('passes every set filter and leaves out the empty ones', () => {
+    expect(
+      runFiltersQuery({
+        state: 'RUN_FAILED',
+        workflowUrl: 'https://x.example/wf',
+        label: ['a', 'b'],
+        callerIp: '10.0.0.1',
+        flowControlKey: 'k',
+        fromDate: 1,
+        toDate: 2,
+      }),
+    ).toEqual({
+      state: 'RUN_FAILED',
+      workflowUrl: 'https://x.example/wf',
+      label: ['a', 'b'],
+      callerIp: '10.0.0.1',
+      flowControlKey: 'k',
+      fromDate: 1,
+      toDate: 2,
+    });
+    expect(runFiltersQuery({ label: [] })).toEqual({});
+  });
+});

@@ -1,0 +1,266 @@
+// The workflow service's client: every path, query and wire parse of the `/v2/workflows…` API (run logs,
+// cancel, notify, trigger, the workflow DLQ and its bulk actions) in one place. It rides on the message
+// API client of the profile (same host, same token; undici in main, never the renderer). Feature
+// handlers call these methods and never build URLs or headers themselves.
+import { randomBytes } from 'node:crypto';
+import { BridgeError } from '../../../../shared/bridge/errors';
+import type { RunOverrides } from '../../../../shared/bridge/procedures/workflows/dlq';
+import {
+  EMPTY_FILTER_REFUSAL,
+  hasAnyWorkflowFilter,
+  type RunFilters,
+  type WorkflowDlqFilters,
+} from '../../../../shared/bridge/procedures/workflows/filters';
+import {
+  DLQ_OVERRIDE_HEADERS,
+  type DlqCallbackRetryResponse,
+  type DlqDeleteResponse,
+  type DlqRestartResumeResponse,
+  LOGS_RUN_PAGE_MAX,
+  type NotifyResponseItem,
+  type WorkflowCancelResponse,
+  type WorkflowDlqListResponse,
+  type WorkflowRunLog,
+  type WorkflowRunLogsResponse,
+} from '../../../../shared/workflows/types';
+import type { MessageApi, QueryValue } from '../message-api';
+
+/** What the client needs of the profile's HTTP client. */
+export type WorkflowTransport = Pick<MessageApi, 'json'>;
+
+/** A bulk action's target on the wire: ids, or a non-empty filter continued by the service's cursor. */
+export type DlqActionTarget =
+  { dlqIds: readonly string[] } | { filters: WorkflowDlqFilters; cursor?: string; count: number };
+
+const enc = encodeURIComponent;
+
+/** An empty cursor means "no more" on the wire; the console uses undefined for that. */
+function cursorOf(value: unknown): string | undefined {
+  return value === undefined || value === null || value === '' ? undefined : String(value);
+}
+
+function compact(query: Record<string, QueryValue>): Record<string, QueryValue> {
+  const out: Record<string, QueryValue> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** The logs' query for the run list filters (the service takes one state, and labels repeated). */
+export function runFiltersQuery(filters: RunFilters): Record<string, QueryValue> {
+  return compact({
+    state: filters.state,
+    workflowUrl: filters.workflowUrl,
+    workflowRunId: filters.workflowRunId,
+    workflowCreatedAt: filters.workflowCreatedAt,
+    label: filters.label,
+    flowControlKey: filters.flowControlKey,
+    callerIp: filters.callerIp,
+    fromDate: filters.fromDate,
+    toDate: filters.toDate,
+  });
+}
+
+export function dlqFiltersQuery(filters: WorkflowDlqFilters): Record<string, QueryValue> {
+  return compact({
+    workflowUrl: filters.workflowUrl,
+    workflowRunId: filters.workflowRunId,
+    workflowCreatedAt: filters.workflowCreatedAt,
+    label: filters.label,
+    failureFunctionState: filters.failureFunctionState,
+    callerIp: filters.callerIp,
+    flowControlKey: filters.flowControlKey,
+    fromDate: filters.fromDate,
+    toDate: filters.toDate,
+  });
+}
+
+/**
+ * The query of a bulk DLQ action. The second guard against an empty request (the bridge schema is the
+ * first): with no ids and no filter the service would act on the whole DLQ, so this throws instead.
+ */
+export function dlqActionQuery(target: DlqActionTarget): Record<string, QueryValue> {
+  if ('dlqIds' in target) {
+    if (target.dlqIds.length === 0)
+      throw new BridgeError({ code: 'INVALID_INPUT', message: EMPTY_FILTER_REFUSAL });
+    return { dlqIds: [...target.dlqIds] };
+  }
+  const query = dlqFiltersQuery(target.filters);
+  if (!hasAnyWorkflowFilter(query))
+    throw new BridgeError({ code: 'INVALID_INPUT', message: EMPTY_FILTER_REFUSAL });
+  return { ...query, cursor: target.cursor, count: target.count };
+}
+
+/** Overrides → the `Upstash-*` headers of a restart/resume request. */
+export function overrideHeaders(overrides: RunOverrides = {}): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [key, name] of Object.entries(DLQ_OVERRIDE_HEADERS) as [keyof RunOverrides, string][]) {
+    const value = overrides[key];
+    if (value !== undefined && value !== '') headers[name] = String(value);
+  }
+  return headers;
+}
+
+function parseRuns(body: WorkflowRunLogsResponse | null): { runs: WorkflowRunLog[]; cursor?: string } {
+  const runs = Array.isArray(body?.runs) ? body.runs : [];
+  const cursor = cursorOf(body?.cursor);
+  return cursor ? { runs, cursor } : { runs };
+}
+
+export class WorkflowClient {
+  constructor(private readonly api: WorkflowTransport) {}
+
+  /** One page of run logs, newest first (at most 10 runs: the service's run-mode maximum). */
+  async logs(
+    filters: RunFilters,
+    options: { cursor?: string; trimBody?: number } = {},
+  ): Promise<{ runs: WorkflowRunLog[]; cursor?: string }> {
+    const { body } = await this.api.json<WorkflowRunLogsResponse | null>({
+      path: '/v2/workflows/logs',
+      query: {
+        ...runFiltersQuery(filters),
+        cursor: options.cursor,
+        count: LOGS_RUN_PAGE_MAX,
+        trimBody: options.trimBody,
+      },
+    });
+    return parseRuns(body);
+  }
+
+  /** One run; the newest of that id unless `workflowCreatedAt` picks one. Undefined when none matches. */
+  async run(workflowRunId: string, workflowCreatedAt: number | undefined, trimBody: number) {
+    const { body } = await this.api.json<WorkflowRunLogsResponse | null>({
+      path: '/v2/workflows/logs',
+      query: compact({ workflowRunId, workflowCreatedAt, trimBody, count: 1 }),
+    });
+    const { runs } = parseRuns(body);
+    return runs.find((run) => run.workflowRunId === workflowRunId);
+  }
+
+  async cancel(workflowRunIds: readonly string[]): Promise<WorkflowCancelResponse> {
+    if (workflowRunIds.length === 0) {
+      throw new BridgeError({ code: 'INVALID_INPUT', message: 'refusing to cancel without run ids' });
+    }
+    const { body } = await this.api.json<WorkflowCancelResponse | null>({
+      method: 'DELETE',
+      path: '/v2/workflows/runs',
+      query: { workflowRunIds: [...workflowRunIds] },
+    });
+    return { cancelled: Number(body?.cancelled ?? 0) };
+  }
+
+  async notify(eventId: string, eventData: string, workflowRunId?: string): Promise<NotifyResponseItem[]> {
+    const path = workflowRunId
+      ? `/v2/notify/${enc(workflowRunId)}/${enc(eventId)}`
+      : `/v2/notify/${enc(eventId)}`;
+    const { body } = await this.api.json<NotifyResponseItem[] | NotifyResponseItem | null>({
+      method: 'POST',
+      path,
+      body: eventData,
+    });
+    if (body === null) return [];
+    return Array.isArray(body) ? body : [body];
+  }
+
+  /**
+   * Starts a run the way the SDK's `client.trigger` does: `POST /v2/batch` with the workflow init headers,
+   * a fresh `wfr_` run id, and the failure callback pointed at the workflow (the SDK's default).
+   */
+  async trigger(input: {
+    workflowUrl: string;
+    body: string;
+    label?: string;
+    contentType?: string;
+  }): Promise<{ workflowRunId: string }> {
+    const workflowRunId = `wfr_${randomBytes(12).toString('base64url')}`;
+    const featureSet = 'LazyFetch,InitialBody,WF_DetectTrigger,WF_TriggerOnConfig';
+    const headers: Record<string, string> = {
+      'upstash-workflow-init': 'true',
+      'upstash-workflow-runid': workflowRunId,
+      'upstash-workflow-url': input.workflowUrl,
+      'upstash-workflow-sdk-version': '1',
+      'upstash-forward-upstash-workflow-sdk-version': '1',
+      'upstash-feature-set': featureSet,
+      'upstash-method': 'POST',
+      'content-type': input.contentType || 'application/json',
+      'upstash-failure-callback': input.workflowUrl,
+      'upstash-failure-callback-forward-upstash-workflow-is-failure': 'true',
+      'upstash-failure-callback-forward-upstash-workflow-failure-callback': 'true',
+      'upstash-failure-callback-workflow-runid': workflowRunId,
+      'upstash-failure-callback-workflow-init': 'false',
+      'upstash-failure-callback-workflow-url': input.workflowUrl,
+      'upstash-failure-callback-workflow-calltype': 'failureCall',
+      'upstash-failure-callback-feature-set': featureSet,
+    };
+    if (input.label) {
+      headers['upstash-label'] = input.label;
+      headers['upstash-forward-upstash-label'] = input.label;
+    }
+    await this.api.json<unknown>({
+      method: 'POST',
+      path: '/v2/batch',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ destination: input.workflowUrl, headers, body: input.body }]),
+    });
+    return { workflowRunId };
+  }
+
+  /** One page of the workflow DLQ (`GET /v2/dlq?source=workflow`). */
+  async dlqList(
+    filters: WorkflowDlqFilters,
+    options: { cursor?: string; count: number },
+  ): Promise<WorkflowDlqListResponse> {
+    const { body } = await this.api.json<WorkflowDlqListResponse | null>({
+      path: '/v2/dlq',
+      query: {
+        source: 'workflow',
+        ...dlqFiltersQuery(filters),
+        cursor: options.cursor,
+        count: options.count,
+      },
+    });
+    const messages = Array.isArray(body?.messages) ? body.messages : [];
+    const cursor = cursorOf(body?.cursor);
+    return cursor ? { messages, cursor } : { messages };
+  }
+
+  /** Restart (from the first step) or resume (from the failed step) the runs of a target. */
+  async dlqRestartOrResume(
+    action: 'restart' | 'resume',
+    target: DlqActionTarget,
+    overrides: RunOverrides,
+  ): Promise<DlqRestartResumeResponse> {
+    const { body } = await this.api.json<DlqRestartResumeResponse | null>({
+      method: 'POST',
+      path: `/v2/workflows/dlq/${action}`,
+      query: dlqActionQuery(target),
+      headers: overrideHeaders(overrides),
+    });
+    const workflowRuns = Array.isArray(body?.workflowRuns) ? body.workflowRuns : [];
+    const cursor = cursorOf(body?.cursor);
+    return cursor ? { workflowRuns, cursor } : { workflowRuns };
+  }
+
+  async dlqDelete(target: DlqActionTarget): Promise<DlqDeleteResponse> {
+    const { body } = await this.api.json<DlqDeleteResponse | null>({
+      method: 'DELETE',
+      path: '/v2/workflows/dlq',
+      query: dlqActionQuery(target),
+    });
+    const cursor = cursorOf(body?.cursor);
+    const deleted = Number(body?.deleted ?? 0);
+    return cursor ? { deleted, cursor } : { deleted };
+  }
+
+  /** Sends the failure callback of one failed run again. */
+  async dlqRetryCallback(dlqId: string): Promise<DlqCallbackRetryResponse> {
+    const { body } = await this.api.json<DlqCallbackRetryResponse>({
+      method: 'POST',
+      path: `/v2/workflows/dlq/callback/${enc(dlqId)}`,
+    });
+    return body;
+  }
+}

@@ -1,0 +1,12 @@
+// Every procedure of the workflow service (`workflows.*`), merged from one file per feature.
+import { workflowDlqProcedures } from './dlq';
+import { jobProcedures } from './jobs';
+import { runProcedures } from './runs';
+import { viewProcedures } from './views';
+
+export const workflowProcedures = {
+  ...runProcedures,
+  ...workflowDlqProcedures,
+  ...jobProcedures,
+  ...viewProcedures,
+};
