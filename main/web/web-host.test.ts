@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../../shared/bridge/frames';
-import { type ConsoleCore, createConsoleCore } from '../core/console-core';
+import type { ConsoleCore } from '../core/console-core';
 import { createLogger } from '../core/logger';
-import { createSecretStore } from '../core/secrets/secret-store';
-import { nodeLauncher } from '../core/local-stack/launcher';
+import { createTestConsoleCore } from '../core/testing/console-core';
 import { useTempDirs } from '../core/testing/temp-dir';
 import { startWebHost, type WebHost } from './web-host';
 
@@ -26,15 +25,7 @@ describe('browser host', () => {
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Switchyard</title>');
     writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(dir, 'outside.txt'), 'must not be served');
-    const core = createConsoleCore({
-      dataDir: join(dir, 'data'),
-      secrets: createSecretStore(join(dir, 'data', 'secrets.json')),
-      host: 'browser',
-      version: 'test',
-      logger: createLogger('test', 'silent'),
-      // No stack entry here: Local reports "not available", which these tests do not care about.
-      stack: { entry: join(dir, 'missing.cjs'), launch: nodeLauncher(), dataDir: dir, port: 0, kvPort: 0 },
-    });
+    const core = createTestConsoleCore(dir);
     const host = await startWebHost({
       router: core.router,
       rendererDir,

@@ -1,12 +1,8 @@
 // The console core as the app builds it: every procedure of the message operations that writes is refused
 // for a read-only profile in main — no request reaches the service — while reads go through.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { procedures } from '../../../../shared/bridge/procedures';
-import { createConsoleCore } from '../../console-core';
-import { nodeLauncher } from '../../local-stack/launcher';
-import { createLogger } from '../../logger';
-import { createSecretStore } from '../../secrets/secret-store';
+import { createTestConsoleCore } from '../../testing/console-core';
 import { useTempDirs } from '../../testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
 
@@ -38,14 +34,7 @@ describe('read-only profiles, enforced in main', () => {
 
   it('refuses them without sending anything, and still reads', async () => {
     const dir = tempDir();
-    const core = createConsoleCore({
-      dataDir: join(dir, 'data'),
-      secrets: createSecretStore(join(dir, 'data', 'secrets.json')),
-      host: 'browser',
-      version: 'test',
-      logger: createLogger('test', 'silent'),
-      stack: { entry: join(dir, 'missing.cjs'), launch: nodeLauncher(), dataDir: dir, port: 0, kvPort: 0 },
-    });
+    const core = createTestConsoleCore(dir);
     try {
       const profile = core.profiles.create(
         {
