@@ -1,30 +1,23 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { contentSecurityPolicy } from './shared/csp.ts';
 
 /**
  * A CSP meta tag in the built page, on top of the CSP response headers both hosts send: no inline or
- * remote script even if a host forgot its header. Not in dev, where Vite injects an inline preamble.
+ * remote script even if a host forgot its header. Not in dev, where the dev server sends the header.
  */
-function contentSecurityPolicyMeta(): Plugin {
-  const policy = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+export function contentSecurityPolicyMeta(): Plugin {
   return {
     name: 'switchyard-csp-meta',
     apply: 'build',
     transformIndexHtml: () => [
       {
         tag: 'meta',
-        attrs: { 'http-equiv': 'Content-Security-Policy', content: policy },
+        attrs: {
+          'http-equiv': 'Content-Security-Policy',
+          content: contentSecurityPolicy({ delivery: 'meta' }),
+        },
         injectTo: 'head-prepend',
       },
     ],
@@ -45,6 +38,8 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     port: 5173,
+    // The same policy as the built app, plus the inline React Refresh preamble hot reload needs.
+    headers: { 'content-security-policy': contentSecurityPolicy({ dev: true }) },
     // `npm run dev`: the browser host runs on 5174 and owns the bridge socket.
     proxy: { '/bridge': { target: 'ws://127.0.0.1:5174', ws: true } },
   },

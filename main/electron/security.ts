@@ -5,28 +5,15 @@
 // permissions denied, IPC senders checked.
 import { normalize, sep } from 'node:path';
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { contentSecurityPolicy } from '../../shared/csp';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'switchyard';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
-/** No inline or remote script; the renderer talks to main over IPC only, so it needs no network. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  // Code editors inject <style> elements at run time; scripts stay strictly same-origin.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "frame-src 'none'",
-  "worker-src 'self'",
-].join('; ');
+/** The renderer's one policy (shared/csp.ts): it talks to main over IPC only, so it needs no network. */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
   return {

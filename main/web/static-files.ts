@@ -2,6 +2,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { contentSecurityPolicy } from '../../shared/csp';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -15,21 +16,12 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-export function contentSecurityPolicy(origins: string[]): string {
-  const sockets = origins.map((origin) => origin.replace(/^http/, 'ws'));
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Code editors inject <style> elements at run time; scripts stay strictly same-origin.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    `connect-src 'self' ${sockets.join(' ')}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+/**
+ * The renderer's one policy (shared/csp.ts); the bridge socket's ws:// origins are listed because
+ * 'self' covers ws: only in browsers that implement CSP 3.
+ */
+export function browserHostPolicy(origins: readonly string[]): string {
+  return contentSecurityPolicy({ connect: origins.map((origin) => origin.replace(/^http/, 'ws')) });
 }
 
 export function serveStatic(root: string, csp: string, req: IncomingMessage, res: ServerResponse): void {

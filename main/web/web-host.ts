@@ -9,7 +9,7 @@ import type { ClientFrame } from '../../shared/bridge/frames';
 import { BridgeSession } from '../core/bridge/session';
 import type { Router } from '../core/bridge/router';
 import type { Logger } from '../core/logger';
-import { contentSecurityPolicy, serveStatic } from './static-files';
+import { browserHostPolicy, serveStatic } from './static-files';
 
 export interface WebHostOptions {
   router: Router;
@@ -116,7 +116,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     [`127.0.0.1:${port}`, `localhost:${port}`, ...extraHosts].map((h) => h.toLowerCase()),
   );
   allowedOrigins = new Set([...origins, ...(options.extraOrigins ?? [])].map((o) => o.toLowerCase()));
-  csp = contentSecurityPolicy(origins);
+  csp = browserHostPolicy(origins);
 
   return {
     url: `http://127.0.0.1:${port}/#secret=${secret}`,
