@@ -15,6 +15,7 @@ import { StackSupervisor, type StackSupervisorOptions } from './local-stack/supe
 import { publishHandlers } from './services/publish/handlers';
 import { dlqHandlers } from './services/dlq/handlers';
 import { keyHandlers } from './services/keys/handlers';
+import { kvHandlers } from './services/kv/handlers';
 import { logHandlers } from './services/logs/handlers';
 import { queueHandlers } from './services/queues/handlers';
 import { urlGroupHandlers } from './services/url-groups/handlers';
@@ -91,6 +92,12 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       dataDir: options.dataDir,
       warn: (message) => options.logger.warn(message),
       logError: (message, error) => options.logger.error({ err: error }, message),
+    }),
+    ...kvHandlers({
+      profiles,
+      dataDir: options.dataDir,
+      logError: (message, error) => options.logger.error({ err: error }, message),
+      warn: (message) => options.logger.warn(message),
     }),
     ...publishHandlers({
       profiles,

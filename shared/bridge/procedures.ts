@@ -12,6 +12,7 @@ import { queueProcedures } from './procedures/queues';
 import { dlqProcedures } from './procedures/dlq';
 import { keyProcedures } from './procedures/keys';
 import { workflowProcedures } from './procedures/workflows';
+import { kvProcedures } from './procedures/kv';
 
 export const procedures = {
   ...appProcedures,
@@ -24,6 +25,7 @@ export const procedures = {
   ...dlqProcedures,
   ...keyProcedures,
   ...workflowProcedures,
+  ...kvProcedures,
 };
 
 export type Procedures = typeof procedures;

@@ -88,6 +88,39 @@ export class KvClient {
     return rawReply(await this.post('/', JSON.stringify(args.map(String)), 'resp2', options));
   }
 
+  /**
+   * One command in the path form with the last argument as the raw POST body: the only form that carries
+   * binary values (JSON strings cannot). `query` arguments follow the value (`?NX` adds `NX`).
+   */
+  async callWithValue<T = unknown>(
+    args: KvArgs,
+    value: Buffer,
+    query: readonly string[] = [],
+    options: KvCallOptions = {},
+  ): Promise<T> {
+    const path = '/' + args.map((arg) => encodeURIComponent(String(arg))).join('/');
+    const search = query.length ? `?${query.map((q) => encodeURIComponent(q)).join('&')}` : '';
+    const response = await serviceRequest({
+      url: this.url(path + search),
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.token()}`, 'content-type': 'application/octet-stream' },
+      body: value,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
+    if (response.status !== 200 && response.status !== 400) {
+      throw new BridgeError({
+        code: 'SERVICE_ERROR',
+        status: response.status,
+        message: serviceErrorText(response),
+      });
+    }
+    const reply = commandReply(response);
+    if (!reply.ok)
+      throw new BridgeError({ code: 'SERVICE_ERROR', status: reply.status, message: reply.error });
+    return reply.result as T;
+  }
+
   /** One command; the result, or a SERVICE_ERROR carrying the server's own text. For main's own uses. */
   async call<T = unknown>(args: KvArgs, options: KvCallOptions = {}): Promise<T> {
     const reply = await this.command(args, 'json', options);
@@ -140,9 +173,13 @@ export class KvClient {
   }
 
   /** `pipeline` for main's own batches: the entries, or SERVICE_ERROR when the request as a whole failed. */
-  async batch(rows: readonly KvArgs[], options: KvCallOptions = {}): Promise<KvReplyEntry[]> {
+  async batch(
+    rows: readonly KvArgs[],
+    format: 'json' | 'base64' = 'json',
+    options: KvCallOptions = {},
+  ): Promise<KvReplyEntry[]> {
     if (rows.length === 0) return [];
-    return (await this.pipeline(rows, 'json', options)).entries;
+    return (await this.pipeline(rows, format, options)).entries;
   }
 
   /**

@@ -1,0 +1,370 @@
+// Key browser handlers: the progressive SCAN stream, type and TTL for the rows on screen, exact-key
+// lookup, paged values by type, edits, TTL, rename, duplicate, delete and bulk delete by pattern.
+import { randomUUID } from 'node:crypto';
+import type {
+  KvBulkEvent,
+  KvEdit,
+  kvKeyProcedures,
+  KvValuePage,
+} from '../../../../shared/bridge/procedures/kv/keys';
+import { BridgeError } from '../../../../shared/bridge/errors';
+import type { KvReplyEntry } from '../../../../shared/kv/command-line';
+import type { Handlers, StreamSink } from '../../bridge/router';
+import type { ProfilesService } from '../../profiles/profiles-service';
+import { KvClient } from './client';
+import { knowsWithType, walkKeys } from './scan';
+
+type Names = keyof typeof kvKeyProcedures;
+
+/** Strings larger than this are shown cut (the viewer says so); edits of cut values are refused in the UI. */
+export const STRING_VIEW_LIMIT = 1024 * 1024;
+
+const SIZE_COMMAND: Record<string, string> = {
+  string: 'STRLEN',
+  hash: 'HLEN',
+  list: 'LLEN',
+  set: 'SCARD',
+  zset: 'ZCARD',
+  stream: 'XLEN',
+};
+
+export function kvKeyHandlers({
+  profiles,
+  logError,
+}: {
+  profiles: Pick<ProfilesService, 'resolve'>;
+  logError?: (message: string, error: unknown) => void;
+}): Pick<Handlers, Names> {
+  const client = (profileId: string) => new KvClient(profiles.resolve(profileId));
+
+  /** Runs a job for a stream; errors end the stream with readable data, never a stack trace. */
+  const runJob = <E>(name: string, sink: StreamSink<E>, job: (signal: AbortSignal) => Promise<void>) => {
+    const controller = new AbortController();
+    job(controller.signal)
+      .then(() => sink.end())
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return sink.end();
+        if (error instanceof BridgeError) return sink.end(error.toData());
+        logError?.(`${name} failed`, error);
+        sink.end({
+          code: 'INTERNAL',
+          message: `${name} hit an unexpected error. Details are in the console log.`,
+        });
+      });
+    return () => controller.abort();
+  };
+
+  return {
+    'kv.keys.scan': ({ profileId, match, type, count, cursor, limit, paceMs }, sink) => {
+      const kv = client(profileId);
+      return runJob('kv.keys.scan', sink, async (signal) => {
+        const dbsize = await kv.command(['DBSIZE']).then(
+          (reply) => (reply.ok && typeof reply.result === 'number' ? reply.result : undefined),
+          () => undefined,
+        );
+        let collected = 0;
+        let first = true;
+        await walkKeys(kv, { match, type, count, cursor, paceMs, signal }, (page, calls) => {
+          if (signal.aborted) return false;
+          collected += page.keys.length;
+          const done = page.cursor === '0';
+          const capped = !done && collected >= limit;
+          sink.push({
+            keys: page.keys,
+            types: page.types,
+            cursor: page.cursor,
+            calls,
+            dbsize: first ? dbsize : undefined,
+            withType: knowsWithType(kv),
+            done,
+            capped,
+          });
+          first = false;
+          return !capped;
+        });
+      });
+    },
+
+    'kv.keys.meta': async ({ profileId, keys, withType }) => {
+      const rows = keys.flatMap((key) =>
+        withType
+          ? [
+              ['TYPE', key],
+              ['PTTL', key],
+            ]
+          : [['PTTL', key]],
+      );
+      const entries = await client(profileId).batch(rows);
+      const per = withType ? 2 : 1;
+      return keys.map((key, i) => ({
+        key,
+        type: withType ? String(entries[i * per]?.result ?? 'none') : '',
+        ttlMs: Number(entries[i * per + per - 1]?.result ?? -2),
+      }));
+    },
+
+    'kv.keys.lookup': async ({ profileId, key }) => {
+      const kv = client(profileId);
+      const [type, ttl, memory] = await kv.batch([
+        ['TYPE', key],
+        ['PTTL', key],
+        ['MEMORY', 'USAGE', key],
+      ]);
+      throwEntry(type);
+      const keyType = String(type!.result);
+      const exists = keyType !== 'none';
+      let size: number | null = null;
+      const sizeCommand = SIZE_COMMAND[keyType];
+      if (exists && sizeCommand) {
+        const [reply] = await kv.batch([[sizeCommand, key]]);
+        size = typeof reply?.result === 'number' ? reply.result : null;
+      }
+      return {
+        key,
+        exists,
+        type: keyType,
+        ttlMs: Number(ttl?.result ?? -2),
+        size,
+        memory: typeof memory?.result === 'number' ? memory.result : null,
+      };
+    },
+
+    'kv.keys.value': async ({ profileId, key, type, cursor, count }) =>
+      readValue(client(profileId), key, type, cursor, count),
+
+    'kv.keys.edit': async ({ profileId, edit }) => ({ result: await applyEdit(client(profileId), edit) }),
+
+    'kv.keys.expire': async ({ profileId, key, ttlSeconds }) => {
+      const kv = client(profileId);
+      const changed =
+        ttlSeconds === null
+          ? await kv.call<number>(['PERSIST', key])
+          : await kv.call<number>(['EXPIRE', key, ttlSeconds]);
+      if (ttlSeconds !== null && changed === 0) throw missing(key);
+      return { ttlMs: await kv.call<number>(['PTTL', key]) };
+    },
+
+    'kv.keys.rename': async ({ profileId, key, to }) => {
+      const done = await client(profileId).call<number>(['RENAMENX', key, to]);
+      if (done === 0) throw exists(to);
+      return { key: to };
+    },
+
+    'kv.keys.duplicate': async ({ profileId, key, to }) => {
+      const kv = client(profileId);
+      const copied = await kv.call<number>(['COPY', key, to]);
+      if (copied === 0) throw (await kv.call<number>(['EXISTS', key])) ? exists(to) : missing(key);
+      return { key: to };
+    },
+
+    'kv.keys.delete': async ({ profileId, keys }) => ({
+      deleted: await client(profileId).call<number>(['UNLINK', ...keys]),
+    }),
+
+    'kv.keys.bulkCount': ({ profileId, pattern, type }, sink) => {
+      const kv = client(profileId);
+      return runJob('kv.keys.bulkCount', sink, async (signal) => {
+        let matched = 0;
+        const result = await walkKeys(kv, { match: pattern, type, count: 1000, signal }, (page, calls) => {
+          matched += page.keys.length;
+          sink.push(progress('count', matched, 0, calls, page.cursor === '0'));
+          return true;
+        });
+        if (!result.complete) return;
+      });
+    },
+
+    'kv.keys.bulkDelete': ({ profileId, pattern, type, chunk }, sink) => {
+      const kv = client(profileId);
+      return runJob('kv.keys.bulkDelete', sink, async (signal) => {
+        let matched = 0;
+        let deleted = 0;
+        await walkKeys(kv, { match: pattern, type, count: 1000, signal }, async (page, calls) => {
+          matched += page.keys.length;
+          for (let i = 0; i < page.keys.length; i += chunk) {
+            // Cancel lands between chunks: a chunk sent is a chunk done, so the summary is exact.
+            if (signal.aborted) return false;
+            deleted += await kv.call<number>(['UNLINK', ...page.keys.slice(i, i + chunk)]);
+            sink.push(progress('delete', matched, deleted, calls, false));
+          }
+          if (page.cursor === '0') sink.push(progress('delete', matched, deleted, calls, true));
+          return true;
+        });
+      });
+    },
+  };
+}
+
+function progress(
+  phase: KvBulkEvent['phase'],
+  matched: number,
+  deleted: number,
+  calls: number,
+  done: boolean,
+) {
+  return { phase, matched, deleted, calls, done };
+}
+
+function throwEntry(entry: KvReplyEntry | undefined): void {
+  if (entry?.error !== undefined)
+    throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: entry.error });
+}
+
+function missing(key: string): BridgeError {
+  return new BridgeError({ code: 'NOT_FOUND', message: `The key "${key}" does not exist (any more).` });
+}
+
+function exists(key: string): BridgeError {
+  return new BridgeError({
+    code: 'INVALID_INPUT',
+    message: `A key named "${key}" already exists; choose another name.`,
+    fields: { to: 'already exists' },
+  });
+}
+
+function entriesOrThrow(entries: KvReplyEntry[]): unknown[] {
+  for (const entry of entries) throwEntry(entry);
+  return entries.map((entry) => entry.result);
+}
+
+/** '' once a value is complete, else where the next page starts. */
+function next(cursor: string | number, done: boolean): string {
+  return done ? '' : String(cursor);
+}
+
+async function readValue(
+  kv: KvClient,
+  key: string,
+  type: string,
+  cursor: string,
+  count: number,
+): Promise<KvValuePage> {
+  switch (type) {
+    case 'string': {
+      const [length, bytes] = entriesOrThrow(
+        await kv.batch(
+          [
+            ['STRLEN', key],
+            ['GETRANGE', key, 0, STRING_VIEW_LIMIT - 1],
+          ],
+          'base64',
+        ),
+      ) as [number, string];
+      return { type, base64: bytes, length, truncated: length > STRING_VIEW_LIMIT };
+    }
+    case 'hash': {
+      const [scan, total] = entriesOrThrow(
+        await kv.batch([
+          ['HSCAN', key, cursor, 'COUNT', count],
+          ['HLEN', key],
+        ]),
+      ) as [[string, string[]], number];
+      const entries: [string, string][] = [];
+      for (let i = 0; i + 1 < scan[1].length; i += 2) entries.push([scan[1][i]!, scan[1][i + 1]!]);
+      return { type, entries, cursor: next(scan[0], String(scan[0]) === '0'), total };
+    }
+    case 'set': {
+      const [scan, total] = entriesOrThrow(
+        await kv.batch([
+          ['SSCAN', key, cursor, 'COUNT', count],
+          ['SCARD', key],
+        ]),
+      ) as [[string, string[]], number];
+      return { type, members: scan[1], cursor: next(scan[0], String(scan[0]) === '0'), total };
+    }
+    case 'list': {
+      const start = Number(cursor) || 0;
+      const [items, total] = entriesOrThrow(
+        await kv.batch([
+          ['LRANGE', key, start, start + count - 1],
+          ['LLEN', key],
+        ]),
+      ) as [string[], number];
+      return {
+        type,
+        items: items.map((value, i) => ({ index: start + i, value })),
+        cursor: next(start + items.length, start + items.length >= total),
+        total,
+      };
+    }
+    case 'zset': {
+      const start = Number(cursor) || 0;
+      const [flat, total] = entriesOrThrow(
+        await kv.batch([
+          ['ZRANGE', key, start, start + count - 1, 'WITHSCORES'],
+          ['ZCARD', key],
+        ]),
+      ) as [string[], number];
+      const entries: { member: string; score: string }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        entries.push({ member: flat[i]!, score: String(flat[i + 1]) });
+      return { type, entries, cursor: next(start + entries.length, start + entries.length >= total), total };
+    }
+    case 'stream': {
+      const from = cursor === '0' || cursor === '' ? '-' : `(${cursor}`;
+      const [raw, total] = entriesOrThrow(
+        await kv.batch([
+          ['XRANGE', key, from, '+', 'COUNT', count],
+          ['XLEN', key],
+        ]),
+      ) as [[string, string[]][], number];
+      const entries = raw.map(([id, flat]) => {
+        const fields: [string, string][] = [];
+        for (let i = 0; i + 1 < flat.length; i += 2) fields.push([flat[i]!, flat[i + 1]!]);
+        return { id, fields };
+      });
+      const last = entries[entries.length - 1]?.id;
+      return { type, entries, cursor: next(last ?? '', entries.length < count || !last), total };
+    }
+    default:
+      return {
+        type: 'other',
+        message: `Switchyard has no viewer for the type "${type}"; use the workbench.`,
+      };
+  }
+}
+
+async function applyEdit(kv: KvClient, input: KvEdit): Promise<unknown> {
+  const edit = input;
+  switch (edit.op) {
+    case 'string.set': {
+      const extra = edit.create ? ['NX'] : ['KEEPTTL'];
+      const result = edit.base64
+        ? await kv.callWithValue(['SET', edit.key], Buffer.from(edit.value, 'base64'), extra)
+        : await kv.call(['SET', edit.key, edit.value, ...extra]);
+      if (edit.create && result === null) throw exists(edit.key);
+      return result;
+    }
+    case 'hash.set':
+      return kv.call(['HSET', edit.key, edit.field, edit.value]);
+    case 'hash.delete':
+      return kv.call(['HDEL', edit.key, edit.field]);
+    case 'list.set':
+      return kv.call(['LSET', edit.key, edit.index, edit.value]);
+    case 'list.push':
+      return kv.call([edit.side === 'left' ? 'LPUSH' : 'RPUSH', edit.key, edit.value]);
+    case 'list.remove': {
+      // Lists have no "remove at index": mark the element with a unique value and remove that, atomically.
+      const marker = `__switchyard_remove_${randomUUID()}`;
+      const reply = await kv.multiExec([
+        ['LSET', edit.key, edit.index, marker],
+        ['LREM', edit.key, 1, marker],
+      ]);
+      if ('discarded' in reply)
+        throw new BridgeError({ code: 'SERVICE_ERROR', status: reply.status, message: reply.discarded });
+      return entriesOrThrow(reply.entries)[1];
+    }
+    case 'set.add':
+      return kv.call(['SADD', edit.key, edit.member]);
+    case 'set.remove':
+      return kv.call(['SREM', edit.key, edit.member]);
+    case 'zset.add':
+      return kv.call(['ZADD', edit.key, edit.score, edit.member]);
+    case 'zset.remove':
+      return kv.call(['ZREM', edit.key, edit.member]);
+    case 'stream.add':
+      return kv.call(['XADD', edit.key, '*', ...edit.fields.flat()]);
+    case 'stream.delete':
+      return kv.call(['XDEL', edit.key, edit.id]);
+  }
+}

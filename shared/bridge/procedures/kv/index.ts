@@ -1,0 +1,8 @@
+// Every `kv.*` procedure: the workbench, the key browser, and the live monitor and pub/sub (live.ts).
+import { kvKeyProcedures } from './keys';
+import { kvWorkbenchProcedures } from './workbench';
+
+export const kvProcedures = {
+  ...kvWorkbenchProcedures,
+  ...kvKeyProcedures,
+};

@@ -1,0 +1,188 @@
+// The KV key browser: progressive SCAN as a stream, type and TTL for the rows on screen, exact-key lookup,
+// paged values by type, edits, TTL, rename, duplicate, delete, and bulk delete by pattern (a counting scan,
+// then a stream that UNLINKs in chunks and reports progress; closing either stream cancels it).
+import { z } from 'zod';
+import { call, stream } from '../../define';
+
+const profileId = z.string().min(1).max(100);
+const key = z.string().min(1, 'a key is needed').max(32_768, 'keys are at most 32 KB');
+
+export const KV_TYPES = ['string', 'hash', 'list', 'set', 'zset', 'stream'] as const;
+export type KvType = (typeof KV_TYPES)[number];
+
+export interface KvScanEvent {
+  keys: string[];
+  /** The type of each key, when the server answered `SCAN … WITHTYPE` or a TYPE filter was used. */
+  types?: string[];
+  /** Where the next SCAN starts ('0' once the whole keyspace was walked). */
+  cursor: string;
+  /** SCAN calls made by this stream so far. */
+  calls: number;
+  /** Keys in the database (DBSIZE), sent with the first event when the server answers it. */
+  dbsize?: number;
+  /** Whether this server answers WITHTYPE (so the browser fetches no types per row). */
+  withType: boolean;
+  /** The walk is complete. */
+  done: boolean;
+  /** The stream stopped at its key limit; open it again from `cursor` to continue. */
+  capped: boolean;
+}
+
+export interface KvKeyMeta {
+  key: string;
+  /** 'none' when the key no longer exists. */
+  type: string;
+  /** Milliseconds left; -1 without expiry, -2 missing. */
+  ttlMs: number;
+}
+
+export interface KvKeyInfo extends KvKeyMeta {
+  exists: boolean;
+  /** Length, field or member count, in the type's own unit. */
+  size: number | null;
+  /** Bytes per MEMORY USAGE; null when the server refuses it. */
+  memory: number | null;
+}
+
+/** A page of a value; `cursor` is where the next page starts, '' once the value is complete. */
+export type KvValuePage =
+  | { type: 'string'; base64: string; length: number; truncated: boolean }
+  | { type: 'hash'; entries: [string, string][]; cursor: string; total: number }
+  | { type: 'list'; items: { index: number; value: string }[]; cursor: string; total: number }
+  | { type: 'set'; members: string[]; cursor: string; total: number }
+  | { type: 'zset'; entries: { member: string; score: string }[]; cursor: string; total: number }
+  | { type: 'stream'; entries: { id: string; fields: [string, string][] }[]; cursor: string; total: number }
+  | { type: 'other'; message: string };
+
+const value = z.string().max(10_000_000);
+
+export const kvEditSchema = z.discriminatedUnion('op', [
+  z.object({
+    op: z.literal('string.set'),
+    key,
+    value,
+    /** `value` is base64 of raw bytes (hex editing); otherwise text. */
+    base64: z.boolean().default(false),
+    /** Only create: refuses when the key exists. */
+    create: z.boolean().default(false),
+  }),
+  z.object({ op: z.literal('hash.set'), key, field: z.string().max(1_000_000), value }),
+  z.object({ op: z.literal('hash.delete'), key, field: z.string().max(1_000_000) }),
+  z.object({ op: z.literal('list.set'), key, index: z.number().int(), value }),
+  z.object({ op: z.literal('list.push'), key, side: z.enum(['left', 'right']), value }),
+  z.object({ op: z.literal('list.remove'), key, index: z.number().int() }),
+  z.object({ op: z.literal('set.add'), key, member: value }),
+  z.object({ op: z.literal('set.remove'), key, member: value }),
+  z.object({
+    op: z.literal('zset.add'),
+    key,
+    member: value,
+    score: z
+      .string()
+      .trim()
+      .regex(/^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?inf)$/i, 'not a number'),
+  }),
+  z.object({ op: z.literal('zset.remove'), key, member: value }),
+  z.object({
+    op: z.literal('stream.add'),
+    key,
+    fields: z
+      .array(z.tuple([z.string().min(1, 'a field name is needed'), value]))
+      .min(1, 'at least one field'),
+  }),
+  z.object({ op: z.literal('stream.delete'), key, id: z.string().regex(/^\d+-\d+$/, 'not a stream id') }),
+]);
+export type KvEdit = z.input<typeof kvEditSchema>;
+
+/** A pattern for bulk work: never empty, never everything. */
+const bulkPattern = z
+  .string()
+  .trim()
+  .min(1, 'a pattern is needed')
+  .max(1000)
+  .refine(
+    (p) => !/^\*+$/.test(p),
+    'a pattern that matches every key is refused: use FLUSHDB in the workbench',
+  );
+
+export interface KvBulkEvent {
+  phase: 'count' | 'delete';
+  /** Keys matched so far. */
+  matched: number;
+  /** Keys deleted so far (delete phase). */
+  deleted: number;
+  calls: number;
+  done: boolean;
+  /** Keys matched before deletion failed, with the server's text. */
+  error?: string;
+}
+
+export const kvKeyProcedures = {
+  'kv.keys.scan': stream<KvScanEvent>()(
+    z.object({
+      profileId,
+      match: z.string().max(1000).default('*'),
+      type: z.enum(KV_TYPES).optional(),
+      count: z.number().int().min(10).max(10_000).default(500),
+      cursor: z.string().regex(/^\d+$/).default('0'),
+      /** Keys to collect before pausing ("continue" opens the stream again from the cursor). */
+      limit: z.number().int().min(1).max(1_000_000).default(10_000),
+      /** Pause between SCAN calls, so a big walk never hogs the server. */
+      paceMs: z.number().int().min(0).max(5000).default(5),
+    }),
+    'read',
+  ),
+  /** Type (unless known) and TTL of the rows on screen, in one pipelined request. */
+  'kv.keys.meta': call<KvKeyMeta[]>()(
+    z.object({ profileId, keys: z.array(key).max(500), withType: z.boolean().default(true) }),
+    'read',
+  ),
+  /** Exact-key lookup: type, TTL, size and memory. The only way in for a read-only token (no SCAN). */
+  'kv.keys.lookup': call<KvKeyInfo>()(z.object({ profileId, key }), 'read'),
+  'kv.keys.value': call<KvValuePage>()(
+    z.object({
+      profileId,
+      key,
+      type: z.string().max(40),
+      cursor: z.string().max(100).default('0'),
+      count: z.number().int().min(1).max(5000).default(100),
+    }),
+    'read',
+  ),
+  'kv.keys.edit': call<{ result: unknown }>()(z.object({ profileId, edit: kvEditSchema }), 'write'),
+  /** `ttlSeconds: null` removes the expiry. */
+  'kv.keys.expire': call<{ ttlMs: number }>()(
+    z.object({
+      profileId,
+      key,
+      ttlSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31)
+        .nullable(),
+    }),
+    'write',
+  ),
+  'kv.keys.rename': call<{ key: string }>()(z.object({ profileId, key, to: key }), 'write'),
+  'kv.keys.duplicate': call<{ key: string }>()(z.object({ profileId, key, to: key }), 'write'),
+  'kv.keys.delete': call<{ deleted: number }>()(
+    z.object({ profileId, keys: z.array(key).min(1).max(1000) }),
+    'write',
+  ),
+  /** Counts the keys a bulk delete would remove (a full scan). */
+  'kv.keys.bulkCount': stream<KvBulkEvent>()(
+    z.object({ profileId, pattern: bulkPattern, type: z.enum(KV_TYPES).optional() }),
+    'read',
+  ),
+  /** Scans and UNLINKs matching keys in chunks; closing the stream stops it between chunks. */
+  'kv.keys.bulkDelete': stream<KvBulkEvent>()(
+    z.object({
+      profileId,
+      pattern: bulkPattern,
+      type: z.enum(KV_TYPES).optional(),
+      chunk: z.number().int().min(1).max(1000).default(500),
+    }),
+    'write',
+  ),
+};

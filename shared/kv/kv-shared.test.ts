@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { bundledDoc, completeCommandName, isWriteCommand } from './commands';
+import { dangerOf } from './danger';
+import { KeyTree } from './key-tree';
+import { base64ToBytes, bytesToBase64, hexDump, parseResp2, resp2ToPlain } from './resp2';
+
+describe('command table', () => {
+  it('has docs with args containing alternatives, and completes names', () => {
+    expect(bundledDoc('getex')?.args).toBe('key [EX seconds|PX ms|EXAT ts|PXAT ts|PERSIST]');
+    expect(completeCommandName('hg').map((d) => d.name)).toEqual(['HGET', 'HGETALL']);
+    expect(completeCommandName('')).toEqual([]);
+  });
+  it.each([
+    [['GET', 'k'], false],
+    [['set', 'k', 'v'], true],
+    [['CONFIG', 'GET', 'x'], false],
+    [['CONFIG', 'SET', 'x', 'y'], true],
+    [['SCRIPT', 'EXISTS', 'abc'], false],
+    [['MADEUP'], true],
+  ])('isWriteCommand(%j) = %s', (args, write) => {
+    expect(isWriteCommand(args)).toBe(write);
+  });
+});
+
+describe('dangerOf', () => {
+  it.each([
+    [['flushall'], true],
+    [['FLUSHDB', 'ASYNC'], true],
+    [['KEYS', '*'], true],
+    [['DEL', 'a', 'b'], false],
+    [['UNLINK', ...Array.from({ length: 11 }, (_, i) => `k${i}`)], true],
+    [['CONFIG', 'SET', 'maxmemory', '1'], true],
+    [['CONFIG', 'GET', 'maxmemory'], false],
+    [['SCRIPT', 'FLUSH'], true],
+    [['SHUTDOWN'], true],
+    [['DEBUG', 'SLEEP', '1'], true],
+    [['GET', 'k'], false],
+  ])('%j dangerous: %s', (args, dangerous) => {
+    expect(dangerOf(args) !== undefined).toBe(dangerous);
+  });
+});
+
+describe('resp2', () => {
+  it('reads every reply type and keeps offsets', () => {
+    const bytes = new TextEncoder().encode('+OK\r\n-ERR bad\r\n:42\r\n$-1\r\n*2\r\n$1\r\na\r\n*-1\r\n');
+    const replies = parseResp2(bytes);
+    expect(replies.map((r) => resp2ToPlain(r.value))).toEqual([
+      'OK',
+      { error: 'ERR bad' },
+      42,
+      null,
+      ['a', null],
+    ]);
+    expect(replies[1]).toMatchObject({ start: 5, end: 15 });
+    expect(() => parseResp2(new TextEncoder().encode('$5\r\nab\r\n'))).toThrow(/bulk/);
+  });
+  it('hex dumps and round-trips base64', () => {
+    const bytes = new Uint8Array([0, 65, 255, 10]);
+    expect(hexDump(bytes)[0]).toEqual({ offset: '00000000', hex: '00 41 ff 0a', ascii: '.A..' });
+    expect(base64ToBytes(bytesToBase64(bytes))).toEqual(bytes);
+  });
+});
+
+describe('KeyTree', () => {
+  it('groups by delimiter with counts, ignores duplicates, and lists expanded folders', () => {
+    const tree = new KeyTree(':');
+    tree.add(['user:2:name', 'user:1:name', 'user:1:mail', 'solo', 'user:1:name']);
+    tree.add(['order:9']);
+    expect(tree.size).toBe(5);
+    const top = tree.visibleRows(new Set());
+    expect(top.map((r) => (r.kind === 'folder' ? `${r.folder.name}/${r.folder.count}` : r.key))).toEqual([
+      'order/1',
+      'user/3',
+      'solo',
+    ]);
+    const open = tree.visibleRows(new Set(['user:', 'user:1:']));
+    expect(open.map((r) => (r.kind === 'folder' ? r.folder.path : r.name))).toEqual([
+      'order:',
+      'user:',
+      'user:1:',
+      'mail',
+      'name',
+      'user:2:',
+      'solo',
+    ]);
+    tree.remove('order:9');
+    expect(tree.visibleRows(new Set()).map((r) => r.kind === 'folder' && r.folder.name)).not.toContain(
+      'order',
+    );
+    expect(tree.root.count).toBe(4);
+  });
+});
