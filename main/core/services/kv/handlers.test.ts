@@ -179,6 +179,9 @@ describe('key browser', () => {
     expect(last.capped).toBe(true);
     expect(keys1.length).toBeGreaterThanOrEqual(1000);
     expect(first.events[0]!.dbsize).toBe(3002);
+    // The local stack answers SCAN … WITHTYPE as the hosted service does: types come with the keys.
+    expect(first.events[0]!.withType).toBe(true);
+    expect(first.events[0]!.types?.length).toBe(first.events[0]!.keys.length);
     const rest = await collect('kv.keys.scan', {
       profileId: 'p',
       match: 'scan:*',
