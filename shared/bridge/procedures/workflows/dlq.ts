@@ -3,8 +3,8 @@
 // function — as a stream: chunked, progress per chunk, closing the stream stops before the next chunk,
 // every job written to the profile's journal.
 import { z } from 'zod';
-import { tryParseDuration } from '../../../duration';
-import { checkRetryDelay } from '../../../retry-delay';
+import { parseFlowControlValue } from '../../../messages/flow-control';
+import { retryOverridesSchema } from '../../../messages/overrides';
 import type { RestartedRun, WorkflowDlqMessage } from '../../../workflows/types';
 import { call, stream } from '../../define';
 import { EMPTY_FILTER_REFUSAL, hasAnyWorkflowFilter, workflowDlqFiltersSchema } from './filters';
@@ -20,44 +20,21 @@ export const DLQ_SCAN_LIMIT = 20_000;
 export const BULK_ACTIONS = ['restart', 'resume', 'delete', 'callback'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((text) => /^https?:\/\/\S+$/i.test(text), 'must be an http:// or https:// URL');
-
-/** Every override of the restart/resume endpoints; each becomes an `Upstash-*` header. */
-export const runOverridesSchema = z.object({
-  retries: z.number().int().min(0).max(100).optional(),
-  delay: z
-    .string()
-    .trim()
-    .superRefine((text, ctx) => {
-      const parsed = tryParseDuration(text);
-      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `delay: ${parsed.error}` });
-    })
-    .optional(),
-  retryDelay: z
-    .string()
-    .trim()
-    .superRefine((text, ctx) => {
-      const check = checkRetryDelay(text);
-      if (!check.ok) ctx.addIssue({ code: 'custom', message: check.error });
-    })
-    .optional(),
-  flowControlKey: z.string().trim().min(1).max(500).optional(),
-  /** `parallelism=<n>, rate=<n>, period=<duration>` (any of the three). */
-  flowControlValue: z
-    .string()
-    .trim()
-    .regex(
-      /^\s*(parallelism|rate|period)\s*=\s*[^,=\s]+\s*(,\s*(parallelism|rate|period)\s*=\s*[^,=\s]+\s*)*$/,
-      'use parallelism=<n>, rate=<n>, period=<duration>',
-    )
-    .optional(),
-  /** Comma-separated labels. */
-  label: z.string().trim().min(1).max(500).optional(),
-  failureCallback: httpUrl.optional(),
-});
+/** Every override of the restart/resume endpoints, checked like the message DLQ's; each becomes a header. */
+export const runOverridesSchema = retryOverridesSchema
+  .pick({ retries: true, delay: true, retryDelay: true, failureCallback: true, label: true })
+  .extend({
+    flowControlKey: z.string().trim().min(1).max(500).optional(),
+    /** `parallelism=<n>, rate=<n>, period=<duration>` (any of the three). */
+    flowControlValue: z
+      .string()
+      .trim()
+      .superRefine((text, ctx) => {
+        const parsed = parseFlowControlValue(text);
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+      })
+      .optional(),
+  });
 export type RunOverrides = z.output<typeof runOverridesSchema>;
 export type RunOverridesInput = z.input<typeof runOverridesSchema>;
 
