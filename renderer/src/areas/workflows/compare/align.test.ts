@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { run, step, T0 } from '../run/test-runs';
+import { alignRuns, differenceCount, durationsDiffer } from './align';
+
+describe('alignRuns', () => {
+  it('aligns steps by name and flags state, output and duration differences', () => {
+    const ok = run({
+      steps: [
+        { type: 'sequential', steps: [step({ stepName: 'init', stepType: 'Initial', createdAt: T0 })] },
+        { type: 'sequential', steps: [step({ stepName: 'reserve', out: '"r1"', createdAt: T0 + 100 })] },
+        { type: 'sequential', steps: [step({ stepName: 'charge', out: '"paid"', createdAt: T0 + 200 })] },
+        { type: 'sequential', steps: [step({ stepName: 'ship', out: '"sent"', createdAt: T0 + 300 })] },
+      ],
+    });
+    const failed = run({
+      workflowRunId: 'wfr_b',
+      workflowState: 'RUN_FAILED',
+      steps: [
+        { type: 'sequential', steps: [step({ stepName: 'init', stepType: 'Initial', createdAt: T0 })] },
+        { type: 'sequential', steps: [step({ stepName: 'reserve', out: '"r1"', createdAt: T0 + 100 })] },
+        { type: 'sequential', steps: [step({ stepName: 'audit', createdAt: T0 + 150 })] },
+        {
+          type: 'sequential',
+          steps: [
+            step({ stepName: 'charge', out: '"declined"', state: 'STEP_FAILED', createdAt: T0 + 5_000 }),
+          ],
+        },
+      ],
+    });
+    const rows = alignRuns(ok, failed);
+    expect(rows.map((row) => [row.key, Boolean(row.left), Boolean(row.right)])).toEqual([
+      ['init', true, true],
+      ['reserve', true, true],
+      ['audit', false, true],
+      ['charge', true, true],
+      ['ship', true, false],
+    ]);
+    const byKey = Object.fromEntries(rows.map((row) => [row.key, row.diff]));
+    expect(byKey.reserve).toEqual({ missing: false, state: false, out: false, duration: false, type: false });
+    expect(byKey.charge).toMatchObject({ state: true, out: true, duration: true });
+    expect(byKey.audit!.missing).toBe(true);
+    expect(byKey.ship!.missing).toBe(true);
+    expect(differenceCount(rows)).toBe(3);
+  });
+
+  it('pairs repeated names by occurrence', () => {
+    const a = run({
+      steps: [
+        { type: 'sequential', steps: [step({ stepName: 'poll', out: '1' })] },
+        { type: 'sequential', steps: [step({ stepName: 'poll', out: '2' })] },
+      ],
+    });
+    const b = run({ steps: [{ type: 'sequential', steps: [step({ stepName: 'poll', out: '1' })] }] });
+    const rows = alignRuns(a, b);
+    expect(rows.map((row) => row.key)).toEqual(['poll', 'poll #2']);
+    expect(rows[1]!.diff.missing).toBe(true);
+    expect(rows[0]!.diff.out).toBe(false);
+  });
+});
+
+describe('durationsDiffer', () => {
+  it('ignores small and proportionally close differences', () => {
+    expect(durationsDiffer(10, 40)).toBe(false);
+    expect(durationsDiffer(1000, 1200)).toBe(false);
+    expect(durationsDiffer(100, 5000)).toBe(true);
+  });
+});
