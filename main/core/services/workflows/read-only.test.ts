@@ -1,12 +1,8 @@
 // Every `workflows.*` procedure that changes something at the service is refused in main for a read-only
 // profile — no request leaves main — while the journal and saved views (console-local) still work.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { procedures } from '../../../../shared/bridge/procedures';
-import { createConsoleCore } from '../../console-core';
-import { nodeLauncher } from '../../local-stack/launcher';
-import { createLogger } from '../../logger';
-import { createSecretStore } from '../../secrets/secret-store';
+import { createTestConsoleCore } from '../../testing/console-core';
 import { useTempDirs } from '../../testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
 
@@ -34,14 +30,7 @@ describe('read-only profiles and the Workflows area, enforced in main', () => {
 
   it('refuses them without sending anything; local procedures still work', async () => {
     const dir = tempDir();
-    const core = createConsoleCore({
-      dataDir: join(dir, 'data'),
-      secrets: createSecretStore(join(dir, 'data', 'secrets.json')),
-      host: 'browser',
-      version: 'test',
-      logger: createLogger('test', 'silent'),
-      stack: { entry: join(dir, 'missing.cjs'), launch: nodeLauncher(), dataDir: dir, port: 0, kvPort: 0 },
-    });
+    const core = createTestConsoleCore(dir);
     try {
       const profile = core.profiles.create(
         {
