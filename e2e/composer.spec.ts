@@ -322,7 +322,7 @@ test.describe('webhook intake with a real X clipboard', () => {
     const received = frames.received.join('\n');
     expect(received).not.toContain(DEV_TOKEN);
     expect(received).not.toContain(encodeURIComponent(DEV_TOKEN));
-    expect(frames.sent.join('\n')).toContain('publish.copyWebhookUrl');
+    expect(frames.sent.join('\n')).toContain('messages.composer.copyWebhookUrl');
 
     // The copied URL works on its own: a sender without any token gets its call delivered.
     const response = await fetch(copied, {

@@ -185,7 +185,7 @@ test('logs group events by message with the trail; cancel asks first and never g
     const confirm = app.getByRole('dialog', { name: 'Cancel 2 messages?' });
     await expect(confirm).toContainText('cannot be undone');
     await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
-    expect(frames.sent.some((frame) => frame.includes('"logs.cancel"'))).toBe(false);
+    expect(frames.sent.some((frame) => frame.includes('"messages.logs.cancel"'))).toBe(false);
 
     await app.getByRole('button', { name: 'Cancel selected' }).click();
     await app
@@ -193,7 +193,7 @@ test('logs group events by message with the trail; cancel asks first and never g
       .getByRole('button', { name: 'Cancel 2 messages' })
       .click();
     await expect(app.getByRole('region', { name: 'Notifications' })).toContainText('2 messages cancelled');
-    const cancelFrame = frames.sent.find((frame) => frame.includes('"logs.cancel"'))!;
+    const cancelFrame = frames.sent.find((frame) => frame.includes('"messages.logs.cancel"'))!;
     expect(JSON.parse(cancelFrame).input.target.messageIds.sort()).toEqual([...later].sort());
     for (const id of later) {
       await expect(list.getByRole('listitem', { name: `Message ${id}` })).toContainText('CANCELLED');

@@ -1,29 +1,20 @@
-// The one list of every bridge procedure. Each feature declares its procedures in procedures/<area>.ts;
-// this file only merges them and derives the types both sides use.
+// The one list of every bridge procedure, by service: `messages.*` (procedures/messages/, one file per
+// feature), `workflows.*` (procedures/workflows/), `profiles.*`, `stack.*`, `app.*`. This file only merges them
+// and derives the types both sides use.
 import type { z } from 'zod';
 import type { CallDef, StreamDef } from './define';
 import { appProcedures } from './procedures/app';
 import { profileProcedures } from './procedures/profiles';
-import { publishProcedures } from './procedures/publish';
 import { stackProcedures } from './procedures/stack';
-import { urlGroupProcedures } from './procedures/url-groups';
-import { logProcedures } from './procedures/logs';
-import { queueProcedures } from './procedures/queues';
-import { dlqProcedures } from './procedures/dlq';
-import { keyProcedures } from './procedures/keys';
+import { messageProcedures } from './procedures/messages';
 import { workflowProcedures } from './procedures/workflows';
 import { kvProcedures } from './procedures/kv';
 
 export const procedures = {
   ...appProcedures,
   ...profileProcedures,
-  ...publishProcedures,
   ...stackProcedures,
-  ...urlGroupProcedures,
-  ...logProcedures,
-  ...queueProcedures,
-  ...dlqProcedures,
-  ...keyProcedures,
+  ...messageProcedures,
   ...workflowProcedures,
   ...kvProcedures,
 };

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { ClipboardStatus } from '../../../shared/bridge/procedures/publish';
+import type { ClipboardStatus } from '../../../shared/bridge/procedures/app';
 
 export interface Clipboard {
   status(): ClipboardStatus;

@@ -13,6 +13,16 @@ export interface AppInfo {
   };
 }
 
+export interface ClipboardStatus {
+  available: boolean;
+  /** e.g. "xclip", "pbcopy", "Electron". */
+  method?: string;
+  /** Why not, with the command that fixes it. */
+  problem?: string;
+}
+
 export const appProcedures = {
   'app.info': call<AppInfo>()(z.object({})),
+  /** Whether main can write to the OS clipboard here, and if not, how to fix it. */
+  'app.clipboardStatus': call<ClipboardStatus>()(z.object({})),
 };

@@ -6,6 +6,7 @@ import {
   secretChangesSchema,
 } from '../../profiles';
 import { call } from '../define';
+import { profileIdSchema } from '../profile-id';
 
 export interface ProfilesList {
   profiles: ProfileView[];
@@ -25,7 +26,7 @@ export interface ConnectionTestResult {
   url: string;
 }
 
-const id = z.string().min(1).max(100);
+const id = profileIdSchema;
 
 export const profileProcedures = {
   'profiles.list': call<ProfilesList>()(z.object({})),

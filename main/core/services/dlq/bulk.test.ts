@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DlqBulkEvent, DlqBulkSummary, DlqPage } from '../../../../shared/bridge/procedures/dlq';
+import type {
+  DlqBulkEvent,
+  DlqBulkSummary,
+  DlqPage,
+} from '../../../../shared/bridge/procedures/messages/dlq';
 import type { BridgeErrorData } from '../../../../shared/bridge/errors';
 import {
   eventually,
@@ -39,7 +43,7 @@ describe('DLQ handlers against the local stack', () => {
       let stop: (() => void) | undefined;
       let stopped = false;
       router()
-        .open('dlq.bulk', input, {
+        .open('messages.dlq.bulk', input, {
           push: (event) => {
             events.push(event as DlqBulkEvent);
             if (!stopped && stopWhen?.(event as DlqBulkEvent)) {
@@ -58,7 +62,7 @@ describe('DLQ handlers against the local stack', () => {
   it('lists with filters, shows the failing response, retries one with overrides', async () => {
     await fillDlq(env.stack, `${failing.url}/single`, 2, { 'Upstash-Label': 'single' });
     const page = valueOf<DlqPage>(
-      await router().call('dlq.list', { profileId: 'p', filters: { label: ['single'] } }),
+      await router().call('messages.dlq.list', { profileId: 'p', filters: { label: ['single'] } }),
     );
     expect(page.messages).toHaveLength(2);
     const entry = page.messages[0]!;
@@ -67,7 +71,7 @@ describe('DLQ handlers against the local stack', () => {
     expect(entry.url).toBe(`${failing.url}/single`);
 
     const { messageId } = valueOf<{ messageId: string }>(
-      await router().call('dlq.retry', {
+      await router().call('messages.dlq.retry', {
         profileId: 'p',
         dlqId: entry.dlqId,
         overrides: { retries: 2, delay: '10s', forwardHeaders: { 'x-fixed': 'yes' } },
@@ -85,10 +89,10 @@ describe('DLQ handlers against the local stack', () => {
     expect(message.header['X-Fixed']).toEqual(['yes']);
 
     // Gone from the DLQ; a second retry gets the service's 404 text.
-    const again = await router().call('dlq.retry', { profileId: 'p', dlqId: entry.dlqId });
+    const again = await router().call('messages.dlq.retry', { profileId: 'p', dlqId: entry.dlqId });
     expect(again).toMatchObject({ ok: false, error: { code: 'SERVICE_ERROR', status: 404 } });
     expect(
-      valueOf(await router().call('dlq.delete', { profileId: 'p', dlqId: page.messages[1]!.dlqId })),
+      valueOf(await router().call('messages.dlq.delete', { profileId: 'p', dlqId: page.messages[1]!.dlqId })),
     ).toEqual({
       deleted: page.messages[1]!.dlqId,
     });
@@ -97,7 +101,7 @@ describe('DLQ handlers against the local stack', () => {
   it('bulk retry by filter: previews the count, runs in chunks of 100 with progress, and every entry leaves the DLQ', async () => {
     await fillDlq(env.stack, `${failing.url}/bulk`, 230, { 'Upstash-Label': 'bulk' });
     const filters = { label: ['bulk'] };
-    expect(valueOf(await router().call('dlq.count', { profileId: 'p', filters }))).toEqual({
+    expect(valueOf(await router().call('messages.dlq.count', { profileId: 'p', filters }))).toEqual({
       count: 230,
       capped: false,
     });
@@ -139,7 +143,7 @@ describe('DLQ handlers against the local stack', () => {
     const done = events.find((e) => e.type === 'done') as { summary: DlqBulkSummary } | undefined;
     if (done) expect(done.summary).toMatchObject({ total: 250, succeeded: 100 });
     const left = valueOf<{ count: number }>(
-      await router().call('dlq.count', { profileId: 'p', filters: { label: ['stop'] } }),
+      await router().call('messages.dlq.count', { profileId: 'p', filters: { label: ['stop'] } }),
     );
     expect(left.count).toBe(150);
   });
@@ -147,7 +151,7 @@ describe('DLQ handlers against the local stack', () => {
   it('bulk delete by ids counts entries that were already gone; bulk retry lists the missing ones', async () => {
     await fillDlq(env.stack, `${failing.url}/ids`, 3, { 'Upstash-Label': 'ids' });
     const page = valueOf<DlqPage>(
-      await router().call('dlq.list', { profileId: 'p', filters: { label: ['ids'] } }),
+      await router().call('messages.dlq.list', { profileId: 'p', filters: { label: ['ids'] } }),
     );
     const ids = page.messages.map((m) => m.dlqId);
     const retried = await runBulk({
@@ -173,8 +177,8 @@ describe('DLQ handlers against the local stack', () => {
     const readOnly = new Set(['ro']);
     const before = env.proxy.requests.length;
     for (const [name, input] of [
-      ['dlq.retry', { profileId: 'ro', dlqId: 'x' }],
-      ['dlq.delete', { profileId: 'ro', dlqId: 'x' }],
+      ['messages.dlq.retry', { profileId: 'ro', dlqId: 'x' }],
+      ['messages.dlq.delete', { profileId: 'ro', dlqId: 'x' }],
     ] as const) {
       expect(await router(readOnly).call(name, input)).toMatchObject({
         ok: false,
@@ -183,13 +187,13 @@ describe('DLQ handlers against the local stack', () => {
     }
     await expect(
       router(readOnly).open(
-        'dlq.bulk',
+        'messages.dlq.bulk',
         { profileId: 'ro', action: 'delete', target: { filters: {} } },
         { push: () => {}, end: () => {} },
       ),
     ).rejects.toMatchObject({ code: 'READ_ONLY' });
     expect(env.proxy.requests.length).toBe(before);
     // Reads still work.
-    expect((await router(readOnly).call('dlq.list', { profileId: 'ro' })).ok).toBe(true);
+    expect((await router(readOnly).call('messages.dlq.list', { profileId: 'ro' })).ok).toBe(true);
   });
 });

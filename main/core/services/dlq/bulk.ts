@@ -10,7 +10,7 @@ import {
   type DlqBulkFailure,
   type DlqBulkSummary,
   type DlqTarget,
-} from '../../../../shared/bridge/procedures/dlq';
+} from '../../../../shared/bridge/procedures/messages/dlq';
 import { overrideHeaders, type RetryOverrides } from '../../../../shared/messages/overrides';
 import type { DLQListResponse } from '../../../../shared/messages/types';
 import { filtersToQuery } from '../filters/query';

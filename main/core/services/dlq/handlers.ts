@@ -1,6 +1,6 @@
 // The message DLQ over `/v2/dlq…`: list, inspect, count, retry or delete one entry, and bulk jobs.
 import { BridgeError } from '../../../../shared/bridge/errors';
-import type { DlqPage, dlqProcedures } from '../../../../shared/bridge/procedures/dlq';
+import type { DlqPage, dlqProcedures } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { DLQListResponse, DLQMessage } from '../../../../shared/messages/types';
 import type { Handlers } from '../../bridge/router';
 import type { ProfilesService } from '../../profiles/profiles-service';
@@ -25,7 +25,7 @@ export function dlqHandlers({
 }): Pick<Handlers, Names> {
   const api = (profileId: string) => new MessageApi(profiles.resolve(profileId));
   return {
-    'dlq.list': async ({ profileId, filters, cursor, count }) => {
+    'messages.dlq.list': async ({ profileId, filters, cursor, count }) => {
       const { body } = await api(profileId).json<DLQListResponse | null>({
         path: '/v2/dlq',
         query: { ...filtersToQuery(filters), cursor, count },
@@ -34,13 +34,13 @@ export function dlqHandlers({
       if (body?.cursor) page.cursor = String(body.cursor);
       return page;
     },
-    'dlq.get': async ({ profileId, dlqId }) =>
+    'messages.dlq.get': async ({ profileId, dlqId }) =>
       (await api(profileId).json<DLQMessage>({ path: entryPath(dlqId) })).body,
-    'dlq.count': async ({ profileId, filters }) => {
+    'messages.dlq.count': async ({ profileId, filters }) => {
       const { ids, capped } = await collectDlqIds(api(profileId), filters, { limit: COUNT_LIMIT });
       return { count: ids.length, capped };
     },
-    'dlq.retry': async ({ profileId, dlqId, overrides }) => {
+    'messages.dlq.retry': async ({ profileId, dlqId, overrides }) => {
       const { body } = await api(profileId).json<{ messageId: string }>({
         method: 'POST',
         path: `/v2/dlq/retry/${encodeURIComponent(dlqId)}`,
@@ -48,11 +48,11 @@ export function dlqHandlers({
       });
       return { messageId: body.messageId };
     },
-    'dlq.delete': async ({ profileId, dlqId }) => {
+    'messages.dlq.delete': async ({ profileId, dlqId }) => {
       await api(profileId).request({ method: 'DELETE', path: entryPath(dlqId) });
       return { deleted: dlqId };
     },
-    'dlq.bulk': ({ profileId, action, target, overrides }, sink) => {
+    'messages.dlq.bulk': ({ profileId, action, target, overrides }, sink) => {
       const job = new DlqBulkJob(api(profileId), { action, target, overrides }, (event) => sink.push(event));
       job
         .run()
@@ -63,7 +63,7 @@ export function dlqHandlers({
         .catch((error: unknown) => {
           if (error instanceof BridgeError) sink.end(error.toData());
           else {
-            logError?.('dlq.bulk failed', error);
+            logError?.('messages.dlq.bulk failed', error);
             sink.end({
               code: 'INTERNAL',
               message: 'The bulk job hit an unexpected error. Details are in the console log.',

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SigningKeysView } from '../../../../shared/bridge/procedures/keys';
+import type { SigningKeysView } from '../../../../shared/bridge/procedures/messages/keys';
 import { ProfileStore } from '../../profiles/profile-store';
 import { ProfilesService } from '../../profiles/profiles-service';
 import { createSecretStore } from '../../secrets/secret-store';
@@ -40,18 +40,20 @@ describe('signing keys', () => {
 
   it('shows masked keys only and whether the profile’s stored keys match; rotation updates the stored pair', async () => {
     const { profiles, router, withKeys, without } = setup();
-    const shown = valueOf<SigningKeysView>(await router.call('keys.get', { profileId: withKeys.id }));
+    const shown = valueOf<SigningKeysView>(
+      await router.call('messages.keys.get', { profileId: withKeys.id }),
+    );
     expect(shown).toEqual({ current: '••••RJ6r', next: '••••dnhs', profileKeys: 'match' });
     expect(JSON.stringify(shown)).not.toContain(DEV_CURRENT.slice(0, 10));
     expect(
-      valueOf<SigningKeysView>(await router.call('keys.get', { profileId: without.id })).profileKeys,
+      valueOf<SigningKeysView>(await router.call('messages.keys.get', { profileId: without.id })).profileKeys,
     ).toBe('none');
-    expect(valueOf<SigningKeysView>(await router.call('keys.get', { profileId: 'local' })).profileKeys).toBe(
-      'builtIn',
-    );
+    expect(
+      valueOf<SigningKeysView>(await router.call('messages.keys.get', { profileId: 'local' })).profileKeys,
+    ).toBe('builtIn');
 
     const rotated = valueOf<SigningKeysView & { profileUpdated: boolean }>(
-      await router.call('keys.rotate', { profileId: withKeys.id }),
+      await router.call('messages.keys.rotate', { profileId: withKeys.id }),
     );
     expect(rotated.profileUpdated).toBe(true);
     expect(rotated.profileKeys).toBe('match');
@@ -66,7 +68,7 @@ describe('signing keys', () => {
     expect(JSON.stringify(rotated)).not.toContain(stored.secret('nextSigningKey')!.slice(0, 12));
     // A profile without stored keys is left alone.
     const other = valueOf<{ profileUpdated: boolean }>(
-      await router.call('keys.rotate', { profileId: without.id }),
+      await router.call('messages.keys.rotate', { profileId: without.id }),
     );
     expect(other.profileUpdated).toBe(false);
     expect(profiles.resolve(without.id).secret('currentSigningKey')).toBeUndefined();

@@ -1,6 +1,6 @@
 // Signing keys over `/v2/keys`. The keys are secrets: they stay in main, the renderer gets masked hints
 // and whether the profile's stored keys (used to verify signatures) still match the service's.
-import type { keyProcedures, SigningKeysView } from '../../../../shared/bridge/procedures/keys';
+import type { keyProcedures, SigningKeysView } from '../../../../shared/bridge/procedures/messages/keys';
 import type { SigningKeys } from '../../../../shared/messages/types';
 import { LOCAL_PROFILE_ID } from '../../../../shared/profiles';
 import type { Handlers } from '../../bridge/router';
@@ -28,12 +28,12 @@ export function keyHandlers({
   profiles: Pick<ProfilesService, 'resolve' | 'update'>;
 }): Pick<Handlers, Names> {
   return {
-    'keys.get': async ({ profileId }) => {
+    'messages.keys.get': async ({ profileId }) => {
       const profile = profiles.resolve(profileId);
       const { body } = await new MessageApi(profile).json<SigningKeys>({ path: '/v2/keys' });
       return view(profile, body);
     },
-    'keys.rotate': async ({ profileId }) => {
+    'messages.keys.rotate': async ({ profileId }) => {
       const profile = profiles.resolve(profileId);
       const { body } = await new MessageApi(profile).json<SigningKeys>({
         method: 'POST',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogsPage } from '../../../../shared/bridge/procedures/logs';
+import type { LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
 import { MessageApi } from '../message-api';
 import { eventually, profileFor, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
@@ -54,7 +54,7 @@ describe('logs and cancel against the local stack', () => {
     await expect(cancelMessages(api, { messageIds: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     // Through the bridge too: the schema refuses before the handler runs.
     for (const target of [{ filters: {} }, { messageIds: [] }, {}]) {
-      const result = await router().call('logs.cancel', { profileId: 'p', target });
+      const result = await router().call('messages.logs.cancel', { profileId: 'p', target });
       expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     }
     expect(env.proxy.requests.length).toBe(before);
@@ -66,13 +66,16 @@ describe('logs and cancel against the local stack', () => {
     const b = await publishDelayed('batch-a');
     const one = await publishDelayed('solo');
     expect(
-      valueOf(await router().call('logs.cancel', { profileId: 'p', target: { messageIds: [one] } })),
+      valueOf(await router().call('messages.logs.cancel', { profileId: 'p', target: { messageIds: [one] } })),
     ).toEqual({
       cancelled: 1,
     });
     expect(
       valueOf(
-        await router().call('logs.cancel', { profileId: 'p', target: { filters: { label: ['batch-a'] } } }),
+        await router().call('messages.logs.cancel', {
+          profileId: 'p',
+          target: { filters: { label: ['batch-a'] } },
+        }),
       ),
     ).toEqual({ cancelled: 2 });
     const sent = env.proxy.requests.filter((r) => r.method === 'DELETE').map((r) => r.url);
@@ -80,7 +83,7 @@ describe('logs and cancel against the local stack', () => {
 
     const trail = await eventually(async () => {
       const page = valueOf<LogsPage>(
-        await router().call('logs.list', { profileId: 'p', filters: { messageId: a } }),
+        await router().call('messages.logs.list', { profileId: 'p', filters: { messageId: a } }),
       );
       const states = page.events.map((event) => event.state).reverse();
       return states.includes('CANCELLED') ? states : undefined;
@@ -88,7 +91,7 @@ describe('logs and cancel against the local stack', () => {
     expect(trail[0]).toBe('CREATED');
     expect(trail).toContain('CANCEL_REQUESTED');
     const kept = valueOf<LogsPage>(
-      await router().call('logs.list', { profileId: 'p', filters: { messageId: keep } }),
+      await router().call('messages.logs.list', { profileId: 'p', filters: { messageId: keep } }),
     );
     expect(kept.events.map((event) => event.state)).toEqual(['CREATED']);
     void b;
@@ -97,12 +100,12 @@ describe('logs and cancel against the local stack', () => {
   it('filters by state (IN_PROGRESS included) and pages with the cursor', async () => {
     for (let i = 0; i < 5; i += 1) await publishDelayed('paging');
     const first = valueOf<LogsPage>(
-      await router().call('logs.list', { profileId: 'p', filters: { label: ['paging'] }, count: 3 }),
+      await router().call('messages.logs.list', { profileId: 'p', filters: { label: ['paging'] }, count: 3 }),
     );
     expect(first.events).toHaveLength(3);
     expect(first.cursor).toBeTruthy();
     const second = valueOf<LogsPage>(
-      await router().call('logs.list', {
+      await router().call('messages.logs.list', {
         profileId: 'p',
         filters: { label: ['paging'] },
         count: 3,
@@ -114,7 +117,7 @@ describe('logs and cancel against the local stack', () => {
     const ids = new Set([...first.events, ...second.events].map((event) => event.messageId));
     expect(ids.size).toBe(5);
     const inProgress = valueOf<LogsPage>(
-      await router().call('logs.list', {
+      await router().call('messages.logs.list', {
         profileId: 'p',
         filters: { label: ['paging'], state: ['IN_PROGRESS'] },
       }),
@@ -124,7 +127,7 @@ describe('logs and cancel against the local stack', () => {
   });
 
   it('shows the service’s own error text', async () => {
-    const result = await router().call('logs.cancel', {
+    const result = await router().call('messages.logs.cancel', {
       profileId: 'p',
       target: { messageIds: ['msg_nope'] },
     });

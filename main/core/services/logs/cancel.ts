@@ -2,8 +2,8 @@
 // cancels EVERY pending message at the real service. The bridge schema refuses such input already; this
 // module refuses it again, right where the request is built, so no other caller can send one either.
 import { BridgeError } from '../../../../shared/bridge/errors';
-import type { CancelTarget } from '../../../../shared/bridge/procedures/logs';
-import { hasAnyFilter } from '../../../../shared/bridge/procedures/message-filters';
+import type { CancelTarget } from '../../../../shared/bridge/procedures/messages/logs';
+import { hasAnyFilter } from '../../../../shared/bridge/procedures/messages/filters';
 import { filtersToQuery } from '../filters/query';
 import type { MessageApi, MessageApiRequest, QueryValue } from '../message-api';
 

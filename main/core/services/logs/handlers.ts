@@ -1,7 +1,7 @@
 // Message logs over `GET /v2/logs` and cancelling messages. Each page is normalised for the UI: one state
 // spelling (`CANCELLED`; the SDKs say `CANCELED`), one response-header field, and `events` whichever key
 // the service used (`events` in the SDKs and the local stack, `logs` in the current OpenAPI).
-import type { LogsPage, logProcedures } from '../../../../shared/bridge/procedures/logs';
+import type { LogsPage, logProcedures } from '../../../../shared/bridge/procedures/messages/logs';
 import type { LogEntry, LogsResponse } from '../../../../shared/messages/types';
 import type { Handlers } from '../../bridge/router';
 import type { ProfilesService } from '../../profiles/profiles-service';
@@ -28,7 +28,7 @@ export function logHandlers({
 }): Pick<Handlers, Names> {
   const api = (profileId: string) => new MessageApi(profiles.resolve(profileId));
   return {
-    'logs.list': async ({ profileId, filters, cursor, count }) => {
+    'messages.logs.list': async ({ profileId, filters, cursor, count }) => {
       const { body } = await api(profileId).json<Partial<LogsResponse> | null>({
         path: '/v2/logs',
         query: { ...filtersToQuery(filters), cursor, count },
@@ -38,6 +38,6 @@ export function logHandlers({
       if (body?.cursor) page.cursor = String(body.cursor);
       return page;
     },
-    'logs.cancel': ({ profileId, target }) => cancelMessages(api(profileId), target),
+    'messages.logs.cancel': ({ profileId, target }) => cancelMessages(api(profileId), target),
   };
 }

@@ -7,7 +7,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { composerSchema } from '../../../../shared/composer/model';
-import type { DraftKey, Drafts, HistoryEntry, Template } from '../../../../shared/bridge/procedures/publish';
+import type {
+  DraftKey,
+  Drafts,
+  HistoryEntry,
+  Template,
+} from '../../../../shared/bridge/procedures/messages/composer';
 
 /** Newest first; older entries drop off. */
 export const HISTORY_LIMIT = 200;

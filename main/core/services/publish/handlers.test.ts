@@ -3,13 +3,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  BatchOutcome,
-  CopyResult,
-  HistoryEntry,
-  PublishOutcome,
-  DestinationLists,
-} from '../../../../shared/bridge/procedures/publish';
+import type { BatchOutcome } from '../../../../shared/bridge/procedures/messages/batch';
+import type { CopyResult, HistoryEntry } from '../../../../shared/bridge/procedures/messages/composer';
+import type { DestinationLists, PublishOutcome } from '../../../../shared/bridge/procedures/messages/publish';
 import { emptyComposer, type ComposerModel } from '../../../../shared/composer/model';
 import { buildPublishRequest } from '../../../../shared/composer/request';
 import type { Clipboard } from '../../clipboard/clipboard';
@@ -57,7 +53,7 @@ function setup(readOnly = false) {
 const to = (path: string, overrides: Partial<ComposerModel> = {}) =>
   emptyComposer({ url: `${destination.url}${path}`, ...overrides });
 
-describe('publish.send', () => {
+describe('messages.publish', () => {
   it('sends exactly the headers the preview builds, plus the token, and the destination gets the forwarded ones', async () => {
     const { call } = setup();
     const model = to('/exact', {
@@ -70,7 +66,7 @@ describe('publish.send', () => {
       labels: 'composer-test',
     });
     const before = env.proxy.requests.length;
-    const outcome = await call<PublishOutcome>('publish.send', { profileId: 'test', model });
+    const outcome = await call<PublishOutcome>('messages.publish', { profileId: 'test', model });
     expect(outcome).toMatchObject({ status: 200, fanOut: false });
     expect(outcome.messages[0]?.messageId).toMatch(/^msg_/);
 
@@ -117,11 +113,11 @@ describe('publish.send', () => {
       headers: auth,
       body: JSON.stringify({ queueName: 'composer-queue', parallelism: 1 }),
     });
-    const lists = await call<DestinationLists>('publish.destinations', { profileId: 'test' });
+    const lists = await call<DestinationLists>('messages.destinations', { profileId: 'test' });
     expect(lists.groups).toContainEqual(expect.objectContaining({ name: 'composer-fanout', endpoints: 2 }));
     expect(lists.queues).toContainEqual(expect.objectContaining({ name: 'composer-queue', paused: false }));
 
-    const outcome = await call<PublishOutcome>('publish.send', {
+    const outcome = await call<PublishOutcome>('messages.publish', {
       profileId: 'test',
       model: emptyComposer({ destinationKind: 'group', group: 'composer-fanout', body: 'fan' }),
     });
@@ -131,7 +127,7 @@ describe('publish.send', () => {
       `${destination.url}/fan-b`,
     ]);
 
-    const queued = await call<PublishOutcome>('publish.send', {
+    const queued = await call<PublishOutcome>('messages.publish', {
       profileId: 'test',
       model: to('/queued', { destinationKind: 'queue', queue: 'composer-queue' }),
     });
@@ -142,15 +138,15 @@ describe('publish.send', () => {
   it('a duplicate comes back deduplicated with HTTP 202', async () => {
     const { call } = setup();
     const model = to('/dedup', { dedupMode: 'id', dedupId: `dedup-${Date.now()}` });
-    const first = await call<PublishOutcome>('publish.send', { profileId: 'test', model });
-    const second = await call<PublishOutcome>('publish.send', { profileId: 'test', model });
+    const first = await call<PublishOutcome>('messages.publish', { profileId: 'test', model });
+    const second = await call<PublishOutcome>('messages.publish', { profileId: 'test', model });
     expect(second.status).toBe(202);
     expect(second.messages[0]).toEqual({ messageId: first.messages[0]?.messageId, deduplicated: true });
   });
 
   it('the service’s own error text comes back, and the history records it without the token', async () => {
     const { call, router } = setup();
-    const result = await router.call('publish.send', {
+    const result = await router.call('messages.publish', {
       profileId: 'test',
       model: emptyComposer({ destinationKind: 'group', group: 'no-such-group' }),
     });
@@ -158,7 +154,7 @@ describe('publish.send', () => {
       ok: false,
       error: { code: 'SERVICE_ERROR', status: 404, message: "URL group 'no-such-group' not found" },
     });
-    const history = await call<HistoryEntry[]>('composer.history', { profileId: 'test' });
+    const history = await call<HistoryEntry[]>('messages.composer.history', { profileId: 'test' });
     expect(history[0]).toMatchObject({
       kind: 'single',
       summary: 'group no-such-group',
@@ -171,7 +167,7 @@ describe('publish.send', () => {
   it('an invalid model is refused in main with per-field messages, and nothing is sent', async () => {
     const { router } = setup();
     const before = env.proxy.requests.length;
-    const result = await router.call('publish.send', {
+    const result = await router.call('messages.publish', {
       profileId: 'test',
       model: to('/never', { retryDelay: 'pow(2,', delay: '5x' }),
     });
@@ -189,8 +185,8 @@ describe('publish.send', () => {
     const { router } = setup(true);
     const before = env.proxy.requests.length;
     for (const [name, input] of [
-      ['publish.send', { profileId: 'test', model: to('/ro') }],
-      ['publish.batch', { profileId: 'test', items: [to('/ro')] }],
+      ['messages.publish', { profileId: 'test', model: to('/ro') }],
+      ['messages.batch', { profileId: 'test', items: [to('/ro')] }],
     ] as const) {
       const result = await router.call(name, input);
       expect(result.ok ? 'ok' : result.error.code).toBe('READ_ONLY');
@@ -199,10 +195,10 @@ describe('publish.send', () => {
   });
 });
 
-describe('publish.batch', () => {
+describe('messages.batch', () => {
   it('results are aligned with the items: a refused item carries its error, the others are delivered', async () => {
     const { call } = setup();
-    const outcome = await call<BatchOutcome>('publish.batch', {
+    const outcome = await call<BatchOutcome>('messages.batch', {
       profileId: 'test',
       items: [
         to('/batch-1', { body: 'one' }),
@@ -220,7 +216,7 @@ describe('publish.batch', () => {
   it('invalid items are refused before sending, each error under its item', async () => {
     const { router } = setup();
     const before = env.proxy.requests.length;
-    const result = await router.call('publish.batch', {
+    const result = await router.call('messages.batch', {
       profileId: 'test',
       items: [to('/ok'), emptyComposer({ url: 'not a url' }), to('/ok', { retries: '-1' })],
     });
@@ -241,7 +237,7 @@ describe('publish.batch', () => {
 describe('copying with the token goes to the clipboard only', () => {
   it('copy as curl: the clipboard gets a command that works, the answer only a masked one', async () => {
     const { call, clipboard } = setup();
-    const result = await call<CopyResult>('publish.copyCurl', {
+    const result = await call<CopyResult>('messages.composer.copyCurl', {
       profileId: 'test',
       model: to('/from-curl', {
         body: `{"quote":"it's"}`,
@@ -263,7 +259,7 @@ describe('copying with the token goes to the clipboard only', () => {
 
   it('webhook URL: the clipboard gets a URL that works on its own, the answer a masked one', async () => {
     const { call, clipboard } = setup();
-    const result = await call<CopyResult>('publish.copyWebhookUrl', {
+    const result = await call<CopyResult>('messages.composer.copyWebhookUrl', {
       profileId: 'test',
       model: to('/hook', { retries: '2', headers: [{ name: 'X-Src', value: 'gh', enabled: true }] }),
     });
@@ -293,7 +289,7 @@ describe('copying with the token goes to the clipboard only', () => {
         writeText: () => Promise.reject(new Error('No clipboard tool found: install xclip')),
       }),
     });
-    const result = await routerWith(handlers).call('publish.copyWebhookUrl', {
+    const result = await routerWith(handlers).call('messages.composer.copyWebhookUrl', {
       profileId: 'test',
       model: to('/x'),
     });
@@ -307,13 +303,16 @@ describe('copying with the token goes to the clipboard only', () => {
 describe('drafts, history and templates', () => {
   it('live in main’s data folder and survive a restart', async () => {
     const first = setup();
-    await first.call('composer.saveDraft', { key: 'compose', value: to('/draft', { body: 'half-written' }) });
-    await first.call('composer.saveDraft', { key: 'batch', value: [to('/b1'), to('/b2')] });
-    const saved = await first.call<{ id: string }>('composer.saveTemplate', {
+    await first.call('messages.composer.saveDraft', {
+      key: 'compose',
+      value: to('/draft', { body: 'half-written' }),
+    });
+    await first.call('messages.composer.saveDraft', { key: 'batch', value: [to('/b1'), to('/b2')] });
+    const saved = await first.call<{ id: string }>('messages.composer.saveTemplate', {
       name: 'Order created',
       model: to('/t'),
     });
-    await first.call('publish.send', { profileId: 'test', model: to('/history') });
+    await first.call('messages.publish', { profileId: 'test', model: to('/history') });
 
     // A new console on the same folder (a restart).
     const handlers = publishHandlers({
@@ -322,24 +321,27 @@ describe('drafts, history and templates', () => {
     });
     const router = routerWith(handlers);
     const call = async <T>(name: string, input: unknown) => valueOf<T>(await router.call(name, input));
-    const drafts = await call<{ compose: ComposerModel; batch: ComposerModel[] }>('composer.drafts', {});
+    const drafts = await call<{ compose: ComposerModel; batch: ComposerModel[] }>(
+      'messages.composer.drafts',
+      {},
+    );
     expect(drafts.compose.body).toBe('half-written');
     expect(drafts.batch.map((m) => m.url)).toEqual([`${destination.url}/b1`, `${destination.url}/b2`]);
-    expect(await call('composer.templates', {})).toEqual([
+    expect(await call('messages.composer.templates', {})).toEqual([
       expect.objectContaining({ id: saved.id, name: 'Order created' }),
     ]);
-    const history = await call<HistoryEntry[]>('composer.history', { profileId: 'test' });
+    const history = await call<HistoryEntry[]>('messages.composer.history', { profileId: 'test' });
     expect(history).toHaveLength(1);
     expect(history[0]?.messageIds[0]).toMatch(/^msg_/);
-    expect(await call('composer.history', { profileId: 'other' })).toEqual([]);
+    expect(await call('messages.composer.history', { profileId: 'other' })).toEqual([]);
 
     // Same name replaces; delete removes; clearing history is per profile.
-    await call('composer.saveTemplate', { name: 'Order created', model: to('/t2') });
-    expect(await call<unknown[]>('composer.templates', {})).toHaveLength(1);
-    expect(await call('composer.deleteTemplate', { id: saved.id })).toEqual({ deleted: saved.id });
-    expect(await call('composer.templates', {})).toEqual([]);
-    expect(await call('composer.clearHistory', { profileId: 'test' })).toEqual({ cleared: 1 });
-    await call('composer.saveDraft', { key: 'compose', value: null });
-    expect(await call('composer.drafts', {})).not.toHaveProperty('compose');
+    await call('messages.composer.saveTemplate', { name: 'Order created', model: to('/t2') });
+    expect(await call<unknown[]>('messages.composer.templates', {})).toHaveLength(1);
+    expect(await call('messages.composer.deleteTemplate', { id: saved.id })).toEqual({ deleted: saved.id });
+    expect(await call('messages.composer.templates', {})).toEqual([]);
+    expect(await call('messages.composer.clearHistory', { profileId: 'test' })).toEqual({ cleared: 1 });
+    await call('messages.composer.saveDraft', { key: 'compose', value: null });
+    expect(await call('messages.composer.drafts', {})).not.toHaveProperty('compose');
   });
 });

@@ -3,7 +3,8 @@
 // token is added here, on the wire or on the OS clipboard, and never returned to the renderer.
 import { join } from 'node:path';
 import { BridgeError } from '../../../../shared/bridge/errors';
-import type { BatchItemOutcome, SentMessage } from '../../../../shared/bridge/procedures/publish';
+import type { BatchItemOutcome } from '../../../../shared/bridge/procedures/messages/batch';
+import type { SentMessage } from '../../../../shared/bridge/procedures/messages/publish';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import { toCurl } from '../../../../shared/composer/curl';
 import { type ComposerModel, describeDestination } from '../../../../shared/composer/model';
@@ -35,19 +36,19 @@ export interface PublishHandlerDeps {
 }
 
 type Names =
-  | 'publish.destinations'
-  | 'publish.send'
-  | 'publish.batch'
-  | 'publish.clipboardStatus'
-  | 'publish.copyCurl'
-  | 'publish.copyWebhookUrl'
-  | 'composer.drafts'
-  | 'composer.saveDraft'
-  | 'composer.history'
-  | 'composer.clearHistory'
-  | 'composer.templates'
-  | 'composer.saveTemplate'
-  | 'composer.deleteTemplate';
+  | 'messages.destinations'
+  | 'messages.publish'
+  | 'messages.batch'
+  | 'app.clipboardStatus'
+  | 'messages.composer.copyCurl'
+  | 'messages.composer.copyWebhookUrl'
+  | 'messages.composer.drafts'
+  | 'messages.composer.saveDraft'
+  | 'messages.composer.history'
+  | 'messages.composer.clearHistory'
+  | 'messages.composer.templates'
+  | 'messages.composer.saveTemplate'
+  | 'messages.composer.deleteTemplate';
 
 function invalid(error: ComposerError, prefix = ''): BridgeError {
   const fields = Object.fromEntries(Object.entries(error.fields).map(([k, v]) => [`${prefix}${k}`, v]));
@@ -115,7 +116,7 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
   }
 
   return {
-    'publish.destinations': async ({ profileId }) => {
+    'messages.destinations': async ({ profileId }) => {
       const client = api(profileId);
       const [groups, queues] = await Promise.all([
         client.json<UrlGroup[] | null>({ path: '/v2/topics' }),
@@ -140,7 +141,7 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
       };
     },
 
-    'publish.send': async ({ profileId, model }) => {
+    'messages.publish': async ({ profileId, model }) => {
       const request = build(model, now());
       const client = api(profileId);
       const entry = { kind: 'single' as const, models: [model], summary: describeDestination(model) };
@@ -161,7 +162,7 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
       }
     },
 
-    'publish.batch': async ({ profileId, items }) => {
+    'messages.batch': async ({ profileId, items }) => {
       const problems = validateBatch(items, now());
       const indexes = Object.keys(problems);
       if (indexes.length > 0) {
@@ -211,9 +212,9 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
       }
     },
 
-    'publish.clipboardStatus': () => clipboard().status(),
+    'app.clipboardStatus': () => clipboard().status(),
 
-    'publish.copyCurl': async (input: ParsedInputOf<'publish.copyCurl'>) => {
+    'messages.composer.copyCurl': async (input: ParsedInputOf<'messages.composer.copyCurl'>) => {
       const client = api(input.profileId);
       let request: BuiltRequest;
       if ('model' in input) request = build(input.model, now());
@@ -232,7 +233,7 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
       );
     },
 
-    'publish.copyWebhookUrl': async ({ profileId, model }) => {
+    'messages.composer.copyWebhookUrl': async ({ profileId, model }) => {
       build(model, now());
       const client = api(profileId);
       const base = client.url('');
@@ -242,16 +243,16 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
       return copy(webhookUrl(model, base, token), masked);
     },
 
-    'composer.drafts': () => composer().drafts(),
-    'composer.saveDraft': (input) => {
+    'messages.composer.drafts': () => composer().drafts(),
+    'messages.composer.saveDraft': (input) => {
       composer().saveDraft(input.key, input.value);
       return { saved: input.key };
     },
-    'composer.history': ({ profileId }) => composer().history(profileId),
-    'composer.clearHistory': ({ profileId }) => ({ cleared: composer().clearHistory(profileId) }),
-    'composer.templates': () => composer().templates(),
-    'composer.saveTemplate': (input) => composer().saveTemplate(input),
-    'composer.deleteTemplate': ({ id }) => {
+    'messages.composer.history': ({ profileId }) => composer().history(profileId),
+    'messages.composer.clearHistory': ({ profileId }) => ({ cleared: composer().clearHistory(profileId) }),
+    'messages.composer.templates': () => composer().templates(),
+    'messages.composer.saveTemplate': (input) => composer().saveTemplate(input),
+    'messages.composer.deleteTemplate': ({ id }) => {
       if (!composer().deleteTemplate(id)) {
         throw new BridgeError({ code: 'NOT_FOUND', message: 'That template no longer exists.' });
       }

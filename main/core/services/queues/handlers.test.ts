@@ -28,9 +28,15 @@ describe('queue handlers against the local stack', () => {
     valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
 
   it('creates, pauses (lag grows, nothing delivered), resumes (delivered), updates and deletes a queue', async () => {
-    const created = await call<Queue>('queues.upsert', { name: 'emails', parallelism: 2, paused: false });
+    const created = await call<Queue>('messages.queues.upsert', {
+      name: 'emails',
+      parallelism: 2,
+      paused: false,
+    });
     expect(created).toMatchObject({ name: 'emails', parallelism: 2, paused: false, lag: 0 });
-    expect((await call<Queue>('queues.setPaused', { name: 'emails', paused: true })).paused).toBe(true);
+    expect((await call<Queue>('messages.queues.setPaused', { name: 'emails', paused: true })).paused).toBe(
+      true,
+    );
 
     for (let i = 0; i < 3; i += 1) {
       await fetch(`${stack.url}/v2/enqueue/emails/${sink.url}/q`, {
@@ -39,20 +45,24 @@ describe('queue handlers against the local stack', () => {
         body: `m${i}`,
       });
     }
-    const [paused] = await call<Queue[]>('queues.list', {});
+    const [paused] = await call<Queue[]>('messages.queues.list', {});
     expect(paused).toMatchObject({ name: 'emails', paused: true, lag: 3 });
     expect(sink.received).toHaveLength(0);
 
-    await call('queues.setPaused', { name: 'emails', paused: false });
+    await call('messages.queues.setPaused', { name: 'emails', paused: false });
     await eventually(async () => (sink.received.length === 3 ? true : undefined));
-    const updated = await call<Queue>('queues.upsert', { name: 'emails', parallelism: 5, paused: false });
+    const updated = await call<Queue>('messages.queues.upsert', {
+      name: 'emails',
+      parallelism: 5,
+      paused: false,
+    });
     expect(updated.parallelism).toBe(5);
-    expect(await call('queues.delete', { name: 'emails' })).toEqual({ deleted: 'emails' });
-    expect(await call<Queue[]>('queues.list', {})).toEqual([]);
+    expect(await call('messages.queues.delete', { name: 'emails' })).toEqual({ deleted: 'emails' });
+    expect(await call<Queue[]>('messages.queues.list', {})).toEqual([]);
   });
 
   it('refuses bad names and parallelism before sending', async () => {
-    const result = await router().call('queues.upsert', {
+    const result = await router().call('messages.queues.upsert', {
       profileId: 'p',
       name: 'a b',
       parallelism: 0,

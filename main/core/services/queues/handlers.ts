@@ -1,6 +1,6 @@
 // Queues over `/v2/queues…`. Upsert, pause and resume answer nothing at the service; the handlers read
 // the queue back so the UI shows what is stored.
-import type { queueProcedures } from '../../../../shared/bridge/procedures/queues';
+import type { queueProcedures } from '../../../../shared/bridge/procedures/messages/queues';
 import type { Queue } from '../../../../shared/messages/types';
 import type { Handlers } from '../../bridge/router';
 import type { ProfilesService } from '../../profiles/profiles-service';
@@ -20,11 +20,11 @@ export function queueHandlers({
     (await messages.json<Queue>({ path: queuePath(name) })).body;
 
   return {
-    'queues.list': async ({ profileId }) => {
+    'messages.queues.list': async ({ profileId }) => {
       const { body } = await api(profileId).json<Queue[] | null>({ path: '/v2/queues' });
       return body ?? [];
     },
-    'queues.upsert': async ({ profileId, name, parallelism, paused }) => {
+    'messages.queues.upsert': async ({ profileId, name, parallelism, paused }) => {
       const messages = api(profileId);
       await messages.request({
         method: 'POST',
@@ -34,12 +34,12 @@ export function queueHandlers({
       });
       return get(messages, name);
     },
-    'queues.setPaused': async ({ profileId, name, paused }) => {
+    'messages.queues.setPaused': async ({ profileId, name, paused }) => {
       const messages = api(profileId);
       await messages.request({ method: 'POST', path: queuePath(name, paused ? '/pause' : '/resume') });
       return get(messages, name);
     },
-    'queues.delete': async ({ profileId, name }) => {
+    'messages.queues.delete': async ({ profileId, name }) => {
       await api(profileId).request({ method: 'DELETE', path: queuePath(name) });
       return { deleted: name };
     },

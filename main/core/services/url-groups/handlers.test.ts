@@ -20,16 +20,16 @@ describe('URL group handlers against the local stack', () => {
     valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
 
   it('creates a group by adding endpoints, sets default headers that deliveries carry, removes endpoints', async () => {
-    const created = await call<UrlGroup>('urlGroups.addEndpoints', {
+    const created = await call<UrlGroup>('messages.urlGroups.addEndpoints', {
       name: 'orders',
       endpoints: [{ url: `${sink.url}/a`, name: 'a' }, { url: `${sink.url}/b` }],
     });
     expect(created.name).toBe('orders');
     expect(created.endpoints).toEqual([{ name: 'a', url: `${sink.url}/a` }, { url: `${sink.url}/b` }]);
-    const list = await call<UrlGroup[]>('urlGroups.list', {});
+    const list = await call<UrlGroup[]>('messages.urlGroups.list', {});
     expect(list.map((group) => [group.name, group.endpoints.length])).toEqual([['orders', 2]]);
 
-    const patched = await call<UrlGroup>('urlGroups.setHeaders', {
+    const patched = await call<UrlGroup>('messages.urlGroups.setHeaders', {
       name: 'orders',
       headers: { 'Upstash-Forward-X-Team': ['payments'] },
     });
@@ -49,24 +49,24 @@ describe('URL group handlers against the local stack', () => {
     expect(arrived.map((r) => r.url).sort()).toEqual(['/a', '/b']);
     expect(arrived.every((r) => r.headers['x-team'] === 'payments')).toBe(true);
 
-    const afterRemove = await call<{ group: UrlGroup | null }>('urlGroups.removeEndpoints', {
+    const afterRemove = await call<{ group: UrlGroup | null }>('messages.urlGroups.removeEndpoints', {
       name: 'orders',
       endpoints: [{ name: 'a' }],
     });
     expect(afterRemove.group?.endpoints).toEqual([{ url: `${sink.url}/b` }]);
     // Removing the last endpoint deletes the group.
-    const gone = await call<{ group: UrlGroup | null }>('urlGroups.removeEndpoints', {
+    const gone = await call<{ group: UrlGroup | null }>('messages.urlGroups.removeEndpoints', {
       name: 'orders',
       endpoints: [{ url: `${sink.url}/b` }],
     });
     expect(gone.group).toBeNull();
-    expect(await call<UrlGroup[]>('urlGroups.list', {})).toEqual([]);
+    expect(await call<UrlGroup[]>('messages.urlGroups.list', {})).toEqual([]);
   });
 
   it('deletes a group and reports the service’s errors in its own words', async () => {
-    await call('urlGroups.addEndpoints', { name: 'tmp', endpoints: [{ url: `${sink.url}/x` }] });
-    expect(await call('urlGroups.delete', { name: 'tmp' })).toEqual({ deleted: 'tmp' });
-    const missing = await router().call('urlGroups.get', { profileId: 'p', name: 'tmp' });
+    await call('messages.urlGroups.addEndpoints', { name: 'tmp', endpoints: [{ url: `${sink.url}/x` }] });
+    expect(await call('messages.urlGroups.delete', { name: 'tmp' })).toEqual({ deleted: 'tmp' });
+    const missing = await router().call('messages.urlGroups.get', { profileId: 'p', name: 'tmp' });
     expect(missing).toMatchObject({
       ok: false,
       error: { code: 'SERVICE_ERROR', status: 404, message: "URL group 'tmp' not found" },
@@ -75,7 +75,7 @@ describe('URL group handlers against the local stack', () => {
 
   it('validates names and URLs before anything is sent', async () => {
     const before = env.proxy.requests.length;
-    const bad = await router().call('urlGroups.addEndpoints', {
+    const bad = await router().call('messages.urlGroups.addEndpoints', {
       profileId: 'p',
       name: 'bad name!',
       endpoints: [{ url: 'ftp://nope' }],

@@ -1,7 +1,7 @@
 // URL groups over `/v2/topics…`. There is no "create group" call in the service: adding endpoints to a
 // missing group creates it. Mutations answer the group as it is afterwards, read back from the service.
 import { BridgeError } from '../../../../shared/bridge/errors';
-import type { urlGroupProcedures } from '../../../../shared/bridge/procedures/url-groups';
+import type { urlGroupProcedures } from '../../../../shared/bridge/procedures/messages/url-groups';
 import type { UrlGroup } from '../../../../shared/messages/types';
 import type { Handlers } from '../../bridge/router';
 import type { ProfilesService } from '../../profiles/profiles-service';
@@ -28,12 +28,12 @@ export function urlGroupHandlers({
   };
 
   return {
-    'urlGroups.list': async ({ profileId }) => {
+    'messages.urlGroups.list': async ({ profileId }) => {
       const { body } = await api(profileId).json<UrlGroup[] | null>({ path: '/v2/topics' });
       return (body ?? []).map(normalizeGroup);
     },
-    'urlGroups.get': ({ profileId, name }) => get(api(profileId), name),
-    'urlGroups.addEndpoints': async ({ profileId, name, endpoints }) => {
+    'messages.urlGroups.get': ({ profileId, name }) => get(api(profileId), name),
+    'messages.urlGroups.addEndpoints': async ({ profileId, name, endpoints }) => {
       const messages = api(profileId);
       await messages.request({
         method: 'POST',
@@ -45,7 +45,7 @@ export function urlGroupHandlers({
       });
       return get(messages, name);
     },
-    'urlGroups.removeEndpoints': async ({ profileId, name, endpoints }) => {
+    'messages.urlGroups.removeEndpoints': async ({ profileId, name, endpoints }) => {
       const messages = api(profileId);
       await messages.request({
         method: 'DELETE',
@@ -61,11 +61,11 @@ export function urlGroupHandlers({
         throw error;
       }
     },
-    'urlGroups.delete': async ({ profileId, name }) => {
+    'messages.urlGroups.delete': async ({ profileId, name }) => {
       await api(profileId).request({ method: 'DELETE', path: topicPath(name) });
       return { deleted: name };
     },
-    'urlGroups.setHeaders': async ({ profileId, name, headers }) => {
+    'messages.urlGroups.setHeaders': async ({ profileId, name, headers }) => {
       const messages = api(profileId);
       await messages.request({
         method: 'PATCH',

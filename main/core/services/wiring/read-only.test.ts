@@ -7,17 +7,17 @@ import { useTempDirs } from '../../testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
 
 const WRITE_SAMPLES: Record<string, object> = {
-  'urlGroups.addEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
-  'urlGroups.removeEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
-  'urlGroups.delete': { name: 'g' },
-  'urlGroups.setHeaders': { name: 'g', headers: { 'Upstash-Retries': ['1'] } },
-  'logs.cancel': { target: { messageIds: ['msg_1'] } },
-  'queues.upsert': { name: 'q', parallelism: 1, paused: false },
-  'queues.setPaused': { name: 'q', paused: true },
-  'queues.delete': { name: 'q' },
-  'dlq.retry': { dlqId: '1-0' },
-  'dlq.delete': { dlqId: '1-0' },
-  'keys.rotate': {},
+  'messages.urlGroups.addEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
+  'messages.urlGroups.removeEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
+  'messages.urlGroups.delete': { name: 'g' },
+  'messages.urlGroups.setHeaders': { name: 'g', headers: { 'Upstash-Retries': ['1'] } },
+  'messages.logs.cancel': { target: { messageIds: ['msg_1'] } },
+  'messages.queues.upsert': { name: 'q', parallelism: 1, paused: false },
+  'messages.queues.setPaused': { name: 'q', paused: true },
+  'messages.queues.delete': { name: 'q' },
+  'messages.dlq.retry': { dlqId: '1-0' },
+  'messages.dlq.delete': { dlqId: '1-0' },
+  'messages.keys.rotate': {},
 };
 
 describe('read-only profiles, enforced in main', () => {
@@ -26,10 +26,12 @@ describe('read-only profiles, enforced in main', () => {
 
   it('covers every write procedure of the message operations', () => {
     const writes = Object.entries(procedures)
-      .filter(([name, def]) => def.effect === 'write' && /^(urlGroups|logs|queues|dlq|keys)\./.test(name))
+      .filter(
+        ([name, def]) => def.effect === 'write' && /^messages\.(urlGroups|logs|queues|dlq|keys)\./.test(name),
+      )
       .map(([name]) => name)
       .sort();
-    expect(writes).toEqual([...Object.keys(WRITE_SAMPLES), 'dlq.bulk'].sort());
+    expect(writes).toEqual([...Object.keys(WRITE_SAMPLES), 'messages.dlq.bulk'].sort());
   });
 
   it('refuses them without sending anything, and still reads', async () => {
@@ -53,14 +55,20 @@ describe('read-only profiles, enforced in main', () => {
       }
       await expect(
         core.router.open(
-          'dlq.bulk',
+          'messages.dlq.bulk',
           { profileId: profile.id, action: 'retry', target: { dlqIds: ['1-0'] } },
           { push: () => {}, end: () => {} },
         ),
       ).rejects.toMatchObject({ code: 'READ_ONLY' });
       expect(env.proxy.requests).toEqual([]);
 
-      for (const name of ['urlGroups.list', 'queues.list', 'dlq.list', 'logs.list', 'keys.get']) {
+      for (const name of [
+        'messages.urlGroups.list',
+        'messages.queues.list',
+        'messages.dlq.list',
+        'messages.logs.list',
+        'messages.keys.get',
+      ]) {
         expect((await core.router.call(name, { profileId: profile.id })).ok, name).toBe(true);
       }
       expect(env.proxy.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);

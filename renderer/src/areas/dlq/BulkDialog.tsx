@@ -4,7 +4,11 @@
 // failure with the service's own text).
 import { useEffect, useRef, useState } from 'react';
 import type { BridgeErrorData } from '../../../../shared/bridge/errors';
-import type { DlqBulkEvent, DlqBulkSummary, DlqTarget } from '../../../../shared/bridge/procedures/dlq';
+import type {
+  DlqBulkEvent,
+  DlqBulkSummary,
+  DlqTarget,
+} from '../../../../shared/bridge/procedures/messages/dlq';
 import type { RetryOverrides } from '../../../../shared/messages/overrides';
 import type { ProfileView } from '../../../../shared/profiles';
 import { errorMessage } from '../../bridge/client';
@@ -54,7 +58,7 @@ export function BulkDialog({
   const { action, target } = request;
   const byFilter = 'filters' in target;
   const count = useBridgeQuery(
-    'dlq.count',
+    'messages.dlq.count',
     { profileId: profile.id, filters: byFilter ? target.filters : {} },
     { enabled: byFilter, staleTime: 0, gcTime: 0 },
   );
@@ -69,7 +73,7 @@ export function BulkDialog({
   const start = () => {
     setPhase({ kind: 'running' });
     closeStream.current = bridge.open(
-      'dlq.bulk',
+      'messages.dlq.bulk',
       { profileId: profile.id, action, target, overrides: action === 'retry' ? overrides : {} },
       {
         onEvents: (events) => {

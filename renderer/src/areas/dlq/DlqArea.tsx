@@ -3,7 +3,7 @@
 import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { BridgeError } from '../../../../shared/bridge/errors';
-import type { DlqPage } from '../../../../shared/bridge/procedures/dlq';
+import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { DLQMessage } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
 import { errorMessage } from '../../bridge/client';
@@ -49,7 +49,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   const [checked, setChecked] = useState<Set<string>>(() => new Set());
   const [bulk, setBulk] = useState<BulkRequest | null>(null);
 
-  const pagesKey = useMemo(() => ['dlq.list', 'pages', profile.id, filters], [profile.id, filters]);
+  const pagesKey = useMemo(() => ['messages.dlq.list', 'pages', profile.id, filters], [profile.id, filters]);
   const pages = useInfiniteQuery<
     DlqPage,
     BridgeError,
@@ -59,7 +59,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   >({
     queryKey: pagesKey,
     queryFn: ({ pageParam }) =>
-      bridge.call('dlq.list', { profileId: profile.id, filters, cursor: pageParam }),
+      bridge.call('messages.dlq.list', { profileId: profile.id, filters, cursor: pageParam }),
     initialPageParam: undefined,
     getNextPageParam: (last) => last.cursor,
     enabled: !filterError,
@@ -72,7 +72,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
 
   const refresh = () => {
     void queryClient.resetQueries({ queryKey: pagesKey, exact: true });
-    void queryClient.invalidateQueries({ queryKey: ['dlq.get'] });
+    void queryClient.invalidateQueries({ queryKey: ['messages.dlq.get'] });
   };
   const afterChange = () => {
     setChecked(new Set());

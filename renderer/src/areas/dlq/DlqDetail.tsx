@@ -34,12 +34,12 @@ export function DlqDetail({
 }) {
   const navigate = useNav((state) => state.navigate);
   const fetched = useBridgeQuery(
-    'dlq.get',
+    'messages.dlq.get',
     { profileId: profile.id, dlqId },
     { enabled: !loaded, retry: false },
   );
   const entry = loaded ?? fetched.data;
-  const remove = useBridgeMutation('dlq.delete', {
+  const remove = useBridgeMutation('messages.dlq.delete', {
     onSuccess: () => {
       toast.success('DLQ entry deleted', dlqId);
       onDeleted();

@@ -1,6 +1,6 @@
 // The DLQ filter form (text as typed) → bridge filters, and the UI state of the screen (zustand).
 import { create } from 'zustand';
-import type { DlqFiltersInput } from '../../../../shared/bridge/procedures/message-filters';
+import type { DlqFiltersInput } from '../../../../shared/bridge/procedures/messages/filters';
 import { splitList, toDateRange } from '../../ui/filter-draft';
 
 export interface DlqFilterDraft {

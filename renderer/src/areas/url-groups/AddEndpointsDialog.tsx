@@ -40,8 +40,8 @@ export function AddEndpointsDialog({
   const [touched, setTouched] = useState(false);
   const parsed = useMemo(() => parseEndpoints(text, group?.endpoints ?? []), [text, group]);
   const nameError = group ? undefined : checkName('URL group', name.trim());
-  const add = useBridgeMutation('urlGroups.addEndpoints', {
-    invalidates: ['urlGroups.list', 'urlGroups.get'],
+  const add = useBridgeMutation('messages.urlGroups.addEndpoints', {
+    invalidates: ['messages.urlGroups.list', 'messages.urlGroups.get'],
     onSuccess: (saved) => {
       toast.success(
         group ? `Added to ${saved.name}` : `Created ${saved.name}`,

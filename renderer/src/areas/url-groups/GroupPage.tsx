@@ -19,11 +19,11 @@ import { HeadersDialog } from './HeadersDialog';
 
 export function GroupPage({ profile, name }: { profile: ProfileView; name: string }) {
   const navigate = useNav((state) => state.navigate);
-  const group = useBridgeQuery('urlGroups.get', { profileId: profile.id, name }, { retry: false });
+  const group = useBridgeQuery('messages.urlGroups.get', { profileId: profile.id, name }, { retry: false });
   const [adding, setAdding] = useState(false);
   const [editingHeaders, setEditingHeaders] = useState(false);
-  const remove = useBridgeMutation('urlGroups.removeEndpoints', {
-    invalidates: ['urlGroups.list', 'urlGroups.get'],
+  const remove = useBridgeMutation('messages.urlGroups.removeEndpoints', {
+    invalidates: ['messages.urlGroups.list', 'messages.urlGroups.get'],
     onSuccess: ({ group: after }) => {
       if (after)
         toast.success('Endpoint removed', `${plural(after.endpoints.length, 'endpoint')} left in ${name}.`);
@@ -34,8 +34,8 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
     },
     onError: (error) => toast.error('Could not remove the endpoint', errorMessage(error)),
   });
-  const deleteGroup = useBridgeMutation('urlGroups.delete', {
-    invalidates: ['urlGroups.list'],
+  const deleteGroup = useBridgeMutation('messages.urlGroups.delete', {
+    invalidates: ['messages.urlGroups.list'],
     onSuccess: () => {
       toast.success(`Deleted ${name}`);
       navigate('url-groups');

@@ -31,8 +31,8 @@ export function HeadersDialog({
   const { headers, errors } = useMemo(() => headersFromRows(rows), [rows]);
   const diff = useMemo(() => diffHeaders(group.headers, headers), [group.headers, headers]);
   const changes = diff.filter((change) => change.kind !== 'same');
-  const save = useBridgeMutation('urlGroups.setHeaders', {
-    invalidates: ['urlGroups.get', 'urlGroups.list'],
+  const save = useBridgeMutation('messages.urlGroups.setHeaders', {
+    invalidates: ['messages.urlGroups.get', 'messages.urlGroups.list'],
     onSuccess: () => {
       toast.success(`Default headers of ${group.name} updated`);
       onClose();

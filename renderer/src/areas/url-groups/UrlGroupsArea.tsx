@@ -40,7 +40,7 @@ export default function UrlGroupsArea({ params }: { params: string[] }) {
 function GroupList({ profile }: { profile: ProfileView }) {
   const navigate = useNav((state) => state.navigate);
   const [creating, setCreating] = useState(false);
-  const groups = useBridgeQuery('urlGroups.list', { profileId: profile.id });
+  const groups = useBridgeQuery('messages.urlGroups.list', { profileId: profile.id });
   const list = groups.data ?? [];
   return (
     <>

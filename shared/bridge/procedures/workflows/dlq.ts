@@ -8,8 +8,8 @@ import { retryOverridesSchema } from '../../../messages/overrides';
 import type { RestartedRun, WorkflowDlqMessage } from '../../../workflows/types';
 import { call, stream } from '../../define';
 import { EMPTY_FILTER_REFUSAL, hasAnyWorkflowFilter, workflowDlqFiltersSchema } from './filters';
+import { profileIdSchema as profileId } from '../../profile-id';
 
-const profileId = z.string().min(1).max(100);
 const dlqId = z.string().trim().min(1).max(300);
 
 /** Entries per page of the DLQ list (the service's maximum). */

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import type { RestartedRun } from '../../../workflows/types';
 import { call, stream } from '../../define';
 import type { BulkAction, BulkEvent, BulkFailure, BulkTarget, RunOverrides } from './dlq';
-
-const profileId = z.string().min(1).max(100);
+import { profileIdSchema as profileId } from '../../profile-id';
 
 export type JobStatus = 'running' | 'done' | 'cancelled' | 'failed' | 'interrupted';
 

@@ -9,8 +9,8 @@ import type {
 } from '../../../workflows/types';
 import { call } from '../../define';
 import { runFiltersSchema } from './filters';
+import { profileIdSchema as profileId } from '../../profile-id';
 
-const profileId = z.string().min(1).max(100);
 const runId = z.string().trim().min(1).max(300);
 
 /** Service pages one bridge call follows at most (the service returns 10 runs per page). */

@@ -3,8 +3,7 @@
 import { z } from 'zod';
 import { call } from '../../define';
 import { type RunFilters, runFiltersSchema } from './filters';
-
-const profileId = z.string().min(1).max(100);
+import { profileIdSchema as profileId } from '../../profile-id';
 
 export interface SavedView {
   id: string;

@@ -3,7 +3,10 @@
 // endpoint for a URL group), the service's error in place for a refused item.
 import { useCallback, useState } from 'react';
 import { BridgeError } from '../../../../../shared/bridge/errors';
-import { type BatchItemOutcome, MAX_BATCH_ITEMS } from '../../../../../shared/bridge/procedures/publish';
+import {
+  type BatchItemOutcome,
+  MAX_BATCH_ITEMS,
+} from '../../../../../shared/bridge/procedures/messages/batch';
 import { type ComposerModel, describeDestination, emptyComposer } from '../../../../../shared/composer/model';
 import { buildBatchRequest } from '../../../../../shared/composer/request';
 import { type Validation, validateComposer } from '../../../../../shared/composer/validate';
@@ -51,8 +54,8 @@ export default function BatchTab(_props: { params: string[] }) {
   const current = Math.min(selected, items.length - 1);
   const sentCount = results.reduce((sum, r) => sum + (r?.ok ? r.messages.length : 0), 0);
 
-  const send = useBridgeMutation('publish.batch', {
-    invalidates: ['composer.history', 'publish.destinations'],
+  const send = useBridgeMutation('messages.batch', {
+    invalidates: ['messages.composer.history', 'messages.destinations'],
     onSuccess: (outcome) => {
       setResults(outcome.items);
       setFailure(null);

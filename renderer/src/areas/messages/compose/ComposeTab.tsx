@@ -3,7 +3,7 @@
 // …/compose/group/<name>, …/compose/queue/<name>.
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PublishOutcome } from '../../../../../shared/bridge/procedures/publish';
+import type { PublishOutcome } from '../../../../../shared/bridge/procedures/messages/publish';
 import { BridgeError } from '../../../../../shared/bridge/errors';
 import { type ComposerModel, emptyComposer } from '../../../../../shared/composer/model';
 import { validateComposer } from '../../../../../shared/composer/validate';
@@ -55,8 +55,8 @@ export default function ComposeTab({ params }: { params: string[] }) {
   const problems = Object.keys(validation.errors).length;
   const request = problems === 0 ? buildOrNull(model, now) : null;
 
-  const send = useBridgeMutation('publish.send', {
-    invalidates: ['composer.history', 'publish.destinations'],
+  const send = useBridgeMutation('messages.publish', {
+    invalidates: ['messages.composer.history', 'messages.destinations'],
     onSuccess: (outcome) => setResult({ outcome }),
     onError: (error) => setResult({ error }),
   });

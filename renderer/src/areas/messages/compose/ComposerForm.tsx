@@ -401,7 +401,7 @@ function DestinationPicker({
   error?: string;
 }) {
   const listId = useId();
-  const lists = useBridgeQuery('publish.destinations', { profileId }, { staleTime: 30_000 });
+  const lists = useBridgeQuery('messages.destinations', { profileId }, { staleTime: 30_000 });
   const options =
     kind === 'group'
       ? (lists.data?.groups ?? []).map((g) => ({

@@ -1,7 +1,7 @@
 // Sent messages of the active profile (history, kept by main, no tokens) and saved templates: reopen
 // either into the composer (a batch into the batch builder), save the current message as a template.
 import { useState } from 'react';
-import type { HistoryEntry, Template } from '../../../../../shared/bridge/procedures/publish';
+import type { HistoryEntry, Template } from '../../../../../shared/bridge/procedures/messages/composer';
 import { type ComposerModel, describeDestination } from '../../../../../shared/composer/model';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
@@ -75,9 +75,9 @@ function HistoryList({
   onClose: () => void;
 }) {
   const navigate = useNav((state) => state.navigate);
-  const history = useBridgeQuery('composer.history', { profileId });
-  const clear = useBridgeMutation('composer.clearHistory', {
-    invalidates: ['composer.history'],
+  const history = useBridgeQuery('messages.composer.history', { profileId });
+  const clear = useBridgeMutation('messages.composer.clearHistory', {
+    invalidates: ['messages.composer.history'],
     onError: (error) => toast.error('Could not clear the history', errorMessage(error)),
   });
   const entries = history.data ?? [];
@@ -161,17 +161,17 @@ function TemplateList({
   onClose: () => void;
 }) {
   const [name, setName] = useState('');
-  const templates = useBridgeQuery('composer.templates', {});
-  const save = useBridgeMutation('composer.saveTemplate', {
-    invalidates: ['composer.templates'],
+  const templates = useBridgeQuery('messages.composer.templates', {});
+  const save = useBridgeMutation('messages.composer.saveTemplate', {
+    invalidates: ['messages.composer.templates'],
     onSuccess: (template) => {
       setName('');
       toast.success('Template saved', template.name);
     },
     onError: (error) => toast.error('Could not save the template', errorMessage(error)),
   });
-  const remove = useBridgeMutation('composer.deleteTemplate', {
-    invalidates: ['composer.templates'],
+  const remove = useBridgeMutation('messages.composer.deleteTemplate', {
+    invalidates: ['messages.composer.templates'],
     onError: (error) => toast.error('Could not delete the template', errorMessage(error)),
   });
   const exists = (templates.data ?? []).some((template: Template) => template.name === name.trim());

@@ -37,8 +37,8 @@ export function RequestPreview({
   target: PreviewTarget;
 }) {
   const [view, setView] = useState<'http' | 'curl' | 'ts'>('http');
-  const clipboard = useBridgeQuery('publish.clipboardStatus', {}, { staleTime: Infinity });
-  const copyWithToken = useBridgeMutation('publish.copyCurl', {
+  const clipboard = useBridgeQuery('app.clipboardStatus', {}, { staleTime: Infinity });
+  const copyWithToken = useBridgeMutation('messages.composer.copyCurl', {
     onSuccess: () =>
       toast.success('Copied with the token', 'The command is on the clipboard; it was never shown here.'),
     onError: (error) => toast.error('Could not copy', errorMessage(error)),

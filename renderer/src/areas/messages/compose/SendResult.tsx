@@ -1,7 +1,7 @@
 // What came back from a send: the message ids (one per endpoint for a URL group), whether the service
 // treated it as a duplicate, and one click to each message's log trail. Used by the composer and per batch item.
 import { useState } from 'react';
-import type { SentMessage } from '../../../../../shared/bridge/procedures/publish';
+import type { SentMessage } from '../../../../../shared/bridge/procedures/messages/publish';
 import type { LogEntry } from '../../../../../shared/messages/types';
 import { useBridgeQuery } from '../../../bridge/react';
 import { useActiveProfile } from '../../../shell/data';
@@ -71,7 +71,7 @@ function DeliveryTrail({ messageId }: { messageId: string }) {
   const [since] = useState(() => Date.now());
   const now = useNow(5_000);
   const logs = useBridgeQuery(
-    'logs.list',
+    'messages.logs.list',
     { profileId: profile?.id ?? '', filters: { messageId }, count: 50 },
     {
       enabled: Boolean(profile),

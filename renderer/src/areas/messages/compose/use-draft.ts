@@ -3,7 +3,7 @@
 // stops, and the shared query cache is updated at once so another tab opened next sees the same draft.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DraftKey, Drafts } from '../../../../../shared/bridge/procedures/publish';
+import type { DraftKey, Drafts } from '../../../../../shared/bridge/procedures/messages/composer';
 import type { BridgeClient } from '../../../bridge/client';
 import { bridgeKey, useBridge, useBridgeQuery } from '../../../bridge/react';
 
@@ -15,13 +15,13 @@ export function storeDraft<K extends DraftKey>(
   key: K,
   value: Drafts[K] | null,
 ): Promise<unknown> {
-  queryClient.setQueryData<Drafts>(bridgeKey('composer.drafts', {}), (old) => {
+  queryClient.setQueryData<Drafts>(bridgeKey('messages.composer.drafts', {}), (old) => {
     const next = { ...old };
     if (value === null) delete next[key];
     else next[key] = value as Drafts[K];
     return next;
   });
-  return bridge.call('composer.saveDraft', { key, value } as never);
+  return bridge.call('messages.composer.saveDraft', { key, value } as never);
 }
 
 /** [value, setValue, loaded, flush]: the draft of one tab, loaded from main once and saved as it changes. */
@@ -36,7 +36,7 @@ export function useDraft<K extends DraftKey>(
 ] {
   const bridge = useBridge();
   const queryClient = useQueryClient();
-  const drafts = useBridgeQuery('composer.drafts', {}, { staleTime: Infinity });
+  const drafts = useBridgeQuery('messages.composer.drafts', {}, { staleTime: Infinity });
   const [initialFallback] = useState(fallback);
   const loaded = drafts.isSuccess || drafts.isError;
   const stored = (drafts.data?.[key] as NonNullable<Drafts[K]> | undefined) ?? initialFallback;

@@ -1,7 +1,7 @@
 // One message's whole trail: every event with its time, error, next attempt and the destination's
 // response; the request's headers and body (base64 in the logs, decoded here); cancel while pending.
 import { useMemo } from 'react';
-import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/logs';
+import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/messages/logs';
 import type { LogEntry } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
@@ -30,13 +30,13 @@ export function LogDetail({
   onClose: () => void;
 }) {
   const query = useBridgeQuery(
-    'logs.list',
+    'messages.logs.list',
     { profileId: profile.id, filters: { messageId }, count: LOGS_PAGE_SIZE },
     { refetchInterval: autoRefresh ? 3000 : false },
   );
   const trail = useMemo(() => (query.data ? groupByMessage(query.data.events)[0] : undefined), [query.data]);
-  const cancel = useBridgeMutation('logs.cancel', {
-    invalidates: ['logs.list'],
+  const cancel = useBridgeMutation('messages.logs.cancel', {
+    invalidates: ['messages.logs.list'],
     onSuccess: ({ cancelled }) =>
       toast.success(cancelled ? 'Cancel requested' : 'Nothing to cancel', `${messageId}`),
     onError: (error) => toast.error('Could not cancel', errorMessage(error)),

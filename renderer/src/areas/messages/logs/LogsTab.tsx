@@ -4,8 +4,8 @@
 import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { BridgeError } from '../../../../../shared/bridge/errors';
-import { LOGS_PAGE_SIZE, type LogsPage } from '../../../../../shared/bridge/procedures/logs';
-import { LOG_STATE_FILTERS } from '../../../../../shared/bridge/procedures/message-filters';
+import { LOGS_PAGE_SIZE, type LogsPage } from '../../../../../shared/bridge/procedures/messages/logs';
+import { LOG_STATE_FILTERS } from '../../../../../shared/bridge/procedures/messages/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridge, useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
@@ -57,7 +57,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   const { filters, error: filterError } = useMemo(() => toLogFilters(applied), [applied]);
   const [checked, setChecked] = useState<Set<string>>(() => new Set());
 
-  const pagesKey = useMemo(() => ['logs.list', 'pages', profile.id, filters], [profile.id, filters]);
+  const pagesKey = useMemo(() => ['messages.logs.list', 'pages', profile.id, filters], [profile.id, filters]);
   const pages = useInfiniteQuery<
     LogsPage,
     BridgeError,
@@ -67,7 +67,12 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   >({
     queryKey: pagesKey,
     queryFn: ({ pageParam }) =>
-      bridge.call('logs.list', { profileId: profile.id, filters, cursor: pageParam, count: LOGS_PAGE_SIZE }),
+      bridge.call('messages.logs.list', {
+        profileId: profile.id,
+        filters,
+        cursor: pageParam,
+        count: LOGS_PAGE_SIZE,
+      }),
     initialPageParam: undefined,
     getNextPageParam: (last) => last.cursor,
     enabled: !filterError,
@@ -75,7 +80,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   });
   // Auto-refresh polls the newest page and lays it over the loaded ones.
   const head = useBridgeQuery(
-    'logs.list',
+    'messages.logs.list',
     { profileId: profile.id, filters, count: LOGS_PAGE_SIZE },
     { enabled: autoRefresh && !filterError, refetchInterval: autoRefresh ? 3000 : false },
   );
@@ -100,8 +105,8 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const cancel = useBridgeMutation('logs.cancel', {
-    invalidates: ['logs.list'],
+  const cancel = useBridgeMutation('messages.logs.cancel', {
+    invalidates: ['messages.logs.list'],
     onSuccess: ({ cancelled }) => {
       toast.success(`${plural(cancelled, 'message')} cancelled`);
       setChecked(new Set());
@@ -138,7 +143,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
 
   const refresh = () => {
     void queryClient.resetQueries({ queryKey: pagesKey, exact: true });
-    if (messageId) void queryClient.invalidateQueries({ queryKey: ['logs.list'] });
+    if (messageId) void queryClient.invalidateQueries({ queryKey: ['messages.logs.list'] });
   };
   const canCancel = !profile.readOnly;
 

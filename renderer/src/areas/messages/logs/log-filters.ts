@@ -5,8 +5,8 @@ import type {
   CancelFiltersInput,
   LogFiltersInput,
   LogStateFilter,
-} from '../../../../../shared/bridge/procedures/message-filters';
-import { hasAnyFilter } from '../../../../../shared/bridge/procedures/message-filters';
+} from '../../../../../shared/bridge/procedures/messages/filters';
+import { hasAnyFilter } from '../../../../../shared/bridge/procedures/messages/filters';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 
 export interface LogFilterDraft {

@@ -23,8 +23,8 @@ export function QueueDialog({
   const [name, setName] = useState(queue?.name ?? '');
   const [parallelism, setParallelism] = useState(String(queue?.parallelism ?? 1));
   const [paused, setPaused] = useState(queue?.paused ?? false);
-  const upsert = useBridgeMutation('queues.upsert', {
-    invalidates: ['queues.list'],
+  const upsert = useBridgeMutation('messages.queues.upsert', {
+    invalidates: ['messages.queues.list'],
     onSuccess: (saved) => {
       toast.success(queue ? `Updated ${saved.name}` : `Created ${saved.name}`);
       onClose();

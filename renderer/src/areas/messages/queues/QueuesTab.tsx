@@ -32,15 +32,15 @@ export default function QueuesTab(_props: { params: string[] }) {
 function Queues({ profile }: { profile: ProfileView }) {
   const navigate = useNav((state) => state.navigate);
   const showLogs = useLogsUi((state) => state.show);
-  const queues = useBridgeQuery('queues.list', { profileId: profile.id }, { refetchInterval: 5000 });
+  const queues = useBridgeQuery('messages.queues.list', { profileId: profile.id }, { refetchInterval: 5000 });
   const [editing, setEditing] = useState<Queue | 'new' | null>(null);
-  const setPaused = useBridgeMutation('queues.setPaused', {
-    invalidates: ['queues.list'],
+  const setPaused = useBridgeMutation('messages.queues.setPaused', {
+    invalidates: ['messages.queues.list'],
     onSuccess: (queue) => toast.success(`${queue.name} ${queue.paused ? 'paused' : 'resumed'}`),
     onError: (error) => toast.error('Could not change the queue', errorMessage(error)),
   });
-  const remove = useBridgeMutation('queues.delete', {
-    invalidates: ['queues.list'],
+  const remove = useBridgeMutation('messages.queues.delete', {
+    invalidates: ['messages.queues.list'],
     onSuccess: ({ deleted }) => toast.success(`Deleted ${deleted}`),
     onError: (error) => toast.error('Could not delete the queue', errorMessage(error)),
   });

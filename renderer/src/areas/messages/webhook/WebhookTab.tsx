@@ -26,8 +26,8 @@ export default function WebhookTab(_props: { params: string[] }) {
   const setModel = useCallback((next: ComposerModel) => update(() => next), [update]);
   const [copied, setCopied] = useState<string | null>(null);
   const now = useNow();
-  const clipboard = useBridgeQuery('publish.clipboardStatus', {}, { staleTime: 60_000 });
-  const copy = useBridgeMutation('publish.copyWebhookUrl', {
+  const clipboard = useBridgeQuery('app.clipboardStatus', {}, { staleTime: 60_000 });
+  const copy = useBridgeMutation('messages.composer.copyWebhookUrl', {
     onSuccess: (result) => setCopied(result.masked),
     onError: () => setCopied(null),
   });

@@ -1,10 +1,9 @@
 // Queues: list with lag, create or update (upsert), pause and resume, delete.
 import { z } from 'zod';
-import { checkName } from '../../messages/names';
-import type { Queue } from '../../messages/types';
-import { call } from '../define';
-
-const profileId = z.string().min(1).max(100);
+import { checkName } from '../../../messages/names';
+import type { Queue } from '../../../messages/types';
+import { call } from '../../define';
+import { profileIdSchema as profileId } from '../../profile-id';
 
 export const queueNameSchema = z
   .string()
@@ -15,9 +14,9 @@ export const queueNameSchema = z
   });
 
 export const queueProcedures = {
-  'queues.list': call<Queue[]>()(z.object({ profileId }), 'read'),
+  'messages.queues.list': call<Queue[]>()(z.object({ profileId }), 'read'),
   /** Creates the queue or changes its parallelism and paused state. Answers the queue as stored. */
-  'queues.upsert': call<Queue>()(
+  'messages.queues.upsert': call<Queue>()(
     z.object({
       profileId,
       name: queueNameSchema,
@@ -26,9 +25,12 @@ export const queueProcedures = {
     }),
     'write',
   ),
-  'queues.setPaused': call<Queue>()(
+  'messages.queues.setPaused': call<Queue>()(
     z.object({ profileId, name: queueNameSchema, paused: z.boolean() }),
     'write',
   ),
-  'queues.delete': call<{ deleted: string }>()(z.object({ profileId, name: queueNameSchema }), 'write'),
+  'messages.queues.delete': call<{ deleted: string }>()(
+    z.object({ profileId, name: queueNameSchema }),
+    'write',
+  ),
 };

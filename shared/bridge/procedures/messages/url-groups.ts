@@ -1,12 +1,11 @@
 // URL groups (the service's "topics"): list, inspect, add and remove endpoints, default headers, delete.
 import { z } from 'zod';
-import { isValidHeaderName, isValidHeaderValue } from '../../headers';
-import { checkName } from '../../messages/names';
-import { isHttpUrl } from '../../urls';
-import type { UrlGroup } from '../../messages/types';
-import { call } from '../define';
-
-const profileId = z.string().min(1).max(100);
+import { isValidHeaderName, isValidHeaderValue } from '../../../headers';
+import { checkName } from '../../../messages/names';
+import { isHttpUrl } from '../../../urls';
+import type { UrlGroup } from '../../../messages/types';
+import { call } from '../../define';
+import { profileIdSchema as profileId } from '../../profile-id';
 
 export const groupNameSchema = z
   .string()
@@ -33,10 +32,10 @@ export const groupHeadersSchema = z.record(
 );
 
 export const urlGroupProcedures = {
-  'urlGroups.list': call<UrlGroup[]>()(z.object({ profileId }), 'read'),
-  'urlGroups.get': call<UrlGroup>()(z.object({ profileId, name: groupNameSchema }), 'read'),
+  'messages.urlGroups.list': call<UrlGroup[]>()(z.object({ profileId }), 'read'),
+  'messages.urlGroups.get': call<UrlGroup>()(z.object({ profileId, name: groupNameSchema }), 'read'),
   /** Adds (or updates, by URL) endpoints; creates the group when it does not exist. Answers the group. */
-  'urlGroups.addEndpoints': call<UrlGroup>()(
+  'messages.urlGroups.addEndpoints': call<UrlGroup>()(
     z.object({
       profileId,
       name: groupNameSchema,
@@ -48,7 +47,7 @@ export const urlGroupProcedures = {
     'write',
   ),
   /** Removes endpoints by URL or name. Removing the last one deletes the group (`group` is then null). */
-  'urlGroups.removeEndpoints': call<{ group: UrlGroup | null }>()(
+  'messages.urlGroups.removeEndpoints': call<{ group: UrlGroup | null }>()(
     z.object({
       profileId,
       name: groupNameSchema,
@@ -63,9 +62,12 @@ export const urlGroupProcedures = {
     }),
     'write',
   ),
-  'urlGroups.delete': call<{ deleted: string }>()(z.object({ profileId, name: groupNameSchema }), 'write'),
+  'messages.urlGroups.delete': call<{ deleted: string }>()(
+    z.object({ profileId, name: groupNameSchema }),
+    'write',
+  ),
   /** Replaces the group's default headers (`PATCH /v2/topics/{name}`). Answers the group. */
-  'urlGroups.setHeaders': call<UrlGroup>()(
+  'messages.urlGroups.setHeaders': call<UrlGroup>()(
     z.object({ profileId, name: groupNameSchema, headers: groupHeadersSchema }),
     'write',
   ),

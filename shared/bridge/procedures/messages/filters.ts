@@ -1,7 +1,7 @@
 // Input schemas for the filters of the message logs, bulk cancel and the DLQ, shared by their procedures.
 // Multi-value filters OR within a filter and AND across filters, as the service does.
 import { z } from 'zod';
-import { MESSAGE_STATES } from '../../messages/types';
+import { MESSAGE_STATES } from '../../../messages/types';
 
 const value = z.string().trim().min(1).max(2000);
 const values = z.array(value).max(100).optional();

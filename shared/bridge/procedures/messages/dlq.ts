@@ -2,12 +2,12 @@
 // count what a filter matches, and bulk jobs as a stream: chunked to the API maximum, progress per chunk,
 // closing the stream stops before the next chunk.
 import { z } from 'zod';
-import { retryOverridesSchema } from '../../messages/overrides';
-import type { DLQMessage } from '../../messages/types';
-import { call, stream } from '../define';
-import { dlqFiltersSchema } from './message-filters';
+import { retryOverridesSchema } from '../../../messages/overrides';
+import type { DLQMessage } from '../../../messages/types';
+import { call, stream } from '../../define';
+import { dlqFiltersSchema } from './filters';
+import { profileIdSchema as profileId } from '../../profile-id';
 
-const profileId = z.string().min(1).max(100);
 const dlqId = z.string().trim().min(1).max(200);
 
 /** Most entries the service takes in one bulk request. */
@@ -49,7 +49,7 @@ export type DlqBulkEvent =
   | { type: 'done'; summary: DlqBulkSummary };
 
 export const dlqProcedures = {
-  'dlq.list': call<DlqPage>()(
+  'messages.dlq.list': call<DlqPage>()(
     z.object({
       profileId,
       filters: dlqFiltersSchema.default({}),
@@ -58,18 +58,18 @@ export const dlqProcedures = {
     }),
     'read',
   ),
-  'dlq.get': call<DLQMessage>()(z.object({ profileId, dlqId }), 'read'),
+  'messages.dlq.get': call<DLQMessage>()(z.object({ profileId, dlqId }), 'read'),
   /** How many entries a bulk action on these filters would touch (`capped` past `limit`). */
-  'dlq.count': call<{ count: number; capped: boolean }>()(
+  'messages.dlq.count': call<{ count: number; capped: boolean }>()(
     z.object({ profileId, filters: dlqFiltersSchema.default({}) }),
     'read',
   ),
-  'dlq.retry': call<{ messageId: string }>()(
+  'messages.dlq.retry': call<{ messageId: string }>()(
     z.object({ profileId, dlqId, overrides: retryOverridesSchema.default({}) }),
     'write',
   ),
-  'dlq.delete': call<{ deleted: string }>()(z.object({ profileId, dlqId }), 'write'),
-  'dlq.bulk': stream<DlqBulkEvent>()(
+  'messages.dlq.delete': call<{ deleted: string }>()(z.object({ profileId, dlqId }), 'write'),
+  'messages.dlq.bulk': stream<DlqBulkEvent>()(
     z.object({
       profileId,
       action: z.enum(['retry', 'delete']),

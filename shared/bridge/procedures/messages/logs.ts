@@ -2,11 +2,11 @@
 // cancelling messages, one, many or by filter — never with an empty request, which the real service
 // would take as "cancel every message".
 import { z } from 'zod';
-import type { LogEntry } from '../../messages/types';
-import { call } from '../define';
-import { cancelFiltersSchema, hasAnyFilter, logFiltersSchema } from './message-filters';
+import type { LogEntry } from '../../../messages/types';
+import { call } from '../../define';
+import { cancelFiltersSchema, hasAnyFilter, logFiltersSchema } from './filters';
+import { profileIdSchema as profileId } from '../../profile-id';
 
-const profileId = z.string().min(1).max(100);
 const messageId = z.string().trim().min(1).max(200);
 
 export interface LogsPage {
@@ -30,7 +30,7 @@ export const cancelTargetSchema = z.union([
 export type CancelTarget = z.input<typeof cancelTargetSchema>;
 
 export const logProcedures = {
-  'logs.list': call<LogsPage>()(
+  'messages.logs.list': call<LogsPage>()(
     z.object({
       profileId,
       filters: logFiltersSchema.default({}),
@@ -40,5 +40,8 @@ export const logProcedures = {
     'read',
   ),
   /** Cancels pending messages; answers how many the service cancelled. */
-  'logs.cancel': call<{ cancelled: number }>()(z.object({ profileId, target: cancelTargetSchema }), 'write'),
+  'messages.logs.cancel': call<{ cancelled: number }>()(
+    z.object({ profileId, target: cancelTargetSchema }),
+    'write',
+  ),
 };

@@ -1,8 +1,7 @@
 // Signing keys of the message service. The keys are secrets: main answers masked hints only.
 import { z } from 'zod';
-import { call } from '../define';
-
-const profileId = z.string().min(1).max(100);
+import { call } from '../../define';
+import { profileIdSchema as profileId } from '../../profile-id';
 
 export interface SigningKeysView {
   /** Masked hints, e.g. `••••Rj6r`; the keys themselves never leave main. */
@@ -16,10 +15,13 @@ export interface SigningKeysView {
 }
 
 export const keyProcedures = {
-  'keys.get': call<SigningKeysView>()(z.object({ profileId }), 'read'),
+  'messages.keys.get': call<SigningKeysView>()(z.object({ profileId }), 'read'),
   /**
    * Rotates: next becomes current and the service makes a new next. When the profile stores signing
    * keys, main updates them to the new pair (`profileUpdated`).
    */
-  'keys.rotate': call<SigningKeysView & { profileUpdated: boolean }>()(z.object({ profileId }), 'write'),
+  'messages.keys.rotate': call<SigningKeysView & { profileUpdated: boolean }>()(
+    z.object({ profileId }),
+    'write',
+  ),
 };

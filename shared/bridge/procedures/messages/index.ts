@@ -1,0 +1,20 @@
+// Every procedure of the message service (`messages.*`), merged from one file per feature.
+import { batchProcedures } from './batch';
+import { composerProcedures } from './composer';
+import { dlqProcedures } from './dlq';
+import { keyProcedures } from './keys';
+import { logProcedures } from './logs';
+import { publishProcedures } from './publish';
+import { queueProcedures } from './queues';
+import { urlGroupProcedures } from './url-groups';
+
+export const messageProcedures = {
+  ...publishProcedures,
+  ...batchProcedures,
+  ...composerProcedures,
+  ...urlGroupProcedures,
+  ...logProcedures,
+  ...queueProcedures,
+  ...dlqProcedures,
+  ...keyProcedures,
+};
