@@ -12,6 +12,7 @@ import type { Transport } from './messages/delivery';
 import { startMessageService, type MessageService } from './messages/service';
 import { openDatabase, type Durability } from './store/db';
 import { MessageStore } from './store/message-store';
+import { createWorkflowService, type WorkflowService } from './workflows/service';
 
 export interface StackOptions {
   host?: string;
@@ -55,6 +56,7 @@ export interface ReadyInfo {
 export interface Stack {
   info: ReadyInfo;
   messages: MessageService;
+  workflows: WorkflowService;
   credentials: CredentialStore;
   /** Clean shutdown: stop accepting, let deliveries in flight finish (up to graceMs), close KV and the db. */
   close(graceMs?: number): Promise<void>;
@@ -91,6 +93,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     throw error;
   }
   const credentials = new CredentialStore(new MessageStore(db), randomCredentials);
+  const workflows = createWorkflowService(logger.child({ service: 'workflows' }));
   let messages: MessageService;
   try {
     messages = await startMessageService({
@@ -110,6 +113,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       retentionMs: options.retentionMs,
       llm: options.llmUrl ? { url: options.llmUrl, key: options.llmKey } : undefined,
       transport: options.transport,
+      hooks: workflows.hooks,
+      extraRoutes: (router, context) => workflows.routes(router, context),
+      extraWrites: workflows.writes,
     });
   } catch (error) {
     db.close();
@@ -159,9 +165,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return {
     info,
     messages,
+    workflows,
     credentials,
     close(graceMs) {
       closing ??= (async () => {
+        workflows.stop();
         const results = await Promise.allSettled([messages.close(graceMs), kv?.close()]);
         db.close();
         unlock();

@@ -49,6 +49,8 @@ interface Route {
   method: string;
   segments: string[];
   handler: Handler;
+  /** Served without a token (the workflow service's webhook URLs, called by third parties). */
+  open?: boolean;
 }
 
 /**
@@ -58,21 +60,24 @@ interface Route {
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+  add(method: string, pattern: string, handler: Handler, options: { open?: boolean } = {}): this {
+    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler, open: options.open });
     return this;
   }
 
   match(
     method: string,
     path: string,
-  ): { handler: Handler; params: Record<string, string>; rest: string } | { allowed: string[] } | undefined {
+  ):
+    | { handler: Handler; params: Record<string, string>; rest: string; open?: boolean }
+    | { allowed: string[] }
+    | undefined {
     const segments = path.split('/').slice(1);
     const allowed = new Set<string>();
     for (const route of this.routes) {
       const found = matchRoute(route.segments, segments, path);
       if (!found) continue;
-      if (route.method === method) return { handler: route.handler, ...found };
+      if (route.method === method) return { handler: route.handler, open: route.open, ...found };
       allowed.add(route.method);
     }
     return allowed.size > 0 ? { allowed: [...allowed] } : undefined;
@@ -269,7 +274,7 @@ async function handle(
       );
     }
     const query = rawQuery === '' ? EMPTY_QUERY : new URLSearchParams(rawQuery);
-    const token = authenticate(req, query, options);
+    const token = matched.open ? undefined : authenticate(req, query, options);
     let bodyPromise: Promise<Buffer> | undefined;
     const body = (): Promise<Buffer> => (bodyPromise ??= readBody(req, options.maxBody));
     const ctx: RequestContext = {

@@ -33,6 +33,29 @@ export interface EngineHooks {
   prepare?(record: MessageRecord, request: OutgoingRequest): OutgoingRequest;
   /** Called once a final state (DELIVERED, FAILED, CANCELLED) has been handed to the writer. */
   onFinished?(record: MessageRecord, outcome: MessageState, response: DeliveryResponse | undefined): void;
+  /**
+   * Extra writes committed in the same transaction as an attempt's outcome (so that a crash can never keep one
+   * without the other), and what to do once they are durable. The workflow service records run state here.
+   */
+  onOutcome?(record: MessageRecord, outcome: AttemptOutcome): OutcomeWrites | undefined;
+}
+
+export interface AttemptOutcome {
+  state: 'DELIVERED' | 'RETRY' | 'FAILED' | 'CANCELLED';
+  retried: number;
+  response: DeliveryResponse;
+  now: number;
+  /** The DLQ entry a FAILED message went to. */
+  dlqId?: string;
+  /** For RETRY: when the next attempt is due. */
+  nextDeliveryTime?: number;
+}
+
+export interface OutcomeWrites {
+  /** Write calls of any op the stack's writer knows (they run after the engine's own writes). */
+  calls: unknown[];
+  /** Called with the results of `calls` once committed. */
+  committed?(results: unknown[]): void;
 }
 
 export interface EngineOptions {
@@ -590,7 +613,10 @@ export class Engine {
       this.finishEntry(entry);
       const activeAt = entry.activeAt ?? null;
       entry.activeAt = undefined;
-      this.write(entry, [['delivered', entry.seq, activeAt, now, status]], callback(), now);
+      this.write(entry, [['delivered', entry.seq, activeAt, now, status]], callback(), now, {
+        record,
+        outcome: { state: 'DELIVERED', retried, response, now },
+      });
       this.options.hooks?.onFinished?.(record, 'DELIVERED', response);
       return;
     }
@@ -604,6 +630,7 @@ export class Engine {
         ],
         callback(),
         now,
+        { record, outcome: { state: 'CANCELLED', retried, response, now } },
       );
       this.options.hooks?.onFinished?.(record, 'CANCELLED', response);
       return;
@@ -627,6 +654,7 @@ export class Engine {
         ],
         callback(),
         now,
+        { record, outcome: { state: 'RETRY', retried, response, now, nextDeliveryTime: entry.dueAt } },
       );
       if (!this.stopping) this.schedule(entry);
       return;
@@ -663,6 +691,7 @@ export class Engine {
       ],
       planned,
       now,
+      { record, outcome: { state: 'FAILED', retried, response, now, dlqId } },
     );
     this.options.hooks?.onFinished?.(record, 'FAILED', response);
   }
@@ -704,20 +733,31 @@ export class Engine {
    * Hands an outcome's writes to the writer. New messages it plans (callbacks) are inserted in the same
    * transaction and scheduled once it has committed.
    */
-  private write(entry: Entry, calls: MessageWrite[], planned: PlannedMessage[], now: number): void {
+  private write(
+    entry: Entry,
+    calls: MessageWrite[],
+    planned: PlannedMessage[],
+    now: number,
+    hook?: { record: MessageRecord; outcome: AttemptOutcome },
+  ): void {
     if (entry.activeAt !== undefined) {
       calls.unshift(['event', entry.seq, entry.activeAt, 'ACTIVE']);
       entry.activeAt = undefined;
     }
-    if (planned.length === 0) {
+    const extra = hook && this.options.hooks?.onOutcome?.(hook.record, hook.outcome);
+    if (planned.length === 0 && !extra) {
       this.options.writer.enqueue(calls);
       return;
     }
-    const insert = prepareInsert(planned, now);
+    const insert = planned.length > 0 ? prepareInsert(planned, now) : undefined;
+    const extraCalls = (extra?.calls ?? []) as MessageWrite[];
+    const own = insert ? [...calls, insert.call] : calls;
     this.options.writer
-      .commitAll([...calls, insert.call])
+      .commitAll([...own, ...extraCalls])
       .then((results) => {
-        if (!this.stopping) this.addInserted(insert.result(results[results.length - 1]), planned);
+        if (this.stopping) return;
+        if (insert) this.addInserted(insert.result(results[own.length - 1]), planned);
+        extra?.committed?.(results.slice(own.length));
       })
       .catch((error: unknown) =>
         this.options.logger.error({ err: error }, 'could not record a delivery outcome'),

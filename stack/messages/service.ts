@@ -7,7 +7,7 @@ import { createBrowserGuard } from '../security/browser-guard';
 import { baseUrl, closeServer, createHttpService, listen, Router } from '../http/server';
 import type { Db, Durability } from '../store/db';
 import { MessageStore } from '../store/message-store';
-import { Checkpointer, InlineWriter, ThreadWriter } from '../store/writer';
+import { Checkpointer, InlineWriter, ThreadWriter, type OpRegistry } from '../store/writer';
 import { DEFAULT_BACKOFF_FACTOR } from './backoff';
 import { HttpTransport, type Transport } from './delivery';
 import { Engine, type EngineHooks } from './engine';
@@ -49,8 +49,13 @@ export interface MessageServiceOptions {
   llm?: { url: string; key?: string };
   transport?: Transport;
   hooks?: EngineHooks;
-  /** Extra routes on the same port (e.g. a later workflow service). */
+  /**
+   * Extra routes on the same port (the workflow service). They are matched before the message service's own,
+   * so that they can take over a path (e.g. `/v2/batch` for workflow runs) and hand the rest back.
+   */
   extraRoutes?: (router: Router, context: ServiceContext) => void;
+  /** Extra write operations (and the writer-thread registry holding both sets, see stack/writer-thread.ts). */
+  extraWrites?: { ops: OpRegistry; registry: string };
 }
 
 export interface MessageService {
@@ -79,10 +84,14 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     threads?.durability === 'full'
       ? new ThreadWriter<typeof MESSAGE_WRITES>(
           threads.script,
-          { file: threads.file, durability: threads.durability, registry: 'messages' },
+          {
+            file: threads.file,
+            durability: threads.durability,
+            registry: options.extraWrites?.registry ?? 'messages',
+          },
           onWriteError,
         )
-      : new InlineWriter(options.db, MESSAGE_WRITES, onWriteError);
+      : new InlineWriter(options.db, { ...MESSAGE_WRITES, ...options.extraWrites?.ops }, onWriteError);
   if (checkpointer && writer instanceof InlineWriter) writer.withCheckpointer();
   // The stack is only ready once its writer is: the first publishes must not wait for a thread to boot.
   if (writer instanceof ThreadWriter) await writer.ready;
@@ -109,10 +118,10 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     llm: options.llm,
   };
   const router = new Router();
+  options.extraRoutes?.(router, context);
   publishRoutes(router, context);
   resourceRoutes(router, context);
   messageRoutes(router, context);
-  options.extraRoutes?.(router, context);
   const server = createHttpService({
     router,
     logger: log,

@@ -292,7 +292,8 @@ function whereClause(filters: StoreFilters, dateColumn: string, params: Params):
 export class MessageStore {
   private readonly statements = new Map<string, Statement<unknown[]>>();
 
-  constructor(private readonly db: Db) {}
+  /** Public so that other services' stores (stack/store/workflow-store.ts) share the same connection. */
+  constructor(readonly db: Db) {}
 
   private stmt(sql: string): Statement<unknown[]> {
     let statement = this.statements.get(sql);
@@ -417,6 +418,14 @@ export class MessageStore {
 
   scheduleRetry(seq: number, retried: number, dueAt: number): void {
     this.stmt('UPDATE messages SET retried = ?, due_at = ? WHERE seq = ?').run(retried, dueAt, seq);
+  }
+
+  /** A finished message becomes pending again (a workflow resumed from the DLQ), with a new spec. */
+  reopenMessage(seq: number, dueAt: number, spec: string): void {
+    this.stmt(
+      `UPDATE messages SET done = 0, outcome = NULL, finished_at = NULL, retried = 0, cancel_requested = 0,
+        due_at = ?, spec = ? WHERE seq = ?`,
+    ).run(dueAt, spec, seq);
   }
 
   requestCancel(seq: number): void {

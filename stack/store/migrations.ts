@@ -93,4 +93,80 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX events_time;
   DROP INDEX messages_finished;
   `,
+  // 3: the workflow service (stack/store/workflow-store.ts).
+  `
+  -- One row per run. A run id may be reused once its run has ended, so rows are keyed by seq.
+  CREATE TABLE workflow_runs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    completed_at INTEGER,
+    caller_ip TEXT,
+    flow_key TEXT,
+    labels TEXT,
+    log_size INTEGER NOT NULL DEFAULT 0,
+    -- The state of the step being delivered (STEP_PROGRESS, STEP_RETRY, STEP_FAILED, STEP_CANCELED).
+    step_state TEXT,
+    config TEXT NOT NULL,
+    response TEXT,
+    invoker TEXT,
+    invoker_run_id TEXT,
+    failure TEXT,
+    failure_state TEXT,
+    dlq_id TEXT
+  );
+  CREATE UNIQUE INDEX workflow_runs_active ON workflow_runs (run_id) WHERE state = 'RUN_STARTED';
+  CREATE INDEX workflow_runs_id ON workflow_runs (run_id);
+  CREATE INDEX workflow_runs_created ON workflow_runs (created_at);
+  CREATE INDEX workflow_runs_url ON workflow_runs (url);
+  CREATE INDEX workflow_runs_state ON workflow_runs (state);
+  CREATE INDEX workflow_runs_step_state ON workflow_runs (step_state) WHERE step_state IS NOT NULL;
+  CREATE INDEX workflow_runs_flow ON workflow_runs (flow_key) WHERE flow_key IS NOT NULL;
+  CREATE INDEX workflow_runs_caller ON workflow_runs (caller_ip) WHERE caller_ip IS NOT NULL;
+  CREATE INDEX workflow_runs_invoker ON workflow_runs (invoker_run_id) WHERE invoker_run_id IS NOT NULL;
+  CREATE UNIQUE INDEX workflow_runs_dlq ON workflow_runs (dlq_id) WHERE dlq_id IS NOT NULL;
+
+  CREATE TABLE workflow_run_labels (
+    label TEXT NOT NULL,
+    run_seq INTEGER NOT NULL,
+    PRIMARY KEY (label, run_seq)
+  ) WITHOUT ROWID;
+
+  -- The run log: one entry per message of the run, in accept order. Entry 0 is the trigger.
+  CREATE TABLE workflow_log (
+    run_seq INTEGER NOT NULL,
+    pos INTEGER NOT NULL,
+    message_id TEXT NOT NULL,
+    message_seq INTEGER,
+    call_type TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (run_seq, pos)
+  ) WITHOUT ROWID;
+  CREATE UNIQUE INDEX workflow_log_message ON workflow_log (message_id);
+
+  -- Runs waiting for an event (context.waitForEvent, context.waitForWebhook).
+  CREATE TABLE workflow_waiters (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL,
+    run_seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    deadline INTEGER NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX workflow_waiters_event ON workflow_waiters (event_id);
+  CREATE INDEX workflow_waiters_run ON workflow_waiters (run_seq);
+
+  -- Run-scoped notifications and webhook calls that arrived before their wait (the lookback).
+  CREATE TABLE workflow_events (
+    run_seq INTEGER NOT NULL,
+    event_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (run_seq, event_id)
+  ) WITHOUT ROWID;
+  `,
 ];

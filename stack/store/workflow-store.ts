@@ -1,0 +1,595 @@
+// Every SQL statement of the workflow service: runs, their logs (one entry per message of a run), waiters and
+// the lookback of run-scoped events. It shares the stack's connection with the message store; its writes are
+// named operations (stack/workflows/write-ops.ts) that run inside the same group commits.
+import type { Statement } from 'better-sqlite3';
+import type { HeaderMap } from '../../shared/messages/types';
+import type { Db } from './db';
+import type { FlowControlSpec, MessageRow, MessageStore, RedactSpec } from './message-store';
+
+export type RunState = 'RUN_STARTED' | 'RUN_SUCCESS' | 'RUN_FAILED' | 'RUN_CANCELED';
+export type StepState = 'STEP_SUCCESS' | 'STEP_RETRY' | 'STEP_FAILED' | 'STEP_PROGRESS' | 'STEP_CANCELED';
+export type FailureState = 'CALLBACK_INPROGRESS' | 'CALLBACK_SUCCESS' | 'CALLBACK_FAIL' | 'CALLBACK_CANCELED';
+export type CallType = 'step' | 'toCallback' | 'fromCallback';
+
+/** The trigger's settings, re-applied to every later step of the run (WF_TriggerOnConfig). */
+export interface RunConfig {
+  /** Headers delivered with every step: the trigger's forwarded headers and its Content-Type. */
+  header: HeaderMap;
+  maxRetries: number;
+  retryDelay?: string;
+  timeoutMs?: number;
+  delayMs?: number;
+  flowControl?: FlowControlSpec;
+  labels?: string[];
+  redact?: RedactSpec;
+  failureCallback?: string;
+  failureCallbackConfig?: Record<string, string>;
+}
+
+/** Who invoked a run (context.invoke) and how to hand it the result. */
+export interface Invoker {
+  workflowRunId: string;
+  workflowUrl: string;
+  workflowRunCreatedAt: number;
+  /** The parent's step headers, to publish the result with. */
+  headers: Record<string, string[]>;
+  /** The parent's Invoke step (stepId, stepName, concurrent…). */
+  step: Record<string, unknown>;
+}
+
+export interface FailureInfo {
+  messageId?: string;
+  url: string;
+  state: FailureState;
+  failHeaders: HeaderMap;
+  failStatus: number;
+  failResponse: string;
+  dlqId?: string;
+  maxRetries: number;
+  responseStatus?: number;
+  responseBody?: string;
+  responseHeaders?: HeaderMap;
+  nextDeliveryTime?: number;
+}
+
+export interface NewRun {
+  runId: string;
+  url: string;
+  createdAt: number;
+  callerIp?: string;
+  config: RunConfig;
+  invoker?: Invoker;
+}
+
+export interface RunRecord extends NewRun {
+  seq: number;
+  state: RunState;
+  completedAt?: number;
+  logSize: number;
+  stepState?: StepState;
+  response?: string;
+  failure?: FailureInfo;
+  dlqId?: string;
+}
+
+export interface LogEntry {
+  pos: number;
+  messageId: string;
+  messageSeq?: number;
+  callType: CallType;
+  createdAt: number;
+  body: Buffer;
+}
+
+export type WaiterKind = 'wait' | 'webhook';
+
+export interface WaiterData {
+  url: string;
+  /** The request's headers (lowercase names), as the vendor's waiter shows them. */
+  headers: Record<string, string[]>;
+  timeout: string;
+  timeoutUrl?: string;
+  timeoutHeaders?: Record<string, string[]>;
+  step: Record<string, unknown>;
+}
+
+export interface WaiterRecord extends WaiterData {
+  seq: number;
+  eventId: string;
+  runSeq: number;
+  kind: WaiterKind;
+  createdAt: number;
+  deadline: number;
+}
+
+/** Filters of the run queries; every field ANDs, lists OR within. Dates are inclusive unix ms. */
+export interface RunFilters {
+  runSeqs?: number[];
+  workflowRunId?: string;
+  workflowCreatedAt?: number;
+  workflowRuns?: { id: string; createdAt: number }[];
+  workflowUrl?: string[];
+  workflowUrlPrefix?: string;
+  runState?: RunState[];
+  stepState?: StepState[];
+  fromDate?: number;
+  toDate?: number;
+  label?: string[];
+  flowControlKey?: string[];
+  callerIp?: string[];
+  messageId?: string;
+  failureFunctionState?: FailureState[];
+  /** DLQ entries whose last response had one of these statuses. */
+  responseStatus?: number[];
+  /** Only runs with a DLQ entry (and, when given, these DLQ ids). */
+  inDlq?: boolean;
+  dlqIds?: string[];
+  /** Date filters apply to the run's completion (its DLQ time) instead of its creation. */
+  datesOnCompletion?: boolean;
+}
+
+interface RunRow {
+  seq: number;
+  run_id: string;
+  url: string;
+  state: string;
+  created_at: number;
+  completed_at: number | null;
+  caller_ip: string | null;
+  flow_key: string | null;
+  labels: string | null;
+  log_size: number;
+  step_state: string | null;
+  config: string;
+  response: string | null;
+  invoker: string | null;
+  failure: string | null;
+  dlq_id: string | null;
+}
+
+function toRun(row: RunRow): RunRecord {
+  const run: RunRecord = {
+    seq: row.seq,
+    runId: row.run_id,
+    url: row.url,
+    state: row.state as RunState,
+    createdAt: row.created_at,
+    logSize: row.log_size,
+    config: JSON.parse(row.config) as RunConfig,
+  };
+  if (row.completed_at !== null) run.completedAt = row.completed_at;
+  if (row.caller_ip !== null) run.callerIp = row.caller_ip;
+  if (row.step_state !== null) run.stepState = row.step_state as StepState;
+  if (row.response !== null) run.response = row.response;
+  if (row.invoker !== null) run.invoker = JSON.parse(row.invoker) as Invoker;
+  if (row.failure !== null) run.failure = JSON.parse(row.failure) as FailureInfo;
+  if (row.dlq_id !== null) run.dlqId = row.dlq_id;
+  return run;
+}
+
+interface WaiterRow {
+  seq: number;
+  event_id: string;
+  run_seq: number;
+  kind: string;
+  created_at: number;
+  deadline: number;
+  data: string;
+}
+
+function toWaiter(row: WaiterRow): WaiterRecord {
+  return {
+    ...(JSON.parse(row.data) as WaiterData),
+    seq: row.seq,
+    eventId: row.event_id,
+    runSeq: row.run_seq,
+    kind: row.kind as WaiterKind,
+    createdAt: row.created_at,
+    deadline: row.deadline,
+  };
+}
+
+type Params = Record<string, string | number>;
+
+export class WorkflowStore {
+  private readonly statements = new Map<string, Statement<unknown[]>>();
+
+  constructor(private readonly db: Db) {}
+
+  private stmt(sql: string): Statement<unknown[]> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (this.statements.size > 500) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  // ---------------------------------------------------------------- runs
+
+  activeRun(runId: string): RunRecord | undefined {
+    const row = this.stmt(`SELECT * FROM workflow_runs WHERE run_id = ? AND state = 'RUN_STARTED'`).get(
+      runId,
+    ) as RunRow | undefined;
+    return row && toRun(row);
+  }
+
+  run(seq: number): RunRecord | undefined {
+    const row = this.stmt('SELECT * FROM workflow_runs WHERE seq = ?').get(seq) as RunRow | undefined;
+    return row && toRun(row);
+  }
+
+  /** The newest run with this id (ids may be reused once a run has ended). */
+  latestRun(runId: string): RunRecord | undefined {
+    const row = this.stmt('SELECT * FROM workflow_runs WHERE run_id = ? ORDER BY seq DESC LIMIT 1').get(
+      runId,
+    ) as RunRow | undefined;
+    return row && toRun(row);
+  }
+
+  runByDlqId(dlqId: string): RunRecord | undefined {
+    const row = this.stmt('SELECT * FROM workflow_runs WHERE dlq_id = ?').get(dlqId) as RunRow | undefined;
+    return row && toRun(row);
+  }
+
+  insertRun(run: NewRun): number {
+    const labels = run.config.labels && run.config.labels.length > 0 ? run.config.labels : undefined;
+    const seq = Number(
+      this.stmt(
+        `INSERT INTO workflow_runs (run_id, url, state, created_at, caller_ip, flow_key, labels, config, invoker,
+          invoker_run_id)
+         VALUES (?, ?, 'RUN_STARTED', ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        run.runId,
+        run.url,
+        run.createdAt,
+        run.callerIp ?? null,
+        run.config.flowControl?.key ?? null,
+        labels ? JSON.stringify(labels) : null,
+        JSON.stringify(run.config),
+        run.invoker ? JSON.stringify(run.invoker) : null,
+        run.invoker?.workflowRunId ?? null,
+      ).lastInsertRowid,
+    );
+    for (const label of new Set(labels ?? [])) {
+      this.stmt('INSERT OR IGNORE INTO workflow_run_labels (label, run_seq) VALUES (?, ?)').run(label, seq);
+    }
+    return seq;
+  }
+
+  /** Ends an active run; false when it was not active any more. */
+  finishRun(seq: number, state: RunState, time: number, response: string | null): boolean {
+    return (
+      this.stmt(
+        `UPDATE workflow_runs SET state = ?, completed_at = ?, response = ?,
+          step_state = CASE WHEN ? = 'RUN_CANCELED' AND step_state IS NOT NULL THEN 'STEP_CANCELED' ELSE step_state END
+         WHERE seq = ? AND state = 'RUN_STARTED'`,
+      ).run(state, time, response, state, seq).changes > 0
+    );
+  }
+
+  /** A failed run becomes active again (DLQ resume), with new settings. */
+  reopenRun(seq: number, config: RunConfig): void {
+    this.stmt(
+      `UPDATE workflow_runs SET state = 'RUN_STARTED', completed_at = NULL, dlq_id = NULL, step_state = 'STEP_PROGRESS',
+        config = ?, flow_key = ?, labels = ? WHERE seq = ?`,
+    ).run(
+      JSON.stringify(config),
+      config.flowControl?.key ?? null,
+      config.labels && config.labels.length > 0 ? JSON.stringify(config.labels) : null,
+      seq,
+    );
+    this.stmt('DELETE FROM workflow_run_labels WHERE run_seq = ?').run(seq);
+    for (const label of new Set(config.labels ?? [])) {
+      this.stmt('INSERT OR IGNORE INTO workflow_run_labels (label, run_seq) VALUES (?, ?)').run(label, seq);
+    }
+  }
+
+  setStepState(seq: number, state: StepState | null): void {
+    this.stmt('UPDATE workflow_runs SET step_state = ? WHERE seq = ?').run(state, seq);
+  }
+
+  setDlqId(seq: number, dlqId: string | null): void {
+    this.stmt('UPDATE workflow_runs SET dlq_id = ? WHERE seq = ?').run(dlqId, seq);
+  }
+
+  setFailure(seq: number, failure: FailureInfo): void {
+    this.stmt('UPDATE workflow_runs SET failure = ?, failure_state = ? WHERE seq = ?').run(
+      JSON.stringify(failure),
+      failure.state,
+      seq,
+    );
+  }
+
+  /** Appends a log entry at the end of the run's log; returns its position. */
+  appendLog(runSeq: number, entry: Omit<LogEntry, 'pos'>): number {
+    const { log_size: pos } = this.stmt(
+      'UPDATE workflow_runs SET log_size = log_size + 1 WHERE seq = ? RETURNING log_size - 1 AS log_size',
+    ).get(runSeq) as { log_size: number };
+    this.stmt(
+      `INSERT INTO workflow_log (run_seq, pos, message_id, message_seq, call_type, created_at, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      runSeq,
+      pos,
+      entry.messageId,
+      entry.messageSeq ?? null,
+      entry.callType,
+      entry.createdAt,
+      entry.body,
+    );
+    return pos;
+  }
+
+  // ---------------------------------------------------------------- the log
+
+  log(runSeq: number): LogEntry[] {
+    return (
+      this.stmt(
+        'SELECT pos, message_id, message_seq, call_type, created_at, body FROM workflow_log WHERE run_seq = ? ORDER BY pos',
+      ).all(runSeq) as LogRow[]
+    ).map(toEntry);
+  }
+
+  /** The run's log up to and including the entry of `messageId` (what its delivery carries). */
+  logPrefix(messageId: string): LogEntry[] {
+    return (
+      this.stmt(
+        `SELECT l.pos, l.message_id, l.message_seq, l.call_type, l.created_at, l.body
+         FROM workflow_log m JOIN workflow_log l ON l.run_seq = m.run_seq AND l.pos <= m.pos
+         WHERE m.message_id = ? ORDER BY l.pos`,
+      ).all(messageId) as LogRow[]
+    ).map(toEntry);
+  }
+
+  /** Messages of the run not finished yet (to cancel them when the run ends). */
+  pendingMessageIds(runSeq: number): string[] {
+    return (
+      this.stmt(
+        `SELECT m.id FROM workflow_log l JOIN messages m ON m.seq = l.message_seq
+         WHERE l.run_seq = ? AND m.done = 0`,
+      ).all(runSeq) as { id: string }[]
+    ).map((row) => row.id);
+  }
+
+  /** The run a parent's Invoke step started. */
+  invokedRun(parentRunId: string, parentCreatedAt: number, stepId: number): RunRecord | undefined {
+    const rows = this.stmt(
+      'SELECT * FROM workflow_runs WHERE invoker_run_id = ? AND created_at >= ? ORDER BY seq',
+    ).all(parentRunId, parentCreatedAt) as RunRow[];
+    return rows.map(toRun).find((run) => run.invoker?.step.stepId === stepId);
+  }
+
+  // ---------------------------------------------------------------- waiters and lookback events
+
+  waitersOfRun(runSeq: number): WaiterRecord[] {
+    return (
+      this.stmt('SELECT * FROM workflow_waiters WHERE run_seq = ? ORDER BY seq').all(runSeq) as WaiterRow[]
+    ).map(toWaiter);
+  }
+
+  insertWaiter(
+    runSeq: number,
+    eventId: string,
+    kind: WaiterKind,
+    now: number,
+    deadline: number,
+    data: WaiterData,
+  ): number {
+    return Number(
+      this.stmt(
+        `INSERT INTO workflow_waiters (event_id, run_seq, kind, created_at, deadline, data) VALUES (?, ?, ?, ?, ?, ?)`,
+      ).run(eventId, runSeq, kind, now, deadline, JSON.stringify(data)).lastInsertRowid,
+    );
+  }
+
+  deleteWaiter(seq: number): boolean {
+    return this.stmt('DELETE FROM workflow_waiters WHERE seq = ?').run(seq).changes > 0;
+  }
+
+  deleteWaitersOfRun(runSeq: number): number {
+    return this.stmt('DELETE FROM workflow_waiters WHERE run_seq = ?').run(runSeq).changes;
+  }
+
+  waiter(seq: number): WaiterRecord | undefined {
+    const row = this.stmt('SELECT * FROM workflow_waiters WHERE seq = ?').get(seq) as WaiterRow | undefined;
+    return row && toWaiter(row);
+  }
+
+  waitersFor(eventId: string, kind: WaiterKind, runSeq?: number): WaiterRecord[] {
+    const rows =
+      runSeq === undefined
+        ? this.stmt('SELECT * FROM workflow_waiters WHERE event_id = ? AND kind = ? ORDER BY seq').all(
+            eventId,
+            kind,
+          )
+        : this.stmt(
+            'SELECT * FROM workflow_waiters WHERE event_id = ? AND kind = ? AND run_seq = ? ORDER BY seq',
+          ).all(eventId, kind, runSeq);
+    return (rows as WaiterRow[]).map(toWaiter);
+  }
+
+  allWaiters(): WaiterRecord[] {
+    return (this.stmt('SELECT * FROM workflow_waiters ORDER BY deadline').all() as WaiterRow[]).map(toWaiter);
+  }
+
+  storeEvent(runSeq: number, eventId: string, now: number, body: Buffer): void {
+    this.stmt(
+      `INSERT INTO workflow_events (run_seq, event_id, created_at, body) VALUES (?, ?, ?, ?)
+       ON CONFLICT (run_seq, event_id) DO UPDATE SET created_at = excluded.created_at, body = excluded.body`,
+    ).run(runSeq, eventId, now, body);
+  }
+
+  lookbackEvent(runSeq: number, eventId: string): Buffer | undefined {
+    const row = this.stmt('SELECT body FROM workflow_events WHERE run_seq = ? AND event_id = ?').get(
+      runSeq,
+      eventId,
+    ) as { body: Buffer } | undefined;
+    return row?.body;
+  }
+
+  deleteEvent(runSeq: number, eventId: string): boolean {
+    return (
+      this.stmt('DELETE FROM workflow_events WHERE run_seq = ? AND event_id = ?').run(runSeq, eventId)
+        .changes > 0
+    );
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** Runs matching the filters, newest first; `before` is a run seq (the cursor). */
+  listRuns(
+    filters: RunFilters,
+    before: number | undefined,
+    count: number,
+  ): { runs: RunRecord[]; next?: number } {
+    const params: Params = { limit: count + 1 };
+    const clauses = runWhere(filters, params);
+    if (before !== undefined) {
+      params.before = before;
+      clauses.push('r.seq < @before');
+    }
+    const rows = this.stmt(
+      `SELECT r.* FROM workflow_runs r ${clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : ''}
+       ORDER BY r.seq DESC LIMIT @limit`,
+    ).all(params) as RunRow[];
+    const page = rows.slice(0, count).map(toRun);
+    return { runs: page, next: rows.length > count ? page[page.length - 1]?.seq : undefined };
+  }
+
+  /** Message rows and their events, for building run records. */
+  messageEvents(
+    seqs: number[],
+  ): Map<
+    number,
+    {
+      done: boolean;
+      retried: number;
+      dueAt: number;
+      events: { time: number; state: string; data: string | null }[];
+    }
+  > {
+    const out = new Map<
+      number,
+      {
+        done: boolean;
+        retried: number;
+        dueAt: number;
+        events: { time: number; state: string; data: string | null }[];
+      }
+    >();
+    if (seqs.length === 0) return out;
+    for (let start = 0; start < seqs.length; start += 200) {
+      const chunk = seqs.slice(start, start + 200);
+      const marks = chunk.map(() => '?').join(', ');
+      const rows = this.stmt(`SELECT seq, done, retried, due_at FROM messages WHERE seq IN (${marks})`).all(
+        ...chunk,
+      ) as { seq: number; done: number; retried: number; due_at: number }[];
+      for (const row of rows)
+        out.set(row.seq, { done: row.done === 1, retried: row.retried, dueAt: row.due_at, events: [] });
+      const events = this.stmt(
+        `SELECT message_seq, time, state, data FROM events WHERE message_seq IN (${marks}) ORDER BY id`,
+      ).all(...chunk) as { message_seq: number; time: number; state: string; data: string | null }[];
+      for (const event of events) out.get(event.message_seq)?.events.push(event);
+    }
+    return out;
+  }
+}
+
+function runWhere(filters: RunFilters, params: Params): string[] {
+  const clauses: string[] = [];
+  let n = 0;
+  const bind = (value: string | number): string => {
+    const name = `w${n++}`;
+    params[name] = value;
+    return `@${name}`;
+  };
+  const list = (column: string, values: readonly (string | number)[] | undefined): void => {
+    if (!values || values.length === 0) return;
+    clauses.push(`${column} IN (${values.map(bind).join(', ')})`);
+  };
+  if (filters.workflowRuns && filters.workflowRuns.length > 0) {
+    clauses.push(
+      `(${filters.workflowRuns.map((run) => `(r.run_id = ${bind(run.id)} AND r.created_at = ${bind(run.createdAt)})`).join(' OR ')})`,
+    );
+    return clauses;
+  }
+  list('r.seq', filters.runSeqs);
+  if (filters.workflowRunId !== undefined) clauses.push(`r.run_id = ${bind(filters.workflowRunId)}`);
+  if (filters.workflowCreatedAt !== undefined)
+    clauses.push(`r.created_at = ${bind(filters.workflowCreatedAt)}`);
+  list('r.url', filters.workflowUrl);
+  if (filters.workflowUrlPrefix !== undefined) {
+    // A range on the url index instead of LIKE (which would also treat % and _ as wildcards).
+    const prefix = filters.workflowUrlPrefix;
+    clauses.push(`r.url >= ${bind(prefix)} AND r.url < ${bind(prefix + '\uffff')}`);
+  }
+  const states: string[] = [];
+  if (filters.runState && filters.runState.length > 0)
+    states.push(`r.state IN (${filters.runState.map(bind).join(', ')})`);
+  if (filters.stepState && filters.stepState.length > 0) {
+    const stepStates = filters.stepState.filter((state) => state !== 'STEP_SUCCESS');
+    if (stepStates.length > 0) states.push(`r.step_state IN (${stepStates.map(bind).join(', ')})`);
+    // Every run past its first step has a successful step.
+    if (stepStates.length < filters.stepState.length) states.push('r.log_size > 1');
+  }
+  if (states.length > 0) clauses.push(`(${states.join(' OR ')})`);
+  const dateColumn = filters.datesOnCompletion ? 'r.completed_at' : 'r.created_at';
+  if (filters.fromDate !== undefined) clauses.push(`${dateColumn} >= ${bind(filters.fromDate)}`);
+  if (filters.toDate !== undefined) clauses.push(`${dateColumn} <= ${bind(filters.toDate)}`);
+  if (filters.label && filters.label.length > 0) {
+    clauses.push(
+      `r.seq IN (SELECT run_seq FROM workflow_run_labels WHERE label IN (${filters.label.map(bind).join(', ')}))`,
+    );
+  }
+  list('r.flow_key', filters.flowControlKey);
+  list('r.caller_ip', filters.callerIp);
+  list('r.failure_state', filters.failureFunctionState);
+  if (filters.responseStatus && filters.responseStatus.length > 0) {
+    clauses.push(
+      `r.dlq_id IN (SELECT dlq_id FROM dlq WHERE response_status IN (${filters.responseStatus.map(bind).join(', ')}))`,
+    );
+  }
+  if (filters.messageId !== undefined) {
+    clauses.push(`r.seq IN (SELECT run_seq FROM workflow_log WHERE message_id = ${bind(filters.messageId)})`);
+  }
+  if (filters.inDlq) clauses.push('r.dlq_id IS NOT NULL');
+  list('r.dlq_id', filters.dlqIds);
+  return clauses;
+}
+
+interface LogRow {
+  pos: number;
+  message_id: string;
+  message_seq: number | null;
+  call_type: string;
+  created_at: number;
+  body: Buffer;
+}
+
+function toEntry(row: LogRow): LogEntry {
+  const entry: LogEntry = {
+    pos: row.pos,
+    messageId: row.message_id,
+    callType: row.call_type as CallType,
+    createdAt: row.created_at,
+    body: row.body,
+  };
+  if (row.message_seq !== null) entry.messageSeq = row.message_seq;
+  return entry;
+}
+
+const stores = new WeakMap<MessageStore, WorkflowStore>();
+
+/** The workflow store on the same connection as a message store (write operations receive the latter). */
+export function workflowStoreOf(store: MessageStore): WorkflowStore {
+  let workflows = stores.get(store);
+  if (!workflows) {
+    workflows = new WorkflowStore(store.db);
+    stores.set(store, workflows);
+  }
+  return workflows;
+}
+
+export type { MessageRow };

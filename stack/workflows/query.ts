@@ -1,0 +1,147 @@
+// Query-string parsing shared by the logs, DLQ and cancel endpoints: every malformed value is a 400 with a
+// message naming the parameter. Multi-value filters may be repeated or comma-joined.
+import {
+  FAILURE_FUNCTION_STATES,
+  RUN_STATES,
+  STEP_STATES,
+  type FailureFunctionState,
+} from '../../shared/workflows/types';
+import { HttpError } from '../http/server';
+import type { RunFilters, RunState, StepState } from '../store/workflow-store';
+
+export function integer(query: URLSearchParams, name: string, min: number, max: number): number | undefined {
+  const value = query.get(name);
+  if (value === null || value === '') return undefined;
+  if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new HttpError(
+      400,
+      `invalid ${name} '${value.slice(0, 50)}': expected a whole number from ${min} to ${max}`,
+    );
+  }
+  return Number(value);
+}
+
+const MAX_MS = 8_640_000_000_000_000;
+
+export function date(query: URLSearchParams, name: string): number | undefined {
+  return integer(query, name, 0, MAX_MS);
+}
+
+export function multi(query: URLSearchParams, name: string): string[] | undefined {
+  const values = query
+    .getAll(name)
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  return values.length > 0 ? values : undefined;
+}
+
+export function single(query: URLSearchParams, name: string): string | undefined {
+  const value = query.get(name);
+  return value === null || value === '' ? undefined : value;
+}
+
+/** A cursor is a row number this service handed out. */
+export function cursor(query: URLSearchParams): number | undefined {
+  const value = query.get('cursor');
+  if (value === null || value === '') return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw new HttpError(400, `invalid cursor '${value.slice(0, 50)}'`);
+  return Number(value);
+}
+
+function httpUrl(value: string, name: string): string {
+  if (!/^https?:\/\//i.test(value)) {
+    throw new HttpError(400, `invalid ${name} '${value.slice(0, 100)}': must start with http:// or https://`);
+  }
+  return value;
+}
+
+export function failureStates(query: URLSearchParams): FailureFunctionState[] | undefined {
+  const values = multi(query, 'failureFunctionState');
+  for (const value of values ?? []) {
+    if (!(FAILURE_FUNCTION_STATES as readonly string[]).includes(value)) {
+      throw new HttpError(
+        400,
+        `invalid failureFunctionState '${value}': use ${FAILURE_FUNCTION_STATES.join(', ')}`,
+      );
+    }
+  }
+  return values as FailureFunctionState[] | undefined;
+}
+
+/** The run filters every endpoint shares (logs, DLQ, cancel). */
+export function runFilters(
+  query: URLSearchParams,
+  options: { urlPrefixByDefault?: boolean } = {},
+): RunFilters {
+  const filters: RunFilters = {};
+  const runs = single(query, 'workflowRuns');
+  if (runs !== undefined) {
+    filters.workflowRuns = runs.split(',').map((pair) => {
+      const match = /^(.+)@(\d+)$/.exec(pair.trim());
+      if (!match)
+        throw new HttpError(400, `invalid workflowRuns entry '${pair.slice(0, 100)}': expected id@createdAt`);
+      return { id: match[1] as string, createdAt: Number(match[2]) };
+    });
+    return filters;
+  }
+  const runId = single(query, 'workflowRunId');
+  if (runId !== undefined) filters.workflowRunId = runId;
+  const createdAt = date(query, 'workflowCreatedAt');
+  if (createdAt !== undefined) filters.workflowCreatedAt = createdAt;
+  const urls = query.getAll('workflowUrl').filter((value) => value !== '');
+  const exact = query.get('workflowUrlExactMatch');
+  const prefix = single(query, 'workflowUrlStartingWith');
+  if (prefix !== undefined) filters.workflowUrlPrefix = httpUrl(prefix, 'workflowUrlStartingWith');
+  if (urls.length > 0) {
+    urls.forEach((url) => httpUrl(url, 'workflowUrl'));
+    const asPrefix = exact === 'false' || (options.urlPrefixByDefault === true && exact !== 'true');
+    if (asPrefix && urls.length === 1) filters.workflowUrlPrefix = urls[0];
+    else filters.workflowUrl = urls;
+  }
+  const from = date(query, 'fromDate');
+  if (from !== undefined) filters.fromDate = from;
+  const to = date(query, 'toDate');
+  if (to !== undefined) filters.toDate = to;
+  const labels = multi(query, 'label');
+  if (labels) filters.label = labels;
+  const flowKeys = multi(query, 'flowControlKey');
+  if (flowKeys) filters.flowControlKey = flowKeys;
+  const callerIps = multi(query, 'callerIp');
+  if (callerIps) filters.callerIp = callerIps;
+  const messageId = single(query, 'messageId');
+  if (messageId !== undefined) filters.messageId = messageId;
+  const states = multi(query, 'state');
+  for (const state of states ?? []) {
+    if ((RUN_STATES as readonly string[]).includes(state)) (filters.runState ??= []).push(state as RunState);
+    else if ((STEP_STATES as readonly string[]).includes(state))
+      (filters.stepState ??= []).push(state as StepState);
+    else {
+      throw new HttpError(
+        400,
+        `invalid state '${state.slice(0, 50)}': use a run state (${RUN_STATES.join(', ')}) or a step state (${STEP_STATES.join(', ')})`,
+      );
+    }
+  }
+  const failure = failureStates(query);
+  if (failure) filters.failureFunctionState = failure;
+  return filters;
+}
+
+/** True when no filter narrows the selection. */
+export function isEmptyFilter(filters: RunFilters): boolean {
+  return Object.values(filters).every(
+    (value) => value === undefined || (Array.isArray(value) && value.length === 0),
+  );
+}
+
+/** A bulk request must name ids, set a filter, or say `all=true`: the vendor's API would act on everything. */
+export function requireFilterOrAll(query: URLSearchParams, filters: RunFilters, what: string): void {
+  if (!isEmptyFilter(filters)) return;
+  const all = query.get('all');
+  if (all === 'true' || all === '1') return;
+  throw new HttpError(
+    400,
+    `refusing to ${what} without ids or a filter: pass ids, at least one filter, or all=true to mean every one`,
+  );
+}

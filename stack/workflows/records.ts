@@ -1,0 +1,313 @@
+// Builds the run record the logs answer with (shared/workflows/types.ts WorkflowRunLog) from a run, its log,
+// the delivery history of its messages (every failed attempt is an ERROR event) and its waiters.
+import type {
+  NextStepLog,
+  StepError,
+  StepLog,
+  StepLogGroup,
+  WorkflowRunLog,
+} from '../../shared/workflows/types';
+import type { HeaderMap } from '../../shared/messages/types';
+import type { LogEntry, RunRecord, WorkflowStore } from '../store/workflow-store';
+
+/** Bodies are cut to `trimBody` bytes; -1 leaves them out. */
+function trim(text: string | undefined, trimBody: number): string | undefined {
+  if (text === undefined || trimBody < 0) return undefined;
+  return text.length > trimBody ? text.slice(0, trimBody) : text;
+}
+
+interface MessageHistory {
+  done: boolean;
+  retried: number;
+  dueAt: number;
+  events: { time: number; state: string; data: string | null }[];
+}
+
+interface ErrorData {
+  error?: string;
+  responseStatus?: number;
+  responseHeader?: HeaderMap;
+  responseBody?: string;
+}
+
+function errorsOf(history: MessageHistory | undefined, trimBody: number): StepError[] {
+  if (!history) return [];
+  return history.events
+    .filter((event) => event.state === 'ERROR')
+    .map((event) => {
+      const data = (event.data ? JSON.parse(event.data) : {}) as ErrorData;
+      const error: StepError = {
+        error: data.error ?? '',
+        body:
+          trim(
+            data.responseBody ? Buffer.from(data.responseBody, 'base64').toString('utf8') : '',
+            trimBody,
+          ) ?? '',
+        headers: data.responseHeader ?? {},
+        status: data.responseStatus ?? 0,
+        time: event.time,
+      };
+      return error;
+    });
+}
+
+/** The state of a message's delivery (what the step it carries is doing now). */
+function deliveryState(history: MessageHistory | undefined): NextStepLog['state'] | 'DONE' {
+  if (!history) return 'STEP_PROGRESS';
+  const last = history.events[history.events.length - 1]?.state;
+  if (history.done) {
+    if (last === 'FAILED') return 'STEP_FAILED';
+    if (last === 'CANCELLED') return 'STEP_CANCELED';
+    return 'DONE';
+  }
+  return history.retried > 0 ? 'STEP_RETRY' : 'STEP_PROGRESS';
+}
+
+function stepName(history: MessageHistory | undefined): string | undefined {
+  if (!history) return undefined;
+  for (let i = history.events.length - 1; i >= 0; i--) {
+    const event = history.events[i] as MessageHistory['events'][number];
+    if (event.state !== 'ERROR' || !event.data) continue;
+    const header = (JSON.parse(event.data) as ErrorData).responseHeader ?? {};
+    for (const [name, values] of Object.entries(header)) {
+      if (name.toLowerCase() === 'upstash-error-step-name') return values[0];
+    }
+  }
+  return undefined;
+}
+
+function parseJson(body: Buffer): Record<string, unknown> {
+  try {
+    const value = JSON.parse(body.toString('utf8')) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: number): WorkflowRunLog {
+  const log = store.log(run.seq);
+  const seqs = log.flatMap((entry) => (entry.messageSeq !== undefined ? [entry.messageSeq] : []));
+  const histories = store.messageEvents(seqs);
+  const historyOf = (entry: LogEntry): MessageHistory | undefined =>
+    entry.messageSeq !== undefined ? histories.get(entry.messageSeq) : undefined;
+  const retries = run.config.maxRetries;
+  const groups: StepLogGroup[] = [];
+  const calls = new Map<string, Record<string, unknown>>();
+  const callbacks = new Map<string, Record<string, unknown>>();
+  const parallel = new Map<number, { group: StepLog[]; plans: Map<number, StepLog> }>();
+  const next: NextStepLog[] = [];
+
+  log.forEach((entry, index) => {
+    const history = historyOf(entry);
+    const base = {
+      messageId: entry.messageId,
+      createdAt: entry.createdAt,
+      retries,
+      ...(run.config.retryDelay !== undefined ? { retryDelay: run.config.retryDelay } : {}),
+    };
+    if (index === 0) {
+      groups.push({
+        type: 'sequential',
+        steps: [
+          {
+            ...base,
+            stepName: 'init',
+            stepType: 'Initial',
+            callType: 'step',
+            state: 'STEP_SUCCESS',
+            concurrent: 1,
+            out: trim(entry.body.toString('utf8'), trimBody),
+            headers: run.config.header,
+          },
+        ],
+      });
+    } else if (entry.callType === 'toCallback') {
+      calls.set(entry.messageId, parseJson(entry.body));
+    } else if (entry.callType === 'fromCallback') {
+      const payload = parseJson(entry.body);
+      const source = str(payload.sourceMessageId);
+      if (source) callbacks.set(source, payload);
+    } else {
+      const step = parseJson(entry.body);
+      const concurrent = num(step.concurrent) ?? 1;
+      const stepId = num(step.stepId) ?? 0;
+      const log: StepLog = {
+        ...base,
+        stepId,
+        stepName: str(step.stepName) ?? '',
+        stepType: (str(step.stepType) ?? 'Run') as StepLog['stepType'],
+        callType: 'step',
+        state: 'STEP_SUCCESS',
+        concurrent,
+      };
+      const out = str(step.out);
+      if (out !== undefined) log.out = trim(out, trimBody);
+      if (step.sleepFor !== undefined) log.sleepFor = step.sleepFor as number;
+      if (step.sleepUntil !== undefined) log.sleepUntil = step.sleepUntil as number;
+      if (step.waitEventId !== undefined) {
+        log.waitEventId = str(step.waitEventId);
+        log.waitTimeout = step.waitTimeout === true;
+        if (step.timeout !== undefined) log.waitTimeoutDuration = String(step.timeout);
+      }
+      if (log.stepType === 'Call') foldCall(log, step, calls, callbacks, trimBody);
+      if (log.stepType === 'Invoke') foldInvoke(store, run, log);
+      const plan = stepId === 0 && step.targetStep !== undefined;
+      if (plan) {
+        // A parallel plan: its branch shows the plan until the result arrives.
+        log.callType = 'parallelPlan' as StepLog['callType'];
+        const state = deliveryState(history);
+        log.state = state === 'DONE' ? 'STEP_PROGRESS' : state;
+        const errors = errorsOf(history, trimBody);
+        if (errors.length > 0) log.errors = errors;
+        if (state === 'STEP_RETRY' && history) log.nextDeliveryTime = history.dueAt;
+        const target = num(step.targetStep) as number;
+        let found = [...parallel.values()].find((p) => p.group.length < concurrent && !p.plans.has(target));
+        if (!found) {
+          found = { group: [], plans: new Map() };
+          parallel.set(target, found);
+          groups.push({ type: 'parallel', steps: found.group });
+        }
+        found.plans.set(target, log);
+        found.group.push(log);
+        return;
+      }
+      if (concurrent > 1) {
+        const owner = [...parallel.values()].find((p) => p.plans.has(stepId));
+        if (owner) {
+          log.callType = 'parallelResult' as StepLog['callType'];
+          const index = owner.group.indexOf(owner.plans.get(stepId) as StepLog);
+          owner.group[index] = log;
+          owner.plans.delete(stepId);
+        } else {
+          groups.push({ type: 'parallel', steps: [log] });
+        }
+      } else {
+        groups.push({ type: 'sequential', steps: [log] });
+      }
+    }
+    // A message still being delivered (or failed): the step it will produce is the `next` one.
+    const isPlan = entry.callType === 'step' && parseJson(entry.body).targetStep !== undefined && index > 0;
+    if (isPlan) return;
+    const state = deliveryState(history);
+    if (state === 'DONE') return;
+    // An ended run's last delivery may still be finishing (the run ended inside it): not a next step.
+    if (run.state !== 'RUN_STARTED' && (state === 'STEP_PROGRESS' || state === 'STEP_RETRY')) return;
+    if (entry.callType === 'toCallback' && state === 'STEP_PROGRESS') return;
+    const item: NextStepLog = { messageId: entry.messageId, state, retries, createdAt: entry.createdAt };
+    if (run.config.retryDelay !== undefined) item.retryDelay = run.config.retryDelay;
+    const name = stepName(history);
+    if (name !== undefined) item.stepName = name;
+    if (state === 'STEP_RETRY' && history) item.nextDeliveryTime = history.dueAt;
+    const errors = errorsOf(history, trimBody);
+    if (errors.length > 0) item.errors = errors;
+    next.push(item);
+  });
+
+  if (run.state === 'RUN_STARTED') {
+    for (const waiter of store.waitersOfRun(run.seq)) {
+      next.push({
+        messageId: '',
+        stepName: str(waiter.step.stepName),
+        stepType: (waiter.kind === 'webhook' ? 'WaitForWebhook' : 'Wait') as NextStepLog['stepType'],
+        state: 'STEP_PROGRESS',
+        retries,
+        createdAt: waiter.createdAt,
+        waitEventId: waiter.eventId,
+        waitTimeoutDuration: waiter.timeout,
+        waitTimeoutDeadline: waiter.deadline,
+      } as NextStepLog);
+    }
+  }
+  if (next.length > 0) groups.push({ type: 'next', steps: next });
+
+  const record: WorkflowRunLog = {
+    workflowRunId: run.runId,
+    workflowUrl: run.url,
+    workflowState: run.state,
+    workflowRunCreatedAt: run.createdAt,
+    steps: groups,
+  };
+  if (run.completedAt !== undefined) record.workflowRunCompletedAt = run.completedAt;
+  if (run.callerIp !== undefined) record.workflowRunCallerIp = run.callerIp;
+  if (run.response !== undefined) {
+    const response = trim(run.response, trimBody);
+    if (response !== undefined) record.workflowRunResponse = response;
+  }
+  if (run.invoker) {
+    record.invoker = {
+      workflowRunId: run.invoker.workflowRunId,
+      workflowUrl: run.invoker.workflowUrl,
+      workflowRunCreatedAt: run.invoker.workflowRunCreatedAt,
+    };
+  }
+  if (run.failure) {
+    const failure = run.failure;
+    record.failureFunction = {
+      messageId: failure.messageId ?? '',
+      url: failure.url,
+      state: failure.state,
+      failHeaders: failure.failHeaders,
+      failStatus: failure.failStatus,
+      failResponse: trim(failure.failResponse, trimBody),
+      dlqId: failure.dlqId,
+      maxRetries: failure.maxRetries,
+      ...(failure.responseStatus !== undefined ? { responseStatus: failure.responseStatus } : {}),
+      ...(failure.responseHeaders ? { responseHeaders: failure.responseHeaders } : {}),
+      ...(failure.responseBody !== undefined ? { responseBody: trim(failure.responseBody, trimBody) } : {}),
+      ...(failure.nextDeliveryTime !== undefined ? { nextDeliveryTime: failure.nextDeliveryTime } : {}),
+    };
+  }
+  if (run.dlqId !== undefined) record.dlqId = run.dlqId;
+  const labels = run.config.labels;
+  if (labels && labels.length > 0) {
+    record.label = labels[0];
+    record.labels = labels;
+  }
+  if (run.config.flowControl) record.flowControlKey = run.config.flowControl.key;
+  return record;
+}
+
+function foldCall(
+  log: StepLog,
+  step: Record<string, unknown>,
+  calls: Map<string, Record<string, unknown>>,
+  callbacks: Map<string, Record<string, unknown>>,
+  trimBody: number,
+): void {
+  // The request: the newest call message of this step id not yet claimed (its entry carries the step id).
+  for (const [messageId, call] of calls) {
+    if (call.stepId !== undefined && String(call.stepId) !== String(step.stepId)) continue;
+    calls.delete(messageId);
+    log.callUrl = str(call.url);
+    log.callMethod = str(call.method);
+    log.callHeaders = call.header as HeaderMap;
+    const body = str(call.body);
+    log.callBody = trim(
+      body !== undefined ? Buffer.from(body, 'base64').toString('utf8') : undefined,
+      trimBody,
+    );
+    const callback = callbacks.get(messageId);
+    if (callback) {
+      log.callResponseStatus = num(callback.status);
+      log.callResponseHeaders = callback.header as HeaderMap;
+      const response = str(callback.body);
+      log.callResponseBody = trim(
+        response !== undefined ? Buffer.from(response, 'base64').toString('utf8') : undefined,
+        trimBody,
+      );
+    }
+    break;
+  }
+}
+
+function foldInvoke(store: WorkflowStore, run: RunRecord, log: StepLog): void {
+  const child = store.invokedRun(run.runId, run.createdAt, log.stepId ?? 0);
+  if (!child) return;
+  log.invokedWorkflowRunId = child.runId;
+  log.invokedWorkflowUrl = child.url;
+  log.invokedWorkflowCreatedAt = child.createdAt;
+}

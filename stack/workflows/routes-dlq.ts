@@ -1,0 +1,296 @@
+// The workflow DLQ (failed runs): list, get, delete, restart (a new run from the start), resume (the same run
+// from its failed step), failure-callback retry; and bulk cancel of active runs. Bulk forms take ids or
+// filters with cursor/count batching; a request with neither is refused unless it says all=true.
+import type { WorkflowDlqMessage } from '../../shared/workflows/types';
+import { HttpError, type Handler, type Reply, type RequestContext, type Router } from '../http/server';
+import { base58, newMessageId } from '../messages/ids';
+import { collectHeaders, parseConfig, PublishError } from '../messages/publish-request';
+import type { RunFilters, RunRecord } from '../store/workflow-store';
+import { planned, planStep } from './plan';
+import { cursor, integer, multi, requireFilterOrAll, runFilters, single } from './query';
+import type { PlannedAppend, WorkflowRuntime } from './runtime';
+
+const DLQ_PAGE_MAX = 100;
+
+function dlqView(runtime: WorkflowRuntime, run: RunRecord): WorkflowDlqMessage | undefined {
+  if (run.dlqId === undefined) return undefined;
+  const entry = runtime.messages.getDlq(run.dlqId);
+  if (!entry) return undefined;
+  const { message } = entry;
+  const initial = runtime.store.log(run.seq)[0]?.body ?? Buffer.alloc(0);
+  const view: WorkflowDlqMessage = {
+    dlqId: run.dlqId,
+    messageId: message.id,
+    url: message.spec.url,
+    method: message.spec.method,
+    header: message.spec.header,
+    body: initial.toString('utf8'),
+    maxRetries: message.spec.maxRetries,
+    notBefore: message.spec.notBefore,
+    createdAt: message.createdAt,
+    workflowRunId: run.runId,
+    workflowCreatedAt: run.createdAt,
+    workflowUrl: run.url,
+    responseStatus: entry.responseStatus,
+  };
+  if (run.callerIp) view.callerIP = run.callerIp;
+  if (entry.responseHeader) view.responseHeader = entry.responseHeader;
+  if (entry.responseBody) view.responseBody = entry.responseBody.toString('utf8');
+  if (run.config.failureCallback) view.failureCallback = run.config.failureCallback;
+  if (run.failure) {
+    view.failureCallbackInfo = {
+      state: run.failure.state,
+      responseStatus: run.failure.responseStatus,
+      responseBody: run.failure.responseBody,
+      responseHeaders: run.failure.responseHeaders,
+    };
+  }
+  if (run.config.labels && run.config.labels.length > 0) {
+    view.label = run.config.labels[0];
+    view.labels = run.config.labels;
+  }
+  if (run.config.flowControl) view.flowControlKey = run.config.flowControl.key;
+  return view;
+}
+
+/** DLQ filters: the run filters, dates on the failure time, plus `url` and `responseStatus`. */
+function dlqFilters(query: URLSearchParams): RunFilters {
+  const filters = runFilters(query);
+  const urls = multi(query, 'url');
+  if (urls) filters.workflowUrl = [...(filters.workflowUrl ?? []), ...urls];
+  const statuses = multi(query, 'responseStatus');
+  if (statuses) {
+    filters.responseStatus = statuses.map((status) => {
+      if (!/^\d{1,3}$/.test(status))
+        throw new HttpError(400, `invalid responseStatus '${status.slice(0, 20)}'`);
+      return Number(status);
+    });
+  }
+  const ids = multi(query, 'dlqIds');
+  if (ids) filters.dlqIds = ids;
+  filters.inDlq = true;
+  filters.datesOnCompletion = true;
+  return filters;
+}
+
+function withoutDlqMarker(filters: RunFilters): RunFilters {
+  const { inDlq: _inDlq, datesOnCompletion: _dates, ...rest } = filters;
+  return rest;
+}
+
+/** The DLQ entries a bulk request selects: by ids (all of them) or by filters in cursor/count batches. */
+function selectDlq(
+  runtime: WorkflowRuntime,
+  ctx: RequestContext,
+  what: string,
+  defaultCount: number | undefined,
+): { runs: RunRecord[]; next?: number } {
+  const filters = dlqFilters(ctx.query);
+  if (filters.dlqIds) {
+    const runs = filters.dlqIds.map((id) => {
+      const run = runtime.store.runByDlqId(id);
+      if (!run) throw new HttpError(404, `DLQ entry '${id}' not found`);
+      return run;
+    });
+    return { runs };
+  }
+  requireFilterOrAll(ctx.query, withoutDlqMarker(filters), what);
+  const count = integer(ctx.query, 'count', 1, 100_000) ?? defaultCount ?? Number.MAX_SAFE_INTEGER;
+  return runtime.store.listRuns(filters, cursor(ctx.query), Math.min(count, 1_000_000));
+}
+
+/** Settings a restart/resume request overrides (Retries, Delay, Retry-Delay, Flow-Control, Label, Failure-Callback). */
+function overrides(runtime: WorkflowRuntime, ctx: RequestContext, run: RunRecord): RunRecord['config'] {
+  let patch;
+  try {
+    patch = parseConfig(collectHeaders(ctx.req.rawHeaders), runtime.clock.now());
+  } catch (error) {
+    if (error instanceof PublishError) throw new HttpError(400, error.message);
+    throw error;
+  }
+  const config = { ...run.config, header: { ...run.config.header } };
+  if (patch.retries !== undefined) config.maxRetries = patch.retries;
+  if (patch.delayMs !== undefined) config.delayMs = patch.delayMs;
+  if (patch.retryDelay !== undefined) config.retryDelay = patch.retryDelay;
+  if (patch.flowControl) config.flowControl = patch.flowControl;
+  if (patch.labels) {
+    config.labels = patch.labels;
+    config.header['Upstash-Label'] = [patch.labels.join(',')];
+  }
+  if (patch.failureCallback !== undefined) config.failureCallback = patch.failureCallback;
+  return config;
+}
+
+async function restart(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRecord[]): Promise<unknown[]> {
+  const now = runtime.clock.now();
+  const plans: PlannedAppend[] = [];
+  const calls: unknown[] = [];
+  for (const old of runs) {
+    const config = overrides(runtime, ctx, old);
+    const run = { runId: `wfr_${base58(21)}`, url: old.url, createdAt: now, callerIp: old.callerIp, config };
+    const message = planStep(run, { forward: {} }, Buffer.alloc(0), now);
+    const initial = runtime.store.log(old.seq)[0]?.body ?? Buffer.alloc(0);
+    plans.push({
+      item: {
+        create: run,
+        entry: { messageId: message.row.id, callType: 'step', body: initial },
+        stepState: 'STEP_PROGRESS',
+      },
+      message,
+    });
+    calls.push(['wfDeleteDlq', old.seq, old.dlqId]);
+  }
+  const append = runtime.appendCall(plans, now);
+  const results = await runtime.writer.commitAll([append.call, ...calls] as never);
+  append.committed(results[0]);
+  return plans.map((plan) => ({
+    workflowRunId: plan.item.create?.runId,
+    workflowCreatedAt: plan.item.create?.createdAt,
+  }));
+}
+
+async function resume(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRecord[]): Promise<unknown[]> {
+  const now = runtime.clock.now();
+  const calls: unknown[] = [];
+  const reopened: { run: RunRecord; seq: number; dueAt: number }[] = [];
+  for (const run of runs) {
+    const entry = run.dlqId !== undefined ? runtime.messages.getDlq(run.dlqId) : undefined;
+    if (!entry || run.dlqId === undefined) continue;
+    const config = overrides(runtime, ctx, run);
+    const spec = { ...entry.message.spec, maxRetries: config.maxRetries };
+    if (config.retryDelay !== undefined) spec.retryDelay = config.retryDelay;
+    if (config.flowControl) spec.flowControl = config.flowControl;
+    if (config.labels) spec.labels = config.labels;
+    const dueAt = now + (config.delayMs ?? 0);
+    spec.notBefore = dueAt;
+    calls.push(['wfResume', run.seq, run.dlqId, entry.message.seq, now, dueAt, config, JSON.stringify(spec)]);
+    reopened.push({ run, seq: entry.message.seq, dueAt });
+  }
+  const results = await runtime.writer.commitAll(calls as never);
+  const out: unknown[] = [];
+  reopened.forEach(({ run, seq }, index) => {
+    if (results[index] !== true) return;
+    const record = runtime.messages.getMessage(seq);
+    if (record) {
+      runtime.engine.add([
+        {
+          seq,
+          id: record.id,
+          dueAt: record.dueAt,
+          retried: 0,
+          cancelRequested: false,
+          flowControl: record.spec.flowControl,
+        },
+      ]);
+    }
+    out.push({ workflowRunId: run.runId, workflowCreatedAt: run.createdAt });
+  });
+  return out;
+}
+
+export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Router): void {
+  const list: Handler = (ctx) => {
+    const filters = dlqFilters(ctx.query);
+    const count = integer(ctx.query, 'count', 1, DLQ_PAGE_MAX) ?? DLQ_PAGE_MAX;
+    const page = runtime.store.listRuns(filters, cursor(ctx.query), count);
+    return {
+      status: 200,
+      body: {
+        messages: page.runs.flatMap((run) => dlqView(runtime, run) ?? []),
+        cursor: page.next !== undefined ? String(page.next) : '',
+      },
+    };
+  };
+  router.add('GET', '/v2/dlq', (ctx) => {
+    if (ctx.query.get('source') === 'workflow') return list(ctx);
+    const found = fallback.match('GET', '/v2/dlq');
+    if (!found || 'allowed' in found) throw new HttpError(404, 'not found');
+    return found.handler(ctx);
+  });
+  router.add('GET', '/v2/workflows/dlq', list);
+  const one = (ctx: RequestContext): RunRecord => {
+    const run = runtime.store.runByDlqId(ctx.params.dlqId as string);
+    if (!run) throw new HttpError(404, `DLQ entry '${ctx.params.dlqId}' not found`);
+    return run;
+  };
+  router.add('GET', '/v2/workflows/dlq/:dlqId', (ctx) => {
+    const view = dlqView(runtime, one(ctx));
+    if (!view) throw new HttpError(404, `DLQ entry '${ctx.params.dlqId}' not found`);
+    return { status: 200, body: view };
+  });
+  const remove = async (runs: RunRecord[]): Promise<number> => {
+    const calls = runs.map((run) => ['wfDeleteDlq', run.seq, run.dlqId]);
+    const results = await runtime.writer.commitAll(calls as never);
+    return results.filter((result) => result === true).length;
+  };
+  router.add('DELETE', '/v2/workflows/dlq/:dlqId', async (ctx) => {
+    await remove([one(ctx)]);
+    return { status: 200, body: { deleted: 1 } };
+  });
+  router.add('DELETE', '/v2/workflows/dlq', async (ctx) => {
+    const { runs, next } = selectDlq(runtime, ctx, 'delete DLQ entries', 100);
+    return {
+      status: 200,
+      body: { deleted: await remove(runs), cursor: next !== undefined ? String(next) : '' },
+    };
+  });
+  for (const action of ['restart', 'resume'] as const) {
+    const run = action === 'restart' ? restart : resume;
+    router.add('POST', `/v2/workflows/dlq/${action}`, async (ctx) => {
+      const { runs, next } = selectDlq(runtime, ctx, `${action} DLQ runs`, undefined);
+      const workflowRuns = await run(runtime, ctx, runs);
+      return { status: 200, body: { workflowRuns, cursor: next !== undefined ? String(next) : '' } };
+    });
+    router.add('POST', `/v2/workflows/dlq/${action}/:dlqId`, async (ctx) => {
+      const [result] = await run(runtime, ctx, [one(ctx)]);
+      if (!result) throw new HttpError(409, `DLQ entry '${ctx.params.dlqId}' could not be ${action}ed`);
+      return { status: 200, body: { workflowRuns: [result], ...(result as object) } };
+    });
+  }
+  router.add('POST', '/v2/workflows/dlq/callback/:dlqId', async (ctx) => retryFailure(runtime, one(ctx)));
+
+  router.add('DELETE', '/v2/workflows/runs', async (ctx) => {
+    const ids = multi(ctx.query, 'workflowRunIds');
+    let runs: RunRecord[];
+    if (ids) {
+      runs = ids.flatMap((id) => runtime.store.activeRun(id) ?? []);
+    } else {
+      const filters = runFilters(ctx.query, { urlPrefixByDefault: true });
+      const host = single(ctx.query, 'host');
+      const path = single(ctx.query, 'path');
+      if (host !== undefined || path !== undefined) {
+        throw new HttpError(
+          400,
+          'the host and path filters are not supported here: use workflowUrl (a prefix)',
+        );
+      }
+      requireFilterOrAll(ctx.query, filters, 'cancel workflow runs');
+      const count = integer(ctx.query, 'count', 1, 100_000) ?? 100;
+      runs = runtime.store.listRuns({ ...filters, runState: ['RUN_STARTED'] }, undefined, count).runs;
+    }
+    let cancelled = 0;
+    for (const run of runs) if (await runtime.finish(run, 'RUN_CANCELED', null)) cancelled++;
+    return { status: 200, body: { cancelled } };
+  });
+}
+
+/** Sends the failure callback of a failed run again (its previous one failed, or an operator asks). */
+async function retryFailure(runtime: WorkflowRuntime, run: RunRecord): Promise<Reply> {
+  const failure = run.failure;
+  const previous =
+    failure?.messageId !== undefined ? runtime.messages.getMessageById(failure.messageId) : undefined;
+  if (!failure || !previous) {
+    throw new HttpError(400, `workflow run '${run.runId}' has no failure callback to retry`);
+  }
+  const now = runtime.clock.now();
+  const message = planned({ ...previous.spec, notBefore: now }, now, previous.body, now);
+  message.row.id = newMessageId();
+  message.record.id = message.row.id;
+  const info = { ...failure, messageId: message.row.id, state: 'CALLBACK_INPROGRESS' as const };
+  const results = await runtime.writer.commitAll([
+    ['wfFailure', run.seq, info],
+    ['wfInsertMessage', message.row, now],
+  ] as never);
+  runtime.engine.add([runtime.pendingRow(message, results[1] as number, now)]);
+  return { status: 200, body: { workflowRunId: run.runId, workflowCreatedAt: run.createdAt } };
+}

@@ -1,0 +1,466 @@
+// The endpoints the workflow SDK's serve() speaks: publishes carrying Upstash-Workflow-RunId (on /v2/batch and
+// /v2/publish — everything else is handed back to the message service), run completion and cancel from
+// inside, lazy fetch, wait / notify / waiters, and the webhook URLs of context.createWebhook.
+import { tryParseDuration } from '../../shared/duration';
+import { HOP_BY_HOP } from '../../shared/headers';
+import { HttpError, type Handler, type Reply, type RequestContext, type Router } from '../http/server';
+import {
+  collectHeaders,
+  destinationQuery,
+  headersFromRecord,
+  parseConfig,
+  parseDestination,
+  planPublish,
+  PublishError,
+  type HeaderInput,
+} from '../messages/publish-request';
+import type { RunRecord, WaiterKind, WaiterRecord } from '../store/workflow-store';
+import { checkRunId, first, ownHeaders, planned, planStep, runConfig, WF, type WorkflowMeta } from './plan';
+import type { PlannedAppend, WorkflowRuntime } from './runtime';
+import { RUN_NOT_ACTIVE } from './write-ops';
+
+function badRequest(error: unknown): never {
+  if (error instanceof PublishError) throw new HttpError(error.status, error.message);
+  if (error instanceof Error && error.message.includes(RUN_NOT_ACTIVE)) {
+    throw new HttpError(400, `${error.message}: it has finished, was cancelled, or never existed`);
+  }
+  throw error;
+}
+
+const MAX_WAIT_MS = 365 * 86_400_000;
+
+/** Plans one workflow publish: a trigger (new run), a step, or a context.call message. */
+function planItem(
+  runtime: WorkflowRuntime,
+  destinationText: string,
+  headers: HeaderInput,
+  body: Buffer,
+  callerIp: string,
+): PlannedAppend {
+  const now = runtime.clock.now();
+  const runId = checkRunId(first(headers, WF.runId));
+  const destination = parseDestination(destinationText);
+  if (destination.kind !== 'url') {
+    throw new PublishError(400, 'a workflow message must be published to a URL');
+  }
+  const patch = parseConfig(headers, now);
+  const callType = first(headers, WF.callType) ?? 'step';
+  if (first(headers, WF.init) === 'true') {
+    let payload = body;
+    let invoker: RunRecord['invoker'];
+    if (first(headers, WF.invoke) === 'true') {
+      // context.invoke: the child's payload and the parent's coordinates come wrapped in a JSON body.
+      let wrapped: Record<string, unknown>;
+      try {
+        wrapped = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+      } catch {
+        throw new PublishError(400, 'invalid invoke body: expected JSON');
+      }
+      if (typeof wrapped.workflowRunId !== 'string' || typeof wrapped.workflowUrl !== 'string') {
+        throw new PublishError(400, 'invalid invoke body: workflowRunId and workflowUrl are required');
+      }
+      payload = Buffer.from(typeof wrapped.body === 'string' ? wrapped.body : '', 'utf8');
+      invoker = {
+        workflowRunId: wrapped.workflowRunId,
+        workflowUrl: wrapped.workflowUrl,
+        workflowRunCreatedAt: Number(wrapped.workflowRunCreatedAt),
+        headers: (wrapped.headers ?? {}) as Record<string, string[]>,
+        step: (wrapped.step ?? {}) as Record<string, unknown>,
+      };
+    }
+    const config = runConfig(patch, ownHeaders(patch));
+    const run = {
+      runId,
+      url: first(headers, WF.url) ?? destination.url,
+      createdAt: now,
+      callerIp: callerIp || undefined,
+      config,
+      ...(invoker ? { invoker } : {}),
+    };
+    const message = planStep(
+      run,
+      { forward: {}, notBefore: patch.notBefore, delayMs: patch.delayMs },
+      body,
+      now,
+      {
+        url: destination.url,
+      },
+    );
+    return {
+      item: {
+        create: run,
+        entry: { messageId: message.row.id, callType: 'step', body: payload },
+        stepState: 'STEP_PROGRESS',
+      },
+      message,
+    };
+  }
+  const run = runtime.store.activeRun(runId);
+  if (!run)
+    throw new PublishError(
+      400,
+      `${RUN_NOT_ACTIVE}: ${runId}: it has finished, was cancelled, or never existed`,
+    );
+  if (callType === 'toCallback') {
+    // context.call: a plain delivery to the third party, with its own settings; its callback is ours to send.
+    const [plan] = planPublish(destination, undefined, headers, body, { now, callerIp });
+    if (!plan) throw new PublishError(400, 'invalid call message');
+    const { spec } = plan;
+    const meta: WorkflowMeta = {
+      kind: 'call',
+      runId: run.runId,
+      createdAt: run.createdAt,
+      runSeq: run.seq,
+      callback: spec.callback,
+      callbackConfig: spec.callbackConfig,
+    };
+    delete spec.callback;
+    delete spec.callbackConfig;
+    delete spec.failureCallback;
+    delete spec.failureCallbackConfig;
+    spec.meta = { wf: meta };
+    const message = planned(spec, plan.dueAt, body, now);
+    const stepId = meta.callbackConfig?.['upstash-forward-upstash-workflow-stepid'];
+    const request = {
+      url: spec.url,
+      method: spec.method,
+      header: spec.header,
+      body: body.toString('base64'),
+      ...(stepId !== undefined ? { stepId: Number(stepId) } : {}),
+    };
+    return {
+      item: {
+        runSeq: run.seq,
+        entry: {
+          messageId: message.row.id,
+          callType: 'toCallback',
+          body: Buffer.from(JSON.stringify(request)),
+        },
+      },
+      message,
+    };
+  }
+  const message = planStep(run, patch, body, now, { url: destination.url });
+  return {
+    item: {
+      runSeq: run.seq,
+      entry: { messageId: message.row.id, callType: 'step', body },
+      stepState: 'STEP_PROGRESS',
+    },
+    message,
+  };
+}
+
+function isWorkflowHeaders(headers: HeaderInput): boolean {
+  return headers.has(WF.runId);
+}
+
+/** The message id a workflow publish answers with (for a deduplicated trigger: the run's first message). */
+function answer(runtime: WorkflowRuntime, planned: PlannedAppend, result: unknown): Record<string, unknown> {
+  const appended = result as { runSeq: number; deduplicated?: boolean } | null;
+  if (appended?.deduplicated) {
+    const first = runtime.store.log(appended.runSeq)[0];
+    return { messageId: first?.messageId ?? planned.item.entry.messageId, deduplicated: true };
+  }
+  return { messageId: planned.item.entry.messageId };
+}
+
+async function workflowBatch(
+  runtime: WorkflowRuntime,
+  ctx: RequestContext,
+  items: unknown[],
+): Promise<Reply> {
+  const plans = items.map((raw, index) => {
+    const item = raw as { destination?: unknown; headers?: unknown; body?: unknown };
+    try {
+      if (typeof item.destination !== 'string') throw new PublishError(400, "'destination' must be a string");
+      // context.call passes a JSON body through as it is; any other body is a string.
+      const body =
+        item.body === undefined || item.body === null
+          ? ''
+          : typeof item.body === 'string'
+            ? item.body
+            : JSON.stringify(item.body);
+      const headers = headersFromRecord((item.headers ?? {}) as Record<string, string>);
+      if (!isWorkflowHeaders(headers)) {
+        throw new PublishError(400, 'a batch cannot mix workflow messages with plain ones');
+      }
+      return planItem(runtime, item.destination, headers, Buffer.from(body, 'utf8'), ctx.remoteAddress);
+    } catch (error) {
+      if (error instanceof PublishError)
+        throw new HttpError(error.status, `invalid batch item ${index}: ${error.message}`);
+      throw error;
+    }
+  });
+  let results;
+  try {
+    results = await runtime.append(plans);
+  } catch (error) {
+    badRequest(error);
+  }
+  return { status: 200, body: plans.map((plan, index) => answer(runtime, plan, results[index])) };
+}
+
+/** Takes over /v2/batch and /v2/publish for workflow messages; hands everything else to `fallback`. */
+export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback: Router): void {
+  const delegate = (method: string, path: string, ctx: RequestContext): Promise<Reply> | Reply => {
+    const found = fallback.match(method, path);
+    if (!found || 'allowed' in found) throw new HttpError(404, `not found: ${method} ${path}`);
+    return found.handler({ ...ctx, params: found.params, rest: found.rest });
+  };
+  router.add('POST', '/v2/batch', async (ctx) => {
+    const parsed = await ctx.json();
+    if (
+      Array.isArray(parsed) &&
+      parsed.some((item) => {
+        const headers = (item as { headers?: unknown } | null)?.headers;
+        return (
+          typeof headers === 'object' &&
+          headers !== null &&
+          Object.keys(headers).some((name) => name.toLowerCase() === WF.runId)
+        );
+      })
+    ) {
+      return workflowBatch(runtime, ctx, parsed);
+    }
+    return delegate('POST', '/v2/batch', ctx);
+  });
+  router.add('POST', '/v2/publish/*', async (ctx) => {
+    const headers = collectHeaders(ctx.req.rawHeaders, ctx.query);
+    if (!isWorkflowHeaders(headers)) return delegate('POST', `/v2/publish/${ctx.rest}`, ctx);
+    const query = destinationQuery(ctx.rawQuery);
+    const destination = ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
+    let plan: PlannedAppend;
+    try {
+      plan = planItem(runtime, destination, headers, await ctx.body(), ctx.remoteAddress);
+    } catch (error) {
+      badRequest(error);
+    }
+    let results;
+    try {
+      results = await runtime.append([plan]);
+    } catch (error) {
+      badRequest(error);
+    }
+    return { status: 200, body: answer(runtime, plan, results[0]) };
+  });
+}
+
+function rawSteps(
+  runtime: WorkflowRuntime,
+  run: RunRecord,
+): { messageId: string; body: string; callType: string }[] {
+  return runtime.store.log(run.seq).map((entry) => ({
+    messageId: entry.messageId,
+    body: entry.body.toString('base64'),
+    callType: entry.callType,
+  }));
+}
+
+function waiterView(waiter: WaiterRecord): Record<string, unknown> {
+  return {
+    url: waiter.url,
+    deadline: Math.floor(waiter.deadline / 1_000),
+    headers: waiter.headers,
+    timeoutUrl: waiter.timeoutUrl,
+    timeoutHeaders: waiter.timeoutHeaders,
+    workflowRunId: undefined,
+  };
+}
+
+/** The run endpoints of the SDK: completion, cancel from inside, lazy fetch. */
+export function runRoutes(router: Router, runtime: WorkflowRuntime): void {
+  router.add('DELETE', '/v2/workflows/runs/:id', async (ctx) => {
+    const runId = checkRunIdParam(ctx.params.id);
+    const cancelParam = ctx.query.get('cancel') ?? 'false';
+    if (cancelParam !== 'true' && cancelParam !== 'false') {
+      throw new HttpError(400, `invalid cancel '${cancelParam}': expected true or false`);
+    }
+    const cancel = cancelParam === 'true';
+    const run = runtime.store.activeRun(runId);
+    if (!run) {
+      const known = runtime.store.latestRun(runId);
+      if (!known && cancel) throw new HttpError(404, `workflow run '${runId}' not found`);
+      // The SDK reads 400 as "already ended" (a 404 would make it fail and retry).
+      throw new HttpError(400, `workflow run '${runId}' is not active (${known?.state ?? 'unknown'})`);
+    }
+    const body = (await ctx.body()).toString('utf8');
+    const ended = await runtime.finish(run, cancel ? 'RUN_CANCELED' : 'RUN_SUCCESS', cancel ? null : body);
+    if (!ended) throw new HttpError(400, `workflow run '${runId}' is not active`);
+    return { status: 200, body: {} };
+  });
+  router.add('GET', '/v2/workflows/runs/:id', (ctx) => {
+    const runId = checkRunIdParam(ctx.params.id);
+    const run = runtime.store.activeRun(runId);
+    if (!run) throw new HttpError(404, `workflow run '${runId}' not found or not active`);
+    return { status: 200, body: rawSteps(runtime, run) };
+  });
+}
+
+function checkRunIdParam(value: string | undefined): string {
+  try {
+    return checkRunId(value, 'workflow run id');
+  } catch (error) {
+    badRequest(error);
+  }
+}
+
+/** POST /v2/wait, notify, waiters and webhook URLs. */
+export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
+  router.add('POST', '/v2/wait/:eventId', async (ctx) => {
+    const eventId = ctx.params.eventId as string;
+    const headers = collectHeaders(ctx.req.rawHeaders);
+    const runId = checkRunIdParam(first(headers, WF.runId));
+    const body = (await ctx.json()) as Record<string, unknown> | null;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new HttpError(400, 'invalid wait body: expected a JSON object');
+    }
+    if (typeof body.url !== 'string') throw new HttpError(400, "invalid wait body: 'url' must be a string");
+    if (typeof body.step !== 'object' || body.step === null) {
+      throw new HttpError(400, "invalid wait body: 'step' must be an object");
+    }
+    const timeout =
+      typeof body.timeout === 'string' || typeof body.timeout === 'number' ? String(body.timeout) : '7d';
+    const parsed = tryParseDuration(timeout, { bareNumberAsSeconds: true });
+    if (!parsed.ok || parsed.ms > MAX_WAIT_MS) {
+      throw new HttpError(
+        400,
+        `invalid wait timeout '${timeout}': ${parsed.ok ? 'longer than 365d' : parsed.error}`,
+      );
+    }
+    const run = runtime.store.activeRun(runId);
+    if (!run) throw new HttpError(400, `${RUN_NOT_ACTIVE}: ${runId}`);
+    const step = body.step as Record<string, unknown>;
+    const kind: WaiterKind = step.stepType === 'WaitForWebhook' ? 'webhook' : 'wait';
+    const now = runtime.clock.now();
+    const requestHeaders: Record<string, string[]> = {};
+    for (const [name, values] of headers) if (name.startsWith('upstash-')) requestHeaders[name] = values;
+    const data = {
+      url: body.url,
+      headers: requestHeaders,
+      timeout,
+      timeoutUrl: typeof body.timeoutUrl === 'string' ? body.timeoutUrl : undefined,
+      timeoutHeaders: (body.timeoutHeaders ?? undefined) as Record<string, string[]> | undefined,
+      step,
+    };
+    // The lookback: a run-scoped notification or a webhook call that arrived first satisfies the wait now.
+    const early = runtime.store.lookbackEvent(run.seq, eventId);
+    if (early) {
+      const waiter: WaiterRecord = {
+        ...data,
+        seq: -1,
+        eventId,
+        runSeq: run.seq,
+        kind,
+        createdAt: now,
+        deadline: now,
+      };
+      const append = runtime.waitResult(run, waiter, waitStep(waiter, early));
+      delete append.item.waiterSeq;
+      append.item.consumeEvent = eventId;
+      await runtime.append([append]);
+      return { status: 200, body: {} };
+    }
+    const deadline = now + parsed.ms;
+    const seq = (
+      await runtime.writer.commitAll([['wfAddWaiter', run.seq, eventId, kind, now, deadline, data] as never])
+    )[0] as number | null;
+    if (seq === null) throw new HttpError(400, `${RUN_NOT_ACTIVE}: ${runId}`);
+    runtime.armWaiter({ ...data, seq, eventId, runSeq: run.seq, kind, createdAt: now, deadline });
+    return { status: 200, body: {} };
+  });
+
+  const notify = async (ctx: RequestContext, runId: string | undefined): Promise<Reply> => {
+    const eventId = ctx.params.eventId as string;
+    const data = await ctx.body();
+    let runSeq: number | undefined;
+    let run: RunRecord | undefined;
+    if (runId !== undefined) {
+      run = runtime.store.activeRun(checkRunIdParam(runId));
+      if (!run) throw new HttpError(404, `workflow run '${runId}' not found or not active`);
+      runSeq = run.seq;
+    }
+    const waiters = runtime.store.waitersFor(eventId, 'wait', runSeq);
+    const appends: PlannedAppend[] = [];
+    const served: WaiterRecord[] = [];
+    for (const waiter of waiters) {
+      const owner = runtime.store.run(waiter.runSeq);
+      if (!owner || owner.state !== 'RUN_STARTED') continue;
+      appends.push(runtime.waitResult(owner, waiter, waitStep(waiter, data)));
+      served.push(waiter);
+    }
+    const results = appends.length > 0 ? await runtime.append(appends) : [];
+    const response = served.flatMap((waiter, index) => {
+      const result = results[index];
+      if (!result) return [];
+      const owner = runtime.store.run(waiter.runSeq);
+      return [
+        {
+          waiter: waiterView(waiter),
+          messageId: appends[index]?.item.entry.messageId,
+          workflowRunId: owner?.runId,
+          workflowCreatedAt: owner?.createdAt,
+          error: '',
+        },
+      ];
+    });
+    if (run && response.length === 0) {
+      // Nobody waits yet: keep it for the run's next wait on this event.
+      await runtime.writer.commitAll([
+        ['wfStoreEvent', run.seq, eventId, runtime.clock.now(), data] as never,
+      ]);
+    }
+    return { status: 200, body: response };
+  };
+  router.add('POST', '/v2/notify/:eventId', (ctx) => notify(ctx, undefined));
+  router.add('POST', '/v2/notify/:runId/:eventId', (ctx) => notify(ctx, ctx.params.runId));
+  router.add('GET', '/v2/waiters/:eventId', (ctx) => ({
+    status: 200,
+    body: runtime.store.waitersFor(ctx.params.eventId as string, 'wait').map(waiterView),
+  }));
+
+  const hook: Handler = async (ctx) => {
+    const run = runtime.store.activeRun(ctx.params.runId as string);
+    if (!run) throw new HttpError(404, `workflow run '${ctx.params.runId}' not found or not active`);
+    const eventId = ctx.params.eventId as string;
+    const raw = await ctx.body();
+    const header: Record<string, string[]> = {};
+    for (let i = 0; i + 1 < ctx.req.rawHeaders.length; i += 2) {
+      const name = ctx.req.rawHeaders[i] as string;
+      if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+      (header[name] ??= []).push(ctx.req.rawHeaders[i + 1] as string);
+    }
+    const request = Buffer.from(
+      JSON.stringify({
+        method: ctx.method,
+        header,
+        body: raw.toString('base64'),
+        // The SDK rebuilds the request as `${proto}://${host}${url}`.
+        proto: 'http',
+        host: ctx.req.headers.host ?? '',
+        url: ctx.req.url ?? '',
+      }),
+    );
+    const [waiter] = runtime.store.waitersFor(eventId, 'webhook', run.seq);
+    if (waiter) await runtime.append([runtime.waitResult(run, waiter, waitStep(waiter, request))]);
+    else
+      await runtime.writer.commitAll([
+        ['wfStoreEvent', run.seq, eventId, runtime.clock.now(), request] as never,
+      ]);
+    return { status: 200, body: { workflowRunId: run.runId, eventId } };
+  };
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']) {
+    router.add(method, '/v2/workflows/hooks/:userId/:runId/:eventId', hook, { open: true });
+  }
+}
+
+/** The result step of a satisfied wait: the waited step with the event data as `out` (base64). */
+function waitStep(waiter: WaiterRecord, data: Buffer): Record<string, unknown> {
+  return {
+    ...waiter.step,
+    out: data.toString('base64'),
+    waitEventId: waiter.eventId,
+    timeout: waiter.timeout,
+    waitTimeout: false,
+  };
+}

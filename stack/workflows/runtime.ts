@@ -1,0 +1,467 @@
+// The workflow service's core over the message engine: appending to run logs (and scheduling what was
+// appended), ending runs, and the engine hooks — the delivery rewrite that sends each step its log prefix,
+// and the outcome hook that fails runs, calls failure functions and turns call results into callbacks.
+import type { Logger } from 'pino';
+import type { Clock, Timer } from '../clock';
+import type { OutgoingRequest } from '../messages/delivery';
+import type { AttemptOutcome, Engine, EngineHooks, OutcomeWrites } from '../messages/engine';
+import { planCallback } from '../messages/publish-request';
+import type { MessageWriter } from '../messages/write-ops';
+import type { MessageRecord, MessageSpec, MessageStore, PendingRow } from '../store/message-store';
+import type { WorkflowStore, FailureInfo, RunRecord, RunState, WaiterRecord } from '../store/workflow-store';
+import { planned, planStep, workflowMeta, type PlannedRunMessage } from './plan';
+import type { AppendItem, AppendResult, WorkflowWrites } from './write-ops';
+
+/** One item of an append, with the message planned for it. */
+export interface PlannedAppend {
+  item: AppendItem;
+  message?: PlannedRunMessage;
+}
+
+type Call = [keyof WorkflowWrites & string, ...unknown[]];
+
+export class WorkflowRuntime {
+  private readonly waitTimers = new Map<number, Timer>();
+  private stopped = false;
+
+  constructor(
+    readonly store: WorkflowStore,
+    readonly messages: MessageStore,
+    readonly writer: MessageWriter,
+    readonly engine: Engine,
+    readonly clock: Clock,
+    readonly logger: Logger,
+  ) {}
+
+  private commit(calls: Call[]): Promise<unknown[]> {
+    return this.writer.commitAll(calls as never);
+  }
+
+  // ------------------------------------------------------------------ appending
+
+  /** The write call of an append (to join other writes), and what to schedule once it has committed. */
+  appendCall(
+    items: PlannedAppend[],
+    now: number,
+  ): { call: Call; committed(result: unknown): AppendResult[] } {
+    const call: Call = [
+      'wfAppend',
+      items.map(({ item, message }) => (message ? { ...item, message: message.row } : item)),
+      now,
+    ];
+    return {
+      call,
+      committed: (result) => {
+        const results = result as AppendResult[];
+        const rows: (PendingRow & { record?: MessageRecord })[] = [];
+        results.forEach((appended, index) => {
+          const message = items[index]?.message;
+          if (!appended || appended.deduplicated || !message || appended.messageSeq === undefined) return;
+          rows.push(this.pendingRow(message, appended.messageSeq, now));
+        });
+        if (!this.stopped) this.engine.add(rows);
+        return results;
+      },
+    };
+  }
+
+  /** Appends in one transaction (all or nothing) and schedules the new messages. */
+  async append(items: PlannedAppend[]): Promise<AppendResult[]> {
+    const now = this.clock.now();
+    const { call, committed } = this.appendCall(items, now);
+    const [result] = await this.commit([call]);
+    return committed(result);
+  }
+
+  pendingRow(message: PlannedRunMessage, seq: number, now: number): PendingRow & { record?: MessageRecord } {
+    const { row, record } = message;
+    return {
+      seq,
+      id: row.id,
+      dueAt: row.dueAt,
+      retried: 0,
+      cancelRequested: false,
+      flowControl: record.spec.flowControl,
+      createdAt: now,
+      record: row.dueAt <= now + 1_000 ? { ...record, seq } : undefined,
+    };
+  }
+
+  // ------------------------------------------------------------------ ending runs
+
+  /**
+   * The writes that end a run (state, response, DLQ id), and what follows from it: an invoking parent gets the
+   * result. `after` cancels what the run still had pending, once committed.
+   */
+  finishCalls(
+    run: RunRecord,
+    state: Exclude<RunState, 'RUN_STARTED'>,
+    now: number,
+    response: string | null,
+    dlqId: string | null,
+  ): { calls: Call[]; committed(results: unknown[]): void } {
+    const calls: Call[] = [['wfFinish', run.seq, state, now, response, dlqId]];
+    let parent: { call: Call; committed(result: unknown): AppendResult[] } | undefined;
+    if (run.invoker) {
+      const result =
+        state === 'RUN_SUCCESS'
+          ? { body: response ?? undefined, isCanceled: false, isFailed: false }
+          : state === 'RUN_FAILED'
+            ? { isFailed: true, isCanceled: false }
+            : { isCanceled: true, isFailed: false };
+      const planned = this.invokeResult(run, result, now);
+      if (planned) {
+        parent = this.appendCall([planned], now);
+        calls.push(parent.call);
+      }
+    }
+    return {
+      calls,
+      committed: (results) => {
+        const pending = results[0] as string[] | null;
+        if (pending === null) return;
+        this.cancelWaitTimers(run.seq);
+        if (pending.length > 0) {
+          this.engine
+            .cancel(pending)
+            .catch((error: unknown) => this.logger.warn({ err: error }, 'could not cancel run messages'));
+        }
+        if (parent) parent.committed(results[1]);
+      },
+    };
+  }
+
+  /** Ends a run; false when it had already ended. */
+  async finish(
+    run: RunRecord,
+    state: Exclude<RunState, 'RUN_STARTED'>,
+    response: string | null,
+    dlqId: string | null = null,
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    const { calls, committed } = this.finishCalls(run, state, now, response, dlqId);
+    const results = await this.commit(calls);
+    committed(results);
+    return results[0] !== null;
+  }
+
+  /** The step that hands an invoked run's result to its parent (if the parent still runs). */
+  private invokeResult(
+    run: RunRecord,
+    result: Record<string, unknown>,
+    now: number,
+  ): PlannedAppend | undefined {
+    const invoker = run.invoker;
+    if (!invoker) return undefined;
+    const parent = this.store.activeRun(invoker.workflowRunId);
+    if (!parent) return undefined;
+    const body = Buffer.from(JSON.stringify({ ...invoker.step, out: JSON.stringify(result) }));
+    const message = planStep(parent, undefined, Buffer.alloc(0), now, { url: invoker.workflowUrl });
+    return {
+      item: {
+        runSeq: parent.seq,
+        soft: true,
+        entry: { messageId: message.row.id, callType: 'step', body },
+        stepState: 'STEP_PROGRESS',
+      },
+      message: {
+        ...message,
+        record: { ...message.record, spec: withRunSeq(message.record.spec, parent.seq) },
+      },
+    };
+  }
+
+  // ------------------------------------------------------------------ waiters
+
+  /** Arms the timeout of a waiter (at start-up for every stored waiter, and for each new one). */
+  armWaiter(waiter: WaiterRecord): void {
+    if (this.stopped) return;
+    this.waitTimers.get(waiter.seq)?.cancel();
+    const timer = this.clock.setTimer(
+      () => {
+        this.waitTimers.delete(waiter.seq);
+        this.timeoutWaiter(waiter).catch((error: unknown) =>
+          this.logger.error({ err: error, eventId: waiter.eventId }, 'wait timeout failed'),
+        );
+      },
+      Math.max(0, waiter.deadline - this.clock.now()),
+    );
+    this.waitTimers.set(waiter.seq, timer);
+  }
+
+  private cancelWaitTimers(runSeq: number): void {
+    // Waiters of an ended run are deleted with it; their timers find nothing to do. Only drop the ones known.
+    for (const [seq, timer] of this.waitTimers) {
+      const waiter = this.store.waiter(seq);
+      if (!waiter || waiter.runSeq === runSeq) {
+        timer.cancel();
+        this.waitTimers.delete(seq);
+      }
+    }
+  }
+
+  private async timeoutWaiter(waiter: WaiterRecord): Promise<void> {
+    const run = this.store.run(waiter.runSeq);
+    if (!run || run.state !== 'RUN_STARTED') return;
+    const step = { ...waiter.step, waitTimeout: true, waitEventId: waiter.eventId, timeout: waiter.timeout };
+    await this.append([this.waitResult(run, waiter, step)]);
+  }
+
+  /** A server-built Wait (or WaitForWebhook) result step for a waiter. */
+  waitResult(run: RunRecord, waiter: WaiterRecord, step: Record<string, unknown>): PlannedAppend {
+    const now = this.clock.now();
+    const message = planStep(run, undefined, Buffer.alloc(0), now, { url: waiter.timeoutUrl ?? waiter.url });
+    return {
+      item: {
+        runSeq: run.seq,
+        soft: true,
+        waiterSeq: waiter.seq,
+        entry: { messageId: message.row.id, callType: 'step', body: Buffer.from(JSON.stringify(step)) },
+        stepState: 'STEP_PROGRESS',
+      },
+      message,
+    };
+  }
+
+  // ------------------------------------------------------------------ engine hooks
+
+  hooks(): EngineHooks {
+    return {
+      prepare: (record, request) => this.prepare(record, request),
+      onOutcome: (record, outcome) => this.onOutcome(record, outcome),
+    };
+  }
+
+  /** Adds the run headers; a step delivery carries the run log up to its own entry. */
+  private prepare(record: MessageRecord, request: OutgoingRequest): OutgoingRequest {
+    const meta = workflowMeta(record);
+    if (!meta || meta.kind === 'call') return request;
+    request.headers['Upstash-Workflow-RunId'] = meta.runId;
+    request.headers['Upstash-Workflow-CreatedAt'] = String(meta.createdAt);
+    if (meta.kind === 'step') {
+      const entries = this.store.logPrefix(record.id);
+      request.body = Buffer.from(
+        JSON.stringify(
+          entries.map((entry) => ({
+            messageId: entry.messageId,
+            body: entry.body.toString('base64'),
+            callType: entry.callType,
+          })),
+        ),
+      );
+      request.headers['Content-Type'] = 'application/json';
+    }
+    return request;
+  }
+
+  private onOutcome(record: MessageRecord, outcome: AttemptOutcome): OutcomeWrites | undefined {
+    const meta = workflowMeta(record);
+    if (!meta) return undefined;
+    switch (meta.kind) {
+      case 'step':
+      case 'callback':
+        return this.stepOutcome(record, meta.runSeq, outcome);
+      case 'call':
+        return this.callOutcome(record, outcome);
+      case 'failure':
+        return this.failureOutcome(record, meta.runSeq, outcome);
+    }
+  }
+
+  private runOf(record: MessageRecord, runSeq: number | undefined): RunRecord | undefined {
+    if (runSeq !== undefined) return this.store.run(runSeq);
+    const meta = workflowMeta(record);
+    const run = meta ? this.store.activeRun(meta.runId) : undefined;
+    return run && run.createdAt === meta?.createdAt ? run : undefined;
+  }
+
+  private stepOutcome(
+    record: MessageRecord,
+    runSeq: number | undefined,
+    outcome: AttemptOutcome,
+  ): OutcomeWrites | undefined {
+    if (outcome.state === 'DELIVERED' || outcome.state === 'CANCELLED') return undefined;
+    const run = this.runOf(record, runSeq);
+    if (!run || run.state !== 'RUN_STARTED') return undefined;
+    if (outcome.state === 'RETRY') return { calls: [['wfStepState', run.seq, 'STEP_RETRY']] };
+    // Retries exhausted, or the SDK said the error is not retryable (489): the run fails.
+    const { calls, committed } = this.finishCalls(
+      run,
+      'RUN_FAILED',
+      outcome.now,
+      null,
+      outcome.dlqId ?? null,
+    );
+    const failure = this.failureCallback(run, record, outcome);
+    if (failure)
+      calls.push(['wfFailure', run.seq, failure.info], ['wfInsertMessage', failure.message.row, outcome.now]);
+    return {
+      calls,
+      committed: (results) => {
+        committed(results);
+        if (failure && results[0] !== null && !this.stopped) {
+          const seq = results[results.length - 1] as number;
+          this.engine.add([this.pendingRow(failure.message, seq, outcome.now)]);
+        }
+      },
+    };
+  }
+
+  /** The failure function / failure URL call of a failed run, with the vendor's payload. */
+  private failureCallback(
+    run: RunRecord,
+    record: MessageRecord,
+    outcome: AttemptOutcome,
+  ): { message: PlannedRunMessage; info: FailureInfo } | undefined {
+    const { config } = run;
+    if (config.failureCallback === undefined) return undefined;
+    const initial = this.store.log(run.seq)[0]?.body ?? Buffer.alloc(0);
+    const response = outcome.response;
+    const payload = {
+      status: response.status ?? 0,
+      header: response.header,
+      body: response.body.toString('base64'),
+      retried: outcome.retried,
+      maxRetries: record.spec.maxRetries,
+      dlqId: outcome.dlqId,
+      sourceMessageId: record.id,
+      url: run.url,
+      method: record.spec.method,
+      sourceHeader: record.spec.header,
+      sourceBody: initial.toString('base64'),
+      createdAt: record.createdAt,
+      workflowRunId: run.runId,
+      workflowCreatedAt: run.createdAt,
+    };
+    const parent: MessageSpec = {
+      url: run.url,
+      method: 'POST',
+      header: {},
+      notBefore: outcome.now,
+      maxRetries: config.maxRetries,
+      failureCallback: config.failureCallback,
+      failureCallbackConfig: config.failureCallbackConfig,
+    };
+    if (config.retryDelay !== undefined) parent.retryDelay = config.retryDelay;
+    const plan = planCallback(parent, 'failureCallback', payload, outcome.now);
+    plan.spec.meta = {
+      wf: { kind: 'failure', runId: run.runId, createdAt: run.createdAt, runSeq: run.seq },
+    };
+    if (run.callerIp) plan.spec.callerIp = run.callerIp;
+    const message = planned(plan.spec, plan.dueAt, plan.body, outcome.now);
+    let failResponse = response.body.toString('utf8');
+    try {
+      const parsed = JSON.parse(failResponse) as { message?: unknown };
+      if (typeof parsed.message === 'string') failResponse = parsed.message;
+    } catch {
+      // Not JSON: the raw text is the failure response.
+    }
+    return {
+      message,
+      info: {
+        messageId: message.row.id,
+        url: config.failureCallback,
+        state: 'CALLBACK_INPROGRESS',
+        failHeaders: response.header,
+        failStatus: response.status ?? 0,
+        failResponse,
+        dlqId: outcome.dlqId,
+        maxRetries: plan.spec.maxRetries,
+      },
+    };
+  }
+
+  private failureOutcome(
+    record: MessageRecord,
+    runSeq: number | undefined,
+    outcome: AttemptOutcome,
+  ): OutcomeWrites | undefined {
+    if (runSeq === undefined) return undefined;
+    const run = this.store.run(runSeq);
+    if (!run?.failure || run.failure.messageId !== record.id) return undefined;
+    const response = outcome.response;
+    const info: FailureInfo = {
+      ...run.failure,
+      responseStatus: response.status ?? 0,
+      responseBody: response.body.toString('utf8'),
+      responseHeaders: response.header,
+    };
+    delete info.nextDeliveryTime;
+    if (outcome.state === 'DELIVERED') info.state = 'CALLBACK_SUCCESS';
+    else if (outcome.state === 'FAILED') info.state = 'CALLBACK_FAIL';
+    else if (outcome.state === 'CANCELLED') info.state = 'CALLBACK_CANCELED';
+    else info.nextDeliveryTime = outcome.nextDeliveryTime;
+    return { calls: [['wfFailure', run.seq, info]] };
+  }
+
+  /** Every attempt of a context.call (success or failure) is reported back to the run as its callback. */
+  private callOutcome(record: MessageRecord, outcome: AttemptOutcome): OutcomeWrites | undefined {
+    const meta = workflowMeta(record);
+    if (!meta?.callback || meta.runSeq === undefined || outcome.state === 'CANCELLED') return undefined;
+    const run = this.store.run(meta.runSeq);
+    if (!run || run.state !== 'RUN_STARTED') return undefined;
+    const response = outcome.response;
+    const payload = {
+      status: response.status ?? 0,
+      header: response.header,
+      body: response.body.toString('base64'),
+      retried: outcome.retried,
+      maxRetries: record.spec.maxRetries,
+      sourceMessageId: record.id,
+      url: record.spec.url,
+      method: record.spec.method,
+      sourceHeader: record.spec.header,
+      sourceBody: record.body.toString('base64'),
+      createdAt: record.createdAt,
+      ...(response.error !== undefined ? { error: response.error } : {}),
+    };
+    const parent: MessageSpec = {
+      url: record.spec.url,
+      method: 'POST',
+      header: {},
+      notBefore: outcome.now,
+      maxRetries: run.config.maxRetries,
+      callback: meta.callback,
+      callbackConfig: meta.callbackConfig,
+    };
+    const plan = planCallback(parent, 'callback', payload, outcome.now);
+    // The run's settings, except its forwarded headers: a callback delivery must not carry the trigger's.
+    plan.spec.maxRetries = run.config.maxRetries;
+    if (run.config.retryDelay !== undefined) plan.spec.retryDelay = run.config.retryDelay;
+    plan.spec.meta = {
+      wf: { kind: 'callback', runId: run.runId, createdAt: run.createdAt, runSeq: run.seq },
+    };
+    const message = planned(plan.spec, plan.dueAt, plan.body, outcome.now);
+    const append = this.appendCall(
+      [
+        {
+          item: {
+            runSeq: run.seq,
+            soft: true,
+            entry: { messageId: message.row.id, callType: 'fromCallback', body: plan.body },
+          },
+          message,
+        },
+      ],
+      outcome.now,
+    );
+    return { calls: [append.call], committed: (results) => void append.committed(results[0]) };
+  }
+
+  // ------------------------------------------------------------------ life cycle
+
+  start(): void {
+    for (const waiter of this.store.allWaiters()) this.armWaiter(waiter);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.waitTimers.values()) timer.cancel();
+    this.waitTimers.clear();
+  }
+}
+
+function withRunSeq(spec: MessageSpec, runSeq: number): MessageSpec {
+  const wf = spec.meta?.wf as Record<string, unknown> | undefined;
+  return wf ? { ...spec, meta: { ...spec.meta, wf: { ...wf, runSeq } } } : spec;
+}

@@ -1,0 +1,109 @@
+// A real workflow app for the compatibility tests: route functions served with the vendor's own serve()
+// (`@upstash/workflow` 1.3.3) from a node:http server on 127.0.0.1, pointed at an in-process stack, with the
+// stack's signing keys so that the SDK verifies every delivery's signature itself.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, serve, type RouteFunction, type WorkflowServeOptions } from '@upstash/workflow';
+import type { TestStack } from '../messages/test-support';
+
+export interface WorkflowApp {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  client: Client;
+  /** Requests the app received, by path. */
+  hits: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- route payloads and run records are any JSON */
+export type Routes = Record<
+  string,
+  { fn: RouteFunction<any, any>; options?: WorkflowServeOptions<any, any> }
+>;
+
+/** Starts an app serving `routes` (paths like `/a`) against `stack`. */
+export async function startWorkflowApp(
+  stack: TestStack,
+  routes: Routes,
+  extra: Record<string, RouteHandler> = {},
+): Promise<WorkflowApp> {
+  const hits = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const path = (req.url ?? '/').split('?')[0] as string;
+        hits.set(path, (hits.get(path) ?? 0) + 1);
+        const body = Buffer.concat(chunks);
+        const custom = extra[path];
+        if (custom) {
+          const answer = await custom(req, body);
+          res.writeHead(answer.status ?? 200, answer.headers ?? {});
+          res.end(answer.body ?? '');
+          return;
+        }
+        const handler = handlers.get(path);
+        if (!handler) {
+          res.writeHead(404);
+          res.end('no route');
+          return;
+        }
+        const headers = new Headers();
+        for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+          headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+        }
+        const request = new Request(app.url + (req.url ?? '/'), {
+          method: req.method,
+          headers,
+          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+        });
+        const response = await handler(request);
+        const out: Record<string, string> = {};
+        response.headers.forEach((value, name) => (out[name] = value));
+        res.writeHead(response.status, out);
+        res.end(Buffer.from(await response.arrayBuffer()));
+      })().catch((error: unknown) => {
+        res.writeHead(500);
+        res.end(String(error));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const keys = stack.stack.info.messages;
+  const env = {
+    QSTASH_URL: stack.url,
+    QSTASH_TOKEN: stack.token,
+    QSTASH_CURRENT_SIGNING_KEY: keys.currentSigningKey,
+    QSTASH_NEXT_SIGNING_KEY: keys.nextSigningKey,
+  };
+  const app: WorkflowApp = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    client: new Client({ baseUrl: stack.url, token: stack.token }),
+    hits,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  const handlers = new Map<string, (request: Request) => Promise<Response>>();
+  for (const [path, route] of Object.entries(routes)) {
+    handlers.set(path, serve(route.fn, { env, ...route.options }).handler);
+  }
+  return app;
+}
+
+export type RouteHandler = (
+  req: http.IncomingMessage,
+  body: Buffer,
+) =>
+  | Promise<{ status?: number; headers?: Record<string, string>; body?: string }>
+  | { status?: number; headers?: Record<string, string>; body?: string };
+
+/** The run record of one run from the SDK's own client.logs(), with bodies. */
+export async function runLog(stack: TestStack, runId: string): Promise<Record<string, any>> {
+  const response = await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}&trimBody=100000`);
+  if (response.status !== 200) throw new Error(`logs answered ${response.status}: ${response.text}`);
+  return response.json.runs[0];
+}

@@ -1,0 +1,163 @@
+// Every write of the workflow service, as named operations. They join the message service's group commits
+// (on the main thread or in the writer thread), so arguments and results are plain data. An append checks the
+// run's state inside the transaction: a step can never land in a run that has just ended.
+import type { MessageRow, MessageStore } from '../store/message-store';
+import {
+  workflowStoreOf,
+  type CallType,
+  type FailureInfo,
+  type NewRun,
+  type RunConfig,
+  type RunState,
+  type StepState,
+  type WaiterData,
+  type WaiterKind,
+} from '../store/workflow-store';
+
+/** The error an append throws for a run that is not active; the routes answer it with 400. */
+export const RUN_NOT_ACTIVE = 'workflow run is not active';
+
+export interface AppendItem {
+  /** Creates the run; its entry becomes entry 0. */
+  create?: NewRun;
+  /** Otherwise: the active run with this id, or the run with this seq (must be active too). */
+  runId?: string;
+  runSeq?: number;
+  /** Skip the item (result null) instead of failing the transaction when the run is not active. */
+  soft?: boolean;
+  /** Only if this waiter still exists; it is deleted. */
+  waiterSeq?: number;
+  /** A lookback event of the run consumed by this append. */
+  consumeEvent?: string;
+  entry: { messageId: string; callType: CallType; body: Buffer };
+  /** The message delivering the entry (none for a log-only entry). */
+  message?: MessageRow;
+  /** The run's step state after this append. */
+  stepState?: StepState | null;
+}
+
+export type AppendResult =
+  | { runSeq: number; pos: number; messageSeq?: number; deduplicated?: false }
+  | { runSeq: number; deduplicated: true }
+  | null;
+
+function append(store: MessageStore, items: AppendItem[], now: number): AppendResult[] {
+  const workflows = workflowStoreOf(store);
+  return items.map((item): AppendResult => {
+    let runSeq: number;
+    if (item.create) {
+      const active = workflows.activeRun(item.create.runId);
+      if (active) return { runSeq: active.seq, deduplicated: true };
+      runSeq = workflows.insertRun(item.create);
+    } else {
+      const run =
+        item.runSeq !== undefined
+          ? workflows.run(item.runSeq)
+          : item.runId !== undefined
+            ? workflows.activeRun(item.runId)
+            : undefined;
+      if (!run || run.state !== 'RUN_STARTED') {
+        if (item.soft) return null;
+        throw new Error(`${RUN_NOT_ACTIVE}: ${item.runId ?? item.runSeq}`);
+      }
+      runSeq = run.seq;
+    }
+    if (item.waiterSeq !== undefined && !workflows.deleteWaiter(item.waiterSeq)) return null;
+    if (item.consumeEvent !== undefined && !workflows.deleteEvent(runSeq, item.consumeEvent)) return null;
+    let messageSeq: number | undefined;
+    if (item.message) {
+      messageSeq = store.insertRow(item.message);
+      store.insertEvent(messageSeq, now, 'CREATED');
+    }
+    const pos = workflows.appendLog(runSeq, {
+      messageId: item.entry.messageId,
+      messageSeq,
+      callType: item.entry.callType,
+      createdAt: now,
+      body: item.entry.body,
+    });
+    if (item.stepState !== undefined) workflows.setStepState(runSeq, item.stepState);
+    return { runSeq, pos, messageSeq };
+  });
+}
+
+/** Inserts a message that belongs to a run but not to its log (the failure callback). */
+function insertMessage(store: MessageStore, row: MessageRow, now: number): number {
+  const seq = store.insertRow(row);
+  store.insertEvent(seq, now, 'CREATED');
+  return seq;
+}
+
+export const WORKFLOW_WRITES = {
+  wfAppend: append,
+  wfInsertMessage: insertMessage,
+  /**
+   * Ends a run if it is still active: its state, completion time and response; its waiters go. Returns the ids
+   * of its messages still pending (to cancel), or null when the run had already ended.
+   */
+  wfFinish: (
+    store: MessageStore,
+    runSeq: number,
+    state: RunState,
+    now: number,
+    response: string | null,
+    dlqId: string | null,
+  ): string[] | null => {
+    const workflows = workflowStoreOf(store);
+    if (!workflows.finishRun(runSeq, state, now, response)) return null;
+    if (dlqId !== null) workflows.setDlqId(runSeq, dlqId);
+    if (state === 'RUN_FAILED') workflows.setStepState(runSeq, 'STEP_FAILED');
+    workflows.deleteWaitersOfRun(runSeq);
+    return workflows.pendingMessageIds(runSeq);
+  },
+  wfStepState: (store: MessageStore, runSeq: number, state: StepState | null) =>
+    workflowStoreOf(store).setStepState(runSeq, state),
+  wfFailure: (store: MessageStore, runSeq: number, failure: FailureInfo) =>
+    workflowStoreOf(store).setFailure(runSeq, failure),
+  /** Registers a waiter of an active run; null when the run is not active. */
+  wfAddWaiter: (
+    store: MessageStore,
+    runSeq: number,
+    eventId: string,
+    kind: WaiterKind,
+    now: number,
+    deadline: number,
+    data: WaiterData,
+  ): number | null => {
+    const workflows = workflowStoreOf(store);
+    if (workflows.run(runSeq)?.state !== 'RUN_STARTED') return null;
+    return workflows.insertWaiter(runSeq, eventId, kind, now, deadline, data);
+  },
+  wfStoreEvent: (store: MessageStore, runSeq: number, eventId: string, now: number, body: Buffer) =>
+    workflowStoreOf(store).storeEvent(runSeq, eventId, now, body),
+  /**
+   * Resume from the DLQ: the failed run runs again from its failed message (same id, same log position), with
+   * the new settings. False when the entry is gone or the run is not failed any more.
+   */
+  wfResume: (
+    store: MessageStore,
+    runSeq: number,
+    dlqId: string,
+    messageSeq: number,
+    now: number,
+    dueAt: number,
+    config: RunConfig,
+    spec: string,
+  ): boolean => {
+    const workflows = workflowStoreOf(store);
+    const run = workflows.run(runSeq);
+    if (!run || run.state !== 'RUN_FAILED' || run.dlqId !== dlqId) return false;
+    if (!store.deleteDlq(dlqId)) return false;
+    workflows.reopenRun(runSeq, config);
+    store.reopenMessage(messageSeq, dueAt, spec);
+    store.insertEvent(messageSeq, now, 'CREATED');
+    return true;
+  },
+  /** Removes a run's DLQ entry (the run stays, failed). */
+  wfDeleteDlq: (store: MessageStore, runSeq: number, dlqId: string): boolean => {
+    workflowStoreOf(store).setDlqId(runSeq, null);
+    return store.deleteDlq(dlqId);
+  },
+};
+
+export type WorkflowWrites = typeof WORKFLOW_WRITES;
