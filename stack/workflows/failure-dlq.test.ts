@@ -1,0 +1,237 @@
+// Failure, the failure function, the workflow DLQ (list, get, resume, restart, delete, failure-callback
+// retry) and cancel, driven by a real serve() app and the vendor's workflow Client.
+/* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
+import { WorkflowNonRetryableError } from '@upstash/workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../clock';
+import { eventually, startTestStack, type TestStack } from '../messages/test-support';
+import { runLog, startWorkflowApp, type WorkflowApp } from './test-support';
+
+let stack: TestStack;
+let app: WorkflowApp;
+const failures: { runId: string; status: number; response: string; payload: unknown }[] = [];
+let healthy = false;
+let firstStepRuns = 0;
+let failureUrlHealthy = false;
+
+async function state(runId: string, wanted: string): Promise<Record<string, any>> {
+  return eventually(
+    async () => {
+      const log = await runLog(stack, runId);
+      return log?.workflowState === wanted ? log : undefined;
+    },
+    `run ${runId} in ${wanted}`,
+    20_000,
+  );
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({ clock: systemClock as never, backoffFactor: 0.001 });
+  app = await startWorkflowApp(
+    stack,
+    {
+      '/fails': {
+        fn: async (context) => {
+          await context.run('first', () => {
+            firstStepRuns++;
+            return 'one';
+          });
+          return context.run('second', () => {
+            if (!healthy) throw new Error('kaboom');
+            return 'two';
+          });
+        },
+        options: {
+          failureFunction: async ({ context, failStatus, failResponse }) => {
+            failures.push({
+              runId: context.workflowRunId,
+              status: failStatus,
+              response: failResponse,
+              payload: context.requestPayload,
+            });
+            return 'handled';
+          },
+        },
+      },
+      '/fatal': {
+        fn: async (context) => {
+          await context.run('fatal', () => {
+            throw new WorkflowNonRetryableError('no point retrying');
+          });
+        },
+      },
+      '/sleeper': {
+        fn: async (context) => {
+          await context.sleep('long', 3600);
+        },
+      },
+    },
+    {
+      '/failure-url': () => (failureUrlHealthy ? { status: 200, body: 'ok' } : { status: 500, body: 'down' }),
+    },
+  );
+});
+
+afterAll(async () => {
+  await app?.close();
+  await stack?.close();
+});
+
+describe('failure', () => {
+  it('retries exhausted: RUN_FAILED, a DLQ entry, the failure function called with the vendor payload', async () => {
+    healthy = false;
+    const { workflowRunId } = await app.client.trigger({
+      url: `${app.url}/fails`,
+      body: { p: 1 },
+      retries: 1,
+    });
+    const run = await state(workflowRunId, 'RUN_FAILED');
+    await eventually(
+      async () => (await runLog(stack, workflowRunId)).failureFunction?.state === 'CALLBACK_SUCCESS',
+      'failure function done',
+    );
+    expect(failures.find((f) => f.runId === workflowRunId)).toEqual({
+      runId: workflowRunId,
+      status: 500,
+      response: 'kaboom',
+      payload: { p: 1 },
+    });
+    expect(run.dlqId).toEqual(expect.any(String));
+    const next = run.steps.find((group: { type: string }) => group.type === 'next');
+    expect(next.steps[0].state).toBe('STEP_FAILED');
+    expect(next.steps[0].errors).toHaveLength(2);
+    expect(next.steps[0].errors[0]).toMatchObject({ status: 500, time: expect.any(Number) });
+    expect(JSON.parse(next.steps[0].errors[0].body).message).toBe('kaboom');
+    const final = await runLog(stack, workflowRunId);
+    expect(final.failureFunction).toMatchObject({
+      state: 'CALLBACK_SUCCESS',
+      failStatus: 500,
+      failResponse: 'kaboom',
+    });
+    const listed = await app.client.dlq.list({ filter: { workflowRunId } });
+    expect(listed.messages.map((message: any) => message.dlqId)).toEqual([run.dlqId]);
+    expect(listed.messages[0]).toMatchObject({
+      workflowRunId,
+      workflowUrl: `${app.url}/fails`,
+      responseStatus: 500,
+    });
+    const one = await stack.api('GET', `/v2/workflows/dlq/${run.dlqId}`);
+    expect(one.json).toMatchObject({ dlqId: run.dlqId, workflowRunId });
+  });
+
+  it('a 489 (WorkflowNonRetryableError) fails the run at once', async () => {
+    const { workflowRunId } = await app.client.trigger({ url: `${app.url}/fatal`, retries: 5 });
+    const run = await state(workflowRunId, 'RUN_FAILED');
+    const next = run.steps.find((group: { type: string }) => group.type === 'next');
+    expect(next.steps[0].errors).toHaveLength(1);
+    expect(next.steps[0].errors[0].status).toBe(489);
+  });
+
+  it('a failing failure URL: CALLBACK_FAIL, then retried from the DLQ to CALLBACK_SUCCESS', async () => {
+    failureUrlHealthy = false;
+    const { workflowRunId } = await app.client.trigger({
+      url: `${app.url}/fatal`,
+      failureUrl: `${app.url}/failure-url`,
+      retries: 0,
+    });
+    const run = await state(workflowRunId, 'RUN_FAILED');
+    await eventually(
+      async () => (await runLog(stack, workflowRunId)).failureFunction?.state === 'CALLBACK_FAIL',
+      'failure callback failed',
+    );
+    failureUrlHealthy = true;
+    const retried = await app.client.dlq.retryFailureFunction({ dlqId: run.dlqId });
+    expect(retried).toMatchObject({ workflowRunId });
+    await eventually(
+      async () => (await runLog(stack, workflowRunId)).failureFunction?.state === 'CALLBACK_SUCCESS',
+      'failure callback succeeded',
+    );
+    const failed = await app.client.dlq.list({
+      filter: { failureFunctionState: 'CALLBACK_SUCCESS', workflowRunId },
+    });
+    expect(failed.messages).toHaveLength(1);
+  });
+});
+
+describe('the workflow DLQ', () => {
+  it('resume: the same run continues from its failed step (completed steps are not run again)', async () => {
+    healthy = false;
+    firstStepRuns = 0;
+    const { workflowRunId } = await app.client.trigger({ url: `${app.url}/fails`, retries: 0 });
+    const run = await state(workflowRunId, 'RUN_FAILED');
+    healthy = true;
+    const resumed = await app.client.dlq.resume({ dlqId: run.dlqId, retries: 2 });
+    expect(resumed).toEqual({ workflowRunId, workflowCreatedAt: run.workflowRunCreatedAt });
+    const done = await state(workflowRunId, 'RUN_SUCCESS');
+    expect(firstStepRuns).toBe(1);
+    expect(JSON.parse(done.workflowRunResponse)).toBe('two');
+    expect(done.dlqId).toBeUndefined();
+    expect((await app.client.dlq.list({ filter: { workflowRunId } })).messages).toEqual([]);
+  });
+
+  it('restart by filter in cursor batches: new runs from the start; empty filters refused', async () => {
+    healthy = false;
+    const label = `batch-${Date.now()}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push(
+        (await app.client.trigger({ url: `${app.url}/fails`, retries: 0, label, body: { i } })).workflowRunId,
+      );
+    }
+    for (const id of ids) await state(id, 'RUN_FAILED');
+    healthy = true;
+    const refused = await stack.api('POST', '/v2/workflows/dlq/restart');
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatch(/all=true/);
+    const restarted: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await stack.api(
+        'POST',
+        `/v2/workflows/dlq/restart?label=${label}&count=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { headers: { 'Upstash-Retries': '4', 'Upstash-Label': 'restarted' } },
+      );
+      expect(page.status).toBe(200);
+      restarted.push(...page.json.workflowRuns.map((run: any) => run.workflowRunId));
+      cursor = page.json.cursor || undefined;
+    } while (cursor);
+    expect(restarted).toHaveLength(3);
+    expect(restarted.some((id) => ids.includes(id))).toBe(false);
+    for (const id of restarted) {
+      const log = await state(id, 'RUN_SUCCESS');
+      expect(log.labels).toEqual(['restarted']);
+      expect(log.steps[0].steps[0].retries).toBe(4);
+    }
+  });
+
+  it('delete: by id, by filter; the SDK delete({all}) without all=true is refused', async () => {
+    healthy = false;
+    const label = `del-${Date.now()}`;
+    const a = (await app.client.trigger({ url: `${app.url}/fatal`, label, retries: 0 })).workflowRunId;
+    const b = (await app.client.trigger({ url: `${app.url}/fatal`, label, retries: 0 })).workflowRunId;
+    const runA = await state(a, 'RUN_FAILED');
+    await state(b, 'RUN_FAILED');
+    expect(await app.client.dlq.delete(runA.dlqId)).toMatchObject({ deleted: 1 });
+    await expect(app.client.dlq.delete({ all: true })).rejects.toThrow(/all=true/);
+    const byFilter = await app.client.dlq.delete({ filter: { label } });
+    expect(byFilter).toMatchObject({ deleted: 1 });
+    expect((await app.client.dlq.list({ filter: { label } })).messages).toEqual([]);
+    expect((await runLog(stack, a)).workflowState).toBe('RUN_FAILED');
+  });
+});
+
+describe('cancel', () => {
+  it('one, by ids, by URL prefix; no filter is refused', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await app.client.trigger({ url: `${app.url}/sleeper` })).workflowRunId);
+    await Promise.all(ids.map((id) => state(id, 'RUN_STARTED')));
+    expect(await app.client.cancel({ ids: ids[0] })).toEqual({ cancelled: 1 });
+    await expect(app.client.cancel({ all: true })).rejects.toThrow(/all=true/);
+    const byPrefix = await app.client.cancel({ filter: { workflowUrlStartingWith: `${app.url}/sleep` } });
+    expect(byPrefix).toEqual({ cancelled: 2 });
+    for (const id of ids) await state(id, 'RUN_CANCELED');
+    const bad = await stack.api('DELETE', '/v2/workflows/runs?fromDate=yesterday');
+    expect(bad.status).toBe(400);
+  });
+});
