@@ -20,6 +20,8 @@ import { logHandlers } from './services/logs/handlers';
 import { queueHandlers } from './services/queues/handlers';
 import { urlGroupHandlers } from './services/url-groups/handlers';
 import { workflowHandlers } from './services/workflows/handlers';
+import { monitorHandlers } from './services/kv/monitor';
+import { pubsubHandlers } from './services/kv/pubsub';
 
 export interface ConsoleCoreOptions {
   /** Where profiles.json lives. */
@@ -99,6 +101,8 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       logError: (message, error) => options.logger.error({ err: error }, message),
       warn: (message) => options.logger.warn(message),
     }),
+    ...monitorHandlers({ profiles, exportDir: join(options.dataDir, 'exports') }),
+    ...pubsubHandlers({ profiles }),
     ...publishHandlers({
       profiles,
       dataDir: options.dataDir,

@@ -8,6 +8,7 @@ import type { KvReplyEntry } from '../../../../shared/kv/command-line';
 import { joinUrl } from '../../http/connection-test';
 import { serviceErrorText, serviceRequest, type ServiceResponse } from '../../http/service-http';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
+import { commandsOf, ownTraffic } from './own-traffic';
 
 /** `json`: strings as UTF-8 text; `base64`: every string base64 (raw bytes); `resp2`: the raw protocol bytes. */
 export type KvFormat = 'json' | 'base64' | 'resp2';
@@ -187,6 +188,7 @@ export class KvClient {
    * event's `data:` payload. Ends when the server closes the stream; abort `signal` to close it.
    */
   async *events(path: string, signal: AbortSignal): AsyncGenerator<string> {
+    this.noteOwn(path);
     let response;
     try {
       response = await request(this.url(path), {
@@ -225,6 +227,12 @@ export class KvClient {
     }
   }
 
+  /** Tells an open monitor on this URL what is about to be sent, so it can tag the console's own lines. */
+  private noteOwn(path: string, body?: string): void {
+    const base = this.profile.settings.kvUrl;
+    if (base && ownTraffic.watching(base)) ownTraffic.note(base, commandsOf(path, body));
+  }
+
   private async post(
     path: string,
     body: string,
@@ -238,6 +246,7 @@ export class KvClient {
     };
     if (format === 'base64') headers['upstash-encoding'] = 'base64';
     if (format === 'resp2') headers['upstash-response-format'] = 'resp2';
+    this.noteOwn(path, body);
     const response = await serviceRequest({
       url: this.url(path),
       method: 'POST',

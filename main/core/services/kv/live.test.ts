@@ -1,0 +1,236 @@
+// The live monitor, pub/sub and export, against the real local stack's KV service (redis-server behind
+// the REST bridge), with traffic from the vendor's own client and from main's KvClient.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from '@upstash/redis';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BridgeErrorData } from '../../../../shared/bridge/errors';
+import type {
+  KvMonitorEvent,
+  KvMonitorLine,
+  KvPubSubEvent,
+} from '../../../../shared/bridge/procedures/kv/live';
+import type { StreamSink } from '../../bridge/router';
+import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
+import { KvClient } from './client';
+import { kvProfile, useKvStack } from './kv-test-stack';
+import { monitorHandlers } from './monitor';
+import { pubSubEvent, pubsubHandlers } from './pubsub';
+
+const env = useKvStack();
+const exportDir = mkdtempSync(join(tmpdir(), 'kv-live-export-'));
+afterAll(() => rmSync(exportDir, { recursive: true, force: true }));
+
+function profilesOf(profile: ResolvedProfile): ProfilesService {
+  return { resolve: () => profile } as unknown as ProfilesService;
+}
+
+/** A sink that records events and lets a test wait for one that matches. */
+class Recorder<E> implements StreamSink<E> {
+  readonly events: E[] = [];
+  ended: { error?: BridgeErrorData } | undefined;
+  private waiters: (() => void)[] = [];
+  push(event: E): void {
+    this.events.push(event);
+    this.wake();
+  }
+  end(error?: BridgeErrorData): void {
+    this.ended = { error };
+    this.wake();
+  }
+  async until(match: (event: E) => boolean): Promise<E> {
+    for (;;) {
+      const found = this.events.find(match);
+      if (found !== undefined) return found;
+      if (this.ended) throw new Error(`stream ended: ${JSON.stringify(this.ended)}`);
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    waiters.forEach((w) => w());
+  }
+}
+
+const lines = (r: Recorder<KvMonitorEvent>): KvMonitorLine[] =>
+  r.events.filter((e): e is KvMonitorLine => e.kind === 'line');
+
+describe('kv.monitor', () => {
+  it('streams parsed lines and tags exactly the commands main sent', async () => {
+    const profile = kvProfile(env.kv);
+    const handlers = monitorHandlers({ profiles: profilesOf(profile), exportDir });
+    const sink = new Recorder<KvMonitorEvent>();
+    const stop = await handlers['kv.monitor']({ profileId: 'kv-test' }, sink);
+    try {
+      await sink.until((e) => e.kind === 'open');
+      const sdk = new Redis({
+        url: env.kv.url,
+        token: env.kv.token,
+        enableTelemetry: false,
+        enableAutoPipelining: false,
+      });
+      const main = new KvClient(profile);
+      await sdk.set('mon:other', 'from the sdk');
+      await main.call(['SET', 'mon:own', 'héllo "q"']);
+      await main.pipeline([
+        ['GET', 'mon:own'],
+        ['INCR', 'mon:n'],
+      ]);
+      await main.multiExec([['INCR', 'mon:n']]);
+      // The same command from both sides: exactly one of the two lines is main's.
+      await main.call(['GET', 'mon:same']);
+      await sdk.get('mon:same');
+      await sdk.set('mon:done', '1');
+      await sink.until((e) => e.kind === 'line' && e.args[1] === 'mon:done');
+
+      const seen = lines(sink).map((l) => [l.args.join(' '), l.own]);
+      expect(seen).toContainEqual(['set mon:other from the sdk', false]);
+      expect(seen).toContainEqual(['SET mon:own héllo "q"', true]);
+      expect(seen).toContainEqual(['GET mon:own', true]);
+      expect(seen).toContainEqual(['INCR mon:n', true]);
+      expect(seen).toContainEqual(['MULTI', true]);
+      expect(seen).toContainEqual(['EXEC', true]);
+      const same = lines(sink).filter((l) => l.args[1] === 'mon:same');
+      expect(same).toHaveLength(2);
+      expect(same.filter((l) => l.own)).toHaveLength(1);
+      const own = lines(sink).find((l) => l.args[1] === 'mon:own')!;
+      expect(own.raw).toMatch(/^\d+\.\d+ \[0 0\.0\.0\.0:0\] "SET" "mon:own" "h\\xc3\\xa9llo \\"q\\""$/);
+      expect(own.client).toBe('0.0.0.0:0');
+      expect(Math.abs(own.at - Date.now())).toBeLessThan(24 * 3600_000);
+    } finally {
+      stop();
+    }
+  });
+
+  it('ends the stream when stopped and tags nothing once closed', async () => {
+    const profile = kvProfile(env.kv);
+    const handlers = monitorHandlers({ profiles: profilesOf(profile), exportDir });
+    const sink = new Recorder<KvMonitorEvent>();
+    const stop = await handlers['kv.monitor']({ profileId: 'kv-test' }, sink);
+    stop();
+    await new KvClient(profile).call(['SET', 'mon:after', '1']);
+    expect(sink.ended).toBeUndefined();
+    // A new monitor does not inherit notes from before it opened.
+    const later = new Recorder<KvMonitorEvent>();
+    const stop2 = await handlers['kv.monitor']({ profileId: 'kv-test' }, later);
+    try {
+      await new Redis({
+        url: env.kv.url,
+        token: env.kv.token,
+        enableTelemetry: false,
+        enableAutoPipelining: false,
+      }).set('mon:after', '1');
+      const line = await later.until((e) => e.kind === 'line' && e.args[1] === 'mon:after');
+      expect(line).toMatchObject({ own: false });
+    } finally {
+      stop2();
+    }
+  });
+
+  it('fails the open with the service text for a read-only token (MONITOR is refused to it)', async () => {
+    const handlers = monitorHandlers({
+      profiles: profilesOf(kvProfile(env.kv, { readOnly: true })),
+      exportDir,
+    });
+    await expect(handlers['kv.monitor']({ profileId: 'kv-test' }, new Recorder())).rejects.toMatchObject({
+      code: 'SERVICE_ERROR',
+      message: expect.stringMatching(/NOPERM/),
+    });
+  });
+});
+
+describe('kv.monitor.export', () => {
+  const handlers = (): ReturnType<typeof monitorHandlers> =>
+    monitorHandlers({ profiles: profilesOf(kvProfile(env.kv)), exportDir });
+
+  it('writes the lines to a file main chooses, or to the path given, never overwriting', () => {
+    const chosen = handlers()['kv.monitor.export']({ lines: ['a', 'b'], format: 'text' }) as {
+      path: string;
+      lines: number;
+      bytes: number;
+    };
+    expect(chosen.path.startsWith(exportDir)).toBe(true);
+    expect(chosen.path).toMatch(/kv-monitor-.*\.log$/);
+    expect(readFileSync(chosen.path, 'utf8')).toBe('a\nb\n');
+    expect(chosen).toMatchObject({ lines: 2, bytes: 4 });
+
+    const named = join(exportDir, 'mine.jsonl');
+    handlers()['kv.monitor.export']({ lines: ['{"a":1}'], format: 'jsonl', path: named });
+    expect(readFileSync(named, 'utf8')).toBe('{"a":1}\n');
+    expect(() => handlers()['kv.monitor.export']({ lines: ['x'], format: 'text', path: named })).toThrow(
+      /already exists/,
+    );
+    expect(readFileSync(named, 'utf8')).toBe('{"a":1}\n');
+  });
+
+  it('refuses relative paths, other extensions and missing folders', () => {
+    const run = (path: string) => () =>
+      handlers()['kv.monitor.export']({ lines: ['x'], format: 'text', path });
+    expect(run('relative.log')).toThrow(/absolute/);
+    expect(run(join(exportDir, 'evil.sh'))).toThrow(/must end in/);
+    expect(run(join(exportDir, 'nope', 'x.log'))).toThrow(/does not exist/);
+    expect(existsSync(join(exportDir, 'evil.sh'))).toBe(false);
+  });
+});
+
+describe('kv.subscribe and kv.publish', () => {
+  it('round-trips messages on channels and patterns, commas and JSON included', async () => {
+    const handlers = pubsubHandlers({ profiles: profilesOf(kvProfile(env.kv)) });
+    const sink = new Recorder<KvPubSubEvent>();
+    const stop = await handlers['kv.subscribe'](
+      { profileId: 'kv-test', channels: ['news', 'a,b'], patterns: ['orders:*'] },
+      sink,
+    );
+    try {
+      await sink.until((e) => e.kind === 'subscribed' && e.target === 'news');
+      await sink.until((e) => e.kind === 'subscribed' && e.target === 'a,b');
+      await sink.until((e) => e.kind === 'subscribed' && e.pattern && e.target === 'orders:*');
+      expect(
+        await handlers['kv.publish']({ profileId: 'kv-test', channel: 'news', message: 'hello, world' }),
+      ).toEqual({
+        receivers: 1,
+      });
+      await handlers['kv.publish']({ profileId: 'kv-test', channel: 'a,b', message: 'x' });
+      await handlers['kv.publish']({ profileId: 'kv-test', channel: 'orders:42', message: '{"id":42}' });
+      expect(await sink.until((e) => e.kind === 'message' && e.channel === 'news')).toMatchObject({
+        payload: 'hello, world',
+      });
+      expect(await sink.until((e) => e.kind === 'message' && e.channel === 'a,b')).toMatchObject({
+        payload: 'x',
+      });
+      expect(await sink.until((e) => e.kind === 'message' && e.channel === 'orders:42')).toMatchObject({
+        pattern: 'orders:*',
+        payload: '{"id":42}',
+      });
+    } finally {
+      stop();
+    }
+    // Closed: nobody receives any more.
+    expect(await handlers['kv.publish']({ profileId: 'kv-test', channel: 'news', message: 'late' })).toEqual({
+      receivers: 0,
+    });
+  });
+
+  it('refuses a read-only token with the service text', async () => {
+    const handlers = pubsubHandlers({ profiles: profilesOf(kvProfile(env.kv, { readOnly: true })) });
+    await expect(
+      handlers['kv.subscribe']({ profileId: 'kv-test', channels: ['news'], patterns: [] }, new Recorder()),
+    ).rejects.toMatchObject({ code: 'SERVICE_ERROR', message: expect.stringMatching(/NOPERM/) });
+  });
+
+  it('parses pattern messages whose payload has commas', () => {
+    expect(pubSubEvent('pmessage,u:*,u:1,a,b', 'u:*', true, () => 5)).toEqual({
+      kind: 'message',
+      channel: 'u:1',
+      pattern: 'u:*',
+      payload: 'a,b',
+      at: 5,
+    });
+    expect(pubSubEvent('"DROPPED 7 lines: the client reads too slowly"', 'x', false)).toEqual({
+      kind: 'serverDropped',
+      count: 7,
+    });
+  });
+});

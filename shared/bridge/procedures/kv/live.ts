@@ -1,0 +1,82 @@
+// Live KV traffic: the MONITOR stream, pub/sub subscriptions and publish, and the export of what the
+// monitor kept. Main holds the SSE requests (`/monitor`, `/subscribe/<channel>`, `/psubscribe/<pattern>`)
+// with the profile's token; the renderer only sees parsed events, batched by the bridge.
+import { z } from 'zod';
+import { call, stream } from '../../define';
+
+const profileId = z.string().min(1).max(100);
+
+/** One command the server ran, as MONITOR reported it. */
+export interface KvMonitorLine {
+  kind: 'line';
+  /** The line as the server sent it (what an export writes). */
+  raw: string;
+  /** Server timestamp, milliseconds since the epoch. */
+  at: number;
+  db: number;
+  /** `0.0.0.0:0` (masked by the service), `lua` for commands a script ran. */
+  client: string;
+  /** The command name first, then its arguments. */
+  args: string[];
+  /** Sent by this console (see main/core/services/kv/own-traffic.ts for how that is known). */
+  own: boolean;
+}
+
+export type KvMonitorEvent =
+  | KvMonitorLine
+  /** The server confirmed the monitor (its `"OK"` line). */
+  | { kind: 'open' }
+  /** The server itself dropped lines because the stream was read too slowly. */
+  | { kind: 'serverDropped'; count: number };
+
+export type KvPubSubEvent =
+  /** A subscription is active: `count` is the server's subscription count on that connection. */
+  | { kind: 'subscribed'; target: string; pattern: boolean; count: number }
+  | {
+      kind: 'message';
+      channel: string;
+      /** The pattern that matched, for pattern subscriptions. */
+      pattern?: string;
+      payload: string;
+      /** When main received it (the service sends no timestamp). */
+      at: number;
+    }
+  | { kind: 'serverDropped'; count: number }
+  /** One subscription ended (the others stay open): the service's own text. */
+  | { kind: 'failed'; target: string; pattern: boolean; message: string };
+
+const channelName = z.string().min(1, 'a channel name is required').max(1024);
+
+export const kvLiveProcedures = {
+  'kv.monitor': stream<KvMonitorEvent>()(z.object({ profileId }), 'read'),
+  /** Several channels and patterns in one stream; each is its own SSE request to the service. */
+  'kv.subscribe': stream<KvPubSubEvent>()(
+    z
+      .object({
+        profileId,
+        channels: z.array(channelName).max(20).default([]),
+        patterns: z.array(channelName).max(20).default([]),
+      })
+      .refine(
+        (input) => input.channels.length + input.patterns.length > 0,
+        'subscribe to at least one channel or pattern',
+      ),
+    'read',
+  ),
+  'kv.publish': call<{ receivers: number }>()(
+    z.object({ profileId, channel: channelName, message: z.string().max(1_000_000) }),
+    'write',
+  ),
+  /**
+   * Writes monitor lines to a file in main. Without `path`, main picks a new file in its exports folder;
+   * a given path must be absolute, end in .log, .txt or .jsonl, and not exist yet (nothing is overwritten).
+   */
+  'kv.monitor.export': call<{ path: string; lines: number; bytes: number }>()(
+    z.object({
+      lines: z.array(z.string().max(1_000_000)).min(1, 'there is nothing to export').max(200_000),
+      format: z.enum(['text', 'jsonl']).default('text'),
+      path: z.string().trim().max(4096).optional(),
+    }),
+    'local',
+  ),
+};
