@@ -39,7 +39,7 @@ export async function runEventStream<E>(
     const handle = (data: string): void => {
       const event = toEvent(data);
       if (event === undefined) unknown = data;
-      else sink.push(event);
+      else if (!stopped) sink.push(event);
     };
     let error: BridgeErrorData | undefined;
     try {
