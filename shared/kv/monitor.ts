@@ -47,9 +47,9 @@ const SIMPLE_ESCAPES: Record<number, string> = {
   0x08: '\\b',
 };
 
-/** One argument quoted as Redis's MONITOR does (sdscatrepr over the UTF-8 bytes). */
-export function quoteArg(arg: string): string {
-  let out = '"';
+/** One argument quoted as Redis's MONITOR does (sdscatrepr over the bytes; text as UTF-8). */
+export function quoteArg(arg: string | Uint8Array): string {
+  if (typeof arg !== 'string') return quoteBytes(arg);
   let plain = true;
   for (let i = 0; i < arg.length; i++) {
     const c = arg.charCodeAt(i);
@@ -59,7 +59,12 @@ export function quoteArg(arg: string): string {
     }
   }
   if (plain) return `"${arg}"`;
-  for (const byte of encoder.encode(arg)) {
+  return quoteBytes(encoder.encode(arg));
+}
+
+function quoteBytes(bytes: Uint8Array): string {
+  let out = '"';
+  for (const byte of bytes) {
     const escape = SIMPLE_ESCAPES[byte];
     if (escape) out += escape;
     else if (byte >= 0x20 && byte <= 0x7e) out += String.fromCharCode(byte);
@@ -69,8 +74,8 @@ export function quoteArg(arg: string): string {
 }
 
 /** A command as its MONITOR line shows it after the header: `"SET" "k" "v"`. */
-export function quoteCommand(args: readonly (string | number)[]): string {
-  return args.map((arg) => quoteArg(String(arg))).join(' ');
+export function quoteCommand(args: readonly (string | number | Uint8Array)[]): string {
+  return args.map((arg) => quoteArg(typeof arg === 'number' ? String(arg) : arg)).join(' ');
 }
 
 const UNESCAPES: Record<string, number> = {

@@ -101,6 +101,8 @@ export class KvClient {
   ): Promise<T> {
     const path = '/' + args.map((arg) => encodeURIComponent(String(arg))).join('/');
     const search = query.length ? `?${query.map((q) => encodeURIComponent(q)).join('&')}` : '';
+    const base = this.profile.settings.kvUrl;
+    if (base && ownTraffic.watching(base)) ownTraffic.note(base, [[...args, value, ...query]]);
     const response = await serviceRequest({
       url: this.url(path + search),
       method: 'POST',

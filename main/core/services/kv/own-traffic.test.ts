@@ -41,3 +41,12 @@ describe('OwnTraffic', () => {
     expect(commandsOf('/', 'not json')).toEqual([]);
   });
 });
+
+describe('binary values', () => {
+  it('quotes bytes as Redis does', () => {
+    const traffic = new OwnTraffic();
+    const watch = traffic.watch('http://kv');
+    traffic.note('http://kv', [['SET', 'b', new Uint8Array([0xff, 0x00, 0x41])]]);
+    expect(watch.isOwn('"SET" "b" "\\xff\\x00A"')).toBe(true);
+  });
+});

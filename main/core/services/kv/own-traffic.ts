@@ -12,7 +12,7 @@
 // refused before it reached Redis), and at most 100,000 are kept per URL.
 import { quoteCommand } from '../../../../shared/kv/monitor';
 
-type Args = readonly (string | number)[];
+type Args = readonly (string | number | Uint8Array)[];
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 100_000;
