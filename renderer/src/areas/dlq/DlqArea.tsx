@@ -1,20 +1,21 @@
 // The message dead-letter queue: filters, a paged list with selection, the failing response of each
 // entry, and retry / delete for one entry, the selected ones or everything matching (see BulkDialog).
-import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { BridgeError } from '../../../../shared/bridge/errors';
-import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { DLQMessage } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
 import { errorMessage } from '../../bridge/client';
-import { useBridge } from '../../bridge/react';
 import { useActiveProfile, useStackStatus } from '../../shell/data';
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
 import { FilterBar, type TextFilter } from '../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../ui/format';
-import { InboxIcon, RefreshIcon } from '../../ui/icons';
+import { InboxIcon } from '../../ui/icons';
+import { ListToolbar } from '../../ui/list/ListToolbar';
+import { SelectAllCell, SelectCell } from '../../ui/list/SelectCells';
+import { usePagedBridgeQuery } from '../../ui/list/use-paged-bridge-query';
+import { useSelection } from '../../ui/list/use-selection';
 import { Badge, Callout, EmptyState, Spinner } from '../../ui/misc';
 import { ServiceGate } from '../../ui/ServiceGate';
 import '../../ui/tables.css';
@@ -41,56 +42,34 @@ export default function DlqArea({ params }: { params: string[] }) {
 }
 
 function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
-  const bridge = useBridge();
   const queryClient = useQueryClient();
   const navigate = useNav((state) => state.navigate);
   const applied = useDlqUi((state) => state.applied);
   const { filters, error: filterError } = useMemo(() => toDlqFilters(applied), [applied]);
-  const [checked, setChecked] = useState<Set<string>>(() => new Set());
   const [bulk, setBulk] = useState<BulkRequest | null>(null);
 
-  const pagesKey = useMemo(() => ['messages.dlq.list', 'pages', profile.id, filters], [profile.id, filters]);
-  const pages = useInfiniteQuery<
-    DlqPage,
-    BridgeError,
-    InfiniteData<DlqPage>,
-    typeof pagesKey,
-    string | undefined
-  >({
-    queryKey: pagesKey,
-    queryFn: ({ pageParam }) =>
-      bridge.call('messages.dlq.list', { profileId: profile.id, filters, cursor: pageParam }),
-    initialPageParam: undefined,
-    getNextPageParam: (last) => last.cursor,
+  const list = usePagedBridgeQuery('messages.dlq.list', { profileId: profile.id, filters }, 'messages', {
     enabled: !filterError,
   });
-  const entries = useMemo(() => pages.data?.pages.flatMap((page) => page.messages) ?? [], [pages.data]);
+  const entries = list.items;
+  const selection = useSelection(useMemo(() => entries.map((entry) => entry.dlqId), [entries]));
   const selected = dlqId ? entries.find((entry) => entry.dlqId === dlqId) : undefined;
-  const visibleChecked = entries.filter((entry) => checked.has(entry.dlqId)).map((entry) => entry.dlqId);
-  const allChecked = entries.length > 0 && visibleChecked.length === entries.length;
   const filterText = describeDlqFilters(applied);
 
   const refresh = () => {
-    void queryClient.resetQueries({ queryKey: pagesKey, exact: true });
+    list.reset();
     void queryClient.invalidateQueries({ queryKey: ['messages.dlq.get'] });
   };
   const afterChange = () => {
-    setChecked(new Set());
+    selection.clear();
     refresh();
   };
-  const toggle = (id: string, on: boolean) =>
-    setChecked((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
   const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
   const askSelected = (action: BulkRequest['action']) =>
     setBulk({
       action,
-      target: { dlqIds: visibleChecked },
-      description: `the ${plural(visibleChecked.length, 'selected entry', 'selected entries')}`,
+      target: { dlqIds: selection.ids },
+      description: `the ${plural(selection.count, 'selected entry', 'selected entries')}`,
     });
   // Every entry matching the filters, also ones not loaded here.
   const askMatching = (action: BulkRequest['action']) =>
@@ -103,26 +82,21 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   return (
     <div className="dlq-page">
       <DlqFilterBar />
-      <div className="toolbar">
-        <span className="muted" data-testid="dlq-summary">
-          {pages.data
-            ? `${plural(entries.length, 'entry', 'entries')}${pages.hasNextPage ? ' loaded (more below)' : ''}`
-            : 'Loading…'}
-        </span>
-        <Button
-          size="sm"
-          icon={<RefreshIcon />}
-          busy={pages.isFetching && !pages.isFetchingNextPage}
-          onClick={refresh}
-        >
-          Refresh
-        </Button>
-        <span className="spacer" />
-        {visibleChecked.length > 0 ? <span className="muted">{visibleChecked.length} selected</span> : null}
+      <ListToolbar
+        testId="dlq-summary"
+        summary={
+          list.loaded
+            ? `${plural(entries.length, 'entry', 'entries')}${list.hasMore ? ' loaded (more below)' : ''}`
+            : undefined
+        }
+        refreshing={list.refreshing}
+        onRefresh={refresh}
+        selected={selection.count}
+      >
         <Button
           size="sm"
           variant="primary"
-          disabled={visibleChecked.length === 0 || profile.readOnly}
+          disabled={selection.count === 0 || profile.readOnly}
           title={writeTitle}
           onClick={() => askSelected('retry')}
         >
@@ -131,7 +105,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
         <Button
           size="sm"
           variant="danger"
-          disabled={visibleChecked.length === 0 || profile.readOnly}
+          disabled={selection.count === 0 || profile.readOnly}
           title={writeTitle}
           onClick={() => askSelected('delete')}
         >
@@ -154,16 +128,16 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
         >
           Delete all matching…
         </Button>
-      </div>
+      </ListToolbar>
       <div className={dlqId ? 'dlq-split has-detail' : 'dlq-split'}>
         <div className="dlq-main">
           {filterError ? (
             <Callout tone="warning">{filterError}</Callout>
-          ) : pages.error ? (
+          ) : list.query.error ? (
             <Callout tone="danger" title="Could not load the DLQ.">
-              {errorMessage(pages.error)}
+              {errorMessage(list.query.error)}
             </Callout>
-          ) : !pages.data ? (
+          ) : !list.loaded ? (
             <Spinner />
           ) : entries.length === 0 ? (
             <EmptyState icon={<InboxIcon />} title={filterText ? 'Nothing matches' : 'The DLQ is empty'}>
@@ -178,18 +152,11 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
               <table className="table dlq-table" aria-label="DLQ entries">
                 <thead>
                   <tr>
-                    <th className="cell-check">
-                      <input
-                        type="checkbox"
-                        aria-label="Select all loaded entries"
-                        checked={allChecked}
-                        onChange={(event) =>
-                          setChecked(
-                            event.target.checked ? new Set(entries.map((entry) => entry.dlqId)) : new Set(),
-                          )
-                        }
-                      />
-                    </th>
+                    <SelectAllCell
+                      label="Select all loaded entries"
+                      checked={selection.allChecked}
+                      onChange={selection.setAll}
+                    />
                     <th>Status</th>
                     <th>Destination</th>
                     <th>Via</th>
@@ -203,16 +170,16 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
                       key={entry.dlqId}
                       entry={entry}
                       selected={entry.dlqId === dlqId}
-                      checked={checked.has(entry.dlqId)}
-                      onCheck={(on) => toggle(entry.dlqId, on)}
+                      checked={selection.isChecked(entry.dlqId)}
+                      onCheck={(on) => selection.toggle(entry.dlqId, on)}
                       onOpen={() => navigate('dlq', entry.dlqId)}
                     />
                   ))}
                 </tbody>
               </table>
-              {pages.hasNextPage ? (
+              {list.hasMore ? (
                 <div className="dlq-more">
-                  <Button busy={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+                  <Button busy={list.loadingMore} onClick={list.loadMore}>
                     Load more
                   </Button>
                 </div>
@@ -275,14 +242,7 @@ function DlqRow({
       onClick={onOpen}
       data-testid={`dlq-${entry.dlqId}`}
     >
-      <td className="cell-check" onClick={(event) => event.stopPropagation()}>
-        <input
-          type="checkbox"
-          aria-label={`Select ${entry.dlqId}`}
-          checked={checked}
-          onChange={(event) => onCheck(event.target.checked)}
-        />
-      </td>
+      <SelectCell label={`Select ${entry.dlqId}`} checked={checked} onChange={onCheck} />
       <td>
         <Badge tone={statusTone(entry.responseStatus)}>
           {entry.responseStatus === 0 ? 'No response' : `HTTP ${entry.responseStatus}`}

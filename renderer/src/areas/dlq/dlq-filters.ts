@@ -1,7 +1,7 @@
 // The DLQ filter form (text as typed) → bridge filters, and the UI state of the screen (zustand).
-import { create } from 'zustand';
 import type { DlqFiltersInput } from '../../../../shared/bridge/procedures/messages/filters';
 import { splitList, toDateRange } from '../../ui/filter-draft';
+import { createFilterStore } from '../../ui/list/filter-store';
 
 export interface DlqFilterDraft {
   messageId: string;
@@ -60,18 +60,4 @@ export function describeDlqFilters(draft: DlqFilterDraft): string {
   return parts.join(', ');
 }
 
-interface DlqUiState {
-  draft: DlqFilterDraft;
-  applied: DlqFilterDraft;
-  setDraft: (patch: Partial<DlqFilterDraft>) => void;
-  apply: () => void;
-  clear: () => void;
-}
-
-export const useDlqUi = create<DlqUiState>((set) => ({
-  draft: EMPTY_DLQ_DRAFT,
-  applied: EMPTY_DLQ_DRAFT,
-  setDraft: (patch) => set((state) => ({ draft: { ...state.draft, ...patch } })),
-  apply: () => set((state) => ({ applied: state.draft })),
-  clear: () => set({ draft: EMPTY_DLQ_DRAFT, applied: EMPTY_DLQ_DRAFT }),
-}));
+export const useDlqUi = createFilterStore(EMPTY_DLQ_DRAFT);

@@ -13,7 +13,7 @@ export function LogList({
   trails,
   eventCount,
   selectedId,
-  checked,
+  isChecked,
   hasMore,
   loadingMore,
   onLoadMore,
@@ -24,7 +24,7 @@ export function LogList({
   trails: MessageTrail[];
   eventCount: number;
   selectedId?: string;
-  checked: ReadonlySet<string>;
+  isChecked: (messageId: string) => boolean;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
@@ -68,7 +68,7 @@ export function LogList({
                 <TrailRow
                   trail={trail}
                   selected={trail.messageId === selectedId}
-                  checked={checked.has(trail.messageId)}
+                  checked={isChecked(trail.messageId)}
                   onOpen={onOpen}
                   onCheck={onCheck}
                   canCancel={canCancel}

@@ -1,14 +1,13 @@
 // Message logs: filters, one row per message with its attempt trail (virtualized, loading older pages as
 // you scroll), an auto-refresh toggle, a detail panel (#/messages/logs/<messageId>), and cancel — for the
 // selected messages or everything matching the filters, never with an empty request.
-import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { BridgeError } from '../../../../../shared/bridge/errors';
-import { LOGS_PAGE_SIZE, type LogsPage } from '../../../../../shared/bridge/procedures/messages/logs';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/messages/logs';
 import { LOG_STATE_FILTERS } from '../../../../../shared/bridge/procedures/messages/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
-import { useBridge, useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
@@ -16,7 +15,10 @@ import { confirmDanger } from '../../../ui/confirm-danger';
 import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
-import { RefreshIcon, SearchIcon } from '../../../ui/icons';
+import { SearchIcon } from '../../../ui/icons';
+import { ListToolbar } from '../../../ui/list/ListToolbar';
+import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
+import { useSelection } from '../../../ui/list/use-selection';
 import { Callout, EmptyState } from '../../../ui/misc';
 import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
@@ -50,34 +52,17 @@ const STATE_LABELS: Record<(typeof LOG_STATE_FILTERS)[number], string> = {
 };
 
 function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string }) {
-  const bridge = useBridge();
   const queryClient = useQueryClient();
   const navigate = useNav((state) => state.navigate);
   const { applied, autoRefresh, setAutoRefresh } = useLogsUi();
   const { filters, error: filterError } = useMemo(() => toLogFilters(applied), [applied]);
-  const [checked, setChecked] = useState<Set<string>>(() => new Set());
 
-  const pagesKey = useMemo(() => ['messages.logs.list', 'pages', profile.id, filters], [profile.id, filters]);
-  const pages = useInfiniteQuery<
-    LogsPage,
-    BridgeError,
-    InfiniteData<LogsPage>,
-    typeof pagesKey,
-    string | undefined
-  >({
-    queryKey: pagesKey,
-    queryFn: ({ pageParam }) =>
-      bridge.call('messages.logs.list', {
-        profileId: profile.id,
-        filters,
-        cursor: pageParam,
-        count: LOGS_PAGE_SIZE,
-      }),
-    initialPageParam: undefined,
-    getNextPageParam: (last) => last.cursor,
-    enabled: !filterError,
-    staleTime: Infinity,
-  });
+  const list = usePagedBridgeQuery(
+    'messages.logs.list',
+    { profileId: profile.id, filters, count: LOGS_PAGE_SIZE },
+    'events',
+    { enabled: !filterError, staleTime: Infinity },
+  );
   // Auto-refresh polls the newest page and lays it over the loaded ones.
   const head = useBridgeQuery(
     'messages.logs.list',
@@ -85,37 +70,33 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
     { enabled: autoRefresh && !filterError, refetchInterval: autoRefresh ? 3000 : false },
   );
 
-  const loaded = useMemo(() => pages.data?.pages.flatMap((page) => page.events) ?? [], [pages.data]);
+  const loaded = list.items;
   const events = useMemo(
     () => (autoRefresh && head.data ? mergeEvents(head.data.events, loaded) : loaded),
     [autoRefresh, head.data, loaded],
   );
   const trails = useMemo(() => groupByMessage(events), [events]);
+  const selection = useSelection(useMemo(() => trails.map((trail) => trail.messageId), [trails]));
 
   // More new events than one page since the last poll: the head no longer meets the loaded pages.
+  const { reset } = list;
   useEffect(() => {
     if (!autoRefresh || !head.data?.cursor || loaded.length === 0) return;
     const oldestHead = head.data.events[head.data.events.length - 1];
-    if (oldestHead && oldestHead.time > loaded[0]!.time)
-      void queryClient.resetQueries({ queryKey: pagesKey, exact: true });
-  }, [autoRefresh, head.data, loaded, pagesKey, queryClient]);
-
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+    if (oldestHead && oldestHead.time > loaded[0]!.time) reset();
+  }, [autoRefresh, head.data, loaded, reset]);
 
   const cancel = useBridgeMutation('messages.logs.cancel', {
     invalidates: ['messages.logs.list'],
     onSuccess: ({ cancelled }) => {
       toast.success(`${plural(cancelled, 'message')} cancelled`);
-      setChecked(new Set());
+      selection.clear();
     },
     onError: (error) => toast.error('Could not cancel', errorMessage(error)),
   });
   const cancelFilters = toCancelFilters(filters);
   const askCancelSelected = async () => {
-    const ids = [...checked];
+    const ids = selection.ids;
     const ok = await confirmDanger(profile, {
       title: `Cancel ${plural(ids.length, 'message')}?`,
       body: 'They will not be delivered (again). A delivery already in flight may still arrive. This cannot be undone.',
@@ -142,7 +123,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   };
 
   const refresh = () => {
-    void queryClient.resetQueries({ queryKey: pagesKey, exact: true });
+    list.reset();
     if (messageId) void queryClient.invalidateQueries({ queryKey: ['messages.logs.list'] });
   };
   const canCancel = !profile.readOnly;
@@ -150,27 +131,23 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   return (
     <div className="logs-tab">
       <LogFilterBar />
-      <div className="toolbar logs-toolbar">
-        <span className="muted" data-testid="logs-summary">
-          {pages.data
-            ? `${plural(trails.length, 'message')} · ${plural(events.length, 'event')}${pages.hasNextPage ? ' loaded' : ''}`
-            : 'Loading…'}
-        </span>
-        <Switch label="Auto-refresh" checked={autoRefresh} onChange={setAutoRefresh} />
-        <Button
-          size="sm"
-          icon={<RefreshIcon />}
-          busy={pages.isFetching && !pages.isFetchingNextPage}
-          onClick={refresh}
-        >
-          Refresh
-        </Button>
-        <span className="spacer" />
-        {checked.size > 0 ? <span className="muted">{checked.size} selected</span> : null}
+      <ListToolbar
+        className="logs-toolbar"
+        testId="logs-summary"
+        summary={
+          list.loaded
+            ? `${plural(trails.length, 'message')} · ${plural(events.length, 'event')}${list.hasMore ? ' loaded' : ''}`
+            : undefined
+        }
+        controls={<Switch label="Auto-refresh" checked={autoRefresh} onChange={setAutoRefresh} />}
+        refreshing={list.refreshing}
+        onRefresh={refresh}
+        selected={selection.count}
+      >
         <Button
           size="sm"
           variant="danger"
-          disabled={checked.size === 0 || !canCancel}
+          disabled={selection.count === 0 || !canCancel}
           title={!canCancel ? 'Read-only profile' : 'Select pending messages in the list'}
           busy={cancel.isPending}
           onClick={() => void askCancelSelected()}
@@ -191,16 +168,16 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
         >
           Cancel matching…
         </Button>
-      </div>
+      </ListToolbar>
       <div className={messageId ? 'logs-split has-detail' : 'logs-split'}>
         <div className="logs-main">
           {filterError ? (
             <Callout tone="warning">{filterError}</Callout>
-          ) : pages.error ? (
+          ) : list.query.error ? (
             <Callout tone="danger" title="Could not load the logs.">
-              {errorMessage(pages.error)}
+              {errorMessage(list.query.error)}
             </Callout>
-          ) : pages.data && trails.length === 0 ? (
+          ) : list.loaded && trails.length === 0 ? (
             <EmptyState icon={<SearchIcon />} title="No log events">
               <p>
                 {describeFilters(applied) === 'no filters'
@@ -213,19 +190,12 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
               trails={trails}
               eventCount={events.length}
               selectedId={messageId}
-              checked={checked}
-              hasMore={Boolean(pages.hasNextPage)}
-              loadingMore={pages.isFetchingNextPage || (!pages.data && pages.isFetching)}
-              onLoadMore={loadMore}
+              isChecked={selection.isChecked}
+              hasMore={list.hasMore}
+              loadingMore={list.loadingMore || (!list.loaded && list.query.isFetching)}
+              onLoadMore={list.loadMore}
               onOpen={(id) => navigate('messages', 'logs', id)}
-              onCheck={(id, on) =>
-                setChecked((current) => {
-                  const next = new Set(current);
-                  if (on) next.add(id);
-                  else next.delete(id);
-                  return next;
-                })
-              }
+              onCheck={selection.toggle}
               canCancel={canCancel}
             />
           )}

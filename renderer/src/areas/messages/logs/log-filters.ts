@@ -1,6 +1,5 @@
 // The logs' filter form: what the user typed (text per field, comma-separated values), the filters the
 // bridge takes, and the UI state kept while the user moves between tabs (zustand; no server data here).
-import { create } from 'zustand';
 import type {
   CancelFiltersInput,
   LogFiltersInput,
@@ -8,6 +7,7 @@ import type {
 } from '../../../../../shared/bridge/procedures/messages/filters';
 import { hasAnyFilter } from '../../../../../shared/bridge/procedures/messages/filters';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
+import { createFilterStore } from '../../../ui/list/filter-store';
 
 export interface LogFilterDraft {
   state: LogStateFilter | '';
@@ -59,25 +59,8 @@ export function toCancelFilters(filters: LogFiltersInput): CancelFiltersInput | 
   return hasAnyFilter(rest) ? rest : undefined;
 }
 
-interface LogsUiState {
-  draft: LogFilterDraft;
-  applied: LogFilterDraft;
-  autoRefresh: boolean;
-  setDraft: (patch: Partial<LogFilterDraft>) => void;
-  apply: () => void;
-  clear: () => void;
-  /** Replaces both draft and applied filters (e.g. "view this queue's logs"). */
-  show: (patch: Partial<LogFilterDraft>) => void;
-  setAutoRefresh: (on: boolean) => void;
-}
-
-export const useLogsUi = create<LogsUiState>((set) => ({
-  draft: EMPTY_DRAFT,
-  applied: EMPTY_DRAFT,
+/** The logs' filters, plus auto-refresh (kept while the user moves between tabs). */
+export const useLogsUi = createFilterStore(EMPTY_DRAFT, (set) => ({
   autoRefresh: false,
-  setDraft: (patch) => set((state) => ({ draft: { ...state.draft, ...patch } })),
-  apply: () => set((state) => ({ applied: state.draft })),
-  clear: () => set({ draft: EMPTY_DRAFT, applied: EMPTY_DRAFT }),
-  show: (patch) => set({ draft: { ...EMPTY_DRAFT, ...patch }, applied: { ...EMPTY_DRAFT, ...patch } }),
-  setAutoRefresh: (autoRefresh) => set({ autoRefresh }),
+  setAutoRefresh: (autoRefresh: boolean) => set({ autoRefresh }),
 }));
