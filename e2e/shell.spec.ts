@@ -22,6 +22,20 @@ test('every area opens from the sidebar and shows its purposeful empty state', a
   }
 });
 
+test('the app icon heads the sidebar and is the page icon, served under the CSP', async ({ app }) => {
+  const mark = app.locator('.sidebar .brand-mark');
+  // Loaded, not only present: a CSP refusal would leave a broken image with no natural size.
+  await expect
+    .poll(() => mark.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+  const href = await app.locator('link[rel="icon"]').getAttribute('href');
+  const icon = await app.request.get(new URL(href!, app.url()).href);
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toBe('image/svg+xml');
+  expect(icon.headers()['content-security-policy']).toContain("img-src 'self' data:");
+  expect(await icon.text()).toContain('<svg');
+});
+
 test('the Messages area has one tab per job, addressable by URL', async ({ app }) => {
   await app.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: 'Messages' }).click();
   const tabs = app.getByRole('tablist', { name: 'Messages' });

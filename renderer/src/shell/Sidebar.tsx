@@ -1,5 +1,5 @@
+import appIcon from '../../../assets/icon.svg';
 import { Kbd } from '../ui/misc';
-import { TrainIcon } from '../ui/icons';
 import { AREAS } from './areas';
 import { STACK_STATE_LABEL, useStackStatus } from './data';
 import { useNav } from './nav';
@@ -15,9 +15,7 @@ export function Sidebar({ onOpenPalette }: { onOpenPalette: () => void }) {
   return (
     <aside className="sidebar">
       <div className="brand">
-        <span className="brand-mark">
-          <TrainIcon />
-        </span>
+        <img className="brand-mark" src={appIcon} alt="" width={26} height={26} />
         Switchyard
       </div>
       <ProfileSwitcher />

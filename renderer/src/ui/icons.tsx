@@ -55,7 +55,6 @@ export const UserIcon = icon(
   'UserIcon',
 );
 export const ServerIcon = icon(['M4 3h16v7H4z', 'M4 14h16v7H4z', 'M8 6.5h.01', 'M8 17.5h.01'], 'ServerIcon');
-export const TrainIcon = icon(['M4 20 20 4', 'M4 14l6 6', 'M14 4l6 6', 'M8 10l6 6'], 'TrainIcon');
 export const PlusIcon = icon(['M12 5v14', 'M5 12h14'], 'PlusIcon');
 export const CopyIcon = icon(['M9 9h11v11H9z', 'M5 15H4V4h11v1'], 'CopyIcon');
 export const TrashIcon = icon(['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6'], 'TrashIcon');
