@@ -1,5 +1,6 @@
 // Fails when package-lock.json lacks an optional platform package that some other OS would need:
-// `npm ci` refuses such a lockfile everywhere (toolchain pitfall 1).
+// `npm ci` refuses such a lockfile everywhere (seen when the registry lacked some platform packages of
+// tailwind 4.3.4/4.3.5: npm wrote the lockfile without them).
 import { readFileSync } from 'node:fs';
 
 const packages = JSON.parse(readFileSync('package-lock.json', 'utf8')).packages;
