@@ -1,0 +1,54 @@
+// Deduplication (none, by id, by content) and labels.
+import { DEDUP_WINDOW_MINUTES } from '../../../../../../shared/messages/limits';
+import { Segmented, TextField } from '../../../../ui/fields';
+import { Section } from './Section';
+import type { SectionProps } from './section-props';
+
+export function DedupLabelsSection({ model, set, error }: SectionProps) {
+  return (
+    <Section
+      title="Deduplication and labels"
+      collapsible
+      open={model.dedupMode !== 'none' || model.labels !== ''}
+    >
+      <div className="field">
+        <span className="field-label">Deduplication</span>
+        <Segmented
+          label="Deduplication"
+          value={model.dedupMode}
+          options={[
+            { value: 'none', label: 'None' },
+            { value: 'id', label: 'By id' },
+            { value: 'content', label: 'By content' },
+          ]}
+          onChange={(dedupMode) => set({ dedupMode })}
+        />
+        <span className="field-hint">
+          A duplicate within {DEDUP_WINDOW_MINUTES} minutes is accepted but not delivered again: the answer is
+          HTTP 202 with the first message’s id and “deduplicated”.
+          {model.dedupMode === 'content'
+            ? ' Content means destination, body, Content-Type and forwarded headers.'
+            : ''}
+        </span>
+      </div>
+      {model.dedupMode === 'id' ? (
+        <TextField
+          label="Deduplication id"
+          mono
+          value={model.dedupId}
+          placeholder="e.g. order-4711"
+          error={error('dedupId')}
+          onChange={(event) => set({ dedupId: event.target.value })}
+        />
+      ) : null}
+      <TextField
+        label="Labels"
+        value={model.labels}
+        placeholder="e.g. billing, nightly"
+        error={error('labels')}
+        hint="Comma-separated. Logs and the DLQ can be filtered by label."
+        onChange={(event) => set({ labels: event.target.value })}
+      />
+    </Section>
+  );
+}

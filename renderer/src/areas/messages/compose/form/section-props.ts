@@ -1,0 +1,16 @@
+// What every section of the composer form gets: the model, a patch setter, and the field messages
+// (errors already filtered by "show empty-field errors only after a send attempt").
+import type { ComposerModel } from '../../../../../../shared/composer/model';
+
+export interface SectionProps {
+  model: ComposerModel;
+  set: (patch: Partial<ComposerModel>) => void;
+  /** The error to show for a field path (`url`, `headers.2.name`), if any. */
+  error: (field: string) => string | undefined;
+  warning: (field: string) => string | undefined;
+  /** Every shown error by field path (header tables look theirs up by prefix). */
+  shownErrors: Record<string, string>;
+  profileId: string;
+  /** The webhook builder has no body or Content-Type: whoever calls the URL sends those. */
+  variant: 'message' | 'webhook';
+}
