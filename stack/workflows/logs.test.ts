@@ -1,0 +1,181 @@
+// GET /v2/workflows/logs and the SDK's client.logs() (/v2/workflows/events?groupBy=workflowRunId): every filter
+// of the API description, paging, body trimming, the run record's fields, and 400/401 for bad requests.
+/* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../clock';
+import { eventually, startTestStack, type TestStack } from '../messages/test-support';
+import { runLog, startWorkflowApp, type WorkflowApp } from './test-support';
+
+let stack: TestStack;
+let app: WorkflowApp;
+const label = `logs-${Date.now()}`;
+const runs: Record<string, string> = {};
+let start = 0;
+
+async function state(runId: string, wanted: (log: any) => boolean, what: string): Promise<any> {
+  return eventually(async () => {
+    const log = await runLog(stack, runId);
+    return log && wanted(log) ? log : undefined;
+  }, what, 20_000);
+}
+
+async function ids(query: string): Promise<string[]> {
+  const response = await stack.api('GET', `/v2/workflows/logs?${query}`);
+  expect(response.status, response.text).toBe(200);
+  return response.json.runs.map((run: any) => run.workflowRunId);
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({ clock: systemClock as never, backoffFactor: 0.001 });
+  app = await startWorkflowApp(stack, {
+    '/ok': { fn: async (context) => context.run('only', () => ({ big: 'x'.repeat(50) })) },
+    '/retrying': {
+      fn: async (context) => {
+        await context.run('always-fails', () => {
+          throw new Error('still broken');
+        });
+      },
+    },
+    '/parallel-pending': {
+      fn: async (context) => {
+        await Promise.all([context.run('quick', () => 'q'), context.sleep('slow', 3600)]);
+      },
+    },
+  });
+  start = Date.now();
+  runs.ok = (await app.client.trigger({ url: `${app.url}/ok`, label: [label, 'ok'], body: 'hello' })).workflowRunId;
+  runs.flow = (
+    await app.client.trigger({
+      url: `${app.url}/ok`,
+      label,
+      flowControl: { key: `fc-${label}`, parallelism: 2 },
+    })
+  ).workflowRunId;
+  runs.retrying = (
+    await app.client.trigger({ url: `${app.url}/retrying`, label, retries: 5, retryDelay: '3600000' })
+  ).workflowRunId;
+  runs.parallel = (await app.client.trigger({ url: `${app.url}/parallel-pending`, label })).workflowRunId;
+  await state(runs.ok, (log) => log.workflowState === 'RUN_SUCCESS', 'ok run');
+  await state(runs.flow, (log) => log.workflowState === 'RUN_SUCCESS', 'flow run');
+  await state(runs.retrying, (log) => log.steps.some((g: any) => g.type === 'next' && g.steps[0].state === 'STEP_RETRY'), 'retrying');
+  await state(runs.parallel, (log) => log.steps.some((g: any) => g.type === 'parallel' && g.steps.some((s: any) => s.state === 'STEP_SUCCESS')), 'parallel');
+});
+
+afterAll(async () => {
+  await app?.close();
+  await stack?.close();
+});
+
+describe('filters', () => {
+  it('label (any of, repeated), run state, step state, flow-control key, caller IP', async () => {
+    expect(new Set(await ids(`label=${label}`))).toEqual(new Set(Object.values(runs)));
+    expect(await ids(`label=ok&label=nope`)).toEqual([runs.ok]);
+    expect(new Set(await ids(`label=${label}&state=RUN_SUCCESS`))).toEqual(new Set([runs.ok, runs.flow]));
+    expect(await ids(`label=${label}&state=STEP_RETRY`)).toEqual([runs.retrying]);
+    expect(await ids(`flowControlKey=fc-${label}`)).toEqual([runs.flow]);
+    expect((await ids(`label=${label}&callerIp=127.0.0.1`)).length).toBe(4);
+    expect(await ids(`label=${label}&callerIp=10.9.9.9`)).toEqual([]);
+  });
+
+  it('workflowUrl (exact), run id, createdAt, workflowRuns, dates inclusive', async () => {
+    expect(new Set(await ids(`workflowUrl=${encodeURIComponent(`${app.url}/ok`)}`))).toEqual(new Set([runs.ok, runs.flow]));
+    expect(await ids(`workflowUrl=${encodeURIComponent(`${app.url}/o`)}`)).toEqual([]);
+    const ok = await runLog(stack, runs.ok as string);
+    expect(await ids(`workflowRunId=${runs.ok}&workflowCreatedAt=${ok.workflowRunCreatedAt}`)).toEqual([runs.ok]);
+    expect(await ids(`workflowRunId=${runs.ok}&workflowCreatedAt=${ok.workflowRunCreatedAt + 1}`)).toEqual([]);
+    expect(await ids(`workflowRuns=${runs.ok}@${ok.workflowRunCreatedAt}&label=nothing-matches`)).toEqual([runs.ok]);
+    expect(await ids(`label=${label}&fromDate=${ok.workflowRunCreatedAt}&toDate=${ok.workflowRunCreatedAt}`)).toContain(runs.ok);
+    expect(await ids(`label=${label}&toDate=${start - 1}`)).toEqual([]);
+  });
+
+  it('count and cursor page through newest first; the SDK client reads the same', async () => {
+    const first = await stack.api('GET', `/v2/workflows/logs?label=${label}&count=3`);
+    expect(first.json.runs).toHaveLength(3);
+    expect(first.json.cursor).not.toBe('');
+    const second = await stack.api('GET', `/v2/workflows/logs?label=${label}&count=3&cursor=${first.json.cursor}`);
+    expect(second.json.runs).toHaveLength(1);
+    expect(second.json.cursor).toBe('');
+    const all = [...first.json.runs, ...second.json.runs].map((run: any) => run.workflowRunId);
+    expect(all).toEqual([runs.parallel, runs.retrying, runs.flow, runs.ok]);
+    const viaSdk = await app.client.logs({ filter: { label }, count: 2 } as any);
+    expect(viaSdk.runs.map((run: any) => run.workflowRunId)).toEqual([runs.parallel, runs.retrying]);
+  });
+});
+
+describe('the run record', () => {
+  it('bodies only with trimBody (cut to its length); every step field', async () => {
+    const hidden = (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runs.ok}`)).json.runs[0];
+    expect(hidden.steps[1].steps[0].out).toBeUndefined();
+    expect(hidden.workflowRunResponse).toBeUndefined();
+    const cut = (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runs.ok}&trimBody=5`)).json.runs[0];
+    expect(cut.steps[0].steps[0].out).toBe('hello');
+    expect(cut.steps[1].steps[0].out).toBe('{"big');
+    const full = await runLog(stack, runs.ok as string);
+    expect(full).toMatchObject({
+      workflowRunId: runs.ok,
+      workflowState: 'RUN_SUCCESS',
+      workflowUrl: `${app.url}/ok`,
+      workflowRunCallerIp: '127.0.0.1',
+      label,
+      labels: [label, 'ok'],
+    });
+    expect(full.steps[1].steps[0]).toMatchObject({
+      stepId: 1,
+      stepName: 'only',
+      stepType: 'Run',
+      callType: 'step',
+      state: 'STEP_SUCCESS',
+      concurrent: 1,
+      retries: 3,
+      messageId: expect.stringMatching(/^msg_/),
+      createdAt: expect.any(Number),
+    });
+    expect((await runLog(stack, runs.flow as string)).flowControlKey).toBe(`fc-${label}`);
+  });
+
+  it('a retrying step: the next group with its errors, retry delay and next delivery time', async () => {
+    const log = await runLog(stack, runs.retrying as string);
+    const next = log.steps.find((group: any) => group.type === 'next').steps[0];
+    expect(next).toMatchObject({ state: 'STEP_RETRY', retries: 5, retryDelay: '3600000', stepName: 'always-fails' });
+    expect(next.nextDeliveryTime).toBeGreaterThan(Date.now() + 3_000_000);
+    expect(next.errors[0]).toMatchObject({ status: 500, headers: expect.any(Object), time: expect.any(Number) });
+    expect(JSON.parse(next.errors[0].body).message).toBe('still broken');
+  });
+
+  it('a parallel group with one branch done and one in progress', async () => {
+    const log = await runLog(stack, runs.parallel as string);
+    const group = log.steps.find((g: any) => g.type === 'parallel');
+    expect(group.steps.map((step: any) => [step.stepName, step.state])).toEqual([
+      ['quick', 'STEP_SUCCESS'],
+      ['slow', 'STEP_PROGRESS'],
+    ]);
+    expect(group.steps[1]).toMatchObject({ stepType: 'SleepFor', sleepFor: 3600, concurrent: 2 });
+  });
+});
+
+describe('bad requests', () => {
+  it.each([
+    ['cursor=abc', /cursor/],
+    ['state=RUNNING', /state/],
+    ['groupBy=messageId', /groupBy/],
+    ['count=0', /count/],
+    ['count=11', /count/],
+    ['count=ten', /count/],
+    ['fromDate=yesterday', /fromDate/],
+    ['trimBody=-2', /trimBody/],
+    ['workflowUrl=ftp://x', /workflowUrl/],
+    ['workflowRuns=no-at-sign', /workflowRuns/],
+  ])('%s → 400 with a JSON error', async (query, message) => {
+    for (const path of ['/v2/workflows/logs', '/v2/workflows/events']) {
+      const response = await stack.api('GET', `${path}?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.json.error).toMatch(message);
+    }
+  });
+
+  it('no token → 401', async () => {
+    const response = await stack.api('GET', '/v2/workflows/logs', { auth: false });
+    expect(response.status).toBe(401);
+    expect(response.json.error).toEqual(expect.any(String));
+  });
+});
