@@ -13,10 +13,14 @@ const runs: Record<string, string> = {};
 let start = 0;
 
 async function state(runId: string, wanted: (log: any) => boolean, what: string): Promise<any> {
-  return eventually(async () => {
-    const log = await runLog(stack, runId);
-    return log && wanted(log) ? log : undefined;
-  }, what, 20_000);
+  return eventually(
+    async () => {
+      const log = await runLog(stack, runId);
+      return log && wanted(log) ? log : undefined;
+    },
+    what,
+    20_000,
+  );
 }
 
 async function ids(query: string): Promise<string[]> {
@@ -43,7 +47,9 @@ beforeAll(async () => {
     },
   });
   start = Date.now();
-  runs.ok = (await app.client.trigger({ url: `${app.url}/ok`, label: [label, 'ok'], body: 'hello' })).workflowRunId;
+  runs.ok = (
+    await app.client.trigger({ url: `${app.url}/ok`, label: [label, 'ok'], body: 'hello' })
+  ).workflowRunId;
   runs.flow = (
     await app.client.trigger({
       url: `${app.url}/ok`,
@@ -57,8 +63,19 @@ beforeAll(async () => {
   runs.parallel = (await app.client.trigger({ url: `${app.url}/parallel-pending`, label })).workflowRunId;
   await state(runs.ok, (log) => log.workflowState === 'RUN_SUCCESS', 'ok run');
   await state(runs.flow, (log) => log.workflowState === 'RUN_SUCCESS', 'flow run');
-  await state(runs.retrying, (log) => log.steps.some((g: any) => g.type === 'next' && g.steps[0].state === 'STEP_RETRY'), 'retrying');
-  await state(runs.parallel, (log) => log.steps.some((g: any) => g.type === 'parallel' && g.steps.some((s: any) => s.state === 'STEP_SUCCESS')), 'parallel');
+  await state(
+    runs.retrying,
+    (log) => log.steps.some((g: any) => g.type === 'next' && g.steps[0].state === 'STEP_RETRY'),
+    'retrying',
+  );
+  await state(
+    runs.parallel,
+    (log) =>
+      log.steps.some(
+        (g: any) => g.type === 'parallel' && g.steps.some((s: any) => s.state === 'STEP_SUCCESS'),
+      ),
+    'parallel',
+  );
 });
 
 afterAll(async () => {
@@ -78,13 +95,23 @@ describe('filters', () => {
   });
 
   it('workflowUrl (exact), run id, createdAt, workflowRuns, dates inclusive', async () => {
-    expect(new Set(await ids(`workflowUrl=${encodeURIComponent(`${app.url}/ok`)}`))).toEqual(new Set([runs.ok, runs.flow]));
+    expect(new Set(await ids(`workflowUrl=${encodeURIComponent(`${app.url}/ok`)}`))).toEqual(
+      new Set([runs.ok, runs.flow]),
+    );
     expect(await ids(`workflowUrl=${encodeURIComponent(`${app.url}/o`)}`)).toEqual([]);
     const ok = await runLog(stack, runs.ok as string);
-    expect(await ids(`workflowRunId=${runs.ok}&workflowCreatedAt=${ok.workflowRunCreatedAt}`)).toEqual([runs.ok]);
-    expect(await ids(`workflowRunId=${runs.ok}&workflowCreatedAt=${ok.workflowRunCreatedAt + 1}`)).toEqual([]);
-    expect(await ids(`workflowRuns=${runs.ok}@${ok.workflowRunCreatedAt}&label=nothing-matches`)).toEqual([runs.ok]);
-    expect(await ids(`label=${label}&fromDate=${ok.workflowRunCreatedAt}&toDate=${ok.workflowRunCreatedAt}`)).toContain(runs.ok);
+    expect(await ids(`workflowRunId=${runs.ok}&workflowCreatedAt=${ok.workflowRunCreatedAt}`)).toEqual([
+      runs.ok,
+    ]);
+    expect(await ids(`workflowRunId=${runs.ok}&workflowCreatedAt=${ok.workflowRunCreatedAt + 1}`)).toEqual(
+      [],
+    );
+    expect(await ids(`workflowRuns=${runs.ok}@${ok.workflowRunCreatedAt}&label=nothing-matches`)).toEqual([
+      runs.ok,
+    ]);
+    expect(
+      await ids(`label=${label}&fromDate=${ok.workflowRunCreatedAt}&toDate=${ok.workflowRunCreatedAt}`),
+    ).toContain(runs.ok);
     expect(await ids(`label=${label}&toDate=${start - 1}`)).toEqual([]);
   });
 
@@ -92,7 +119,10 @@ describe('filters', () => {
     const first = await stack.api('GET', `/v2/workflows/logs?label=${label}&count=3`);
     expect(first.json.runs).toHaveLength(3);
     expect(first.json.cursor).not.toBe('');
-    const second = await stack.api('GET', `/v2/workflows/logs?label=${label}&count=3&cursor=${first.json.cursor}`);
+    const second = await stack.api(
+      'GET',
+      `/v2/workflows/logs?label=${label}&count=3&cursor=${first.json.cursor}`,
+    );
     expect(second.json.runs).toHaveLength(1);
     expect(second.json.cursor).toBe('');
     const all = [...first.json.runs, ...second.json.runs].map((run: any) => run.workflowRunId);
@@ -107,7 +137,8 @@ describe('the run record', () => {
     const hidden = (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runs.ok}`)).json.runs[0];
     expect(hidden.steps[1].steps[0].out).toBeUndefined();
     expect(hidden.workflowRunResponse).toBeUndefined();
-    const cut = (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runs.ok}&trimBody=5`)).json.runs[0];
+    const cut = (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runs.ok}&trimBody=5`)).json
+      .runs[0];
     expect(cut.steps[0].steps[0].out).toBe('hello');
     expect(cut.steps[1].steps[0].out).toBe('{"big');
     const full = await runLog(stack, runs.ok as string);
@@ -136,9 +167,18 @@ describe('the run record', () => {
   it('a retrying step: the next group with its errors, retry delay and next delivery time', async () => {
     const log = await runLog(stack, runs.retrying as string);
     const next = log.steps.find((group: any) => group.type === 'next').steps[0];
-    expect(next).toMatchObject({ state: 'STEP_RETRY', retries: 5, retryDelay: '3600000', stepName: 'always-fails' });
+    expect(next).toMatchObject({
+      state: 'STEP_RETRY',
+      retries: 5,
+      retryDelay: '3600000',
+      stepName: 'always-fails',
+    });
     expect(next.nextDeliveryTime).toBeGreaterThan(Date.now() + 3_000_000);
-    expect(next.errors[0]).toMatchObject({ status: 500, headers: expect.any(Object), time: expect.any(Number) });
+    expect(next.errors[0]).toMatchObject({
+      status: 500,
+      headers: expect.any(Object),
+      time: expect.any(Number),
+    });
     expect(JSON.parse(next.errors[0].body).message).toBe('still broken');
   });
 

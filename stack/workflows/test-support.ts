@@ -21,9 +21,17 @@ export type Routes = Record<
   { fn: RouteFunction<any, any>; options?: WorkflowServeOptions<any, any> }
 >;
 
-/** Starts an app serving `routes` (paths like `/a`) against `stack`. */
+/** Where the app's SDK sends its requests, and the keys it verifies deliveries with. */
+export interface StackTarget {
+  url: string;
+  token: string;
+  currentSigningKey: string;
+  nextSigningKey: string;
+}
+
+/** Starts an app serving `routes` (paths like `/a`) against a stack (in-process, or a process's ready line). */
 export async function startWorkflowApp(
-  stack: TestStack,
+  stack: TestStack | StackTarget,
   routes: Routes,
   extra: Record<string, RouteHandler> = {},
 ): Promise<WorkflowApp> {
@@ -70,16 +78,16 @@ export async function startWorkflowApp(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const keys = stack.stack.info.messages;
+  const target: StackTarget = 'stack' in stack ? stack.stack.info.messages : stack;
   const env = {
-    QSTASH_URL: stack.url,
-    QSTASH_TOKEN: stack.token,
-    QSTASH_CURRENT_SIGNING_KEY: keys.currentSigningKey,
-    QSTASH_NEXT_SIGNING_KEY: keys.nextSigningKey,
+    QSTASH_URL: target.url,
+    QSTASH_TOKEN: target.token,
+    QSTASH_CURRENT_SIGNING_KEY: target.currentSigningKey,
+    QSTASH_NEXT_SIGNING_KEY: target.nextSigningKey,
   };
   const app: WorkflowApp = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    client: new Client({ baseUrl: stack.url, token: stack.token }),
+    client: new Client({ baseUrl: target.url, token: target.token }),
     hits,
     close: () =>
       new Promise((resolve) => {
