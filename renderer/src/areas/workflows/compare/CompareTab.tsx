@@ -1,0 +1,173 @@
+// Compare two runs (e.g. a failed run and a successful one of the same URL): pick them by id, see the
+// steps aligned by name with differences in state, output and duration highlighted. Route:
+// #/workflows/compare/<runId@createdAt>/<runId@createdAt> (either part may be missing while picking).
+import { useMemo, useState } from 'react';
+import type { ProfileView } from '../../../../../shared/profiles';
+import type { WorkflowRunLog } from '../../../../../shared/workflows/types';
+import { errorMessage } from '../../../bridge/client';
+import { useBridgeQuery } from '../../../bridge/react';
+import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { useNav } from '../../../shell/nav';
+import { Button } from '../../../ui/Button';
+import { plural } from '../../../ui/format';
+import { Callout, Spinner } from '../../../ui/misc';
+import { ServiceGate } from '../../../ui/ServiceGate';
+import { formatDuration } from '../run/duration';
+import { WfStateBadge } from '../StateBadge';
+import { alignRuns, type AlignedStep, differenceCount } from './align';
+
+export default function CompareTab({ params }: { params: string[] }) {
+  const profile = useActiveProfile();
+  const stack = useStackStatus();
+  return (
+    <ServiceGate profile={profile} stack={stack}>
+      {(active) => <Compare key={active.id} profile={active} left={params[0]} right={params[1]} />}
+    </ServiceGate>
+  );
+}
+
+function parseRef(ref: string | undefined): { runId: string; createdAt?: number } | undefined {
+  if (!ref) return undefined;
+  const [runId, at] = ref.split('@');
+  if (!runId) return undefined;
+  return at && /^\d+$/.test(at) ? { runId, createdAt: Number(at) } : { runId };
+}
+
+function useRun(profile: ProfileView, ref: string | undefined) {
+  const parsed = parseRef(ref);
+  return useBridgeQuery(
+    'workflows.runs.get',
+    { profileId: profile.id, workflowRunId: parsed?.runId ?? '-', workflowCreatedAt: parsed?.createdAt },
+    { enabled: parsed !== undefined },
+  );
+}
+
+function Compare({ profile, left, right }: { profile: ProfileView; left?: string; right?: string }) {
+  const navigate = useNav((state) => state.navigate);
+  const [leftText, setLeftText] = useState(left ?? '');
+  const [rightText, setRightText] = useState(right ?? '');
+  const a = useRun(profile, left);
+  const b = useRun(profile, right);
+  return (
+    <div className="wf-tab page-body wf-compare">
+      <form
+        className="row wf-compare-pick"
+        aria-label="Runs to compare"
+        onSubmit={(event) => {
+          event.preventDefault();
+          navigate('workflows', 'compare', leftText.trim() || '-', rightText.trim() || '-');
+        }}
+      >
+        <input
+          className="input input-mono"
+          aria-label="First run id"
+          placeholder="first run id (id or id@createdAt)"
+          value={leftText}
+          onChange={(event) => setLeftText(event.target.value)}
+        />
+        <input
+          className="input input-mono"
+          aria-label="Second run id"
+          placeholder="second run id"
+          value={rightText}
+          onChange={(event) => setRightText(event.target.value)}
+        />
+        <Button type="submit" variant="primary" size="sm" disabled={!leftText.trim() || !rightText.trim()}>
+          Compare
+        </Button>
+      </form>
+      {a.error || b.error ? (
+        <Callout tone="danger" title="Could not load a run.">
+          {errorMessage(a.error ?? b.error)}
+        </Callout>
+      ) : null}
+      {!left || !right || left === '-' || right === '-' ? (
+        <p className="muted">
+          Pick two runs — typically a failed one and a successful one of the same workflow URL. Steps are
+          aligned by name; differences in state, output and duration are highlighted.
+        </p>
+      ) : a.data && b.data ? (
+        <CompareTable left={a.data} right={b.data} />
+      ) : (
+        <Spinner />
+      )}
+    </div>
+  );
+}
+
+function Side({ run }: { run: WorkflowRunLog }) {
+  return (
+    <div className="wf-compare-side">
+      <span className="mono">{run.workflowRunId}</span> <WfStateBadge state={run.workflowState} />
+      <div className="faint mono">{run.workflowUrl}</div>
+    </div>
+  );
+}
+
+function Cell({
+  row,
+  side,
+  highlight,
+}: {
+  row: AlignedStep;
+  side: 'left' | 'right';
+  highlight: AlignedStep['diff'];
+}) {
+  const step = row[side];
+  if (!step) return <td className="wf-diff-missing">— not in this run</td>;
+  return (
+    <td>
+      <div className={highlight.state ? 'wf-diff' : undefined}>
+        {step.state ? <WfStateBadge state={step.state} /> : null}{' '}
+        <span className="faint">{step.stepType}</span>
+      </div>
+      <div className={highlight.duration ? 'wf-diff mono' : 'mono faint'}>
+        {formatDuration(step.end - step.start)}
+      </div>
+      {step.step?.out !== undefined ? (
+        <pre className={highlight.out ? 'wf-diff wf-compare-out' : 'wf-compare-out'}>
+          {step.step.out.slice(0, 400)}
+        </pre>
+      ) : null}
+    </td>
+  );
+}
+
+function CompareTable({ left, right }: { left: WorkflowRunLog; right: WorkflowRunLog }) {
+  const rows = useMemo(() => alignRuns(left, right), [left, right]);
+  const differences = differenceCount(rows);
+  return (
+    <>
+      <p data-testid="compare-summary">
+        <strong>{plural(differences, 'step differs', 'steps differ')}</strong> of {rows.length} aligned.
+      </p>
+      <table className="table wf-compare-table" aria-label="Steps compared">
+        <thead>
+          <tr>
+            <th>Step</th>
+            <th>
+              <Side run={left} />
+            </th>
+            <th>
+              <Side run={right} />
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const differs = Object.values(row.diff).some(Boolean);
+            return (
+              <tr key={row.key} className={differs ? 'wf-compare-differs' : undefined} data-differs={differs}>
+                <th scope="row" className="mono">
+                  {row.key}
+                </th>
+                <Cell row={row} side="left" highlight={row.diff} />
+                <Cell row={row} side="right" highlight={row.diff} />
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}

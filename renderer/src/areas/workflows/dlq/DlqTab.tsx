@@ -1,0 +1,336 @@
+// DLQ triage: the failed runs grouped by failure — workflow URL + failing step + status + error
+// signature — with counts and first/last seen, so "812 runs failed at step charge with 503" is one row.
+// Act on groups, on a hand selection of runs inside them, or on the filter.
+import { useQueryClient } from '@tanstack/react-query';
+import { Fragment, useMemo, useState } from 'react';
+import type { BulkAction, FailureGroup } from '../../../../../shared/bridge/procedures/workflows/dlq';
+import {
+  hasAnyWorkflowFilter,
+  type WorkflowDlqFiltersInput,
+} from '../../../../../shared/bridge/procedures/workflows/filters';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { errorMessage } from '../../../bridge/client';
+import { useBridgeQuery } from '../../../bridge/react';
+import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { useNav } from '../../../shell/nav';
+import { Button } from '../../../ui/Button';
+import { splitList, toDateRange } from '../../../ui/filter-draft';
+import { formatRelative, formatTime, plural } from '../../../ui/format';
+import { InboxIcon, RefreshIcon } from '../../../ui/icons';
+import { Callout, EmptyState, Spinner } from '../../../ui/misc';
+import { ServiceGate } from '../../../ui/ServiceGate';
+import '../../../ui/tables.css';
+import { BulkJobDialog, type BulkJobRequest } from './BulkJobDialog';
+
+export default function DlqTab() {
+  const profile = useActiveProfile();
+  const stack = useStackStatus();
+  return (
+    <ServiceGate profile={profile} stack={stack}>
+      {(active) => <Triage key={active.id} profile={active} />}
+    </ServiceGate>
+  );
+}
+
+interface Draft {
+  workflowUrl: string;
+  label: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Draft = { workflowUrl: '', label: '', from: '', to: '' };
+
+function toFilters(draft: Draft): { filters: WorkflowDlqFiltersInput; error?: string } {
+  const { fromDate, toDate, error } = toDateRange(draft.from, draft.to);
+  const filters: WorkflowDlqFiltersInput = {};
+  const urls = splitList(draft.workflowUrl);
+  const labels = splitList(draft.label);
+  if (urls) filters.workflowUrl = urls;
+  if (labels) filters.label = labels;
+  if (fromDate !== undefined) filters.fromDate = fromDate;
+  if (toDate !== undefined) filters.toDate = toDate;
+  return error ? { filters, error } : { filters };
+}
+
+export function groupTitle(group: Pick<FailureGroup, 'stepName' | 'status' | 'count'>): string {
+  return `${plural(group.count, 'run')} failed at ${group.stepName ? `step ${group.stepName}` : 'an unnamed step'} with ${group.status || 'no response'}`;
+}
+
+function Triage({ profile }: { profile: ProfileView }) {
+  const queryClient = useQueryClient();
+  const navigate = useNav((state) => state.navigate);
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [applied, setApplied] = useState<Draft>(EMPTY);
+  const { filters, error: filterError } = useMemo(() => toFilters(applied), [applied]);
+  const groups = useBridgeQuery(
+    'workflows.dlq.groups',
+    { profileId: profile.id, filters },
+    { enabled: !filterError },
+  );
+  const [checked, setChecked] = useState<Set<string>>(() => new Set());
+  const [open, setOpen] = useState<string | null>(null);
+  const [bulk, setBulk] = useState<BulkJobRequest | null>(null);
+  const data = groups.data;
+  const selectedGroups = (data?.groups ?? []).filter((group) => group.dlqIds.some((id) => checked.has(id)));
+  const canFilter = hasAnyWorkflowFilter(filters as Record<string, unknown>);
+
+  const toggle = (ids: string[], on: boolean) =>
+    setChecked((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  const act = (action: BulkAction, scope: 'selection' | 'filter') => {
+    if (scope === 'filter') {
+      setBulk({ action, target: { filters }, description: 'every failed run matching the filter' });
+      return;
+    }
+    const ids = [...checked];
+    const description =
+      selectedGroups.length === 1 &&
+      selectedGroups[0]!.dlqIds.every((id) => checked.has(id)) &&
+      selectedGroups[0]!.count === ids.length
+        ? `the group “${groupTitle(selectedGroups[0]!)}: ${selectedGroups[0]!.signature}”`
+        : `${plural(ids.length, 'selected run')} in ${plural(selectedGroups.length, 'group')}`;
+    setBulk({ action, target: { dlqIds: ids }, description });
+  };
+  const refresh = () => {
+    setChecked(new Set());
+    void queryClient.invalidateQueries({ queryKey: ['workflows.dlq.groups'] });
+    void queryClient.invalidateQueries({ queryKey: ['workflows.runs.list'] });
+    void queryClient.invalidateQueries({ queryKey: ['workflows.jobs.list'] });
+  };
+
+  return (
+    <div className="wf-tab">
+      <form
+        className="filter-bar"
+        aria-label="Filter the workflow DLQ"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setApplied(draft);
+          setChecked(new Set());
+        }}
+      >
+        <label className="filter-field filter-wide">
+          <span className="field-label">Workflow URL</span>
+          <input
+            className="input input-mono"
+            value={draft.workflowUrl}
+            placeholder="https://…, several separated by commas"
+            onChange={(event) => setDraft({ ...draft, workflowUrl: event.target.value })}
+          />
+        </label>
+        <label className="filter-field">
+          <span className="field-label">Label</span>
+          <input
+            className="input input-mono"
+            value={draft.label}
+            onChange={(event) => setDraft({ ...draft, label: event.target.value })}
+          />
+        </label>
+        <label className="filter-field">
+          <span className="field-label">From</span>
+          <input
+            className="input"
+            type="datetime-local"
+            value={draft.from}
+            onChange={(event) => setDraft({ ...draft, from: event.target.value })}
+          />
+        </label>
+        <label className="filter-field">
+          <span className="field-label">To</span>
+          <input
+            className="input"
+            type="datetime-local"
+            value={draft.to}
+            onChange={(event) => setDraft({ ...draft, to: event.target.value })}
+          />
+        </label>
+        <div className="filter-actions">
+          <Button type="submit" size="sm" variant="primary">
+            Apply
+          </Button>
+          <Button size="sm" icon={<RefreshIcon />} onClick={refresh} busy={groups.isFetching}>
+            Refresh
+          </Button>
+        </div>
+      </form>
+      {filterError ? <Callout tone="danger">{filterError}</Callout> : null}
+      <div className="toolbar wf-toolbar">
+        <span>
+          {checked.size > 0 ? (
+            <strong>{plural(checked.size, 'run')} selected</strong>
+          ) : data ? (
+            <span className="faint">
+              {plural(data.scanned, 'failed run')} in {plural(data.groups.length, 'group')}
+              {data.capped ? ' (looked at the first ones only)' : ''}
+            </span>
+          ) : null}
+        </span>
+        <span className="toolbar-spacer" />
+        <Button
+          size="sm"
+          variant="primary"
+          disabled={checked.size === 0 || profile.readOnly}
+          onClick={() => act('restart', 'selection')}
+        >
+          Restart / resume…
+        </Button>
+        <Button
+          size="sm"
+          disabled={checked.size === 0 || profile.readOnly}
+          onClick={() => act('callback', 'selection')}
+        >
+          Retry failure function…
+        </Button>
+        <Button
+          size="sm"
+          variant="danger"
+          disabled={checked.size === 0 || profile.readOnly}
+          onClick={() => act('delete', 'selection')}
+        >
+          Delete…
+        </Button>
+        <Button
+          size="sm"
+          disabled={!canFilter || profile.readOnly}
+          title={
+            canFilter
+              ? 'Act on every failed run the filter matches'
+              : 'Set a filter first: an empty filter would mean the whole DLQ'
+          }
+          onClick={() => act('restart', 'filter')}
+        >
+          Restart / resume all matching…
+        </Button>
+      </div>
+      <div className="wf-scroll">
+        {groups.error ? (
+          <Callout tone="danger" title="Could not read the DLQ.">
+            {errorMessage(groups.error)}
+          </Callout>
+        ) : !data ? (
+          <Spinner />
+        ) : data.groups.length === 0 ? (
+          <EmptyState icon={<InboxIcon />} title="No failed runs">
+            Runs that run out of retries land here, grouped by how they failed.
+          </EmptyState>
+        ) : (
+          <table className="table wf-groups" aria-label="Failures">
+            <thead>
+              <tr>
+                <th aria-label="Select" />
+                <th>Runs</th>
+                <th>Workflow · step</th>
+                <th>Status</th>
+                <th>Error</th>
+                <th>First seen</th>
+                <th>Last seen</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.groups.map((group) => {
+                const all = group.dlqIds.every((id) => checked.has(id));
+                const some = !all && group.dlqIds.some((id) => checked.has(id));
+                return (
+                  <Fragment key={group.key}>
+                    <tr
+                      className="wf-group-row"
+                      data-testid="failure-group"
+                      aria-expanded={open === group.key}
+                    >
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${groupTitle(group)}`}
+                          checked={all}
+                          ref={(node) => {
+                            if (node) node.indeterminate = some;
+                          }}
+                          onChange={(event) => toggle(group.dlqIds, event.target.checked)}
+                        />
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className="wf-group-count"
+                          onClick={() => setOpen(open === group.key ? null : group.key)}
+                        >
+                          {group.count.toLocaleString()} {open === group.key ? '▾' : '▸'}
+                        </button>
+                      </td>
+                      <td>
+                        <div className="mono">{group.workflowUrl}</div>
+                        <div>
+                          {group.stepName ? (
+                            <>
+                              step <strong className="mono">{group.stepName}</strong>
+                            </>
+                          ) : (
+                            <span className="faint">step not named</span>
+                          )}
+                        </div>
+                      </td>
+                      <td className="mono">{group.status || '—'}</td>
+                      <td className="cell-wrap">
+                        <div className="mono">{group.signature}</div>
+                        {group.sample !== group.signature ? (
+                          <div className="faint">e.g. {group.sample.slice(0, 200)}</div>
+                        ) : null}
+                      </td>
+                      <td title={formatTime(group.firstSeen)}>{formatRelative(group.firstSeen)}</td>
+                      <td title={formatTime(group.lastSeen)}>{formatRelative(group.lastSeen)}</td>
+                    </tr>
+                    {open === group.key ? (
+                      <tr className="wf-group-runs">
+                        <td />
+                        <td colSpan={6}>
+                          <ul className="wf-group-run-list">
+                            {group.dlqIds.slice(0, 500).map((dlqId, index) => (
+                              <li key={dlqId}>
+                                <label>
+                                  <input
+                                    type="checkbox"
+                                    checked={checked.has(dlqId)}
+                                    onChange={(event) => toggle([dlqId], event.target.checked)}
+                                  />{' '}
+                                  <span className="mono">{group.workflowRunIds[index]}</span>
+                                </label>{' '}
+                                <a
+                                  href="#/workflows/runs"
+                                  onClick={(event) => {
+                                    event.preventDefault();
+                                    navigate('workflows', 'runs', group.workflowRunIds[index]!);
+                                  }}
+                                >
+                                  open
+                                </a>
+                              </li>
+                            ))}
+                          </ul>
+                          {group.dlqIds.length > 500 ? (
+                            <p className="faint">
+                              …and {group.dlqIds.length - 500} more (select the group to act on all).
+                            </p>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </div>
+      {bulk ? (
+        <BulkJobDialog profile={profile} request={bulk} onClose={() => setBulk(null)} onChanged={refresh} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+// The step tree beside the timeline, in one virtualized grid: each row is a step (or a group header) on
+// the left and its bar on the right, so the two scroll together and selecting either highlights both.
+// A run with thousands of steps keeps only the visible rows in the DOM.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef } from 'react';
+import { formatDuration } from './duration';
+import { barGeometry, type StepLayout, type StepRow } from './step-layout';
+
+export const STEP_ROW_HEIGHT = 30;
+
+const TYPE_ICON: Record<string, string> = {
+  Initial: '▶',
+  Run: '●',
+  Call: '⇄',
+  SleepFor: '☾',
+  SleepUntil: '☾',
+  Wait: '⏸',
+  Notify: '✉',
+  Invoke: '↳',
+};
+
+export function StepsView({
+  layout,
+  rows,
+  selectedKey,
+  onSelect,
+}: {
+  layout: StepLayout;
+  rows: StepRow[];
+  selectedKey?: string;
+  onSelect: (key: string) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => STEP_ROW_HEIGHT,
+    overscan: 16,
+    getItemKey: (index) => rows[index]!.key,
+  });
+  const selectedIndex = rows.findIndex((row) => row.key === selectedKey);
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+  const stepRows = rows.filter((row) => row.kind === 'step');
+  const move = (delta: number) => {
+    const at = stepRows.findIndex((row) => row.key === selectedKey);
+    const next = stepRows[Math.max(0, Math.min(stepRows.length - 1, (at < 0 ? -1 : at) + delta))];
+    if (next) onSelect(next.key);
+  };
+  const span = layout.end - layout.start;
+  return (
+    <div className="wf-steps">
+      <div className="wf-steps-head" role="presentation">
+        <span>Steps</span>
+        <span className="wf-steps-axis">
+          <span>0</span>
+          <span>{formatDuration(span / 2)}</span>
+          <span>{formatDuration(span)}</span>
+        </span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="wf-steps-scroll"
+        role="tree"
+        aria-label="Steps and timeline"
+        tabIndex={0}
+        data-testid="step-tree"
+        data-rows={rows.length}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown' || event.key === 'j') {
+            event.preventDefault();
+            move(1);
+          } else if (event.key === 'ArrowUp' || event.key === 'k') {
+            event.preventDefault();
+            move(-1);
+          }
+        }}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <StepLine
+                key={item.key}
+                row={row}
+                top={item.start}
+                layout={layout}
+                selected={
+                  row.key === selectedKey ||
+                  (row.kind === 'header' && selectedKey?.startsWith(`${row.key}.`) === true)
+                }
+                onSelect={onSelect}
+              />
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const StepLine = memo(function StepLine({
+  row,
+  top,
+  layout,
+  selected,
+  onSelect,
+}: {
+  row: StepRow;
+  top: number;
+  layout: StepLayout;
+  selected: boolean;
+  onSelect: (key: string) => void;
+}) {
+  const { left, width } = barGeometry(row, layout);
+  const span = Math.max(1, layout.end - layout.start);
+  const duration = row.end - row.start;
+  const select = () => onSelect(row.kind === 'header' ? `${row.key}.s0` : row.key);
+  return (
+    <div
+      className={`wf-step-line wf-step-${row.kind}`}
+      style={{ transform: `translateY(${top}px)`, height: STEP_ROW_HEIGHT }}
+      role="treeitem"
+      aria-level={row.depth + 1}
+      aria-selected={selected}
+      aria-label={`${row.label}${row.state ? ` ${row.state}` : ''}`}
+      data-step-key={row.key}
+      data-state={row.state}
+    >
+      <button
+        type="button"
+        className="wf-step-cell"
+        style={{ paddingLeft: 8 + row.depth * 18 }}
+        onClick={select}
+      >
+        {row.kind === 'header' ? (
+          <span className="wf-group-tag">{row.groupType === 'next' ? 'next' : '∥'}</span>
+        ) : (
+          <span className={`wf-step-icon wf-state-${row.state ?? 'none'}`} title={row.stepType}>
+            {TYPE_ICON[row.stepType ?? ''] ?? '○'}
+          </span>
+        )}
+        <span className="wf-step-name">{row.label}</span>
+        {row.stepType && row.kind === 'step' ? (
+          <span className="wf-step-type faint">{row.stepType}</span>
+        ) : null}
+        {row.attempts.length > 0 ? (
+          <span className="wf-step-retries" title="Failed attempts">
+            ↻{row.attempts.length}
+          </span>
+        ) : null}
+      </button>
+      <button
+        type="button"
+        className="wf-bar-cell"
+        onClick={select}
+        aria-label={`${row.label} on the timeline: ${formatDuration(duration)}`}
+        title={`${row.label}: ${formatDuration(duration)}`}
+      >
+        <span
+          className={`wf-bar wf-bar-${row.bar} wf-state-${row.state ?? 'none'}${row.kind === 'header' ? ' wf-bar-group' : ''}`}
+          style={{ left: `${left}%`, width: `${width}%` }}
+        />
+        {row.attempts.map((time, index) => (
+          <span
+            key={`${time}-${index}`}
+            className="wf-bar-attempt"
+            style={{ left: `${Math.min(100, Math.max(0, ((time - layout.start) / span) * 100))}%` }}
+          />
+        ))}
+        {row.nextDeliveryTime ? (
+          <span
+            className="wf-bar-next"
+            title="Next delivery"
+            style={{
+              left: `${Math.min(100, Math.max(0, ((row.nextDeliveryTime - layout.start) / span) * 100))}%`,
+            }}
+          />
+        ) : null}
+        <span className="wf-bar-label mono">{formatDuration(duration)}</span>
+      </button>
+    </div>
+  );
+});

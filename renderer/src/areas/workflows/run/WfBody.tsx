@@ -1,0 +1,63 @@
+// A body of the workflow logs (step output, call request/response, error bodies): pretty (JSON
+// indented), raw (as stored), or base64-decoded (the service keeps some bodies base64). A body cut at the
+// trim size offers to load the full one.
+import { useState } from 'react';
+import { Button } from '../../../ui/Button';
+import { BodyView } from '../../../ui/BodyView';
+import { Segmented } from '../../../ui/fields';
+
+type Mode = 'pretty' | 'raw' | 'base64';
+
+function looksBase64(value: string): boolean {
+  return value.length >= 4 && value.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(value);
+}
+
+export function WfBody({
+  value,
+  label,
+  trimmedAt,
+  onLoadFull,
+  loadingFull,
+}: {
+  value?: string;
+  label: string;
+  /** The trim size the run was fetched with; a body this long may be cut. */
+  trimmedAt?: number;
+  onLoadFull?: () => void;
+  loadingFull?: boolean;
+}) {
+  const [mode, setMode] = useState<Mode>(() =>
+    value && looksBase64(value) && !/^\d+$/.test(value) ? 'base64' : 'pretty',
+  );
+  if (value === undefined || value === '') return <p className="faint">Empty</p>;
+  const bytes = new TextEncoder().encode(value).length;
+  const maybeTrimmed = trimmedAt !== undefined && bytes >= trimmedAt;
+  return (
+    <div className="wf-body">
+      <div className="wf-body-bar">
+        <Segmented
+          label={`${label} view`}
+          value={mode}
+          onChange={setMode}
+          options={[
+            { value: 'pretty', label: 'Pretty' },
+            { value: 'raw', label: 'Raw' },
+            { value: 'base64', label: 'Base64-decoded' },
+          ]}
+        />
+        {maybeTrimmed && onLoadFull ? (
+          <Button size="sm" busy={loadingFull} onClick={onLoadFull}>
+            Trimmed at {trimmedAt.toLocaleString()} bytes — load the full body
+          </Button>
+        ) : null}
+      </div>
+      {mode === 'raw' ? (
+        <pre className="code-block body-view-text" aria-label={label}>
+          {value}
+        </pre>
+      ) : (
+        <BodyView value={value} base64={mode === 'base64'} label={label} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,212 @@
+// The virtualized run list: only visible rows are in the DOM, so 10,000 runs scroll smoothly; the next
+// pages load ahead while scrolling (the service pages 10 runs at a time); arrow keys move the selection
+// and Enter opens it; the header sorts the loaded runs.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef } from 'react';
+import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
+import { formatClock, formatRelative, formatTime } from '../../../ui/format';
+import { Spinner } from '../../../ui/misc';
+import { WfStateBadge } from '../StateBadge';
+
+export const RUN_ROW_HEIGHT = 52;
+/** Start loading the next pages when the last visible row is this close to the end. */
+const LOAD_AHEAD_ROWS = 40;
+
+export type RunSort = { column: 'created' | 'state' | 'url' | 'steps'; descending: boolean };
+
+export function sortRuns(runs: readonly RunSummary[], sort: RunSort): RunSummary[] {
+  const sign = sort.descending ? -1 : 1;
+  const value = (run: RunSummary): string | number =>
+    sort.column === 'created'
+      ? run.workflowRunCreatedAt
+      : sort.column === 'state'
+        ? run.workflowState
+        : sort.column === 'url'
+          ? run.workflowUrl
+          : run.stepCount;
+  return [...runs].sort((a, b) => {
+    const x = value(a);
+    const y = value(b);
+    return (x < y ? -1 : x > y ? 1 : 0) * sign || b.workflowRunCreatedAt - a.workflowRunCreatedAt;
+  });
+}
+
+export function runKey(run: Pick<RunSummary, 'workflowRunId' | 'workflowRunCreatedAt'>): string {
+  return `${run.workflowRunId}@${run.workflowRunCreatedAt}`;
+}
+
+export function RunList({
+  runs,
+  selectedKey,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  onOpen,
+  sort,
+  onSort,
+  compact,
+}: {
+  runs: RunSummary[];
+  selectedKey?: string;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  onOpen: (run: RunSummary) => void;
+  sort: RunSort;
+  onSort: (sort: RunSort) => void;
+  /** Narrow column beside an open run. */
+  compact: boolean;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: runs.length + 1,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => RUN_ROW_HEIGHT,
+    overscan: 10,
+    getItemKey: (index) => (runs[index] ? runKey(runs[index]) : 'end'),
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length > 0 ? items[items.length - 1]!.index : 0;
+  useEffect(() => {
+    if (hasMore && !loadingMore && lastIndex >= runs.length - LOAD_AHEAD_ROWS) onLoadMore();
+  }, [hasMore, loadingMore, lastIndex, runs.length, onLoadMore]);
+
+  const selectedIndex = runs.findIndex((run) => runKey(run) === selectedKey);
+  const move = (delta: number) => {
+    const index = Math.max(0, Math.min(runs.length - 1, (selectedIndex < 0 ? -1 : selectedIndex) + delta));
+    const run = runs[index];
+    if (!run) return;
+    onOpen(run);
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+  };
+
+  const header = (column: RunSort['column'], label: string) => (
+    <button
+      type="button"
+      className="run-sort"
+      aria-sort={sort.column === column ? (sort.descending ? 'descending' : 'ascending') : undefined}
+      onClick={() =>
+        onSort({ column, descending: sort.column === column ? !sort.descending : column === 'created' })
+      }
+    >
+      {label}
+      {sort.column === column ? (sort.descending ? ' ↓' : ' ↑') : ''}
+    </button>
+  );
+
+  return (
+    <div className={compact ? 'run-list-wrap run-list-compact' : 'run-list-wrap'}>
+      <div className="run-row run-row-head" role="presentation">
+        <span>{header('state', 'State')}</span>
+        <span>{header('url', 'Run')}</span>
+        {compact ? null : <span>{header('steps', 'Steps')}</span>}
+        <span>{header('created', 'Created')}</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="run-list"
+        role="listbox"
+        aria-label="Workflow runs"
+        tabIndex={0}
+        data-testid="run-list"
+        data-rows={runs.length}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown' || event.key === 'j') {
+            event.preventDefault();
+            move(1);
+          } else if (event.key === 'ArrowUp' || event.key === 'k') {
+            event.preventDefault();
+            move(-1);
+          } else if (event.key === 'Home') {
+            event.preventDefault();
+            move(-runs.length);
+          } else if (event.key === 'End') {
+            event.preventDefault();
+            move(runs.length);
+          }
+        }}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const run = runs[item.index];
+            return (
+              <div
+                key={item.key}
+                className="run-row-slot"
+                style={{ transform: `translateY(${item.start}px)`, height: RUN_ROW_HEIGHT }}
+              >
+                {run ? (
+                  <RunRow
+                    run={run}
+                    selected={runKey(run) === selectedKey}
+                    compact={compact}
+                    onOpen={onOpen}
+                  />
+                ) : (
+                  <div className="run-list-end faint" data-testid="run-list-end">
+                    {loadingMore ? <Spinner label="Loading more" /> : null}{' '}
+                    {runs.length === 0
+                      ? null
+                      : hasMore
+                        ? `${runs.length.toLocaleString()} loaded, more available`
+                        : `${runs.length.toLocaleString()} runs — the end`}
+                  </div>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const RunRow = memo(function RunRow({
+  run,
+  selected,
+  compact,
+  onOpen,
+}: {
+  run: RunSummary;
+  selected: boolean;
+  compact: boolean;
+  onOpen: (run: RunSummary) => void;
+}) {
+  const detail =
+    run.workflowState === 'RUN_FAILED' && run.failedStepName
+      ? `failed at ${run.failedStepName}`
+      : run.currentStep
+        ? `${run.currentStep.name ?? 'next step'} · ${run.currentStep.state.replace('STEP_', '').toLowerCase()}`
+        : undefined;
+  return (
+    <div
+      className="run-row"
+      role="option"
+      aria-selected={selected}
+      aria-label={`Run ${run.workflowRunId}`}
+      data-run-id={run.workflowRunId}
+      onClick={() => onOpen(run)}
+    >
+      <span>
+        <WfStateBadge state={run.workflowState} />
+      </span>
+      <span className="run-row-main">
+        <span className="mono run-row-id">{run.workflowRunId}</span>
+        <span className="run-row-sub">
+          <span className="mono">{run.workflowUrl}</span>
+          {detail ? <span className="run-row-detail">{detail}</span> : null}
+          {run.labels.map((label) => (
+            <span key={label} className="chip chip-static">
+              {label}
+            </span>
+          ))}
+        </span>
+      </span>
+      {compact ? null : <span className="mono faint">{run.stepCount}</span>}
+      <span className="run-row-time" title={formatTime(run.workflowRunCreatedAt)}>
+        <span className="mono">{formatClock(run.workflowRunCreatedAt)}</span>
+        <span className="faint">{formatRelative(run.workflowRunCreatedAt)}</span>
+      </span>
+    </div>
+  );
+});

@@ -1,0 +1,365 @@
+// Runs: filters as chips (every filter of the logs endpoint), saved views kept by main, counts per state
+// with runs per minute, the virtualized run list (loading ahead 10 runs per service page, live refresh
+// of the newest page that keeps scroll and selection), and the open run beside it.
+import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import type { BridgeError } from '../../../../../shared/bridge/errors';
+import type { RunFilters } from '../../../../../shared/bridge/procedures/workflows/filters';
+import type { RunSummary, RunsPage } from '../../../../../shared/bridge/procedures/workflows/runs';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { LOG_STATE_FILTERS } from '../../../../../shared/workflows/types';
+import { errorMessage } from '../../../bridge/client';
+import { useBridge, useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { useNav } from '../../../shell/nav';
+import { Button } from '../../../ui/Button';
+import { Switch } from '../../../ui/fields';
+import { RefreshIcon, WorkflowIcon, XIcon } from '../../../ui/icons';
+import { Callout, EmptyState } from '../../../ui/misc';
+import { ServiceGate } from '../../../ui/ServiceGate';
+import { toast } from '../../../ui/toast';
+import { RunDetail } from '../run/RunDetail';
+import {
+  addFilter,
+  chipsOf,
+  FILTER_FIELDS,
+  type FilterField,
+  removeChip,
+  STATE_LABELS,
+  useRunsUi,
+} from './run-filters';
+import { RunList, runKey, type RunSort, sortRuns } from './RunList';
+import { RunStats } from './RunStats';
+
+export default function RunsTab({ params }: { params: string[] }) {
+  const profile = useActiveProfile();
+  const stack = useStackStatus();
+  const [runId, createdAt] = params;
+  return (
+    <ServiceGate profile={profile} stack={stack}>
+      {(active) => (
+        <Runs
+          key={active.id}
+          profile={active}
+          runId={runId}
+          createdAt={createdAt && /^\d+$/.test(createdAt) ? Number(createdAt) : undefined}
+        />
+      )}
+    </ServiceGate>
+  );
+}
+
+/** Service pages (10 runs each) per bridge call while scrolling. */
+const PAGES_PER_LOAD = 5;
+
+function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: string; createdAt?: number }) {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const navigate = useNav((state) => state.navigate);
+  const { filters, setFilters } = useRunsUi();
+  const [sort, setSort] = useState<RunSort>({ column: 'created', descending: true });
+  const [live, setLive] = useState(false);
+
+  const pagesKey = useMemo(
+    () => ['workflows.runs.list', 'pages', profile.id, filters],
+    [profile.id, filters],
+  );
+  const pages = useInfiniteQuery<
+    RunsPage,
+    BridgeError,
+    InfiniteData<RunsPage>,
+    typeof pagesKey,
+    string | undefined
+  >({
+    queryKey: pagesKey,
+    queryFn: ({ pageParam }) =>
+      bridge.call('workflows.runs.list', {
+        profileId: profile.id,
+        filters,
+        cursor: pageParam,
+        pages: PAGES_PER_LOAD,
+      }),
+    initialPageParam: undefined,
+    getNextPageParam: (last) => last.cursor,
+    staleTime: Infinity,
+  });
+  // Live: the newest page, polled, laid over the loaded runs (same key → updated in place; new → on top).
+  const head = useBridgeQuery(
+    'workflows.runs.list',
+    { profileId: profile.id, filters, pages: 1 },
+    { enabled: live, refetchInterval: live ? 2500 : false },
+  );
+  const loaded = useMemo(() => {
+    const byKey = new Map<string, RunSummary>();
+    for (const page of pages.data?.pages ?? []) for (const run of page.runs) byKey.set(runKey(run), run);
+    if (live) for (const run of head.data?.runs ?? []) byKey.set(runKey(run), run);
+    return [...byKey.values()];
+  }, [pages.data, head.data, live]);
+  const runs = useMemo(() => sortRuns(loaded, sort), [loaded, sort]);
+  const hasMore = pages.hasNextPage ?? false;
+  const selected = runId
+    ? runs.find(
+        (run) =>
+          run.workflowRunId === runId && (createdAt === undefined || run.workflowRunCreatedAt === createdAt),
+      )
+    : undefined;
+  const loadMore = useCallback(() => void pages.fetchNextPage(), [pages]);
+
+  const open = (run: RunSummary) =>
+    navigate('workflows', 'runs', run.workflowRunId, String(run.workflowRunCreatedAt));
+  const refresh = () => void queryClient.resetQueries({ queryKey: pagesKey, exact: true });
+
+  return (
+    <div className="wf-tab">
+      <RunFilterBar profile={profile} filters={filters} onChange={setFilters} />
+      <div className="toolbar wf-toolbar">
+        <RunStats runs={loaded} hasMore={hasMore} />
+        <span className="toolbar-spacer" />
+        <Switch label="Live" checked={live} onChange={setLive} />
+        <Button
+          size="sm"
+          icon={<RefreshIcon />}
+          onClick={refresh}
+          busy={pages.isFetching && !pages.isFetchingNextPage}
+        >
+          Refresh
+        </Button>
+      </div>
+      <div className="wf-split">
+        <div className={runId ? 'wf-list wf-list-narrow' : 'wf-list'}>
+          {pages.error ? (
+            <Callout tone="danger" title="Could not load runs.">
+              {errorMessage(pages.error)}
+            </Callout>
+          ) : !pages.isPending && runs.length === 0 ? (
+            <EmptyState icon={<WorkflowIcon />} title="No runs">
+              {chipsOf(filters).length > 0
+                ? 'No run matches these filters.'
+                : 'Trigger a workflow with the SDK (client.trigger) and its runs appear here.'}
+            </EmptyState>
+          ) : (
+            <RunList
+              runs={runs}
+              selectedKey={selected ? runKey(selected) : undefined}
+              hasMore={hasMore}
+              loadingMore={pages.isFetchingNextPage || pages.isPending}
+              onLoadMore={loadMore}
+              onOpen={open}
+              sort={sort}
+              onSort={setSort}
+              compact={Boolean(runId)}
+            />
+          )}
+        </div>
+        {runId ? (
+          <RunDetail
+            key={`${runId}@${createdAt ?? ''}`}
+            profile={profile}
+            runId={runId}
+            createdAt={createdAt}
+            live={live || selected?.workflowState === 'RUN_STARTED'}
+            onClose={() => navigate('workflows', 'runs')}
+            onChanged={refresh}
+          />
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function RunFilterBar({
+  profile,
+  filters,
+  onChange,
+}: {
+  profile: ProfileView;
+  filters: RunFilters;
+  onChange: (filters: RunFilters) => void;
+}) {
+  const [field, setField] = useState<FilterField>('state');
+  const [text, setText] = useState('RUN_FAILED');
+  const [error, setError] = useState<string>();
+  const [naming, setNaming] = useState<string | null>(null);
+  const views = useBridgeQuery('workflows.views.list', { profileId: profile.id });
+  const save = useBridgeMutation('workflows.views.save', {
+    invalidates: ['workflows.views.list'],
+    onSuccess: (view) => toast.success(`Saved view “${view.name}”`),
+    onError: (e) => toast.error('Could not save the view', errorMessage(e)),
+  });
+  const remove = useBridgeMutation('workflows.views.delete', { invalidates: ['workflows.views.list'] });
+  const chips = chipsOf(filters);
+  const inputType = field === 'fromDate' || field === 'toDate' ? 'datetime-local' : 'text';
+
+  const add = () => {
+    const result = addFilter(filters, field, text);
+    if ('error' in result) {
+      setError(result.error);
+      return;
+    }
+    setError(undefined);
+    onChange(result.filters);
+    if (field !== 'state') setText('');
+  };
+
+  return (
+    <div className="wf-filters">
+      <form
+        className="wf-filter-add"
+        aria-label="Add a run filter"
+        onSubmit={(event) => {
+          event.preventDefault();
+          add();
+        }}
+      >
+        <select
+          className="input"
+          aria-label="Filter"
+          value={field}
+          onChange={(event) => {
+            const next = event.target.value as FilterField;
+            setField(next);
+            setText(next === 'state' ? 'RUN_FAILED' : '');
+            setError(undefined);
+          }}
+        >
+          {FILTER_FIELDS.map((entry) => (
+            <option key={entry.id} value={entry.id}>
+              {entry.label}
+            </option>
+          ))}
+        </select>
+        {field === 'state' ? (
+          <select
+            className="input"
+            aria-label="State"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          >
+            {LOG_STATE_FILTERS.map((state) => (
+              <option key={state} value={state}>
+                {STATE_LABELS[state]}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input
+            className="input input-mono"
+            aria-label="Filter value"
+            type={inputType}
+            value={text}
+            placeholder={
+              field === 'label'
+                ? 'one, or several separated by commas'
+                : field === 'workflowUrl'
+                  ? 'https://…'
+                  : ''
+            }
+            onChange={(event) => setText(event.target.value)}
+          />
+        )}
+        <Button size="sm" type="submit">
+          Add filter
+        </Button>
+        {error ? (
+          <span className="field-error" role="alert">
+            {error}
+          </span>
+        ) : null}
+        <span className="toolbar-spacer" />
+        <select
+          className="input"
+          aria-label="Saved views"
+          value=""
+          onChange={(event) => {
+            const view = views.data?.find((candidate) => candidate.id === event.target.value);
+            if (view) onChange(view.filters);
+          }}
+        >
+          <option value="">Saved views{views.data?.length ? ` (${views.data.length})` : ''}</option>
+          {views.data?.map((view) => (
+            <option key={view.id} value={view.id}>
+              {view.name}
+            </option>
+          ))}
+        </select>
+        {naming === null ? (
+          <Button
+            size="sm"
+            disabled={chips.length === 0}
+            onClick={() =>
+              setNaming(
+                chips
+                  .map((chip) => chip.text)
+                  .join(', ')
+                  .slice(0, 60),
+              )
+            }
+          >
+            Save view
+          </Button>
+        ) : (
+          <>
+            <input
+              className="input"
+              aria-label="View name"
+              autoFocus
+              value={naming}
+              onChange={(event) => setNaming(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') {
+                  event.preventDefault();
+                  if (naming.trim()) save.mutate({ profileId: profile.id, name: naming.trim(), filters });
+                  setNaming(null);
+                } else if (event.key === 'Escape') setNaming(null);
+              }}
+            />
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={!naming.trim()}
+              onClick={() => {
+                save.mutate({ profileId: profile.id, name: naming.trim(), filters });
+                setNaming(null);
+              }}
+            >
+              Save
+            </Button>
+          </>
+        )}
+      </form>
+      <div className="wf-chips" aria-label="Applied filters">
+        {chips.length === 0 ? <span className="faint">All runs, newest first</span> : null}
+        {chips.map((chip) => (
+          <span key={`${chip.field}:${chip.value}`} className="chip">
+            {chip.text}
+            <button
+              type="button"
+              className="chip-remove"
+              aria-label={`Remove filter ${chip.text}`}
+              onClick={() => onChange(removeChip(filters, chip))}
+            >
+              <XIcon width={12} height={12} />
+            </button>
+          </span>
+        ))}
+        {chips.length > 1 ? (
+          <Button size="sm" variant="ghost" onClick={() => onChange({})}>
+            Clear all
+          </Button>
+        ) : null}
+        {views.data?.map((view) =>
+          JSON.stringify(view.filters) === JSON.stringify(filters) ? (
+            <Button
+              key={view.id}
+              size="sm"
+              variant="ghost"
+              onClick={() => remove.mutate({ profileId: profile.id, id: view.id })}
+            >
+              Delete view “{view.name}”
+            </Button>
+          ) : null,
+        )}
+      </div>
+    </div>
+  );
+}
