@@ -1,5 +1,5 @@
 // Shown instead of a service screen while the service cannot be used: no active profile yet, the local
-// stack still starting (or failed), or a profile without a message API URL or token.
+// stack still starting (or failed), or a profile without the service's URL or token (message API or KV).
 import type { ReactNode } from 'react';
 import type { ProfileView } from '../../../shared/profiles';
 import type { StackStatus } from '../../../shared/stack-status';
@@ -9,15 +9,18 @@ export function ServiceGate({
   profile,
   stack,
   header,
+  service = 'messages',
   children,
 }: {
+  /** Which service the screen needs (default: the message API). */
+  service?: 'messages' | 'kv';
   profile: ProfileView | undefined;
   stack: StackStatus | undefined;
   /** Shown above the waiting message (a screen whose page header lives inside `children`). */
   header?: ReactNode;
   children: (profile: ProfileView) => ReactNode;
 }) {
-  const waiting = waitingFor(profile, stack);
+  const waiting = waitingFor(profile, stack, service);
   if (waiting || !profile) {
     return (
       <>
@@ -29,7 +32,11 @@ export function ServiceGate({
   return <>{children(profile)}</>;
 }
 
-function waitingFor(profile: ProfileView | undefined, stack: StackStatus | undefined): ReactNode {
+function waitingFor(
+  profile: ProfileView | undefined,
+  stack: StackStatus | undefined,
+  service: 'messages' | 'kv',
+): ReactNode {
   if (!profile) return null;
   if (profile.id === 'local' && stack?.state !== 'ready') {
     const failed = stack?.state === 'failed' || stack?.state === 'unavailable';
@@ -45,6 +52,16 @@ function waitingFor(profile: ProfileView | undefined, stack: StackStatus | undef
         ) : (
           'This screen loads as soon as it is ready.'
         )}
+      </Callout>
+    );
+  }
+  if (service === 'kv') {
+    const hasToken = profile.secrets.kvToken.hasValue || profile.secrets.kvReadOnlyToken.hasValue;
+    if (profile.kvUrl && hasToken) return null;
+    return (
+      <Callout tone="warning" title={`Profile “${profile.name}” cannot reach the KV API yet.`}>
+        It needs {profile.kvUrl ? 'a KV token (standard or read-only)' : 'a KV URL'}: set it in{' '}
+        <a href={`#/profiles/${encodeURIComponent(profile.id)}`}>Profiles</a>.
       </Callout>
     );
   }

@@ -1,0 +1,88 @@
+// Every KV screen in both themes, with no console errors: the workbench (results by shape, RESP2 hex view,
+// pipeline with a failing row, autocomplete), the key browser (tree, flat list, each type's viewer, TTL
+// dialog, bulk delete) — looked at, and with SCREENSHOTS=1 written to docs/screenshots for the README.
+import { expect, go, test, waitForStack } from './fixtures';
+import { kvApi, seedSampleKeys } from './support/kv-api';
+import { saveScreenshot, type Theme, themedPage } from './support/screenshots';
+
+for (const theme of ['light', 'dark'] as Theme[]) {
+  test(`KV screens (${theme})`, async ({ browser, consoleHost }) => {
+    test.setTimeout(120_000);
+    const { page, errors } = await themedPage(browser, theme, { width: 1440, height: 900 });
+    await page.goto(consoleHost.url);
+    await waitForStack(page);
+    const kv = await kvApi(page);
+    await seedSampleKeys(kv);
+
+    // Workbench: a script, results rendered by shape.
+    await go(page, '#/kv/workbench');
+    const input = page.getByLabel('Command', { exact: true });
+    await input.fill('GET user:1:profile\nHGETALL user:2:settings\nLRANGE queue:emails 0 -1\nINCR user:1:name');
+    await input.press('Enter');
+    await expect(page.getByTestId('kv-result')).toHaveCount(4);
+    await input.fill('ZRAN');
+    await expect(page.getByRole('listbox', { name: 'Command suggestions' })).toBeVisible();
+    await saveScreenshot(page, 'kv-workbench', theme);
+
+    // RESP2 with the hex view.
+    await input.fill('');
+    await page.getByRole('group', { name: 'Reply format' }).getByRole('button', { name: 'RESP2' }).click();
+    await input.fill('ZRANGE leaderboard 0 -1 WITHSCORES');
+    await input.press('Enter');
+    await expect(page.getByLabel('RESP2 bytes in hex').first()).toBeVisible();
+    await saveScreenshot(page, 'kv-workbench-resp2', theme);
+
+    // Pipeline with a failing row.
+    await page.getByRole('group', { name: 'Reply format' }).getByRole('button', { name: 'JSON' }).click();
+    await page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Pipeline' }).click();
+    await page.getByRole('textbox', { name: 'Row 1' }).fill('INCR counter:visits');
+    await page.getByRole('textbox', { name: 'Row 2' }).fill('INCR user:1:name');
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await page.getByRole('textbox', { name: 'Row 3' }).fill('SMEMBERS tags:popular');
+    await page.getByRole('button', { name: 'Run pipeline' }).click();
+    await expect(page.getByTestId('row-result').nth(1)).toContainText('ERR');
+    await saveScreenshot(page, 'kv-pipeline', theme);
+
+    // Key browser: tree with counts, a JSON string.
+    await go(page, '#/kv/keys');
+    await expect(page.getByTestId('scan-status')).toHaveAttribute('data-status', 'done');
+    await page.getByTestId('folder-row').filter({ hasText: 'user' }).click();
+    await page.locator('[data-path="user:1:"]').click();
+    await page.locator('[data-key="user:1:profile"]').click();
+    await expect(page.getByTestId('key-detail')).toContainText('"roles"');
+    await saveScreenshot(page, 'kv-keys-tree', theme);
+
+    // Flat list and a hash.
+    await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'List' }).click();
+    await page.locator('[data-key="user:2:settings"]').click();
+    await expect(page.getByTestId('value-row')).toHaveCount(3);
+    await saveScreenshot(page, 'kv-keys-hash', theme);
+
+    for (const [key, name] of [
+      ['leaderboard', 'kv-keys-zset'],
+      ['events:orders', 'kv-keys-stream'],
+      ['queue:emails', 'kv-keys-list'],
+    ] as const) {
+      await page.locator(`[data-key="${key}"]`).click();
+      await expect(page.getByTestId('value-row').first()).toBeVisible();
+      await saveScreenshot(page, name, theme);
+    }
+
+    // TTL dialog.
+    await page.getByTestId('key-ttl').getByRole('button', { name: 'Edit' }).click();
+    await expect(page.getByRole('dialog', { name: 'Time to live' })).toBeVisible();
+    await saveScreenshot(page, 'kv-keys-ttl', theme);
+    await page.getByRole('dialog', { name: 'Time to live' }).getByRole('button', { name: 'Cancel' }).click();
+
+    // Bulk delete preview.
+    await page.getByRole('button', { name: 'Bulk delete…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bulk delete by pattern' });
+    await dialog.getByLabel('MATCH pattern').fill('user:*');
+    await dialog.getByRole('button', { name: 'Count matching keys' }).click();
+    await expect(dialog.getByRole('button', { name: 'Delete 4 keys' })).toBeVisible();
+    await saveScreenshot(page, 'kv-bulk-delete', theme);
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+}

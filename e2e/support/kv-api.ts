@@ -1,0 +1,64 @@
+// Test data for the KV screens, written the way an app would: straight at the local stack's KV REST API
+// (its URL is on the Local stack page; the tokens are the well-known local ones the stack serves).
+import { expect, type Page } from '@playwright/test';
+
+export const LOCAL_KV_TOKEN = 'switchyard-local-kv-token';
+
+export interface KvApi {
+  url: string;
+  /** One command; answers `result` or throws with the server's error. */
+  command(...args: (string | number)[]): Promise<unknown>;
+  /** Rows as one /pipeline request (split into requests of 1,000 rows). */
+  pipeline(rows: (string | number)[][]): Promise<void>;
+}
+
+export async function kvApi(page: Page): Promise<KvApi> {
+  const back = await page.evaluate(() => location.hash);
+  await page.evaluate(() => (location.hash = '#/stack'));
+  await expect(page.getByTestId('stack-page-state')).toHaveText('Running', { timeout: 30_000 });
+  const url = (
+    await page.locator('dt', { hasText: 'KV REST' }).locator('xpath=following-sibling::dd[1]').textContent()
+  )?.trim();
+  if (!url?.startsWith('http')) throw new Error(`no KV URL on the Local stack page: ${url}`);
+  await page.evaluate((hash) => (location.hash = hash || '#/'), back);
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${LOCAL_KV_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as unknown;
+    if (!response.ok) throw new Error(`KV ${path} failed: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  return {
+    url,
+    async command(...args) {
+      return ((await post('/', args.map(String))) as { result: unknown }).result;
+    },
+    async pipeline(rows) {
+      for (let i = 0; i < rows.length; i += 1000) {
+        await post('/pipeline', rows.slice(i, i + 1000).map((row) => row.map(String)));
+      }
+    },
+  };
+}
+
+/** A small keyspace with every type, for the screens and their screenshots. */
+export async function seedSampleKeys(kv: KvApi): Promise<void> {
+  await kv.pipeline([
+    ['SET', 'user:1:name', 'Ada Lovelace'],
+    ['SET', 'user:1:profile', JSON.stringify({ id: 1, name: 'Ada', roles: ['admin', 'ops'], active: true })],
+    ['EXPIRE', 'user:1:profile', 3600],
+    ['SET', 'user:2:name', 'Grace Hopper'],
+    ['HSET', 'user:2:settings', 'theme', 'dark', 'lang', 'en', 'tz', 'Europe/Berlin'],
+    ['RPUSH', 'queue:emails', 'welcome:1', 'reset:2', 'digest:3'],
+    ['SADD', 'tags:popular', 'redis', 'http', 'serverless'],
+    ['ZADD', 'leaderboard', 120, 'ada', 95, 'grace', 310, 'linus'],
+    ['XADD', 'events:orders', '*', 'order', '1001', 'status', 'paid'],
+    ['XADD', 'events:orders', '*', 'order', '1002', 'status', 'shipped'],
+    ['SET', 'session:abc', 'token-data'],
+    ['EXPIRE', 'session:abc', 600],
+    ['SET', 'counter:visits', 42],
+  ]);
+}

@@ -1,0 +1,290 @@
+// One key: type, TTL (view and edit), size, MEMORY USAGE; rename, duplicate, delete (each asks first);
+// and the type-aware viewer/editor of its value.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { errorMessage } from '../../../bridge/client';
+import { bridgeKey, useBridge, useBridgeQuery } from '../../../bridge/react';
+import { Button } from '../../../ui/Button';
+import { confirmDanger } from '../../../ui/confirm-danger';
+import { Dialog } from '../../../ui/Dialog';
+import { TextField } from '../../../ui/fields';
+import { CopyIcon, RefreshIcon, TrashIcon } from '../../../ui/icons';
+import { Badge, Callout, Spinner } from '../../../ui/misc';
+import { toast } from '../../../ui/toast';
+import { formatTtl } from './format-ttl';
+import { typeLabel } from './KeyList';
+import { ValueView } from './ValueView';
+
+export function KeyDetail({
+  profile,
+  keyName,
+  readOnly = false,
+  onDeleted,
+  onCreated,
+  onRenamed,
+}: {
+  profile: ProfileView;
+  keyName: string;
+  readOnly?: boolean;
+  onDeleted: (key: string) => void;
+  onCreated: (key: string, type: string) => void;
+  onRenamed: (from: string, to: string, type: string) => void;
+}) {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const input = { profileId: profile.id, key: keyName };
+  const info = useBridgeQuery('kv.keys.lookup', input);
+  const [naming, setNaming] = useState<'rename' | 'duplicate' | null>(null);
+  const [editingTtl, setEditingTtl] = useState(false);
+  const canWrite = !readOnly && !profile.readOnly;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: bridgeKey('kv.keys.lookup', input) });
+
+  if (info.isPending) return <Spinner />;
+  if (info.error)
+    return (
+      <Callout tone="danger" title="Could not read the key.">
+        {info.error.message}
+      </Callout>
+    );
+  const data = info.data;
+  if (!data.exists) {
+    return (
+      <Callout tone="warning" title={`No key named “${keyName}”.`}>
+        It may have expired or been deleted.
+      </Callout>
+    );
+  }
+
+  const remove = async () => {
+    const ok = await confirmDanger(profile, {
+      title: `Delete ${keyName}?`,
+      body: `The ${data.type} is removed with UNLINK; this cannot be undone.`,
+      confirmLabel: 'Delete key',
+    });
+    if (!ok) return;
+    try {
+      await bridge.call('kv.keys.delete', { profileId: profile.id, keys: [keyName] });
+      toast.success(`Deleted ${keyName}`);
+      onDeleted(keyName);
+    } catch (error) {
+      toast.error('Could not delete the key', errorMessage(error));
+    }
+  };
+
+  return (
+    <div className="kv-detail" data-testid="key-detail">
+      <div className="kv-detail-head">
+        <span className={`kv-type kv-type-${data.type}`}>{typeLabel(data.type)}</span>
+        <h2 className="kv-detail-key" title={keyName}>
+          {keyName}
+        </h2>
+        <span className="spacer" />
+        <Button
+          size="sm"
+          variant="ghost"
+          icon={<RefreshIcon />}
+          aria-label="Reload"
+          onClick={() => void refresh()}
+        />
+        {canWrite ? (
+          <>
+            <Button size="sm" onClick={() => setNaming('rename')}>
+              Rename
+            </Button>
+            <Button size="sm" icon={<CopyIcon />} onClick={() => setNaming('duplicate')}>
+              Duplicate
+            </Button>
+            <Button size="sm" variant="danger" icon={<TrashIcon />} onClick={() => void remove()}>
+              Delete
+            </Button>
+          </>
+        ) : null}
+      </div>
+      <dl className="kv-facts">
+        <div>
+          <dt>TTL</dt>
+          <dd data-testid="key-ttl">
+            {formatTtl(data.ttlMs)}{' '}
+            {canWrite ? (
+              <Button size="sm" variant="ghost" onClick={() => setEditingTtl(true)}>
+                Edit
+              </Button>
+            ) : null}
+          </dd>
+        </div>
+        <div>
+          <dt>{sizeLabel(data.type)}</dt>
+          <dd>{data.size?.toLocaleString() ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Memory</dt>
+          <dd data-testid="key-memory">
+            {data.memory === null ? 'not answered' : `${data.memory.toLocaleString()} bytes`}
+          </dd>
+        </div>
+      </dl>
+      <ValueView
+        profile={profile}
+        keyName={keyName}
+        type={data.type}
+        canWrite={canWrite}
+        onChanged={() => void refresh()}
+      />
+      {editingTtl ? (
+        <TtlDialog
+          ttlMs={data.ttlMs}
+          onClose={() => setEditingTtl(false)}
+          onSave={async (ttlSeconds) => {
+            await bridge.call('kv.keys.expire', { profileId: profile.id, key: keyName, ttlSeconds });
+            setEditingTtl(false);
+            await refresh();
+          }}
+        />
+      ) : null}
+      {naming ? (
+        <NameDialog
+          mode={naming}
+          from={keyName}
+          onClose={() => setNaming(null)}
+          onSave={async (to) => {
+            if (naming === 'rename') {
+              await bridge.call('kv.keys.rename', { profileId: profile.id, key: keyName, to });
+              toast.success(`Renamed to ${to}`);
+              onRenamed(keyName, to, data.type);
+            } else {
+              await bridge.call('kv.keys.duplicate', { profileId: profile.id, key: keyName, to });
+              toast.success(`Copied to ${to}`);
+              onCreated(to, data.type);
+            }
+            setNaming(null);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function sizeLabel(type: string): string {
+  return type === 'string'
+    ? 'Length'
+    : type === 'hash'
+      ? 'Fields'
+      : type === 'stream'
+        ? 'Entries'
+        : type === 'list'
+          ? 'Items'
+          : 'Members';
+}
+
+function TtlDialog({
+  ttlMs,
+  onClose,
+  onSave,
+}: {
+  ttlMs: number;
+  onClose: () => void;
+  onSave: (ttlSeconds: number | null) => Promise<void>;
+}) {
+  const [value, setValue] = useState(ttlMs > 0 ? String(Math.ceil(ttlMs / 1000)) : '');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const save = async (ttl: number | null) => {
+    setBusy(true);
+    try {
+      await onSave(ttl);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const seconds = Number(value);
+  const valid = Number.isInteger(seconds) && seconds >= 1;
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Time to live"
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button disabled={busy || ttlMs === -1} onClick={() => void save(null)}>
+            Remove expiry
+          </Button>
+          <Button variant="primary" busy={busy} disabled={!valid} onClick={() => void save(seconds)}>
+            Set TTL
+          </Button>
+        </>
+      }
+    >
+      <TextField
+        label="Seconds from now"
+        type="number"
+        min={1}
+        value={value}
+        autoFocus
+        error={error ?? (value && !valid ? 'a whole number of seconds, at least 1' : undefined)}
+        hint={`Now: ${formatTtl(ttlMs)}`}
+        onChange={(event) => setValue(event.target.value)}
+      />
+    </Dialog>
+  );
+}
+
+function NameDialog({
+  mode,
+  from,
+  onClose,
+  onSave,
+}: {
+  mode: 'rename' | 'duplicate';
+  from: string;
+  onClose: () => void;
+  onSave: (to: string) => Promise<void>;
+}) {
+  const [to, setTo] = useState(mode === 'duplicate' ? `${from}:copy` : from);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    setBusy(true);
+    try {
+      await onSave(to);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={mode === 'rename' ? `Rename ${from}` : `Duplicate ${from}`}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" busy={busy} disabled={!to || to === from} onClick={() => void save()}>
+            {mode === 'rename' ? 'Rename' : 'Duplicate'}
+          </Button>
+        </>
+      }
+    >
+      <TextField
+        label="New key name"
+        mono
+        value={to}
+        autoFocus
+        error={error}
+        hint={
+          mode === 'rename'
+            ? 'RENAMENX: an existing key is never overwritten.'
+            : 'COPY: an existing key is never overwritten.'
+        }
+        onChange={(event) => setTo(event.target.value)}
+        onKeyDown={(event) => event.key === 'Enter' && to && to !== from && void save()}
+      />
+      <Badge>{mode === 'rename' ? 'keeps the TTL' : 'copies the TTL'}</Badge>
+    </Dialog>
+  );
+}

@@ -1,0 +1,184 @@
+// The key list, virtualized: only the rows on screen are in the DOM, so a tree or flat list of a million
+// keys scrolls like ten. Reports which keys are on screen so their type and TTL can be fetched in one
+// pipelined batch.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type { TreeRow } from '../../../../../shared/kv/key-tree';
+import type { KvKeyMeta } from '../../../../../shared/bridge/procedures/kv/keys';
+import { ChevronDownIcon } from '../../../ui/icons';
+import { formatTtl } from './format-ttl';
+import type { ScanState } from './use-key-scan';
+
+export const KEY_ROW_HEIGHT = 30;
+
+export function KeyList({
+  scan,
+  view,
+  expanded,
+  onToggle,
+  selected,
+  onSelect,
+  meta,
+  onVisibleKeys,
+}: {
+  scan: ScanState;
+  view: 'tree' | 'list';
+  expanded: ReadonlySet<string>;
+  onToggle: (path: string) => void;
+  selected?: string;
+  onSelect: (key: string) => void;
+  meta: ReadonlyMap<string, KvKeyMeta>;
+  onVisibleKeys: (keys: string[]) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rows: TreeRow[] = useMemo(
+    () =>
+      view === 'tree'
+        ? scan.tree.visibleRows(expanded)
+        : scan.keys.map((key) => ({ kind: 'key' as const, key, name: key, depth: 0 })),
+    // scan.version changes whenever keys arrive; the tree and array are mutated in place.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [scan.version, scan.tree, view, expanded],
+  );
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => KEY_ROW_HEIGHT,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    const keys: string[] = [];
+    for (let i = first; i <= last; i += 1) {
+      const row = rows[i];
+      if (row?.kind === 'key') keys.push(row.key);
+    }
+    onVisibleKeys(keys);
+  }, [first, last, rows, onVisibleKeys]);
+
+  return (
+    <div
+      ref={scrollRef}
+      className="kv-key-list"
+      role="tree"
+      aria-label="Keys"
+      data-testid="key-list"
+      data-rows={rows.length}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {items.map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <div
+              key={row.kind === 'folder' ? `f:${row.folder.path}` : `k:${row.key}`}
+              className="kv-key-row-pos"
+              style={{ transform: `translateY(${item.start}px)`, height: KEY_ROW_HEIGHT }}
+            >
+              {row.kind === 'folder' ? (
+                <FolderRow
+                  path={row.folder.path}
+                  name={row.folder.name}
+                  count={row.folder.count}
+                  depth={row.depth}
+                  open={expanded.has(row.folder.path)}
+                  onToggle={onToggle}
+                />
+              ) : (
+                <KeyRow
+                  keyName={row.key}
+                  label={row.name}
+                  depth={row.depth}
+                  type={scan.types.get(row.key) ?? meta.get(row.key)?.type}
+                  ttlMs={meta.get(row.key)?.ttlMs}
+                  selected={row.key === selected}
+                  onSelect={onSelect}
+                />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+const FolderRow = memo(function FolderRow({
+  path,
+  name,
+  count,
+  depth,
+  open,
+  onToggle,
+}: {
+  path: string;
+  name: string;
+  count: number;
+  depth: number;
+  open: boolean;
+  onToggle: (path: string) => void;
+}) {
+  return (
+    <button
+      type="button"
+      role="treeitem"
+      aria-expanded={open}
+      className="kv-key-row kv-folder-row"
+      style={{ paddingLeft: 8 + depth * 16 }}
+      onClick={() => onToggle(path)}
+      data-testid="folder-row"
+      data-path={path}
+    >
+      <ChevronDownIcon
+        className={open ? 'kv-chevron' : 'kv-chevron kv-chevron-closed'}
+        width={14}
+        height={14}
+      />
+      <span className="kv-key-name">{name || '(empty)'}</span>
+      <span className="kv-count" data-testid="folder-count">
+        {count.toLocaleString()}
+      </span>
+    </button>
+  );
+});
+
+const KeyRow = memo(function KeyRow({
+  keyName,
+  label,
+  depth,
+  type,
+  ttlMs,
+  selected,
+  onSelect,
+}: {
+  keyName: string;
+  label: string;
+  depth: number;
+  type?: string;
+  ttlMs?: number;
+  selected: boolean;
+  onSelect: (key: string) => void;
+}) {
+  return (
+    <button
+      type="button"
+      role="treeitem"
+      aria-selected={selected}
+      className={selected ? 'kv-key-row kv-key-selected' : 'kv-key-row'}
+      style={{ paddingLeft: 8 + depth * 16 + 18 }}
+      onClick={() => onSelect(keyName)}
+      title={keyName}
+      data-testid="key-row"
+      data-key={keyName}
+    >
+      <span className={`kv-type kv-type-${type ?? 'unknown'}`}>{type ? typeLabel(type) : '…'}</span>
+      <span className="kv-key-name">{label}</span>
+      <span className="kv-ttl">{ttlMs === undefined ? '' : formatTtl(ttlMs)}</span>
+    </button>
+  );
+});
+
+export function typeLabel(type: string): string {
+  return type === 'string' ? 'STR' : type === 'stream' ? 'STREAM' : type.toUpperCase();
+}

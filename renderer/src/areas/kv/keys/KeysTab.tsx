@@ -1,0 +1,321 @@
+// The key browser: a progressive SCAN with MATCH / TYPE filters and a visible COUNT, paused at a cap with
+// "continue"; a tree by delimiter with counts (or a flat list) built as keys arrive; type and TTL fetched in
+// pipelined batches only for the rows on screen (none for types where the server answers WITHTYPE); the
+// selected key's viewer and editor beside it; exact-key lookup (the only mode for a read-only token).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { KV_TYPES, type KvKeyMeta, type KvType } from '../../../../../shared/bridge/procedures/kv/keys';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { useBridge, useBridgeQuery } from '../../../bridge/react';
+import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { useNav } from '../../../shell/nav';
+import { Button } from '../../../ui/Button';
+import { Segmented } from '../../../ui/fields';
+import { SearchIcon, TrashIcon } from '../../../ui/icons';
+import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
+import { ServiceGate } from '../../../ui/ServiceGate';
+import '../kv.css';
+import { BulkDeleteDialog } from './BulkDeleteDialog';
+import { KeyDetail } from './KeyDetail';
+import { KeyList } from './KeyList';
+import { type ScanFilter, SCAN_LIMIT, useKeyScan } from './use-key-scan';
+
+export default function KeysTab({ params }: { params: string[] }) {
+  const profile = useActiveProfile();
+  const stack = useStackStatus();
+  return (
+    <ServiceGate profile={profile} stack={stack} service="kv">
+      {(active) => <KeyBrowser key={active.id} profile={active} selectedFromRoute={params[0]} />}
+    </ServiceGate>
+  );
+}
+
+function KeyBrowser({ profile, selectedFromRoute }: { profile: ProfileView; selectedFromRoute?: string }) {
+  const info = useBridgeQuery('kv.info', { profileId: profile.id });
+  if (info.isPending)
+    return (
+      <div className="page-body">
+        <Spinner />
+      </div>
+    );
+  if (info.data?.access === 'readOnly') return <LookupOnly profile={profile} initial={selectedFromRoute} />;
+  return <ScanBrowser profile={profile} selectedFromRoute={selectedFromRoute} />;
+}
+
+function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; selectedFromRoute?: string }) {
+  const bridge = useBridge();
+  const navigate = useNav((state) => state.navigate);
+  const [draftMatch, setDraftMatch] = useState('');
+  const [filter, setFilter] = useState<ScanFilter>({ match: '*', count: 500, delimiter: ':' });
+  const [view, setView] = useState<'tree' | 'list'>('tree');
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [meta, setMeta] = useState<ReadonlyMap<string, KvKeyMeta>>(new Map());
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const [lookup, setLookup] = useState('');
+  const selected = selectedFromRoute;
+  const { scan, continueScan, cancel, forget, remember } = useKeyScan(profile.id, filter, true);
+
+  // A new walk starts with an empty tree: folders opened and rows known for the old one mean nothing now.
+  const changeFilter = (change: (old: ScanFilter) => ScanFilter) => {
+    setFilter(change);
+    setExpanded(new Set());
+    setMeta(new Map());
+  };
+
+  const metaRef = useRef(meta);
+  useEffect(() => {
+    metaRef.current = meta;
+  }, [meta]);
+  const pending = useRef<number | undefined>(undefined);
+  const onVisibleKeys = useCallback(
+    (keys: string[]) => {
+      window.clearTimeout(pending.current);
+      // Wait for scrolling to settle, then ask only for rows not yet known: one pipelined request.
+      pending.current = window.setTimeout(() => {
+        const missing = keys.filter((key) => !metaRef.current.has(key)).slice(0, 200);
+        if (missing.length === 0) return;
+        const withType = !scan.withType && !filter.type;
+        void bridge
+          .call('kv.keys.meta', { profileId: profile.id, keys: missing, withType })
+          .then((rows) =>
+            setMeta((old) => {
+              const next = new Map(old);
+              for (const row of rows) next.set(row.key, row);
+              return next;
+            }),
+          )
+          .catch(() => undefined);
+      }, 80);
+    },
+    [bridge, profile.id, scan.withType, filter.type],
+  );
+
+  const applyMatch = () => changeFilter((f) => ({ ...f, match: draftMatch.trim() || '*' }));
+  const select = (key: string) => navigate('kv', 'keys', key);
+
+  return (
+    <div className="page-body kv-keys">
+      <div className="toolbar kv-keys-toolbar">
+        <label className="kv-filter">
+          <SearchIcon width={14} height={14} />
+          <input
+            className="input input-mono"
+            aria-label="Match pattern"
+            placeholder="MATCH pattern, e.g. user:*"
+            value={draftMatch}
+            onChange={(event) => setDraftMatch(event.target.value)}
+            onKeyDown={(event) => event.key === 'Enter' && applyMatch()}
+            onBlur={applyMatch}
+          />
+        </label>
+        <select
+          className="select"
+          aria-label="Type filter"
+          value={filter.type ?? ''}
+          onChange={(event) =>
+            changeFilter((f) => ({ ...f, type: (event.target.value || undefined) as KvType | undefined }))
+          }
+        >
+          <option value="">All types</option>
+          {KV_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+        <label className="kv-inline-field">
+          COUNT
+          <input
+            className="input kv-count-input"
+            type="number"
+            min={10}
+            max={10000}
+            aria-label="SCAN COUNT"
+            value={filter.count}
+            onChange={(event) => {
+              const count = Math.max(10, Math.min(10000, Number(event.target.value) || 500));
+              changeFilter((f) => ({ ...f, count }));
+            }}
+          />
+        </label>
+        <Segmented
+          label="View"
+          value={view}
+          onChange={setView}
+          options={[
+            { value: 'tree', label: 'Tree' },
+            { value: 'list', label: 'List' },
+          ]}
+        />
+        {view === 'tree' ? (
+          <label className="kv-inline-field">
+            Delimiter
+            <input
+              className="input input-mono kv-delim-input"
+              aria-label="Delimiter"
+              value={filter.delimiter}
+              maxLength={3}
+              onChange={(event) => changeFilter((f) => ({ ...f, delimiter: event.target.value }))}
+            />
+          </label>
+        ) : null}
+        <span className="spacer" />
+        <Button
+          icon={<TrashIcon />}
+          variant="danger"
+          disabled={profile.readOnly}
+          title={profile.readOnly ? 'Read-only profile' : undefined}
+          onClick={() => setBulkOpen(true)}
+        >
+          Bulk delete…
+        </Button>
+      </div>
+      <div className="kv-scan-status" data-testid="scan-status" data-status={scan.status}>
+        <span data-testid="scanned-count">{scan.tree.size.toLocaleString()} keys loaded</span>
+        <span className="muted">
+          · {scan.calls.toLocaleString()} SCAN calls of COUNT {filter.count}
+          {scan.dbsize !== undefined ? ` · ${scan.dbsize.toLocaleString()} keys in the database` : ''}
+          {scan.withType ? ' · types from WITHTYPE' : ''}
+        </span>
+        {scan.status === 'scanning' ? (
+          <>
+            <Spinner label="Scanning" />
+            <Button size="sm" variant="ghost" onClick={cancel}>
+              Stop
+            </Button>
+          </>
+        ) : null}
+        {scan.status === 'capped' || scan.status === 'stopped' ? (
+          <>
+            <Badge tone="info">paused after {SCAN_LIMIT.toLocaleString()} keys per walk</Badge>
+            <Button size="sm" onClick={continueScan}>
+              Continue scanning
+            </Button>
+          </>
+        ) : null}
+        {scan.status === 'done' ? <Badge tone="success">scan complete</Badge> : null}
+        <span className="spacer" />
+        <label className="kv-filter">
+          <input
+            className="input input-mono"
+            aria-label="Open exact key"
+            placeholder="Open exact key…"
+            value={lookup}
+            onChange={(event) => setLookup(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && lookup) select(lookup);
+            }}
+          />
+        </label>
+      </div>
+      {scan.status === 'error' ? (
+        <Callout tone="danger" title="The scan failed.">
+          {scan.error?.message}
+        </Callout>
+      ) : null}
+      <div className="kv-keys-split">
+        <div className="kv-keys-left">
+          {scan.tree.size === 0 && scan.status !== 'scanning' ? (
+            <EmptyState icon={<SearchIcon />} title="No keys match">
+              Nothing matches <code>{filter.match}</code>
+              {filter.type ? ` of type ${filter.type}` : ''}.
+            </EmptyState>
+          ) : (
+            <KeyList
+              scan={scan}
+              view={view}
+              expanded={expanded}
+              onToggle={(path) =>
+                setExpanded((old) => {
+                  const next = new Set(old);
+                  if (next.has(path)) next.delete(path);
+                  else next.add(path);
+                  return next;
+                })
+              }
+              selected={selected}
+              onSelect={select}
+              meta={meta}
+              onVisibleKeys={onVisibleKeys}
+            />
+          )}
+        </div>
+        <div className="kv-keys-right">
+          {selected ? (
+            <KeyDetail
+              key={selected}
+              profile={profile}
+              keyName={selected}
+              onDeleted={(key) => {
+                forget([key]);
+                navigate('kv', 'keys');
+              }}
+              onCreated={(key, type) => remember([key], type)}
+              onRenamed={(from, to, type) => {
+                forget([from]);
+                remember([to], type);
+                navigate('kv', 'keys', to);
+              }}
+            />
+          ) : (
+            <EmptyState icon={<SearchIcon />} title="Select a key">
+              Pick a key on the left, or open one by its exact name.
+            </EmptyState>
+          )}
+        </div>
+      </div>
+      {bulkOpen ? (
+        <BulkDeleteDialog
+          profile={profile}
+          initialPattern={filter.match === '*' ? '' : filter.match}
+          type={filter.type}
+          onClose={(changed) => {
+            setBulkOpen(false);
+            if (changed) changeFilter((f) => ({ ...f, epoch: (f.epoch ?? 0) + 1 }));
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** A read-only token cannot SCAN: open keys by exact name only. */
+function LookupOnly({ profile, initial }: { profile: ProfileView; initial?: string }) {
+  const navigate = useNav((state) => state.navigate);
+  const [draft, setDraft] = useState(initial ?? '');
+  return (
+    <div className="page-body kv-keys">
+      <Callout tone="info" title="This profile uses its read-only token, which the server refuses SCAN to.">
+        Open keys by their exact name; values can be viewed, not changed.
+      </Callout>
+      <div className="toolbar">
+        <label className="kv-filter kv-lookup-only">
+          <SearchIcon width={14} height={14} />
+          <input
+            className="input input-mono"
+            aria-label="Open exact key"
+            placeholder="Exact key name"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && draft) navigate('kv', 'keys', draft);
+            }}
+          />
+        </label>
+        <Button variant="primary" disabled={!draft} onClick={() => navigate('kv', 'keys', draft)}>
+          Open
+        </Button>
+      </div>
+      {initial ? (
+        <KeyDetail
+          key={initial}
+          profile={profile}
+          keyName={initial}
+          readOnly
+          onDeleted={() => {}}
+          onCreated={() => {}}
+          onRenamed={() => {}}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,478 @@
+// The value of one key, by type: strings as text, JSON or hex (each editable); hashes, lists, sets, sorted
+// sets and streams as tables paged with "load more", each row editable or removable, with an add row.
+import { useState } from 'react';
+import type { KvEdit, KvValuePage } from '../../../../../shared/bridge/procedures/kv/keys';
+import { tokenizeCommandLine } from '../../../../../shared/kv/command-line';
+import { base64ToBytes, bytesToBase64 } from '../../../../../shared/kv/resp2';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { errorMessage } from '../../../bridge/client';
+import { useBridge, useBridgeQuery } from '../../../bridge/react';
+import { Button } from '../../../ui/Button';
+import { Segmented } from '../../../ui/fields';
+import { PlusIcon, TrashIcon } from '../../../ui/icons';
+import { Callout, Spinner } from '../../../ui/misc';
+import { toast } from '../../../ui/toast';
+import { decodeUtf8, toHex } from '../workbench/shape';
+
+const PAGE = 100;
+
+export function ValueView({
+  profile,
+  keyName,
+  type,
+  canWrite,
+  onChanged,
+}: {
+  profile: ProfileView;
+  keyName: string;
+  type: string;
+  canWrite: boolean;
+  onChanged: () => void;
+}) {
+  const bridge = useBridge();
+  const firstQuery = useBridgeQuery('kv.keys.value', {
+    profileId: profile.id,
+    key: keyName,
+    type,
+    cursor: '0',
+    count: PAGE,
+  });
+  const [more, setMore] = useState<KvValuePage[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [moreError, setMoreError] = useState<string>();
+
+  const loadMore = async (cursor: string) => {
+    setLoading(true);
+    try {
+      const page = await bridge.call('kv.keys.value', {
+        profileId: profile.id,
+        key: keyName,
+        type,
+        cursor,
+        count: PAGE,
+      });
+      setMore((old) => [...old, page]);
+      setMoreError(undefined);
+    } catch (e) {
+      setMoreError(errorMessage(e));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const edit = async (change: KvEdit) => {
+    try {
+      await bridge.call('kv.keys.edit', { profileId: profile.id, edit: change });
+      // Pages after an edit may have shifted (list indexes, scan cursors): start again from the top.
+      setMore([]);
+      await firstQuery.refetch();
+      onChanged();
+      return true;
+    } catch (e) {
+      toast.error('The change was not saved', errorMessage(e));
+      return false;
+    }
+  };
+
+  const error = firstQuery.error?.message ?? moreError;
+  const pages = firstQuery.data ? [firstQuery.data, ...more] : [];
+  if (error)
+    return (
+      <Callout tone="danger" title="Could not read the value.">
+        {error}
+      </Callout>
+    );
+  const first = pages[0];
+  if (!first) return <Spinner />;
+  const last = pages[pages.length - 1]!;
+  const next = 'cursor' in last && last.cursor !== '' ? last.cursor : undefined;
+  const loadMoreRow = next ? (
+    <div className="row">
+      <Button size="sm" busy={loading} onClick={() => void loadMore(next)}>
+        Load more
+      </Button>
+      <span className="muted small">
+        {countLoaded(pages).toLocaleString()} of {'total' in first ? first.total.toLocaleString() : '?'}{' '}
+        loaded
+      </span>
+    </div>
+  ) : null;
+
+  switch (first.type) {
+    case 'string':
+      return (
+        <StringEditor
+          key={first.base64}
+          page={first}
+          canWrite={canWrite}
+          onSave={(value, base64) => edit({ op: 'string.set', key: keyName, value, base64 })}
+        />
+      );
+    case 'hash':
+      return (
+        <>
+          <EditableTable
+            columns={['Field', 'Value']}
+            editable={[false, true]}
+            rows={pages.flatMap((p) =>
+              p.type === 'hash' ? p.entries.map(([f, v]) => ({ id: f, cells: [f, v] })) : [],
+            )}
+            canWrite={canWrite}
+            onSave={(row, cells) => edit({ op: 'hash.set', key: keyName, field: row.id, value: cells[1]! })}
+            onDelete={(row) => edit({ op: 'hash.delete', key: keyName, field: row.id })}
+            onAdd={(cells) => edit({ op: 'hash.set', key: keyName, field: cells[0]!, value: cells[1]! })}
+          />
+          {loadMoreRow}
+        </>
+      );
+    case 'list':
+      return (
+        <>
+          <EditableTable
+            columns={['Index', 'Value']}
+            editable={[false, true]}
+            rows={pages.flatMap((p) =>
+              p.type === 'list'
+                ? p.items.map((item) => ({ id: String(item.index), cells: [String(item.index), item.value] }))
+                : [],
+            )}
+            canWrite={canWrite}
+            onSave={(row, cells) =>
+              edit({ op: 'list.set', key: keyName, index: Number(row.id), value: cells[1]! })
+            }
+            onDelete={(row) => edit({ op: 'list.remove', key: keyName, index: Number(row.id) })}
+            addColumns={['Value (pushed to the tail)']}
+            onAdd={(cells) => edit({ op: 'list.push', key: keyName, side: 'right', value: cells[0]! })}
+          />
+          {loadMoreRow}
+        </>
+      );
+    case 'set':
+      return (
+        <>
+          <EditableTable
+            columns={['Member']}
+            editable={[false]}
+            rows={pages.flatMap((p) =>
+              p.type === 'set' ? p.members.map((m) => ({ id: m, cells: [m] })) : [],
+            )}
+            canWrite={canWrite}
+            onDelete={(row) => edit({ op: 'set.remove', key: keyName, member: row.id })}
+            onAdd={(cells) => edit({ op: 'set.add', key: keyName, member: cells[0]! })}
+          />
+          {loadMoreRow}
+        </>
+      );
+    case 'zset':
+      return (
+        <>
+          <EditableTable
+            columns={['Member', 'Score']}
+            editable={[false, true]}
+            rows={pages.flatMap((p) =>
+              p.type === 'zset' ? p.entries.map((e) => ({ id: e.member, cells: [e.member, e.score] })) : [],
+            )}
+            canWrite={canWrite}
+            onSave={(row, cells) => edit({ op: 'zset.add', key: keyName, member: row.id, score: cells[1]! })}
+            onDelete={(row) => edit({ op: 'zset.remove', key: keyName, member: row.id })}
+            onAdd={(cells) => edit({ op: 'zset.add', key: keyName, member: cells[0]!, score: cells[1]! })}
+          />
+          {loadMoreRow}
+        </>
+      );
+    case 'stream':
+      return (
+        <>
+          <EditableTable
+            columns={['Entry id', 'Fields']}
+            editable={[false, false]}
+            rows={pages.flatMap((p) =>
+              p.type === 'stream'
+                ? p.entries.map((e) => ({
+                    id: e.id,
+                    cells: [e.id, e.fields.map(([f, v]) => `${f}=${v}`).join('  ')],
+                  }))
+                : [],
+            )}
+            canWrite={canWrite}
+            onDelete={(row) => edit({ op: 'stream.delete', key: keyName, id: row.id })}
+            addColumns={['Fields: field value [field value …]']}
+            onAdd={async (cells) => {
+              const parsed = tokenizeCommandLine(cells[0]!);
+              if (!parsed.ok || parsed.args.length === 0 || parsed.args.length % 2 !== 0) {
+                toast.error('Not added', 'Give fields as pairs: field value [field value …]');
+                return false;
+              }
+              const fields: [string, string][] = [];
+              for (let i = 0; i < parsed.args.length; i += 2)
+                fields.push([parsed.args[i]!, parsed.args[i + 1]!]);
+              return edit({ op: 'stream.add', key: keyName, fields });
+            }}
+          />
+          {loadMoreRow}
+        </>
+      );
+    case 'other':
+      return <Callout tone="info" title={first.message} />;
+  }
+}
+
+function countLoaded(pages: KvValuePage[]): number {
+  let n = 0;
+  for (const p of pages) {
+    if (p.type === 'hash' || p.type === 'zset' || p.type === 'stream') n += p.entries.length;
+    else if (p.type === 'list') n += p.items.length;
+    else if (p.type === 'set') n += p.members.length;
+  }
+  return n;
+}
+
+type StringMode = 'text' | 'json' | 'hex';
+
+function StringEditor({
+  page,
+  canWrite,
+  onSave,
+}: {
+  page: Extract<KvValuePage, { type: 'string' }>;
+  canWrite: boolean;
+  onSave: (value: string, base64: boolean) => Promise<boolean>;
+}) {
+  const bytes = base64ToBytes(page.base64);
+  const text = decodeUtf8(bytes);
+  const json = text !== undefined ? prettyJson(text) : undefined;
+  const [mode, setMode] = useState<StringMode>(
+    json !== undefined ? 'json' : text !== undefined ? 'text' : 'hex',
+  );
+  const shown = (m: StringMode) =>
+    m === 'hex' ? toHex(bytes, Infinity) : m === 'json' ? (json ?? text ?? '') : (text ?? '');
+  const initial = shown(mode);
+  const [draft, setDraft] = useState(initial);
+  const [problem, setProblem] = useState<string>();
+  const changeMode = (m: StringMode) => {
+    setMode(m);
+    setDraft(shown(m));
+    setProblem(undefined);
+  };
+  const editable = canWrite && !page.truncated;
+
+  const save = async () => {
+    if (mode === 'hex') {
+      const clean = draft.replace(/\s+/g, '');
+      if (!/^([0-9a-fA-F]{2})*$/.test(clean)) return setProblem('Hex needs pairs of 0-9 a-f.');
+      const out = new Uint8Array(clean.length / 2);
+      for (let i = 0; i < out.length; i += 1) out[i] = parseInt(clean.slice(i * 2, i * 2 + 2), 16);
+      setProblem(undefined);
+      await onSave(bytesToBase64(out), true);
+      return;
+    }
+    if (mode === 'json') {
+      try {
+        JSON.parse(draft);
+      } catch (e) {
+        return setProblem(`Not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    setProblem(undefined);
+    await onSave(draft, false);
+  };
+
+  return (
+    <div className="kv-string">
+      <div className="row">
+        <Segmented
+          label="Show as"
+          value={mode}
+          onChange={changeMode}
+          options={[
+            { value: 'text', label: 'Text' },
+            { value: 'json', label: 'JSON' },
+            { value: 'hex', label: 'Hex' },
+          ]}
+        />
+        <span className="muted small">
+          {page.length.toLocaleString()} bytes{text === undefined ? ' · not valid UTF-8' : ''}
+          {page.truncated ? ' · shown cut at 1 MB (read-only here)' : ''}
+        </span>
+      </div>
+      {mode === 'json' && json === undefined ? (
+        <Callout tone="warning" title="This value is not JSON." />
+      ) : null}
+      <textarea
+        className="textarea input-mono kv-string-editor"
+        aria-label="Value"
+        value={draft}
+        readOnly={!editable}
+        spellCheck={false}
+        rows={14}
+        onChange={(event) => setDraft(event.target.value)}
+      />
+      {problem ? <div className="field-error">{problem}</div> : null}
+      {editable ? (
+        <div className="row">
+          <Button variant="primary" disabled={draft === initial} onClick={() => void save()}>
+            Save
+          </Button>
+          <span className="muted small">SET … KEEPTTL: the expiry stays.</span>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function prettyJson(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (
+    !trimmed ||
+    (!'{["'.includes(trimmed[0]!) && !/^-?\d/.test(trimmed) && !/^(true|false|null)$/.test(trimmed))
+  ) {
+    return undefined;
+  }
+  try {
+    return JSON.stringify(JSON.parse(trimmed), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
+interface Row {
+  id: string;
+  cells: string[];
+}
+
+function EditableTable({
+  columns,
+  editable,
+  rows,
+  canWrite,
+  onSave,
+  onDelete,
+  onAdd,
+  addColumns,
+}: {
+  columns: string[];
+  editable: boolean[];
+  rows: Row[];
+  canWrite: boolean;
+  onSave?: (row: Row, cells: string[]) => Promise<boolean>;
+  onDelete: (row: Row) => Promise<boolean>;
+  onAdd: (cells: string[]) => Promise<boolean>;
+  addColumns?: string[];
+}) {
+  const [editing, setEditing] = useState<{ id: string; cells: string[] }>();
+  const adding = addColumns ?? columns;
+  const [draft, setDraft] = useState<string[]>(adding.map(() => ''));
+  return (
+    <div className="kv-value-table-wrap">
+      <table className="table kv-value-table" data-testid="value-table">
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c}>{c}</th>
+            ))}
+            {canWrite ? <th className="kv-actions-col" aria-label="Actions" /> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const isEditing = editing?.id === row.id;
+            return (
+              <tr key={row.id} data-testid="value-row">
+                {row.cells.map((cell, i) => (
+                  <td key={i} className="kv-cell">
+                    {isEditing && editable[i] ? (
+                      <input
+                        className="input input-mono"
+                        aria-label={`Edit ${columns[i]}`}
+                        value={editing.cells[i]}
+                        autoFocus
+                        onChange={(event) =>
+                          setEditing({
+                            id: row.id,
+                            cells: editing.cells.map((c, j) => (j === i ? event.target.value : c)),
+                          })
+                        }
+                        onKeyDown={(event) => {
+                          if (event.key === 'Enter')
+                            void onSave?.(row, editing.cells).then((ok) => ok && setEditing(undefined));
+                          if (event.key === 'Escape') setEditing(undefined);
+                        }}
+                      />
+                    ) : (
+                      <span className="kv-cell-text">{cell}</span>
+                    )}
+                  </td>
+                ))}
+                {canWrite ? (
+                  <td className="kv-actions-col">
+                    {isEditing ? (
+                      <Button
+                        size="sm"
+                        variant="primary"
+                        onClick={() =>
+                          void onSave?.(row, editing.cells).then((ok) => ok && setEditing(undefined))
+                        }
+                      >
+                        Save
+                      </Button>
+                    ) : onSave ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={() => setEditing({ id: row.id, cells: [...row.cells] })}
+                      >
+                        Edit
+                      </Button>
+                    ) : null}
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      icon={<TrashIcon />}
+                      aria-label={`Remove ${row.cells[0]}`}
+                      onClick={() => void onDelete(row)}
+                    />
+                  </td>
+                ) : null}
+              </tr>
+            );
+          })}
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length + 1} className="muted">
+                Empty.
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      {canWrite ? (
+        <form
+          className="kv-add-row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void onAdd(draft).then((ok) => ok && setDraft(adding.map(() => '')));
+          }}
+        >
+          {adding.map((label, i) => (
+            <input
+              key={label}
+              className="input input-mono"
+              aria-label={`New ${label}`}
+              placeholder={label}
+              value={draft[i]}
+              onChange={(event) => setDraft(draft.map((d, j) => (j === i ? event.target.value : d)))}
+            />
+          ))}
+          <Button
+            type="submit"
+            size="sm"
+            icon={<PlusIcon />}
+            disabled={draft.some((d, i) => i === 0 && d === '')}
+          >
+            Add
+          </Button>
+        </form>
+      ) : null}
+    </div>
+  );
+}
