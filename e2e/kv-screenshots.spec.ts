@@ -17,7 +17,9 @@ for (const theme of ['light', 'dark'] as Theme[]) {
     // Workbench: a script, results rendered by shape.
     await go(page, '#/kv/workbench');
     const input = page.getByLabel('Command', { exact: true });
-    await input.fill('GET user:1:profile\nHGETALL user:2:settings\nLRANGE queue:emails 0 -1\nINCR user:1:name');
+    await input.fill(
+      'GET user:1:profile\nHGETALL user:2:settings\nLRANGE queue:emails 0 -1\nINCR user:1:name',
+    );
     await input.press('Enter');
     await expect(page.getByTestId('kv-result')).toHaveCount(4);
     await input.fill('ZRAN');

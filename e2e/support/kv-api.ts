@@ -38,7 +38,10 @@ export async function kvApi(page: Page): Promise<KvApi> {
     },
     async pipeline(rows) {
       for (let i = 0; i < rows.length; i += 1000) {
-        await post('/pipeline', rows.slice(i, i + 1000).map((row) => row.map(String)));
+        await post(
+          '/pipeline',
+          rows.slice(i, i + 1000).map((row) => row.map(String)),
+        );
       }
     },
   };
