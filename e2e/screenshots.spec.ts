@@ -15,10 +15,6 @@ for (const theme of ['light', 'dark'] as const) {
       await saveScreenshot(page, name, theme);
     };
 
-    await shoot('kv-empty', async (p) => {
-      await p.keyboard.press('Alt+5');
-      await expect(p.getByText(/the local stack already serves this API/)).toBeVisible();
-    });
     await shoot('profiles-local', async (p) => {
       await p.keyboard.press('Alt+6');
       await expect(p.getByRole('heading', { name: 'Built-in: the local stack' })).toBeVisible();
