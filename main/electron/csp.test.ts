@@ -2,18 +2,15 @@
 // protocol, the browser host, the built page's <meta> tag and the Vite dev server. Each host may differ
 // from the base policy only in what its transport needs, and this test names those differences. (It lives
 // in main/electron/ because only code here may import the Electron policy.)
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexHtmlTransformHook } from 'vite';
 import { createServer } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, cspDirectives } from '../../shared/csp';
 import { contentSecurityPolicyMeta } from '../../vite.config';
-import { createLogger } from '../core/logger';
-import { createTestConsoleCore } from '../core/testing/console-core';
 import { useTempDirs } from '../core/testing/temp-dir';
 import { CONTENT_SECURITY_POLICY } from './security';
-import { startWebHost } from '../web/web-host';
+import { startTestHost } from '../web/test-host';
 
 type Directives = Record<string, string[]>;
 
@@ -53,25 +50,14 @@ describe('one Content-Security-Policy for every host', () => {
   });
 
   it('the browser host sends it, adding only its bridge socket origins', async () => {
-    const dir = tempDir();
-    const rendererDir = join(dir, 'renderer');
-    mkdirSync(rendererDir);
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Switchyard</title>');
-    const core = createTestConsoleCore(dir);
-    const host = await startWebHost({
-      router: core.router,
-      rendererDir,
-      port: 0,
-      logger: createLogger('test', 'silent'),
-    });
+    const { host, close } = await startTestHost(tempDir());
     try {
       const response = await fetch(`${host.origin}/`);
       expect(parse(response.headers.get('content-security-policy')!)).toEqual(
         baseWith('connect-src', ["'self'", `ws://127.0.0.1:${host.port}`, `ws://localhost:${host.port}`]),
       );
     } finally {
-      await host.close();
-      await core.close();
+      await close();
     }
   });
 

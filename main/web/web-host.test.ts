@@ -1,14 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../../shared/bridge/frames';
-import type { ConsoleCore } from '../core/console-core';
-import { createLogger } from '../core/logger';
-import { createTestConsoleCore } from '../core/testing/console-core';
 import { useTempDirs } from '../core/testing/temp-dir';
-import { startWebHost, type WebHost } from './web-host';
+import { startTestHost, type TestHost } from './test-host';
+import type { WebHost } from './web-host';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -18,25 +14,10 @@ afterEach(async () => {
 describe('browser host', () => {
   const tempDir = useTempDirs();
 
-  async function start(): Promise<{ host: WebHost; core: ConsoleCore }> {
-    const dir = tempDir();
-    const rendererDir = join(dir, 'renderer');
-    mkdirSync(join(rendererDir, 'assets'), { recursive: true });
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Switchyard</title>');
-    writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-    writeFileSync(join(dir, 'outside.txt'), 'must not be served');
-    const core = createTestConsoleCore(dir);
-    const host = await startWebHost({
-      router: core.router,
-      rendererDir,
-      port: 0,
-      logger: createLogger('test', 'silent'),
-    });
-    cleanups.push(
-      () => host.close(),
-      () => core.close(),
-    );
-    return { host, core };
+  async function start(): Promise<TestHost> {
+    const started = await startTestHost(tempDir());
+    cleanups.push(() => started.close());
+    return started;
   }
 
   /** Opens a socket with the given headers; resolves 'open' or the HTTP status of the refusal. */
