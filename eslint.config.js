@@ -7,6 +7,17 @@ import tseslint from 'typescript-eslint';
 // The architecture's import boundaries (ARCHITECTURE.md) are enforced here, not only documented.
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'];
 
+/** A layer's boundary: each argument is [import patterns it may not use, why]. */
+function refuseImports(...refusals) {
+  return {
+    'no-restricted-imports': [
+      'error',
+      { patterns: refusals.map(([group, message]) => ({ group, message })) },
+    ],
+  };
+}
+const mainTalksHttpOnly = [['**/stack/**', '**/renderer/**'], 'main/ talks to the stack over HTTP only.'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -36,78 +47,34 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'react-hooks/incompatible-library': 'off',
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/main/**', '**/stack/**'],
-              message: 'The renderer talks to main only through the bridge.',
-            },
-            { group: ['electron', ...nodeBuiltins], message: 'The renderer has no Node or Electron access.' },
-          ],
-        },
-      ],
+      ...refuseImports(
+        [['**/main/**', '**/stack/**'], 'The renderer talks to main only through the bridge.'],
+        [['electron', ...nodeBuiltins], 'The renderer has no Node or Electron access.'],
+      ),
     },
   },
   {
     files: ['shared/**/*.ts'],
     ignores: ['shared/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/main/**', '**/stack/**', '**/renderer/**'],
-              message: 'shared/ depends on nothing.',
-            },
-            { group: ['electron', ...nodeBuiltins], message: 'shared/ has no Node or DOM.' },
-          ],
-        },
-      ],
-    },
+    rules: refuseImports(
+      [['**/main/**', '**/stack/**', '**/renderer/**'], 'shared/ depends on nothing.'],
+      [['electron', ...nodeBuiltins], 'shared/ has no Node or DOM.'],
+    ),
   },
   {
     files: ['main/**/*.ts'],
     ignores: ['main/electron/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['electron'], message: 'Only main/electron/ imports electron.' },
-            { group: ['**/stack/**', '**/renderer/**'], message: 'main/ talks to the stack over HTTP only.' },
-          ],
-        },
-      ],
-    },
+    rules: refuseImports([['electron'], 'Only main/electron/ imports electron.'], mainTalksHttpOnly),
   },
   {
     files: ['main/electron/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/stack/**', '**/renderer/**'], message: 'main/ talks to the stack over HTTP only.' },
-          ],
-        },
-      ],
-    },
+    rules: refuseImports(mainTalksHttpOnly),
   },
   {
     files: ['stack/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['electron'], message: 'The stack is a plain Node process.' },
-            { group: ['**/main/**', '**/renderer/**'], message: 'stack/ never imports main/ or renderer/.' },
-          ],
-        },
-      ],
-    },
+    rules: refuseImports(
+      [['electron'], 'The stack is a plain Node process.'],
+      [['**/main/**', '**/renderer/**'], 'stack/ never imports main/ or renderer/.'],
+    ),
   },
 );
