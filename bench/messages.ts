@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker } from 'bullmq';
 import { Agent, request } from 'undici';
+import { freePortArgs, spawnStack, type StackProcess } from '../stack/test-process';
 
 interface Options {
   throughputMessages: number;
@@ -144,42 +145,16 @@ function manage(child: ChildProcess): Managed {
   };
 }
 
+/** The real stack process on free ports (the same launcher as the stack's own process tests). */
 async function startStack(
   dataDir: string,
   extra: string[] = [],
-): Promise<Managed & { url: string; token: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      'out/stack/cli.cjs',
-      '--port',
-      '0',
-      '--kv-port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--log-level',
-      'warn',
-      ...extra,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const managed = manage(child);
-  const line = await withTimeout(
-    new Promise<string>((resolve, reject) => {
-      let buffer = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const newline = buffer.indexOf('\n');
-        if (newline >= 0) resolve(buffer.slice(0, newline));
-      });
-      child.once('exit', (code) => reject(new Error(`stack exited with ${code}`)));
-    }),
-    30_000,
-    'stack ready line',
-  );
-  const ready = JSON.parse(line) as { messages: { url: string; token: string } };
-  return { ...managed, url: ready.messages.url, token: ready.messages.token };
+): Promise<StackProcess & { url: string; token: string }> {
+  const stack = spawnStack([...freePortArgs(dataDir), '--log-level', 'warn', ...extra], {
+    timeoutMs: 30_000,
+  });
+  const ready = await stack.ready;
+  return Object.assign(stack, { url: ready.messages.url, token: ready.messages.token });
 }
 
 async function startRedis(dir: string): Promise<Managed & { port: number }> {

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { afterAll, expect, it } from 'vitest';
 import { eventually, startSink, tempDir } from './messages/test-support';
-import { spawnStack, type StackProcess } from './test-process';
+import { freePortArgs, spawnStack, type StackProcess } from './test-process';
 
 const TOTAL = 5000;
 const processes: StackProcess[] = [];
@@ -26,12 +26,7 @@ it.each(['normal', 'full'])(
     const delivered = new Map<string, number>();
     const count = (id: string): void => void delivered.set(id, (delivered.get(id) ?? 0) + 1);
     const args = [
-      '--port',
-      '0',
-      '--kv-port',
-      '0',
-      '--data-dir',
-      dataDir,
+      ...freePortArgs(dataDir),
       '--max-concurrency',
       '32',
       '--log-level',

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnStack, type StackProcess } from './test-process';
+import { freePortArgs, spawnStack, type StackProcess } from './test-process';
 
 const dirs: string[] = [];
 const stacks: StackProcess[] = [];
@@ -21,10 +21,7 @@ function dataDir(): string {
 
 describe('a supervised stack', () => {
   it('shuts down cleanly when its stdin closes', async () => {
-    const stack = spawnStack(
-      ['--port', '0', '--kv-port', '0', '--data-dir', dataDir(), '--exit-with-stdin'],
-      { stdin: 'pipe' },
-    );
+    const stack = spawnStack([...freePortArgs(dataDir()), '--exit-with-stdin'], { stdin: 'pipe' });
     stacks.push(stack);
     const info = await stack.ready;
     expect(
@@ -41,10 +38,7 @@ describe('a supervised stack', () => {
   });
 
   it('keeps running without the flag when stdin closes (npm run stack from a script)', async () => {
-    const stack = spawnStack(
-      ['--port', '0', '--kv-port', '0', '--data-dir', dataDir(), '--kv-daily-limit', '2'],
-      { stdin: 'pipe' },
-    );
+    const stack = spawnStack([...freePortArgs(dataDir()), '--kv-daily-limit', '2'], { stdin: 'pipe' });
     stacks.push(stack);
     const info = await stack.ready;
     stack.child.stdin!.end();

@@ -7,6 +7,11 @@ import type { ReadyInfo } from './stack';
 
 export const CLI = join(process.cwd(), 'out', 'stack', 'cli.cjs');
 
+/** Arguments for a stack on free ports (message API and KV) over `dataDir`. */
+export function freePortArgs(dataDir: string): string[] {
+  return ['--port', '0', '--kv-port', '0', '--data-dir', dataDir];
+}
+
 export interface StackProcess {
   child: ChildProcess;
   /** Resolves with the ready line; rejects if the process exits first or takes longer than `timeoutMs`. */
