@@ -13,7 +13,7 @@ export interface AlignedStep {
   diff: { state: boolean; out: boolean; duration: boolean; type: boolean; missing: boolean };
 }
 
-/** Durations differ when they are more than this factor apart and more than 50 ms apart. */
+/** Durations differ when they are more than this factor apart and more than 500 ms apart (shorter gaps are scheduling noise). */
 const DURATION_FACTOR = 1.5;
 
 function stepRows(run: WorkflowRunLog, now: number): StepRow[] {
@@ -37,7 +37,7 @@ function outOf(step: StepLog | undefined): string | undefined {
 export function durationsDiffer(a: number, b: number): boolean {
   const small = Math.min(a, b);
   const large = Math.max(a, b);
-  return large - small > 50 && large > small * DURATION_FACTOR;
+  return large - small > 500 && large > small * DURATION_FACTOR;
 }
 
 export function alignRuns(

@@ -1,0 +1,168 @@
+// The Workflows area end to end: Chromium → browser host → main → the real local stack → a real app
+// served with the vendor's serve() on 127.0.0.1. Runs of every step type in the explorer; failures grouped
+// in DLQ triage; a bulk restart of one group with progress, summary and its journal entry; compare.
+import { expect, go, test, waitForStack } from './fixtures';
+import { stackApi } from './support/stack-api';
+import { startWorkflowApp, waitForRun } from './support/workflow-app';
+
+test('the run explorer shows a run of every step type: tree beside timeline, step details, filters', async ({
+  app,
+}) => {
+  test.setTimeout(120_000);
+  await waitForStack(app);
+  const api = await stackApi(app);
+  const wf = await startWorkflowApp(api.url);
+  try {
+    const { workflowRunId } = await wf.client.trigger({
+      url: `${wf.url}/order`,
+      body: { order: 7 },
+      label: 'e2e-order',
+    });
+    await waitForRun(api.url, workflowRunId, 'RUN_SUCCESS');
+    await wf.client.trigger({ url: `${wf.url}/checkout`, body: { order: 8 } });
+
+    await go(app, '#/workflows/runs');
+    const list = app.getByTestId('run-list');
+    await expect(list.getByRole('option', { name: `Run ${workflowRunId}` })).toBeVisible();
+    await list.getByRole('option', { name: `Run ${workflowRunId}` }).click();
+
+    const detail = app.getByTestId('run-detail');
+    const tree = detail.getByTestId('step-tree');
+    for (const name of [
+      'init',
+      'reserve',
+      'pick',
+      'pack',
+      'quote',
+      'cool-down',
+      'until',
+      'approval',
+      'announce',
+      'child',
+    ]) {
+      await expect(
+        tree.locator(`[data-step-key] .wf-step-name`, { hasText: new RegExp(`^${name}$`) }),
+      ).toHaveCount(1);
+    }
+    await expect(tree.getByText('Parallel · 2 steps')).toBeVisible();
+
+    // Selecting the Call step in the tree selects its timeline bar too (one row) and shows request + response.
+    const quote = tree.locator('[data-step-key]', {
+      has: app.locator('.wf-step-name', { hasText: /^quote$/ }),
+    });
+    await quote.locator('.wf-step-cell').click();
+    await expect(quote).toHaveAttribute('aria-selected', 'true');
+    const panel = detail.getByTestId('step-panel');
+    await expect(panel.getByRole('heading', { name: /quote/ })).toBeVisible();
+    await expect(panel.getByText(`${wf.url}/quote`)).toBeVisible();
+    await expect(panel.getByText('Call response')).toBeVisible();
+    await expect(panel.getByText('200', { exact: true })).toBeVisible();
+    // …and selecting on the timeline selects the tree row.
+    const reserve = tree.locator('[data-step-key]', {
+      has: app.locator('.wf-step-name', { hasText: /^reserve$/ }),
+    });
+    await reserve.locator('.wf-bar-cell').click();
+    await expect(reserve).toHaveAttribute('aria-selected', 'true');
+    await expect(panel.getByRole('heading', { name: /reserve/ })).toBeVisible();
+    await expect(panel.getByLabel('reserve output', { exact: true })).toContainText('"sku": "A-1"');
+
+    // The Wait step says it ended by timeout; the Invoke step links the child run.
+    const approval = tree.locator('[data-step-key]', {
+      has: app.locator('.wf-step-name', { hasText: /^approval$/ }),
+    });
+    await approval.locator('.wf-step-cell').click();
+    await expect(panel.getByText('timeout', { exact: true })).toBeVisible();
+    const child = tree.locator('[data-step-key]', {
+      has: app.locator('.wf-step-name', { hasText: /^child$/ }),
+    });
+    await child.locator('.wf-step-cell').click();
+    await panel
+      .locator('dt', { hasText: 'Invoked run' })
+      .locator('xpath=following-sibling::dd[1]//a')
+      .click();
+    await expect(detail.getByText('Invoked by')).toBeVisible();
+
+    // A label chip narrows the list to the labelled run.
+    await go(app, '#/workflows/runs');
+    await app.getByRole('combobox', { name: 'Filter', exact: true }).selectOption('label');
+    await app.getByRole('textbox', { name: 'Filter value' }).fill('e2e-order');
+    await app.getByRole('button', { name: 'Add filter' }).click();
+    await expect(app.getByRole('button', { name: 'Remove filter Label e2e-order' })).toBeVisible();
+    await expect(list).toHaveAttribute('data-rows', '1');
+    await expect(list.getByRole('option', { name: `Run ${workflowRunId}` })).toBeVisible();
+  } finally {
+    await wf.close();
+  }
+});
+
+test('DLQ triage groups failures; a group is restarted in bulk with progress, summary and a journal entry; compare', async ({
+  app,
+}) => {
+  test.setTimeout(150_000);
+  await waitForStack(app);
+  const api = await stackApi(app);
+  const wf = await startWorkflowApp(api.url);
+  try {
+    wf.setHealthy(false);
+    const failed: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const { workflowRunId } = await wf.client.trigger({
+        url: `${wf.url}/checkout`,
+        body: { i },
+        retries: 0,
+      });
+      failed.push(workflowRunId);
+    }
+    const { workflowRunId: shipRun } = await wf.client.trigger({ url: `${wf.url}/ship`, retries: 0 });
+    for (const id of [...failed, shipRun]) await waitForRun(api.url, id, 'RUN_FAILED');
+    wf.setHealthy(true);
+    const { workflowRunId: good } = await wf.client.trigger({ url: `${wf.url}/checkout`, body: { i: 9 } });
+    await waitForRun(api.url, good, 'RUN_SUCCESS');
+
+    await go(app, '#/workflows/dlq');
+    const groups = app.getByTestId('failure-group');
+    await expect(groups).toHaveCount(2);
+    const charge = groups.filter({ hasText: 'charge' });
+    await expect(charge).toContainText('3');
+    await expect(charge).toContainText('payment gateway <n> for order <n>');
+    await expect(groups.filter({ hasText: 'label' })).toContainText('carrier API timed out after <n> ms');
+
+    // Restart the charge group: preview count, the restart/resume explanation, an override, then the job.
+    await charge.getByRole('checkbox').check();
+    await app.getByRole('button', { name: 'Restart / resume…' }).click();
+    const dialog = app.getByRole('dialog');
+    await expect(dialog.getByTestId('bulk-count')).toHaveText('3 runs');
+    await dialog.getByRole('button', { name: 'Resume from the failed step' }).click();
+    await expect(dialog.getByText(/Change the workflow code only after the failed step/)).toBeVisible();
+    await dialog.getByRole('button', { name: 'Restart from the beginning' }).click();
+    await expect(dialog.getByText(/starts each run over from its first step/)).toBeVisible();
+    await dialog.getByLabel('Labels').fill('replayed');
+    await dialog.getByRole('button', { name: 'Restart 3 runs' }).click();
+    const summary = dialog.getByTestId('bulk-summary');
+    await expect(summary).toContainText('3 of 3 restarted');
+    await expect(summary.getByRole('table', { name: 'New runs' }).locator('tbody tr')).toHaveCount(3);
+    await expect(summary).toContainText('labels replayed');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // The group is gone from the DLQ; the other stays.
+    await expect(groups).toHaveCount(1);
+    await expect(groups).toContainText('label');
+
+    // The journal has the job, with its target and the runs it created.
+    await go(app, '#/workflows/jobs');
+    const job = app.getByTestId('job-row').first();
+    await expect(job).toHaveAttribute('data-status', 'done');
+    await expect(job).toContainText('restart');
+    await expect(job).toContainText('3/3');
+    await expect(job).toContainText('labels replayed');
+
+    // Compare a failed run with a successful one of the same URL.
+    await go(app, `#/workflows/compare/${failed[0]}/${good}`);
+    await expect(app.getByTestId('compare-summary')).toContainText(/step(s)? differ/);
+    const rows = app.getByRole('table', { name: 'Steps compared' }).locator('tbody tr');
+    await expect(rows.filter({ hasText: 'load-cart' })).toHaveAttribute('data-differs', 'false');
+    await expect(rows.filter({ hasText: 'charge' })).toHaveAttribute('data-differs', 'true');
+  } finally {
+    await wf.close();
+  }
+});
