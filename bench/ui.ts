@@ -12,6 +12,8 @@
 //    programmatically (a fixed number of pixels per animation frame) while requestAnimationFrame deltas are
 //    recorded. Baseline: a plain static list of the same rows (same markup and CSS, all rows in the DOM, no
 //    React, no virtualization) scrolled the same way in the same page.
+// 3. The KV key browser over 1,000,000 keys (bench/ui-keys.ts): first screen, list and tree scroll.
+//    `--only keys` runs just these rows; `--keys N`, `--browse N` size them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -22,6 +24,7 @@ import { createInterface } from 'node:readline';
 import type { Page } from '@playwright/test';
 import { launchChromium, webHostArgs } from './lib/browser';
 import { median, percentile, printTable } from './lib/report';
+import { benchKeyBrowser } from './ui-keys';
 
 const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
 const COMPOSER_BUDGET_MS = 100;
@@ -259,6 +262,21 @@ export async function run(args: string[]): Promise<void> {
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(host.url);
+    const keyOptions = {
+      keys: flag(args, '--keys', 1_000_000),
+      browse: flag(args, '--browse', 100_000),
+      runs: Math.min(runs, 5),
+      scrollFrames: scrollFrameTimes,
+    };
+    if (args.includes('--only') && args[args.indexOf('--only') + 1] === 'keys') {
+      const keys = await benchKeyBrowser(page, keyOptions);
+      console.log(
+        `ui benchmark (key browser only) — Chromium ${browser.version()}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}\n`,
+      );
+      printTable(['measure', 'value', 'baseline (same run)', 'ratio', 'budget', 'verdict'], keys.rows);
+      console.log(`\n${keys.notes.join('\n')}`);
+      return;
+    }
     const api = await stackUrl(page);
 
     // ---- composer open -------------------------------------------------------------------------------
@@ -311,6 +329,9 @@ export async function run(args: string[]): Promise<void> {
       await page.waitForTimeout(200);
       fromLogs.push((await timeTabOpen(page, 'Compose')).ms);
     }
+
+    // ---- KV key browser -------------------------------------------------------------------------------
+    const keys = await benchKeyBrowser(page, keyOptions);
 
     // ---- report ---------------------------------------------------------------------------------------
     const p95 = (values: number[]) => percentile(values, 95);
@@ -366,8 +387,10 @@ export async function run(args: string[]): Promise<void> {
           '',
           '',
         ],
+        ...keys.rows,
       ],
     );
+    console.log(`\n${keys.notes.join('\n')}`);
     console.log(
       `\nscroll: ${SCROLL_FRAMES} frames at ${SCROLL_STEP_PX} px/frame; virtualized list keeps ${domRows} rows in the DOM, ` +
         `the static baseline ${rows}. frame p50/p99/max: virtualized ${median(virtualized).toFixed(1)}/` +
