@@ -402,7 +402,10 @@ function FailurePanel({
             onLoadFull={onLoadFull}
             loadingFull={loadingFull}
           />
-          <HeadersView headers={ff.failHeaders} />
+          <details>
+            <summary className="faint">Response headers</summary>
+            <HeadersView headers={ff.failHeaders} />
+          </details>
         </>
       ) : null}
       {ff.responseBody ? (
