@@ -7,7 +7,7 @@ import { saveScreenshot, type Theme, themedPage } from './support/screenshots';
 
 for (const theme of ['light', 'dark'] as Theme[]) {
   test(`KV screens (${theme})`, async ({ browser, consoleHost }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     const { page, errors } = await themedPage(browser, theme, { width: 1440, height: 900 });
     await page.goto(consoleHost.url);
     await waitForStack(page);
