@@ -2,7 +2,7 @@
 // /v2/publish — everything else is handed back to the message service), run completion and cancel from
 // inside, lazy fetch, wait / notify / waiters, and the webhook URLs of context.createWebhook.
 import { tryParseDuration } from '../../shared/duration';
-import { HOP_BY_HOP } from '../../shared/headers';
+import { HOP_BY_HOP, normalizeHeaderName } from '../../shared/headers';
 import { HttpError, type Handler, type Reply, type RequestContext, type Router } from '../http/server';
 import {
   collectHeaders,
@@ -217,7 +217,7 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback
         return (
           typeof headers === 'object' &&
           headers !== null &&
-          Object.keys(headers).some((name) => name.toLowerCase() === WF.runId)
+          Object.keys(headers).some((name) => normalizeHeaderName(name) === WF.runId)
         );
       })
     ) {
