@@ -332,6 +332,14 @@ export class WorkflowStore {
     ).map(toEntry);
   }
 
+  /** Entry 0 of a run's log: the trigger, whose body is the initial payload. */
+  firstEntry(runSeq: number): LogEntry | undefined {
+    const row = this.stmt(
+      'SELECT pos, message_id, message_seq, call_type, created_at, body FROM workflow_log WHERE run_seq = ? AND pos = 0',
+    ).get(runSeq) as LogRow | undefined;
+    return row && toEntry(row);
+  }
+
   /** The run's log up to and including the entry of `messageId` (what its delivery carries). */
   logPrefix(messageId: string): LogEntry[] {
     return (
@@ -459,9 +467,7 @@ export class WorkflowStore {
   }
 
   /** Message rows and their events, for building run records. */
-  messageEvents(
-    seqs: number[],
-  ): Map<
+  messageEvents(seqs: number[]): Map<
     number,
     {
       done: boolean;

@@ -129,4 +129,6 @@ it.each(['normal', 'full'])(
     }
     await second.stop();
   },
+  // Two stack processes and a dozen runs through every kind of step: minutes on a loaded 2-core machine.
+  240_000,
 );

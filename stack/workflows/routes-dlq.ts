@@ -17,7 +17,7 @@ function dlqView(runtime: WorkflowRuntime, run: RunRecord): WorkflowDlqMessage |
   const entry = runtime.messages.getDlq(run.dlqId);
   if (!entry) return undefined;
   const { message } = entry;
-  const initial = runtime.store.log(run.seq)[0]?.body ?? Buffer.alloc(0);
+  const initial = runtime.store.firstEntry(run.seq)?.body ?? Buffer.alloc(0);
   const view: WorkflowDlqMessage = {
     dlqId: run.dlqId,
     messageId: message.id,
@@ -129,7 +129,7 @@ async function restart(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunR
     const config = overrides(runtime, ctx, old);
     const run = { runId: `wfr_${base58(21)}`, url: old.url, createdAt: now, callerIp: old.callerIp, config };
     const message = planStep(run, { forward: {} }, Buffer.alloc(0), now);
-    const initial = runtime.store.log(old.seq)[0]?.body ?? Buffer.alloc(0);
+    const initial = runtime.store.firstEntry(old.seq)?.body ?? Buffer.alloc(0);
     plans.push({
       item: {
         create: run,

@@ -315,7 +315,7 @@ export class WorkflowRuntime {
   ): { message: PlannedRunMessage; info: FailureInfo } | undefined {
     const { config } = run;
     if (config.failureCallback === undefined) return undefined;
-    const initial = this.store.log(run.seq)[0]?.body ?? Buffer.alloc(0);
+    const initial = this.store.firstEntry(run.seq)?.body ?? Buffer.alloc(0);
     const response = outcome.response;
     const payload = {
       status: response.status ?? 0,
