@@ -14,6 +14,14 @@
 //    React, no virtualization) scrolled the same way in the same page.
 // 3. The KV key browser over 1,000,000 keys (bench/ui-keys.ts): first screen, list and tree scroll.
 //    `--only keys` runs just these rows; `--keys N`, `--browse N` size them.
+// 4. Workflows (issue: run list with 10,000 runs at 60 fps; a 1,000-step run opens in < 300 ms and its tree
+//    and timeline scroll at 60 fps): the stack gets --wf-runs runs (triggered as the SDK does, their first
+//    delivery answered 200 by the sink, so they stay running with one step) and one run of --steps
+//    sequential steps from a real serve() app. The Runs tab loads every run through its cursor paging
+//    (10 per service page), the list is scrolled like the logs (baseline: a static copy of its rows); the
+//    big run is opened by its route, timed in the page until its step rows are painted (baseline: the plain
+//    DOM insert above), and its step tree + timeline is scrolled the same way. `--only workflows` runs just
+//    these rows.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -22,6 +30,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from '@playwright/test';
+import { serve } from '@upstash/workflow';
 import { launchChromium, webHostArgs } from './lib/browser';
 import { median, percentile, printTable } from './lib/report';
 import { benchKeyBrowser } from './ui-keys';
@@ -29,6 +38,7 @@ import { benchKeyBrowser } from './ui-keys';
 const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
 const COMPOSER_BUDGET_MS = 100;
 const FRAME_BUDGET_MS = 1000 / 60;
+const RUN_OPEN_BUDGET_MS = 300;
 const SCROLL_FRAMES = 600;
 const SCROLL_STEP_PX = 120;
 
@@ -231,31 +241,249 @@ async function scrollFrameTimes(page: Page, selector: string): Promise<number[]>
 }
 
 /** A static copy of the rendered rows, every row in the DOM, laid over the list at the same size. */
-async function buildStaticList(page: Page, rows: number): Promise<void> {
-  await page.evaluate((count) => {
-    const list = document.querySelector<HTMLElement>('[data-testid="log-list"]')!;
-    const sample = list.querySelector<HTMLElement>('.log-row')!;
-    const rect = list.getBoundingClientRect();
-    const container = document.createElement('div');
-    container.id = 'bench-static-list';
-    container.className = 'log-list';
-    container.style.cssText = `position:fixed;left:${rect.left}px;top:${rect.top}px;width:${rect.width}px;height:${rect.height}px;z-index:50;contain:none`;
-    const html = sample.outerHTML;
-    const fragment = document.createDocumentFragment();
-    for (let i = 0; i < count; i += 1) {
-      const slot = document.createElement('div');
-      slot.style.height = `${sample.getBoundingClientRect().height}px`;
-      slot.innerHTML = html;
-      fragment.append(slot);
+async function buildStaticList(
+  page: Page,
+  rows: number,
+  listSelector = '[data-testid="log-list"]',
+  rowSelector = '.log-row',
+): Promise<void> {
+  await page.evaluate(
+    ({ count, listSelector, rowSelector }) => {
+      const list = document.querySelector<HTMLElement>(listSelector)!;
+      const sample = list.querySelector<HTMLElement>(rowSelector)!;
+      const rect = list.getBoundingClientRect();
+      const container = document.createElement('div');
+      container.id = 'bench-static-list';
+      container.className = list.className;
+      container.style.cssText = `position:fixed;left:${rect.left}px;top:${rect.top}px;width:${rect.width}px;height:${rect.height}px;z-index:50;contain:none`;
+      const html = sample.outerHTML;
+      const fragment = document.createDocumentFragment();
+      for (let i = 0; i < count; i += 1) {
+        const slot = document.createElement('div');
+        slot.style.height = `${sample.getBoundingClientRect().height}px`;
+        slot.innerHTML = html;
+        fragment.append(slot);
+      }
+      container.append(fragment);
+      document.body.append(container);
+    },
+    { count: rows, listSelector, rowSelector },
+  );
+}
+
+/** `count` runs triggered the way the SDK does (`/v2/batch`, workflow init headers) at the sink. */
+async function createWorkflowRuns(api: string, sinkUrl: string, count: number): Promise<number> {
+  const started = performance.now();
+  for (let start = 0; start < count; start += 100) {
+    const items = Array.from({ length: Math.min(100, count - start) }, (_, index) => {
+      const url = `${sinkUrl}/wf/${(start + index) % 5}`;
+      return {
+        destination: url,
+        headers: {
+          'Content-Type': 'application/json',
+          'Upstash-Workflow-Init': 'true',
+          'Upstash-Workflow-RunId': `wfr_bench${start + index}`,
+          'Upstash-Workflow-Url': url,
+          'Upstash-Workflow-Sdk-Version': '1',
+          'Upstash-Retries': '0',
+          'Upstash-Label': `bench-${(start + index) % 3}`,
+        },
+        body: JSON.stringify({ order: start + index }),
+      };
+    });
+    const response = await fetch(`${api}/v2/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(items),
+    });
+    if (!response.ok) throw new Error(`workflow batch failed: ${response.status} ${await response.text()}`);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/** One run of `steps` sequential steps from a real serve() app; resolves with its id once it succeeded. */
+async function createBigRun(api: string, steps: number): Promise<{ runId: string; seconds: number }> {
+  const started = performance.now();
+  const handler = serve(
+    async (context) => {
+      for (let i = 0; i < steps; i += 1) await context.run(`step-${i}`, () => i);
+    },
+    { env: { QSTASH_URL: api, QSTASH_TOKEN: DEV_TOKEN } },
+  ).handler;
+  let base = '';
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers = new Headers();
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+        headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+      void handler(
+        new Request(base + (req.url ?? '/'), { method: 'POST', headers, body: Buffer.concat(chunks) }),
+      )
+        .then(async (response) => {
+          const out: Record<string, string> = {};
+          response.headers.forEach((value, name) => (out[name] = value));
+          res.writeHead(response.status, out).end(Buffer.from(await response.arrayBuffer()));
+        })
+        .catch((error: unknown) => res.writeHead(500).end(String(error)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const runId = `wfr_bench_big_${Date.now()}`;
+    const trigger = await fetch(`${api}/v2/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify([
+        {
+          destination: `${base}/big`,
+          headers: {
+            'Content-Type': 'application/json',
+            'Upstash-Workflow-Init': 'true',
+            'Upstash-Workflow-RunId': runId,
+            'Upstash-Workflow-Url': `${base}/big`,
+            'Upstash-Workflow-Sdk-Version': '1',
+            'Upstash-Forward-Upstash-Workflow-Sdk-Version': '1',
+            'Upstash-Feature-Set': 'LazyFetch,InitialBody,WF_DetectTrigger,WF_TriggerOnConfig',
+          },
+          body: '{}',
+        },
+      ]),
+    });
+    if (!trigger.ok) throw new Error(`big run trigger failed: ${trigger.status} ${await trigger.text()}`);
+    for (;;) {
+      const response = await fetch(`${api}/v2/workflows/logs?workflowRunId=${runId}`, {
+        headers: { authorization: `Bearer ${DEV_TOKEN}` },
+      });
+      const body = (await response.json()) as { runs?: { workflowState: string }[] };
+      const state = body.runs?.[0]?.workflowState;
+      if (state === 'RUN_SUCCESS') return { runId, seconds: (performance.now() - started) / 1000 };
+      if (state === 'RUN_FAILED' || state === 'RUN_CANCELED') throw new Error(`big run ended ${state}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    container.append(fragment);
-    document.body.append(container);
-  }, rows);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+/** Opens the run by its route and answers the time until `steps` step rows are laid out and painted. */
+async function timeRunOpen(page: Page, runId: string, steps: number): Promise<number> {
+  return page.evaluate(
+    async ({ id, rows }) => {
+      const started = performance.now();
+      location.hash = `#/workflows/runs/${encodeURIComponent(id)}`;
+      await new Promise<void>((resolve) => {
+        const check = () => {
+          const tree = document.querySelector('[data-testid="step-tree"]');
+          if (tree && Number(tree.getAttribute('data-rows')) >= rows && tree.querySelector('.wf-step-line')) {
+            observer.disconnect();
+            resolve();
+          }
+        };
+        const observer = new MutationObserver(check);
+        observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+        check();
+      });
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return performance.now() - started;
+    },
+    { id: runId, rows: steps },
+  );
+}
+
+/** The workflow rows: runs list scroll, opening a big run, its tree + timeline scroll. */
+async function benchWorkflows(
+  page: Page,
+  api: string,
+  sinkUrl: string,
+  options: { runs: number; steps: number; opens: number; baseline: number },
+): Promise<{ rows: string[][]; notes: string[] }> {
+  const { baseline } = options;
+  const p95 = (values: number[]) => percentile(values, 95);
+  const fps = (values: number[]) => 1000 / median(values);
+  const wfSeconds = await createWorkflowRuns(api, sinkUrl, options.runs);
+  const big = await createBigRun(api, options.steps);
+  await page.evaluate(() => (location.hash = '#/workflows/runs'));
+  const runList = page.getByTestId('run-list');
+  await runList.waitFor();
+  const runsLoadStarted = performance.now();
+  for (;;) {
+    const state = await runList.evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
+      return {
+        rows: Number(element.getAttribute('data-rows')),
+        end: /the end/.test(element.textContent ?? ''),
+      };
+    });
+    if (state.end) break;
+    await page.waitForTimeout(30);
+  }
+  const runsLoadSeconds = (performance.now() - runsLoadStarted) / 1000;
+  const runRows = Number(await runList.getAttribute('data-rows'));
+  const runDomRows = await runList.evaluate((element) => element.querySelectorAll('.run-row').length);
+  const runFrames = await scrollFrameTimes(page, '[data-testid="run-list"]');
+  await buildStaticList(page, runRows, '[data-testid="run-list"]', '.run-row');
+  const runStaticFrames = await scrollFrameTimes(page, '#bench-static-list');
+  await page.evaluate(() => document.getElementById('bench-static-list')?.remove());
+
+  const opens: number[] = [];
+  for (let i = 0; i < options.opens; i += 1) {
+    await page.evaluate(() => (location.hash = '#/workflows/runs'));
+    await runList.waitFor();
+    opens.push(await timeRunOpen(page, big.runId, options.steps));
+  }
+  const treeFrames = await scrollFrameTimes(page, '[data-testid="step-tree"]');
+  return {
+    rows: [
+      [
+        `workflow runs scroll, frame time p95 (${runRows} runs)`,
+        `${p95(runFrames).toFixed(1)} ms (${fps(runFrames).toFixed(0)} fps median)`,
+        `${p95(runStaticFrames).toFixed(1)} ms (static list, ${fps(runStaticFrames).toFixed(0)} fps)`,
+        (p95(runFrames) / p95(runStaticFrames)).toFixed(2),
+        `≤ ${FRAME_BUDGET_MS.toFixed(1)} ms (60 fps)`,
+        p95(runFrames) <= FRAME_BUDGET_MS + 0.5 ? 'within' : 'MISSED',
+      ],
+      [
+        `open a ${options.steps}-step run, first (fetch + layout)`,
+        `${opens[0]!.toFixed(1)} ms`,
+        `${baseline.toFixed(1)} ms (plain DOM insert)`,
+        (opens[0]! / baseline).toFixed(1),
+        `< ${RUN_OPEN_BUDGET_MS} ms`,
+        opens[0]! < RUN_OPEN_BUDGET_MS ? 'within' : 'MISSED',
+      ],
+      [
+        `open a ${options.steps}-step run again, median of ${opens.length - 1}`,
+        `${median(opens.slice(1)).toFixed(1)} ms (max ${Math.max(...opens.slice(1)).toFixed(1)})`,
+        `${baseline.toFixed(1)} ms`,
+        (median(opens.slice(1)) / baseline).toFixed(1),
+        `< ${RUN_OPEN_BUDGET_MS} ms`,
+        Math.max(...opens.slice(1)) < RUN_OPEN_BUDGET_MS ? 'within' : 'MISSED',
+      ],
+      [
+        `${options.steps}-step tree + timeline scroll, frame time p95`,
+        `${p95(treeFrames).toFixed(1)} ms (${fps(treeFrames).toFixed(0)} fps median)`,
+        `${p95(runStaticFrames).toFixed(1)} ms (static run list)`,
+        (p95(treeFrames) / p95(runStaticFrames)).toFixed(2),
+        `≤ ${FRAME_BUDGET_MS.toFixed(1)} ms (60 fps)`,
+        p95(treeFrames) <= FRAME_BUDGET_MS + 0.5 ? 'within' : 'MISSED',
+      ],
+    ],
+    notes: [
+      `workflows: ${options.runs} runs triggered in ${wfSeconds.toFixed(1)} s, loaded by the Runs tab in ${runsLoadSeconds.toFixed(1)} s ` +
+        `(${runDomRows} rows in the DOM); the ${options.steps}-step run took ${big.seconds.toFixed(1)} s; ` +
+        `opens (ms): ${opens.map((v) => v.toFixed(0)).join(', ')}`,
+    ],
+  };
 }
 
 export async function run(args: string[]): Promise<void> {
   const runs = flag(args, '--runs', 15);
   const eventTarget = flag(args, '--events', 10_000);
+  const wfRuns = flag(args, '--wf-runs', 10_000);
+  const bigSteps = flag(args, '--steps', 1000);
   const browser = await launchChromium();
   const host = await startHost();
   const sink = await startSink();
@@ -278,6 +506,18 @@ export async function run(args: string[]): Promise<void> {
       return;
     }
     const api = await stackUrl(page);
+    const wfOptions = { runs: wfRuns, steps: bigSteps, opens: Math.min(runs, 6), baseline: 0 };
+    if (args.includes('--only') && args[args.indexOf('--only') + 1] === 'workflows') {
+      const floor: number[] = [];
+      for (let i = 0; i < runs; i += 1) floor.push(await timeBaselineOpen(page));
+      const workflows = await benchWorkflows(page, api, sink.url, { ...wfOptions, baseline: median(floor) });
+      console.log(
+        `ui benchmark (workflows only) — Chromium ${browser.version()}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}\n`,
+      );
+      printTable(['measure', 'value', 'baseline (same run)', 'ratio', 'budget', 'verdict'], workflows.rows);
+      console.log(`\n${workflows.notes.join('\n')}`);
+      return;
+    }
 
     // ---- composer open -------------------------------------------------------------------------------
     await page.evaluate(() => (location.hash = '#/messages/keys'));
@@ -333,6 +573,9 @@ export async function run(args: string[]): Promise<void> {
     // ---- KV key browser -------------------------------------------------------------------------------
     const keys = await benchKeyBrowser(page, keyOptions);
 
+    // ---- workflows ------------------------------------------------------------------------------------
+    const workflows = await benchWorkflows(page, api, sink.url, { ...wfOptions, baseline: median(baseline) });
+
     // ---- report ---------------------------------------------------------------------------------------
     const p95 = (values: number[]) => percentile(values, 95);
     const fps = (values: number[]) => 1000 / median(values);
@@ -379,6 +622,7 @@ export async function run(args: string[]): Promise<void> {
           `≤ ${FRAME_BUDGET_MS.toFixed(1)} ms (60 fps)`,
           p95(virtualized) <= FRAME_BUDGET_MS + 0.5 ? 'within' : 'MISSED',
         ],
+        ...workflows.rows,
         [
           'logs scroll, frames over 25 ms',
           `${over(virtualized).toFixed(1)} %`,
@@ -405,6 +649,7 @@ export async function run(args: string[]): Promise<void> {
       `composer open, all runs (ms): from keys ${fromKeys.map((v) => v.toFixed(0)).join(', ')}; ` +
         `from logs ${fromLogs.map((v) => v.toFixed(0)).join(', ')}; baseline ${baseline.map((v) => v.toFixed(1)).join(', ')}`,
     );
+    console.log(`\n${workflows.notes.join('\n')}`);
   } finally {
     sink.server.close();
     await browser.close();
