@@ -4,7 +4,7 @@
 import type { SigningKeys } from '../shared/messages/types';
 import { base58 } from './messages/ids';
 import type { SigningKeyStore } from './messages/service-context';
-import type { MessageStore } from './store/message-store';
+import type { StackStore } from './store/stack-store';
 
 export interface Credentials {
   token: string;
@@ -35,18 +35,18 @@ export class CredentialStore implements SigningKeyStore {
   private readonly key: string;
 
   constructor(
-    private readonly store: MessageStore,
+    private readonly store: StackStore,
     random: boolean,
   ) {
     this.key = random ? 'credentials.random' : 'credentials.default';
-    const saved = store.getSetting(this.key);
+    const saved = store.settings.get(this.key);
     if (saved) {
       this.current = JSON.parse(saved) as Credentials;
     } else {
       this.current = random
         ? { token: randomToken(), currentSigningKey: randomSigningKey(), nextSigningKey: randomSigningKey() }
         : { ...DEV_CREDENTIALS };
-      store.setSetting(this.key, JSON.stringify(this.current));
+      store.settings.set(this.key, JSON.stringify(this.current));
     }
   }
 
@@ -68,7 +68,7 @@ export class CredentialStore implements SigningKeyStore {
       currentSigningKey: this.current.nextSigningKey,
       nextSigningKey: randomSigningKey(),
     };
-    this.store.setSetting(this.key, JSON.stringify(this.current));
+    this.store.settings.set(this.key, JSON.stringify(this.current));
     return this.keys();
   }
 }

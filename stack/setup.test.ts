@@ -7,7 +7,7 @@ import { DataDirBusyError, defaultDataDir, lockDataDir } from './data-dir';
 import { tempDir } from './messages/test-support';
 import { isLoopback, startStack, StackConfigError } from './stack';
 import { openDatabase } from './store/db';
-import { MessageStore } from './store/message-store';
+import { StackStore } from './store/stack-store';
 
 describe('arguments', () => {
   it('has the documented defaults and reads every flag in both forms', () => {
@@ -123,7 +123,7 @@ describe('credentials and host safety', () => {
     const dir = tempDir();
     try {
       const db = openDatabase(join(dir, 'stack.db'), 'normal');
-      const store = new MessageStore(db);
+      const store = new StackStore(db);
       const defaults = new CredentialStore(store, false);
       expect(defaults.credentials()).toEqual(DEV_CREDENTIALS);
       const random = new CredentialStore(store, true);

@@ -1,6 +1,16 @@
-// Composition of the local stack process: data dir and its lock, the SQLite database, credentials, the
-// message service, and the KV service. The CLI (stack/cli.ts) is a thin shell around startStack(), which
-// tests call directly (with a ManualClock, temp data dirs and port 0).
+// Composition of the local stack process. Shared infrastructure first — the data dir and its lock, the
+// storage (SQLite store, group-commit writer, checkpointer: stack/store/open.ts), credentials — then the
+// services as peers on it:
+//
+// - messages (stack/messages/): the HTTP API on `port` and the delivery engine;
+// - engine peers (EnginePeer, stack/messages/service.ts): services that share that port and engine, each
+//   attaching its routes and engine hooks — today workflows (stack/workflows/);
+// - kv (stack/kv/): its own port, in front of redis-server.
+//
+// A service with tables of its own also adds a migration (stack/store/migrations.ts), a table module
+// (stack/store/, reached with `store.group(...)`) and its write operations (stack/writes.ts), so its writes
+// join the same group commits. The CLI (stack/cli.ts) is a thin shell around startStack(), which tests call
+// directly (with a ManualClock, temp data dirs and port 0).
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -10,9 +20,10 @@ import { defaultDataDir, lockDataDir } from './data-dir';
 import { startKvService, type KvService } from './kv/index';
 import type { Transport } from './messages/delivery';
 import { startMessageService, type MessageService } from './messages/service';
-import { openDatabase, type Durability } from './store/db';
-import { MessageStore } from './store/message-store';
+import type { Durability } from './store/db';
+import { openStorage, type Storage } from './store/open';
 import { createWorkflowService, type WorkflowService } from './workflows/service';
+import { STACK_WRITES, type StackWrites } from './writes';
 
 export interface StackOptions {
   host?: string;
@@ -58,7 +69,7 @@ export interface Stack {
   messages: MessageService;
   workflows: WorkflowService;
   credentials: CredentialStore;
-  /** Clean shutdown: stop accepting, let deliveries in flight finish (up to graceMs), close KV and the db. */
+  /** Clean shutdown: stop accepting, let deliveries in flight finish (up to graceMs), close KV, then the store. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -85,20 +96,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const unlock = lockDataDir(dataDir);
   const dbFile = join(dataDir, 'stack.db');
   const durability = options.durability ?? 'normal';
-  let db;
+  let storage: Storage<StackWrites>;
   try {
-    db = openDatabase(dbFile, durability);
+    storage = await openStorage({
+      file: dbFile,
+      durability,
+      writes: STACK_WRITES,
+      threadScript: options.writerScript,
+      onBackgroundError: (error) => logger.error({ err: error }, 'background write failed'),
+    });
   } catch (error) {
     unlock();
     throw error;
   }
-  const credentials = new CredentialStore(new MessageStore(db), randomCredentials);
+  const credentials = new CredentialStore(storage.store, randomCredentials);
+
+  // Peers of the message service: same port, same engine, in the order their hooks run.
   const workflows = createWorkflowService(logger.child({ service: 'workflows' }));
+
   let messages: MessageService;
   try {
     messages = await startMessageService({
-      db,
-      threads: options.writerScript ? { script: options.writerScript, file: dbFile, durability } : undefined,
+      store: storage.store,
+      writer: storage.writer,
       host,
       port: options.port ?? 8080,
       clock: options.clock ?? systemClock,
@@ -113,12 +133,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       retentionMs: options.retentionMs,
       llm: options.llmUrl ? { url: options.llmUrl, key: options.llmKey } : undefined,
       transport: options.transport,
-      hooks: workflows.hooks,
-      extraRoutes: (router, context) => workflows.routes(router, context),
-      extraWrites: workflows.writes,
+      peers: [workflows],
     });
   } catch (error) {
-    db.close();
+    await storage.close();
     unlock();
     throw error;
   }
@@ -169,9 +187,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     credentials,
     close(graceMs) {
       closing ??= (async () => {
-        workflows.stop();
         const results = await Promise.allSettled([messages.close(graceMs), kv?.close()]);
-        db.close();
+        // The store outlives every service: their last writes (engine bookkeeping) commit first.
+        results.push(...(await Promise.allSettled([storage.close()])));
         unlock();
         for (const result of results) if (result.status === 'rejected') throw result.reason;
       })();

@@ -10,13 +10,9 @@ import type { Logger } from 'pino';
 import { DELIVERY } from '../../shared/headers';
 import type { CallbackPayload, MessageState } from '../../shared/messages/types';
 import type { Clock, Timer } from '../clock';
-import type {
-  EventData,
-  FlowControlSpec,
-  MessageRecord,
-  MessageStore,
-  PendingRow,
-} from '../store/message-store';
+import type { EventData } from '../store/events';
+import type { FlowControlSpec, MessageRecord, PendingRow } from '../store/messages';
+import type { StackStore } from '../store/stack-store';
 import { nextDelayMs } from './backoff';
 import type { DeliveryResponse, OutgoingRequest, Transport } from './delivery';
 import { MinHeap } from './heap';
@@ -58,8 +54,41 @@ export interface OutcomeWrites {
   committed?(results: unknown[]): void;
 }
 
+/**
+ * Several services' hooks as one: `prepare` runs in list order, each on the request the previous one made;
+ * the extra writes of `onOutcome` are concatenated, and each service's `committed` gets its own results.
+ * The list is read on every call, so peers may attach after the engine was built (but before it starts).
+ */
+export function combineHooks(list: readonly EngineHooks[]): EngineHooks {
+  return {
+    prepare: (record, request) =>
+      list.reduce((current, hooks) => hooks.prepare?.(record, current) ?? current, request),
+    onFinished(record, outcome, response) {
+      for (const hooks of list) hooks.onFinished?.(record, outcome, response);
+    },
+    onOutcome(record, outcome) {
+      const parts: OutcomeWrites[] = [];
+      for (const hooks of list) {
+        const writes = hooks.onOutcome?.(record, outcome);
+        if (writes) parts.push(writes);
+      }
+      if (parts.length <= 1) return parts[0];
+      return {
+        calls: parts.flatMap((part) => part.calls),
+        committed(results) {
+          let offset = 0;
+          for (const part of parts) {
+            part.committed?.(results.slice(offset, offset + part.calls.length));
+            offset += part.calls.length;
+          }
+        },
+      };
+    },
+  };
+}
+
 export interface EngineOptions {
-  store: MessageStore;
+  store: StackStore;
   writer: MessageWriter;
   clock: Clock;
   logger: Logger;
@@ -162,12 +191,12 @@ export class Engine {
 
   /** Loads queue settings and every unfinished message, then starts delivering. */
   start(): void {
-    for (const queue of this.options.store.listQueues()) {
+    for (const queue of this.options.store.queues.list()) {
       this.queues.set(queue.name, this.newQueue(queue.name, queue.parallelism, queue.paused));
     }
     const rows: PendingRow[] = [];
     const cancelled: PendingRow[] = [];
-    for (const row of this.options.store.pendingMessages())
+    for (const row of this.options.store.messages.pending())
       (row.cancelRequested ? cancelled : rows).push(row);
     if (cancelled.length > 0) {
       const now = this.options.clock.now();
@@ -275,7 +304,7 @@ export class Engine {
   private queueFor(name: string): QueueState {
     let queue = this.queues.get(name);
     if (!queue) {
-      const record = this.options.store.getQueue(name);
+      const record = this.options.store.queues.get(name);
       queue = this.newQueue(name, record?.parallelism ?? 1, record?.paused ?? false);
       this.queues.set(name, queue);
     }
@@ -447,7 +476,7 @@ export class Engine {
   }
 
   private prefetch(entries: Entry[]): void {
-    const records = this.options.store.getMessages(entries.map((entry) => entry.seq));
+    const records = this.options.store.messages.getMany(entries.map((entry) => entry.seq));
     for (const entry of entries) {
       const record = records.get(entry.seq);
       if (record && !record.done && !entry.record) {
@@ -546,7 +575,7 @@ export class Engine {
       if (flow) flow.inflight--;
     };
     try {
-      const record = entry.record ?? store.getMessage(entry.seq);
+      const record = entry.record ?? store.messages.get(entry.seq);
       this.dropRecord(entry);
       if (!record || record.done) {
         release();

@@ -2,7 +2,7 @@
 // repeated (`label=a&label=b`) or comma-joined (`label=a,b`); values OR within a filter, filters AND.
 import { expandStateFilter, type MessageState } from '../../shared/messages/types';
 import { HttpError } from '../http/server';
-import type { StoreFilters } from '../store/message-store';
+import type { StoreFilters } from '../store/query-filters';
 
 type Source = { getAll(name: string): string[] };
 

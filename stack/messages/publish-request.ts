@@ -24,7 +24,8 @@ import { checkName, parseLabels } from '../../shared/messages/names';
 import type { HeaderMap } from '../../shared/messages/types';
 import { parseDelay, parseTimeout } from '../../shared/messages/settings';
 import { checkRetryDelay } from '../../shared/retry-delay';
-import type { FlowControlSpec, MessageSpec, RedactSpec, UrlGroupRecord } from '../store/message-store';
+import type { FlowControlSpec, MessageSpec, RedactSpec } from '../store/messages';
+import type { UrlGroupRecord } from '../store/url-groups';
 
 export class PublishError extends Error {
   constructor(

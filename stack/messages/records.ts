@@ -3,7 +3,9 @@
 import { createHash } from 'node:crypto';
 import { canonicalHeaderName, H } from '../../shared/headers';
 import type { DLQMessage, HeaderMap, LogEntry, Message } from '../../shared/messages/types';
-import type { DlqRecord, EventRecord, MessageRecord, MessageSpec } from '../store/message-store';
+import type { DlqRecord } from '../store/dlq';
+import type { EventRecord } from '../store/events';
+import type { MessageRecord, MessageSpec } from '../store/messages';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

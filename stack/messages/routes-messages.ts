@@ -1,7 +1,8 @@
 // Messages (`/v2/messages…`), the dead-letter queue (`/v2/dlq…`) and the logs (`/v2/logs`, `/v2/events`).
 import type { DLQListResponse, LogsResponse } from '../../shared/messages/types';
 import { HttpError, type RequestContext, type Router } from '../http/server';
-import type { DlqRecord, StoreFilters } from '../store/message-store';
+import type { DlqRecord } from '../store/dlq';
+import type { StoreFilters } from '../store/query-filters';
 import { hasFilter, jsonSource, parseCount, parseCursor, parseFilters } from './filters';
 import { collectHeaders, planOverride, PublishError } from './publish-request';
 import { toDlqMessage, toLogEntry, toMessage } from './records';
@@ -29,7 +30,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   // ---------------------------------------------------------------- messages
   router.add('GET', '/v2/messages/:id', (ctx) => {
     const id = ctx.params.id as string;
-    const record = store.getMessageById(id);
+    const record = store.messages.getById(id);
     if (!record || record.done) {
       throw new HttpError(404, `message '${id}' not found (finished messages are only in the logs)`);
     }
@@ -49,7 +50,9 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
         'refusing to cancel every message: pass messageIds or at least one filter (url, topicName, queueName, label, …)',
       );
     }
-    const ids = filters.messageIds ? filters.messageIds : store.findPending(filters).map((row) => row.id);
+    const ids = filters.messageIds
+      ? filters.messageIds
+      : store.messages.findPending(filters).map((row) => row.id);
     return { body: { cancelled: await engine.cancel(ids) } };
   });
 
@@ -59,13 +62,13 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   router.add('GET', '/v2/dlq', (ctx) => {
     const filters = parseFilters(ctx.query, { dlq: true });
     const count = parseCount(ctx.query, 100, 100);
-    const page = store.listDlq(filters, parseCursor(ctx.query), count);
+    const page = store.dlq.list(filters, parseCursor(ctx.query), count);
     const response: DLQListResponse = { messages: page.entries.map(toDlqMessage) };
     if (page.next !== undefined) response.cursor = String(page.next);
     return { body: response };
   });
   router.add('GET', '/v2/dlq/:id', (ctx) => {
-    const entry = store.getDlq(ctx.params.id as string);
+    const entry = store.dlq.get(ctx.params.id as string);
     if (!entry) throw dlqNotFound(ctx.params.id as string);
     return { body: toDlqMessage(entry) };
   });
@@ -81,11 +84,11 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   ): Promise<{ entries: DlqRecord[]; next?: number; byIds: boolean }> => {
     const filters = await bulkFilters(ctx, { dlq: true });
     if (filters.dlqIds) {
-      const entries = filters.dlqIds.map((id) => store.getDlq(id));
+      const entries = filters.dlqIds.map((id) => store.dlq.get(id));
       return { entries: entries.filter((entry): entry is DlqRecord => entry !== undefined), byIds: true };
     }
     const count = parseCount(ctx.query, 100, 100);
-    return { ...store.listDlq(filters, parseCursor(ctx.query), count), byIds: false };
+    return { ...store.dlq.list(filters, parseCursor(ctx.query), count), byIds: false };
   };
 
   router.add('DELETE', '/v2/dlq', async (ctx) => {
@@ -124,7 +127,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   };
 
   router.add('POST', '/v2/dlq/retry/:id', async (ctx) => {
-    const entry = store.getDlq(ctx.params.id as string);
+    const entry = store.dlq.get(ctx.params.id as string);
     if (!entry) throw dlqNotFound(ctx.params.id as string);
     const [response] = await retry(ctx, [entry]);
     return { status: 201, body: response };
@@ -132,7 +135,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   router.add('POST', '/v2/dlq/retry', async (ctx) => {
     const filters = await bulkFilters(ctx, { dlq: true });
     if (filters.dlqIds) {
-      const missing = filters.dlqIds.filter((id) => !store.getDlq(id));
+      const missing = filters.dlqIds.filter((id) => !store.dlq.get(id));
       if (missing.length > 0) throw new HttpError(404, `some messages were not found: ${missing.join(', ')}`);
     }
     const { entries, next } = await bulkTargets(ctx);
@@ -144,7 +147,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   const logs = (ctx: RequestContext): { body: LogsResponse } => {
     const filters = parseFilters(ctx.query, { state: true });
     const count = parseCount(ctx.query, 100, 1000);
-    const page = store.listEvents(filters, parseCursor(ctx.query), count);
+    const page = store.events.list(filters, parseCursor(ctx.query), count);
     const events = page.events.map(toLogEntry);
     const body: LogsResponse = { events, logs: events };
     if (page.next !== undefined) body.cursor = String(page.next);

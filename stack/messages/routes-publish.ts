@@ -1,7 +1,7 @@
 // POST /v2/publish/{destination}, POST /v2/enqueue/{queue}/{destination} and POST /v2/batch.
 import type { BatchResultItem, PublishResponse, PublishResult } from '../../shared/messages/types';
 import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
-import type { UrlGroupRecord } from '../store/message-store';
+import type { UrlGroupRecord } from '../store/url-groups';
 import {
   collectHeaders,
   destinationQuery,
@@ -44,7 +44,7 @@ function plan(
 ): PlannedMessage[] {
   let group: UrlGroupRecord | undefined;
   if (destination.kind === 'group') {
-    group = service.store.getUrlGroup(destination.name);
+    group = service.store.urlGroups.get(destination.name);
     headers = withDefaults(headers, group?.headers);
   }
   return planPublish(destination, group, headers, body, {

@@ -3,7 +3,8 @@ import { canonicalHeaderName, isValidHeaderName, isValidHeaderValue } from '../.
 import { checkName } from '../../shared/messages/names';
 import type { HeaderMap, Queue, UrlGroup } from '../../shared/messages/types';
 import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
-import type { QueueRecord, UrlGroupRecord } from '../store/message-store';
+import type { QueueRecord } from '../store/queues';
+import type { UrlGroupRecord } from '../store/url-groups';
 import { checkUrl, PublishError } from './publish-request';
 import type { ServiceContext } from './service-context';
 
@@ -111,10 +112,10 @@ export function resourceRoutes(router: Router, service: ServiceContext): void {
   const notFoundQueue = (name: string): HttpError => new HttpError(404, `queue '${name}' not found`);
 
   // ---------------------------------------------------------------- URL groups
-  router.add('GET', '/v2/topics', () => ({ body: store.listUrlGroups().map(toUrlGroup) }));
+  router.add('GET', '/v2/topics', () => ({ body: store.urlGroups.list().map(toUrlGroup) }));
   router.add('GET', '/v2/topics/:name', (ctx) => {
     const name = groupName(ctx);
-    const group = store.getUrlGroup(name);
+    const group = store.urlGroups.get(name);
     if (!group) throw notFoundGroup(name);
     return { body: toUrlGroup(group) };
   });
@@ -166,11 +167,11 @@ export function resourceRoutes(router: Router, service: ServiceContext): void {
     return OK;
   });
   router.add('GET', '/v2/queues', () => ({
-    body: store.listQueues().map((queue) => toQueue(queue, engine.queueLag(queue.name))),
+    body: store.queues.list().map((queue) => toQueue(queue, engine.queueLag(queue.name))),
   }));
   router.add('GET', '/v2/queues/:name', (ctx) => {
     const name = queueName(ctx);
-    const queue = store.getQueue(name);
+    const queue = store.queues.get(name);
     if (!queue) throw notFoundQueue(name);
     return { body: toQueue(queue, engine.queueLag(name)) };
   });

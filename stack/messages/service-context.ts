@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { SigningKeys } from '../../shared/messages/types';
 import type { Clock } from '../clock';
-import type { MessageStore } from '../store/message-store';
+import type { StackStore } from '../store/stack-store';
 import type { Engine } from './engine';
 import type { MessageWriter } from './write-ops';
 
@@ -13,7 +13,7 @@ export interface SigningKeyStore {
 }
 
 export interface ServiceContext {
-  store: MessageStore;
+  store: StackStore;
   writer: MessageWriter;
   engine: Engine;
   clock: Clock;

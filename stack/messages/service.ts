@@ -1,32 +1,37 @@
 // The message delivery service: its HTTP API on one port and the delivery engine behind it, over the stack's
-// SQLite database.
+// store. Peers (the workflow service) add their routes to the same port and their hooks to the same engine.
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Clock, Timer } from '../clock';
 import { createBrowserGuard } from '../security/browser-guard';
 import { baseUrl, closeServer, createHttpService, listen, Router } from '../http/server';
-import type { Db, Durability } from '../store/db';
-import { MessageStore } from '../store/message-store';
-import { Checkpointer, InlineWriter, ThreadWriter, type OpRegistry } from '../store/writer';
+import type { StackStore } from '../store/stack-store';
 import { DEFAULT_BACKOFF_FACTOR } from './backoff';
 import { HttpTransport, type Transport } from './delivery';
-import { Engine, type EngineHooks } from './engine';
+import { combineHooks, Engine, type EngineHooks } from './engine';
 import { TOKEN_PARAMS } from './publish-request';
 import { messageRoutes } from './routes-messages';
 import { publishRoutes } from './routes-publish';
 import { resourceRoutes } from './routes-resources';
 import type { ServiceContext, SigningKeyStore } from './service-context';
-import { MESSAGE_WRITES, type MessageWriter } from './write-ops';
+import type { MessageWriter } from './write-ops';
+
+/**
+ * A service that shares the message service's port and delivery engine (the workflow service). It is
+ * attached once, before the engine starts: its routes join the message router (ahead of the message
+ * routes), and the hooks it returns run on every delivery (stack/stack.ts lists these peers).
+ */
+export interface EnginePeer {
+  name: string;
+  attach(context: ServiceContext, router: Router): EngineHooks | void;
+  /** Called first when the stack stops (before the engine stops): the peer takes no new work. */
+  close?(): Promise<void>;
+}
 
 export interface MessageServiceOptions {
-  db: Db;
-  /**
-   * Background threads for SQLite, from `script` (a file that starts them when loaded as a worker: the bundled
-   * CLI). Always a checkpointer thread; with `durability: 'full'` also a writer thread, so that per-commit
-   * fsyncs never block the event loop. With `normal` durability commits stay on the main thread (no fsync, no
-   * thread hop: shorter publish latency, higher throughput). Without it, everything runs on the main thread.
-   */
-  threads?: { script: string; file: string; durability: Durability };
+  /** The stack's store and its group-commit writer (stack/store/open.ts), shared with the other services. */
+  store: StackStore;
+  writer: MessageWriter;
   host: string;
   port: number;
   /** Host names accepted besides loopback ones (see stack/security/browser-guard.ts). */
@@ -48,23 +53,20 @@ export interface MessageServiceOptions {
   retentionMs?: number;
   llm?: { url: string; key?: string };
   transport?: Transport;
-  hooks?: EngineHooks;
-  /**
-   * Extra routes on the same port (the workflow service). They are matched before the message service's own,
-   * so that they can take over a path (e.g. `/v2/batch` for workflow runs) and hand the rest back.
-   */
-  extraRoutes?: (router: Router, context: ServiceContext) => void;
-  /** Extra write operations (and the writer-thread registry holding both sets, see stack/writer-thread.ts). */
-  extraWrites?: { ops: OpRegistry; registry: string };
+  /** Services on the same port and engine (e.g. workflows), in the order their hooks run. */
+  peers?: readonly EnginePeer[];
 }
 
 export interface MessageService {
   url: string;
   port: number;
   engine: Engine;
-  store: MessageStore;
+  store: StackStore;
   server: Server;
-  /** Stops accepting requests, lets deliveries in flight finish (up to graceMs), and commits everything. */
+  /**
+   * Closes the peers, stops accepting requests and lets deliveries in flight finish (up to graceMs). The
+   * store and its writer are the stack's: they close after every service.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -76,26 +78,10 @@ export const DEFAULT_RETENTION_MS = 7 * 86_400_000;
 export async function startMessageService(options: MessageServiceOptions): Promise<MessageService> {
   const { clock, logger } = options;
   const log = logger.child({ service: 'messages' });
-  const store = new MessageStore(options.db);
-  const onWriteError = (error: Error): void => log.error({ err: error }, 'background write failed');
-  const threads = options.threads;
-  const checkpointer = threads ? new Checkpointer(threads.script, threads.file, onWriteError) : undefined;
-  const writer: MessageWriter =
-    threads?.durability === 'full'
-      ? new ThreadWriter<typeof MESSAGE_WRITES>(
-          threads.script,
-          {
-            file: threads.file,
-            durability: threads.durability,
-            registry: options.extraWrites?.registry ?? 'messages',
-          },
-          onWriteError,
-        )
-      : new InlineWriter(options.db, { ...MESSAGE_WRITES, ...options.extraWrites?.ops }, onWriteError);
-  if (checkpointer && writer instanceof InlineWriter) writer.withCheckpointer();
-  // The stack is only ready once its writer is: the first publishes must not wait for a thread to boot.
-  if (writer instanceof ThreadWriter) await writer.ready;
+  const { store, writer } = options;
   const transport = options.transport ?? new HttpTransport();
+  // Filled by the peers' attach() below, before the engine starts; the engine reads the list per delivery.
+  const peerHooks: EngineHooks[] = [];
   const engine = new Engine({
     store,
     writer,
@@ -106,7 +92,7 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     backoffFactor: options.backoffFactor ?? DEFAULT_BACKOFF_FACTOR,
     defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-    hooks: options.hooks,
+    hooks: combineHooks(peerHooks),
   });
   const context: ServiceContext = {
     store,
@@ -118,7 +104,12 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     llm: options.llm,
   };
   const router = new Router();
-  options.extraRoutes?.(router, context);
+  // Peers' routes are matched first, so that a peer can take over a path (the workflow service takes
+  // `/v2/publish` and `/v2/batch` for workflow runs) and hand the rest back to the message routes.
+  for (const peer of options.peers ?? []) {
+    const hooks = peer.attach(context, router);
+    if (hooks) peerHooks.push(hooks);
+  }
   publishRoutes(router, context);
   resourceRoutes(router, context);
   messageRoutes(router, context);
@@ -163,11 +154,10 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     close(graceMs = 5_000) {
       closing ??= (async () => {
         pruneTimer?.cancel();
+        for (const peer of options.peers ?? []) await peer.close?.();
         const serverClosed = closeServer(server);
         await engine.stop(graceMs);
         await serverClosed;
-        await writer.close();
-        await checkpointer?.close();
       })();
       return closing;
     },

@@ -2,15 +2,11 @@
 // transactions — on the main thread or in the writer thread — so their arguments and results must be plain
 // (structured-cloneable) data.
 import type { HeaderMap, MessageState } from '../../shared/messages/types';
-import {
-  messageRow,
-  type EventData,
-  type MessageRow,
-  type MessageStore,
-  type NewDlqEntry,
-  type PendingRow,
-  type QueueRecord,
-} from '../store/message-store';
+import type { NewDlqEntry } from '../store/dlq';
+import type { EventData } from '../store/events';
+import { messageRow, type MessageRow, type PendingRow } from '../store/messages';
+import type { QueueRecord } from '../store/queues';
+import type { StackStore } from '../store/stack-store';
 import type { Writer, WriteCall } from '../store/writer';
 import { newMessageId } from './ids';
 import { DEDUP_WINDOW_MS } from '../../shared/messages/limits';
@@ -33,18 +29,18 @@ export interface PreparedMessage {
 export type InsertOutcome = number | string;
 
 /** Deduplicates, creates missing queues, inserts the messages and logs CREATED. */
-function insertPlanned(store: MessageStore, messages: PreparedMessage[], now: number): InsertOutcome[] {
+function insertPlanned(store: StackStore, messages: PreparedMessage[], now: number): InsertOutcome[] {
   return messages.map(({ row, dedupKey }) => {
     if (dedupKey !== undefined) {
-      const existing = store.findDuplicate(dedupKey, now);
+      const existing = store.dedup.find(dedupKey, now);
       if (existing !== undefined) return existing;
     }
-    if (row.queueName !== null && !store.getQueue(row.queueName))
-      store.upsertQueue(row.queueName, 1, false, now);
-    const seq = store.insertRow(row);
+    if (row.queueName !== null && !store.queues.get(row.queueName))
+      store.queues.upsert(row.queueName, 1, false, now);
+    const seq = store.messages.insertRow(row);
     // No data: a CREATED event's nextDeliveryTime is the message's notBefore, filled in when it is read.
-    store.insertEvent(seq, now, 'CREATED');
-    if (dedupKey !== undefined) store.rememberDeduplication(dedupKey, row.id, now + DEDUP_WINDOW_MS);
+    store.events.insert(seq, now, 'CREATED');
+    if (dedupKey !== undefined) store.dedup.remember(dedupKey, row.id, now + DEDUP_WINDOW_MS);
     return seq;
   });
 }
@@ -97,61 +93,61 @@ export function prepareInsert(
 
 export const MESSAGE_WRITES = {
   insertPlanned,
-  event: (store: MessageStore, seq: number, now: number, state: MessageState, data?: EventData) =>
-    store.insertEvent(seq, now, state, data),
+  event: (store: StackStore, seq: number, now: number, state: MessageState, data?: EventData) =>
+    store.events.insert(seq, now, state, data),
   /** A successful attempt: its ACTIVE event (unless already written), DELIVERED, and finished. */
-  delivered: (store: MessageStore, seq: number, activeAt: number | null, now: number, status: number) => {
-    if (activeAt !== null) store.insertEvent(seq, activeAt, 'ACTIVE');
-    store.insertEvent(seq, now, 'DELIVERED', { responseStatus: status });
-    store.finish(seq, 'DELIVERED', now);
+  delivered: (store: StackStore, seq: number, activeAt: number | null, now: number, status: number) => {
+    if (activeAt !== null) store.events.insert(seq, activeAt, 'ACTIVE');
+    store.events.insert(seq, now, 'DELIVERED', { responseStatus: status });
+    store.messages.finish(seq, 'DELIVERED', now);
   },
   /** Logs a final state and marks the message finished. */
-  finish: (store: MessageStore, seq: number, now: number, state: MessageState) => {
-    store.insertEvent(seq, now, state);
-    store.finish(seq, state, now);
+  finish: (store: StackStore, seq: number, now: number, state: MessageState) => {
+    store.events.insert(seq, now, state);
+    store.messages.finish(seq, state, now);
   },
-  markFinished: (store: MessageStore, seq: number, now: number, state: MessageState) =>
-    store.finish(seq, state, now),
-  scheduleRetry: (store: MessageStore, seq: number, retried: number, dueAt: number) =>
-    store.scheduleRetry(seq, retried, dueAt),
-  requestCancel: (store: MessageStore, seq: number) => store.requestCancel(seq),
-  insertDlq: (store: MessageStore, entry: NewDlqEntry) => store.insertDlq(entry),
-  deleteDlq: (store: MessageStore, dlqId: string) => store.deleteDlq(dlqId),
-  deleteDlqMany: (store: MessageStore, dlqIds: string[]) => dlqIds.filter((id) => store.deleteDlq(id)).length,
-  upsertQueue: (store: MessageStore, name: string, parallelism: number, paused: boolean, now: number) =>
-    store.upsertQueue(name, parallelism, paused, now),
+  markFinished: (store: StackStore, seq: number, now: number, state: MessageState) =>
+    store.messages.finish(seq, state, now),
+  scheduleRetry: (store: StackStore, seq: number, retried: number, dueAt: number) =>
+    store.messages.scheduleRetry(seq, retried, dueAt),
+  requestCancel: (store: StackStore, seq: number) => store.messages.requestCancel(seq),
+  insertDlq: (store: StackStore, entry: NewDlqEntry) => store.dlq.insert(entry),
+  deleteDlq: (store: StackStore, dlqId: string) => store.dlq.delete(dlqId),
+  deleteDlqMany: (store: StackStore, dlqIds: string[]) => dlqIds.filter((id) => store.dlq.delete(id)).length,
+  upsertQueue: (store: StackStore, name: string, parallelism: number, paused: boolean, now: number) =>
+    store.queues.upsert(name, parallelism, paused, now),
   /** Pause or resume; undefined when the queue does not exist. */
   setQueuePaused: (
-    store: MessageStore,
+    store: StackStore,
     name: string,
     paused: boolean,
     now: number,
   ): QueueRecord | undefined => {
-    const current = store.getQueue(name);
-    return current && store.upsertQueue(name, current.parallelism, paused, now);
+    const current = store.queues.get(name);
+    return current && store.queues.upsert(name, current.parallelism, paused, now);
   },
-  deleteQueue: (store: MessageStore, name: string) => store.deleteQueue(name),
+  deleteQueue: (store: StackStore, name: string) => store.queues.delete(name),
   addEndpoints: (
-    store: MessageStore,
+    store: StackStore,
     group: string,
     endpoints: { name?: string; url: string }[],
     now: number,
-  ) => store.addEndpoints(group, endpoints, now),
+  ) => store.urlGroups.addEndpoints(group, endpoints, now),
   /** False when the group does not exist. */
   removeEndpoints: (
-    store: MessageStore,
+    store: StackStore,
     group: string,
     endpoints: { name?: string; url?: string }[],
     now: number,
   ) => {
-    if (!store.getUrlGroup(group)) return false;
-    store.removeEndpoints(group, endpoints, now);
+    if (!store.urlGroups.get(group)) return false;
+    store.urlGroups.removeEndpoints(group, endpoints, now);
     return true;
   },
-  deleteUrlGroup: (store: MessageStore, name: string) => store.deleteUrlGroup(name),
-  setUrlGroupHeaders: (store: MessageStore, name: string, headers: HeaderMap, now: number) =>
-    store.setUrlGroupHeaders(name, headers, now),
-  prune: (store: MessageStore, now: number, before: number) => store.prune(now, before),
+  deleteUrlGroup: (store: StackStore, name: string) => store.urlGroups.delete(name),
+  setUrlGroupHeaders: (store: StackStore, name: string, headers: HeaderMap, now: number) =>
+    store.urlGroups.setHeaders(name, headers, now),
+  prune: (store: StackStore, now: number, before: number) => store.prune(now, before),
 };
 
 export type MessageWrites = typeof MESSAGE_WRITES;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../messages/test-support';
 import { migrate, openDatabase } from './db';
-import { MessageStore } from './message-store';
+import { StackStore } from './stack-store';
 import { MIGRATIONS } from './migrations';
 import type { MESSAGE_WRITES } from '../messages/write-ops';
 import { InlineWriter, ThreadWriter, type Writer } from './writer';
@@ -25,11 +25,11 @@ describe('database', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    new MessageStore(db).setSetting('kept', 'yes');
+    new StackStore(db).settings.set('kept', 'yes');
     db.close();
     const again = openDatabase(file, 'normal');
     expect(again.pragma('synchronous', { simple: true })).toBe(1);
-    expect(new MessageStore(again).getSetting('kept')).toBe('yes');
+    expect(new StackStore(again).settings.get('kept')).toBe('yes');
     again.close();
   });
 
@@ -44,22 +44,22 @@ describe('database', () => {
 describe('message store', () => {
   it('keeps pending rows in order, filters them, and finishes them', () => {
     const db = openDatabase(dbFile(), 'full');
-    const store = new MessageStore(db);
-    const a = store.insertMessage({
+    const store = new StackStore(db);
+    const a = store.messages.insert({
       id: 'msg_a',
       createdAt: 10,
       dueAt: 100,
       spec: { ...spec('http://h/a'), labels: ['x', 'y'] },
       body: Buffer.from('a'),
     });
-    const b = store.insertMessage({
+    const b = store.messages.insert({
       id: 'msg_b',
       createdAt: 20,
       dueAt: 50,
       spec: { ...spec('http://other:81/b'), queueName: 'q', flowControl: { key: 'k', rate: 2, period: 1 } },
       body: Buffer.from('b'),
     });
-    expect([...store.pendingMessages()]).toEqual([
+    expect([...store.messages.pending()]).toEqual([
       {
         seq: a,
         id: 'msg_a',
@@ -79,57 +79,63 @@ describe('message store', () => {
         flowControl: { key: 'k', rate: 2, period: 1 },
       },
     ]);
-    expect(store.findPending({ label: ['y'] }).map((r) => r.id)).toEqual(['msg_a']);
-    expect(store.findPending({ host: ['other:81'] }).map((r) => r.id)).toEqual(['msg_b']);
-    expect(store.findPending({ path: ['/a'], fromDate: 10, toDate: 10 }).map((r) => r.id)).toEqual(['msg_a']);
-    expect(store.findPending({ queueName: ['q'], label: ['x'] })).toEqual([]);
-    store.scheduleRetry(a, 2, 999);
-    store.finish(b, 'DELIVERED', 60);
-    expect([...store.pendingMessages()].map((r) => [r.id, r.retried, r.dueAt])).toEqual([['msg_a', 2, 999]]);
-    expect(store.getMessageById('msg_b')).toMatchObject({ done: true, outcome: 'DELIVERED', finishedAt: 60 });
+    expect(store.messages.findPending({ label: ['y'] }).map((r) => r.id)).toEqual(['msg_a']);
+    expect(store.messages.findPending({ host: ['other:81'] }).map((r) => r.id)).toEqual(['msg_b']);
+    expect(store.messages.findPending({ path: ['/a'], fromDate: 10, toDate: 10 }).map((r) => r.id)).toEqual([
+      'msg_a',
+    ]);
+    expect(store.messages.findPending({ queueName: ['q'], label: ['x'] })).toEqual([]);
+    store.messages.scheduleRetry(a, 2, 999);
+    store.messages.finish(b, 'DELIVERED', 60);
+    expect([...store.messages.pending()].map((r) => [r.id, r.retried, r.dueAt])).toEqual([['msg_a', 2, 999]]);
+    expect(store.messages.getById('msg_b')).toMatchObject({
+      done: true,
+      outcome: 'DELIVERED',
+      finishedAt: 60,
+    });
     db.close();
   });
 
   it('prunes old events and finished messages but keeps what the DLQ still needs', () => {
     const db = openDatabase(dbFile(), 'full');
-    const store = new MessageStore(db);
-    const old = store.insertMessage({
+    const store = new StackStore(db);
+    const old = store.messages.insert({
       id: 'msg_old',
       createdAt: 1,
       dueAt: 1,
       spec: spec('http://h/'),
       body: Buffer.alloc(0),
     });
-    const dead = store.insertMessage({
+    const dead = store.messages.insert({
       id: 'msg_dead',
       createdAt: 1,
       dueAt: 1,
       spec: spec('http://h/'),
       body: Buffer.alloc(0),
     });
-    const fresh = store.insertMessage({
+    const fresh = store.messages.insert({
       id: 'msg_new',
       createdAt: 1,
       dueAt: 1,
       spec: spec('http://h/'),
       body: Buffer.alloc(0),
     });
-    store.insertEvent(old, 5, 'DELIVERED');
-    store.finish(old, 'DELIVERED', 5);
-    store.finish(dead, 'FAILED', 5);
-    store.insertDlq({ dlqId: '5-1', seq: dead, createdAt: 5, responseStatus: 500 });
-    store.rememberDeduplication('k', 'msg_old', 10);
+    store.events.insert(old, 5, 'DELIVERED');
+    store.messages.finish(old, 'DELIVERED', 5);
+    store.messages.finish(dead, 'FAILED', 5);
+    store.dlq.insert({ dlqId: '5-1', seq: dead, createdAt: 5, responseStatus: 500 });
+    store.dedup.remember('k', 'msg_old', 10);
     store.prune(20, 10);
-    expect(store.getMessageById('msg_old')).toBeUndefined();
-    expect(store.getMessageById('msg_dead')).toBeDefined();
-    expect(store.getMessageById('msg_new')?.seq).toBe(fresh);
-    expect(store.findDuplicate('k', 5)).toBeUndefined();
+    expect(store.messages.getById('msg_old')).toBeUndefined();
+    expect(store.messages.getById('msg_dead')).toBeDefined();
+    expect(store.messages.getById('msg_new')?.seq).toBe(fresh);
+    expect(store.dedup.find('k', 5)).toBeUndefined();
     db.close();
   });
 });
 
 const TEST_WRITES = {
-  set: (store: MessageStore, key: string, value: string) => store.setSetting(key, value),
+  set: (store: StackStore, key: string, value: string) => store.settings.set(key, value),
   boom: () => {
     throw new Error('boom');
   },
@@ -138,7 +144,7 @@ const TEST_WRITES = {
 describe('inline writer', () => {
   it('commits a burst of writes in one transaction and resolves after the commit', async () => {
     const db = openDatabase(dbFile(), 'full');
-    const store = new MessageStore(db);
+    const store = new StackStore(db);
     const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
     let transactions = 0;
     const original = db.transaction.bind(db);
@@ -151,13 +157,13 @@ describe('inline writer', () => {
     );
     expect(results).toHaveLength(50);
     expect(transactions).toBe(1);
-    expect(store.getSetting('k49')).toBe('49');
+    expect(store.settings.get('k49')).toBe('49');
     db.close();
   });
 
   it('isolates a failing write: only its caller sees the error', async () => {
     const db = openDatabase(dbFile(), 'full');
-    const store = new MessageStore(db);
+    const store = new StackStore(db);
     const background: Error[] = [];
     const writer = new InlineWriter(db, TEST_WRITES, (error) => background.push(error));
     const good = writer.commit('set', 'good', '1');
@@ -166,9 +172,9 @@ describe('inline writer', () => {
     writer.enqueue([['boom']]);
     await expect(good).resolves.toBeUndefined();
     await expect(bad).rejects.toThrow('boom');
-    expect(store.getSetting('good')).toBe('1');
-    expect(store.getSetting('also-good')).toBe('1');
-    expect(store.getSetting('rolled-back')).toBeUndefined();
+    expect(store.settings.get('good')).toBe('1');
+    expect(store.settings.get('also-good')).toBe('1');
+    expect(store.settings.get('rolled-back')).toBeUndefined();
     expect(background.map((error) => error.message)).toEqual(['boom']);
     await writer.close();
     await expect(writer.commit('set', 'late', '1')).rejects.toThrow('the store is closed');
@@ -180,8 +186,8 @@ describe('writer thread', () => {
   it('commits in its own thread, isolates failures, and drains on close', async () => {
     const file = dbFile();
     const db = openDatabase(file, 'full');
-    const store = new MessageStore(db);
-    const seq = store.insertMessage({
+    const store = new StackStore(db);
+    const seq = store.messages.insert({
       id: 'msg_t',
       createdAt: 1,
       dueAt: 1,
@@ -190,7 +196,7 @@ describe('writer thread', () => {
     });
     const writer: Writer<typeof MESSAGE_WRITES> = new ThreadWriter(
       join(process.cwd(), 'out', 'stack', 'cli.cjs'),
-      { file, durability: 'full', registry: 'messages' },
+      { file, durability: 'full' },
       () => undefined,
     );
     const queues = await Promise.all(
@@ -198,7 +204,7 @@ describe('writer thread', () => {
     );
     expect(queues[39]).toMatchObject({ name: 'q39', parallelism: 40 });
     // Visible to the main thread's connection once committed.
-    expect(store.getQueue('q7')?.parallelism).toBe(8);
+    expect(store.queues.get('q7')?.parallelism).toBe(8);
     const entry = { dlqId: '1-1', seq, createdAt: 1, responseStatus: 500, responseBody: Buffer.from('body') };
     const first = writer.commit('insertDlq', entry);
     const duplicate = writer.commit('insertDlq', entry);
@@ -206,10 +212,10 @@ describe('writer thread', () => {
     await expect(first).resolves.toBeUndefined();
     await expect(duplicate).rejects.toThrow(/UNIQUE/);
     await expect(other).resolves.toMatchObject({ paused: true });
-    expect(store.getDlq('1-1')?.responseBody?.toString()).toBe('body');
+    expect(store.dlq.get('1-1')?.responseBody?.toString()).toBe('body');
     writer.enqueue([['upsertQueue', 'last', 2, false, 1]]);
     await writer.close();
-    expect(store.getQueue('last')?.parallelism).toBe(2);
+    expect(store.queues.get('last')?.parallelism).toBe(2);
     await expect(writer.commit('deleteQueue', 'last')).rejects.toThrow('the store is closed');
     db.close();
   });

@@ -1,10 +1,10 @@
 // Every SQL statement of the workflow service: runs, their logs (one entry per message of a run), waiters and
 // the lookback of run-scoped events. It shares the stack's connection with the message store; its writes are
 // named operations (stack/workflows/write-ops.ts) that run inside the same group commits.
-import type { Statement } from 'better-sqlite3';
 import type { HeaderMap } from '../../shared/messages/types';
-import type { Db } from './db';
-import type { FlowControlSpec, MessageRow, MessageStore, RedactSpec } from './message-store';
+import type { FlowControlSpec, MessageRow, RedactSpec } from './messages';
+import type { StackStore } from './stack-store';
+import type { Statements } from './statements';
 
 export type RunState = 'RUN_STARTED' | 'RUN_SUCCESS' | 'RUN_FAILED' | 'RUN_CANCELED';
 export type StepState = 'STEP_SUCCESS' | 'STEP_RETRY' | 'STEP_FAILED' | 'STEP_PROGRESS' | 'STEP_CANCELED';
@@ -191,19 +191,12 @@ function toWaiter(row: WaiterRow): WaiterRecord {
 
 type Params = Record<string, string | number>;
 
+/** The workflow service's table group of the StackStore (reached with workflowStoreOf / store.group). */
 export class WorkflowStore {
-  private readonly statements = new Map<string, Statement<unknown[]>>();
+  constructor(private readonly sql: Statements) {}
 
-  constructor(private readonly db: Db) {}
-
-  private stmt(sql: string): Statement<unknown[]> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      if (this.statements.size > 500) this.statements.clear();
-      this.statements.set(sql, statement);
-    }
-    return statement;
+  private stmt(sql: string) {
+    return this.sql.get(sql);
   }
 
   // ---------------------------------------------------------------- runs
@@ -586,16 +579,9 @@ function toEntry(row: LogRow): LogEntry {
   return entry;
 }
 
-const stores = new WeakMap<MessageStore, WorkflowStore>();
-
-/** The workflow store on the same connection as a message store (write operations receive the latter). */
-export function workflowStoreOf(store: MessageStore): WorkflowStore {
-  let workflows = stores.get(store);
-  if (!workflows) {
-    workflows = new WorkflowStore(store.db);
-    stores.set(store, workflows);
-  }
-  return workflows;
+/** The workflow tables of the stack's store (write operations receive the StackStore). */
+export function workflowStoreOf(store: StackStore): WorkflowStore {
+  return store.group(WorkflowStore);
 }
 
 export type { MessageRow };

@@ -10,13 +10,34 @@
 // answer 200 only once the message is on disk. A failing write fails alone (its batch is retried op by op).
 import { Worker, type MessagePort } from 'node:worker_threads';
 import { openDatabase, type Db, type Durability } from './db';
-import { MessageStore } from './message-store';
+import { StackStore } from './stack-store';
 
+/**
+ * A service's write operations: plain functions of the store whose arguments and results are structured-
+ * cloneable (they may run in the writer thread). The stack merges every service's registry into one
+ * (stack/writes.ts) so that all of them join the same group commits.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OpRegistry = Record<string, (store: MessageStore, ...args: any[]) => unknown>;
+export type OpRegistry = Record<string, (store: StackStore, ...args: any[]) => unknown>;
 
-type Args<F> = F extends (store: MessageStore, ...args: infer A) => unknown ? A : never;
+type Args<F> = F extends (store: StackStore, ...args: infer A) => unknown ? A : never;
 type Result<F> = F extends (...args: never[]) => infer R ? R : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/**
+ * One registry from each service's (`{ messages: MESSAGE_WRITES, workflows: WORKFLOW_WRITES }`). Operation
+ * names are one namespace: a name two services both define is refused when the stack loads.
+ */
+export function combineWrites<R extends Record<string, OpRegistry>>(byService: R): Intersection<R[keyof R]> {
+  const combined: OpRegistry = {};
+  for (const [service, ops] of Object.entries(byService)) {
+    for (const [name, op] of Object.entries(ops)) {
+      if (name in combined) throw new Error(`write operation '${name}' of ${service} is defined twice`);
+      combined[name] = op;
+    }
+  }
+  return combined as Intersection<R[keyof R]>;
+}
 
 /** One write: an operation name and its arguments (structured-cloneable). */
 export type WriteCall<O extends OpRegistry> = { [K in keyof O & string]: [K, ...Args<O[K]>] }[keyof O &
@@ -42,7 +63,7 @@ interface Group {
 /** Runs groups in one transaction; if that fails, each group alone so that only the culprit fails. */
 function runGroups(
   db: Db,
-  store: MessageStore,
+  store: StackStore,
   registry: OpRegistry,
   groups: { calls: [string, ...unknown[]][] }[],
 ): ({ ok: true; results: unknown[] } | { ok: false; error: string })[] {
@@ -147,7 +168,7 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
 
 /** Group commit on the main thread's connection. */
 export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
-  private readonly store: MessageStore;
+  private readonly store: StackStore;
 
   constructor(
     private readonly db: Db,
@@ -155,7 +176,7 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
     onBackgroundError: (error: Error) => void,
   ) {
     super(onBackgroundError);
-    this.store = new MessageStore(db);
+    this.store = new StackStore(db);
     this.minIntervalMs = 2;
   }
 
@@ -200,9 +221,12 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
   readonly ready: Promise<void>;
 
   constructor(
-    /** A script that calls runWriterThread() when started as a worker (the stack's bundled CLI does). */
+    /**
+     * A script that calls runWriterThread() when started as a worker (the stack's bundled CLI does, with the
+     * stack's registry of write operations: stack/writes.ts).
+     */
     script: string,
-    options: { file: string; durability: Durability; registry: string },
+    options: { file: string; durability: Durability },
     onBackgroundError: (error: Error) => void,
   ) {
     super(onBackgroundError);
@@ -309,7 +333,7 @@ export function runWriterThread(
   const db = openDatabase(options.file, options.durability);
   // The checkpointer thread keeps the WAL short; this is only a safety net if it falls far behind (128 MiB).
   db.pragma('wal_autocheckpoint = 32768');
-  const store = new MessageStore(db);
+  const store = new StackStore(db);
   let pending: ThreadRequest[] = [];
   let scheduled = false;
   port.postMessage({ ready: true });

@@ -3,7 +3,7 @@
 import type { HeaderMap } from '../../shared/messages/types';
 import { newMessageId } from '../messages/ids';
 import { parseConfig, PublishError, type ConfigPatch, type HeaderInput } from '../messages/publish-request';
-import { messageRow, type MessageRecord, type MessageRow, type MessageSpec } from '../store/message-store';
+import { messageRow, type MessageRecord, type MessageRow, type MessageSpec } from '../store/messages';
 import type { RunConfig } from '../store/workflow-store';
 
 export const WF = {

@@ -14,7 +14,7 @@ const DLQ_PAGE_MAX = 100;
 
 function dlqView(runtime: WorkflowRuntime, run: RunRecord): WorkflowDlqMessage | undefined {
   if (run.dlqId === undefined) return undefined;
-  const entry = runtime.messages.getDlq(run.dlqId);
+  const entry = runtime.stackStore.dlq.get(run.dlqId);
   if (!entry) return undefined;
   const { message } = entry;
   const initial = runtime.store.firstEntry(run.seq)?.body ?? Buffer.alloc(0);
@@ -154,7 +154,7 @@ async function resume(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRe
   const calls: unknown[] = [];
   const reopened: { run: RunRecord; seq: number; dueAt: number }[] = [];
   for (const run of runs) {
-    const entry = run.dlqId !== undefined ? runtime.messages.getDlq(run.dlqId) : undefined;
+    const entry = run.dlqId !== undefined ? runtime.stackStore.dlq.get(run.dlqId) : undefined;
     if (!entry || run.dlqId === undefined) continue;
     const config = overrides(runtime, ctx, run);
     const spec = { ...entry.message.spec, maxRetries: config.maxRetries };
@@ -170,7 +170,7 @@ async function resume(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRe
   const out: unknown[] = [];
   reopened.forEach(({ run, seq }, index) => {
     if (results[index] !== true) return;
-    const record = runtime.messages.getMessage(seq);
+    const record = runtime.stackStore.messages.get(seq);
     if (record) {
       runtime.engine.add([
         {
@@ -278,7 +278,7 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
 async function retryFailure(runtime: WorkflowRuntime, run: RunRecord): Promise<Reply> {
   const failure = run.failure;
   const previous =
-    failure?.messageId !== undefined ? runtime.messages.getMessageById(failure.messageId) : undefined;
+    failure?.messageId !== undefined ? runtime.stackStore.messages.getById(failure.messageId) : undefined;
   if (!failure || !previous) {
     throw new HttpError(400, `workflow run '${run.runId}' has no failure callback to retry`);
   }

@@ -7,7 +7,8 @@ import type { OutgoingRequest } from '../messages/delivery';
 import type { AttemptOutcome, Engine, EngineHooks, OutcomeWrites } from '../messages/engine';
 import { planCallback } from '../messages/publish-request';
 import type { MessageWriter } from '../messages/write-ops';
-import type { MessageRecord, MessageSpec, MessageStore, PendingRow } from '../store/message-store';
+import type { MessageRecord, MessageSpec, PendingRow } from '../store/messages';
+import type { StackStore } from '../store/stack-store';
 import type { WorkflowStore, FailureInfo, RunRecord, RunState, WaiterRecord } from '../store/workflow-store';
 import { planned, planStep, workflowMeta, type PlannedRunMessage } from './plan';
 import type { AppendItem, AppendResult, WorkflowWrites } from './write-ops';
@@ -26,7 +27,8 @@ export class WorkflowRuntime {
 
   constructor(
     readonly store: WorkflowStore,
-    readonly messages: MessageStore,
+    /** The whole store (message tables included); `store` is its workflow table group. */
+    readonly stackStore: StackStore,
     readonly writer: MessageWriter,
     readonly engine: Engine,
     readonly clock: Clock,

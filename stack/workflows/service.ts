@@ -1,65 +1,53 @@
 // The workflow service: the server side of the protocol the vendor's workflow SDK speaks, run logs, the
-// workflow DLQ and cancel. It is built on the message service (same port, same database, same group commits):
-// its routes are matched first, its write operations join the message writes, and the delivery engine calls
-// its hooks for messages that belong to a run.
+// workflow DLQ and cancel. It is a peer of the message service (stack/stack.ts): same port, same store, same
+// group commits. Its routes are matched before the message routes, its write operations are part of the
+// stack's registry (stack/writes.ts), its tables are a group of the StackStore (stack/store/workflow-store.ts),
+// and the delivery engine calls its hooks for messages that belong to a run.
 import type { Logger } from 'pino';
-import type { Router } from '../http/server';
-import type { EngineHooks } from '../messages/engine';
+import { Router } from '../http/server';
 import { messageRoutes } from '../messages/routes-messages';
 import { publishRoutes as messagePublishRoutes } from '../messages/routes-publish';
-import type { ServiceContext } from '../messages/service-context';
-import { WorkflowStore } from '../store/workflow-store';
+import type { EnginePeer } from '../messages/service';
+import { workflowStoreOf } from '../store/workflow-store';
 import { dlqRoutes } from './routes-dlq';
 import { logRoutes } from './routes-logs';
 import { publishRoutes, runRoutes, waitRoutes } from './routes-protocol';
 import { WorkflowRuntime } from './runtime';
-import { WORKFLOW_WRITES } from './write-ops';
 
-/** The name of the writer-thread registry holding the message and workflow writes (stack/writer-thread.ts). */
-export const STACK_WRITE_REGISTRY = 'stack';
-
-export interface WorkflowService {
-  hooks: EngineHooks;
-  routes(router: Router, context: ServiceContext): void;
-  writes: { ops: typeof WORKFLOW_WRITES; registry: string };
-  /** The runtime, once the message service has started. */
+export interface WorkflowService extends EnginePeer {
+  /** The runtime, once the message service has attached this peer. */
   runtime(): WorkflowRuntime | undefined;
-  stop(): void;
 }
 
 export function createWorkflowService(logger: Logger): WorkflowService {
   let runtime: WorkflowRuntime | undefined;
-  let hooks: EngineHooks | undefined;
   return {
-    hooks: {
-      prepare: (record, request) => hooks?.prepare?.(record, request) ?? request,
-      onOutcome: (record, outcome) => hooks?.onOutcome?.(record, outcome),
-    },
-    routes(router, context) {
-      runtime = new WorkflowRuntime(
-        new WorkflowStore(context.store.db),
+    name: 'workflows',
+    attach(context, router) {
+      const started = new WorkflowRuntime(
+        workflowStoreOf(context.store),
         context.store,
         context.writer,
         context.engine,
         context.clock,
         logger,
       );
-      hooks = runtime.hooks();
+      runtime = started;
       // The message service's own handlers, for the requests the workflow routes hand back.
-      const fallback = new (router.constructor as new () => Router)();
+      const fallback = new Router();
       messagePublishRoutes(fallback, context);
       messageRoutes(fallback, context);
-      publishRoutes(router, runtime, fallback);
-      runRoutes(router, runtime);
-      waitRoutes(router, runtime);
-      logRoutes(router, runtime);
-      dlqRoutes(router, runtime, fallback);
-      runtime.start();
+      publishRoutes(router, started, fallback);
+      runRoutes(router, started);
+      waitRoutes(router, started);
+      logRoutes(router, started);
+      dlqRoutes(router, started, fallback);
+      started.start();
+      return started.hooks();
     },
-    writes: { ops: WORKFLOW_WRITES, registry: STACK_WRITE_REGISTRY },
-    runtime: () => runtime,
-    stop() {
+    async close() {
       runtime?.stop();
     },
+    runtime: () => runtime,
   };
 }

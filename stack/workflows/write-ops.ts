@@ -1,7 +1,8 @@
 // Every write of the workflow service, as named operations. They join the message service's group commits
 // (on the main thread or in the writer thread), so arguments and results are plain data. An append checks the
 // run's state inside the transaction: a step can never land in a run that has just ended.
-import type { MessageRow, MessageStore } from '../store/message-store';
+import type { MessageRow } from '../store/messages';
+import type { StackStore } from '../store/stack-store';
 import {
   workflowStoreOf,
   type CallType,
@@ -41,7 +42,7 @@ export type AppendResult =
   | { runSeq: number; deduplicated: true }
   | null;
 
-function append(store: MessageStore, items: AppendItem[], now: number): AppendResult[] {
+function append(store: StackStore, items: AppendItem[], now: number): AppendResult[] {
   const workflows = workflowStoreOf(store);
   return items.map((item): AppendResult => {
     let runSeq: number;
@@ -66,8 +67,8 @@ function append(store: MessageStore, items: AppendItem[], now: number): AppendRe
     if (item.consumeEvent !== undefined && !workflows.deleteEvent(runSeq, item.consumeEvent)) return null;
     let messageSeq: number | undefined;
     if (item.message) {
-      messageSeq = store.insertRow(item.message);
-      store.insertEvent(messageSeq, now, 'CREATED');
+      messageSeq = store.messages.insertRow(item.message);
+      store.events.insert(messageSeq, now, 'CREATED');
     }
     const pos = workflows.appendLog(runSeq, {
       messageId: item.entry.messageId,
@@ -82,9 +83,9 @@ function append(store: MessageStore, items: AppendItem[], now: number): AppendRe
 }
 
 /** Inserts a message that belongs to a run but not to its log (the failure callback). */
-function insertMessage(store: MessageStore, row: MessageRow, now: number): number {
-  const seq = store.insertRow(row);
-  store.insertEvent(seq, now, 'CREATED');
+function insertMessage(store: StackStore, row: MessageRow, now: number): number {
+  const seq = store.messages.insertRow(row);
+  store.events.insert(seq, now, 'CREATED');
   return seq;
 }
 
@@ -96,7 +97,7 @@ export const WORKFLOW_WRITES = {
    * of its messages still pending (to cancel), or null when the run had already ended.
    */
   wfFinish: (
-    store: MessageStore,
+    store: StackStore,
     runSeq: number,
     state: RunState,
     now: number,
@@ -110,13 +111,13 @@ export const WORKFLOW_WRITES = {
     workflows.deleteWaitersOfRun(runSeq);
     return workflows.pendingMessageIds(runSeq);
   },
-  wfStepState: (store: MessageStore, runSeq: number, state: StepState | null) =>
+  wfStepState: (store: StackStore, runSeq: number, state: StepState | null) =>
     workflowStoreOf(store).setStepState(runSeq, state),
-  wfFailure: (store: MessageStore, runSeq: number, failure: FailureInfo) =>
+  wfFailure: (store: StackStore, runSeq: number, failure: FailureInfo) =>
     workflowStoreOf(store).setFailure(runSeq, failure),
   /** Registers a waiter of an active run; null when the run is not active. */
   wfAddWaiter: (
-    store: MessageStore,
+    store: StackStore,
     runSeq: number,
     eventId: string,
     kind: WaiterKind,
@@ -128,14 +129,14 @@ export const WORKFLOW_WRITES = {
     if (workflows.run(runSeq)?.state !== 'RUN_STARTED') return null;
     return workflows.insertWaiter(runSeq, eventId, kind, now, deadline, data);
   },
-  wfStoreEvent: (store: MessageStore, runSeq: number, eventId: string, now: number, body: Buffer) =>
+  wfStoreEvent: (store: StackStore, runSeq: number, eventId: string, now: number, body: Buffer) =>
     workflowStoreOf(store).storeEvent(runSeq, eventId, now, body),
   /**
    * Resume from the DLQ: the failed run runs again from its failed message (same id, same log position), with
    * the new settings. False when the entry is gone or the run is not failed any more.
    */
   wfResume: (
-    store: MessageStore,
+    store: StackStore,
     runSeq: number,
     dlqId: string,
     messageSeq: number,
@@ -147,16 +148,16 @@ export const WORKFLOW_WRITES = {
     const workflows = workflowStoreOf(store);
     const run = workflows.run(runSeq);
     if (!run || run.state !== 'RUN_FAILED' || run.dlqId !== dlqId) return false;
-    if (!store.deleteDlq(dlqId)) return false;
+    if (!store.dlq.delete(dlqId)) return false;
     workflows.reopenRun(runSeq, config);
-    store.reopenMessage(messageSeq, dueAt, spec);
-    store.insertEvent(messageSeq, now, 'CREATED');
+    store.messages.reopen(messageSeq, dueAt, spec);
+    store.events.insert(messageSeq, now, 'CREATED');
     return true;
   },
   /** Removes a run's DLQ entry (the run stays, failed). */
-  wfDeleteDlq: (store: MessageStore, runSeq: number, dlqId: string): boolean => {
+  wfDeleteDlq: (store: StackStore, runSeq: number, dlqId: string): boolean => {
     workflowStoreOf(store).setDlqId(runSeq, null);
-    return store.deleteDlq(dlqId);
+    return store.dlq.delete(dlqId);
   },
 };
 

@@ -1,0 +1,71 @@
+// The `events` table: the logs, one row per state change of a message.
+import type { HeaderMap, MessageState } from '../../shared/messages/types';
+import { MESSAGE_COLUMNS, toMessage, type MessageRecord, type StoredRow } from './messages';
+import { whereClause, type StoreFilters } from './query-filters';
+import type { Params, Statements } from './statements';
+
+export interface EventData {
+  error?: string;
+  nextDeliveryTime?: number;
+  responseStatus?: number;
+  responseHeader?: HeaderMap;
+  /** Base64. */
+  responseBody?: string;
+  retried?: number;
+}
+
+export interface EventRecord {
+  id: number;
+  time: number;
+  state: MessageState;
+  data: EventData;
+  message: MessageRecord;
+}
+
+export class EventTable {
+  constructor(private readonly sql: Statements) {}
+
+  insert(seq: number, time: number, state: MessageState, data?: EventData | null): void {
+    this.sql
+      .get('INSERT INTO events (time, message_seq, state, data) VALUES (?, ?, ?, ?)')
+      .run(time, seq, state, data ? JSON.stringify(data) : null);
+  }
+
+  /** Newest first. `before` is an event id (the cursor); returns one page and the next cursor. */
+  list(
+    filters: StoreFilters,
+    before: number | undefined,
+    count: number,
+  ): { events: EventRecord[]; next?: number } {
+    const params: Params = { limit: count + 1 };
+    const clauses = whereClause(filters, 'e.time', params);
+    if (before !== undefined) {
+      params.before = before;
+      clauses.push('e.id < @before');
+    }
+    const rows = this.sql
+      .get(
+        `SELECT e.id AS event_id, e.time AS event_time, e.state AS event_state, e.data AS event_data, ${MESSAGE_COLUMNS}
+         FROM events e JOIN messages m ON m.seq = e.message_seq
+         ${clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : ''}
+         ORDER BY e.id DESC LIMIT @limit`,
+      )
+      .all(params) as (StoredRow & {
+      event_id: number;
+      event_time: number;
+      event_state: string;
+      event_data: string | null;
+    })[];
+    const page = rows.slice(0, count);
+    return {
+      events: page.map((row) => ({
+        id: row.event_id,
+        time: row.event_time,
+        state: row.event_state as MessageState,
+        data: row.event_data ? (JSON.parse(row.event_data) as EventData) : {},
+        message: toMessage(row),
+      })),
+      next: rows.length > count ? page[page.length - 1]?.event_id : undefined,
+    };
+  }
+}

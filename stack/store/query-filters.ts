@@ -1,0 +1,51 @@
+// The WHERE clause of the filtered queries over messages (logs, DLQ, bulk cancel). Multi-value filters OR
+// within a field and AND across fields; dates are inclusive unix ms.
+import type { DlqFilters, LogFilters } from '../../shared/messages/types';
+import type { Params } from './statements';
+
+/** One type for every query: `state` applies to the logs only, `dlqIds` and `responseStatus` to the DLQ only. */
+export interface StoreFilters extends LogFilters, DlqFilters {}
+
+/** Clauses over `messages m` (and `events e` / `dlq d` when joined); fills `params` with their values. */
+export function whereClause(filters: StoreFilters, dateColumn: string, params: Params): string[] {
+  const clauses: string[] = [];
+  let n = 0;
+  const placeholders = (values: readonly (string | number)[]): string =>
+    values
+      .map((value) => {
+        const name = `p${n++}`;
+        params[name] = value;
+        return `@${name}`;
+      })
+      .join(', ');
+  const list = (column: string, values: readonly (string | number)[] | undefined): void => {
+    if (!values || values.length === 0) return;
+    clauses.push(`${column} IN (${placeholders(values)})`);
+  };
+  list('m.id', filters.messageIds);
+  list('m.url', filters.url);
+  list('m.topic_name', filters.topicName);
+  list('m.queue_name', filters.queueName);
+  list('m.schedule_id', filters.scheduleId);
+  list('m.flow_key', filters.flowControlKey);
+  list('m.caller_ip', filters.callerIp);
+  list('m.host', filters.host);
+  list('m.path', filters.path);
+  list('e.state', filters.state);
+  list('d.dlq_id', filters.dlqIds);
+  list('d.response_status', filters.responseStatus);
+  if (filters.label && filters.label.length > 0) {
+    clauses.push(
+      `m.labels IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(m.labels) WHERE value IN (${placeholders(filters.label)}))`,
+    );
+  }
+  if (filters.fromDate !== undefined) {
+    params.fromDate = filters.fromDate;
+    clauses.push(`${dateColumn} >= @fromDate`);
+  }
+  if (filters.toDate !== undefined) {
+    params.toDate = filters.toDate;
+    clauses.push(`${dateColumn} <= @toDate`);
+  }
+  return clauses;
+}

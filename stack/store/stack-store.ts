@@ -1,0 +1,73 @@
+// The stack's one SQLite store: every table group of every service, over one connection and one statement
+// cache. The writer (stack/store/writer.ts) and its group commits are typed over StackStore, so the writes
+// of all services (messages today, workflows next) commit in the same transactions.
+//
+// A service adds its own tables with a migration (stack/store/migrations.ts) and a table module in
+// stack/store/ (a class taking Statements); it reaches it with `store.group(WorkflowRunTable)` — one
+// instance per store, created on first use — without this file knowing about it.
+import type { Db } from './db';
+import { DedupTable } from './dedup';
+import { DlqTable } from './dlq';
+import { EventTable } from './events';
+import { MessageTable } from './messages';
+import { QueueTable } from './queues';
+import { SettingsTable } from './settings';
+import { Statements } from './statements';
+import { UrlGroupTable } from './url-groups';
+
+/** A table module: a class over the shared statement cache. */
+export type TableGroup<T> = new (sql: Statements) => T;
+
+export class StackStore {
+  readonly sql: Statements;
+  readonly settings: SettingsTable;
+  readonly messages: MessageTable;
+  readonly events: EventTable;
+  readonly dedup: DedupTable;
+  readonly dlq: DlqTable;
+  readonly queues: QueueTable;
+  readonly urlGroups: UrlGroupTable;
+  private readonly extra = new Map<TableGroup<unknown>, unknown>();
+
+  constructor(readonly db: Db) {
+    this.sql = new Statements(db);
+    this.settings = new SettingsTable(this.sql);
+    this.messages = new MessageTable(this.sql);
+    this.events = new EventTable(this.sql);
+    this.dedup = new DedupTable(this.sql);
+    this.dlq = new DlqTable(this.sql);
+    this.queues = new QueueTable(this.sql);
+    this.urlGroups = new UrlGroupTable(this.sql);
+  }
+
+  /** The table module of a later service (e.g. the workflow run log), one instance per store. */
+  group<T>(Group: TableGroup<T>): T {
+    let instance = this.extra.get(Group) as T | undefined;
+    if (instance === undefined) {
+      instance = new Group(this.sql);
+      this.extra.set(Group, instance);
+    }
+    return instance;
+  }
+
+  /**
+   * Drops expired dedup keys, log events older than `before`, and finished messages older than `before` that
+   * no DLQ entry or log event still needs. Works oldest-first in bounded chunks (rows are in time order), so
+   * no index on time is needed and one call never holds the writer for long. Returns how many rows went.
+   */
+  prune(now: number, before: number, chunk = 5_000): number {
+    let changes = this.sql.get('DELETE FROM dedup WHERE expires_at <= ?').run(now).changes;
+    changes += this.sql
+      .get(`DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND time < ?`)
+      .run(chunk, before).changes;
+    changes += this.sql
+      .get(
+        `DELETE FROM messages WHERE seq IN (
+           SELECT seq FROM messages WHERE done = 1 AND finished_at < ? ORDER BY seq LIMIT ?)
+          AND NOT EXISTS (SELECT 1 FROM dlq WHERE dlq.message_seq = messages.seq)
+          AND NOT EXISTS (SELECT 1 FROM events WHERE events.message_seq = messages.seq)`,
+      )
+      .run(before, chunk).changes;
+    return changes;
+  }
+}

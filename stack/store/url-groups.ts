@@ -1,0 +1,119 @@
+// The `url_groups` and `url_group_endpoints` tables: named fan-out targets with their default headers.
+import type { HeaderMap } from '../../shared/messages/types';
+import type { Params, Statements } from './statements';
+
+export interface UrlGroupRecord {
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  headers?: HeaderMap;
+  endpoints: { name?: string; url: string }[];
+}
+
+interface GroupRow {
+  name: string;
+  created_at: number;
+  updated_at: number;
+  headers: string | null;
+}
+
+export class UrlGroupTable {
+  constructor(private readonly sql: Statements) {}
+
+  get(name: string): UrlGroupRecord | undefined {
+    const row = this.sql.get('SELECT * FROM url_groups WHERE name = ?').get(name) as GroupRow | undefined;
+    return row && this.toGroup(row);
+  }
+
+  list(): UrlGroupRecord[] {
+    return (this.sql.get('SELECT * FROM url_groups ORDER BY name').all() as GroupRow[]).map((row) =>
+      this.toGroup(row),
+    );
+  }
+
+  /** Creates the group if needed; endpoints are matched by name (when given) or URL and updated in place. */
+  addEndpoints(group: string, endpoints: { name?: string; url: string }[], now: number): void {
+    this.sql
+      .get(
+        `INSERT INTO url_groups (name, created_at, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at`,
+      )
+      .run(group, now, now);
+    for (const endpoint of endpoints) {
+      if (endpoint.name !== undefined) {
+        this.sql
+          .get('DELETE FROM url_group_endpoints WHERE group_name = ? AND name = ? AND url <> ?')
+          .run(group, endpoint.name, endpoint.url);
+      }
+      const position =
+        (
+          this.sql
+            .get('SELECT max(position) AS p FROM url_group_endpoints WHERE group_name = ?')
+            .get(group) as {
+            p: number | null;
+          }
+        ).p ?? -1;
+      this.sql
+        .get(
+          `INSERT INTO url_group_endpoints (group_name, position, name, url) VALUES (?, ?, ?, ?)
+           ON CONFLICT (group_name, url) DO UPDATE SET name = coalesce(excluded.name, name)`,
+        )
+        .run(group, position + 1, endpoint.name ?? null, endpoint.url);
+    }
+  }
+
+  /** Removes matching endpoints; deletes the group when none is left. Returns how many were removed. */
+  removeEndpoints(group: string, endpoints: { name?: string; url?: string }[], now: number): number {
+    let removed = 0;
+    for (const endpoint of endpoints) {
+      const clauses: string[] = [];
+      const params: Params = { group };
+      if (endpoint.name !== undefined) {
+        clauses.push('name = @name');
+        params.name = endpoint.name;
+      }
+      if (endpoint.url !== undefined) {
+        clauses.push('url = @url');
+        params.url = endpoint.url;
+      }
+      removed += this.sql
+        .get(`DELETE FROM url_group_endpoints WHERE group_name = @group AND ${clauses.join(' AND ')}`)
+        .run(params).changes;
+    }
+    const left = (
+      this.sql.get('SELECT count(*) AS n FROM url_group_endpoints WHERE group_name = ?').get(group) as {
+        n: number;
+      }
+    ).n;
+    if (left === 0) this.delete(group);
+    else this.sql.get('UPDATE url_groups SET updated_at = ? WHERE name = ?').run(now, group);
+    return removed;
+  }
+
+  setHeaders(group: string, headers: HeaderMap, now: number): boolean {
+    return (
+      this.sql
+        .get('UPDATE url_groups SET headers = ?, updated_at = ? WHERE name = ?')
+        .run(Object.keys(headers).length > 0 ? JSON.stringify(headers) : null, now, group).changes > 0
+    );
+  }
+
+  delete(name: string): boolean {
+    return this.sql.get('DELETE FROM url_groups WHERE name = ?').run(name).changes > 0;
+  }
+
+  private toGroup(row: GroupRow): UrlGroupRecord {
+    const endpoints = this.sql
+      .get('SELECT name, url FROM url_group_endpoints WHERE group_name = ? ORDER BY position')
+      .all(row.name) as { name: string | null; url: string }[];
+    return {
+      name: row.name,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      headers: row.headers ? (JSON.parse(row.headers) as HeaderMap) : undefined,
+      endpoints: endpoints.map((endpoint) =>
+        endpoint.name === null ? { url: endpoint.url } : { name: endpoint.name, url: endpoint.url },
+      ),
+    };
+  }
+}

@@ -1,0 +1,14 @@
+// Every write operation of every service of the stack, in one registry: the group-commit writer (on the main
+// thread, or in the writer thread that loads this same registry) runs them all in the same transactions.
+// A service adds its registry here, under its name.
+import { MESSAGE_WRITES } from './messages/write-ops';
+import { combineWrites, type Writer } from './store/writer';
+import { WORKFLOW_WRITES } from './workflows/write-ops';
+
+export const STACK_WRITES = combineWrites({
+  messages: MESSAGE_WRITES,
+  workflows: WORKFLOW_WRITES,
+});
+
+export type StackWrites = typeof STACK_WRITES;
+export type StackWriter = Writer<StackWrites>;
