@@ -11,13 +11,15 @@ import { DELIVERY } from '../../shared/headers';
 import type { CallbackPayload, MessageState } from '../../shared/messages/types';
 import type { Clock, Timer } from '../clock';
 import type { EventData } from '../store/events';
-import type { FlowControlSpec, MessageRecord, PendingRow } from '../store/messages';
+import type { MessageRecord, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
 import { nextDelayMs } from './backoff';
 import type { DeliveryResponse, OutgoingRequest, Transport } from './delivery';
+import { FlowGate, type FlowState } from './flow-gate';
 import { MinHeap } from './heap';
 import { newDlqId } from './ids';
 import { planCallback, type PlannedMessage } from './publish-request';
+import { QueueGate, type QueueState } from './queue-gate';
 import { signDelivery } from './signing';
 import { prepareInsert, type InsertResult, type MessageWrite, type MessageWriter } from './write-ops';
 
@@ -114,8 +116,8 @@ interface Entry {
   /** Bumped whenever the entry re-enters the heap, so that stale heap items are recognised and skipped. */
   ticket: number;
   cancelRequested: boolean;
-  queue?: QueueState;
-  flow?: FlowState;
+  queue?: QueueState<Entry>;
+  flow?: FlowState<Entry>;
   /** The full record of a just-published message, so that its first attempt needs no read. */
   record?: MessageRecord;
   /** Start of the attempt in flight (clock time), until its ACTIVE event is written. */
@@ -129,29 +131,6 @@ interface HeapRef {
   seq: number;
   entry: Entry;
   ticket: number;
-}
-
-interface QueueState {
-  name: string;
-  parallelism: number;
-  paused: boolean;
-  /** Not yet admitted, in FIFO order (Map keeps insertion order; deletes are O(1)). */
-  waiting: Map<number, Entry>;
-  /** Admitted: due-waiting, in flight or waiting for a retry. Holds the queue's parallelism slots. */
-  active: Set<Entry>;
-}
-
-interface FlowState {
-  key: string;
-  parallelism?: number;
-  rate?: number;
-  periodMs: number;
-  inflight: number;
-  windowStart: number;
-  windowCount: number;
-  waitlist: Map<number, Entry>;
-  refs: number;
-  timer?: Timer;
 }
 
 /** How long before their due time records are read ahead, and how many at once. */
@@ -170,8 +149,8 @@ export class Engine {
   /** Taken off the heap because they are due within PREFETCH_MS, in due order. */
   private readonly soon: HeapRef[] = [];
   private soonHead = 0;
-  private readonly queues = new Map<string, QueueState>();
-  private readonly flows = new Map<string, FlowState>();
+  private readonly queues: QueueGate<Entry>;
+  private readonly flows: FlowGate<Entry>;
   private readonly readyQueue: Entry[] = [];
   private readyHead = 0;
   private readonly inflight = new Map<Entry, Promise<void>>();
@@ -185,15 +164,18 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     this.wallClock = options.wallClock ?? Date.now;
+    this.queues = new QueueGate<Entry>({
+      settings: (name) => options.store.queues.get(name),
+      admit: (entry) => this.schedule(entry),
+    });
+    this.flows = new FlowGate<Entry>({ clock: options.clock, release: (entry) => this.ready(entry) });
   }
 
   // ------------------------------------------------------------------ start-up and shutdown
 
   /** Loads queue settings and every unfinished message, then starts delivering. */
   start(): void {
-    for (const queue of this.options.store.queues.list()) {
-      this.queues.set(queue.name, this.newQueue(queue.name, queue.parallelism, queue.paused));
-    }
+    this.queues.load(this.options.store.queues.list());
     const rows: PendingRow[] = [];
     const cancelled: PendingRow[] = [];
     for (const row of this.options.store.messages.pending())
@@ -219,7 +201,8 @@ export class Engine {
     clearInterval(this.activeTimer);
     this.timer?.cancel();
     this.timer = undefined;
-    for (const flow of this.flows.values()) flow.timer?.cancel();
+    this.queues.stop();
+    this.flows.stop();
     const all = Promise.all(this.inflight.values());
     let graceTimer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
@@ -282,143 +265,32 @@ export class Engine {
         this.cached++;
       }
       this.byId.set(row.id, entry);
-      if (row.flowControl) entry.flow = this.flowFor(row.flowControl);
+      if (row.flowControl) entry.flow = this.flows.acquire(row.flowControl);
       if (row.queueName !== undefined) {
-        const queue = this.queueFor(row.queueName);
-        entry.queue = queue;
+        entry.queue = this.queues.queue(row.queueName);
         entry.phase = 'queued';
-        queue.waiting.set(entry.seq, entry);
-        this.pumpQueue(queue);
+        this.queues.enqueue(entry.queue, entry);
       } else {
         this.schedule(entry);
       }
     }
   }
 
-  // ------------------------------------------------------------------ queues
-
-  private newQueue(name: string, parallelism: number, paused: boolean): QueueState {
-    return { name, parallelism, paused, waiting: new Map(), active: new Set() };
-  }
-
-  private queueFor(name: string): QueueState {
-    let queue = this.queues.get(name);
-    if (!queue) {
-      const record = this.options.store.queues.get(name);
-      queue = this.newQueue(name, record?.parallelism ?? 1, record?.paused ?? false);
-      this.queues.set(name, queue);
-    }
-    return queue;
-  }
+  // ------------------------------------------------------------------ queues (see queue-gate.ts)
 
   /** Applies a queue's (new) settings: parallelism and paused. */
   configureQueue(name: string, parallelism: number, paused: boolean): void {
-    const queue = this.queueFor(name);
-    queue.parallelism = parallelism;
-    queue.paused = paused;
-    this.pumpQueue(queue);
+    this.queues.configure(name, parallelism, paused);
   }
 
   /** A deleted queue keeps delivering what it still holds, one at a time, then disappears. */
   forgetQueue(name: string): void {
-    const queue = this.queues.get(name);
-    if (!queue) return;
-    if (queue.waiting.size === 0 && queue.active.size === 0) this.queues.delete(name);
-    else this.configureQueue(name, 1, false);
+    this.queues.forget(name);
   }
 
   /** Messages of the queue not yet delivered or failed. */
   queueLag(name: string): number {
-    const queue = this.queues.get(name);
-    return queue ? queue.waiting.size + queue.active.size : 0;
-  }
-
-  private pumpQueue(queue: QueueState): void {
-    while (
-      !queue.paused &&
-      !this.stopping &&
-      queue.active.size < queue.parallelism &&
-      queue.waiting.size > 0
-    ) {
-      const entry = queue.waiting.values().next().value as Entry;
-      queue.waiting.delete(entry.seq);
-      queue.active.add(entry);
-      this.schedule(entry);
-    }
-  }
-
-  // ------------------------------------------------------------------ flow control
-
-  private flowFor(spec: FlowControlSpec): FlowState {
-    let flow = this.flows.get(spec.key);
-    if (!flow) {
-      flow = {
-        key: spec.key,
-        periodMs: spec.period * 1_000,
-        inflight: 0,
-        windowStart: -Infinity,
-        windowCount: 0,
-        waitlist: new Map(),
-        refs: 0,
-      };
-      this.flows.set(spec.key, flow);
-    }
-    // The most recent message's settings are the key's settings.
-    flow.parallelism = spec.parallelism;
-    flow.rate = spec.rate;
-    flow.periodMs = spec.period * 1_000;
-    flow.refs++;
-    return flow;
-  }
-
-  private flowCanStart(flow: FlowState, now: number): boolean {
-    if (flow.parallelism !== undefined && flow.inflight >= flow.parallelism) return false;
-    if (flow.rate !== undefined && now < flow.windowStart + flow.periodMs && flow.windowCount >= flow.rate)
-      return false;
-    return true;
-  }
-
-  private flowTake(flow: FlowState, now: number): void {
-    if (flow.rate !== undefined) {
-      if (now >= flow.windowStart + flow.periodMs) {
-        flow.windowStart = now;
-        flow.windowCount = 0;
-      }
-      flow.windowCount++;
-    }
-    flow.inflight++;
-  }
-
-  private pumpFlow(flow: FlowState): void {
-    if (this.stopping) return;
-    const now = this.options.clock.now();
-    while (flow.waitlist.size > 0 && this.flowCanStart(flow, now)) {
-      const entry = flow.waitlist.values().next().value as Entry;
-      flow.waitlist.delete(entry.seq);
-      this.flowTake(flow, now);
-      this.ready(entry);
-    }
-    if (flow.waitlist.size > 0 && !flow.timer && flow.rate !== undefined && flow.windowCount >= flow.rate) {
-      // Rate-limited: wake up when the window ends. (Parallelism waits are woken by finishing attempts.)
-      flow.timer = this.options.clock.setTimer(
-        () => {
-          flow.timer = undefined;
-          this.pumpFlow(flow);
-        },
-        Math.max(0, flow.windowStart + flow.periodMs - now),
-      );
-    }
-  }
-
-  private releaseFlowRef(flow: FlowState): void {
-    flow.refs--;
-    if (flow.refs <= 0 && flow.inflight === 0 && flow.waitlist.size === 0) {
-      flow.timer?.cancel();
-      // Keep the rate window of a key that is still inside it, so that a burst right after does not exceed it.
-      if (flow.rate === undefined || this.options.clock.now() >= flow.windowStart + flow.periodMs) {
-        this.flows.delete(flow.key);
-      }
-    }
+    return this.queues.lag(name);
   }
 
   // ------------------------------------------------------------------ scheduling
@@ -486,21 +358,15 @@ export class Engine {
     }
   }
 
+  /** Due: through the flow-control gate (flow-gate.ts) if the message has a key, then to the ready line. */
   private gate(entry: Entry): void {
     const flow = entry.flow;
-    if (!flow) {
+    if (!flow || this.flows.tryStart(flow)) {
       this.ready(entry);
       return;
     }
-    const now = this.options.clock.now();
-    if (flow.waitlist.size === 0 && this.flowCanStart(flow, now)) {
-      this.flowTake(flow, now);
-      this.ready(entry);
-    } else {
-      entry.phase = 'flow';
-      flow.waitlist.set(entry.seq, entry);
-      this.pumpFlow(flow);
-    }
+    entry.phase = 'flow';
+    this.flows.wait(flow, entry);
   }
 
   private ready(entry: Entry): void {
@@ -572,7 +438,7 @@ export class Engine {
       if (released) return;
       released = true;
       this.active--;
-      if (flow) flow.inflight--;
+      if (flow) this.flows.attemptEnded(flow);
     };
     try {
       const record = entry.record ?? store.messages.get(entry.seq);
@@ -610,7 +476,7 @@ export class Engine {
     } finally {
       release();
       this.pumpReady();
-      if (flow) this.pumpFlow(flow);
+      if (flow) this.flows.pump(flow);
     }
   }
 
@@ -819,15 +685,8 @@ export class Engine {
     entry.phase = 'done';
     this.dropRecord(entry);
     this.byId.delete(entry.id);
-    if (entry.queue) {
-      entry.queue.waiting.delete(entry.seq);
-      entry.queue.active.delete(entry);
-      this.pumpQueue(entry.queue);
-    }
-    if (entry.flow) {
-      if (wasFlowWaiting) entry.flow.waitlist.delete(entry.seq);
-      this.releaseFlowRef(entry.flow);
-    }
+    if (entry.queue) this.queues.leave(entry.queue, entry);
+    if (entry.flow) this.flows.leave(entry.flow, entry, wasFlowWaiting);
   }
 
   // ------------------------------------------------------------------ cancellation
