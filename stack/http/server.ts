@@ -323,16 +323,21 @@ export function listen(server: http.Server, host: string, port: number): Promise
   });
 }
 
-export function closeServer(server: http.Server): Promise<void> {
+/** Stops accepting; idle connections close now, requests still running get `graceMs` to answer. */
+export function closeServer(server: http.Server, graceMs = 2_000): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
-    // Requests still running get a moment to answer; the rest are cut.
-    setTimeout(() => server.closeAllConnections(), 2_000).unref();
+    if (graceMs <= 0) server.closeAllConnections();
+    else setTimeout(() => server.closeAllConnections(), graceMs).unref();
   });
 }
 
-/** `http://host:port` with IPv6 hosts in brackets. */
+/**
+ * `http://host:port` for clients on this machine: IPv6 hosts in brackets, and a wildcard bind (0.0.0.0, ::)
+ * as 127.0.0.1, the address such a client can always use.
+ */
 export function baseUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return `http://127.0.0.1:${port}`;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -6,13 +6,3 @@ export const REDIS_INSTALL_HINT =
 export class KvUnavailableError extends Error {
   override name = 'KvUnavailableError';
 }
-
-/** A request the API answers with this status and `{"error": message}`. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}

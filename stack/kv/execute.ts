@@ -1,7 +1,7 @@
 // Running commands: plain commands and pipelines on a shared connection, transactions on an exclusive one.
 // Refused commands and the bridge's own extensions (ACL RESTTOKEN) are answered here, without Redis.
 import type { CommandList } from './commands';
-import { HttpError } from './errors';
+import { HttpError } from '../http/server';
 import type { ScanWithType } from './extensions';
 import { addTypes, copyOntoItself, hasExtension, scanWithType } from './extensions';
 import type { Backend } from './pool';

@@ -6,7 +6,7 @@ import type { BrowserGuard } from '../security/browser-guard';
 import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entriesJson, entryJson, errorJson } from './encode';
-import { HttpError } from './errors';
+import { HttpError } from '../http/server';
 import type { ExecutorContext, Principal, Results } from './execute';
 import { createExecutor } from './execute';
 import { BadRequestError, JsonCommandBatch, parseCommandBody, parseCommandsBody } from './json-args';

@@ -2,8 +2,8 @@
 // token, and the HTTP server.
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
-import type net from 'node:net';
 import path from 'node:path';
+import type { Logger } from 'pino';
 
 import type { RedisCredentials, RedisTarget } from './connection';
 import { RedisAuthError, RedisConnection, RedisUnavailableError } from './connection';
@@ -12,7 +12,6 @@ import { KvUnavailableError, REDIS_INSTALL_HINT } from './errors';
 import type { Principal } from './execute';
 import type { StreamStats } from './streams';
 import { createRequestHandler } from './http-server';
-import type { KvService, KvServiceOptions } from './index';
 import { Backend } from './pool';
 import { READ_ONLY_USER } from './policy';
 import { DailyQuota } from './quota';
@@ -20,8 +19,45 @@ import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
 import { ManagedRedis, READ_ONLY_RULES } from './redis-server';
 import { createBrowserGuard } from '../security/browser-guard';
+import { baseUrl, closeServer, listen } from '../http/server';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+export interface KvServiceOptions {
+  /** Interface to bind, 127.0.0.1 unless the user asked otherwise. */
+  host: string;
+  /** Port for the KV REST server; 0 picks a free one. */
+  port: number;
+  /** The stack's data dir; the KV service keeps its redis-server folder and tokens under `<dataDir>/kv`. */
+  dataDir: string;
+  /** Use this Redis instead of starting redis-server from PATH. */
+  redisUrl?: string;
+  /** Generate fresh tokens instead of the well-known local ones (persisted in the data dir). */
+  randomCredentials: boolean;
+  logger: Logger;
+  /** Largest request (URL + body) accepted; default 10 MiB (`ERR max request size exceeded`). */
+  maxRequestBytes?: number;
+  /** Commands per UTC day before `ERR max daily request limit exceeded`; default: no limit. */
+  dailyRequestLimit?: number;
+  /** Bytes an SSE client may fall behind before lines are dropped (with a notice); default 1 MiB. */
+  sseBufferBytes?: number;
+  /** Interval of SSE keep-alive comments; default 15 s. */
+  sseHeartbeatMs?: number;
+  /** Drop a Redis connection that stays silent this long with commands in flight (503); default 30 s. */
+  replyTimeoutMs?: number;
+  /** redis-server binary; default `redis-server` from PATH. */
+  redisBinary?: string;
+  /** Host names accepted besides loopback ones (--allow-host), e.g. a tunnel; see security/browser-guard.ts. */
+  allowedHosts?: readonly string[];
+}
+
+export interface KvService {
+  /** Base URL of the REST server, e.g. http://127.0.0.1:8079 */
+  url: string;
+  token: string;
+  readOnlyToken: string;
+  close(): Promise<void>;
+}
 
 /** What tests (and diagnostics) can see beyond the public KvService. */
 export interface KvServiceInternals extends KvService {
@@ -78,11 +114,6 @@ async function withConnection<T>(
   } finally {
     connection.close();
   }
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 export async function createKvService(options: KvServiceOptions): Promise<KvServiceInternals> {
@@ -231,28 +262,22 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   const server = http.createServer({ maxHeaderSize: 1024 * 1024 }, handler.handle);
 
   async function shutdown(): Promise<void> {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // SSE streams never end by themselves: cut every connection at once.
+    await closeServer(server, 0);
     for (const backend of [admin, readOnly, ...aclBackends.values()]) backend.close();
     await managed?.stop();
   }
 
+  let port: number;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    port = await listen(server, options.host, options.port);
   } catch (error) {
     await shutdown().catch(() => {});
     throw new KvUnavailableError(
       `the KV REST server cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
-  const address = server.address() as net.AddressInfo;
-  const url = `http://${urlHost(options.host)}:${address.port}`;
+  const url = baseUrl(options.host, port);
   if (managed) managed.onRestart = () => logger.info({ port: managed?.port }, 'kv: redis-server is back');
   logger.info({ url, redis: managed ? `managed 127.0.0.1:${managed.port}` : 'external' }, 'kv: ready');
 

@@ -2,7 +2,7 @@
 // connection per stream, closed when the client goes away; stream statistics for tests and the bench.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { HttpError } from './errors';
+import { HttpError } from '../http/server';
 import type { Principal } from './execute';
 import type { DailyQuota } from './quota';
 import { DAILY_LIMIT_ERROR } from './quota';

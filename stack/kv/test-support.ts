@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 
-import type { KvServiceOptions } from './index';
+import type { KvServiceOptions } from './service';
 import { freePort } from './redis-server';
 import type { KvServiceInternals } from './service';
 import { createKvService } from './service';
