@@ -20,11 +20,15 @@ async function main(): Promise<void> {
     process.stderr.write(USAGE);
     return;
   }
-  // Bundled code: no pino transports (worker threads); write JSON lines straight to fd 2.
-  const logger = pino(
-    { level: args.logLevel, base: { pid: process.pid } },
-    pino.destination({ dest: 2, sync: true }),
-  );
+  // Bundled code: no pino transports (worker threads); write JSON lines straight to fd 2, synchronously, so
+  // that nothing logged before process.exit() is lost in an asynchronous write.
+  const destination = pino.destination({ dest: 2, sync: true });
+  const logger = pino({ level: args.logLevel, base: { pid: process.pid } }, destination);
+  /** Every exit after logging goes through here: the last lines ("stopped") reach stderr first. */
+  function exit(code: number): never {
+    destination.flushSync();
+    process.exit(code);
+  }
   // Signal handlers come first: a signal that arrives while starting still shuts down cleanly.
   let stack: Stack | undefined;
   let stopping = false;
@@ -34,17 +38,17 @@ async function main(): Promise<void> {
       .close()
       .then(() => {
         logger.info('stopped');
-        process.exit(0);
+        exit(0);
       })
       .catch((error: unknown) => {
         logger.error({ err: error }, 'unclean shutdown');
-        process.exit(1);
+        exit(1);
       });
   };
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {
       logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
+      exit(1);
     }
     stopping = true;
     logger.info({ signal }, 'shutting down');
@@ -70,8 +74,9 @@ async function main(): Promise<void> {
   } catch (error) {
     const known = error instanceof StackConfigError || error instanceof DataDirBusyError;
     if (!known) logger.fatal({ err: error }, 'stack failed to start');
+    destination.flushSync();
     process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(known ? 2 : 1);
+    exit(known ? 2 : 1);
   }
   if (stopping) {
     shutdown();

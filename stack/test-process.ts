@@ -19,6 +19,7 @@ export interface StackProcess {
   /** Every stdout line, in order. */
   stdoutLines: string[];
   stderr(): string;
+  /** Resolves once the process has exited and its stdout and stderr are fully read. */
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM and wait for the exit (SIGKILL after `timeoutMs`). */
   stop(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -37,8 +38,10 @@ export function spawnStack(
   const stdoutLines: string[] = [];
   let stderr = '';
   let buffer = '';
+  // 'close', not 'exit': 'exit' may come before the last stderr bytes were read from the pipe, and a test
+  // that then looks for the final log line would depend on timing.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   const ready = new Promise<ReadyInfo>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createConsoleCore } from '../core/console-core';
-import { createLogger } from '../core/logger';
+import { createLogger, flushLogger } from '../core/logger';
 import { defaultAppDataDir } from '../core/paths';
 import { createSecretStore } from '../core/secrets/secret-store';
 import { nodeLauncher } from '../core/local-stack/launcher';
@@ -61,10 +61,14 @@ async function main(): Promise<void> {
   if (!values['no-open'] && hasDisplay()) openInBrowser(host.url);
 
   let closing = false;
-  const shutdown = async () => {
+  const shutdown = async (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
+    logger.info({ signal }, 'shutting down');
     await Promise.allSettled([host.close(), core.close()]);
+    logger.info('stopped');
+    // The last lines must reach stderr before the process ends.
+    await flushLogger(logger);
     process.exit(0);
   };
   process.on('SIGINT', shutdown);

@@ -291,6 +291,9 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
   }
 
   async close(): Promise<void> {
+    // The worker is unref'd while it runs. Waiting for its last commits and its exit must keep the process
+    // alive, or a shutdown with nothing else left to do would end the process here, before its last log line.
+    this.worker.ref();
     this.flushQueue();
     this.closed = true;
     if (this.inflight.size > 0 && !this.failure) {
@@ -383,6 +386,8 @@ export class Checkpointer {
   /** A last checkpoint, then the thread ends. */
   async close(): Promise<void> {
     if (this.worker.threadId === -1) return;
+    // Keep the process alive until the thread is gone (see ThreadWriter.close).
+    this.worker.ref();
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage({ close: true });
     await exited;

@@ -1,0 +1,39 @@
+// The browser host as a real process (out/main/web.cjs, built by vitest's global setup): on SIGTERM it
+// shuts down and its last log line, "stopped", reaches stderr before the process ends.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const WEB = join(process.cwd(), 'out', 'main', 'web.cjs');
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe('npm run web', () => {
+  it('logs "stopped" as its last line on SIGTERM and exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-web-cli-'));
+    dirs.push(dataDir);
+    const child = spawn(process.execPath, [WEB, '--port', '0', '--no-open', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // 'close' comes after both pipes are fully read: no waiting for time.
+    const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('Switchyard ready at')) resolve();
+      });
+      void closed.then(() => reject(new Error(`web host exited before it was ready:\n${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    expect(await closed).toBe(0);
+    const lines = stderr.trim().split('\n');
+    const last = JSON.parse(lines[lines.length - 1] as string) as { msg: string };
+    expect(last.msg).toBe('stopped');
+    expect(stderr).toContain('"signal":"SIGTERM"');
+  });
+});
