@@ -11,7 +11,14 @@ export type ComposerMethod = MessageMethod;
 export const DESTINATION_KINDS = ['url', 'group', 'queue', 'llm'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
-const text = (max: number) => z.string().max(max);
+/** Text with a cap; the message is what a person reads if a value ever gets past the form. */
+const text = (max: number) => z.string().max(max, `at most ${max.toLocaleString('en-US')} characters`);
+
+/**
+ * Longest body a draft keeps (characters): far above the send limit, so a body pasted over the limit is
+ * kept while the form says it cannot be sent, and, even at 3 UTF-8 bytes a character, below the bridge's 16 MiB frame.
+ */
+export const MAX_DRAFT_BODY_CHARS = 4 * 1_048_576;
 
 export const headerRowSchema = z.object({
   name: text(200),
@@ -48,6 +55,7 @@ export const composerSchema = z.object({
   queueTarget: z.enum(['url', 'group']).default('url'),
   method: z.enum(COMPOSER_METHODS).default('POST'),
   contentType: text(200).default('application/json'),
+  /** The send limit is in bytes (UTF-8): validateComposer checks that; this only bounds the input. */
   body: text(MAX_BODY_BYTES).default(''),
   /** Headers delivered to the destination (sent as `Upstash-Forward-<name>`). */
   headers: z
@@ -75,6 +83,11 @@ export const composerSchema = z.object({
   flowControlRate: text(10).default(''),
   flowControlPeriod: text(20).default(''),
 });
+/** A saved draft: the same model, with room for a body over the send limit (see MAX_DRAFT_BODY_CHARS). */
+export const draftModelSchema = composerSchema.extend({
+  body: z.string().max(MAX_DRAFT_BODY_CHARS, `the body is larger than a draft can keep (4 MiB)`).default(''),
+});
+
 /** The model with every field present (what the form holds and the builders take). */
 export type ComposerModel = z.output<typeof composerSchema>;
 /** What callers may pass: any field may be left out and gets its default. */

@@ -9,7 +9,14 @@ const valid = (overrides: Partial<ComposerModel>) =>
 
 describe('validateComposer', () => {
   it('a plain message is valid', () => {
-    expect(valid({})).toEqual({ errors: {}, warnings: {} });
+    expect(valid({ body: '{}' })).toEqual({ errors: {}, warnings: {} });
+  });
+
+  it('warns about an empty body that says it is JSON', () => {
+    expect(valid({}).errors).toEqual({});
+    expect(valid({}).warnings.body).toMatch(/empty, while Content-Type says application\/json/);
+    expect(valid({ contentType: 'text/plain' }).warnings.body).toBeUndefined();
+    expect(valid({ method: 'GET' }).warnings.body).toBeUndefined();
   });
 
   it('destinations: URL scheme, group and queue names, api/llm needs a callback', () => {

@@ -4,7 +4,14 @@ import { isValidHeaderName, isValidHeaderValue } from '../headers';
 import { parseFlowControlValue } from '../messages/flow-control';
 import { MAX_DELAY_MS } from '../messages/limits';
 import { checkName, parseLabels } from '../messages/names';
-import { parseDelay, parseRetries, parseTimeout, problemOf } from '../messages/settings';
+import {
+  checkBodySize,
+  parseDelay,
+  parseRetries,
+  parseTimeout,
+  problemOf,
+  utf8Length,
+} from '../messages/settings';
 import { checkRetryDelay } from '../retry-delay';
 import type { CallbackModel, ComposerModel, HeaderRow } from './model';
 
@@ -124,12 +131,23 @@ export function validateComposer(model: ComposerModel, now: number): Validation 
   if (kind === 'llm' && model.method !== 'POST') errors.method = 'api/llm is always POST';
 
   if (!isValidHeaderValue(model.contentType)) errors.contentType = 'may not contain line breaks';
-  if (model.body !== '' && isJsonContentType(model.contentType)) {
+  const bodyTooBig = checkBodySize(utf8Length(model.body));
+  if (bodyTooBig) errors.body = bodyTooBig;
+  // Parsing a body that cannot be sent anyway would only slow typing down.
+  else if (model.body !== '' && isJsonContentType(model.contentType)) {
     try {
       JSON.parse(model.body);
     } catch (error) {
       warnings.body = `not valid JSON (${error instanceof Error ? error.message : String(error)}); it is sent as typed`;
     }
+  }
+  if (
+    model.body === '' &&
+    isJsonContentType(model.contentType) &&
+    model.method !== 'GET' &&
+    model.method !== 'HEAD'
+  ) {
+    warnings.body = `empty, while Content-Type says ${model.contentType.trim()}: the destination may expect a JSON body`;
   }
   if ((model.method === 'GET' || model.method === 'HEAD') && model.body !== '') {
     warnings.body = `many servers ignore a body on ${model.method}`;

@@ -2,7 +2,7 @@
 // so the composer, the DLQ retry overrides, the bridge schemas and the local stack accept exactly the same
 // values and say the same thing about the rest.
 import { tryParseDuration } from '../duration';
-import { MAX_DELAY_MS, MAX_RETRIES, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './limits';
+import { MAX_BODY_BYTES, MAX_DELAY_MS, MAX_RETRIES, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './limits';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -50,4 +50,41 @@ export function timeoutHeaderValue(text: string): string {
 /** The first problem of a Checked, or undefined (form fields show it). */
 export function problemOf(result: Checked<unknown>): string | undefined {
   return result.ok ? undefined : result.error;
+}
+
+/**
+ * UTF-8 size of a string without encoding it: a multi-megabyte body is measured on every keystroke, so
+ * this must not allocate a copy.
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+const MIB = 1_048_576;
+
+/** `1,048,576 bytes (1 MiB)`. */
+export function formatBytes(bytes: number): string {
+  const exact = `${bytes.toLocaleString('en-US')} bytes`;
+  if (bytes >= MIB && bytes % MIB === 0) return `${exact} (${bytes / MIB} MiB)`;
+  if (bytes >= MIB) return `${exact} (${(bytes / MIB).toFixed(1)} MiB)`;
+  return exact;
+}
+
+/** The message body against the service's size limit (UTF-8 bytes). */
+export function checkBodySize(bytes: number, limit = MAX_BODY_BYTES): string | undefined {
+  if (bytes <= limit) return undefined;
+  return `${formatBytes(bytes)}: over the service's limit of ${formatBytes(limit)}; it cannot be sent`;
 }

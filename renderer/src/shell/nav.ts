@@ -27,6 +27,8 @@ export function formatHash(route: Route): string {
 interface NavState {
   route: Route;
   navigate: (area: AreaId, ...params: string[]) => void;
+  /** Like navigate, without a history entry: a route that did its job once (a prefill link). */
+  replace: (area: AreaId, ...params: string[]) => void;
 }
 
 export const useNav = create<NavState>((set) => ({
@@ -34,6 +36,11 @@ export const useNav = create<NavState>((set) => ({
   navigate: (area, ...params) => {
     const route = { area, params };
     if (typeof window !== 'undefined') window.history.pushState(null, '', formatHash(route));
+    set({ route });
+  },
+  replace: (area, ...params) => {
+    const route = { area, params };
+    if (typeof window !== 'undefined') window.history.replaceState(null, '', formatHash(route));
     set({ route });
   },
 }));

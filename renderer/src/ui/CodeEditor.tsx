@@ -4,7 +4,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { linter, lintGutter } from '@codemirror/lint';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, placeholder as placeholderExt } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
@@ -14,6 +14,15 @@ function jsonSupport() {
   const parse = jsonParseLinter();
   return [json(), linter((view) => (view.state.doc.length === 0 ? [] : parse(view)), { delay: 300 })];
 }
+
+/**
+ * Past this size (characters) the editor drops what costs per keystroke over the whole document — the
+ * JSON parser and lint, and soft wrapping of long lines — so pasting a multi-megabyte body stays quick.
+ */
+export const LARGE_DOCUMENT = 256 * 1024;
+
+/** Ctrl/⌘+Enter belongs to the page (send), not to the editor: without this it inserts a blank line first. */
+const leaveModEnterToThePage = Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => true }]));
 
 const highlight = HighlightStyle.define([
   { tag: tags.string, color: 'var(--success)' },
@@ -73,6 +82,8 @@ export default function CodeEditor({
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const language = useRef(new Compartment());
+  const wrapping = useRef(new Compartment());
+  const large = value.length > LARGE_DOCUMENT;
   const onChangeRef = useRef(onChange);
   useEffect(() => {
     onChangeRef.current = onChange;
@@ -84,6 +95,7 @@ export default function CodeEditor({
       state: EditorState.create({
         doc: value,
         extensions: [
+          leaveModEnterToThePage,
           lineNumbers(),
           history(),
           bracketMatching(),
@@ -92,9 +104,9 @@ export default function CodeEditor({
           syntaxHighlighting(highlight),
           theme,
           placeholderExt(placeholder ?? ''),
-          EditorView.lineWrapping,
+          wrapping.current.of(large ? [] : EditorView.lineWrapping),
           EditorView.contentAttributes.of({ 'aria-label': ariaLabel }),
-          language.current.of(isJson ? jsonSupport() : []),
+          language.current.of(isJson && !large ? jsonSupport() : []),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) onChangeRef.current(update.state.doc.toString());
           }),
@@ -112,16 +124,20 @@ export default function CodeEditor({
 
   useEffect(() => {
     const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) {
+    // Typing arrives here as the same text the editor has: compare lengths before building the string.
+    if (editor && (editor.state.doc.length !== value.length || editor.state.doc.toString() !== value)) {
       editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
     }
   }, [value]);
 
   useEffect(() => {
     view.current?.dispatch({
-      effects: language.current.reconfigure(isJson ? jsonSupport() : []),
+      effects: [
+        language.current.reconfigure(isJson && !large ? jsonSupport() : []),
+        wrapping.current.reconfigure(large ? [] : EditorView.lineWrapping),
+      ],
     });
-  }, [isJson]);
+  }, [isJson, large]);
 
   return <div ref={host} className="code-editor" />;
 }

@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { composerSchema } from '../../../../shared/composer/model';
+import { composerSchema, draftModelSchema } from '../../../../shared/composer/model';
+import { LOCAL_PROFILE_ID } from '../../../../shared/profiles';
 import type {
   DraftKey,
   Drafts,
@@ -27,15 +28,28 @@ const historyEntrySchema = z.object({
   error: z.string().optional(),
 });
 
+const draftsSchema = z.object({
+  compose: draftModelSchema.optional(),
+  batch: z.array(draftModelSchema).optional(),
+  webhook: draftModelSchema.optional(),
+});
+
+/**
+ * Drafts by profile id. Files from before drafts belonged to a profile hold one set of drafts at the top:
+ * those were written under the Local profile in every install we know of, so they become its drafts
+ * (never a production profile's).
+ */
+const draftsByProfileSchema = z.preprocess(
+  (value) =>
+    value && typeof value === 'object' && ['compose', 'batch', 'webhook'].some((key) => key in value)
+      ? { [LOCAL_PROFILE_ID]: value }
+      : value,
+  z.record(z.string(), draftsSchema),
+);
+
 const fileSchema = z.object({
   version: z.literal(1),
-  drafts: z
-    .object({
-      compose: composerSchema.optional(),
-      batch: z.array(composerSchema).optional(),
-      webhook: composerSchema.optional(),
-    })
-    .default({}),
+  drafts: draftsByProfileSchema.default({}),
   history: z.record(z.string(), z.array(historyEntrySchema)).default({}),
   templates: z
     .array(z.object({ id: z.string(), name: z.string(), model: composerSchema, updatedAt: z.number() }))
@@ -64,13 +78,16 @@ export class ComposerStore {
     }
   }
 
-  drafts(): Drafts {
-    return this.data.drafts;
+  drafts(profileId: string): Drafts {
+    return this.data.drafts[profileId] ?? {};
   }
 
-  saveDraft(key: DraftKey, value: Drafts[DraftKey] | null): void {
-    if (value === null) delete this.data.drafts[key];
-    else (this.data.drafts as Record<DraftKey, unknown>)[key] = value;
+  saveDraft(profileId: string, key: DraftKey, value: Drafts[DraftKey] | null): void {
+    const drafts: Drafts = { ...this.drafts(profileId) };
+    if (value === null) delete drafts[key];
+    else (drafts as Record<DraftKey, unknown>)[key] = value;
+    if (Object.keys(drafts).length > 0) this.data.drafts[profileId] = drafts;
+    else delete this.data.drafts[profileId];
     this.save();
   }
 

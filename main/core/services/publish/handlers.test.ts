@@ -7,6 +7,7 @@ import type { BatchOutcome } from '../../../../shared/bridge/procedures/messages
 import type { CopyResult, HistoryEntry } from '../../../../shared/bridge/procedures/messages/composer';
 import type { DestinationLists, PublishOutcome } from '../../../../shared/bridge/procedures/messages/publish';
 import { emptyComposer, type ComposerModel } from '../../../../shared/composer/model';
+import { MAX_BODY_BYTES } from '../../../../shared/messages/limits';
 import { buildPublishRequest } from '../../../../shared/composer/request';
 import type { Clipboard } from '../../clipboard/clipboard';
 import { useTempDirs } from '../../testing/temp-dir';
@@ -304,10 +305,22 @@ describe('drafts, history and templates', () => {
   it('live in main’s data folder and survive a restart', async () => {
     const first = setup();
     await first.call('messages.composer.saveDraft', {
+      profileId: 'test',
       key: 'compose',
       value: to('/draft', { body: 'half-written' }),
     });
-    await first.call('messages.composer.saveDraft', { key: 'batch', value: [to('/b1'), to('/b2')] });
+    await first.call('messages.composer.saveDraft', {
+      profileId: 'test',
+      key: 'batch',
+      value: [to('/b1'), to('/b2')],
+    });
+    // A body over the send limit is still a draft: it is kept, not refused (the form says it cannot be sent).
+    const overLimit = 'x'.repeat(MAX_BODY_BYTES + 1);
+    await first.call('messages.composer.saveDraft', {
+      profileId: 'test',
+      key: 'webhook',
+      value: to('/big', { body: overLimit }),
+    });
     const saved = await first.call<{ id: string }>('messages.composer.saveTemplate', {
       name: 'Order created',
       model: to('/t'),
@@ -321,11 +334,14 @@ describe('drafts, history and templates', () => {
     });
     const router = routerWith(handlers);
     const call = async <T>(name: string, input: unknown) => valueOf<T>(await router.call(name, input));
-    const drafts = await call<{ compose: ComposerModel; batch: ComposerModel[] }>(
+    const drafts = await call<{ compose: ComposerModel; batch: ComposerModel[]; webhook: ComposerModel }>(
       'messages.composer.drafts',
-      {},
+      { profileId: 'test' },
     );
     expect(drafts.compose.body).toBe('half-written');
+    expect(drafts.webhook.body).toHaveLength(overLimit.length);
+    // Drafts belong to their profile.
+    expect(await call('messages.composer.drafts', { profileId: 'other' })).toEqual({});
     expect(drafts.batch.map((m) => m.url)).toEqual([`${destination.url}/b1`, `${destination.url}/b2`]);
     expect(await call('messages.composer.templates', {})).toEqual([
       expect.objectContaining({ id: saved.id, name: 'Order created' }),
@@ -341,7 +357,7 @@ describe('drafts, history and templates', () => {
     expect(await call('messages.composer.deleteTemplate', { id: saved.id })).toEqual({ deleted: saved.id });
     expect(await call('messages.composer.templates', {})).toEqual([]);
     expect(await call('messages.composer.clearHistory', { profileId: 'test' })).toEqual({ cleared: 1 });
-    await call('messages.composer.saveDraft', { key: 'compose', value: null });
-    expect(await call('messages.composer.drafts', {})).not.toHaveProperty('compose');
+    await call('messages.composer.saveDraft', { profileId: 'test', key: 'compose', value: null });
+    expect(await call('messages.composer.drafts', { profileId: 'test' })).not.toHaveProperty('compose');
   });
 });

@@ -243,9 +243,9 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
       return copy(webhookUrl(model, base, token), masked);
     },
 
-    'messages.composer.drafts': () => composer().drafts(),
+    'messages.composer.drafts': ({ profileId }) => composer().drafts(profileId),
     'messages.composer.saveDraft': (input) => {
-      composer().saveDraft(input.key, input.value);
+      composer().saveDraft(input.profileId, input.key, input.value);
       return { saved: input.key };
     },
     'messages.composer.history': ({ profileId }) => composer().history(profileId),

@@ -1,7 +1,7 @@
 // The composer's own files kept by main (drafts, per-profile history, templates), and copying
 // token-bearing text (curl, webhook URLs) to the OS clipboard — main only, never through the renderer.
 import { z } from 'zod';
-import { composerSchema, type ComposerModel } from '../../../composer/model';
+import { composerSchema, type ComposerModel, draftModelSchema } from '../../../composer/model';
 import { call } from '../../define';
 import { profileIdSchema as profileId } from '../../profile-id';
 import { batchItemsSchema, MAX_BATCH_ITEMS } from './batch';
@@ -37,6 +37,7 @@ export interface Template {
 export const DRAFT_KEYS = ['compose', 'batch', 'webhook'] as const;
 export type DraftKey = (typeof DRAFT_KEYS)[number];
 
+/** The drafts of one profile: a draft belongs to the profile it was written under. */
 export interface Drafts {
   compose?: ComposerModel;
   batch?: ComposerModel[];
@@ -54,12 +55,17 @@ export const composerProcedures = {
   /** Writes the webhook intake URL, token included, to the OS clipboard (never to the renderer). */
   'messages.composer.copyWebhookUrl': call<CopyResult>()(z.object({ profileId, model: composerSchema })),
 
-  'messages.composer.drafts': call<Drafts>()(z.object({})),
+  'messages.composer.drafts': call<Drafts>()(z.object({ profileId })),
+  /** Drafts take bodies over the send limit (the form says so), so a draft never drops what was typed. */
   'messages.composer.saveDraft': call<{ saved: DraftKey }>()(
     z.discriminatedUnion('key', [
-      z.object({ key: z.literal('compose'), value: composerSchema.nullable() }),
-      z.object({ key: z.literal('webhook'), value: composerSchema.nullable() }),
-      z.object({ key: z.literal('batch'), value: z.array(composerSchema).max(MAX_BATCH_ITEMS).nullable() }),
+      z.object({ profileId, key: z.literal('compose'), value: draftModelSchema.nullable() }),
+      z.object({ profileId, key: z.literal('webhook'), value: draftModelSchema.nullable() }),
+      z.object({
+        profileId,
+        key: z.literal('batch'),
+        value: z.array(draftModelSchema).max(MAX_BATCH_ITEMS).nullable(),
+      }),
     ]),
   ),
   'messages.composer.history': call<HistoryEntry[]>()(z.object({ profileId })),

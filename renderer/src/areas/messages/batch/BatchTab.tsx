@@ -38,7 +38,8 @@ function moved<T>(list: T[], from: number, to: number): T[] {
 
 export default function BatchTab(_props: { params: string[] }) {
   const profile = useActiveProfile();
-  const [items, update, loaded, flushDraft] = useDraft('batch', firstBatch);
+  const draft = useDraft(profile?.id ?? '', 'batch', firstBatch);
+  const { value: items, update, loaded, flush: flushDraft } = draft;
   const [selected, setSelected] = useState(0);
   const [showAll, setShowAll] = useState(false);
   // Aligned with `items`; reordering moves a result with its item.

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PublishOutcome } from '../../../../../shared/bridge/procedures/messages/publish';
 import { BridgeError } from '../../../../../shared/bridge/errors';
-import { type ComposerModel, emptyComposer } from '../../../../../shared/composer/model';
+import { type ComposerModel, describeDestination, emptyComposer } from '../../../../../shared/composer/model';
 import { validateComposer } from '../../../../../shared/composer/validate';
 import { errorMessage } from '../../../bridge/client';
 import { useBridge, useBridgeMutation } from '../../../bridge/react';
@@ -20,8 +20,8 @@ import { ImportCurlDialog } from './ImportCurlDialog';
 import { LibraryDialog } from './LibraryDialog';
 import { RequestPreview } from './RequestPreview';
 import { SentMessages } from './SendResult';
-import { storeDraft, useDraft } from './use-draft';
-import { applyPrefill, buildOrNull, fieldLabel } from './prefill';
+import { type DraftSaveState, storeDraft, useDraft } from './use-draft';
+import { buildOrNull, fieldLabel, prefilledModel } from './prefill';
 import { useNow } from './use-now';
 import './composer.css';
 
@@ -32,23 +32,35 @@ export default function ComposeTab({ params }: { params: string[] }) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const navigate = useNav((state) => state.navigate);
-  const [model, update, loaded, flushDraft] = useDraft('compose', newMessage);
+  const draft = useDraft(profile?.id ?? '', 'compose', newMessage);
+  const { value: model, update, loaded, flush: flushDraft } = draft;
   const now = useNow();
   const [showAll, setShowAll] = useState(false);
   const [result, setResult] = useState<{ outcome: PublishOutcome } | { error: BridgeError | Error } | null>(
     null,
   );
   const [dialog, setDialog] = useState<'import' | 'history' | 'templates' | null>(null);
-  const [notes, setNotes] = useState<string[]>([]);
+  /** What the last import or prefill did to the form, shown until the next one. */
+  const [notes, setNotes] = useState<{ title: string; lines: string[] } | null>(null);
   const setModel = useCallback((next: ComposerModel) => update(() => next), [update]);
 
-  // A prefill route sets the destination once per route, keeping the rest of the draft.
+  // A prefill route ("Publish to this group") starts a clean message to that destination, once, and says so: the previous draft's settings were meant for another destination.
   const prefillKey = params.join('/');
   const applied = useRef<string | null>(null);
   useEffect(() => {
     if (!loaded || applied.current === prefillKey) return;
     applied.current = prefillKey;
-    if (params.length >= 2) update((current) => applyPrefill(current, params));
+    const prefilled = prefilledModel(params);
+    if (!prefilled) return;
+    update(() => prefilled);
+    // The address becomes plain compose again, so a reload keeps what the user typed since.
+    useNav.getState().replace('messages', 'compose');
+    // Once per prefill link (the route is external state), like the model update above.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setNotes({
+      title: 'New message.',
+      lines: [`To ${describeDestination(prefilled)}; nothing of the previous draft was carried over`],
+    });
   }, [loaded, prefillKey, params, update]);
 
   const validation = validateComposer(model, now);
@@ -114,19 +126,19 @@ export default function ComposeTab({ params }: { params: string[] }) {
             setModel(emptyComposer());
             setShowAll(false);
             setResult(null);
-            setNotes([]);
+            setNotes(null);
           }}
         >
           New message
         </Button>
         <span className="spacer" />
-        <span className="faint">Draft saved on this computer · </span>
+        <DraftStatus save={draft.save} />
         <EnvBadge env={profile.env} />
         <span className="mono faint">{profile.name}</span>
       </div>
-      {notes.length > 0 ? (
-        <Callout tone="info" title="Imported.">
-          {notes.join('; ')}.
+      {notes && notes.lines.length > 0 ? (
+        <Callout tone="info" title={notes.title}>
+          {notes.lines.join('; ')}.
         </Callout>
       ) : null}
       <div className="compose-layout">
@@ -195,7 +207,7 @@ export default function ComposeTab({ params }: { params: string[] }) {
         onClose={() => setDialog(null)}
         onImport={(imported) => {
           setModel(imported.model);
-          setNotes(imported.notes);
+          setNotes({ title: 'Imported.', lines: imported.notes });
           setResult(null);
           toast.success('curl command imported');
         }}
@@ -212,7 +224,7 @@ export default function ComposeTab({ params }: { params: string[] }) {
             setResult(null);
           }}
           onOpenBatch={(items) => {
-            void storeDraft(queryClient, bridge, 'batch', items).then(
+            void storeDraft(queryClient, bridge, profile.id, 'batch', items).then(
               () => navigate('messages', 'batch'),
               (error: unknown) => toast.error('Could not open the batch', errorMessage(error)),
             );
@@ -231,7 +243,7 @@ function ResultPanel({ result }: { result: { outcome: PublishOutcome } | { error
       <div data-testid="send-result">
         <Callout tone="danger" title="Not sent.">
           {status}
-          {errorMessage(error)}
+          {readableError(error)}
         </Callout>
       </div>
     );
@@ -251,4 +263,33 @@ function ResultPanel({ result }: { result: { outcome: PublishOutcome } | { error
       <SentMessages messages={outcome.messages} fanOut={outcome.fanOut} />
     </div>
   );
+}
+
+/** Whether the draft on screen is stored: a failed save is said, with its reason, never hidden. */
+function DraftStatus({ save }: { save: DraftSaveState }) {
+  if (save.state === 'failed') {
+    return (
+      <span className="field-error" role="alert" data-testid="draft-status">
+        Draft not saved: {save.reason} ·{' '}
+      </span>
+    );
+  }
+  return (
+    <span className="faint" data-testid="draft-status">
+      {save.state === 'pending' ? 'Saving draft… · ' : 'Draft saved on this computer · '}
+    </span>
+  );
+}
+
+/**
+ * A refused input in words: "Body: at most 1,048,576 characters" rather than the schema's path
+ * (`model.body`). Other errors carry the service's own text.
+ */
+export function readableError(error: BridgeError | Error): string {
+  if (error instanceof BridgeError && error.code === 'INVALID_INPUT' && error.fields) {
+    return Object.entries(error.fields)
+      .map(([path, message]) => `${fieldLabel(path.replace(/^(model|items\.\d+)\./, ''))}: ${message}`)
+      .join('; ');
+  }
+  return errorMessage(error);
 }

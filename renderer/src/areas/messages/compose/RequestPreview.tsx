@@ -96,7 +96,7 @@ export function RequestPreview({
                 {name}: {value}
               </span>
             ))}
-            {request.body !== '' ? `\n\n${request.body}` : ''}
+            {request.body !== '' ? `\n\n${previewBody(request.body)}` : ''}
           </pre>
         ) : view === 'curl' ? (
           <pre className="code-block" data-testid="preview-curl">
@@ -139,4 +139,14 @@ export function RequestPreview({
       </div>
     </section>
   );
+}
+
+/** Bodies up to this many characters are shown whole; the rest is summarised (laying out a megabyte of text
+ * in a <pre> on every keystroke is what made large bodies slow). */
+const PREVIEW_BODY_CHARS = 64 * 1024;
+
+function previewBody(body: string): string {
+  if (body.length <= PREVIEW_BODY_CHARS) return body;
+  const rest = body.length - PREVIEW_BODY_CHARS;
+  return `${body.slice(0, PREVIEW_BODY_CHARS)}\n… ${rest.toLocaleString('en-US')} more characters (sent in full)`;
 }

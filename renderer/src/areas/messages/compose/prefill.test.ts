@@ -1,25 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { emptyComposer } from '../../../../../shared/composer/model';
-import { applyPrefill, buildOrNull, fieldLabel } from './prefill';
+import { buildOrNull, fieldLabel, prefilledModel } from './prefill';
 
 describe('composer prefill routes', () => {
-  it('sets only the destination and keeps the rest of the draft', () => {
-    const draft = emptyComposer({ body: 'kept', url: 'https://old.example' });
-    expect(applyPrefill(draft, ['url', 'https://new.example/a?b=1'])).toMatchObject({
-      destinationKind: 'url',
-      url: 'https://new.example/a?b=1',
-      body: 'kept',
-    });
-    expect(applyPrefill(draft, ['group', 'orders'])).toMatchObject({
-      destinationKind: 'group',
-      group: 'orders',
-    });
-    expect(applyPrefill(draft, ['queue', 'emails'])).toMatchObject({
-      destinationKind: 'queue',
-      queue: 'emails',
-    });
-    expect(applyPrefill(draft, ['url'])).toBe(draft);
-    expect(applyPrefill(draft, ['nonsense', 'x'])).toBe(draft);
+  it('starts a clean message with only the destination, nothing of the previous draft', () => {
+    expect(prefilledModel(['url', 'https://new.example/a?b=1'])).toEqual(
+      emptyComposer({ destinationKind: 'url', url: 'https://new.example/a?b=1' }),
+    );
+    expect(prefilledModel(['group', 'orders'])).toEqual(
+      emptyComposer({ destinationKind: 'group', group: 'orders' }),
+    );
+    expect(prefilledModel(['queue', 'emails'])).toEqual(
+      emptyComposer({ destinationKind: 'queue', queue: 'emails' }),
+    );
+    expect(prefilledModel(['url'])).toBeUndefined();
+    expect(prefilledModel(['nonsense', 'x'])).toBeUndefined();
   });
 
   it('previews only a valid message', () => {

@@ -1,15 +1,19 @@
 // Small pure helpers of the composer tab.
-import type { ComposerModel } from '../../../../../shared/composer/model';
+import { type ComposerModel, emptyComposer } from '../../../../../shared/composer/model';
 import { buildPublishRequest, type BuiltRequest } from '../../../../../shared/composer/request';
 
-/** Applies a prefill route (`url|group|queue`, value) to a model. */
-export function applyPrefill(model: ComposerModel, params: string[]): ComposerModel {
+/**
+ * The message a prefill route (`url|group|queue`, value) starts: a clean form with only that destination.
+ * Nothing of the previous draft is carried over (its retries or labels were meant for another
+ * destination, maybe another environment). Undefined when the route names no destination.
+ */
+export function prefilledModel(params: string[]): ComposerModel | undefined {
   const [kind, value] = params;
-  if (value === undefined) return model;
-  if (kind === 'url') return { ...model, destinationKind: 'url', url: value };
-  if (kind === 'group') return { ...model, destinationKind: 'group', group: value };
-  if (kind === 'queue') return { ...model, destinationKind: 'queue', queue: value };
-  return model;
+  if (value === undefined) return undefined;
+  if (kind === 'url') return emptyComposer({ destinationKind: 'url', url: value });
+  if (kind === 'group') return emptyComposer({ destinationKind: 'group', group: value });
+  if (kind === 'queue') return emptyComposer({ destinationKind: 'queue', queue: value });
+  return undefined;
 }
 
 export function buildOrNull(model: ComposerModel, now: number): BuiltRequest | null {

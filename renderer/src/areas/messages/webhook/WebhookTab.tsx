@@ -22,7 +22,8 @@ const firstWebhook = () => emptyComposer({ headerForward: true, contentType: '' 
 
 export default function WebhookTab(_props: { params: string[] }) {
   const profile = useActiveProfile();
-  const [model, update, loaded] = useDraft('webhook', firstWebhook);
+  const draft = useDraft(profile?.id ?? '', 'webhook', firstWebhook);
+  const { value: model, update, loaded } = draft;
   const setModel = useCallback((next: ComposerModel) => update(() => next), [update]);
   const [copied, setCopied] = useState<string | null>(null);
   const now = useNow();

@@ -2,6 +2,8 @@
 import { lazy, Suspense } from 'react';
 import type { ComposerModel } from '../../../../../../shared/composer/model';
 import { isJsonContentType } from '../../../../../../shared/composer/validate';
+import { MAX_BODY_BYTES } from '../../../../../../shared/messages/limits';
+import { formatBytes, utf8Length } from '../../../../../../shared/messages/settings';
 import { Button } from '../../../../ui/Button';
 import { Field } from '../../../../ui/fields';
 
@@ -10,21 +12,28 @@ const CodeEditor = lazy(() => import('../../../../ui/CodeEditor'));
 export function BodyField({
   model,
   onChange,
+  error,
   warning,
 }: {
   model: ComposerModel;
   onChange: (body: string) => void;
+  /** Over the size limit: shown in place of the size line. */
+  error?: string;
   warning?: string;
 }) {
   const json = isJsonContentType(model.contentType);
-  const bytes = new TextEncoder().encode(model.body).length;
+  const bytes = utf8Length(model.body);
   return (
     <Field
       label="Body"
-      hint={warning ?? `${bytes.toLocaleString()} bytes${json ? ' · JSON' : ''}. Sent byte for byte.`}
+      error={error}
+      hint={
+        warning ??
+        `${bytes.toLocaleString('en-US')} of ${formatBytes(MAX_BODY_BYTES)}${json ? ' · JSON' : ''}. Sent byte for byte.`
+      }
     >
       {() => (
-        <div className={warning ? 'body-field has-warning' : 'body-field'}>
+        <div className={warning || error ? 'body-field has-warning' : 'body-field'}>
           <Suspense
             fallback={
               <textarea
@@ -48,7 +57,7 @@ export function BodyField({
               size="sm"
               variant="ghost"
               className="body-format"
-              disabled={Boolean(warning)}
+              disabled={Boolean(warning || error)}
               onClick={() => onChange(JSON.stringify(JSON.parse(model.body), null, 2))}
             >
               Format JSON

@@ -47,7 +47,12 @@ export function RequestSection({ model, set, error, warning, shownErrors, varian
         </datalist>
       </div>
       {variant === 'message' ? (
-        <BodyField model={model} onChange={(body) => set({ body })} warning={warning('body')} />
+        <BodyField
+          model={model}
+          onChange={(body) => set({ body })}
+          error={error('body')}
+          warning={warning('body')}
+        />
       ) : null}
       <HeaderTable
         label="Forward headers"
