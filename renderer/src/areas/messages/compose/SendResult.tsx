@@ -9,6 +9,7 @@ import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { CopyButton } from '../../../ui/CopyButton';
 import { Badge } from '../../../ui/misc';
+import { compareLifecycle } from '../logs/group-events';
 import { useNow } from './use-now';
 
 /** Following states costs one logs call per message every 1.5 s: only for a handful of messages. */
@@ -63,7 +64,7 @@ const TONE: Record<string, 'success' | 'danger' | 'warning' | 'info'> = {
 
 /** The message's states so far (from the logs), oldest first: CREATED → ACTIVE → DELIVERED … */
 export function stateTrail(events: LogEntry[]): string[] {
-  return [...events].sort((a, b) => a.time - b.time).map((event) => event.state);
+  return [...events].sort(compareLifecycle).map((event) => event.state);
 }
 
 function DeliveryTrail({ messageId }: { messageId: string }) {

@@ -42,6 +42,11 @@ const STATE_ORDER: Record<MessageState, number> = {
   CANCELLED: 5,
 };
 
+/** Oldest first; same-millisecond events in lifecycle order (the last attempt's ERROR before FAILED). */
+export function compareLifecycle(a: LogEntry, b: LogEntry): number {
+  return a.time - b.time || STATE_ORDER[a.state] - STATE_ORDER[b.state];
+}
+
 /** Groups events by message; messages ordered by their latest event, newest first. */
 export function groupByMessage(events: LogEntry[]): MessageTrail[] {
   const byId = new Map<string, LogEntry[]>();
@@ -53,7 +58,7 @@ export function groupByMessage(events: LogEntry[]): MessageTrail[] {
   const trails: MessageTrail[] = [];
   for (const [messageId, list] of byId) {
     // Same-millisecond events keep the lifecycle order (CREATED before ACTIVE before ERROR…).
-    list.sort((a, b) => a.time - b.time || STATE_ORDER[a.state] - STATE_ORDER[b.state]);
+    list.sort(compareLifecycle);
     trails.push({ messageId, events: list, latest: list[list.length - 1]! });
   }
   trails.sort((a, b) => b.latest.time - a.latest.time);
