@@ -110,7 +110,7 @@ export function AddEndpointsDialog({
         onChange={(event) => setText(event.target.value)}
       />
       {parsed.lines.length > 0 ? (
-        <div className="endpoint-preview" aria-label="What will be sent">
+        <div className="scroll-box endpoint-preview" aria-label="What will be sent">
           <table className="table table-compact">
             <thead>
               <tr>

@@ -12,7 +12,7 @@ import { confirmDanger } from '../../ui/confirm-danger';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { HeadersView } from '../../ui/HeadersView';
 import { PlusIcon, SendIcon, TrashIcon } from '../../ui/icons';
-import { Callout, Spinner } from '../../ui/misc';
+import { QueryView } from '../../ui/QueryView';
 import { toast } from '../../ui/toast';
 import { AddEndpointsDialog } from './AddEndpointsDialog';
 import { HeadersDialog } from './HeadersDialog';
@@ -139,87 +139,83 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
         }
       />
       <div className="page-body">
-        {group.error ? (
-          <Callout tone={group.error.status === 404 ? 'warning' : 'danger'} title={`Could not load ${name}.`}>
-            {errorMessage(group.error)}
-          </Callout>
-        ) : !current ? (
-          <Spinner />
-        ) : (
-          <div className="group-grid">
-            <section className="card" aria-label="Endpoints">
-              <div className="card-header">
-                <h2>Endpoints</h2>
-                <span className="muted">{current.endpoints.length}</span>
-                <span className="spacer" />
-                <Button
-                  size="sm"
-                  icon={<PlusIcon />}
-                  disabled={profile.readOnly}
-                  title={writeTitle}
-                  onClick={() => setAdding(true)}
-                >
-                  Add endpoints
-                </Button>
-              </div>
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>URL</th>
-                    <th aria-label="Actions" />
-                  </tr>
-                </thead>
-                <tbody>
-                  {current.endpoints.map((endpoint) => (
-                    <tr key={endpoint.url}>
-                      <td className="mono">{endpoint.name ?? <span className="faint">—</span>}</td>
-                      <td className="mono cell-wrap">{endpoint.url}</td>
-                      <td className="cell-actions">
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          icon={<TrashIcon />}
-                          aria-label={`Remove ${endpoint.name ?? endpoint.url}`}
-                          title={profile.readOnly ? writeTitle : 'Remove endpoint'}
-                          disabled={profile.readOnly || remove.isPending}
-                          onClick={() => void askRemove(current, endpoint)}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {current.endpoints.length === 1 ? (
-                <div className="card-body">
-                  <p className="faint">Removing the only endpoint deletes the group.</p>
+        <QueryView query={group} failure={`Could not load ${name}.`}>
+          {(current) => (
+            <div className="group-grid">
+              <section className="card" aria-label="Endpoints">
+                <div className="card-header">
+                  <h2>Endpoints</h2>
+                  <span className="muted">{current.endpoints.length}</span>
+                  <span className="spacer" />
+                  <Button
+                    size="sm"
+                    icon={<PlusIcon />}
+                    disabled={profile.readOnly}
+                    title={writeTitle}
+                    onClick={() => setAdding(true)}
+                  >
+                    Add endpoints
+                  </Button>
                 </div>
-              ) : null}
-            </section>
-            <section className="card" aria-label="Default headers">
-              <div className="card-header">
-                <h2>Default headers</h2>
-                <span className="spacer" />
-                <Button
-                  size="sm"
-                  disabled={profile.readOnly}
-                  title={writeTitle}
-                  onClick={() => setEditingHeaders(true)}
-                >
-                  Edit
-                </Button>
-              </div>
-              <div className="card-body stack">
-                <p className="muted">
-                  Applied to every message published to this group; the publish request’s own headers win. Use{' '}
-                  <code>Upstash-Forward-*</code> for headers the endpoints receive and <code>Upstash-*</code>{' '}
-                  for delivery settings such as retries.
-                </p>
-                <HeadersView headers={current.headers} empty="No default headers" />
-              </div>
-            </section>
-          </div>
-        )}
+                <table className="table">
+                  <thead>
+                    <tr>
+                      <th>Name</th>
+                      <th>URL</th>
+                      <th aria-label="Actions" />
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {current.endpoints.map((endpoint) => (
+                      <tr key={endpoint.url}>
+                        <td className="mono">{endpoint.name ?? <span className="faint">—</span>}</td>
+                        <td className="mono cell-wrap">{endpoint.url}</td>
+                        <td className="cell-actions">
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            icon={<TrashIcon />}
+                            aria-label={`Remove ${endpoint.name ?? endpoint.url}`}
+                            title={profile.readOnly ? writeTitle : 'Remove endpoint'}
+                            disabled={profile.readOnly || remove.isPending}
+                            onClick={() => void askRemove(current, endpoint)}
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {current.endpoints.length === 1 ? (
+                  <div className="card-body">
+                    <p className="faint">Removing the only endpoint deletes the group.</p>
+                  </div>
+                ) : null}
+              </section>
+              <section className="card" aria-label="Default headers">
+                <div className="card-header">
+                  <h2>Default headers</h2>
+                  <span className="spacer" />
+                  <Button
+                    size="sm"
+                    disabled={profile.readOnly}
+                    title={writeTitle}
+                    onClick={() => setEditingHeaders(true)}
+                  >
+                    Edit
+                  </Button>
+                </div>
+                <div className="card-body stack">
+                  <p className="muted">
+                    Applied to every message published to this group; the publish request’s own headers win.
+                    Use <code>Upstash-Forward-*</code> for headers the endpoints receive and{' '}
+                    <code>Upstash-*</code> for delivery settings such as retries.
+                  </p>
+                  <HeadersView headers={current.headers} empty="No default headers" />
+                </div>
+              </section>
+            </div>
+          )}
+        </QueryView>
       </div>
       {adding && current ? (
         <AddEndpointsDialog profile={profile} group={current} onClose={() => setAdding(false)} />

@@ -1,15 +1,15 @@
 // URL groups: the list (#/url-groups) and one group's page (#/url-groups/<name>).
 import { useState } from 'react';
 import type { ProfileView } from '../../../../shared/profiles';
-import { errorMessage } from '../../bridge/client';
 import { useBridgeQuery } from '../../bridge/react';
 import { useActiveProfile, useStackStatus } from '../../shell/data';
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
 import { formatRelative, formatTime, plural } from '../../ui/format';
-import { GroupIcon, PlusIcon, RefreshIcon } from '../../ui/icons';
-import { Callout, EmptyState, Spinner } from '../../ui/misc';
+import { GroupIcon, PlusIcon } from '../../ui/icons';
+import { EmptyState } from '../../ui/misc';
+import { QueryView, RefreshButton } from '../../ui/QueryView';
 import { ServiceGate } from '../../ui/ServiceGate';
 import { AddEndpointsDialog } from './AddEndpointsDialog';
 import { GroupPage } from './GroupPage';
@@ -41,7 +41,6 @@ function GroupList({ profile }: { profile: ProfileView }) {
   const navigate = useNav((state) => state.navigate);
   const [creating, setCreating] = useState(false);
   const groups = useBridgeQuery('messages.urlGroups.list', { profileId: profile.id });
-  const list = groups.data ?? [];
   return (
     <>
       <PageHeader
@@ -49,13 +48,7 @@ function GroupList({ profile }: { profile: ProfileView }) {
         subtitle="Fan out one message to many endpoints"
         actions={
           <>
-            <Button
-              icon={<RefreshIcon />}
-              aria-label="Refresh"
-              title="Refresh"
-              busy={groups.isFetching}
-              onClick={() => void groups.refetch()}
-            />
+            <RefreshButton query={groups} />
             <Button
               variant="primary"
               icon={<PlusIcon />}
@@ -69,77 +62,75 @@ function GroupList({ profile }: { profile: ProfileView }) {
         }
       />
       <div className="page-body">
-        {groups.error ? (
-          <Callout tone="danger" title="Could not load URL groups.">
-            {errorMessage(groups.error)}
-          </Callout>
-        ) : !groups.data ? (
-          <Spinner />
-        ) : list.length === 0 ? (
-          <EmptyState
-            icon={<GroupIcon />}
-            title="No URL groups yet"
-            actions={
-              <Button
-                variant="primary"
-                icon={<PlusIcon />}
-                disabled={profile.readOnly}
-                onClick={() => setCreating(true)}
-              >
-                New URL group
-              </Button>
-            }
-          >
-            <p>
-              A URL group delivers each message published to it to every endpoint, with one message id per
-              endpoint. Create one and paste its endpoints.
-            </p>
-          </EmptyState>
-        ) : (
-          <section className="card">
-            <table className="table" aria-label="URL groups">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Endpoints</th>
-                  <th>Default headers</th>
-                  <th>Updated</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((group) => (
-                  <tr
-                    key={group.name}
-                    className="clickable-row"
-                    onClick={() => navigate('url-groups', group.name)}
+        <QueryView query={groups} failure="Could not load URL groups.">
+          {(list) =>
+            list.length === 0 ? (
+              <EmptyState
+                icon={<GroupIcon />}
+                title="No URL groups yet"
+                actions={
+                  <Button
+                    variant="primary"
+                    icon={<PlusIcon />}
+                    disabled={profile.readOnly}
+                    onClick={() => setCreating(true)}
                   >
-                    <td>
-                      <a
-                        href={`#/url-groups/${encodeURIComponent(group.name)}`}
-                        className="row-link mono"
-                        onClick={(event) => {
-                          event.preventDefault();
-                          navigate('url-groups', group.name);
-                        }}
+                    New URL group
+                  </Button>
+                }
+              >
+                <p>
+                  A URL group delivers each message published to it to every endpoint, with one message id per
+                  endpoint. Create one and paste its endpoints.
+                </p>
+              </EmptyState>
+            ) : (
+              <section className="card">
+                <table className="table" aria-label="URL groups">
+                  <thead>
+                    <tr>
+                      <th>Name</th>
+                      <th>Endpoints</th>
+                      <th>Default headers</th>
+                      <th>Updated</th>
+                      <th>Created</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((group) => (
+                      <tr
+                        key={group.name}
+                        className="clickable-row"
+                        onClick={() => navigate('url-groups', group.name)}
                       >
-                        {group.name}
-                      </a>
-                    </td>
-                    <td className="num">{plural(group.endpoints.length, 'endpoint')}</td>
-                    <td className="muted">
-                      {group.headers && Object.keys(group.headers).length > 0
-                        ? plural(Object.keys(group.headers).length, 'header')
-                        : '—'}
-                    </td>
-                    <td title={formatTime(group.updatedAt)}>{formatRelative(group.updatedAt)}</td>
-                    <td className="muted">{formatTime(group.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-        )}
+                        <td>
+                          <a
+                            href={`#/url-groups/${encodeURIComponent(group.name)}`}
+                            className="row-link mono"
+                            onClick={(event) => {
+                              event.preventDefault();
+                              navigate('url-groups', group.name);
+                            }}
+                          >
+                            {group.name}
+                          </a>
+                        </td>
+                        <td className="num">{plural(group.endpoints.length, 'endpoint')}</td>
+                        <td className="muted">
+                          {group.headers && Object.keys(group.headers).length > 0
+                            ? plural(Object.keys(group.headers).length, 'header')
+                            : '—'}
+                        </td>
+                        <td title={formatTime(group.updatedAt)}>{formatRelative(group.updatedAt)}</td>
+                        <td className="muted">{formatTime(group.createdAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            )
+          }
+        </QueryView>
       </div>
       {creating ? (
         <AddEndpointsDialog

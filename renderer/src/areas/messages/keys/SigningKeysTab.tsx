@@ -7,7 +7,8 @@ import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { Button } from '../../../ui/Button';
 import { confirm } from '../../../ui/confirm';
 import { LockIcon, RefreshIcon } from '../../../ui/icons';
-import { Callout, Spinner } from '../../../ui/misc';
+import { Callout } from '../../../ui/misc';
+import { QueryView } from '../../../ui/QueryView';
 import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import './keys.css';
@@ -77,58 +78,54 @@ function SigningKeys({ profile }: { profile: ProfileView }) {
           verify it with the current key and fall back to the next one, so keys can be rolled without
           downtime.
         </p>
-        {keys.error ? (
-          <Callout tone="danger" title="Could not load the keys.">
-            {errorMessage(keys.error)}
-          </Callout>
-        ) : !keys.data ? (
-          <Spinner />
-        ) : (
-          <>
-            <section className="card">
-              <div className="card-header">
-                <LockIcon width={16} height={16} />
-                <h2>Signing keys</h2>
-                <span className="spacer" />
+        <QueryView query={keys} failure="Could not load the keys.">
+          {(data) => (
+            <>
+              <section className="card">
+                <div className="card-header">
+                  <LockIcon width={16} height={16} />
+                  <h2>Signing keys</h2>
+                  <span className="spacer" />
+                  <Button
+                    size="sm"
+                    icon={<RefreshIcon />}
+                    aria-label="Reload"
+                    busy={keys.isFetching}
+                    onClick={() => void keys.refetch()}
+                  />
+                </div>
+                <div className="card-body">
+                  <dl className="kv-list keys-list">
+                    <dt>Current</dt>
+                    <dd className="mono" data-testid="key-current">
+                      {data.current}
+                    </dd>
+                    <dt>Next</dt>
+                    <dd className="mono" data-testid="key-next">
+                      {data.next}
+                    </dd>
+                  </dl>
+                  <p className="faint keys-note">
+                    Shown masked: the keys are secrets and never leave Switchyard’s back end. Copy them from
+                    the service console or your secret manager.
+                  </p>
+                </div>
+              </section>
+              {status ? <Callout tone={status.tone}>{status.text}</Callout> : null}
+              <div>
                 <Button
-                  size="sm"
-                  icon={<RefreshIcon />}
-                  aria-label="Reload"
-                  busy={keys.isFetching}
-                  onClick={() => void keys.refetch()}
-                />
+                  variant="danger"
+                  disabled={profile.readOnly}
+                  title={profile.readOnly ? 'Read-only profile' : undefined}
+                  busy={rotate.isPending}
+                  onClick={() => void askRotate()}
+                >
+                  Rotate keys…
+                </Button>
               </div>
-              <div className="card-body">
-                <dl className="kv-list keys-list">
-                  <dt>Current</dt>
-                  <dd className="mono" data-testid="key-current">
-                    {keys.data.current}
-                  </dd>
-                  <dt>Next</dt>
-                  <dd className="mono" data-testid="key-next">
-                    {keys.data.next}
-                  </dd>
-                </dl>
-                <p className="faint keys-note">
-                  Shown masked: the keys are secrets and never leave Switchyard’s back end. Copy them from the
-                  service console or your secret manager.
-                </p>
-              </div>
-            </section>
-            {status ? <Callout tone={status.tone}>{status.text}</Callout> : null}
-            <div>
-              <Button
-                variant="danger"
-                disabled={profile.readOnly}
-                title={profile.readOnly ? 'Read-only profile' : undefined}
-                busy={rotate.isPending}
-                onClick={() => void askRotate()}
-              >
-                Rotate keys…
-              </Button>
-            </div>
-          </>
-        )}
+            </>
+          )}
+        </QueryView>
       </div>
     </div>
   );

@@ -10,8 +10,9 @@ import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { formatRelative, formatTime } from '../../../ui/format';
-import { PlusIcon, RefreshIcon, SendIcon, TrashIcon } from '../../../ui/icons';
-import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
+import { PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
+import { Badge, EmptyState } from '../../../ui/misc';
+import { QueryView, RefreshButton } from '../../../ui/QueryView';
 import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
@@ -78,7 +79,6 @@ function Queues({ profile }: { profile: ProfileView }) {
     if (ok) remove.mutate({ profileId: profile.id, name: queue.name });
   };
   const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
-  const list = queues.data ?? [];
 
   return (
     <div className="page-body">
@@ -89,13 +89,7 @@ function Queues({ profile }: { profile: ProfileView }) {
             not yet delivered.
           </p>
           <span className="spacer" />
-          <Button
-            icon={<RefreshIcon />}
-            aria-label="Refresh"
-            title="Refresh (also every 5 s)"
-            busy={queues.isFetching}
-            onClick={() => void queues.refetch()}
-          />
+          <RefreshButton query={queues} title="Refresh (also every 5 s)" />
           <Button
             variant="primary"
             icon={<PlusIcon />}
@@ -106,106 +100,104 @@ function Queues({ profile }: { profile: ProfileView }) {
             New queue
           </Button>
         </div>
-        {queues.error ? (
-          <Callout tone="danger" title="Could not load queues.">
-            {errorMessage(queues.error)}
-          </Callout>
-        ) : !queues.data ? (
-          <Spinner />
-        ) : list.length === 0 ? (
-          <EmptyState icon={<SendIcon />} title="No queues yet">
-            <p>
-              Create one here, or enqueue a message to a new name and the service creates it with parallelism
-              1.
-            </p>
-          </EmptyState>
-        ) : (
-          <section className="card">
-            <table className="table" aria-label="Queues">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>State</th>
-                  <th>Lag</th>
-                  <th>Parallelism</th>
-                  <th>Updated</th>
-                  <th aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((queue) => (
-                  <tr key={queue.name} data-testid={`queue-${queue.name}`}>
-                    <td className="mono">
-                      <strong>{queue.name}</strong>
-                    </td>
-                    <td>
-                      {queue.paused ? (
-                        <Badge tone="warning">Paused</Badge>
-                      ) : (
-                        <Badge tone="success">Active</Badge>
-                      )}
-                    </td>
-                    <td className="num" aria-label="Lag">
-                      <span className={queue.lag > 0 ? 'queue-lag has-lag' : 'queue-lag'}>
-                        {queue.lag.toLocaleString()}
-                      </span>
-                    </td>
-                    <td className="num">{queue.parallelism}</td>
-                    <td title={formatTime(queue.updatedAt)}>{formatRelative(queue.updatedAt)}</td>
-                    <td className="cell-actions">
-                      <div className="row queue-actions">
-                        <Button
-                          size="sm"
-                          disabled={profile.readOnly || setPaused.isPending}
-                          title={writeTitle}
-                          onClick={() => void askPause(queue)}
-                        >
-                          {queue.paused ? 'Resume' : 'Pause'}
-                        </Button>
-                        <Button
-                          size="sm"
-                          disabled={profile.readOnly}
-                          title={writeTitle}
-                          onClick={() => setEditing(queue)}
-                        >
-                          Edit
-                        </Button>
-                        <Button
-                          size="sm"
-                          icon={<SendIcon />}
-                          disabled={profile.readOnly}
-                          title={writeTitle ?? 'Enqueue a message'}
-                          onClick={() => navigate('messages', 'compose', 'queue', queue.name)}
-                        >
-                          Enqueue
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={() => {
-                            showLogs({ queueName: queue.name });
-                            navigate('messages', 'logs');
-                          }}
-                        >
-                          Logs
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          icon={<TrashIcon />}
-                          aria-label={`Delete ${queue.name}`}
-                          disabled={profile.readOnly}
-                          title={writeTitle ?? 'Delete queue'}
-                          onClick={() => void askDelete(queue)}
-                        />
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-        )}
+        <QueryView query={queues} failure="Could not load queues.">
+          {(list) =>
+            list.length === 0 ? (
+              <EmptyState icon={<SendIcon />} title="No queues yet">
+                <p>
+                  Create one here, or enqueue a message to a new name and the service creates it with
+                  parallelism 1.
+                </p>
+              </EmptyState>
+            ) : (
+              <section className="card">
+                <table className="table" aria-label="Queues">
+                  <thead>
+                    <tr>
+                      <th>Name</th>
+                      <th>State</th>
+                      <th>Lag</th>
+                      <th>Parallelism</th>
+                      <th>Updated</th>
+                      <th aria-label="Actions" />
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((queue) => (
+                      <tr key={queue.name} data-testid={`queue-${queue.name}`}>
+                        <td className="mono">
+                          <strong>{queue.name}</strong>
+                        </td>
+                        <td>
+                          {queue.paused ? (
+                            <Badge tone="warning">Paused</Badge>
+                          ) : (
+                            <Badge tone="success">Active</Badge>
+                          )}
+                        </td>
+                        <td className="num" aria-label="Lag">
+                          <span className={queue.lag > 0 ? 'queue-lag has-lag' : 'queue-lag'}>
+                            {queue.lag.toLocaleString()}
+                          </span>
+                        </td>
+                        <td className="num">{queue.parallelism}</td>
+                        <td title={formatTime(queue.updatedAt)}>{formatRelative(queue.updatedAt)}</td>
+                        <td className="cell-actions">
+                          <div className="row queue-actions">
+                            <Button
+                              size="sm"
+                              disabled={profile.readOnly || setPaused.isPending}
+                              title={writeTitle}
+                              onClick={() => void askPause(queue)}
+                            >
+                              {queue.paused ? 'Resume' : 'Pause'}
+                            </Button>
+                            <Button
+                              size="sm"
+                              disabled={profile.readOnly}
+                              title={writeTitle}
+                              onClick={() => setEditing(queue)}
+                            >
+                              Edit
+                            </Button>
+                            <Button
+                              size="sm"
+                              icon={<SendIcon />}
+                              disabled={profile.readOnly}
+                              title={writeTitle ?? 'Enqueue a message'}
+                              onClick={() => navigate('messages', 'compose', 'queue', queue.name)}
+                            >
+                              Enqueue
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="ghost"
+                              onClick={() => {
+                                showLogs({ queueName: queue.name });
+                                navigate('messages', 'logs');
+                              }}
+                            >
+                              Logs
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="ghost"
+                              icon={<TrashIcon />}
+                              aria-label={`Delete ${queue.name}`}
+                              disabled={profile.readOnly}
+                              title={writeTitle ?? 'Delete queue'}
+                              onClick={() => void askDelete(queue)}
+                            />
+                          </div>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            )
+          }
+        </QueryView>
       </div>
       {editing ? (
         <QueueDialog

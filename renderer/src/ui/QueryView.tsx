@@ -1,0 +1,53 @@
+// What every screen showing one bridge query does before it has data: the service's own error text in a
+// callout (a 404 is a warning: the thing is gone, nothing failed), a spinner while loading, and only then
+// the screen's content.
+import type { ReactNode } from 'react';
+import type { BridgeError } from '../../../shared/bridge/errors';
+import { errorMessage } from '../bridge/client';
+import { Button } from './Button';
+import { RefreshIcon } from './icons';
+import { Callout, Spinner } from './misc';
+
+interface QueryLike<T> {
+  data: T | undefined;
+  error: BridgeError | null;
+}
+
+export function QueryView<T>({
+  query,
+  failure,
+  children,
+}: {
+  query: QueryLike<T>;
+  /** The callout's title when the query fails, e.g. "Could not load queues." */
+  failure: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.error)
+    return (
+      <Callout tone={query.error.status === 404 ? 'warning' : 'danger'} title={failure}>
+        {errorMessage(query.error)}
+      </Callout>
+    );
+  if (query.data === undefined) return <Spinner />;
+  return <>{children(query.data)}</>;
+}
+
+/** The icon-only Refresh button of a screen's header or toolbar, busy while the query refetches. */
+export function RefreshButton({
+  query,
+  title = 'Refresh',
+}: {
+  query: { isFetching: boolean; refetch: () => Promise<unknown> };
+  title?: string;
+}) {
+  return (
+    <Button
+      icon={<RefreshIcon />}
+      aria-label="Refresh"
+      title={title}
+      busy={query.isFetching}
+      onClick={() => void query.refetch()}
+    />
+  );
+}
