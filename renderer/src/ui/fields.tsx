@@ -11,7 +11,19 @@ export interface FieldProps {
   hint?: ReactNode;
   error?: string;
   className?: string;
-  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+  children: (ids: {
+    id: string;
+    describedBy: string | undefined;
+    invalid: boolean;
+    /** The same, as the props a control spreads: `<input {...control} />`. */
+    control: ControlProps;
+  }) => ReactNode;
+}
+
+interface ControlProps {
+  id: string;
+  'aria-describedby': string | undefined;
+  'aria-invalid': true | undefined;
 }
 
 /** Label + control + hint/error, wired for screen readers. */
@@ -24,7 +36,12 @@ export function Field({ label, hint, error, className, children }: FieldProps) {
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      {children({ id, describedBy, invalid: Boolean(error) })}
+      {children({
+        id,
+        describedBy,
+        invalid: Boolean(error),
+        control: { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined },
+      })}
       {error ? (
         <span id={hintId} className="field-error" role="alert">
           {error}
@@ -48,15 +65,7 @@ type InputProps = InputHTMLAttributes<HTMLInputElement> & {
 export function TextField({ label, hint, error, mono, className, ...rest }: InputProps) {
   return (
     <Field label={label} hint={hint} error={error} className={className}>
-      {({ id, describedBy, invalid }) => (
-        <input
-          id={id}
-          className={mono ? 'input input-mono' : 'input'}
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          {...rest}
-        />
-      )}
+      {({ control }) => <input className={mono ? 'input input-mono' : 'input'} {...control} {...rest} />}
     </Field>
   );
 }
@@ -70,14 +79,8 @@ type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
 export function SelectField({ label, hint, error, className, children, ...rest }: SelectProps) {
   return (
     <Field label={label} hint={hint} error={error} className={className}>
-      {({ id, describedBy, invalid }) => (
-        <select
-          id={id}
-          className="select"
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          {...rest}
-        >
+      {({ control }) => (
+        <select className="select" {...control} {...rest}>
           {children}
         </select>
       )}
@@ -94,15 +97,7 @@ type TextareaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
 export function TextareaField({ label, hint, error, className, ...rest }: TextareaProps) {
   return (
     <Field label={label} hint={hint} error={error} className={className}>
-      {({ id, describedBy, invalid }) => (
-        <textarea
-          id={id}
-          className="textarea"
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          {...rest}
-        />
-      )}
+      {({ control }) => <textarea className="textarea" {...control} {...rest} />}
     </Field>
   );
 }
