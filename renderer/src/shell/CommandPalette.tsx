@@ -103,7 +103,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
   return (
     <dialog
       ref={ref}
-      className="palette"
+      className="dialog palette"
       aria-label="Command palette"
       onClose={onDialogClose}
       onMouseDown={(event) => event.target === ref.current && onClose()}
