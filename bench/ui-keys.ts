@@ -192,7 +192,6 @@ export async function benchKeyBrowser(
 
   await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Tree' }).click();
   await page.locator('[data-path="tenant:"]').click();
-  const folders = await page.locator('[data-testid="folder-row"][aria-expanded="false"]').count();
   // Expand every tenant folder: scroll through all loaded keys as a tree.
   await page.evaluate(async () => {
     for (;;) {
@@ -240,7 +239,7 @@ export async function benchKeyBrowser(
       p95(listFrames) <= FRAME_BUDGET_MS + 0.5 ? 'within' : 'MISSED',
     ],
     [
-      `keys: tree scroll p95 (${treeRows.toLocaleString()} rows, ${folders} folders open)`,
+      `keys: tree scroll p95 (${treeRows.toLocaleString()} rows, every folder open)`,
       `${p95(treeFrames).toFixed(1)} ms (${fps(treeFrames)} fps median)`,
       `${p95(staticFrames).toFixed(1)} ms`,
       (p95(treeFrames) / p95(staticFrames)).toFixed(2),
