@@ -2,6 +2,8 @@
 // DOM, so scrolling 10,000 events stays smooth; reaching the end loads the next page.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
+import type { MessageState } from '../../../../../shared/messages/types';
+import { useBridgeQuery } from '../../../bridge/react';
 import { formatClock, formatRelative, formatTime } from '../../../ui/format';
 import { Spinner } from '../../../ui/misc';
 import { FINAL_STATES, type MessageTrail, trailSteps } from './group-events';
@@ -20,6 +22,8 @@ export function LogList({
   onOpen,
   onCheck,
   canCancel,
+  profileId,
+  stateFiltered,
 }: {
   trails: MessageTrail[];
   eventCount: number;
@@ -31,6 +35,12 @@ export function LogList({
   onOpen: (messageId: string) => void;
   onCheck: (messageId: string, on: boolean) => void;
   canCancel: boolean;
+  profileId: string;
+  /**
+   * The list is filtered by state: its events are only those of that state, so a row looks up the
+   * message's current state instead of showing the filtered one as if it were current.
+   */
+  stateFiltered: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -72,6 +82,8 @@ export function LogList({
                   onOpen={onOpen}
                   onCheck={onCheck}
                   canCancel={canCancel}
+                  profileId={profileId}
+                  stateFiltered={stateFiltered}
                 />
               ) : (
                 <div className="log-list-end faint" role="listitem">
@@ -92,13 +104,15 @@ export function LogList({
   );
 }
 
-const TrailRow = memo(function TrailRow({
+export const TrailRow = memo(function TrailRow({
   trail,
   selected,
   checked,
   onOpen,
   onCheck,
   canCancel,
+  profileId,
+  stateFiltered,
 }: {
   trail: MessageTrail;
   selected: boolean;
@@ -106,9 +120,14 @@ const TrailRow = memo(function TrailRow({
   onOpen: (messageId: string) => void;
   onCheck: (messageId: string, on: boolean) => void;
   canCancel: boolean;
+  profileId: string;
+  stateFiltered: boolean;
 }) {
   const { latest } = trail;
-  const pending = !FINAL_STATES.has(latest.state);
+  const current = useCurrentState(profileId, trail.messageId, stateFiltered);
+  // Unknown while the current state loads: neither shown as some other state nor offered for cancel.
+  const state = stateFiltered ? current : latest.state;
+  const pending = state !== undefined && !FINAL_STATES.has(state);
   const via = latest.topicName
     ? `${latest.topicName}${latest.endpointName ? ` / ${latest.endpointName}` : ''}`
     : latest.queueName
@@ -128,12 +147,18 @@ const TrailRow = memo(function TrailRow({
           aria-label={`Select ${trail.messageId}`}
           checked={checked}
           disabled={!pending || !canCancel}
-          title={pending ? 'Select to cancel' : 'Finished messages cannot be cancelled'}
+          title={
+            pending
+              ? 'Select to cancel'
+              : state
+                ? 'Finished messages cannot be cancelled'
+                : 'Loading its state…'
+          }
           onChange={(event) => onCheck(trail.messageId, event.target.checked)}
         />
       </span>
       <span className="log-row-state">
-        <StateBadge state={latest.state} />
+        {state ? <StateBadge state={state} /> : <Spinner label="Loading the current state" />}
       </span>
       <span className="log-row-main">
         <span className="log-row-id mono">{trail.messageId}</span>
@@ -152,3 +177,13 @@ const TrailRow = memo(function TrailRow({
     </div>
   );
 });
+
+/** A message's current state: its newest log event, whatever the list's filter (one small cached call). */
+function useCurrentState(profileId: string, messageId: string, enabled: boolean): MessageState | undefined {
+  const newest = useBridgeQuery(
+    'messages.logs.list',
+    { profileId, filters: { messageId }, count: 1 },
+    { enabled, staleTime: 5_000 },
+  );
+  return newest.data?.events[0]?.state;
+}

@@ -197,6 +197,8 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
               onOpen={(id) => navigate('messages', 'logs', id)}
               onCheck={selection.toggle}
               canCancel={canCancel}
+              profileId={profile.id}
+              stateFiltered={Boolean(filters.state)}
             />
           )}
         </div>
