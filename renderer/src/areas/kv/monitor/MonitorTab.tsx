@@ -1,13 +1,293 @@
-// Placeholder until the live KV screens land (engineer kv-live owns this folder and replaces this file).
-import { DatabaseIcon } from '../../../ui/icons';
-import { EmptyState } from '../../../ui/misc';
+// The live monitor: every command the KV service runs, over main's SSE stream (the bridge delivers lines
+// in ~50 ms batches through a bounded buffer and counts what it had to drop). Lines are kept in a ring
+// buffer with a visible cap; the list is virtualized and re-rendered at most once per animation frame.
+// Pause freezes the view while lines keep being kept; Stop closes the stream (and the server's MONITOR).
+// The console's own commands are tagged by main and hidden unless asked for.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { errorMessage } from '../../../bridge/client';
+import { useBridge, useBridgeMutation } from '../../../bridge/react';
+import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { Button } from '../../../ui/Button';
+import { Switch } from '../../../ui/fields';
+import { DownloadIcon } from '../../../ui/icons';
+import { Badge, Callout } from '../../../ui/misc';
+import { ServiceGate } from '../../../ui/ServiceGate';
+import { toast } from '../../../ui/toast';
+import '../live.css';
+import {
+  compileFilters,
+  DEFAULT_FILTERS,
+  type KeptLine,
+  type MonitorFilters,
+  MonitorStore,
+} from './monitor-model';
+import { Sparkline } from './Sparkline';
+
+const CAPS = [1_000, 10_000, 50_000] as const;
+const ROW_HEIGHT = 26;
 
 export default function MonitorTab(_props: { params: string[] }) {
+  const profile = useActiveProfile();
+  const stack = useStackStatus();
   return (
-    <div className="page-body">
-      <EmptyState icon={<DatabaseIcon />} title="Live monitor is on its way">
-        A filterable live MONITOR with pause, a lines/s chart and export.
-      </EmptyState>
+    <ServiceGate profile={profile} stack={stack} service="kv">
+      {(active) => <Monitor key={active.id} profile={active} />}
+    </ServiceGate>
+  );
+}
+
+function Monitor({ profile }: { profile: ProfileView }) {
+  const bridge = useBridge();
+  const [running, setRunning] = useState(true);
+  const [cap, setCap] = useState<number>(10_000);
+  const [filters, setFilters] = useState<MonitorFilters>(DEFAULT_FILTERS);
+  const [error, setError] = useState<BridgeErrorData>();
+  const [exportPath, setExportPath] = useState('');
+  const [store] = useState(() => new MonitorStore(10_000));
+  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
+
+  useEffect(() => {
+    if (!running) return;
+    return bridge.open(
+      'kv.monitor',
+      { profileId: profile.id },
+      {
+        onEvents: (events, dropped) => store.receive(events, dropped),
+        onEnd: (endError) => {
+          if (endError) setError(endError);
+          setRunning(false);
+        },
+      },
+    );
+  }, [bridge, profile.id, running, store]);
+
+  // The chart moves even when no line arrives.
+  useEffect(() => {
+    const timer = setInterval(() => store.tick(), 1000);
+    return () => clearInterval(timer);
+  }, [store]);
+
+  const matches = useMemo(() => compileFilters(filters), [filters]);
+  const { kept, paused, series } = snap;
+  const shown = useMemo(() => kept.filter(matches), [kept, matches]);
+  const ownKept = useMemo(() => kept.reduce((n, line) => n + (line.own ? 1 : 0), 0), [kept]);
+  const current = series[series.length - 2] ?? 0;
+  const dropped = snap.bridgeDropped + snap.serverDropped;
+
+  const exporter = useBridgeMutation('kv.monitor.export', {
+    onSuccess: (result) => {
+      toast.success(`Exported ${result.lines.toLocaleString()} lines`, result.path);
+    },
+    onError: (err) => toast.error('Export failed', errorMessage(err)),
+  });
+
+  return (
+    <div className="kv-live" data-testid="kv-monitor">
+      <div className="toolbar kv-live-toolbar">
+        <Button
+          size="sm"
+          variant={running ? 'default' : 'primary'}
+          onClick={() => {
+            if (!running) setError(undefined);
+            setRunning(!running);
+          }}
+          aria-label={running ? 'Stop monitor' : 'Start monitor'}
+        >
+          {running ? 'Stop' : 'Start'}
+        </Button>
+        <Button
+          size="sm"
+          onClick={() => store.setPaused(!paused)}
+          aria-pressed={paused}
+          disabled={!running && !paused}
+        >
+          {paused ? 'Resume' : 'Pause'}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => store.clear()}>
+          Clear
+        </Button>
+        <span
+          className={`kv-live-state ${running ? (paused ? 'is-paused' : 'is-live') : 'is-stopped'}`}
+          data-testid="monitor-state"
+        >
+          {running ? (paused ? 'Paused — still recording' : 'Live') : 'Stopped'}
+        </span>
+        <span className="kv-live-rate" title="Lines per second over the last minute">
+          <Sparkline values={series.slice(0, -1)} label="Lines per second, last minute" />
+          <strong data-testid="monitor-rate">{current.toLocaleString()}</strong> lines/s
+        </span>
+        <span className="kv-live-spacer" />
+        <label className="kv-live-cap">
+          Keep
+          <select
+            className="select"
+            value={cap}
+            onChange={(event) => {
+              const next = Number(event.target.value);
+              setCap(next);
+              store.resize(next);
+            }}
+            aria-label="Lines kept in memory"
+          >
+            {CAPS.map((value) => (
+              <option key={value} value={value}>
+                {value.toLocaleString()}
+              </option>
+            ))}
+          </select>
+          lines
+        </label>
+      </div>
+
+      <div className="toolbar kv-live-filters" role="search" aria-label="Monitor filters">
+        <input
+          className="input input-mono"
+          placeholder="Commands: get set (-ping hides)"
+          aria-label="Filter by command"
+          value={filters.commands}
+          onChange={(event) => setFilters({ ...filters, commands: event.target.value })}
+        />
+        <input
+          className="input input-mono"
+          placeholder="Key pattern: user:*"
+          aria-label="Filter by key pattern"
+          value={filters.keyPattern}
+          onChange={(event) => setFilters({ ...filters, keyPattern: event.target.value })}
+        />
+        <input
+          className="input input-mono kv-live-client"
+          placeholder="Client: lua"
+          aria-label="Filter by client"
+          value={filters.client}
+          onChange={(event) => setFilters({ ...filters, client: event.target.value })}
+        />
+        <Switch
+          label={`Show this console's commands (${ownKept.toLocaleString()})`}
+          checked={filters.showOwn}
+          onChange={(showOwn) => setFilters({ ...filters, showOwn })}
+        />
+      </div>
+
+      <div className="kv-live-stats faint" data-testid="monitor-stats">
+        <span>
+          Showing <strong data-testid="monitor-shown">{shown.length.toLocaleString()}</strong> of{' '}
+          <strong data-testid="monitor-kept">{kept.length.toLocaleString()}</strong> kept (cap{' '}
+          {cap.toLocaleString()})
+        </span>
+        <span>
+          Evicted by the cap: <strong>{snap.evicted.toLocaleString()}</strong>
+        </span>
+        <span className={dropped > 0 ? 'kv-live-drops' : undefined}>
+          Dropped: <strong data-testid="monitor-dropped">{dropped.toLocaleString()}</strong> (console{' '}
+          {snap.bridgeDropped.toLocaleString()}, service {snap.serverDropped.toLocaleString()})
+        </span>
+      </div>
+
+      {error ? (
+        <Callout tone="danger" title="The monitor stopped">
+          {error.message}
+        </Callout>
+      ) : null}
+
+      <MonitorList lines={shown} follow={!paused} />
+
+      <form
+        className="toolbar kv-live-export"
+        onSubmit={(event) => {
+          event.preventDefault();
+          exporter.mutate({
+            lines: kept.map((line) => line.raw),
+            format: 'text',
+            path: exportPath.trim() || undefined,
+          });
+        }}
+      >
+        <input
+          className="input input-mono"
+          placeholder="Save as (absolute path, .log/.txt) — empty: Switchyard's exports folder"
+          aria-label="Export path"
+          value={exportPath}
+          onChange={(event) => setExportPath(event.target.value)}
+        />
+        <Button
+          size="sm"
+          type="submit"
+          icon={<DownloadIcon />}
+          busy={exporter.isPending}
+          disabled={kept.length === 0}
+        >
+          Export {kept.length.toLocaleString()} kept lines
+        </Button>
+      </form>
     </div>
   );
+}
+
+function MonitorList({ lines, follow }: { lines: KeptLine[]; follow: boolean }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    getItemKey: (index) => lines[index]!.seq,
+  });
+  // Follow the newest line while live (unless the user scrolled up to read).
+  const atBottom = useRef(true);
+  useEffect(() => {
+    if (follow && atBottom.current && lines.length > 0)
+      virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
+  }, [follow, lines, virtualizer]);
+  return (
+    <div
+      ref={scrollRef}
+      className="kv-live-list"
+      role="list"
+      aria-label="Monitor lines"
+      data-testid="monitor-list"
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT * 2;
+      }}
+    >
+      {lines.length === 0 ? <div className="kv-live-empty faint">No lines match.</div> : null}
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => (
+          <MonitorRow key={item.key} line={lines[item.index]!} top={item.start} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+const MonitorRow = memo(function MonitorRow({ line, top }: { line: KeptLine; top: number }) {
+  const time = new Date(line.at);
+  return (
+    <div
+      className={`kv-live-row${line.own ? ' is-own' : ''}`}
+      role="listitem"
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+    >
+      <span className="kv-live-time">
+        {time.toLocaleTimeString(undefined, { hour12: false })}.
+        {String(time.getMilliseconds()).padStart(3, '0')}
+      </span>
+      <span className="kv-live-client-cell" title={`db ${line.db}`}>
+        {line.client}
+      </span>
+      <span className="kv-live-command">{line.args[0]?.toUpperCase()}</span>
+      <span className="kv-live-args">{line.args.slice(1).map(display).join(' ')}</span>
+      {line.own ? <Badge tone="info">console</Badge> : null}
+    </div>
+  );
+});
+
+/** An argument as one readable token: quoted when it has spaces or is empty, control characters escaped. */
+function display(arg: string): string {
+  const shown = arg.length > 200 ? `${arg.slice(0, 200)}…` : arg;
+  const escaped = shown.replace(/[\n\r\t]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
+  return /[\s"]/.test(escaped) || escaped === '' ? JSON.stringify(escaped) : escaped;
 }

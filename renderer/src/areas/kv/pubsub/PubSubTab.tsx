@@ -1,13 +1,317 @@
-// Placeholder until the live KV screens land (engineer kv-live owns this folder and replaces this file).
-import { DatabaseIcon } from '../../../ui/icons';
-import { EmptyState } from '../../../ui/misc';
+// Pub/sub: subscribe to channels and patterns (nothing by default — never `*` unless typed), watch the
+// messages (kept up to a cap, newest last, JSON pretty-printed in the detail), and publish.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
+import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { errorMessage } from '../../../bridge/client';
+import { useBridge, useBridgeMutation } from '../../../bridge/react';
+import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { BodyView } from '../../../ui/BodyView';
+import { Button } from '../../../ui/Button';
+import { TextareaField, TextField } from '../../../ui/fields';
+import { SendIcon } from '../../../ui/icons';
+import { Badge, Callout } from '../../../ui/misc';
+import { ServiceGate } from '../../../ui/ServiceGate';
+import '../live.css';
+
+/** Messages kept in memory; the oldest go first. */
+export const MESSAGE_CAP = 5_000;
+const ROW_HEIGHT = 30;
+
+type Message = Extract<KvPubSubEvent, { kind: 'message' }> & { seq: number };
+interface Subscription {
+  target: string;
+  pattern: boolean;
+  state: 'pending' | 'active' | 'failed';
+  message?: string;
+}
 
 export default function PubSubTab(_props: { params: string[] }) {
+  const profile = useActiveProfile();
+  const stack = useStackStatus();
   return (
-    <div className="page-body">
-      <EmptyState icon={<DatabaseIcon />} title="Pub/Sub is on its way">
-        Subscribe to channels and patterns, see messages as JSON, publish.
-      </EmptyState>
+    <ServiceGate profile={profile} stack={stack} service="kv">
+      {(active) => <PubSub key={active.id} profile={active} />}
+    </ServiceGate>
+  );
+}
+
+/** `a b, c` → ['a', 'b', 'c'] (names with spaces are not supported in this field). */
+function names(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+}
+
+function PubSub({ profile }: { profile: ProfileView }) {
+  const bridge = useBridge();
+  const [channelsText, setChannelsText] = useState('');
+  const [patternsText, setPatternsText] = useState('');
+  const [active, setActive] = useState<{ channels: string[]; patterns: string[] } | null>(null);
+  const [subs, setSubs] = useState<Subscription[]>([]);
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [selected, setSelected] = useState<number>();
+  const [error, setError] = useState<BridgeErrorData>();
+  const [dropped, setDropped] = useState(0);
+  const seq = useRef(0);
+
+  useEffect(() => {
+    if (!active) return;
+    return bridge.open(
+      'kv.subscribe',
+      { profileId: profile.id, channels: active.channels, patterns: active.patterns },
+      {
+        onEvents: (events, lost) => {
+          const arrived: Message[] = [];
+          let serverLost = 0;
+          for (const event of events) {
+            if (event.kind === 'message') arrived.push({ ...event, seq: seq.current++ });
+            else if (event.kind === 'serverDropped') serverLost += event.count;
+            else {
+              setSubs((current) =>
+                current.map((sub) =>
+                  sub.target === event.target && sub.pattern === event.pattern
+                    ? event.kind === 'subscribed'
+                      ? { ...sub, state: 'active' }
+                      : { ...sub, state: 'failed', message: event.message }
+                    : sub,
+                ),
+              );
+            }
+          }
+          if (lost + serverLost > 0) setDropped((n) => n + lost + serverLost);
+          if (arrived.length > 0) {
+            setMessages((current) => {
+              const next = current.concat(arrived);
+              return next.length > MESSAGE_CAP ? next.slice(next.length - MESSAGE_CAP) : next;
+            });
+          }
+        },
+        onEnd: (endError) => {
+          if (endError) setError(endError);
+          setActive(null);
+        },
+      },
+    );
+  }, [bridge, profile.id, active]);
+
+  const channels = names(channelsText);
+  const patterns = names(patternsText);
+  const chosen = messages.find((message) => message.seq === selected);
+
+  return (
+    <div className="kv-pubsub" data-testid="kv-pubsub">
+      <div className="kv-pubsub-main">
+        <form
+          className="toolbar kv-live-filters"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (active) setActive(null);
+            else if (channels.length + patterns.length > 0) {
+              setError(undefined);
+              setSubs([
+                ...channels.map((target) => ({ target, pattern: false, state: 'pending' as const })),
+                ...patterns.map((target) => ({ target, pattern: true, state: 'pending' as const })),
+              ]);
+              setActive({ channels, patterns });
+            }
+          }}
+        >
+          <input
+            className="input input-mono"
+            placeholder="Channels: orders news"
+            aria-label="Channels"
+            value={channelsText}
+            disabled={Boolean(active)}
+            onChange={(event) => setChannelsText(event.target.value)}
+          />
+          <input
+            className="input input-mono"
+            placeholder="Patterns: user:*"
+            aria-label="Patterns"
+            value={patternsText}
+            disabled={Boolean(active)}
+            onChange={(event) => setPatternsText(event.target.value)}
+          />
+          <Button
+            size="sm"
+            type="submit"
+            variant={active ? 'default' : 'primary'}
+            disabled={!active && channels.length + patterns.length === 0}
+          >
+            {active ? 'Unsubscribe' : 'Subscribe'}
+          </Button>
+          <Button size="sm" variant="ghost" type="button" onClick={() => setMessages([])}>
+            Clear
+          </Button>
+          {patterns.includes('*') && !active ? (
+            <span className="kv-live-drops">`*` receives every message on the database</span>
+          ) : null}
+        </form>
+        <div className="kv-pubsub-subs" data-testid="pubsub-subscriptions">
+          {subs.length === 0 ? (
+            <span className="faint">
+              Not subscribed. Enter channels or patterns (e.g. user:*) and subscribe.
+            </span>
+          ) : (
+            subs.map((sub) => (
+              <span key={`${sub.pattern}:${sub.target}`} title={sub.message}>
+                <Badge
+                  tone={sub.state === 'active' ? 'success' : sub.state === 'failed' ? 'danger' : undefined}
+                >
+                  {sub.pattern ? 'pattern ' : ''}
+                  {sub.target} · {sub.state}
+                </Badge>
+              </span>
+            ))
+          )}
+          <span className="kv-live-spacer" />
+          <span className="faint">
+            {messages.length.toLocaleString()} kept (cap {MESSAGE_CAP.toLocaleString()}) · dropped{' '}
+            <span data-testid="pubsub-dropped">{dropped.toLocaleString()}</span>
+          </span>
+        </div>
+        {error ? (
+          <Callout tone="danger" title="Subscription ended">
+            {error.message}
+          </Callout>
+        ) : null}
+        {subs
+          .filter((sub) => sub.state === 'failed')
+          .map((sub) => (
+            <Callout key={`f:${sub.target}`} tone="danger" title={`Could not subscribe to ${sub.target}`}>
+              {sub.message}
+            </Callout>
+          ))}
+        <MessageList messages={messages} selected={selected} onSelect={setSelected} />
+      </div>
+      <aside className="kv-pubsub-side">
+        <section>
+          <h3 className="section-title">Message</h3>
+          {chosen ? (
+            <div data-testid="pubsub-detail">
+              <p className="faint">
+                {chosen.channel}
+                {chosen.pattern ? ` (pattern ${chosen.pattern})` : ''} ·{' '}
+                {new Date(chosen.at).toLocaleTimeString()}
+              </p>
+              <BodyView value={chosen.payload} label="Message payload" />
+            </div>
+          ) : (
+            <p className="faint">Select a message to see it (JSON is pretty-printed).</p>
+          )}
+        </section>
+        <PublishForm profile={profile} defaultChannel={channels[0] ?? ''} />
+      </aside>
     </div>
+  );
+}
+
+function MessageList({
+  messages,
+  selected,
+  onSelect,
+}: {
+  messages: Message[];
+  selected: number | undefined;
+  onSelect: (seq: number) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    getItemKey: (index) => messages[index]!.seq,
+  });
+  return (
+    <div
+      ref={scrollRef}
+      className="kv-live-list"
+      role="listbox"
+      aria-label="Messages"
+      data-testid="pubsub-messages"
+    >
+      {messages.length === 0 ? <div className="kv-live-empty faint">No messages yet.</div> : null}
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const message = messages[item.index]!;
+          return (
+            <button
+              key={item.key}
+              type="button"
+              role="option"
+              aria-selected={message.seq === selected}
+              className="kv-pubsub-row"
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+              onClick={() => onSelect(message.seq)}
+            >
+              <span className="kv-live-time">
+                {new Date(message.at).toLocaleTimeString(undefined, { hour12: false })}
+              </span>
+              <span className="kv-live-command">{message.channel}</span>
+              <span className="kv-live-args">{message.payload}</span>
+            </button>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function PublishForm({ profile, defaultChannel }: { profile: ProfileView; defaultChannel: string }) {
+  const [channel, setChannel] = useState('');
+  const [message, setMessage] = useState('');
+  const publish = useBridgeMutation('kv.publish');
+  const target = channel.trim() || defaultChannel;
+  return (
+    <form
+      className="kv-pubsub-publish"
+      aria-label="Publish"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (target) publish.mutate({ profileId: profile.id, channel: target, message });
+      }}
+    >
+      <h3 className="section-title">Publish</h3>
+      <TextField
+        label="Channel"
+        mono
+        placeholder={defaultChannel || 'orders'}
+        value={channel}
+        onChange={(event) => setChannel(event.target.value)}
+      />
+      <TextareaField
+        label="Message"
+        className="input-mono"
+        rows={5}
+        placeholder='{"id": 42}'
+        value={message}
+        onChange={(event) => setMessage(event.target.value)}
+      />
+      <div className="kv-pubsub-publish-actions">
+        <Button
+          type="submit"
+          variant="primary"
+          size="sm"
+          icon={<SendIcon />}
+          busy={publish.isPending}
+          disabled={!target}
+        >
+          Publish{target ? ` to ${target}` : ''}
+        </Button>
+        {publish.isSuccess ? (
+          <span data-testid="publish-result">
+            Delivered to {publish.data.receivers.toLocaleString()} subscriber
+            {publish.data.receivers === 1 ? '' : 's'}
+          </span>
+        ) : null}
+      </div>
+      {publish.isError ? (
+        <Callout tone="danger" title="Not published">
+          {errorMessage(publish.error)}
+        </Callout>
+      ) : null}
+    </form>
   );
 }
