@@ -51,7 +51,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
 
   useEffect(() => {
     if (!running) return;
-    return bridge.open(
+    const close = bridge.open(
       'kv.monitor',
       { profileId: profile.id },
       {
@@ -62,6 +62,10 @@ function Monitor({ profile }: { profile: ProfileView }) {
         },
       },
     );
+    return () => {
+      close();
+      store.disconnected();
+    };
   }, [bridge, profile.id, running, store]);
 
   // The chart moves even when no line arrives.
@@ -110,10 +114,16 @@ function Monitor({ profile }: { profile: ProfileView }) {
           Clear
         </Button>
         <span
-          className={`kv-live-state ${running ? (paused ? 'is-paused' : 'is-live') : 'is-stopped'}`}
+          className={`kv-live-state ${running && snap.connected ? (paused ? 'is-paused' : 'is-live') : 'is-stopped'}`}
           data-testid="monitor-state"
         >
-          {running ? (paused ? 'Paused — still recording' : 'Live') : 'Stopped'}
+          {running
+            ? !snap.connected
+              ? 'Connecting…'
+              : paused
+                ? 'Paused — still recording'
+                : 'Live'
+            : 'Stopped'}
         </span>
         <span className="kv-live-rate" title="Lines per second over the last minute">
           <Sparkline values={series.slice(0, -1)} label="Lines per second, last minute" />
@@ -177,6 +187,12 @@ function Monitor({ profile }: { profile: ProfileView }) {
           <strong data-testid="monitor-kept">{kept.length.toLocaleString()}</strong> kept (cap{' '}
           {cap.toLocaleString()})
         </span>
+        {paused ? (
+          <span>
+            Recording while paused:{' '}
+            <strong data-testid="monitor-kept-now">{snap.keptNow.toLocaleString()}</strong> kept now
+          </span>
+        ) : null}
         <span>
           Evicted by the cap: <strong>{snap.evicted.toLocaleString()}</strong>
         </span>

@@ -167,6 +167,8 @@ export interface MonitorSnapshot {
   /** Lines per second, oldest first, the last entry the current partial second. */
   series: number[];
   paused: boolean;
+  /** The service confirmed the current stream (its `"OK"`): commands from now on are seen. */
+  connected: boolean;
 }
 
 /**
@@ -180,6 +182,7 @@ export class MonitorStore {
   private bridgeDropped = 0;
   private serverDropped = 0;
   private frozen: KeptLine[] | null = null;
+  private connected = false;
   private snapshot: MonitorSnapshot;
   private readonly listeners = new Set<() => void>();
   private pending = false;
@@ -206,10 +209,17 @@ export class MonitorStore {
         this.ring.push(event);
         lines++;
       } else if (event.kind === 'serverDropped') this.serverDropped += event.count;
+      else if (event.kind === 'open') this.connected = true;
     }
     this.bridgeDropped += dropped;
     this.rate.add(lines + dropped);
     this.publish();
+  }
+
+  /** A new stream is starting (or the current one ended): not connected until its `open` event. */
+  disconnected(): void {
+    this.connected = false;
+    this.publish(true);
   }
 
   setPaused(paused: boolean): void {
@@ -262,6 +272,7 @@ export class MonitorStore {
       serverDropped: this.serverDropped,
       series: this.rate.series(),
       paused: this.frozen !== null,
+      connected: this.connected,
     };
   }
 }

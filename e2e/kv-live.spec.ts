@@ -1,0 +1,207 @@
+// The KV Monitor and Pub/Sub screens against the real local stack's KV service (redis-server behind the
+// REST bridge), with traffic from the vendor's own client (@upstash/redis) running in the test.
+import { Redis } from '@upstash/redis';
+import type { Page } from '@playwright/test';
+import { expect, go, test, waitForStack } from './fixtures';
+
+const KV_TOKEN = 'switchyard-local-kv-token';
+const KV_READ_ONLY_TOKEN = 'switchyard-local-kv-readonly-token';
+
+/** The local stack's KV URL, from the Local stack page. */
+async function kvUrl(page: Page): Promise<string> {
+  await go(page, '#/stack');
+  await expect(page.getByTestId('stack-page-state')).toHaveText('Running', { timeout: 30_000 });
+  const url = (
+    await page.locator('dt', { hasText: 'KV REST' }).locator('xpath=following-sibling::dd[1]').textContent()
+  )?.trim();
+  if (!url?.startsWith('http')) throw new Error(`no KV URL on the Local stack page: ${url}`);
+  return url;
+}
+
+/** Commands from another client, one after another, until stopped. */
+function runTraffic(redis: Redis): { stop(): Promise<number> } {
+  let running = true;
+  let sent = 0;
+  const loop = (async () => {
+    for (let i = 0; running; i++) {
+      await redis.set(`e2e:user:${i}`, `name ${i}`);
+      await redis.get(`e2e:order:${i}`);
+      sent += 2;
+      // A steady trickle is enough here (throughput is the bench's job) and keeps a loaded machine usable.
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return sent;
+    },
+  };
+}
+
+const sdk = (url: string): Redis =>
+  new Redis({ url, token: KV_TOKEN, enableTelemetry: false, enableAutoPipelining: false });
+
+const commandsShown = (page: Page) =>
+  page.getByTestId('monitor-list').locator('.kv-live-command').allTextContents();
+const number = async (page: Page, id: string): Promise<number> =>
+  Number((await page.getByTestId(id).textContent())!.replace(/[^\d]/g, ''));
+
+test('monitor: filters while traffic runs, own traffic hidden by default, pause and resume, stop', async ({
+  app,
+  context,
+  consoleHost,
+}) => {
+  test.setTimeout(300_000);
+  await waitForStack(app);
+  const url = await kvUrl(app);
+  await go(app, '#/kv/monitor');
+  await expect(app.getByTestId('monitor-state')).toHaveText('Live');
+  const redis = sdk(url);
+  const traffic = runTraffic(redis);
+  try {
+    const list = app.getByTestId('monitor-list');
+    await expect(list.getByText(/e2e:user:\d+/).first()).toBeVisible();
+
+    // By command: only GETs.
+    await app.getByLabel('Filter by command').fill('get');
+    await expect(list.getByText(/e2e:order:\d+/).first()).toBeVisible();
+    await expect.poll(async () => new Set(await commandsShown(app))).toEqual(new Set(['GET']));
+
+    // By key pattern (any argument): only the user keys, which only SET touches.
+    await app.getByLabel('Filter by command').fill('');
+    await app.getByLabel('Filter by key pattern').fill('e2e:user:*');
+    await expect.poll(async () => new Set(await commandsShown(app))).toEqual(new Set(['SET']));
+    // By client: the service masks addresses, so only script lines (`lua`) differ; none here.
+    await app.getByLabel('Filter by client').fill('lua');
+    await expect(app.getByTestId('monitor-shown')).toHaveText('0');
+    await app.getByLabel('Filter by client').fill('');
+    await app.getByLabel('Filter by key pattern').fill('');
+
+    // The console's own traffic: a publish from this console (another window) is tagged and hidden.
+    const other = await context.newPage();
+    await other.goto(consoleHost.url);
+    await expect(other.getByRole('navigation', { name: 'Areas' })).toBeVisible();
+    await go(other, '#/kv/pubsub');
+    await other.getByLabel('Channel', { exact: true }).fill('e2e-own');
+    await other.getByLabel('Message', { exact: true }).fill('from the console');
+    await other.getByRole('button', { name: 'Publish to e2e-own' }).click();
+    await expect(other.getByTestId('publish-result')).toHaveText('Delivered to 0 subscribers');
+    await redis.publish('e2e-foreign', 'from the sdk');
+    await app.getByLabel('Filter by command').fill('publish');
+    await expect(list.getByText('e2e-foreign')).toBeVisible();
+    await expect(list.getByText('e2e-own')).toHaveCount(0);
+    // force: the row of filters re-renders with every batch of lines, so it never counts as "stable".
+    const showOwn = app.getByRole('switch', { name: /Show this console's commands/ });
+    await showOwn.click({ force: true });
+    await expect(showOwn).toBeChecked();
+    const own = list.locator('.kv-live-row', { hasText: 'e2e-own' });
+    await expect(own).toBeVisible();
+    await expect(own.getByText('console', { exact: true })).toBeVisible();
+    await expect(
+      list.locator('.kv-live-row', { hasText: 'e2e-foreign' }).getByText('console', { exact: true }),
+    ).toHaveCount(0);
+    await other.close();
+    await app.getByLabel('Filter by command').fill('');
+
+    // Pause freezes the view while lines are still kept; resume shows them.
+    await app.getByRole('button', { name: 'Pause' }).click();
+    await expect(app.getByTestId('monitor-state')).toHaveText('Paused — still recording');
+    const frozen = await number(app, 'monitor-kept');
+    await expect.poll(() => number(app, 'monitor-kept-now')).toBeGreaterThan(frozen);
+    expect(await number(app, 'monitor-kept')).toBe(frozen);
+    await app.getByRole('button', { name: 'Resume' }).click();
+    await expect(app.getByTestId('monitor-state')).toHaveText('Live');
+    await expect.poll(() => number(app, 'monitor-kept')).toBeGreaterThan(frozen);
+
+    // Export writes what is kept to a file main chooses and names it.
+    await app.getByRole('button', { name: /^Export .* kept lines$/ }).click();
+    await expect(app.getByText(/kv-monitor-.*\.log/)).toBeVisible();
+
+    // Stop closes the stream: no more lines arrive.
+    await app.getByRole('button', { name: 'Stop monitor' }).click();
+    await expect(app.getByTestId('monitor-state')).toHaveText('Stopped');
+    const stopped = await number(app, 'monitor-kept');
+    await redis.set('e2e:after-stop', '1');
+    await app.getByLabel('Filter by key pattern').fill('e2e:after-*');
+    await app.getByRole('button', { name: 'Start monitor' }).click();
+    await expect(app.getByTestId('monitor-state')).toHaveText('Live');
+    await redis.set('e2e:after-restart', '1');
+    await expect(list.getByText('e2e:after-restart')).toBeVisible();
+    await expect(list.getByText('e2e:after-stop')).toHaveCount(0);
+    expect(await number(app, 'monitor-kept')).toBeGreaterThan(stopped);
+  } finally {
+    await traffic.stop();
+  }
+});
+
+test('pub/sub: subscribe to a channel and a pattern, JSON view, publish round trip', async ({ app }) => {
+  test.setTimeout(90_000);
+  await waitForStack(app);
+  const url = await kvUrl(app);
+  await go(app, '#/kv/pubsub');
+  await expect(app.getByText('Not subscribed.', { exact: false })).toBeVisible();
+  await expect(app.getByRole('button', { name: 'Subscribe' })).toBeDisabled();
+  await app.getByLabel('Channels').fill('e2e-news');
+  await app.getByLabel('Patterns').fill('e2e-orders:*');
+  await app.getByRole('button', { name: 'Subscribe' }).click();
+  const subs = app.getByTestId('pubsub-subscriptions');
+  await expect(subs.getByText('e2e-news · active')).toBeVisible();
+  await expect(subs.getByText('pattern e2e-orders:* · active')).toBeVisible();
+
+  // From another client: a JSON message on the channel.
+  expect(await sdk(url).publish('e2e-news', '{"id":42,"items":["a","b"]}')).toBe(2 - 1);
+  const messages = app.getByTestId('pubsub-messages');
+  await messages.getByRole('option', { name: /e2e-news/ }).click();
+  await expect(app.getByTestId('pubsub-detail').getByText('JSON')).toBeVisible();
+  await expect(app.getByLabel('Message payload')).toHaveText(
+    JSON.stringify({ id: 42, items: ['a', 'b'] }, null, 2),
+  );
+
+  // From the console: a publish that the pattern subscription receives.
+  await app.getByLabel('Channel', { exact: true }).fill('e2e-orders:7');
+  await app.getByLabel('Message', { exact: true }).fill('shipped');
+  await app.getByRole('button', { name: 'Publish to e2e-orders:7' }).click();
+  await expect(app.getByTestId('publish-result')).toHaveText('Delivered to 1 subscriber');
+  await expect(messages.getByRole('option', { name: /e2e-orders:7.*shipped/ })).toBeVisible();
+
+  // Unsubscribe closes the streams at the service: nobody receives any more.
+  await app.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(app.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
+  await expect.poll(() => sdk(url).publish('e2e-news', 'late')).toBe(0);
+});
+
+test('read-only profile: publish refused in main, monitor and subscribe refused by the service', async ({
+  app,
+}) => {
+  test.setTimeout(90_000);
+  await waitForStack(app);
+  const url = await kvUrl(app);
+  await app.keyboard.press('Alt+6');
+  await app.getByRole('button', { name: 'New profile' }).click();
+  const form = app.getByRole('form', { name: 'New profile' });
+  await form.getByLabel('Name').fill('KV RO');
+  await form.getByLabel('REST URL').fill(url);
+  await form.getByLabel('KV standard token', { exact: true }).fill(KV_TOKEN);
+  await form.getByLabel('KV read-only token', { exact: true }).fill(KV_READ_ONLY_TOKEN);
+  await form.getByRole('switch', { name: /Read-only/ }).check();
+  await form.getByRole('button', { name: 'Create profile' }).click();
+  await app.getByRole('button', { name: 'Use this profile' }).click();
+
+  await go(app, '#/kv/monitor');
+  await expect(app.getByText('The monitor stopped')).toBeVisible();
+  await expect(app.getByText(/NOPERM/)).toBeVisible();
+  await expect(app.getByTestId('monitor-state')).toHaveText('Stopped');
+
+  await go(app, '#/kv/pubsub');
+  await app.getByLabel('Channel', { exact: true }).fill('e2e-ro');
+  await app.getByLabel('Message', { exact: true }).fill('x');
+  await app.getByRole('button', { name: 'Publish to e2e-ro' }).click();
+  await expect(app.getByText('Not published')).toBeVisible();
+  await expect(app.getByText(/This profile is read-only/)).toBeVisible();
+  await app.getByLabel('Channels').fill('e2e-ro');
+  await app.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(app.getByText('Subscription ended')).toBeVisible();
+  await expect(app.getByText(/NOPERM/)).toBeVisible();
+});
