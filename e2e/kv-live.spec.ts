@@ -117,7 +117,7 @@ test('monitor: filters while traffic runs, own traffic hidden by default, pause 
 
     // Export writes what is kept to a file main chooses and names it.
     await app.getByRole('button', { name: /^Export .* kept lines$/ }).click();
-    await expect(app.getByText(/kv-monitor-.*\.log/)).toBeVisible();
+    await expect(app.getByTestId('export-result')).toHaveText(/^Saved [\d,]+ lines to .*kv-monitor-.*\.log$/);
 
     // Stop closes the stream: no more lines arrive.
     await app.getByRole('button', { name: 'Stop monitor' }).click();

@@ -15,7 +15,6 @@ import { Switch } from '../../../ui/fields';
 import { DownloadIcon } from '../../../ui/icons';
 import { Badge, Callout } from '../../../ui/misc';
 import { ServiceGate } from '../../../ui/ServiceGate';
-import { toast } from '../../../ui/toast';
 import '../live.css';
 import {
   compileFilters,
@@ -81,12 +80,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
   const current = series[series.length - 2] ?? 0;
   const dropped = snap.bridgeDropped + snap.serverDropped;
 
-  const exporter = useBridgeMutation('kv.monitor.export', {
-    onSuccess: (result) => {
-      toast.success(`Exported ${result.lines.toLocaleString()} lines`, result.path);
-    },
-    onError: (err) => toast.error('Export failed', errorMessage(err)),
-  });
+  const exporter = useBridgeMutation('kv.monitor.export');
 
   return (
     <div className="kv-live" data-testid="kv-monitor">
@@ -237,6 +231,13 @@ function Monitor({ profile }: { profile: ProfileView }) {
         >
           Export {kept.length.toLocaleString()} kept lines
         </Button>
+        {exporter.isSuccess ? (
+          <span data-testid="export-result">
+            Saved {exporter.data.lines.toLocaleString()} lines to <code>{exporter.data.path}</code>
+          </span>
+        ) : exporter.isError ? (
+          <span className="kv-live-drops">{errorMessage(exporter.error)}</span>
+        ) : null}
       </form>
     </div>
   );
