@@ -20,8 +20,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { openDatabase } from '../stack/store/db';
-import { messageRow, MessageStore } from '../stack/store/message-store';
-import { WorkflowStore } from '../stack/store/workflow-store';
+import { messageRow } from '../stack/store/messages';
+import { StackStore } from '../stack/store/stack-store';
+import { workflowStoreOf } from '../stack/store/workflow-store';
 import { percentile, printTable } from './lib/report';
 
 interface Options {
@@ -252,8 +253,9 @@ const STATES = [
  */
 function seed(dataDir: string, count: number, steps: number, failed?: { label: string; url: string }): void {
   const db = openDatabase(join(dataDir, 'stack.db'), 'normal');
-  const messages = new MessageStore(db);
-  const workflows = new WorkflowStore(db);
+  const store = new StackStore(db);
+  const messages = store.messages;
+  const workflows = workflowStoreOf(store);
   const now = Date.now();
   const insert = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
@@ -311,7 +313,7 @@ function seed(dataDir: string, count: number, steps: number, failed?: { label: s
         );
         messages.finish(seq, 'FAILED', createdAt + 50);
         const dlqId = `${createdAt}-${seq}`;
-        messages.insertDlq({ dlqId, seq, createdAt: createdAt + 50, responseStatus: 500 });
+        store.dlq.insert({ dlqId, seq, createdAt: createdAt + 50, responseStatus: 500 });
         workflows.finishRun(runSeq, 'RUN_FAILED', createdAt + 50, null);
         workflows.setDlqId(runSeq, dlqId);
       } else {
