@@ -4,11 +4,8 @@
 //   #/workflows/dlq                            failed runs grouped by failure, bulk recovery
 //   #/workflows/jobs                           the journal of bulk jobs
 // Each tab is its own lazily loaded module.
-import { type ComponentType, Suspense } from 'react';
 import { lazyWithPreload } from '../../shell/lazy';
-import { useNav } from '../../shell/nav';
-import { PageHeader } from '../../shell/PageHeader';
-import { Spinner } from '../../ui/misc';
+import { type AreaTab, TabbedArea } from '../../shell/TabbedArea';
 import './workflows.css';
 
 export const WORKFLOW_TABS = [
@@ -16,41 +13,18 @@ export const WORKFLOW_TABS = [
   { id: 'compare', label: 'Compare', component: lazyWithPreload(() => import('./compare/CompareTab')) },
   { id: 'dlq', label: 'DLQ triage', component: lazyWithPreload(() => import('./dlq/DlqTab')) },
   { id: 'jobs', label: 'Jobs', component: lazyWithPreload(() => import('./jobs/JobsTab')) },
-] as const satisfies readonly { id: string; label: string; component: ComponentType<{ params: string[] }> }[];
+] as const satisfies readonly [AreaTab, ...AreaTab[]];
 
 void WORKFLOW_TABS[0].component.preload();
 
 export default function WorkflowsArea({ params }: { params: string[] }) {
-  const navigate = useNav((state) => state.navigate);
-  const [tabId = 'runs', ...rest] = params;
-  const tab = WORKFLOW_TABS.find((candidate) => candidate.id === tabId) ?? WORKFLOW_TABS[0];
-  const Tab = tab.component;
   return (
-    <>
-      <PageHeader title="Workflows" subtitle="Runs step by step, failures grouped, recovery in bulk" />
-      <div className="tabs" role="tablist" aria-label="Workflows">
-        {WORKFLOW_TABS.map((candidate) => (
-          <button
-            key={candidate.id}
-            type="button"
-            role="tab"
-            className="tab"
-            aria-selected={candidate.id === tab.id}
-            onClick={() => navigate('workflows', candidate.id)}
-          >
-            {candidate.label}
-          </button>
-        ))}
-      </div>
-      <Suspense
-        fallback={
-          <div className="page-body">
-            <Spinner />
-          </div>
-        }
-      >
-        <Tab params={rest} />
-      </Suspense>
-    </>
+    <TabbedArea
+      area="workflows"
+      title="Workflows"
+      subtitle="Runs step by step, failures grouped, recovery in bulk"
+      tabs={WORKFLOW_TABS}
+      params={params}
+    />
   );
 }
