@@ -74,6 +74,24 @@ beforeAll(async () => {
         },
       },
       '/child': { fn: childFn },
+      '/parent-of-failing': {
+        fn: async (context) => {
+          const result = await context.invoke('call-failing-child', {
+            workflow: { routeFunction: failingChild, options: {}, workflowId: 'failing-child' },
+            body: {},
+            retries: 0,
+          });
+          return { isFailed: result.isFailed, isCanceled: result.isCanceled };
+        },
+      },
+      '/failing-child': { fn: failingChild },
+      '/notifier': {
+        fn: async (context) => {
+          const { eventId } = context.requestPayload as { eventId: string };
+          const result = await context.notify('tell', eventId, { from: 'notifier' });
+          return { notified: Array.isArray(result.notifyResponse) ? result.notifyResponse.length : -1 };
+        },
+      },
       '/hook': {
         fn: async (context) => {
           const hook = await context.createWebhook('make-hook');
@@ -115,6 +133,12 @@ beforeAll(async () => {
     },
   );
 });
+
+async function failingChild(context: any): Promise<unknown> {
+  return context.run('explode', () => {
+    throw new Error('child broke');
+  });
+}
 
 async function childFn(context: any): Promise<unknown> {
   const doubled = await context.run('double', () => (context.requestPayload as { n: number }).n * 2);
@@ -248,6 +272,24 @@ describe('step types', () => {
       workflowUrl: `${app.url}/parent`,
       workflowRunCreatedAt: parent.workflowRunCreatedAt,
     });
+  });
+
+  it('Invoke of a child that fails: the parent gets isFailed', async () => {
+    const { workflowRunId } = await app.client.trigger({ url: `${app.url}/parent-of-failing` });
+    const parent = await finished(workflowRunId);
+    expect(JSON.parse(parent.workflowRunResponse)).toEqual({ isFailed: true, isCanceled: false });
+  });
+
+  it('Notify step (context.notify) wakes another run', async () => {
+    const waiting = await app.client.trigger({ url: `${app.url}/wait` });
+    const eventId = `evt-${waiting.workflowRunId}`;
+    await eventually(async () => (await app.client.getWaiters({ eventId })).length > 0, 'a waiter');
+    const notifier = await app.client.trigger({ url: `${app.url}/notifier`, body: { eventId } });
+    const run = await finished(notifier.workflowRunId);
+    expect(JSON.parse(run.workflowRunResponse)).toEqual({ notified: 1 });
+    expect(flat(run).find((step) => step.stepType === 'Notify')?.stepName).toBe('tell');
+    const woken = await finished(waiting.workflowRunId);
+    expect(JSON.parse(woken.workflowRunResponse).data).toEqual({ from: 'notifier' });
   });
 
   it('CreateWebhook / WaitForWebhook: a call to the hook URL (no token) reaches the run', async () => {
