@@ -1,6 +1,7 @@
 // The building blocks of the bridge contract. Every procedure is declared once (procedures.ts) with a zod
-// schema for its input and a phantom type for its output; main validates inputs with the schema, the
-// renderer gets static types for both sides.
+// schema for its input, a phantom type for its output and, for calls that change something, the queries
+// it makes stale; main validates inputs with the schema, the renderer gets static types for both sides and
+// applies the invalidations after a successful call.
 import type { z } from 'zod';
 
 /**
@@ -10,10 +11,19 @@ import type { z } from 'zod';
  */
 export type Effect = 'local' | 'read' | 'write';
 
-export interface CallDef<I extends z.ZodType = z.ZodType, O = unknown> {
+export interface CallDef<
+  I extends z.ZodType = z.ZodType,
+  O = unknown,
+  V extends readonly string[] = readonly string[],
+> {
   readonly kind: 'call';
   readonly input: I;
   readonly effect: Effect;
+  /**
+   * Calls whose cached results this one makes stale when it succeeds (every cached input of each). Names
+   * only: procedures.ts checks at compile time that each is a call.
+   */
+  readonly invalidates: V;
   /** Phantom: never set at run time, carries the output type. */
   readonly output?: O;
 }
@@ -28,12 +38,24 @@ export interface StreamDef<I extends z.ZodType = z.ZodType, E = unknown> {
 
 export type ProcedureDef = CallDef | StreamDef;
 
-/** `call<Output>()(inputSchema, effect)`: the two-step form lets TypeScript infer the input type. */
+export interface CallOptions<V extends readonly string[]> {
+  invalidates?: V;
+}
+
+/**
+ * `call<Output>()(inputSchema, effect, { invalidates: ['messages.queues.list'] })`: the two-step form lets
+ * TypeScript infer the input type (and keep the invalidated names as literals).
+ */
 export function call<O>() {
-  return <I extends z.ZodType>(input: I, effect: Effect = 'local'): CallDef<I, O> => ({
+  return <I extends z.ZodType, const V extends readonly string[] = readonly []>(
+    input: I,
+    effect: Effect = 'local',
+    options: CallOptions<V> = {},
+  ): CallDef<I, O, V> => ({
     kind: 'call',
     input,
     effect,
+    invalidates: options.invalidates ?? ([] as readonly string[] as V),
   });
 }
 

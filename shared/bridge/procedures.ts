@@ -29,3 +29,16 @@ export type InputOf<N extends ProcedureName> = z.input<Procedures[N]['input']>;
 export type ParsedInputOf<N extends ProcedureName> = z.output<Procedures[N]['input']>;
 export type OutputOf<N extends CallName> = Procedures[N] extends CallDef<z.ZodType, infer O> ? O : never;
 export type EventOf<N extends StreamName> = Procedures[N] extends StreamDef<z.ZodType, infer E> ? E : never;
+
+/** Every name some call lists in its `invalidates`. */
+type InvalidatedName = {
+  [K in ProcedureName]: Procedures[K] extends CallDef<z.ZodType, unknown, infer V> ? V[number] : never;
+}[ProcedureName];
+/** Compiles only while every invalidated name is a call: a typo is named in the error. */
+type OnlyCalls<N extends CallName> = N;
+export type InvalidatedCall = OnlyCalls<InvalidatedName>;
+
+/** The calls whose cached results a successful `name` makes stale, as its declaration says. */
+export function invalidatedBy(name: CallName): readonly InvalidatedCall[] {
+  return (procedures[name] as CallDef).invalidates as readonly InvalidatedCall[];
+}

@@ -10,7 +10,14 @@ import {
 } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import type { BridgeError } from '../../../shared/bridge/errors';
-import type { CallName, EventOf, InputOf, OutputOf, StreamName } from '../../../shared/bridge/procedures';
+import type {
+  CallName,
+  EventOf,
+  InputOf,
+  invalidatedBy as InvalidatedBy,
+  OutputOf,
+  StreamName,
+} from '../../../shared/bridge/procedures';
 import type { BridgeClient } from './client';
 import type { ConnectionState } from './transport';
 
@@ -44,20 +51,28 @@ export function useBridgeQuery<N extends CallName>(
   });
 }
 
+// The contract's values (every procedure's zod schema) stay out of the first screen's JavaScript: they
+// load when a screen first mounts a mutation hook, long before that mutation can succeed.
+let contract: Promise<{ invalidatedBy: typeof InvalidatedBy }> | undefined;
+const loadContract = () => (contract ??= import('../../../shared/bridge/procedures'));
+
+/**
+ * A call that changes something. On success it first invalidates what the procedure declares in
+ * `invalidates` (shared/bridge/procedures), then runs `onSuccess`; screens list no invalidations themselves.
+ */
 export function useBridgeMutation<N extends CallName>(
   name: N,
-  options: Omit<UseMutationOptions<OutputOf<N>, BridgeError, InputOf<N>>, 'mutationFn'> & {
-    /** Procedures whose cached results this mutation makes stale. */
-    invalidates?: CallName[];
-  } = {},
+  options: Omit<UseMutationOptions<OutputOf<N>, BridgeError, InputOf<N>>, 'mutationFn'> = {},
 ) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
-  const { invalidates = [], onSuccess, ...rest } = options;
+  useEffect(() => void loadContract(), []);
+  const { onSuccess, ...rest } = options;
   return useMutation<OutputOf<N>, BridgeError, InputOf<N>>({
     mutationFn: (input) => bridge.call(name, input),
     onSuccess: async (...args) => {
-      await Promise.all(invalidates.map((key) => queryClient.invalidateQueries({ queryKey: [key] })));
+      const { invalidatedBy } = await loadContract();
+      await Promise.all(invalidatedBy(name).map((key) => queryClient.invalidateQueries({ queryKey: [key] })));
       await onSuccess?.(...args);
     },
     ...rest,

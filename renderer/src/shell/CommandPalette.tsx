@@ -28,7 +28,6 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
   const bridge = useBridge();
   const { data } = useProfiles();
   const activate = useBridgeMutation('profiles.activate', {
-    invalidates: ['profiles.list'],
     onError: (error) => toast.error('Could not switch profile', errorMessage(error)),
   });
 

@@ -14,7 +14,6 @@ export function ProfileSwitcher() {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const activate = useBridgeMutation('profiles.activate', {
-    invalidates: ['profiles.list'],
     onError: (error) => toast.error('Could not switch profile', errorMessage(error)),
   });
 

@@ -32,18 +32,26 @@ export const profileProcedures = {
   'profiles.list': call<ProfilesList>()(z.object({})),
   'profiles.create': call<ProfileView>()(
     z.object({ settings: profileSettingsSchema, secrets: secretChangesSchema.default({}) }),
+    'local',
+    { invalidates: ['profiles.list'] },
   ),
   'profiles.update': call<ProfileView>()(
     z.object({ id, settings: profileSettingsSchema.partial(), secrets: secretChangesSchema.default({}) }),
+    'local',
+    { invalidates: ['profiles.list'] },
   ),
-  'profiles.duplicate': call<ProfileView>()(z.object({ id })),
-  'profiles.delete': call<{ deleted: string }>()(z.object({ id })),
-  'profiles.activate': call<ProfilesList>()(z.object({ id })),
+  'profiles.duplicate': call<ProfileView>()(z.object({ id }), 'local', { invalidates: ['profiles.list'] }),
+  'profiles.delete': call<{ deleted: string }>()(z.object({ id }), 'local', {
+    invalidates: ['profiles.list'],
+  }),
+  'profiles.activate': call<ProfilesList>()(z.object({ id }), 'local', { invalidates: ['profiles.list'] }),
   'profiles.testConnection': call<ConnectionTestResult>()(
     z.object({ id, service: z.enum(['messages', 'kv']) }),
     'read',
   ),
   /** Settings only, never secrets. */
   'profiles.export': call<ProfileExport>()(z.object({ ids: z.array(id).optional() })),
-  'profiles.import': call<{ imported: ProfileView[] }>()(z.object({ data: z.unknown() })),
+  'profiles.import': call<{ imported: ProfileView[] }>()(z.object({ data: z.unknown() }), 'local', {
+    invalidates: ['profiles.list'],
+  }),
 };

@@ -69,8 +69,8 @@ export function ProfileEditor({
     onSaved(saved);
   };
   const onError = (error: unknown) => setServerError(errorMessage(error));
-  const create = useBridgeMutation('profiles.create', { invalidates: ['profiles.list'], onSuccess, onError });
-  const update = useBridgeMutation('profiles.update', { invalidates: ['profiles.list'], onSuccess, onError });
+  const create = useBridgeMutation('profiles.create', { onSuccess, onError });
+  const update = useBridgeMutation('profiles.update', { onSuccess, onError });
 
   const save = () => {
     setSubmitted(true);

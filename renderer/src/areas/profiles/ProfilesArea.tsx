@@ -100,12 +100,10 @@ function ProfileCard({
 function ProfileDetail({ profile, active }: { profile: ProfileView; active: boolean }) {
   const navigate = useNav((state) => state.navigate);
   const activate = useBridgeMutation('profiles.activate', {
-    invalidates: ['profiles.list'],
     onSuccess: () => toast.success('Profile switched', profile.name),
     onError: (error) => toast.error('Could not switch profile', errorMessage(error)),
   });
   const duplicate = useBridgeMutation('profiles.duplicate', {
-    invalidates: ['profiles.list'],
     onSuccess: (copy) => {
       toast.success('Profile duplicated', copy.name);
       navigate('profiles', copy.id);
@@ -113,7 +111,6 @@ function ProfileDetail({ profile, active }: { profile: ProfileView; active: bool
     onError: (error) => toast.error('Could not duplicate', errorMessage(error)),
   });
   const remove = useBridgeMutation('profiles.delete', {
-    invalidates: ['profiles.list'],
     onSuccess: () => {
       toast.success('Profile deleted', profile.name);
       navigate('profiles');
@@ -177,7 +174,6 @@ function ImportExport() {
   const bridge = useBridge();
   const fileInput = useRef<HTMLInputElement>(null);
   const importProfiles = useBridgeMutation('profiles.import', {
-    invalidates: ['profiles.list'],
     onSuccess: ({ imported }) =>
       toast.success(
         `Imported ${imported.length} profile${imported.length === 1 ? '' : 's'}`,

@@ -41,7 +41,6 @@ export function AddEndpointsDialog({
   const parsed = useMemo(() => parseEndpoints(text, group?.endpoints ?? []), [text, group]);
   const nameError = group ? undefined : checkName('URL group', name.trim());
   const add = useBridgeMutation('messages.urlGroups.addEndpoints', {
-    invalidates: ['messages.urlGroups.list', 'messages.urlGroups.get'],
     onSuccess: (saved) => {
       toast.success(
         group ? `Added to ${saved.name}` : `Created ${saved.name}`,

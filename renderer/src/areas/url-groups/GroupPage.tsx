@@ -23,7 +23,6 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
   const [adding, setAdding] = useState(false);
   const [editingHeaders, setEditingHeaders] = useState(false);
   const remove = useBridgeMutation('messages.urlGroups.removeEndpoints', {
-    invalidates: ['messages.urlGroups.list', 'messages.urlGroups.get'],
     onSuccess: ({ group: after }) => {
       if (after)
         toast.success('Endpoint removed', `${plural(after.endpoints.length, 'endpoint')} left in ${name}.`);
@@ -35,7 +34,6 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
     onError: (error) => toast.error('Could not remove the endpoint', errorMessage(error)),
   });
   const deleteGroup = useBridgeMutation('messages.urlGroups.delete', {
-    invalidates: ['messages.urlGroups.list'],
     onSuccess: () => {
       toast.success(`Deleted ${name}`);
       navigate('url-groups');

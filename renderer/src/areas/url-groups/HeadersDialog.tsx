@@ -32,7 +32,6 @@ export function HeadersDialog({
   const diff = useMemo(() => diffHeaders(group.headers, headers), [group.headers, headers]);
   const changes = diff.filter((change) => change.kind !== 'same');
   const save = useBridgeMutation('messages.urlGroups.setHeaders', {
-    invalidates: ['messages.urlGroups.get', 'messages.urlGroups.list'],
     onSuccess: () => {
       toast.success(`Default headers of ${group.name} updated`);
       onClose();

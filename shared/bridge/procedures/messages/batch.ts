@@ -21,5 +21,7 @@ export interface BatchOutcome {
 
 export const batchProcedures = {
   /** Sends the items as one `POST /v2/batch`; results come back aligned with the items. */
-  'messages.batch': call<BatchOutcome>()(z.object({ profileId, items: batchItemsSchema }), 'write'),
+  'messages.batch': call<BatchOutcome>()(z.object({ profileId, items: batchItemsSchema }), 'write', {
+    invalidates: ['messages.composer.history', 'messages.destinations'],
+  }),
 };

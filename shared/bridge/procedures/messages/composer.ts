@@ -69,7 +69,9 @@ export const composerProcedures = {
     ]),
   ),
   'messages.composer.history': call<HistoryEntry[]>()(z.object({ profileId })),
-  'messages.composer.clearHistory': call<{ cleared: number }>()(z.object({ profileId })),
+  'messages.composer.clearHistory': call<{ cleared: number }>()(z.object({ profileId }), 'local', {
+    invalidates: ['messages.composer.history'],
+  }),
   'messages.composer.templates': call<Template[]>()(z.object({})),
   'messages.composer.saveTemplate': call<Template>()(
     z.object({
@@ -77,6 +79,10 @@ export const composerProcedures = {
       name: z.string().trim().min(1, 'a template needs a name').max(80),
       model: composerSchema,
     }),
+    'local',
+    { invalidates: ['messages.composer.templates'] },
   ),
-  'messages.composer.deleteTemplate': call<{ deleted: string }>()(z.object({ id })),
+  'messages.composer.deleteTemplate': call<{ deleted: string }>()(z.object({ id }), 'local', {
+    invalidates: ['messages.composer.templates'],
+  }),
 };

@@ -67,8 +67,11 @@ export const dlqProcedures = {
   'messages.dlq.retry': call<{ messageId: string }>()(
     z.object({ profileId, dlqId, overrides: retryOverridesSchema.default({}) }),
     'write',
+    { invalidates: ['messages.dlq.list', 'messages.dlq.count', 'messages.logs.list'] },
   ),
-  'messages.dlq.delete': call<{ deleted: string }>()(z.object({ profileId, dlqId }), 'write'),
+  'messages.dlq.delete': call<{ deleted: string }>()(z.object({ profileId, dlqId }), 'write', {
+    invalidates: ['messages.dlq.list', 'messages.dlq.count'],
+  }),
   'messages.dlq.bulk': stream<DlqBulkEvent>()(
     z.object({
       profileId,

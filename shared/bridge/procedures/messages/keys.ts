@@ -23,5 +23,6 @@ export const keyProcedures = {
   'messages.keys.rotate': call<SigningKeysView & { profileUpdated: boolean }>()(
     z.object({ profileId }),
     'write',
+    { invalidates: ['messages.keys.get', 'profiles.list'] },
   ),
 };

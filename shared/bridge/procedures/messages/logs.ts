@@ -43,5 +43,6 @@ export const logProcedures = {
   'messages.logs.cancel': call<{ cancelled: number }>()(
     z.object({ profileId, target: cancelTargetSchema }),
     'write',
+    { invalidates: ['messages.logs.list'] },
   ),
 };

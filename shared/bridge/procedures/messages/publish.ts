@@ -29,5 +29,7 @@ export const publishProcedures = {
   /** The URL groups and queues of the profile's service, for the destination pickers. */
   'messages.destinations': call<DestinationLists>()(z.object({ profileId }), 'read'),
   /** Publishes (or enqueues) one message built from the model; records it in the profile's history. */
-  'messages.publish': call<PublishOutcome>()(z.object({ profileId, model: composerSchema }), 'write'),
+  'messages.publish': call<PublishOutcome>()(z.object({ profileId, model: composerSchema }), 'write', {
+    invalidates: ['messages.composer.history', 'messages.destinations'],
+  }),
 };

@@ -24,13 +24,16 @@ export const queueProcedures = {
       paused: z.boolean(),
     }),
     'write',
+    { invalidates: ['messages.queues.list'] },
   ),
   'messages.queues.setPaused': call<Queue>()(
     z.object({ profileId, name: queueNameSchema, paused: z.boolean() }),
     'write',
+    { invalidates: ['messages.queues.list'] },
   ),
   'messages.queues.delete': call<{ deleted: string }>()(
     z.object({ profileId, name: queueNameSchema }),
     'write',
+    { invalidates: ['messages.queues.list'] },
   ),
 };

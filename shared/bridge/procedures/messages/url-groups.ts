@@ -45,6 +45,7 @@ export const urlGroupProcedures = {
         .max(500),
     }),
     'write',
+    { invalidates: ['messages.urlGroups.list', 'messages.urlGroups.get'] },
   ),
   /** Removes endpoints by URL or name. Removing the last one deletes the group (`group` is then null). */
   'messages.urlGroups.removeEndpoints': call<{ group: UrlGroup | null }>()(
@@ -61,14 +62,17 @@ export const urlGroupProcedures = {
         .max(500),
     }),
     'write',
+    { invalidates: ['messages.urlGroups.list', 'messages.urlGroups.get'] },
   ),
   'messages.urlGroups.delete': call<{ deleted: string }>()(
     z.object({ profileId, name: groupNameSchema }),
     'write',
+    { invalidates: ['messages.urlGroups.list'] },
   ),
   /** Replaces the group's default headers (`PATCH /v2/topics/{name}`). Answers the group. */
   'messages.urlGroups.setHeaders': call<UrlGroup>()(
     z.object({ profileId, name: groupNameSchema, headers: groupHeadersSchema }),
     'write',
+    { invalidates: ['messages.urlGroups.list', 'messages.urlGroups.get'] },
   ),
 };

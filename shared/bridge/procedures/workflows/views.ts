@@ -18,9 +18,11 @@ export const viewProcedures = {
   'workflows.views.save': call<SavedView>()(
     z.object({ profileId, name: z.string().trim().min(1).max(100), filters: runFiltersSchema }),
     'local',
+    { invalidates: ['workflows.views.list'] },
   ),
   'workflows.views.delete': call<{ deleted: boolean }>()(
     z.object({ profileId, id: z.string().min(1).max(100) }),
     'local',
+    { invalidates: ['workflows.views.list'] },
   ),
 };

@@ -56,7 +56,6 @@ export default function BatchTab(_props: { params: string[] }) {
   const sentCount = results.reduce((sum, r) => sum + (r?.ok ? r.messages.length : 0), 0);
 
   const send = useBridgeMutation('messages.batch', {
-    invalidates: ['messages.composer.history', 'messages.destinations'],
     onSuccess: (outcome) => {
       setResults(outcome.items);
       setFailure(null);

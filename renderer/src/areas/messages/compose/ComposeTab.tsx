@@ -68,7 +68,6 @@ export default function ComposeTab({ params }: { params: string[] }) {
   const request = problems === 0 ? buildOrNull(model, now) : null;
 
   const send = useBridgeMutation('messages.publish', {
-    invalidates: ['messages.composer.history', 'messages.destinations'],
     onSuccess: (outcome) => setResult({ outcome }),
     onError: (error) => setResult({ error }),
   });

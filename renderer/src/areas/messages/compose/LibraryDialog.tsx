@@ -77,7 +77,6 @@ function HistoryList({
   const navigate = useNav((state) => state.navigate);
   const history = useBridgeQuery('messages.composer.history', { profileId });
   const clear = useBridgeMutation('messages.composer.clearHistory', {
-    invalidates: ['messages.composer.history'],
     onError: (error) => toast.error('Could not clear the history', errorMessage(error)),
   });
   const entries = history.data ?? [];
@@ -163,7 +162,6 @@ function TemplateList({
   const [name, setName] = useState('');
   const templates = useBridgeQuery('messages.composer.templates', {});
   const save = useBridgeMutation('messages.composer.saveTemplate', {
-    invalidates: ['messages.composer.templates'],
     onSuccess: (template) => {
       setName('');
       toast.success('Template saved', template.name);
@@ -171,7 +169,6 @@ function TemplateList({
     onError: (error) => toast.error('Could not save the template', errorMessage(error)),
   });
   const remove = useBridgeMutation('messages.composer.deleteTemplate', {
-    invalidates: ['messages.composer.templates'],
     onError: (error) => toast.error('Could not delete the template', errorMessage(error)),
   });
   const exists = (templates.data ?? []).some((template: Template) => template.name === name.trim());

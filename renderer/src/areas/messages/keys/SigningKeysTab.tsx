@@ -39,7 +39,6 @@ const PROFILE_KEYS: Record<string, { tone: 'info' | 'success' | 'warning'; text:
 function SigningKeys({ profile }: { profile: ProfileView }) {
   const keys = useBridgeQuery('messages.keys.get', { profileId: profile.id });
   const rotate = useBridgeMutation('messages.keys.rotate', {
-    invalidates: ['messages.keys.get', 'profiles.list'],
     onSuccess: (result) =>
       toast.success(
         'Signing keys rotated',

@@ -36,7 +36,6 @@ export function LogDetail({
   );
   const trail = useMemo(() => (query.data ? groupByMessage(query.data.events)[0] : undefined), [query.data]);
   const cancel = useBridgeMutation('messages.logs.cancel', {
-    invalidates: ['messages.logs.list'],
     onSuccess: ({ cancelled }) =>
       toast.success(cancelled ? 'Cancel requested' : 'Nothing to cancel', `${messageId}`),
     onError: (error) => toast.error('Could not cancel', errorMessage(error)),

@@ -87,7 +87,6 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   }, [autoRefresh, head.data, loaded, reset]);
 
   const cancel = useBridgeMutation('messages.logs.cancel', {
-    invalidates: ['messages.logs.list'],
     onSuccess: ({ cancelled }) => {
       toast.success(`${plural(cancelled, 'message')} cancelled`);
       selection.clear();

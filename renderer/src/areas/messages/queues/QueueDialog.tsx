@@ -24,7 +24,6 @@ export function QueueDialog({
   const [parallelism, setParallelism] = useState(String(queue?.parallelism ?? 1));
   const [paused, setPaused] = useState(queue?.paused ?? false);
   const upsert = useBridgeMutation('messages.queues.upsert', {
-    invalidates: ['messages.queues.list'],
     onSuccess: (saved) => {
       toast.success(queue ? `Updated ${saved.name}` : `Created ${saved.name}`);
       onClose();

@@ -36,12 +36,10 @@ function Queues({ profile }: { profile: ProfileView }) {
   const queues = useBridgeQuery('messages.queues.list', { profileId: profile.id }, { refetchInterval: 5000 });
   const [editing, setEditing] = useState<Queue | 'new' | null>(null);
   const setPaused = useBridgeMutation('messages.queues.setPaused', {
-    invalidates: ['messages.queues.list'],
     onSuccess: (queue) => toast.success(`${queue.name} ${queue.paused ? 'paused' : 'resumed'}`),
     onError: (error) => toast.error('Could not change the queue', errorMessage(error)),
   });
   const remove = useBridgeMutation('messages.queues.delete', {
-    invalidates: ['messages.queues.list'],
     onSuccess: ({ deleted }) => toast.success(`Deleted ${deleted}`),
     onError: (error) => toast.error('Could not delete the queue', errorMessage(error)),
   });

@@ -182,11 +182,10 @@ function RunFilterBar({
   const [naming, setNaming] = useState<string | null>(null);
   const views = useBridgeQuery('workflows.views.list', { profileId: profile.id });
   const save = useBridgeMutation('workflows.views.save', {
-    invalidates: ['workflows.views.list'],
     onSuccess: (view) => toast.success(`Saved view “${view.name}”`),
     onError: (e) => toast.error('Could not save the view', errorMessage(e)),
   });
-  const remove = useBridgeMutation('workflows.views.delete', { invalidates: ['workflows.views.list'] });
+  const remove = useBridgeMutation('workflows.views.delete');
   const chips = chipsOf(filters);
   const inputType = field === 'fromDate' || field === 'toDate' ? 'datetime-local' : 'text';
 
