@@ -12,13 +12,8 @@ import { ProfileStore } from './profiles/profile-store';
 import { ProfilesService } from './profiles/profiles-service';
 import type { SecretStore } from './secrets/secret-store';
 import { StackSupervisor, type StackSupervisorOptions } from './local-stack/supervisor';
-import { publishHandlers } from './services/publish/handlers';
-import { dlqHandlers } from './services/dlq/handlers';
-import { keyHandlers } from './services/keys/handlers';
+import { messageHandlers } from './services/messages';
 import { kvHandlers } from './services/kv/handlers';
-import { logHandlers } from './services/logs/handlers';
-import { queueHandlers } from './services/queues/handlers';
-import { urlGroupHandlers } from './services/url-groups/handlers';
 import { workflowHandlers } from './services/workflows/handlers';
 import { monitorHandlers } from './services/kv/monitor';
 import { pubsubHandlers } from './services/kv/pubsub';
@@ -84,11 +79,12 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       return () => stack.off('change', onChange);
     },
 
-    ...urlGroupHandlers({ profiles }),
-    ...logHandlers({ profiles }),
-    ...queueHandlers({ profiles }),
-    ...dlqHandlers({ profiles, logError: (message, error) => options.logger.error({ err: error }, message) }),
-    ...keyHandlers({ profiles }),
+    ...messageHandlers({
+      profiles,
+      dataDir: options.dataDir,
+      warn: (message) => options.logger.warn(message),
+      logError: (message, error) => options.logger.error({ err: error }, message),
+    }),
     ...workflowHandlers({
       profiles,
       dataDir: options.dataDir,
@@ -103,11 +99,6 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     }),
     ...monitorHandlers({ profiles, exportDir: join(options.dataDir, 'exports') }),
     ...pubsubHandlers({ profiles }),
-    ...publishHandlers({
-      profiles,
-      dataDir: options.dataDir,
-      warn: (message) => options.logger.warn(message),
-    }),
   };
 
   const router = createRouter({

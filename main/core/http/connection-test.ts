@@ -1,9 +1,15 @@
-// "Test connection" for a profile: one cheap authenticated request per service, reported as reachable /
-// auth ok or failed (with the service's own text) / latency.
+// "Test connection" for a profile: one cheap authenticated request per service (the message client's
+// probe; a KV PING), reported as reachable / auth ok or failed (with the service's own text) / latency.
 import type { ConnectionTestResult } from '../../../shared/bridge/procedures/profiles';
 import { BridgeError } from '../../../shared/bridge/errors';
 import type { ResolvedProfile } from '../profiles/profiles-service';
+import { MessageClient } from '../services/messages/client';
+import { joinUrl } from './service-api';
 import { serviceErrorText, serviceRequest, type ServiceResponse } from './service-http';
+
+export { joinUrl };
+
+const TIMEOUT_MS = 10_000;
 
 export async function testConnection(
   profile: ResolvedProfile,
@@ -21,19 +27,22 @@ export async function testConnection(
       url: '',
     };
   }
-  const url = service === 'messages' ? joinUrl(base, '/v2/queues') : joinUrl(base, '/');
+  const messages = service === 'messages' ? MessageClient.forProfile(profile) : undefined;
+  const url = messages ? messages.probeUrl() : joinUrl(base, '/');
   let response: ServiceResponse;
   try {
-    response = await serviceRequest({
-      url,
-      method: service === 'messages' ? 'GET' : 'POST',
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(service === 'kv' ? { 'content-type': 'application/json' } : {}),
-      },
-      body: service === 'kv' ? '["PING"]' : undefined,
-      timeoutMs: 10_000,
-    });
+    response = messages
+      ? await messages.probe(TIMEOUT_MS)
+      : await serviceRequest({
+          url,
+          method: 'POST',
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            'content-type': 'application/json',
+          },
+          body: '["PING"]',
+          timeoutMs: TIMEOUT_MS,
+        });
   } catch (error) {
     const message = error instanceof BridgeError ? error.message : String(error);
     return { service, reachable: false, auth: 'unknown', message, url };
@@ -53,9 +62,4 @@ export async function testConnection(
     };
   }
   return { ...answered, auth: 'unknown', message: `Unexpected HTTP ${response.status}: ${text}` };
-}
-
-/** Joins a base URL (which may carry a path prefix) and an absolute API path. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}${path}`;
 }

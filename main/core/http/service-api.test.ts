@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ResolvedProfile } from '../profiles/profiles-service';
-import { encodeQuery, MessageApi } from './message-api';
+import { encodeQuery, ServiceApi } from './service-api';
 
 const servers: Server[] = [];
 afterEach(() => servers.splice(0).forEach((server) => server.close()));
@@ -18,24 +17,26 @@ async function serve(status: number, body: string) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-function profile(messagesUrl: string, token?: string): ResolvedProfile {
-  return {
-    id: 'p',
-    settings: { name: 'Test', env: 'dev', messagesUrl, kvUrl: '', readOnly: false, confirmDangerous: true },
-    secret: (name) => (name === 'messageToken' ? token : undefined),
-  };
+function endpoint(baseUrl: string, token?: string): ServiceApi {
+  return new ServiceApi({
+    baseUrl,
+    token,
+    profileName: 'Test',
+    service: 'message API',
+    tokenName: 'message token',
+  });
 }
 
-describe('MessageApi', () => {
+describe('ServiceApi', () => {
   it('sends the bearer token to the profile’s base URL with repeated query parameters', async () => {
     const api = await serve(200, '{"messages":[]}');
-    const result = await new MessageApi(profile(`${api.url}/`, 'tok')).json<{ messages: unknown[] }>({
-      path: '/v2/dlq',
+    const result = await endpoint(`${api.url}/`, 'tok').json<{ messages: unknown[] }>({
+      path: '/api/dlq',
       query: { label: ['a', 'b'], cursor: undefined, count: 10 },
     });
     expect(result.body).toEqual({ messages: [] });
     expect(api.seen[0]).toEqual({
-      url: '/v2/dlq?label=a&label=b&count=10',
+      url: '/api/dlq?label=a&label=b&count=10',
       auth: 'Bearer tok',
       method: 'GET',
     });
@@ -44,7 +45,7 @@ describe('MessageApi', () => {
   it('turns an error status into SERVICE_ERROR with the service’s own text', async () => {
     const api = await serve(400, '{"error":"invalid destination url: endpoint has invalid scheme"}');
     await expect(
-      new MessageApi(profile(api.url, 'tok')).request({ path: '/v2/publish/x', method: 'POST' }),
+      endpoint(api.url, 'tok').request({ path: '/api/publish/x', method: 'POST' }),
     ).rejects.toMatchObject({
       code: 'SERVICE_ERROR',
       status: 400,
@@ -53,13 +54,11 @@ describe('MessageApi', () => {
   });
 
   it('says what is missing when the profile lacks a URL or a token', async () => {
-    await expect(new MessageApi(profile('', 'tok')).request({ path: '/v2/keys' })).rejects.toMatchObject({
+    await expect(endpoint('', 'tok').request({ path: '/api/keys' })).rejects.toMatchObject({
       code: 'NOT_CONFIGURED',
       message: expect.stringMatching(/no message API URL/),
     });
-    await expect(
-      new MessageApi(profile('http://127.0.0.1:1')).request({ path: '/v2/keys' }),
-    ).rejects.toMatchObject({
+    await expect(endpoint('http://127.0.0.1:1').request({ path: '/api/keys' })).rejects.toMatchObject({
       code: 'NOT_CONFIGURED',
       message: expect.stringMatching(/no message token/),
     });

@@ -8,7 +8,7 @@ import {
   startRealStack,
 } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
-import { queueHandlers } from './handlers';
+import { queueHandlers } from './queues';
 
 describe('queue handlers against the local stack', () => {
   let stack: RealStack;

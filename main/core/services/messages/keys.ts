@@ -1,4 +1,4 @@
-// Signing keys over `/v2/keys`. The keys are secrets: they stay in main, the renderer gets masked hints
+// Signing keys of the message service. The keys are secrets: they stay in main, the renderer gets masked hints
 // and whether the profile's stored keys (used to verify signatures) still match the service's.
 import type { keyProcedures, SigningKeysView } from '../../../../shared/bridge/procedures/messages/keys';
 import type { SigningKeys } from '../../../../shared/messages/types';
@@ -6,7 +6,7 @@ import { LOCAL_PROFILE_ID } from '../../../../shared/profiles';
 import type { Handlers } from '../../bridge/router';
 import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
 import { maskSecret } from '../../secrets/secret-store';
-import { MessageApi } from '../message-api';
+import { MessageClient } from './client';
 
 type Names = keyof typeof keyProcedures;
 
@@ -30,15 +30,11 @@ export function keyHandlers({
   return {
     'messages.keys.get': async ({ profileId }) => {
       const profile = profiles.resolve(profileId);
-      const { body } = await new MessageApi(profile).json<SigningKeys>({ path: '/v2/keys' });
-      return view(profile, body);
+      return view(profile, await MessageClient.forProfile(profile).signingKeys());
     },
     'messages.keys.rotate': async ({ profileId }) => {
       const profile = profiles.resolve(profileId);
-      const { body } = await new MessageApi(profile).json<SigningKeys>({
-        method: 'POST',
-        path: '/v2/keys/rotate',
-      });
+      const body = await MessageClient.forProfile(profile).rotateSigningKeys();
       // A profile that stores signing keys keeps verifying signatures only with the new pair.
       const stored = profile.id !== LOCAL_PROFILE_ID && view(profile, body).profileKeys === 'differ';
       if (stored) {

@@ -13,7 +13,7 @@ import {
   useStackBehindProxy,
 } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
-import { dlqHandlers } from './handlers';
+import { dlqHandlers } from './dlq';
 
 describe('DLQ handlers against the local stack', () => {
   const env = useStackBehindProxy();

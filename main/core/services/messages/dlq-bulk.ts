@@ -12,9 +12,7 @@ import {
   type DlqTarget,
 } from '../../../../shared/bridge/procedures/messages/dlq';
 import { overrideHeaders, type RetryOverrides } from '../../../../shared/messages/overrides';
-import type { DLQListResponse } from '../../../../shared/messages/types';
-import { filtersToQuery } from '../filters/query';
-import type { MessageApi } from '../message-api';
+import type { MessageClient } from './client';
 
 /** Consecutive failed requests after which the job gives up (the service is down, the token revoked…). */
 const MAX_FAILED_IN_A_ROW = 3;
@@ -27,7 +25,7 @@ export interface DlqBulkInput {
 
 /** Every dlqId the filters match now, page by page (`onPage` gets the running count). */
 export async function collectDlqIds(
-  api: MessageApi,
+  api: MessageClient,
   filters: Record<string, unknown>,
   options: { limit?: number; isStopped?: () => boolean; onPage?: (found: number) => void } = {},
 ): Promise<{ ids: string[]; capped: boolean }> {
@@ -37,11 +35,8 @@ export async function collectDlqIds(
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   do {
     if (options.isStopped?.()) break;
-    const { body } = await api.json<DLQListResponse | null>({
-      path: '/v2/dlq',
-      query: { ...filtersToQuery(filters as never), cursor, count: DLQ_CHUNK },
-    });
-    for (const message of body?.messages ?? []) {
+    const page = await api.dlq(filters as never, cursor, DLQ_CHUNK);
+    for (const message of page.messages) {
       if (seen.has(message.dlqId)) continue;
       seen.add(message.dlqId);
       ids.push(message.dlqId);
@@ -49,7 +44,7 @@ export async function collectDlqIds(
     options.onPage?.(ids.length);
     if (ids.length >= limit) return { ids: ids.slice(0, limit), capped: true };
     // A cursor that does not move would loop forever; treat it as the end.
-    const next = body?.cursor ? String(body.cursor) : undefined;
+    const next = page.cursor;
     cursor = next && next !== cursor ? next : undefined;
   } while (cursor);
   return { ids, capped: false };
@@ -59,7 +54,7 @@ export class DlqBulkJob {
   private stopped = false;
 
   constructor(
-    private readonly api: MessageApi,
+    private readonly api: MessageClient,
     private readonly input: DlqBulkInput,
     private readonly emit: (event: DlqBulkEvent) => void,
   ) {}
@@ -129,17 +124,8 @@ export class DlqBulkJob {
   private async retryChunk(chunk: string[], summary: DlqBulkSummary): Promise<boolean> {
     const headers = overrideHeaders(this.input.overrides);
     try {
-      const { body } = await this.api.json<{ responses?: { messageId: string }[] } | null>({
-        method: 'POST',
-        path: '/v2/dlq/retry',
-        query: { dlqIds: chunk },
-        headers,
-      });
-      const responses = body?.responses ?? [];
-      chunk.forEach((dlqId, index) => {
-        const messageId = responses[index]?.messageId;
-        summary.retried.push({ dlqId, messageId: messageId ?? '' });
-      });
+      const messageIds = await this.api.retryDlqMany(chunk, headers);
+      chunk.forEach((dlqId, index) => summary.retried.push({ dlqId, messageId: messageIds[index]! }));
       summary.succeeded += chunk.length;
       return true;
     } catch (error) {
@@ -155,12 +141,8 @@ export class DlqBulkJob {
         continue;
       }
       try {
-        const { body } = await this.api.json<{ messageId: string }>({
-          method: 'POST',
-          path: `/v2/dlq/retry/${encodeURIComponent(dlqId)}`,
-          headers,
-        });
-        summary.retried.push({ dlqId, messageId: body.messageId });
+        const { messageId } = await this.api.retryDlq(dlqId, headers);
+        summary.retried.push({ dlqId, messageId });
         summary.succeeded += 1;
       } catch (error) {
         summary.failures.push(...failAll([dlqId], error));
@@ -171,12 +153,7 @@ export class DlqBulkJob {
 
   private async deleteChunk(chunk: string[], summary: DlqBulkSummary): Promise<boolean> {
     try {
-      const { body } = await this.api.json<{ deleted?: number } | null>({
-        method: 'DELETE',
-        path: '/v2/dlq',
-        query: { dlqIds: chunk },
-      });
-      const deleted = Math.min(chunk.length, body?.deleted ?? chunk.length);
+      const deleted = await this.api.deleteDlqMany(chunk);
       summary.succeeded += deleted;
       // The service only counts; it does not say which ids were already gone.
       summary.notFound += chunk.length - deleted;

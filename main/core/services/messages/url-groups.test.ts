@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UrlGroup } from '../../../../shared/messages/types';
 import { eventually, profileFor, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
-import { urlGroupHandlers } from './handlers';
+import { urlGroupHandlers } from './url-groups';
 
 describe('URL group handlers against the local stack', () => {
   const env = useStackBehindProxy();

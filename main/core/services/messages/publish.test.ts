@@ -13,7 +13,7 @@ import type { Clipboard } from '../../clipboard/clipboard';
 import { useTempDirs } from '../../testing/temp-dir';
 import { eventually, profileFor, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
-import { publishHandlers } from './handlers';
+import { publishHandlers } from './publish';
 
 const env = useStackBehindProxy();
 let destination: Awaited<ReturnType<typeof startDestination>>;

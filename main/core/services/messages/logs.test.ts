@@ -1,36 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
-import { MessageApi } from '../message-api';
 import { eventually, profileFor, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
-import { cancelMessages, cancelRequests } from './cancel';
-import { logHandlers } from './handlers';
-
-describe('cancel never sends an empty request (the service would cancel every message)', () => {
-  it('refuses empty ids and empty filters where the request is built', () => {
-    for (const target of [
-      { messageIds: [] },
-      { messageIds: ['', '  '] },
-      { filters: {} },
-      { filters: { label: [], url: [] } },
-      {},
-    ]) {
-      expect(() => cancelRequests(target as never)).toThrow(/would cancel every message/);
-    }
-  });
-
-  it('chunks ids and keeps filters', () => {
-    const ids = Array.from({ length: 250 }, (_, i) => `msg_${i}`);
-    const requests = cancelRequests({ messageIds: ids });
-    expect(requests.map((r) => (r.query?.messageIds as string[]).length)).toEqual([100, 100, 50]);
-    expect(cancelRequests({ messageIds: ['msg_1'] })).toEqual([
-      { method: 'DELETE', path: '/v2/messages/msg_1' },
-    ]);
-    expect(cancelRequests({ filters: { label: ['nightly'], fromDate: 5 } })).toEqual([
-      { method: 'DELETE', path: '/v2/messages', query: { label: ['nightly'], fromDate: 5 } },
-    ]);
-  });
-});
+import { MessageClient } from './client';
+import { logHandlers } from './logs';
 
 describe('logs and cancel against the local stack', () => {
   const env = useStackBehindProxy();
@@ -49,9 +22,9 @@ describe('logs and cancel against the local stack', () => {
 
   it('refuses an empty cancel in main: no request reaches the service', async () => {
     const before = env.proxy.requests.length;
-    const api = new MessageApi(profileFor(env.proxy.url, env.stack.token));
-    await expect(cancelMessages(api, { filters: {} })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(cancelMessages(api, { messageIds: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    const client = MessageClient.forProfile(profileFor(env.proxy.url, env.stack.token));
+    await expect(client.cancel({ filters: {} })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(client.cancel({ messageIds: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     // Through the bridge too: the schema refuses before the handler runs.
     for (const target of [{ filters: {} }, { messageIds: [] }, {}]) {
       const result = await router().call('messages.logs.cancel', { profileId: 'p', target });

@@ -7,7 +7,7 @@ import { createSecretStore } from '../../secrets/secret-store';
 import { useTempDirs } from '../../testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
-import { keyHandlers } from './handlers';
+import { keyHandlers } from './keys';
 
 const DEV_CURRENT = 'sig_7kYjw48mhY7kAjqNGcy6cr29RJ6r';
 const DEV_NEXT = 'sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs';

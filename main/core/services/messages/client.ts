@@ -1,0 +1,371 @@
+// The message service's client: every path, query string and wire parse of its API (URL groups, queues,
+// logs and cancel, the DLQ, signing keys, publish and batch) in one place, over the shared transport
+// (http/service-api.ts). Feature handlers call these methods and never build URLs or read wire shapes.
+import { BridgeError } from '../../../../shared/bridge/errors';
+import type { BatchItemOutcome } from '../../../../shared/bridge/procedures/messages/batch';
+import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
+import { hasAnyFilter } from '../../../../shared/bridge/procedures/messages/filters';
+import type { CancelTarget, LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
+import type { SentMessage } from '../../../../shared/bridge/procedures/messages/publish';
+import type { BuiltRequest } from '../../../../shared/composer/request';
+import type {
+  BatchResultItem,
+  DLQListResponse,
+  DLQMessage,
+  LogEntry,
+  LogsResponse,
+  PublishResponse,
+  Queue,
+  SigningKeys,
+  UrlGroup,
+} from '../../../../shared/messages/types';
+import type { ServiceResponse } from '../../http/service-http';
+import {
+  type QueryValue,
+  ServiceApi,
+  type ServiceApiRequest,
+  type ServiceEndpoint,
+} from '../../http/service-api';
+import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
+
+/** Ids per cancel request: the service's bulk-cancel maximum is 500; 100 keeps URLs short. */
+export const CANCEL_CHUNK = 100;
+
+const enc = encodeURIComponent;
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const topicPath = (name: string, suffix = '') => `/v2/topics/${enc(name)}${suffix}`;
+const queuePath = (name: string, suffix = '') => `/v2/queues/${enc(name)}${suffix}`;
+const dlqPath = (dlqId: string) => `/v2/dlq/${enc(dlqId)}`;
+const PROBE_PATH = '/v2/queues';
+
+/** Where a profile's message API is (the workflow service shares its host and token). */
+export function messageEndpoint(profile: ResolvedProfile): ServiceEndpoint {
+  return {
+    baseUrl: profile.settings.messagesUrl,
+    token: profile.secret('messageToken'),
+    profileName: profile.settings.name,
+    service: 'message API',
+    tokenName: 'message token',
+  };
+}
+
+type FilterInput = Record<string, string | number | readonly (string | number)[] | undefined>;
+
+/**
+ * Filters of the logs, bulk cancel and the DLQ → the query parameters the service reads. Multi-value
+ * filters become repeated parameters (`label=a&label=b`), which both the cloud and the local stack accept;
+ * the SDK's `urlGroup` is `topicName` on the wire.
+ */
+export function filtersToQuery(filters: FilterInput): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  for (const [key, value] of Object.entries(filters)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0) query[key] = value;
+    } else {
+      query[key] = value as string | number;
+    }
+  }
+  return query;
+}
+
+/**
+ * One spelling for the UI: state `CANCELLED` (the SDKs say `CANCELED`), `responseHeader` and
+ * `retryDelayExpression` whichever field the service used.
+ */
+export function normalizeLogEntry(entry: LogEntry): LogEntry {
+  const out: LogEntry = { ...entry };
+  if ((out.state as string) === 'CANCELED') out.state = 'CANCELLED';
+  out.responseHeader ??= out.responseHeaders;
+  delete out.responseHeaders;
+  out.retryDelayExpression ??= out.retryDelayExpr;
+  delete out.retryDelayExpr;
+  return out;
+}
+
+/** The cloud may leave out empty fields; the UI always gets a list of endpoints. */
+function normalizeGroup(group: UrlGroup): UrlGroup {
+  return { ...group, endpoints: group.endpoints ?? [] };
+}
+
+/** An empty or absent cursor means "no more"; the console uses undefined for that. */
+function cursorOf(value: unknown): string | undefined {
+  return value ? String(value) : undefined;
+}
+
+const refuseEmptyCancel = () =>
+  new BridgeError({
+    code: 'INVALID_INPUT',
+    message:
+      'Refusing to send a cancel request without message ids or filters: the service would cancel every message.',
+  });
+
+/**
+ * The requests a cancel takes (ids in chunks, or one filtered request). `DELETE /v2/messages` without ids
+ * or filters cancels EVERY pending message at the real service: the bridge schema refuses such input
+ * already, and this refuses it again right where the request is built, so no caller can send one.
+ */
+export function cancelRequests(target: CancelTarget): ServiceApiRequest[] {
+  if ('messageIds' in target) {
+    const ids = (target.messageIds ?? []).filter((id) => typeof id === 'string' && id.trim() !== '');
+    if (ids.length === 0) throw refuseEmptyCancel();
+    if (ids.length === 1) return [{ method: 'DELETE', path: `/v2/messages/${enc(ids[0]!)}` }];
+    const requests: ServiceApiRequest[] = [];
+    for (let start = 0; start < ids.length; start += CANCEL_CHUNK) {
+      requests.push({
+        method: 'DELETE',
+        path: '/v2/messages',
+        query: { messageIds: ids.slice(start, start + CANCEL_CHUNK) },
+      });
+    }
+    return requests;
+  }
+  const filters = (target as { filters?: Record<string, unknown> }).filters ?? {};
+  const query: Record<string, QueryValue> = filtersToQuery(filters as never);
+  if (!hasAnyFilter(filters) || Object.keys(query).length === 0) throw refuseEmptyCancel();
+  return [{ method: 'DELETE', path: '/v2/messages', query }];
+}
+
+function isPublishResponse(value: unknown): value is PublishResponse {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as PublishResponse).messageId === 'string'
+  );
+}
+
+/** A publish answer (object for a URL, array for a URL group) as a list of sent messages. */
+function sentMessages(body: unknown): { fanOut: boolean; messages: SentMessage[] } | undefined {
+  if (Array.isArray(body) && body.every(isPublishResponse)) return { fanOut: true, messages: body };
+  if (isPublishResponse(body)) return { fanOut: false, messages: [body] };
+  return undefined;
+}
+
+function unexpected(status: number, body: unknown): BridgeError {
+  return new BridgeError({
+    code: 'SERVICE_ERROR',
+    status,
+    message: `The service answered with an unexpected body: ${JSON.stringify(body).slice(0, 300)}`,
+  });
+}
+
+export class MessageClient {
+  constructor(readonly api: ServiceApi) {}
+
+  static forProfile(profile: ResolvedProfile): MessageClient {
+    return new MessageClient(new ServiceApi(messageEndpoint(profile)));
+  }
+
+  /** One cheap authenticated request, answered whatever its status (the profile's connection test). */
+  probe(timeoutMs: number): Promise<ServiceResponse> {
+    return this.api.send({ path: PROBE_PATH, timeoutMs });
+  }
+
+  probeUrl(): string {
+    return this.api.url(PROBE_PATH);
+  }
+
+  // ---- publish and batch: the request comes built from shared/composer (what the preview showed)
+
+  async publish(
+    request: BuiltRequest,
+  ): Promise<{ status: number; fanOut: boolean; messages: SentMessage[] }> {
+    const response = await this.api.json<unknown>({
+      method: 'POST',
+      path: request.path,
+      headers: Object.fromEntries(request.headers),
+      body: request.body,
+    });
+    const sent = sentMessages(response.body);
+    if (!sent) throw unexpected(response.status, response.body);
+    return { status: response.status, ...sent };
+  }
+
+  /** Results come back aligned with the items: messages (several for a group), or the service's error. */
+  async batch(request: BuiltRequest, items: number): Promise<{ status: number; items: BatchItemOutcome[] }> {
+    const response = await this.api.json<BatchResultItem[]>({
+      method: 'POST',
+      path: request.path,
+      headers: Object.fromEntries(request.headers),
+      body: request.body,
+    });
+    if (!Array.isArray(response.body) || response.body.length !== items) {
+      throw unexpected(response.status, response.body);
+    }
+    return {
+      status: response.status,
+      items: response.body.map((result): BatchItemOutcome => {
+        const sent = sentMessages(result);
+        if (sent) return { ok: true, ...sent };
+        const error = (result as { error?: unknown }).error;
+        return { ok: false, error: typeof error === 'string' ? error : JSON.stringify(result) };
+      }),
+    };
+  }
+
+  // ---- URL groups (`topics` on the wire); adding endpoints to a missing group creates it
+
+  async urlGroups(): Promise<UrlGroup[]> {
+    const { body } = await this.api.json<UrlGroup[] | null>({ path: '/v2/topics' });
+    return (body ?? []).map(normalizeGroup);
+  }
+
+  async urlGroup(name: string): Promise<UrlGroup> {
+    return normalizeGroup((await this.api.json<UrlGroup>({ path: topicPath(name) })).body);
+  }
+
+  async addEndpoints(name: string, endpoints: { url: string; name?: string }[]): Promise<void> {
+    await this.api.request({
+      method: 'POST',
+      path: topicPath(name, '/endpoints'),
+      headers: JSON_HEADERS,
+      body: JSON.stringify({
+        endpoints: endpoints.map((endpoint) => (endpoint.name ? endpoint : { url: endpoint.url })),
+      }),
+    });
+  }
+
+  /** Removing the last endpoint deletes the group at the service. */
+  async removeEndpoints(name: string, endpoints: { url?: string; name?: string }[]): Promise<void> {
+    await this.api.request({
+      method: 'DELETE',
+      path: topicPath(name, '/endpoints'),
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ endpoints }),
+    });
+  }
+
+  async setUrlGroupHeaders(name: string, headers: Record<string, string[]>): Promise<void> {
+    await this.api.request({
+      method: 'PATCH',
+      path: topicPath(name),
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ headers }),
+    });
+  }
+
+  async deleteUrlGroup(name: string): Promise<void> {
+    await this.api.request({ method: 'DELETE', path: topicPath(name) });
+  }
+
+  // ---- queues; upsert, pause and resume answer nothing
+
+  async queues(): Promise<Queue[]> {
+    return (await this.api.json<Queue[] | null>({ path: '/v2/queues' })).body ?? [];
+  }
+
+  async queue(name: string): Promise<Queue> {
+    return (await this.api.json<Queue>({ path: queuePath(name) })).body;
+  }
+
+  async upsertQueue(queue: { name: string; parallelism: number; paused: boolean }): Promise<void> {
+    await this.api.request({
+      method: 'POST',
+      path: '/v2/queues',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ queueName: queue.name, parallelism: queue.parallelism, paused: queue.paused }),
+    });
+  }
+
+  async setQueuePaused(name: string, paused: boolean): Promise<void> {
+    await this.api.request({ method: 'POST', path: queuePath(name, paused ? '/pause' : '/resume') });
+  }
+
+  async deleteQueue(name: string): Promise<void> {
+    await this.api.request({ method: 'DELETE', path: queuePath(name) });
+  }
+
+  // ---- logs and cancel
+
+  /** One page, newest first; `events` whichever key the service used (`logs` in the current OpenAPI). */
+  async logs(filters: FilterInput, cursor: string | undefined, count: number): Promise<LogsPage> {
+    const { body } = await this.api.json<Partial<LogsResponse> | null>({
+      path: '/v2/logs',
+      query: { ...filtersToQuery(filters), cursor, count },
+    });
+    const events = body?.events ?? body?.logs ?? [];
+    const page: LogsPage = { events: events.map(normalizeLogEntry) };
+    const next = cursorOf(body?.cursor);
+    if (next) page.cursor = next;
+    return page;
+  }
+
+  /** Answers how many the service cancelled. Never sends an empty request (see cancelRequests). */
+  async cancel(target: CancelTarget): Promise<{ cancelled: number }> {
+    const requests = cancelRequests(target);
+    let cancelled = 0;
+    for (const request of requests) {
+      const { body } = await this.api.json<{ cancelled?: number } | null>(request);
+      // Older services answer `202 OK` with no JSON count: count the ids we asked for.
+      const ids = request.query?.messageIds;
+      cancelled += body?.cancelled ?? (Array.isArray(ids) ? ids.length : 1);
+    }
+    return { cancelled };
+  }
+
+  // ---- the DLQ
+
+  async dlq(filters: FilterInput, cursor: string | undefined, count: number): Promise<DlqPage> {
+    const { body } = await this.api.json<DLQListResponse | null>({
+      path: '/v2/dlq',
+      query: { ...filtersToQuery(filters), cursor, count },
+    });
+    const page: DlqPage = { messages: body?.messages ?? [] };
+    const next = cursorOf(body?.cursor);
+    if (next) page.cursor = next;
+    return page;
+  }
+
+  async dlqEntry(dlqId: string): Promise<DLQMessage> {
+    return (await this.api.json<DLQMessage>({ path: dlqPath(dlqId) })).body;
+  }
+
+  /** `headers`: the retry's setting overrides as `Upstash-*` headers (shared/messages/overrides). */
+  async retryDlq(dlqId: string, headers: Record<string, string>): Promise<{ messageId: string }> {
+    const { body } = await this.api.json<{ messageId: string }>({
+      method: 'POST',
+      path: `/v2/dlq/retry/${enc(dlqId)}`,
+      headers,
+    });
+    return { messageId: body.messageId };
+  }
+
+  /** One bulk retry; the new message of each id, in the order of `dlqIds` ('' when the service left one out). */
+  async retryDlqMany(dlqIds: string[], headers: Record<string, string>): Promise<string[]> {
+    const { body } = await this.api.json<{ responses?: { messageId: string }[] } | null>({
+      method: 'POST',
+      path: '/v2/dlq/retry',
+      query: { dlqIds },
+      headers,
+    });
+    const responses = body?.responses ?? [];
+    return dlqIds.map((_, index) => responses[index]?.messageId ?? '');
+  }
+
+  async deleteDlq(dlqId: string): Promise<void> {
+    await this.api.request({ method: 'DELETE', path: dlqPath(dlqId) });
+  }
+
+  /** One bulk delete; answers how many the service deleted (it does not say which were already gone). */
+  async deleteDlqMany(dlqIds: string[]): Promise<number> {
+    const { body } = await this.api.json<{ deleted?: number } | null>({
+      method: 'DELETE',
+      path: '/v2/dlq',
+      query: { dlqIds },
+    });
+    return Math.min(dlqIds.length, body?.deleted ?? dlqIds.length);
+  }
+
+  // ---- signing keys
+
+  async signingKeys(): Promise<SigningKeys> {
+    return (await this.api.json<SigningKeys>({ path: '/v2/keys' })).body;
+  }
+
+  async rotateSigningKeys(): Promise<SigningKeys> {
+    return (await this.api.json<SigningKeys>({ method: 'POST', path: '/v2/keys/rotate' })).body;
+  }
+}
+
+/** The client of each profile's message service, by profile id (handlers take this). */
+export function clientsFor(profiles: Pick<ProfilesService, 'resolve'>): (profileId: string) => MessageClient {
+  return (profileId) => MessageClient.forProfile(profiles.resolve(profileId));
+}

@@ -1,0 +1,31 @@
+// Every handler of the message service (`messages.*`), one module per feature, all over one client
+// (client.ts). console-core.ts spreads this into its handler table.
+import type { ProfilesService } from '../../profiles/profiles-service';
+import type { Clipboard } from '../../clipboard/clipboard';
+import { dlqHandlers } from './dlq';
+import { keyHandlers } from './keys';
+import { logHandlers } from './logs';
+import { publishHandlers } from './publish';
+import { queueHandlers } from './queues';
+import { urlGroupHandlers } from './url-groups';
+
+export interface MessageHandlerDeps {
+  profiles: Pick<ProfilesService, 'resolve' | 'update'>;
+  /** The console's data folder (the composer's drafts, history and templates). */
+  dataDir: string;
+  clipboard?: () => Clipboard;
+  warn?: (message: string) => void;
+  logError?: (message: string, error: unknown) => void;
+}
+
+export function messageHandlers(deps: MessageHandlerDeps) {
+  const { profiles } = deps;
+  return {
+    ...publishHandlers({ profiles, dataDir: deps.dataDir, clipboard: deps.clipboard, warn: deps.warn }),
+    ...urlGroupHandlers({ profiles }),
+    ...logHandlers({ profiles }),
+    ...queueHandlers({ profiles }),
+    ...dlqHandlers({ profiles, logError: deps.logError }),
+    ...keyHandlers({ profiles }),
+  };
+}
