@@ -36,6 +36,18 @@ describe('JSON command bodies', () => {
     expect(parseCommandBody(raw)[2]).toEqual(Buffer.from([0xe2, 0x82, 0xac, 0xff]));
   });
 
+  it('reads values nested 20,000 deep iteratively: their text when closed, a parse error when not', () => {
+    const deep = '[{"a":'.repeat(10_000) + '1' + '}]'.repeat(10_000);
+    expect(parseCommandBody(body(`["SET","k",${deep}]`))[2]!.toString()).toBe(deep);
+    expect(() => parseCommandBody(body(`["SET","k",${'['.repeat(20_000)}]`))).toThrow(BadRequestError);
+    expect(() => parseCommandsBody(body('['.repeat(20_000)))).toThrow(BadRequestError);
+    expect(text(parseCommandsBody(body(`[["SET","k",${'['.repeat(5) + ']'.repeat(5)}]]`))[0]!)).toEqual([
+      'SET',
+      'k',
+      '[[[[[]]]]]',
+    ]);
+  });
+
   it('passes nested arrays and objects on as their JSON text', () => {
     const args = parseCommandBody(body('["SET","k",{"a":[1,{"b":"}"}]},[ ]]'));
     expect(text(args).slice(2)).toEqual(['{"a":[1,{"b":"}"}]}', '[ ]']);
