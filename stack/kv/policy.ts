@@ -62,6 +62,23 @@ function hasBlockOption(args: readonly RespArg[]): boolean {
 
 const blocking: Rule = (_args, name) => `ERR blocking command '${name}' is not supported by the REST API`;
 
+/** The users the bridge itself logs in as. */
+const MANAGED_USERS = new Set(['default', READ_ONLY_USER]);
+
+/**
+ * The user names an ACL command changes: `SETUSER <user> [rules…]` one, `DELUSER <user> [user…]` all of them.
+ * (The other subcommands read users or the whole ACL; `LOAD` re-reads the file the service wrote.) Names are
+ * case-sensitive in Redis, so they are compared as sent.
+ */
+function aclUsersChanged(args: readonly RespArg[]): string[] {
+  const sub = argText(args[1]);
+  const exact = (arg: RespArg | undefined): string =>
+    arg === undefined ? '' : typeof arg === 'string' ? arg : arg.toString('latin1');
+  if (sub === 'setuser') return [exact(args[2])];
+  if (sub === 'deluser') return args.slice(2).map(exact);
+  return [];
+}
+
 /** One lookup per command: only the few names listed here need a closer look. */
 const RULES = new Map<string, Rule>([
   ...CONNECTION_STATE.map((name): [string, Rule] => [
@@ -88,10 +105,10 @@ const RULES = new Map<string, Rule>([
   [
     'acl',
     (args) => {
-      const sub = argText(args[1]);
-      const user = argText(args[2]);
-      // The bridge logs in as these users; changing them would lock every token out.
-      if ((sub === 'setuser' || sub === 'deluser') && (user === 'default' || user === READ_ONLY_USER)) {
+      // The bridge logs in as these users; changing them would lock every token out. Every user name a
+      // changing subcommand takes is checked (DELUSER takes several), exactly as Redis compares them.
+      const user = aclUsersChanged(args).find((name) => MANAGED_USERS.has(name));
+      if (user !== undefined) {
         return `ERR the ACL user '${user}' is managed by the KV service and cannot be changed through it`;
       }
       return undefined;
