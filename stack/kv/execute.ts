@@ -1,6 +1,7 @@
 // Running commands: plain commands and pipelines on a shared connection, transactions on an exclusive one.
 // Refused commands and the bridge's own extensions (ACL RESTTOKEN) are answered here, without Redis.
 import type { CommandList } from './commands';
+import { RedisUnavailableError } from './connection';
 import { HttpError } from '../http/server';
 import type { ScanWithType } from './extensions';
 import { addTypes, copyOntoItself, hasExtension, scanWithType } from './extensions';
@@ -36,6 +37,18 @@ export interface ExecutorContext {
 export interface Executor {
   run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results>;
   transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]>;
+}
+
+/**
+ * Redis answers `-LOADING …` while it reads its data after a (re)start: the service is temporarily
+ * unavailable, exactly like an unreachable Redis (503 with Retry-After), not a bad request.
+ */
+function isLoading(value: RespValue | undefined): boolean {
+  return value instanceof RespError && value.message.startsWith('LOADING');
+}
+
+function unavailableWhileLoading(reply: RespError): RedisUnavailableError {
+  return new RedisUnavailableError(`ERR Redis is loading its data (${reply.message})`);
 }
 
 export function createExecutor(ctx: ExecutorContext): Executor {
@@ -90,6 +103,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     if (sentAt.length > 0) {
       const connection = await principal.backend.sharedConnection();
       const replies = await connection.send(encodeSent(commands, sentAt, scans), sentAt.length, withRaw);
+      // Only when nothing ran: a command that did run must be reported, never retried by the client.
+      if (replies.values.every(isLoading)) throw unavailableWhileLoading(replies.values[0] as RespError);
       for (let j = 0; j < sentAt.length; j++) {
         const name = sentNames[j]!;
         const i = sentAt[j]!;
@@ -140,7 +155,9 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       const multi = await connection.call(['MULTI']);
       if (multi instanceof RespError) {
         clean = true;
-        throw new HttpError(400, multi.message);
+        throw isLoading(multi)
+          ? unavailableWhileLoading(multi as RespError)
+          : new HttpError(400, multi.message);
       }
       const replies = (await connection.send(encodeCommands([...sent, ['EXEC']]), commands.length + 1))
         .values;
@@ -148,6 +165,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       for (let i = 0; i < commands.length; i++) {
         const queued = replies[i]!;
         // A command refused at queue time discards the transaction; its own error says more than EXECABORT.
+        if (isLoading(queued)) throw unavailableWhileLoading(queued as RespError);
         if (queued instanceof RespError) {
           throw new HttpError(400, explainError(commandName(commands[i]!), queued.message));
         }

@@ -30,6 +30,9 @@ export interface KvHandlerContext extends ExecutorContext {
 
 export const UNAUTHORIZED_ERROR = 'WRONGPASS invalid or missing auth token';
 
+/** Retry-After of a 503 while Redis is unavailable (it is restarted or reconnected within about a second). */
+const RETRY_AFTER_SECONDS = 1;
+
 const CORS_ALLOW_HEADERS = [
   'authorization',
   'content-type',
@@ -102,7 +105,10 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     if (error instanceof BadRequestError) return sendError(res, 400, error.message);
     if (error instanceof RedisAuthError) return sendError(res, 401, error.message);
     if (error instanceof RedisUnavailableError) {
-      return sendError(res, 503, `${error.message} (the KV service retries by itself once Redis is back)`);
+      // Temporary: unreachable, restarting or still loading its data. Clients may try again shortly.
+      return sendError(res, 503, `${error.message} (the KV service retries by itself once Redis is back)`, {
+        'retry-after': String(RETRY_AFTER_SECONDS),
+      });
     }
     ctx.logger.error({ err: error }, 'kv: request failed');
     sendError(res, 500, `ERR internal error: ${(error as Error).message}`);
