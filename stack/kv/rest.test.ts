@@ -112,6 +112,22 @@ describe('request forms', () => {
     expect(empty.status).toBe(400);
     expect((empty.body as { error: string }).error).toMatch(/^ERR no command/);
   });
+
+  it('answers bodies nested 20,000 deep on /, /pipeline and /multi-exec without overflowing the stack', async () => {
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    const unclosed = '['.repeat(20_000);
+    for (const path of ['/', '/pipeline', '/multi-exec']) {
+      for (const body of [deep, unclosed, `[["SET","nest:k",${deep}]]`, `["SET","nest:k",${unclosed}`]) {
+        const res = await kv.json(path, post(body));
+        expect(res.status, `${path} ${body.slice(-20)}`).toBeLessThan(500);
+        expect(res.status === 200 || res.status === 400, `${path}: ${res.status}`).toBe(true);
+        if (res.status === 400) expect((res.body as { error: string }).error).toMatch(/^ERR /);
+      }
+    }
+    // A deep value is still just a value: stored as its JSON text.
+    expect((await kv.json('/', post(`["SET","nest:v",${deep}]`))).body).toEqual({ result: 'OK' });
+    expect((await kv.admin(['STRLEN', 'nest:v'])) as number).toBe(40_000);
+  });
 });
 
 describe('transactions (/multi-exec)', () => {
@@ -345,6 +361,9 @@ describe('commands the bridge refuses', () => {
     ['SYNC'],
     ['ACL', 'SETUSER', 'default', 'nopass'],
     ['ACL', 'DELUSER', 'default_ro'],
+    ['ACL', 'DELUSER', 'nosuchuser', 'default_ro'],
+    ['acl', 'deluser', 'nosuchuser', 'other', 'default'],
+    ['ACL', 'setuser', 'default_ro', 'off'],
     ['CONFIG', 'SET', 'requirepass', 'x'],
   ];
 
@@ -358,6 +377,21 @@ describe('commands the bridge refuses', () => {
       );
     },
   );
+
+  it('keeps the read-only token working after a refused multi-user ACL DELUSER', async () => {
+    for (const path of ['/', '/pipeline', '/multi-exec']) {
+      const command = ['ACL', 'DELUSER', 'nosuchuser', 'default_ro'];
+      await kv.json(path, post(JSON.stringify(path === '/' ? command : [command])));
+    }
+    await kv.call('/acl/deluser/nosuchuser/default_ro');
+    const readOnly = { headers: { authorization: `Bearer ${kv.readOnlyToken}` } };
+    expect((await kv.json('/ping', readOnly)).body).toEqual({ result: 'PONG' });
+    // Other users are the caller's to manage, in one command too.
+    await kv.json('/', post('["ACL","SETUSER","Default","on"]'));
+    expect((await kv.json('/', post('["ACL","DELUSER","Default","nosuchuser"]'))).body).toEqual({
+      result: 1,
+    });
+  });
 
   it('refuses them per entry in a pipeline and keeps the other entries', async () => {
     const res = await kv.json('/pipeline', post('[["SELECT","2"],["SET","ref:a","1"],["GET","ref:a"]]'));
