@@ -1,11 +1,12 @@
 import { expect, test, waitForStack } from './fixtures';
 
+// What each area shows first on a fresh local stack: an empty state, or (KV) the command line.
 const AREAS = [
-  { nav: 'URL groups', heading: 'URL groups', empty: 'No URL groups yet' },
-  { nav: 'Workflows', heading: 'Workflows', empty: 'The workflow run explorer is on its way' },
-  { nav: 'DLQ', heading: 'Dead-letter queue', empty: 'The DLQ is empty' },
-  { nav: 'KV', heading: 'KV', empty: 'The KV browser and console are on their way' },
-];
+  { nav: 'URL groups', heading: 'URL groups', first: { role: 'heading', name: 'No URL groups yet' } },
+  { nav: 'Workflows', heading: 'Workflows', first: { role: 'heading', name: 'No runs' } },
+  { nav: 'DLQ', heading: 'Dead-letter queue', first: { role: 'heading', name: 'The DLQ is empty' } },
+  { nav: 'KV', heading: 'KV', first: { role: 'textbox', name: 'Command' } },
+] as const;
 
 test('every area opens from the sidebar and shows its purposeful empty state', async ({ app }) => {
   // URL groups and the DLQ show their (empty) lists from the running local stack.
@@ -14,7 +15,7 @@ test('every area opens from the sidebar and shows its purposeful empty state', a
   for (const area of AREAS) {
     await nav.getByRole('button', { name: area.nav, exact: true }).click();
     await expect(app.getByRole('heading', { level: 1 })).toHaveText(area.heading);
-    await expect(app.getByRole('heading', { name: area.empty })).toBeVisible();
+    await expect(app.getByRole(area.first.role, { name: area.first.name })).toBeVisible();
     await expect(nav.getByRole('button', { name: area.nav, exact: true })).toHaveAttribute(
       'aria-current',
       'page',
