@@ -125,9 +125,12 @@ test('URL group: create by pasting endpoints, edit default headers with a diff, 
     expect(audit!.headers['x-team']).toBe('payments');
     expect(audit!.body).toBe('fan out');
 
-    // The publish shortcut goes to the composer's prefill route.
+    // The publish shortcut opens a clean composer addressed to the group; the prefill route is replaced by
+    // plain compose (so a reload keeps what was typed), and Back returns to the group.
     await app.getByRole('button', { name: 'Publish to this group' }).click();
-    await expect(app).toHaveURL(/#\/messages\/compose\/group\/orders$/);
+    await expect(app.getByRole('combobox', { name: 'URL group' })).toHaveValue('orders');
+    await expect(app.getByText('nothing of the previous draft was carried over')).toBeVisible();
+    await expect(app).toHaveURL(/#\/messages\/compose$/);
     await app.goBack();
 
     // Removing endpoints: the last one deletes the group, and the UI says so first.
