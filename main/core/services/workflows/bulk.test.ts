@@ -9,7 +9,8 @@ import type { JobRecord } from '../../../../shared/bridge/procedures/workflows/j
 import { DLQ_ACTION_CHUNK } from '../../../../shared/workflows/types';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { useTempDirs } from '../../testing/temp-dir';
-import { MessageApi } from '../message-api';
+import { ServiceApi } from '../../http/service-api';
+import { messageEndpoint } from '../messages/client';
 import { type RealStack, startDestination, startRealStack } from '../test-stack/real-stack';
 import { WorkflowBulkJob } from './bulk';
 import { WorkflowClient } from './client';
@@ -74,7 +75,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 beforeAll(async () => {
   stack = await startRealStack();
   destination = await startDestination(() => 500);
-  client = new WorkflowClient(new MessageApi(profile(stack.url, stack.token)));
+  client = new WorkflowClient(new ServiceApi(messageEndpoint(profile(stack.url, stack.token))));
 });
 
 afterAll(async () => {

@@ -23,10 +23,10 @@ import {
   type WorkflowRunLog,
   type WorkflowRunLogsResponse,
 } from '../../../../shared/workflows/types';
-import type { MessageApi, QueryValue } from '../message-api';
+import type { QueryValue, ServiceApi } from '../../http/service-api';
 
 /** What the client needs of the profile's HTTP client. */
-export type WorkflowTransport = Pick<MessageApi, 'json'>;
+export type WorkflowTransport = Pick<ServiceApi, 'json'>;
 
 /** A bulk action's target on the wire: ids, or a non-empty filter continued by the service's cursor. */
 export type DlqActionTarget =

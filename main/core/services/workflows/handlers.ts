@@ -15,7 +15,8 @@ import type { viewProcedures } from '../../../../shared/bridge/procedures/workfl
 import type { WorkflowDlqMessage } from '../../../../shared/workflows/types';
 import type { Handlers, StreamSink } from '../../bridge/router';
 import type { ProfilesService } from '../../profiles/profiles-service';
-import { MessageApi } from '../message-api';
+import { ServiceApi } from '../../http/service-api';
+import { messageEndpoint } from '../messages/client';
 import { WorkflowBulkJob } from './bulk';
 import { WorkflowClient } from './client';
 import { groupFailures } from './failure-groups';
@@ -59,7 +60,8 @@ export function workflowHandlers({
   logError?: (message: string, error: unknown) => void;
   now?: () => number;
 }): Pick<Handlers, Names | keyof ReturnType<typeof runHandlers>> {
-  const client = (profileId: string) => new WorkflowClient(new MessageApi(profiles.resolve(profileId)));
+  const client = (profileId: string) =>
+    new WorkflowClient(new ServiceApi(messageEndpoint(profiles.resolve(profileId))));
   const store = new WorkflowsStore(join(dataDir, 'workflows.json'), now, warn);
   /** Jobs running now, by id: a second stream on the same job is refused. */
   const running = new Map<string, WorkflowBulkJob>();
