@@ -57,9 +57,6 @@ async function main(): Promise<void> {
     extraOrigins: values['dev-origin'],
   });
 
-  console.log(`Switchyard ready at ${host.url}`);
-  if (!values['no-open'] && hasDisplay()) openInBrowser(host.url);
-
   let closing = false;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (closing) return;
@@ -73,6 +70,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+
+  // The ready line comes after the signal handlers: whoever reads it may stop us at once, and a SIGTERM that
+  // arrives before the handlers exist kills the process without shutting the stack down or logging "stopped".
+  console.log(`Switchyard ready at ${host.url}`);
+  if (!values['no-open'] && hasDisplay()) openInBrowser(host.url);
 }
 
 function parsePort(value: string, flag: string): number {
