@@ -12,7 +12,7 @@
 import type { Page } from '@playwright/test';
 import { median, percentile } from './lib/report';
 
-const LOCAL_KV_TOKEN = 'switchyard-local-kv-token';
+export const LOCAL_KV_TOKEN = 'switchyard-local-kv-token';
 const FIRST_SCREEN_BUDGET_MS = 300;
 const FRAME_BUDGET_MS = 1000 / 60;
 
@@ -23,7 +23,7 @@ export interface KeyBrowserOptions {
   scrollFrames: (page: Page, selector: string) => Promise<number[]>;
 }
 
-async function kvUrl(page: Page): Promise<string> {
+export async function kvUrl(page: Page): Promise<string> {
   await page.evaluate(() => (location.hash = '#/stack'));
   await page.getByTestId('stack-page-state').getByText('Running').waitFor({ timeout: 60_000 });
   const text = await page

@@ -22,6 +22,8 @@
 //    big run is opened by its route, timed in the page until its step rows are painted (baseline: the plain
 //    DOM insert above), and its step tree + timeline is scrolled the same way. `--only workflows` runs just
 //    these rows.
+// 5. The KV live monitor under 20,000 lines/s for 30 s (bench/ui-monitor.ts): frame time, renderer heap,
+//    drops. `--only monitor` runs just these rows; `--monitor-rate N`, `--monitor-seconds N` size them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -34,6 +36,7 @@ import { serve } from '@upstash/workflow';
 import { launchChromium, webHostArgs } from './lib/browser';
 import { median, percentile, printTable } from './lib/report';
 import { benchKeyBrowser } from './ui-keys';
+import { benchMonitor } from './ui-monitor';
 
 const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
 const COMPOSER_BUDGET_MS = 100;
@@ -496,27 +499,30 @@ export async function run(args: string[]): Promise<void> {
       runs: Math.min(runs, 5),
       scrollFrames: scrollFrameTimes,
     };
-    if (args.includes('--only') && args[args.indexOf('--only') + 1] === 'keys') {
-      const keys = await benchKeyBrowser(page, keyOptions);
+    const monitorOptions = {
+      rate: flag(args, '--monitor-rate', 20_000),
+      seconds: flag(args, '--monitor-seconds', 30),
+    };
+    // `--only <part>` runs one part's rows and prints them alone.
+    const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+    const printOnly = (title: string, result: { rows: string[][]; notes: string[] }) => {
       console.log(
-        `ui benchmark (key browser only) — Chromium ${browser.version()}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}\n`,
+        `ui benchmark (${title} only) — Chromium ${browser.version()}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}\n`,
       );
-      printTable(['measure', 'value', 'baseline (same run)', 'ratio', 'budget', 'verdict'], keys.rows);
-      console.log(`\n${keys.notes.join('\n')}`);
-      return;
-    }
+      printTable(['measure', 'value', 'baseline (same run)', 'ratio', 'budget', 'verdict'], result.rows);
+      console.log(`\n${result.notes.join('\n')}`);
+    };
+    if (only === 'monitor') return printOnly('KV monitor', await benchMonitor(page, monitorOptions));
+    if (only === 'keys') return printOnly('key browser', await benchKeyBrowser(page, keyOptions));
     const api = await stackUrl(page);
     const wfOptions = { runs: wfRuns, steps: bigSteps, opens: Math.min(runs, 6), baseline: 0 };
-    if (args.includes('--only') && args[args.indexOf('--only') + 1] === 'workflows') {
+    if (only === 'workflows') {
       const floor: number[] = [];
       for (let i = 0; i < runs; i += 1) floor.push(await timeBaselineOpen(page));
-      const workflows = await benchWorkflows(page, api, sink.url, { ...wfOptions, baseline: median(floor) });
-      console.log(
-        `ui benchmark (workflows only) — Chromium ${browser.version()}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}\n`,
+      return printOnly(
+        'workflows',
+        await benchWorkflows(page, api, sink.url, { ...wfOptions, baseline: median(floor) }),
       );
-      printTable(['measure', 'value', 'baseline (same run)', 'ratio', 'budget', 'verdict'], workflows.rows);
-      console.log(`\n${workflows.notes.join('\n')}`);
-      return;
     }
 
     // ---- composer open -------------------------------------------------------------------------------
@@ -572,6 +578,7 @@ export async function run(args: string[]): Promise<void> {
 
     // ---- KV key browser -------------------------------------------------------------------------------
     const keys = await benchKeyBrowser(page, keyOptions);
+    const monitor = await benchMonitor(page, monitorOptions);
 
     // ---- workflows ------------------------------------------------------------------------------------
     const workflows = await benchWorkflows(page, api, sink.url, { ...wfOptions, baseline: median(baseline) });
@@ -632,9 +639,11 @@ export async function run(args: string[]): Promise<void> {
           '',
         ],
         ...keys.rows,
+        ...monitor.rows,
       ],
     );
     console.log(`\n${keys.notes.join('\n')}`);
+    console.log(monitor.notes.join('\n'));
     console.log(
       `\nscroll: ${SCROLL_FRAMES} frames at ${SCROLL_STEP_PX} px/frame; virtualized list keeps ${domRows} rows in the DOM, ` +
         `the static baseline ${rows}. frame p50/p99/max: virtualized ${median(virtualized).toFixed(1)}/` +

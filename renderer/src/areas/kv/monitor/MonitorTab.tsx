@@ -12,6 +12,7 @@ import { useBridge, useBridgeMutation } from '../../../bridge/react';
 import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
+import { formatClock } from '../../../ui/format';
 import { DownloadIcon } from '../../../ui/icons';
 import { Badge, Callout } from '../../../ui/misc';
 import { ServiceGate } from '../../../ui/ServiceGate';
@@ -252,12 +253,15 @@ function MonitorList({ lines, follow }: { lines: KeptLine[]; follow: boolean }) 
     overscan: 10,
     getItemKey: (index) => lines[index]!.seq,
   });
-  // Follow the newest line while live (unless the user scrolled up to read).
+  // Follow the newest line while live (unless the user scrolled up to read). Rows have a fixed height, so
+  // the end is the total size: one scroll write, where scrollToIndex measured the list (a forced layout)
+  // on every batch.
   const atBottom = useRef(true);
   useEffect(() => {
-    if (follow && atBottom.current && lines.length > 0)
-      virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
-  }, [follow, lines, virtualizer]);
+    const element = scrollRef.current;
+    if (follow && atBottom.current && element && lines.length > 0)
+      element.scrollTop = lines.length * ROW_HEIGHT;
+  }, [follow, lines]);
   return (
     <div
       ref={scrollRef}
@@ -281,17 +285,15 @@ function MonitorList({ lines, follow }: { lines: KeptLine[]; follow: boolean }) 
 }
 
 const MonitorRow = memo(function MonitorRow({ line, top }: { line: KeptLine; top: number }) {
-  const time = new Date(line.at);
   return (
     <div
       className={`kv-live-row${line.own ? ' is-own' : ''}`}
       role="listitem"
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
     >
-      <span className="kv-live-time">
-        {time.toLocaleTimeString(undefined, { hour12: false })}.
-        {String(time.getMilliseconds()).padStart(3, '0')}
-      </span>
+      {/* formatClock, not toLocaleTimeString: Intl formatting of every visible row on every frame was a
+          third of the tab's script time at 20,000 lines/s. */}
+      <span className="kv-live-time">{formatClock(line.at)}</span>
       <span className="kv-live-client-cell" title={`db ${line.db}`}>
         {line.client}
       </span>

@@ -173,9 +173,14 @@ export interface MonitorSnapshot {
 
 /**
  * The monitor's state outside React (it changes up to thousands of times a second): batches go in, and a
- * new immutable snapshot is published at most once per `schedule` tick (an animation frame in the app),
- * for `useSyncExternalStore`.
+ * new immutable snapshot is published at most once per `schedule` tick, for `useSyncExternalStore`. In the
+ * app a tick is the first animation frame after PUBLISH_INTERVAL_MS: each snapshot copies and re-filters
+ * every kept line and re-lays out the list, and at 20,000 lines/s doing that on every frame kept the page
+ * busy for half of each second (`npm run bench -- ui --only monitor`). Nobody reads faster than this anyway.
  */
+/** How often the list may change while lines pour in (a few times a second reads as live). */
+export const PUBLISH_INTERVAL_MS = 150;
+
 export class MonitorStore {
   private readonly ring: LineRing;
   private readonly rate = new RateCounter(60);
@@ -189,7 +194,8 @@ export class MonitorStore {
 
   constructor(
     cap: number,
-    private readonly schedule: (run: () => void) => void = (run) => requestAnimationFrame(run),
+    private readonly schedule: (run: () => void) => void = (run) =>
+      setTimeout(() => requestAnimationFrame(run), PUBLISH_INTERVAL_MS),
   ) {
     this.ring = new LineRing(cap);
     this.snapshot = this.build();
