@@ -60,7 +60,7 @@ describe('test connection', () => {
     const result = await testConnection(profile({ kvUrl: kv.url }, { kvToken: 'bad' }), 'kv');
     expect(result).toMatchObject({ reachable: true, auth: 'failed', status: 401 });
     expect(result.message).toContain('WRONGPASS invalid or missing auth token');
-    expect(kv.seen[0]).toMatchObject({ method: 'POST', url: '/', body: '["PING"]' });
+    expect(kv.seen[0]).toMatchObject({ method: 'POST', url: '/', auth: 'Bearer bad', body: '["PING"]' });
   });
 
   it('says plainly when nothing listens at the URL', async () => {

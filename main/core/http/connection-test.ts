@@ -1,13 +1,11 @@
 // "Test connection" for a profile: one cheap authenticated request per service (the message client's
-// probe; a KV PING), reported as reachable / auth ok or failed (with the service's own text) / latency.
+// probe, the KV client's PING), reported as reachable / auth ok or failed (with the service's own text) / latency.
 import type { ConnectionTestResult } from '../../../shared/bridge/procedures/profiles';
 import { BridgeError } from '../../../shared/bridge/errors';
 import type { ResolvedProfile } from '../profiles/profiles-service';
+import { KvClient } from '../services/kv/client';
 import { MessageClient } from '../services/messages/client';
-import { joinUrl } from './service-api';
-import { serviceErrorText, serviceRequest, type ServiceResponse } from './service-http';
-
-export { joinUrl };
+import { serviceErrorText, type ServiceResponse } from './service-http';
 
 const TIMEOUT_MS = 10_000;
 
@@ -27,22 +25,12 @@ export async function testConnection(
       url: '',
     };
   }
-  const messages = service === 'messages' ? MessageClient.forProfile(profile) : undefined;
-  const url = messages ? messages.probeUrl() : joinUrl(base, '/');
+  const client =
+    service === 'messages' ? MessageClient.forProfile(profile) : new KvClient(profile, 'standard');
+  const url = client.probeUrl();
   let response: ServiceResponse;
   try {
-    response = messages
-      ? await messages.probe(TIMEOUT_MS)
-      : await serviceRequest({
-          url,
-          method: 'POST',
-          headers: {
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-            'content-type': 'application/json',
-          },
-          body: '["PING"]',
-          timeoutMs: TIMEOUT_MS,
-        });
+    response = await client.probe(TIMEOUT_MS);
   } catch (error) {
     const message = error instanceof BridgeError ? error.message : String(error);
     return { service, reachable: false, auth: 'unknown', message, url };

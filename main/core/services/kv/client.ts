@@ -5,7 +5,7 @@
 import { Agent, request } from 'undici';
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
-import { joinUrl } from '../../http/connection-test';
+import { joinUrl } from '../../http/service-api';
 import { serviceErrorText, serviceRequest, type ServiceResponse } from '../../http/service-http';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { commandsOf, ownTraffic } from './own-traffic';
@@ -36,6 +36,8 @@ export interface KvRawReply {
   /** Set when the server refused the request as a whole (a JSON `{error}` instead of protocol bytes). */
   error?: string;
 }
+
+const PROBE_COMMAND = ['PING'];
 
 // Streams (monitor, subscribe) stay open for as long as the user watches: no body timeout.
 const streamAgent = new Agent({ bodyTimeout: 0, headersTimeout: 15_000, connectTimeout: 10_000 });
@@ -76,6 +78,29 @@ export class KvClient {
       });
     }
     return token;
+  }
+
+  /**
+   * One cheap request (`PING`), answered whatever its status: the profile's connection test. Sends the
+   * profile's standard token when it has one and none otherwise, so a missing token shows as the server's
+   * own refusal rather than a local error.
+   */
+  probe(timeoutMs: number): Promise<ServiceResponse> {
+    const token = this.profile.secret('kvToken');
+    return serviceRequest({
+      url: this.probeUrl(),
+      method: 'POST',
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(PROBE_COMMAND),
+      timeoutMs,
+    });
+  }
+
+  probeUrl(): string {
+    return this.url('/');
   }
 
   /** One command in the JSON body form (`POST /`); the server's `{error}` comes back as a reply, not thrown. */
