@@ -106,3 +106,45 @@ describe('the redis-server the service manages', () => {
     });
   });
 });
+
+describe('a Redis that is still loading its data after a restart', () => {
+  it('answers 503 with Retry-After (temporary), not 400, on every command path', async () => {
+    const first = await startTestRedis();
+    const kv = await startTestService({ redisUrl: first.url });
+    const servers = [first];
+    cleanup.push(async () => {
+      await kv.stop();
+      for (const server of servers.reverse()) await server.kill();
+    });
+    // An uncompressed RDB of 2,000 keys of 2 KB: with a key-load delay of 0.2 s the new server stays in
+    // LOADING for minutes, answering (LOADING …) between keys — a state that holds, not a race.
+    expect(await kv.admin(['CONFIG', 'SET', 'rdbcompression', 'no'])).toBe('OK');
+    expect(
+      await kv.admin(['EVAL', "for i=1,2000 do redis.call('SET','l:'..i,string.rep('x',2000)) end", '0']),
+    ).toBeNull();
+    expect(await kv.admin(['SAVE'])).toBe('OK');
+    await first.kill();
+    servers.push(
+      await startTestRedis({
+        port: first.port,
+        dir: first.dir,
+        args: ['--key-load-delay', '200000', '--loading-process-events-interval-bytes', '1024'],
+        // Logged once the server listens and starts reading the file.
+        readyLine: 'Loading RDB produced by version',
+      }),
+    );
+
+    for (const [path, init] of [
+      ['/get/l:1', {}],
+      ['/', { method: 'POST', body: '["GET","l:1"]' }],
+      ['/pipeline', { method: 'POST', body: '[["GET","l:1"],["GET","l:2"]]' }],
+      ['/multi-exec', { method: 'POST', body: '[["GET","l:1"]]' }],
+    ] as const) {
+      const res = await kv.call(path, init);
+      const body = (await res.json()) as { error: string };
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get('retry-after'), path).toBe('1');
+      expect(body.error, path).toMatch(/loading/i);
+    }
+  });
+});

@@ -41,7 +41,16 @@ export interface TestRedis {
 
 /** Starts redis-server (optionally with a password) and waits for "Ready to accept connections". */
 export async function startTestRedis(
-  options: { port?: number; dir?: string; password?: string; appendonly?: boolean } = {},
+  options: {
+    port?: number;
+    dir?: string;
+    password?: string;
+    appendonly?: boolean;
+    /** More redis-server arguments (e.g. `--key-load-delay` for a server that stays LOADING). */
+    args?: string[];
+    /** The log line that means started; default "Ready to accept connections". */
+    readyLine?: string;
+  } = {},
 ): Promise<TestRedis> {
   requireRedisServer();
   const port = options.port ?? (await freePort());
@@ -50,12 +59,14 @@ export async function startTestRedis(
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
   args.push('--appendonly', options.appendonly ? 'yes' : 'no');
   if (options.password) args.push('--requirepass', options.password);
+  args.push(...(options.args ?? []));
+  const readyLine = options.readyLine ?? 'Ready to accept connections';
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
+      if (output.includes(readyLine)) resolve();
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
