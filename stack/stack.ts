@@ -17,6 +17,7 @@ import pino, { type Logger } from 'pino';
 import { systemClock, type Clock } from './clock';
 import { CredentialStore } from './credentials';
 import { defaultDataDir, lockDataDir } from './data-dir';
+import type { RequestTimeouts } from './http/server';
 import { startKvService, type KvService } from './kv/index';
 import type { Transport } from './messages/delivery';
 import { startMessageService, type MessageService } from './messages/service';
@@ -45,6 +46,8 @@ export interface StackOptions {
   /** KV request size limit in bytes (default 10 MiB) and daily command limit (default none). */
   kvMaxRequestBytes?: number;
   kvDailyLimit?: number;
+  /** How long a client may take to send a request, on both ports (stack/http/server.ts). */
+  timeouts?: RequestTimeouts;
   /** Start the KV service (default true). Message-only tests turn it off. */
   kv?: boolean;
   /**
@@ -127,6 +130,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       token: () => credentials.token(),
       signingKeys: credentials,
       maxBody: options.maxBody,
+      timeouts: options.timeouts,
       maxConcurrency: options.maxConcurrency,
       backoffFactor: options.backoffFactor,
       defaultTimeoutMs: options.defaultTimeoutMs,
@@ -156,6 +160,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         randomCredentials,
         maxRequestBytes: options.kvMaxRequestBytes,
         dailyRequestLimit: options.kvDailyLimit,
+        timeouts: options.timeouts,
         logger: logger.child({ service: 'kv' }),
       });
       kvInfo = { url: kv.url, token: kv.token, readOnlyToken: kv.readOnlyToken };

@@ -4,6 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 
 export class HttpError extends Error {
@@ -132,6 +133,7 @@ export interface HttpServiceOptions {
   tokenParams: readonly string[];
   /** Returns why a request is refused (403) before anything else, or null. */
   guard?: (req: http.IncomingMessage) => string | null;
+  timeouts?: RequestTimeouts;
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -225,23 +227,113 @@ export function errorReply(status: number, message: string, headers?: Record<str
   return { status, body: { error: message }, headers };
 }
 
-export function createHttpService(options: HttpServiceOptions): http.Server {
-  const server = http.createServer({ keepAliveTimeout: 30_000, requestTimeout: 120_000 }, (req, res) => {
-    void handle(req, res, options);
+/**
+ * How long a client may take to send a request. Node's defaults (60 s for headers, 300 s for the whole
+ * request, checked every 30 s) kept a stalled upload open for 330 s; on loopback a request that is not in
+ * within these bounds is not coming.
+ */
+export interface RequestTimeouts {
+  /** Time to receive the request line and headers; default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time to receive the whole request, body included; default 60 s. */
+  requestTimeoutMs?: number;
+}
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export interface JsonServerOptions extends RequestTimeouts {
+  /** Prefix of the error texts this layer writes (the KV service's errors start with `ERR `). */
+  errorPrefix?: string;
+  /** The methods the service serves, for the `Allow` header of a refused CONNECT. */
+  allowedMethods: string;
+  maxHeaderSize?: number;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+/** A whole response written straight to a socket the HTTP parser gave up on (or never handed a response). */
+function rawJsonResponse(status: number, error: string, headers: Record<string, string> = {}): string {
+  const body = JSON.stringify({ error });
+  const lines = [`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`, 'content-type: application/json'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  lines.push(`content-length: ${Buffer.byteLength(body)}`, 'connection: close');
+  return lines.join('\r\n') + '\r\n\r\n' + body;
+}
+
+/** Why the parser refused a request, in words (llhttp's `reason`, e.g. "Invalid header value char"). */
+function clientErrorReply(
+  error: NodeJS.ErrnoException & { reason?: string },
+  timeouts: Required<RequestTimeouts>,
+): { status: number; message: string } {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: 'request headers are too large' };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return {
+      status: 408,
+      message:
+        `request not received in time (headers within ${timeouts.headersTimeoutMs / 1000} s, ` +
+        `the whole request within ${timeouts.requestTimeoutMs / 1000} s)`,
+    };
+  }
+  const reason = error.reason ?? error.message;
+  return { status: 400, message: `malformed HTTP request: ${reason}${error.code ? ` (${error.code})` : ''}` };
+}
+
+/**
+ * An HTTP server whose every answer is JSON, including the ones Node's HTTP layer gives by itself: malformed
+ * requests (bad request line, Content-Length, chunk, CL+TE, oversized headers) and requests not received in
+ * time get a JSON error from the `clientError` hook; CONNECT (which Node would drop without a word) gets a 405.
+ */
+export function createJsonServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+  options: JsonServerOptions,
+): http.Server {
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // Node refuses a headers timeout above the request timeout.
+  const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
+  const timeouts = { headersTimeoutMs, requestTimeoutMs };
+  const prefix = options.errorPrefix ?? '';
+  const server = http.createServer(
+    {
+      keepAliveTimeout: 30_000,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // How often Node looks for requests over their time; its default (30 s) adds up to 30 s to each bound.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeoutMs / 2))),
+      maxHeaderSize: options.maxHeaderSize,
+    },
+    handler,
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A response already under way cannot be replaced; a client that left needs no answer.
+    const pending = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;
+    if (!socket.writable || pending?.headersSent || error.code === 'ECONNRESET') return socket.destroy();
+    const { status, message } = clientErrorReply(error, timeouts);
+    socket.end(rawJsonResponse(status, prefix + message));
   });
-  // Garbage on the socket (not HTTP at all) still gets a JSON 400 rather than a bare one.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({
-      error: status === 431 ? 'request headers are too large' : 'malformed HTTP request',
-    });
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
     socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      rawJsonResponse(405, `${prefix}method CONNECT is not allowed: this server is not a proxy`, {
+        allow: options.allowedMethods,
+      }),
     );
   });
   return server;
+}
+
+export function createHttpService(options: HttpServiceOptions): http.Server {
+  return createJsonServer(
+    (req, res) => {
+      void handle(req, res, options);
+    },
+    { ...options.timeouts, allowedMethods: 'GET, POST, PATCH, DELETE' },
+  );
 }
 
 async function handle(

@@ -1,7 +1,6 @@
 // Wires the KV service together: Redis (managed or given by URL), credentials, connection backends per
 // token, and the HTTP server.
 import { mkdirSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import type { Logger } from 'pino';
 
@@ -19,7 +18,7 @@ import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
 import { ManagedRedis, READ_ONLY_RULES } from './redis-server';
 import { createBrowserGuard } from '../security/browser-guard';
-import { baseUrl, closeServer, listen } from '../http/server';
+import { baseUrl, closeServer, createJsonServer, listen, type RequestTimeouts } from '../http/server';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 
@@ -30,6 +29,8 @@ export interface KvServiceOptions {
   port: number;
   /** The stack's data dir; the KV service keeps its redis-server folder and tokens under `<dataDir>/kv`. */
   dataDir: string;
+  /** How long a client may take to send a request (stack/http/server.ts). */
+  timeouts?: RequestTimeouts;
   /** Use this Redis instead of starting redis-server from PATH. */
   redisUrl?: string;
   /** Generate fresh tokens instead of the well-known local ones (persisted in the data dir). */
@@ -259,7 +260,12 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     guard: createBrowserGuard({ bindHost: options.host, allowedHosts: options.allowedHosts }),
   });
   // Long path-form URLs carry values; allow more than Node's 16 KB of headers (the body limit still applies).
-  const server = http.createServer({ maxHeaderSize: 1024 * 1024 }, handler.handle);
+  const server = createJsonServer(handler.handle, {
+    ...options.timeouts,
+    maxHeaderSize: 1024 * 1024,
+    errorPrefix: 'ERR ',
+    allowedMethods: 'GET, HEAD, POST, PUT, OPTIONS',
+  });
 
   async function shutdown(): Promise<void> {
     // SSE streams never end by themselves: cut every connection at once.

@@ -4,7 +4,14 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Clock, Timer } from '../clock';
 import { createBrowserGuard } from '../security/browser-guard';
-import { baseUrl, closeServer, createHttpService, listen, Router } from '../http/server';
+import {
+  baseUrl,
+  closeServer,
+  createHttpService,
+  listen,
+  type RequestTimeouts,
+  Router,
+} from '../http/server';
 import type { StackStore } from '../store/stack-store';
 import { DEFAULT_BACKOFF_FACTOR } from './backoff';
 import { HttpTransport, type Transport } from './delivery';
@@ -43,6 +50,8 @@ export interface MessageServiceOptions {
   signingKeys: SigningKeyStore;
   /** Request body limit in bytes. */
   maxBody?: number;
+  /** How long a client may take to send a request (stack/http/server.ts). */
+  timeouts?: RequestTimeouts;
   /** Deliveries in flight at once, across all destinations. */
   maxConcurrency?: number;
   /** k in the default backoff min(86400, e^(k·n)) seconds. */
@@ -119,6 +128,7 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
     token: options.token,
     tokenParams: TOKEN_PARAMS,
+    timeouts: options.timeouts,
     // The default credentials are public: keep web pages (DNS rebinding, cross-site requests) out.
     guard: createBrowserGuard({ bindHost: options.host, allowedHosts: options.allowedHosts }),
   });
