@@ -22,6 +22,11 @@ for (const theme of ['light', 'dark'] as const) {
       await p.getByRole('button', { name: 'Test KV REST' }).click();
       await expect(p.getByTestId('test-result-kv')).toContainText('Connected');
     });
+    await shoot('profiles-local-env', async (p) => {
+      const env = p.getByRole('region', { name: 'Credentials as .env' });
+      await env.scrollIntoViewIfNeeded();
+      await expect(env.getByTestId('secret-delivery-method')).toBeVisible();
+    });
     await shoot('profile-new', async (p) => {
       await p.getByRole('button', { name: 'New profile' }).click();
       const form = p.getByRole('form', { name: 'New profile' });

@@ -6,6 +6,8 @@ import type { AppInfo } from '../../shared/bridge/procedures/app';
 import { LOCAL_PROFILE_ID } from '../../shared/profiles';
 import type { StackStatus } from '../../shared/stack-status';
 import { createRouter, type Handlers, type Router } from './bridge/router';
+import { type Clipboard, currentClipboard } from './clipboard/clipboard';
+import { deliverSecret } from './clipboard/secret-output';
 import { testConnection } from './http/connection-test';
 import type { Logger } from './logger';
 import { ProfileStore } from './profiles/profile-store';
@@ -26,6 +28,8 @@ export interface ConsoleCoreOptions {
   version: string;
   stack: StackSupervisorOptions;
   logger: Logger;
+  /** Defaults to the installed clipboard (Electron) or the OS tools (browser host). */
+  clipboard?: () => Clipboard;
 }
 
 export interface ConsoleCore {
@@ -69,6 +73,14 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     'profiles.testConnection': ({ id, service }) => testConnection(profiles.resolve(id), service),
     'profiles.export': ({ ids }) => profiles.exportProfiles(ids),
     'profiles.import': ({ data }) => ({ imported: profiles.importProfiles(data) }),
+    'profiles.copyLocalEnv': async ({ to }) => {
+      const { text, masked } = profiles.localEnv();
+      return {
+        copied: true,
+        masked,
+        ...(await deliverSecret(text, to, options.clipboard ?? currentClipboard)),
+      };
+    },
 
     'stack.status': () => stack.status(),
     'stack.restart': () => stack.restart(),
@@ -82,6 +94,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     ...messageHandlers({
       profiles,
       dataDir: options.dataDir,
+      clipboard: options.clipboard,
       warn: (message) => options.logger.warn(message),
       logError: (message, error) => options.logger.error({ err: error }, message),
     }),

@@ -15,6 +15,7 @@ import {
   type SecretStatus,
 } from '../../../shared/profiles';
 import { maskSecret, type SecretStore } from '../secrets/secret-store';
+import { localEnvFile } from './local-env';
 import type { ProfileStore, StoredProfile } from './profile-store';
 
 /** What the local stack currently offers the Local profile (null while it is not ready). */
@@ -66,6 +67,11 @@ export class ProfilesService {
     }
     const profile = this.stored(id);
     return { id, settings: settingsOf(profile), secret: (name) => this.secrets.get(id, name) };
+  }
+
+  /** The Local profile as .env text (and masked), for `profiles.copyLocalEnv`. */
+  localEnv(): { text: string; masked: string } {
+    return localEnvFile(this.localStack(), maskSecret);
   }
 
   isReadOnly(id: string): boolean {

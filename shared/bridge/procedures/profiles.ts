@@ -6,6 +6,7 @@ import {
   secretChangesSchema,
 } from '../../profiles';
 import { call } from '../define';
+import { type CopyResult, secretTargetSchema } from './app';
 import { profileIdSchema } from '../profile-id';
 
 export interface ProfilesList {
@@ -51,6 +52,12 @@ export const profileProcedures = {
   ),
   /** Settings only, never secrets. */
   'profiles.export': call<ProfileExport>()(z.object({ ids: z.array(id).optional() })),
+  /**
+   * The Local profile as a .env file (QSTASH_URL, QSTASH_TOKEN, signing keys, UPSTASH_REDIS_REST_URL and
+   * token), written by main to the clipboard or a new file: the stack's own local secrets, for pointing
+   * one's own app at it.
+   */
+  'profiles.copyLocalEnv': call<CopyResult>()(z.object({ to: secretTargetSchema })),
   'profiles.import': call<{ imported: ProfileView[] }>()(z.object({ data: z.unknown() }), 'local', {
     invalidates: ['profiles.list'],
   }),

@@ -1,5 +1,5 @@
 // The composer's own procedures: "copy as curl" and the webhook intake URL with the real token, written to
-// the OS clipboard and never returned to the renderer; and its files in main (drafts, per-profile
+// the OS clipboard or a new file the user names, and never returned to the renderer; and its files in main (drafts, per-profile
 // history, templates). The clipboard status is the console's (`app.clipboardStatus`), asked here because
 // copying is what needs it.
 import { BridgeError } from '../../../../shared/bridge/errors';
@@ -11,8 +11,10 @@ import {
   validateBatch,
   webhookUrl,
 } from '../../../../shared/composer/request';
+import type { CopyResult, SecretTarget } from '../../../../shared/bridge/procedures/app';
 import type { CallHandler } from '../../bridge/router';
 import { type Clipboard, currentClipboard } from '../../clipboard/clipboard';
+import { deliverSecret } from '../../clipboard/secret-output';
 import { maskSecret } from '../../secrets/secret-store';
 import type { MessageClient } from './client';
 import type { ComposerStore } from './composer-store';
@@ -40,16 +42,8 @@ export function composerHandlers(deps: {
   const { client, composer, now } = deps;
   const clipboard = deps.clipboard ?? currentClipboard;
 
-  async function copy(text: string, masked: string) {
-    try {
-      await clipboard().writeText(text);
-    } catch (error) {
-      throw new BridgeError({
-        code: 'NOT_CONFIGURED',
-        message: error instanceof Error ? error.message : String(error),
-      });
-    }
-    return { copied: true as const, masked };
+  async function copy(text: string, masked: string, to: SecretTarget): Promise<CopyResult> {
+    return { copied: true, masked, ...(await deliverSecret(text, to, clipboard)) };
   }
 
   return {
@@ -71,17 +65,18 @@ export function composerHandlers(deps: {
       return copy(
         toCurl(request, url, { kind: 'token', token }),
         toCurl(request, url, { kind: 'token', token: maskSecret(token) }),
+        input.to,
       );
     },
 
-    'messages.composer.copyWebhookUrl': async ({ profileId, model }) => {
+    'messages.composer.copyWebhookUrl': async ({ profileId, model, to }) => {
       build(model, now());
       const { api } = client(profileId);
       const base = api.url('');
       const token = api.token();
       const placeholder = 'SWITCHYARD_TOKEN_PLACEHOLDER';
       const masked = webhookUrl(model, base, placeholder).replace(placeholder, maskSecret(token));
-      return copy(webhookUrl(model, base, token), masked);
+      return copy(webhookUrl(model, base, token), masked, to);
     },
 
     'messages.composer.drafts': ({ profileId }) => composer().drafts(profileId),

@@ -1,18 +1,15 @@
 // The composer's own files kept by main (drafts, per-profile history, templates), and copying
-// token-bearing text (curl, webhook URLs) to the OS clipboard — main only, never through the renderer.
+// token-bearing text (curl, webhook URLs) to the OS clipboard or a file — main only, never through the renderer.
 import { z } from 'zod';
 import { composerSchema, type ComposerModel, draftModelSchema } from '../../../composer/model';
 import { call } from '../../define';
 import { profileIdSchema as profileId } from '../../profile-id';
+import { type CopyResult, secretTargetSchema as to } from '../app';
 import { batchItemsSchema, MAX_BATCH_ITEMS } from './batch';
 
 const id = z.string().min(1).max(100);
 
-export interface CopyResult {
-  copied: true;
-  /** What was copied, with the token masked: for the confirmation message. */
-  masked: string;
-}
+export type { CopyResult } from '../app';
 
 export interface HistoryEntry {
   id: string;
@@ -45,15 +42,15 @@ export interface Drafts {
 }
 
 export const composerProcedures = {
-  /** Writes "copy as curl" with the real token to the OS clipboard (never to the renderer). */
+  /** Writes "copy as curl" with the real token to the OS clipboard or a new file (never to the renderer). */
   'messages.composer.copyCurl': call<CopyResult>()(
     z.union([
-      z.object({ profileId, model: composerSchema }),
-      z.object({ profileId, items: batchItemsSchema }),
+      z.object({ profileId, model: composerSchema, to }),
+      z.object({ profileId, items: batchItemsSchema, to }),
     ]),
   ),
-  /** Writes the webhook intake URL, token included, to the OS clipboard (never to the renderer). */
-  'messages.composer.copyWebhookUrl': call<CopyResult>()(z.object({ profileId, model: composerSchema })),
+  /** Writes the webhook intake URL, token included, to the OS clipboard or a new file (never to the renderer). */
+  'messages.composer.copyWebhookUrl': call<CopyResult>()(z.object({ profileId, model: composerSchema, to })),
 
   'messages.composer.drafts': call<Drafts>()(z.object({ profileId })),
   /** Drafts take bodies over the send limit (the form says so), so a draft never drops what was typed. */

@@ -1,16 +1,18 @@
 // Webhook intake: an address third parties (GitHub, Stripe, …) can call without a token of their own:
 // `…/v2/publish/<destination>?qstash_token=…&upstash-…=…`, built from the same options as the composer.
 // The renderer never holds the token: the screen shows it masked, and "Copy URL" asks main, which writes
-// the full URL to the OS clipboard.
+// the full URL to the OS clipboard, or — without one (the browser host on a headless server) — to a new
+// file the user names.
 import { useCallback, useState } from 'react';
+import type { CopyResult } from '../../../../../shared/bridge/procedures/app';
 import { type ComposerModel, emptyComposer } from '../../../../../shared/composer/model';
 import { webhookQuery, webhookUrl } from '../../../../../shared/composer/request';
 import { validateComposer } from '../../../../../shared/composer/validate';
 import { errorMessage } from '../../../bridge/client';
-import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { useBridgeMutation } from '../../../bridge/react';
 import { useActiveProfile } from '../../../shell/data';
-import { Button } from '../../../ui/Button';
-import { CopyIcon, LockIcon } from '../../../ui/icons';
+import { CopyIcon } from '../../../ui/icons';
+import { SecretDelivery } from '../../../ui/SecretDelivery';
 import { Callout, Spinner } from '../../../ui/misc';
 import { ComposerForm } from '../compose/ComposerForm';
 import { useDraft } from '../compose/use-draft';
@@ -25,11 +27,10 @@ export default function WebhookTab(_props: { params: string[] }) {
   const draft = useDraft(profile?.id ?? '', 'webhook', firstWebhook);
   const { value: model, update, loaded } = draft;
   const setModel = useCallback((next: ComposerModel) => update(() => next), [update]);
-  const [copied, setCopied] = useState<string | null>(null);
+  const [copied, setCopied] = useState<CopyResult | null>(null);
   const now = useNow();
-  const clipboard = useBridgeQuery('app.clipboardStatus', {}, { staleTime: 60_000 });
   const copy = useBridgeMutation('messages.composer.copyWebhookUrl', {
-    onSuccess: (result) => setCopied(result.masked),
+    onSuccess: (result) => setCopied(result),
     onError: () => setCopied(null),
   });
 
@@ -90,36 +91,17 @@ export default function WebhookTab(_props: { params: string[] }) {
                   This profile has no message token; add one in Profiles.
                 </Callout>
               ) : null}
-              <div className="row row-wrap">
-                <Button
-                  variant="primary"
-                  icon={<CopyIcon />}
-                  disabled={!shown || !hint || clipboard.data?.available === false}
-                  busy={copy.isPending}
-                  onClick={() => copy.mutate({ profileId: profile.id, model })}
-                >
-                  Copy URL
-                </Button>
-                <span className="faint row">
-                  <LockIcon width={14} height={14} /> The back end copies it with the real token; this page
-                  never sees it.
-                </span>
-              </div>
-              {copy.isError ? (
-                <Callout tone="danger" title="Not copied.">
-                  {errorMessage(copy.error)}
-                </Callout>
-              ) : null}
-              {copied ? (
-                <Callout tone="success" title="Copied to the clipboard.">
-                  The full URL (token included) is on the clipboard.
-                </Callout>
-              ) : null}
-              {clipboard.data?.available === false ? (
-                <Callout tone="warning" title="No clipboard available to the back end.">
-                  {clipboard.data.problem}
-                </Callout>
-              ) : null}
+              <SecretDelivery
+                label="Copy URL"
+                what="the URL"
+                defaultPath="~/switchyard-intake-url.txt"
+                icon={<CopyIcon />}
+                disabled={!shown || !hint}
+                busy={copy.isPending}
+                onSend={(to) => copy.mutate({ profileId: profile.id, model, to })}
+                result={copied}
+                error={copy.isError ? errorMessage(copy.error) : null}
+              />
               {params.length > 0 ? (
                 <table className="table">
                   <thead>
