@@ -1,6 +1,16 @@
 // Where the stack keeps its state by default (the OS's per-user app-data folder), and the lock that keeps two
 // stacks from driving the same data dir (two engines would deliver everything twice).
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,13 +40,24 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Creates the data dir and takes its lock; returns the release function. */
+/**
+ * Creates the data dir for the user alone (0700 whatever the umask): it holds the tokens and signing keys.
+ * A folder that is already there is tightened when it is a stack's (an older stack made it 0755) or empty;
+ * any other existing folder the user named is left as it is.
+ */
+export function prepareDataDir(dir: string): void {
+  const existed = existsSync(dir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!existed || existsSync(join(dir, 'stack.db')) || readdirSync(dir).length === 0) chmodSync(dir, 0o700);
+}
+
+/** Creates the data dir (see prepareDataDir) and takes its lock; returns the release function. */
 export function lockDataDir(dir: string): () => void {
-  mkdirSync(dir, { recursive: true });
+  prepareDataDir(dir);
   const file = join(dir, 'stack.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(file, 'wx');
+      const fd = openSync(file, 'wx', 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       let released = false;

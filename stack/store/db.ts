@@ -1,4 +1,5 @@
 // Opens the stack's SQLite database (WAL) and brings its schema up to date.
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations';
 
@@ -13,7 +14,24 @@ export type Db = Database.Database;
  */
 export type Durability = 'full' | 'normal';
 
+/**
+ * The database holds the message token and signing keys: it is for the user alone (0600) whatever the umask.
+ * SQLite gives the -wal and -shm files the database file's mode, so the file is created (or tightened)
+ * before SQLite opens it; files left by an older stack are tightened too.
+ */
+function restrictToOwner(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(path, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 export function openDatabase(file: string, durability: Durability): Db {
+  if (file !== ':memory:' && file !== '') restrictToOwner(file);
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');

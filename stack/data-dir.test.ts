@@ -1,0 +1,64 @@
+// The data dir holds the message token, the signing keys and the KV credentials: it and its files are for
+// the user alone (0700 / 0600) whatever the umask, and a data dir left by an older stack is tightened.
+import { chmodSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+
+import { startTestStack, tempDir } from './messages/test-support';
+
+let umask: number;
+const dirs: string[] = [];
+
+beforeEach(() => {
+  // The most permissive umask: every mode below comes from the stack, not from the umask.
+  umask = process.umask(0);
+});
+
+afterEach(() => {
+  process.umask(umask);
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+
+it('creates the data dir 0700 and stack.db, -wal, -shm, the lock and the KV credentials 0600', async () => {
+  const parent = tempDir();
+  dirs.push(parent);
+  const dataDir = join(parent, 'nested', 'stack');
+  const test = await startTestStack({ dataDir, randomCredentials: true, kv: true, kvPort: 0 });
+  try {
+    expect(test.stack.info.kv).not.toHaveProperty('error');
+    const db = join(dataDir, 'stack.db');
+    expect(mode(dataDir)).toBe('700');
+    expect(mode(join(parent, 'nested'))).toBe('700');
+    expect(readdirSync(dataDir)).toEqual(
+      expect.arrayContaining(['stack.db', 'stack.db-wal', 'stack.db-shm']),
+    );
+    for (const file of [db, `${db}-wal`, `${db}-shm`, join(dataDir, 'stack.lock')]) {
+      expect(mode(file), file).toBe('600');
+    }
+    expect(mode(join(dataDir, 'kv'))).toBe('700');
+    expect(mode(join(dataDir, 'kv', 'credentials.json'))).toBe('600');
+  } finally {
+    await test.close(false);
+  }
+});
+
+it('tightens a data dir an older stack left readable by others', async () => {
+  const dataDir = tempDir();
+  dirs.push(dataDir);
+  const first = await startTestStack({ dataDir, randomCredentials: true });
+  await first.close(false);
+  const db = join(dataDir, 'stack.db');
+  chmodSync(dataDir, 0o755);
+  chmodSync(db, 0o644);
+  expect(mode(db)).toBe('644');
+
+  const again = await startTestStack({ dataDir, randomCredentials: true });
+  try {
+    expect(mode(dataDir)).toBe('700');
+    for (const file of [db, `${db}-wal`, `${db}-shm`]) expect(mode(file), file).toBe('600');
+  } finally {
+    await again.close(false);
+  }
+});
