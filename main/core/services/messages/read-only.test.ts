@@ -1,12 +1,16 @@
 // The console core as the app builds it: every procedure of the message operations that writes is refused
 // for a read-only profile in main — no request reaches the service — while reads go through.
 import { describe, expect, it } from 'vitest';
-import { procedures } from '../../../../shared/bridge/procedures';
-import { createTestConsoleCore } from '../../testing/console-core';
 import { useTempDirs } from '../../testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
+import {
+  expectRefused,
+  type Samples,
+  withReadOnlyProfile,
+  writeProcedureNames,
+} from '../test-stack/read-only';
 
-const WRITE_SAMPLES: Record<string, object> = {
+const CALL_SAMPLES: Samples = {
   'messages.urlGroups.addEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
   'messages.urlGroups.removeEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
   'messages.urlGroups.delete': { name: 'g' },
@@ -19,47 +23,23 @@ const WRITE_SAMPLES: Record<string, object> = {
   'messages.dlq.delete': { dlqId: '1-0' },
   'messages.keys.rotate': {},
 };
+const STREAM_SAMPLES: Samples = {
+  'messages.dlq.bulk': { action: 'retry', target: { dlqIds: ['1-0'] } },
+};
 
 describe('read-only profiles, enforced in main', () => {
   const tempDir = useTempDirs();
   const env = useStackBehindProxy();
 
   it('covers every write procedure of the message operations', () => {
-    const writes = Object.entries(procedures)
-      .filter(
-        ([name, def]) => def.effect === 'write' && /^messages\.(urlGroups|logs|queues|dlq|keys)\./.test(name),
-      )
-      .map(([name]) => name)
-      .sort();
-    expect(writes).toEqual([...Object.keys(WRITE_SAMPLES), 'messages.dlq.bulk'].sort());
+    expect(writeProcedureNames((name) => /^messages\.(urlGroups|logs|queues|dlq|keys)\./.test(name))).toEqual(
+      [...Object.keys(CALL_SAMPLES), ...Object.keys(STREAM_SAMPLES)].sort(),
+    );
   });
 
-  it('refuses them without sending anything, and still reads', async () => {
-    const dir = tempDir();
-    const core = createTestConsoleCore(dir);
-    try {
-      const profile = core.profiles.create(
-        {
-          name: 'Prod RO',
-          env: 'prod',
-          messagesUrl: env.proxy.url,
-          kvUrl: '',
-          readOnly: true,
-          confirmDangerous: true,
-        },
-        { messageToken: env.stack.token },
-      );
-      for (const [name, sample] of Object.entries(WRITE_SAMPLES)) {
-        const result = await core.router.call(name, { profileId: profile.id, ...sample });
-        expect(result, name).toMatchObject({ ok: false, error: { code: 'READ_ONLY' } });
-      }
-      await expect(
-        core.router.open(
-          'messages.dlq.bulk',
-          { profileId: profile.id, action: 'retry', target: { dlqIds: ['1-0'] } },
-          { push: () => {}, end: () => {} },
-        ),
-      ).rejects.toMatchObject({ code: 'READ_ONLY' });
+  it('refuses them without sending anything, and still reads', () =>
+    withReadOnlyProfile(tempDir(), env, async (core, profileId) => {
+      await expectRefused(core, profileId, CALL_SAMPLES, STREAM_SAMPLES);
       expect(env.proxy.requests).toEqual([]);
 
       for (const name of [
@@ -69,11 +49,8 @@ describe('read-only profiles, enforced in main', () => {
         'messages.logs.list',
         'messages.keys.get',
       ]) {
-        expect((await core.router.call(name, { profileId: profile.id })).ok, name).toBe(true);
+        expect((await core.router.call(name, { profileId })).ok, name).toBe(true);
       }
       expect(env.proxy.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
-    } finally {
-      await core.close();
-    }
-  });
+    }));
 });

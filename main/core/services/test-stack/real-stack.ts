@@ -3,7 +3,13 @@
 // front of it that records every request main sends, and a local HTTP destination with scripted answers.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,50 +97,61 @@ export interface RecordedRequest {
   body: string;
 }
 
-/** Forwards everything to `target` unchanged and records it. */
-export async function startRecordingProxy(
-  target: string,
-): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
-  const requests: RecordedRequest[] = [];
-  const upstream = new URL(target);
+/** A loopback HTTP server that records every request (with its body) before `answer` responds to it. */
+async function startRecordingServer(
+  answer: (entry: RecordedRequest, body: Buffer, received: RecordedRequest[], res: ServerResponse) => void,
+): Promise<{ url: string; received: RecordedRequest[]; close(): Promise<void> }> {
+  const received: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      requests.push({
+      const entry = {
         method: req.method ?? 'GET',
         url: req.url ?? '/',
         headers: req.headers,
         body: body.toString('utf8'),
-      });
-      const forward = httpRequest(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: upstream.host },
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forward.on('error', (error) => res.writeHead(502).end(String(error)));
-      forward.end(body);
+      };
+      received.push(entry);
+      answer(entry, body, received, res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
+    received,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** Forwards everything to `target` unchanged and records it. */
+export async function startRecordingProxy(
+  target: string,
+): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const { url, received, close } = await startRecordingServer((entry, body, _received, res) => {
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: entry.method,
+        path: entry.url,
+        headers: { ...entry.headers, host: upstream.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', (error) => res.writeHead(502).end(String(error)));
+    forward.end(body);
+  });
+  return { url, requests: received, close };
 }
 
 /** A real stack and a recording proxy in front of it, shared by the tests of one file or describe block. */
@@ -159,35 +176,13 @@ export function useStackBehindProxy(): StackBehindProxy {
 }
 
 /** A destination that answers `status(path, count)` and records what arrives. */
-export async function startDestination(
+export function startDestination(
   status: (path: string, count: number) => number = () => 200,
 ): Promise<{ url: string; received: RecordedRequest[]; close(): Promise<void> }> {
-  const received: RecordedRequest[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const entry = {
-        method: req.method ?? 'GET',
-        url: req.url ?? '/',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      received.push(entry);
-      const count = received.filter((r) => r.url === entry.url).length;
-      res.writeHead(status(entry.url, count), { 'content-type': 'text/plain' }).end('destination says no');
-    });
+  return startRecordingServer((entry, _body, received, res) => {
+    const count = received.filter((r) => r.url === entry.url).length;
+    res.writeHead(status(entry.url, count), { 'content-type': 'text/plain' }).end('destination says no');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** A profile pointing at `url` with `token`, as main's handlers resolve it. */
