@@ -1,8 +1,8 @@
 // Non-secret profile settings on disk: one JSON file, written atomically (temp file + rename) so a crash
 // mid-write never leaves a half-written profiles file.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { LOCAL_PROFILE_ID, type ProfileSettings } from '../../../shared/profiles';
+import { writeJsonFile } from '../json-file';
 
 export interface StoredProfile extends ProfileSettings {
   id: string;
@@ -61,9 +61,6 @@ export class ProfileStore {
   }
 
   private save(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(this.data, null, 2)}\n`);
-    renameSync(temp, this.file);
+    writeJsonFile(this.file, this.data, 2);
   }
 }

@@ -2,10 +2,9 @@
 // changes with its port). One JSON file in the console's data folder, written atomically. Commands can
 // carry values, never tokens: main adds Authorization only on the wire.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { KvHistoryEntry } from '../../../../shared/bridge/procedures/kv/workbench';
+import { readJsonFile, writeJsonFile } from '../../json-file';
 
 /** Newest first; older entries drop off. */
 export const KV_HISTORY_LIMIT = 500;
@@ -32,14 +31,8 @@ export class KvHistoryStore {
     private readonly now: () => number = Date.now,
     onCorrupt: (message: string) => void = () => {},
   ) {
-    if (!existsSync(file)) return;
-    try {
-      this.history = fileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).history;
-    } catch (error) {
-      const aside = `${file}.unreadable-${this.now()}`;
-      renameSync(file, aside);
-      onCorrupt(`KV history ${file} could not be read and was moved to ${aside}: ${String(error)}`);
-    }
+    const read = readJsonFile(file, (raw) => fileSchema.parse(raw), { what: 'KV history', now, onCorrupt });
+    if (read) this.history = read.history;
   }
 
   list(profileId: string): KvHistoryEntry[] {
@@ -64,9 +57,6 @@ export class KvHistoryStore {
   }
 
   private save(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify({ version: 1, history: this.history })}\n`);
-    renameSync(temp, this.file);
+    writeJsonFile(this.file, { version: 1, history: this.history });
   }
 }

@@ -3,11 +3,10 @@
 // atomically (temp file + rename) like the profiles file. Never holds a token: models carry none, and
 // main adds Authorization only on the wire.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { composerSchema, draftModelSchema } from '../../../../shared/composer/model';
 import { LOCAL_PROFILE_ID } from '../../../../shared/profiles';
+import { readJsonFile, writeJsonFile } from '../../json-file';
 import type {
   DraftKey,
   Drafts,
@@ -67,15 +66,13 @@ export class ComposerStore {
     onCorrupt: (message: string) => void = () => {},
   ) {
     this.data = { version: 1, drafts: {}, history: {}, templates: [] };
-    if (!existsSync(file)) return;
-    try {
-      this.data = fileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-    } catch (error) {
-      // Keep the unreadable file for the user rather than silently replacing their templates.
-      const aside = `${file}.unreadable-${this.now()}`;
-      renameSync(file, aside);
-      onCorrupt(`composer file ${file} could not be read and was moved to ${aside}: ${String(error)}`);
-    }
+    // An unreadable file is kept for the user rather than silently replacing their templates.
+    const read = readJsonFile(file, (raw) => fileSchema.parse(raw), {
+      what: 'composer file',
+      now,
+      onCorrupt,
+    });
+    if (read) this.data = read;
   }
 
   drafts(profileId: string): Drafts {
@@ -137,9 +134,6 @@ export class ComposerStore {
   }
 
   private save(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(this.data)}\n`);
-    renameSync(temp, this.file);
+    writeJsonFile(this.file, this.data);
   }
 }

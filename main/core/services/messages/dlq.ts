@@ -1,6 +1,6 @@
 // The message DLQ: list, inspect, count, retry or delete one entry, and bulk jobs.
-import { BridgeError } from '../../../../shared/bridge/errors';
 import type { dlqProcedures } from '../../../../shared/bridge/procedures/messages/dlq';
+import { endStreamWithJob } from '../../bridge/job-stream';
 import type { Handlers } from '../../bridge/router';
 import type { ProfilesService } from '../../profiles/profiles-service';
 import { overrideHeaders } from '../../../../shared/messages/overrides';
@@ -36,22 +36,7 @@ export function dlqHandlers({
     },
     'messages.dlq.bulk': ({ profileId, action, target, overrides }, sink) => {
       const job = new DlqBulkJob(api(profileId), { action, target, overrides }, (event) => sink.push(event));
-      job
-        .run()
-        .then((summary) => {
-          sink.push({ type: 'done', summary });
-          sink.end();
-        })
-        .catch((error: unknown) => {
-          if (error instanceof BridgeError) sink.end(error.toData());
-          else {
-            logError?.('messages.dlq.bulk failed', error);
-            sink.end({
-              code: 'INTERNAL',
-              message: 'The bulk job hit an unexpected error. Details are in the console log.',
-            });
-          }
-        });
+      void endStreamWithJob(job.run(), sink, (error) => logError?.('messages.dlq.bulk failed', error));
       return () => job.stop();
     },
   };

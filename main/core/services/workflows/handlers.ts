@@ -2,7 +2,7 @@
 // preview counts and bulk jobs — the job journal and the saved views (both kept by main in store.ts).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { BridgeError, type BridgeErrorData } from '../../../../shared/bridge/errors';
+import { BridgeError } from '../../../../shared/bridge/errors';
 import {
   type BulkEvent,
   DLQ_SCAN_LIMIT,
@@ -13,6 +13,7 @@ import type { WorkflowDlqFilters } from '../../../../shared/bridge/procedures/wo
 import type { JobRecord, jobProcedures } from '../../../../shared/bridge/procedures/workflows/jobs';
 import type { viewProcedures } from '../../../../shared/bridge/procedures/workflows/views';
 import type { WorkflowDlqMessage } from '../../../../shared/workflows/types';
+import { endStreamWithJob } from '../../bridge/job-stream';
 import type { Handlers, StreamSink } from '../../bridge/router';
 import type { ProfilesService } from '../../profiles/profiles-service';
 import { ServiceApi } from '../../http/service-api';
@@ -72,24 +73,9 @@ export function workflowHandlers({
     }
     const bulk = new WorkflowBulkJob(client(job.profileId), store, job, (event) => sink.push(event), now);
     running.set(job.id, bulk);
-    bulk
-      .run()
-      .then((summary) => {
-        sink.push({ type: 'done', summary });
-        sink.end();
-      })
-      .catch((error: unknown) => {
-        if (error instanceof BridgeError) sink.end(error.toData());
-        else {
-          logError?.('workflows bulk job failed', error);
-          const data: BridgeErrorData = {
-            code: 'INTERNAL',
-            message: 'The bulk job hit an unexpected error. Details are in the console log.',
-          };
-          sink.end(data);
-        }
-      })
-      .finally(() => running.delete(job.id));
+    void endStreamWithJob(bulk.run(), sink, (error) =>
+      logError?.('workflows bulk job failed', error),
+    ).finally(() => running.delete(job.id));
     return () => bulk.stop();
   };
 

@@ -3,11 +3,10 @@
 // + rename). A job found "running" when the file is read was cut short by a console exit: it becomes
 // "interrupted", resumable from its cursor.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { JobRecord } from '../../../../shared/bridge/procedures/workflows/jobs';
 import type { RunFilters } from '../../../../shared/bridge/procedures/workflows/filters';
 import type { SavedView } from '../../../../shared/bridge/procedures/workflows/views';
+import { readJsonFile, writeJsonFile } from '../../json-file';
 
 /** Jobs kept per profile, newest first; older ones drop off. */
 export const JOURNAL_LIMIT = 200;
@@ -20,6 +19,14 @@ interface WorkflowsFile {
   views: Record<string, SavedView[]>;
 }
 
+function parseWorkflowsFile(raw: unknown): WorkflowsFile {
+  const parsed = raw as Partial<WorkflowsFile>;
+  if (parsed.version !== 1 || typeof parsed.jobs !== 'object' || typeof parsed.views !== 'object') {
+    throw new Error('unknown layout');
+  }
+  return { version: 1, jobs: parsed.jobs ?? {}, views: parsed.views ?? {} };
+}
+
 export class WorkflowsStore {
   private data: WorkflowsFile = { version: 1, jobs: {}, views: {} };
 
@@ -28,20 +35,10 @@ export class WorkflowsStore {
     private readonly now: () => number = Date.now,
     onCorrupt: (message: string) => void = () => {},
   ) {
-    if (!existsSync(file)) return;
-    try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<WorkflowsFile>;
-      if (parsed.version !== 1 || typeof parsed.jobs !== 'object' || typeof parsed.views !== 'object') {
-        throw new Error('unknown layout');
-      }
-      this.data = { version: 1, jobs: parsed.jobs ?? {}, views: parsed.views ?? {} };
-    } catch (error) {
-      // Keep the unreadable file for the user (it is an audit trail) rather than overwrite it.
-      const aside = `${file}.unreadable-${this.now()}`;
-      renameSync(file, aside);
-      onCorrupt(`workflows file ${file} could not be read and was moved to ${aside}: ${String(error)}`);
-      return;
-    }
+    // An unreadable file is kept for the user (it is an audit trail) rather than overwritten.
+    const read = readJsonFile(file, parseWorkflowsFile, { what: 'workflows file', now, onCorrupt });
+    if (!read) return;
+    this.data = read;
     let changed = false;
     for (const jobs of Object.values(this.data.jobs)) {
       for (const job of jobs) {
@@ -112,10 +109,7 @@ export class WorkflowsStore {
   }
 
   private save(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(this.data)}\n`);
-    renameSync(temp, this.file);
+    writeJsonFile(this.file, this.data);
   }
 }
 
