@@ -3,14 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
-import {
-  expectRefused,
-  type Samples,
-  withReadOnlyProfile,
-  writeProcedureNames,
-} from '../test-stack/read-only';
+import * as readOnly from '../test-stack/read-only';
 
-const CALL_SAMPLES: Samples = {
+const CALL_SAMPLES: readOnly.Samples = {
   'messages.urlGroups.addEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
   'messages.urlGroups.removeEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
   'messages.urlGroups.delete': { name: 'g' },
@@ -23,7 +18,7 @@ const CALL_SAMPLES: Samples = {
   'messages.dlq.delete': { dlqId: '1-0' },
   'messages.keys.rotate': {},
 };
-const STREAM_SAMPLES: Samples = {
+const STREAM_SAMPLES: readOnly.Samples = {
   'messages.dlq.bulk': { action: 'retry', target: { dlqIds: ['1-0'] } },
 };
 
@@ -32,14 +27,14 @@ describe('read-only profiles, enforced in main', () => {
   const env = useStackBehindProxy();
 
   it('covers every write procedure of the message operations', () => {
-    expect(writeProcedureNames((name) => /^messages\.(urlGroups|logs|queues|dlq|keys)\./.test(name))).toEqual(
-      [...Object.keys(CALL_SAMPLES), ...Object.keys(STREAM_SAMPLES)].sort(),
-    );
+    expect(
+      readOnly.writeProcedureNames((name) => /^messages\.(urlGroups|logs|queues|dlq|keys)\./.test(name)),
+    ).toEqual([...Object.keys(CALL_SAMPLES), ...Object.keys(STREAM_SAMPLES)].sort());
   });
 
   it('refuses them without sending anything, and still reads', () =>
-    withReadOnlyProfile(tempDir(), env, async (core, profileId) => {
-      await expectRefused(core, profileId, CALL_SAMPLES, STREAM_SAMPLES);
+    readOnly.withReadOnlyProfile(tempDir(), env, async (core, profileId) => {
+      await readOnly.expectRefused(core, profileId, CALL_SAMPLES, STREAM_SAMPLES);
       expect(env.proxy.requests).toEqual([]);
 
       for (const name of [

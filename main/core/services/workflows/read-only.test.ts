@@ -3,19 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
-import {
-  expectRefused,
-  type Samples,
-  withReadOnlyProfile,
-  writeProcedureNames,
-} from '../test-stack/read-only';
+import * as readOnly from '../test-stack/read-only';
 
-const CALL_SAMPLES: Samples = {
+const CALL_SAMPLES: readOnly.Samples = {
   'workflows.runs.cancel': { workflowRunIds: ['wfr_1'] },
   'workflows.runs.notify': { eventId: 'evt', eventData: '{}' },
   'workflows.runs.trigger': { workflowUrl: 'http://127.0.0.1:9/wf', body: '{}' },
 };
-const STREAM_SAMPLES: Samples = {
+const STREAM_SAMPLES: readOnly.Samples = {
   'workflows.dlq.bulk': { action: 'restart', target: { dlqIds: ['d1'] }, description: 'one' },
   'workflows.jobs.resume': { jobId: 'job-1' },
 };
@@ -25,14 +20,14 @@ describe('read-only profiles and the Workflows area, enforced in main', () => {
   const env = useStackBehindProxy();
 
   it('covers every write procedure of workflows.*', () => {
-    expect(writeProcedureNames((name) => name.startsWith('workflows.'))).toEqual(
+    expect(readOnly.writeProcedureNames((name) => name.startsWith('workflows.'))).toEqual(
       [...Object.keys(CALL_SAMPLES), ...Object.keys(STREAM_SAMPLES)].sort(),
     );
   });
 
   it('refuses them without sending anything; local procedures still work', () =>
-    withReadOnlyProfile(tempDir(), env, async (core, profileId) => {
-      await expectRefused(core, profileId, CALL_SAMPLES, STREAM_SAMPLES);
+    readOnly.withReadOnlyProfile(tempDir(), env, async (core, profileId) => {
+      await readOnly.expectRefused(core, profileId, CALL_SAMPLES, STREAM_SAMPLES);
       expect(env.proxy.requests).toEqual([]);
 
       const saved = await core.router.call('workflows.views.save', {
