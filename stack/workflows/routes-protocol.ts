@@ -1,6 +1,7 @@
 // The endpoints the workflow SDK's serve() speaks: publishes carrying Upstash-Workflow-RunId (on /v2/batch and
 // /v2/publish — everything else is handed back to the message service), run completion and cancel from
 // inside, lazy fetch, wait / notify / waiters, and the webhook URLs of context.createWebhook.
+import { performance } from 'node:perf_hooks';
 import { tryParseDuration } from '../../shared/duration';
 import { HOP_BY_HOP, normalizeHeaderName } from '../../shared/headers';
 import { HttpError, type Handler, type Reply, type RequestContext, type Router } from '../http/server';
@@ -169,6 +170,7 @@ async function workflowBatch(
   runtime: WorkflowRuntime,
   ctx: RequestContext,
   items: unknown[],
+  arrivedAt: number,
 ): Promise<Reply> {
   const plans = items.map((raw, index) => {
     const item = raw as { destination?: unknown; headers?: unknown; body?: unknown };
@@ -198,17 +200,30 @@ async function workflowBatch(
   } catch (error) {
     badRequest(error);
   }
+  for (const plan of plans)
+    if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
   return { status: 200, body: plans.map((plan, index) => answer(runtime, plan, results[index])) };
 }
 
 /** Takes over /v2/batch and /v2/publish for workflow messages; hands everything else to `fallback`. */
 export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback: Router): void {
-  const delegate = (method: string, path: string, ctx: RequestContext): Promise<Reply> | Reply => {
+  const delegate = async (
+    method: string,
+    path: string,
+    ctx: RequestContext,
+    arrivedAt: number,
+  ): Promise<Reply> => {
     const found = fallback.match(method, path);
     if (!found || 'allowed' in found) throw new HttpError(404, `not found: ${method} ${path}`);
-    return found.handler({ ...ctx, params: found.params, rest: found.rest });
+    const reply = await found.handler({ ...ctx, params: found.params, rest: found.rest });
+    for (const item of [reply.body].flat()) {
+      const messageId = (item as { messageId?: unknown } | null)?.messageId;
+      if (typeof messageId === 'string') runtime.timing.arrived('message', messageId, arrivedAt);
+    }
+    return reply;
   };
   router.add('POST', '/v2/batch', async (ctx) => {
+    const arrivedAt = performance.now();
     const parsed = await ctx.json();
     if (
       Array.isArray(parsed) &&
@@ -221,13 +236,14 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback
         );
       })
     ) {
-      return workflowBatch(runtime, ctx, parsed);
+      return workflowBatch(runtime, ctx, parsed, arrivedAt);
     }
-    return delegate('POST', '/v2/batch', ctx);
+    return delegate('POST', '/v2/batch', ctx, arrivedAt);
   });
   router.add('POST', '/v2/publish/*', async (ctx) => {
+    const arrivedAt = performance.now();
     const headers = collectHeaders(ctx.req.rawHeaders, ctx.query);
-    if (!isWorkflowHeaders(headers)) return delegate('POST', `/v2/publish/${ctx.rest}`, ctx);
+    if (!isWorkflowHeaders(headers)) return delegate('POST', `/v2/publish/${ctx.rest}`, ctx, arrivedAt);
     const query = destinationQuery(ctx.rawQuery);
     const destination = ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
     let plan: PlannedAppend;
@@ -242,6 +258,7 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback
     } catch (error) {
       badRequest(error);
     }
+    if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
     return { status: 200, body: answer(runtime, plan, results[0]) };
   });
 }

@@ -11,6 +11,7 @@ import type { MessageRecord, MessageSpec, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
 import type { WorkflowStore, FailureInfo, RunRecord, RunState, WaiterRecord } from '../store/workflow-store';
 import { planned, planStep, workflowMeta, type PlannedRunMessage } from './plan';
+import { stepTiming } from './step-timing';
 import type { AppendItem, AppendResult, WorkflowWrites } from './write-ops';
 
 /** One item of an append, with the message planned for it. */
@@ -24,6 +25,8 @@ type Call = [keyof WorkflowWrites & string, ...unknown[]];
 export class WorkflowRuntime {
   private readonly waitTimers = new Map<number, Timer>();
   private stopped = false;
+  /** The bench's probe of the stack time per hop (off unless asked for). */
+  readonly timing = stepTiming();
 
   constructor(
     readonly store: WorkflowStore,
@@ -236,6 +239,7 @@ export class WorkflowRuntime {
 
   /** Adds the run headers; a step delivery carries the run log up to its own entry. */
   private prepare(record: MessageRecord, request: OutgoingRequest): OutgoingRequest {
+    this.timing.leaving(record.id);
     const meta = workflowMeta(record);
     if (!meta || meta.kind === 'call') return request;
     request.headers['Upstash-Workflow-RunId'] = meta.runId;
@@ -458,6 +462,7 @@ export class WorkflowRuntime {
 
   stop(): void {
     this.stopped = true;
+    this.timing.close();
     for (const timer of this.waitTimers.values()) timer.cancel();
     this.waitTimers.clear();
   }
