@@ -10,7 +10,7 @@ import type {
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
 import type { Handlers, StreamSink } from '../../bridge/router';
-import type { ProfilesService } from '../../profiles/profiles-service';
+import type { HandlerDeps } from '../handler-deps';
 import { KvClient } from './client';
 import { knowsWithType, walkKeys } from './scan';
 
@@ -28,13 +28,7 @@ const SIZE_COMMAND: Record<string, string> = {
   stream: 'XLEN',
 };
 
-export function kvKeyHandlers({
-  profiles,
-  logError,
-}: {
-  profiles: Pick<ProfilesService, 'resolve'>;
-  logError?: (message: string, error: unknown) => void;
-}): Pick<Handlers, Names> {
+export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handlers, Names> {
   const client = (profileId: string) => new KvClient(profiles.resolve(profileId));
 
   /** Runs a job for a stream; errors end the stream with readable data, never a stack trace. */

@@ -2,7 +2,7 @@
 import type { dlqProcedures } from '../../../../shared/bridge/procedures/messages/dlq';
 import { endStreamWithJob } from '../../bridge/job-stream';
 import type { Handlers } from '../../bridge/router';
-import type { ProfilesService } from '../../profiles/profiles-service';
+import type { HandlerDeps } from '../handler-deps';
 import { overrideHeaders } from '../../../../shared/messages/overrides';
 import { clientsFor } from './client';
 import { collectDlqIds, DlqBulkJob } from './dlq-bulk';
@@ -12,13 +12,7 @@ type Names = keyof typeof dlqProcedures;
 /** The preview counts at most this many entries (about 500 list requests). */
 export const COUNT_LIMIT = 50_000;
 
-export function dlqHandlers({
-  profiles,
-  logError,
-}: {
-  profiles: Pick<ProfilesService, 'resolve'>;
-  logError?: (message: string, error: unknown) => void;
-}): Pick<Handlers, Names> {
+export function dlqHandlers({ profiles, logError }: HandlerDeps): Pick<Handlers, Names> {
   const api = clientsFor(profiles);
   return {
     'messages.dlq.list': ({ profileId, filters, cursor, count }) =>

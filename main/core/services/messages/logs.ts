@@ -2,16 +2,12 @@
 // filter — never with an empty request (the client refuses it where the request is built).
 import type { logProcedures } from '../../../../shared/bridge/procedures/messages/logs';
 import type { Handlers } from '../../bridge/router';
-import type { ProfilesService } from '../../profiles/profiles-service';
+import type { HandlerDeps } from '../handler-deps';
 import { clientsFor } from './client';
 
 type Names = keyof typeof logProcedures;
 
-export function logHandlers({
-  profiles,
-}: {
-  profiles: Pick<ProfilesService, 'resolve'>;
-}): Pick<Handlers, Names> {
+export function logHandlers({ profiles }: HandlerDeps): Pick<Handlers, Names> {
   const client = clientsFor(profiles);
   return {
     'messages.logs.list': ({ profileId, filters, cursor, count }) =>

@@ -2,16 +2,12 @@
 // change; the handlers read the queue back so the UI shows what is stored.
 import type { queueProcedures } from '../../../../shared/bridge/procedures/messages/queues';
 import type { Handlers } from '../../bridge/router';
-import type { ProfilesService } from '../../profiles/profiles-service';
+import type { HandlerDeps } from '../handler-deps';
 import { clientsFor } from './client';
 
 type Names = keyof typeof queueProcedures;
 
-export function queueHandlers({
-  profiles,
-}: {
-  profiles: Pick<ProfilesService, 'resolve'>;
-}): Pick<Handlers, Names> {
+export function queueHandlers({ profiles }: HandlerDeps): Pick<Handlers, Names> {
   const client = clientsFor(profiles);
   return {
     'messages.queues.list': ({ profileId }) => client(profileId).queues(),

@@ -3,16 +3,12 @@
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { urlGroupProcedures } from '../../../../shared/bridge/procedures/messages/url-groups';
 import type { Handlers } from '../../bridge/router';
-import type { ProfilesService } from '../../profiles/profiles-service';
+import type { HandlerDeps } from '../handler-deps';
 import { clientsFor } from './client';
 
 type Names = keyof typeof urlGroupProcedures;
 
-export function urlGroupHandlers({
-  profiles,
-}: {
-  profiles: Pick<ProfilesService, 'resolve'>;
-}): Pick<Handlers, Names> {
+export function urlGroupHandlers({ profiles }: HandlerDeps): Pick<Handlers, Names> {
   const client = clientsFor(profiles);
   return {
     'messages.urlGroups.list': ({ profileId }) => client(profileId).urlGroups(),

@@ -15,7 +15,7 @@ import type { viewProcedures } from '../../../../shared/bridge/procedures/workfl
 import type { WorkflowDlqMessage } from '../../../../shared/workflows/types';
 import { endStreamWithJob } from '../../bridge/job-stream';
 import type { Handlers, StreamSink } from '../../bridge/router';
-import type { ProfilesService } from '../../profiles/profiles-service';
+import type { StoringHandlerDeps } from '../handler-deps';
 import { ServiceApi } from '../../http/service-api';
 import { messageEndpoint } from '../messages/client';
 import { WorkflowBulkJob } from './bulk';
@@ -54,11 +54,7 @@ export function workflowHandlers({
   warn,
   logError,
   now = Date.now,
-}: {
-  profiles: Pick<ProfilesService, 'resolve'>;
-  dataDir: string;
-  warn?: (message: string) => void;
-  logError?: (message: string, error: unknown) => void;
+}: StoringHandlerDeps & {
   now?: () => number;
 }): Pick<Handlers, Names | keyof ReturnType<typeof runHandlers>> {
   const client = (profileId: string) =>
