@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 /** A fresh temporary folder per call, removed after the test. */
 export function useTempDirs(): () => string {
@@ -14,4 +14,11 @@ export function useTempDirs(): () => string {
     dirs.push(dir);
     return dir;
   };
+}
+
+/** One temporary folder for the whole file or describe block, removed after its last test. */
+export function useSuiteTempDir(prefix = 'switchyard-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

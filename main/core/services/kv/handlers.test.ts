@@ -1,8 +1,6 @@
 // The kv.* handlers (workbench and key browser) against the real local stack's KV service.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KvBulkEvent, KvScanEvent } from '../../../../shared/bridge/procedures/kv/keys';
 import type {
   ParsedInputOf,
@@ -15,12 +13,12 @@ import { procedures } from '../../../../shared/bridge/procedures';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
 import { kvHandlers } from './handlers';
+import { useSuiteTempDir } from '../../testing/temp-dir';
 import { kvProfile, useKvStack } from './kv-test-stack';
 import { KvHistoryStore } from './history-store';
 
 const env = useKvStack();
-const dataDir = mkdtempSync(join(tmpdir(), 'kv-handlers-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = useSuiteTempDir('kv-handlers-');
 
 let profile: ResolvedProfile;
 const handlers = kvHandlers({ profiles: { resolve: () => profile }, dataDir });

@@ -1,10 +1,9 @@
 // The live monitor, pub/sub and export, against the real local stack's KV service (redis-server behind
 // the REST bridge), with traffic from the vendor's own client and from main's KvClient.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from '@upstash/redis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BridgeErrorData } from '../../../../shared/bridge/errors';
 import type {
   KvMonitorEvent,
@@ -14,13 +13,13 @@ import type {
 import type { StreamSink } from '../../bridge/router';
 import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
+import { useSuiteTempDir } from '../../testing/temp-dir';
 import { kvProfile, useKvStack } from './kv-test-stack';
 import { monitorHandlers } from './monitor';
 import { pubSubEvent, pubsubHandlers } from './pubsub';
 
 const env = useKvStack();
-const exportDir = mkdtempSync(join(tmpdir(), 'kv-live-export-'));
-afterAll(() => rmSync(exportDir, { recursive: true, force: true }));
+const exportDir = useSuiteTempDir('kv-live-export-');
 
 function profilesOf(profile: ResolvedProfile): ProfilesService {
   return { resolve: () => profile } as unknown as ProfilesService;

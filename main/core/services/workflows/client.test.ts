@@ -67,17 +67,7 @@ describe('overrideHeaders', () => {
 
 describe('runFiltersQuery', () => {
   it('passes every set filter and leaves out the empty ones', () => {
-    expect(
-      runFiltersQuery({
-        state: 'RUN_FAILED',
-        workflowUrl: 'https://x.example/wf',
-        label: ['a', 'b'],
-        callerIp: '10.0.0.1',
-        flowControlKey: 'k',
-        fromDate: 1,
-        toDate: 2,
-      }),
-    ).toEqual({
+    const filters = {
       state: 'RUN_FAILED',
       workflowUrl: 'https://x.example/wf',
       label: ['a', 'b'],
@@ -85,7 +75,8 @@ describe('runFiltersQuery', () => {
       flowControlKey: 'k',
       fromDate: 1,
       toDate: 2,
-    });
+    } as const;
+    expect(runFiltersQuery({ ...filters, label: [...filters.label] })).toEqual(filters);
     expect(runFiltersQuery({ label: [] })).toEqual({});
   });
 });
