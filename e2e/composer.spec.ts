@@ -207,6 +207,9 @@ test('batch: invalid items are held back, a refused item shows its error in plac
   await editor.getByLabel('Forward headers: name 1', { exact: true }).fill('X-Item');
   await editor.getByLabel('Forward headers: value 1', { exact: true }).fill('three');
 
+  // Nothing was sent yet, so there is no "0 of 3 items accepted".
+  await expect(app.getByTestId('batch-summary')).toHaveCount(0);
+
   // Client-side validation: nothing leaves while an item is invalid.
   await app.getByRole('button', { name: 'Send batch (3)' }).click();
   await expect(app.getByText('Fix 1 item first: nothing is sent until all are valid.')).toBeVisible();
@@ -246,6 +249,8 @@ test('batch: invalid items are held back, a refused item shows its error in plac
     .fill(`curl -X PUT '${sink.url}/batch-4' -H 'x-imported: yes' --data-raw 'four'`);
   await app.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(items.getByRole('listitem', { name: 'Item 4' })).toContainText(`PUT${sink.url}/batch-4`);
+  // An item added after the send has no outcome yet and is not counted.
+  await expect(app.getByTestId('batch-summary')).toContainText('2 of 3 items accepted');
   await app.getByRole('button', { name: 'Send batch (4)' }).click();
   await expect(app.getByTestId('batch-result-4')).toContainText('msg_');
   const [fourth] = await sink.waitFor('/batch-4');

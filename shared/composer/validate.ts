@@ -2,7 +2,7 @@
 // what is wrong and how to write it instead, reusing the same parsers the local stack validates with.
 import { isValidHeaderName, isValidHeaderValue } from '../headers';
 import { parseFlowControlValue } from '../messages/flow-control';
-import { MAX_DELAY_MS } from '../messages/limits';
+import { MAX_DELAY_DAYS, MAX_DELAY_MS } from '../messages/limits';
 import { checkName, parseLabels } from '../messages/names';
 import {
   checkBodySize,
@@ -160,7 +160,8 @@ export function validateComposer(model: ComposerModel, now: number): Validation 
   }
   if (model.notBefore !== null) {
     if (model.notBefore * 1_000 < now) warnings.notBefore = 'in the past: the message is delivered at once';
-    else if (model.notBefore * 1_000 - now > MAX_DELAY_MS) errors.notBefore = 'more than 365 days ahead';
+    else if (model.notBefore * 1_000 - now > MAX_DELAY_MS)
+      errors.notBefore = `more than ${MAX_DELAY_DAYS} days ahead`;
     if (model.delay.trim()) warnings.delay = 'an earliest time is set: it wins, and this delay is ignored';
   }
   if (model.retries.trim()) {

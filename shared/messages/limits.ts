@@ -16,6 +16,7 @@ export const MAX_DEDUP_ID_LENGTH = 500;
 
 /** Longest `Upstash-Delay` (and farthest `Upstash-Not-Before`): the pay-as-you-go maximum. */
 export const MAX_DELAY_MS = 365 * DAY_MS;
+export const MAX_DELAY_DAYS = MAX_DELAY_MS / DAY_MS;
 /** `Upstash-Timeout` range. */
 export const MIN_TIMEOUT_MS = 1_000;
 export const MAX_TIMEOUT_MS = DAY_MS;

@@ -5,6 +5,7 @@ import { DEFAULT_RETRIES, MAX_BODY_BYTES, MAX_RETRIES } from './limits';
 import { overrideHeaders, retryOverridesSchema } from './overrides';
 import {
   checkBodySize,
+  DELAY_HINT,
   parseDelay,
   parseRetries,
   parseTimeout,
@@ -27,6 +28,15 @@ describe('message settings', () => {
     expect(parseDelay('365d').ok).toBe(true);
     expect(parseDelay('366d')).toEqual({ ok: false, error: expect.stringMatching(/at most 365d/) });
     expect(parseDelay('10')).toEqual({ ok: false, error: expect.stringMatching(/missing unit/) });
+  });
+
+  it('the form’s delay hint states the limit the rule enforces (8d was accepted under "up to 7d")', () => {
+    const stated = /Up to (\d+)d/.exec(DELAY_HINT);
+    expect(stated).not.toBeNull();
+    const days = Number(stated![1]);
+    expect(parseDelay(`${days}d`).ok).toBe(true);
+    expect(parseDelay(`${days + 1}d`).ok).toBe(false);
+    expect(parseDelay('8d').ok).toBe(days >= 8);
   });
 
   it('reads timeouts from 1s to 1d, a bare number as seconds', () => {

@@ -2,7 +2,14 @@
 // so the composer, the DLQ retry overrides, the bridge schemas and the local stack accept exactly the same
 // values and say the same thing about the rest.
 import { tryParseDuration } from '../duration';
-import { MAX_BODY_BYTES, MAX_DELAY_MS, MAX_RETRIES, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './limits';
+import {
+  MAX_BODY_BYTES,
+  MAX_DELAY_DAYS,
+  MAX_DELAY_MS,
+  MAX_RETRIES,
+  MAX_TIMEOUT_MS,
+  MIN_TIMEOUT_MS,
+} from './limits';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -15,12 +22,15 @@ export function parseRetries(text: string): Checked<number> {
   return { ok: true, value: Number(trimmed) };
 }
 
-/** `Upstash-Delay`: s/m/h/d units (`1h30m`), at most 365 days; the value is milliseconds. */
+/** What the form says about a delay: the same limit parseDelay enforces (and the local stack applies). */
+export const DELAY_HINT = `Units s, m, h, d; combine them as 1h30m. Up to ${MAX_DELAY_DAYS}d (the pay-as-you-go maximum).`;
+
+/** `Upstash-Delay`: s/m/h/d units (`1h30m`), at most MAX_DELAY_DAYS; the value is milliseconds. */
 export function parseDelay(text: string): Checked<number> {
   const parsed = tryParseDuration(text);
   if (!parsed.ok) return parsed;
   if (parsed.ms > MAX_DELAY_MS) {
-    return { ok: false, error: 'at most 365d (the pay-as-you-go maximum; the free plan allows 7d)' };
+    return { ok: false, error: `at most ${MAX_DELAY_DAYS}d (the pay-as-you-go maximum)` };
   }
   return { ok: true, value: parsed.ms };
 }

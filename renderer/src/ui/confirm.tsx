@@ -10,6 +10,8 @@ export interface ConfirmRequest {
   title: string;
   body: ReactNode;
   confirmLabel: string;
+  /** The button that backs out; by default "Cancel", or "Go back" when confirming is itself a cancel. */
+  cancelLabel?: string;
   danger?: boolean;
   typeToConfirm?: string;
 }
@@ -46,6 +48,12 @@ export function ConfirmHost() {
   ) : null;
 }
 
+/** "Cancel" next to "Cancel message" reads as two ways to cancel: the way back then says so. */
+export function dismissLabel(request: Pick<ConfirmRequest, 'confirmLabel' | 'cancelLabel'>): string {
+  if (request.cancelLabel) return request.cancelLabel;
+  return /^cancel\b/i.test(request.confirmLabel.trim()) ? 'Go back' : 'Cancel';
+}
+
 function ConfirmDialog({ request, onSettle }: { request: ConfirmRequest; onSettle: (ok: boolean) => void }) {
   const [typed, setTyped] = useState('');
   const blocked = request.typeToConfirm !== undefined && typed !== request.typeToConfirm;
@@ -56,7 +64,7 @@ function ConfirmDialog({ request, onSettle }: { request: ConfirmRequest; onSettl
       title={request.title}
       footer={
         <>
-          <Button onClick={() => onSettle(false)}>Cancel</Button>
+          <Button onClick={() => onSettle(false)}>{dismissLabel(request)}</Button>
           <Button
             variant={request.danger ? 'danger' : 'primary'}
             disabled={blocked}

@@ -8,6 +8,7 @@ import { RefreshIcon } from '../../ui/icons';
 import { Callout, Spinner } from '../../ui/misc';
 import { toast } from '../../ui/toast';
 import { formatLogLine } from './log-line';
+import { plural } from '../../ui/format';
 
 export default function StackArea() {
   const status = useStackStatus();
@@ -73,7 +74,7 @@ export default function StackArea() {
               </div>
             </section>
             <section className="stack" style={{ gap: 8 }}>
-              <h3 className="section-title">Log (last {status.log.length} lines)</h3>
+              <h3 className="section-title">Log (last {plural(status.log.length, 'line')})</h3>
               <pre className="log-view" ref={logRef} aria-label="Local stack log">
                 {status.log.length
                   ? status.log.map((raw, index) => <LogRow key={index} raw={raw} />)

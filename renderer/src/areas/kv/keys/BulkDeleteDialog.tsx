@@ -11,6 +11,7 @@ import { Dialog } from '../../../ui/Dialog';
 import { TextField } from '../../../ui/fields';
 import { Callout } from '../../../ui/misc';
 import { ProgressBar } from '../../../ui/ProgressBar';
+import { plural } from '../../../ui/format';
 
 type Phase =
   | { step: 'edit' }
@@ -136,7 +137,7 @@ export function BulkDeleteDialog({
               disabled={phase.matched === 0 || (needsName && typed !== profile.name)}
               onClick={() => remove(phase.matched)}
             >
-              Delete {phase.matched.toLocaleString()} keys
+              Delete {plural(phase.matched, 'key')}
             </Button>
           ) : null}
         </>
@@ -162,7 +163,7 @@ export function BulkDeleteDialog({
         <>
           <Callout
             tone={phase.matched ? 'warning' : 'info'}
-            title={`${phase.matched.toLocaleString()} keys match ${pattern}.`}
+            title={`${plural(phase.matched, 'key')} ${phase.matched === 1 ? 'matches' : 'match'} ${pattern}.`}
           >
             {phase.matched
               ? 'They are removed with UNLINK in chunks of 500; this cannot be undone. Keys created meanwhile that match are removed too.'
@@ -194,7 +195,7 @@ export function BulkDeleteDialog({
       {phase.step === 'summary' ? (
         <Callout
           tone={phase.error ? 'danger' : phase.cancelled ? 'warning' : 'success'}
-          title={`${phase.cancelled ? 'Cancelled: ' : phase.error ? 'Stopped: ' : ''}${phase.deleted.toLocaleString()} of ${phase.total.toLocaleString()} keys deleted.`}
+          title={`${phase.cancelled ? 'Cancelled: ' : phase.error ? 'Stopped: ' : ''}${phase.deleted.toLocaleString()} of ${plural(phase.total, 'key')} deleted.`}
         >
           {phase.error}
         </Callout>

@@ -18,6 +18,7 @@ import { BulkDeleteDialog } from './BulkDeleteDialog';
 import { KeyDetail } from './KeyDetail';
 import { KeyList } from './KeyList';
 import { type ScanFilter, SCAN_LIMIT, useKeyScan } from './use-key-scan';
+import { plural } from '../../../ui/format';
 
 export default function KeysTab({ params }: { params: string[] }) {
   const profile = useActiveProfile();
@@ -170,10 +171,10 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
         </Button>
       </div>
       <div className="kv-scan-status" data-testid="scan-status" data-status={scan.status}>
-        <span data-testid="scanned-count">{scan.tree.size.toLocaleString()} keys loaded</span>
+        <span data-testid="scanned-count">{plural(scan.tree.size, 'key')} loaded</span>
         <span className="muted">
           · {scan.calls.toLocaleString()} SCAN calls of COUNT {filter.count}
-          {scan.dbsize !== undefined ? ` · ${scan.dbsize.toLocaleString()} keys in the database` : ''}
+          {scan.dbsize !== undefined ? ` · ${plural(scan.dbsize, 'key')} in the database` : ''}
           {scan.withType ? ' · types from WITHTYPE' : ''}
         </span>
         {scan.status === 'scanning' ? (
@@ -186,7 +187,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
         ) : null}
         {scan.status === 'capped' || scan.status === 'stopped' ? (
           <>
-            <Badge tone="info">paused after {SCAN_LIMIT.toLocaleString()} keys per walk</Badge>
+            <Badge tone="info">paused after {plural(SCAN_LIMIT, 'key')} per walk</Badge>
             <Button size="sm" onClick={continueScan}>
               Continue scanning
             </Button>

@@ -12,7 +12,7 @@ import { useBridge, useBridgeMutation } from '../../../bridge/react';
 import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
-import { formatClock } from '../../../ui/format';
+import { formatClock, plural } from '../../../ui/format';
 import { DownloadIcon } from '../../../ui/icons';
 import { Badge, Callout } from '../../../ui/misc';
 import { ServiceGate } from '../../../ui/ServiceGate';
@@ -234,7 +234,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
         </Button>
         {exporter.isSuccess ? (
           <span data-testid="export-result">
-            Saved {exporter.data.lines.toLocaleString()} lines to <code>{exporter.data.path}</code>
+            Saved {plural(exporter.data.lines, 'line')} to <code>{exporter.data.path}</code>
           </span>
         ) : exporter.isError ? (
           <span className="kv-live-drops">{errorMessage(exporter.error)}</span>

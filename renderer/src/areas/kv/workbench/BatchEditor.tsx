@@ -14,6 +14,7 @@ import { Callout } from '../../../ui/misc';
 import { askBeforeDanger } from '../kv-safety';
 import { RawView, ReplyValue } from './ResultView';
 import { parseScript } from './script';
+import { plural } from '../../../ui/format';
 
 export function BatchEditor({
   profile,
@@ -172,7 +173,7 @@ function PasteDialog({ onClose, onPaste }: { onClose: () => void; onPaste: (line
             disabled={!parsed.ok || parsed.commands.length === 0}
             onClick={() => parsed.ok && onPaste(parsed.lines)}
           >
-            {parsed.ok ? `Use ${parsed.commands.length} rows` : 'Use rows'}
+            {parsed.ok ? `Use ${plural(parsed.commands.length, 'row')}` : 'Use rows'}
           </Button>
         </>
       }

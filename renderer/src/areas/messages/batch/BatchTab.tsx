@@ -16,6 +16,7 @@ import { useActiveProfile } from '../../../shell/data';
 import { Button } from '../../../ui/Button';
 import { ChevronDownIcon, CopyIcon, DownloadIcon, PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
+import { plural } from '../../../ui/format';
 import { toast } from '../../../ui/toast';
 import { ComposerForm } from '../compose/ComposerForm';
 import { ImportCurlDialog } from '../compose/ImportCurlDialog';
@@ -53,6 +54,8 @@ export default function BatchTab(_props: { params: string[] }) {
   const invalid = validations.map((v) => Object.keys(v.errors).length);
   const problemCount = invalid.filter((count) => count > 0).length;
   const current = Math.min(selected, items.length - 1);
+  // Items the service answered for; an item added after the send has no outcome and is not counted.
+  const sent = results.filter((r): r is BatchItemOutcome => r !== undefined);
   const sentCount = results.reduce((sum, r) => sum + (r?.ok ? r.messages.length : 0), 0);
 
   const send = useBridgeMutation('messages.batch', {
@@ -213,7 +216,9 @@ export default function BatchTab(_props: { params: string[] }) {
                       {result.ok ? (
                         <>
                           <Badge tone="success">
-                            {result.fanOut ? `${result.messages.length} messages (group)` : 'accepted'}
+                            {result.fanOut
+                              ? `${plural(result.messages.length, 'message')} (group)`
+                              : 'accepted'}
                           </Badge>
                           <SentMessages
                             messages={result.messages}
@@ -244,8 +249,7 @@ export default function BatchTab(_props: { params: string[] }) {
             </Button>
             {showAll && problemCount > 0 ? (
               <span className="field-error" role="alert">
-                Fix {problemCount} item{problemCount === 1 ? '' : 's'} first: nothing is sent until all are
-                valid.
+                Fix {plural(problemCount, 'item')} first: nothing is sent until all are valid.
               </span>
             ) : null}
           </div>
@@ -265,9 +269,9 @@ export default function BatchTab(_props: { params: string[] }) {
                 : ''}
             </Callout>
           ) : null}
-          {results.length > 0 ? (
+          {sent.length > 0 ? (
             <p className="muted" data-testid="batch-summary">
-              {results.filter((r) => r?.ok).length} of {results.length} items accepted
+              {sent.filter((r) => r.ok).length} of {plural(sent.length, 'item')} accepted
               {results.some((r) => r?.ok === false)
                 ? '; refused items show the service’s reason in place.'
                 : '.'}

@@ -13,6 +13,7 @@ import { Segmented, TextField } from '../../../ui/fields';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { InboxIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
+import { plural } from '../../../ui/format';
 
 export function LibraryDialog({
   open,
@@ -136,7 +137,7 @@ function HistoryList({
           onClick={async () => {
             const ok = await confirm({
               title: 'Clear the history of this profile?',
-              body: `${entries.length} entries are removed from this computer. The messages themselves are not affected.`,
+              body: `${plural(entries.length, 'entry', 'entries')} ${entries.length === 1 ? 'is' : 'are'} removed from this computer. The messages themselves are not affected.`,
               confirmLabel: 'Clear history',
               danger: true,
             });

@@ -50,6 +50,7 @@ export function LogDetail({
         </>
       ),
       confirmLabel: 'Cancel message',
+      cancelLabel: 'Keep message',
       typeOnProd: 'cancel',
     });
     if (ok) cancel.mutate({ profileId: profile.id, target: { messageIds: [messageId] } });

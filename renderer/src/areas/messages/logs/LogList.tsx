@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
 import type { MessageState } from '../../../../../shared/messages/types';
 import { useBridgeQuery } from '../../../bridge/react';
-import { formatClock, formatRelative, formatTime } from '../../../ui/format';
+import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { Spinner } from '../../../ui/misc';
 import { FINAL_STATES, type MessageTrail, trailSteps } from './group-events';
 import { StateBadge, Trail } from './StateBadge';
@@ -92,7 +92,7 @@ export function LogList({
                       <Spinner label="Loading more" /> Loading older events…
                     </>
                   ) : trails.length === 0 ? null : (
-                    `End of the logs · ${trails.length.toLocaleString()} messages, ${eventCount.toLocaleString()} events`
+                    `End of the logs · ${plural(trails.length, 'message')}, ${plural(eventCount, 'event')}`
                   )}
                 </div>
               )}

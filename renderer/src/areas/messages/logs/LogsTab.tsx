@@ -100,6 +100,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
       title: `Cancel ${plural(ids.length, 'message')}?`,
       body: 'They will not be delivered (again). A delivery already in flight may still arrive. This cannot be undone.',
       confirmLabel: `Cancel ${plural(ids.length, 'message')}`,
+      cancelLabel: ids.length === 1 ? 'Keep it' : 'Keep them',
       typeOnProd: 'cancel',
     });
     if (ok) cancel.mutate({ profileId: profile.id, target: { messageIds: ids } });
@@ -116,6 +117,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
         </>
       ),
       confirmLabel: 'Cancel matching messages',
+      cancelLabel: 'Keep them',
       typeOnProd: 'cancel',
     });
     if (ok) cancel.mutate({ profileId: profile.id, target: { filters: cancelFilters } });

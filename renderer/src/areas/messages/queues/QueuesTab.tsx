@@ -9,7 +9,7 @@ import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
-import { formatRelative, formatTime } from '../../../ui/format';
+import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { QueryView, RefreshButton } from '../../../ui/QueryView';
@@ -65,7 +65,7 @@ function Queues({ profile }: { profile: ProfileView }) {
           {queue.lag > 0 ? (
             <>
               {' '}
-              with <strong>{queue.lag} messages not yet delivered</strong>
+              with <strong>{plural(queue.lag, 'message')} not yet delivered</strong>
             </>
           ) : null}
           . Enqueueing to the same name later creates a new queue with the default parallelism.

@@ -14,7 +14,7 @@ import { confirmDanger } from '../../../ui/confirm-danger';
 import { copyText } from '../../../ui/CopyButton';
 import { Dialog } from '../../../ui/Dialog';
 import { Switch, TextareaField, TextField } from '../../../ui/fields';
-import { formatTime } from '../../../ui/format';
+import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { XIcon } from '../../../ui/icons';
 import { Callout, Spinner } from '../../../ui/misc';
@@ -231,6 +231,7 @@ function RunBody({
                 title: 'Cancel this run?',
                 body: 'The run stops before its next step and ends as canceled. Steps already running finish; nothing is undone.',
                 confirmLabel: 'Cancel run',
+                cancelLabel: 'Keep run',
               });
               if (ok) cancel.mutate({ profileId: profile.id, workflowRunIds: [run.workflowRunId] });
             }}
@@ -296,7 +297,7 @@ function RunBody({
       ) : null}
 
       <div className="row wf-steps-toolbar">
-        <strong>{layout.stepKeys.length.toLocaleString()} steps</strong>
+        <strong>{plural(layout.stepKeys.length, 'step')}</strong>
         <span className="toolbar-spacer" />
         <Switch label="Failed steps only" checked={onlyFailed} onChange={setOnlyFailed} />
       </div>

@@ -10,6 +10,7 @@ import type {
   StepState,
   WorkflowRunLog,
 } from '../../../../../shared/workflows/types';
+import { plural } from '../../../ui/format';
 
 export type BarKind = 'run' | 'call' | 'sleep' | 'wait' | 'invoke' | 'initial' | 'pending';
 
@@ -95,7 +96,7 @@ export function layoutRun(run: WorkflowRunLog, now: number = Date.now()): StepLa
         depth: 0,
         kind: 'header',
         groupType: 'next',
-        label: group.steps.length === 1 ? 'Next' : `Next · ${group.steps.length} messages`,
+        label: group.steps.length === 1 ? 'Next' : `Next · ${plural(group.steps.length, 'message')}`,
         start: previousEnd,
         end,
         bar: 'pending',
@@ -156,7 +157,7 @@ export function layoutRun(run: WorkflowRunLog, now: number = Date.now()): StepLa
         depth: 0,
         kind: 'header',
         groupType: 'parallel',
-        label: `Parallel · ${group.steps.length} steps`,
+        label: `Parallel · ${plural(group.steps.length, 'step')}`,
         start: groupStart,
         end: groupEnd,
         bar: 'run',

@@ -4,7 +4,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
-import { formatClock, formatRelative, formatTime } from '../../../ui/format';
+import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { Spinner } from '../../../ui/misc';
 import { WfStateBadge } from '../StateBadge';
 
@@ -149,7 +149,7 @@ export function RunList({
                       ? null
                       : hasMore
                         ? `${runs.length.toLocaleString()} loaded, more available`
-                        : `${runs.length.toLocaleString()} runs — the end`}
+                        : `${plural(runs.length, 'run')} — the end`}
                   </div>
                 )}
               </div>

@@ -2,6 +2,7 @@
 // expression (with a preview of when they would happen), and the per-delivery timeout.
 import { formatWait, retryPreview } from '../../../../../../shared/composer/retry-preview';
 import { DEFAULT_RETRIES } from '../../../../../../shared/messages/limits';
+import { DELAY_HINT } from '../../../../../../shared/messages/settings';
 import { Button } from '../../../../ui/Button';
 import { Field, TextField } from '../../../../ui/fields';
 import { formatUtc, fromLocalInput, toLocalInput } from '../local-time';
@@ -18,7 +19,7 @@ export function DeliverySection({ model, set, error, warning }: SectionProps) {
           value={model.delay}
           placeholder="e.g. 10s, 5m, 2h, 1d"
           error={error('delay')}
-          hint={warning('delay') ?? 'Units s, m, h, d; combine them as 1h30m. Up to 7d on the free plan.'}
+          hint={warning('delay') ?? DELAY_HINT}
           onChange={(event) => set({ delay: event.target.value })}
         />
         <NotBeforeField
