@@ -94,8 +94,10 @@ export function isValidHeaderName(name: string): boolean {
   return /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name);
 }
 
-/** A header value may not contain CR, LF or NUL (and other control characters except tab). */
+/**
+ * A header value that can be sent: bytes (characters up to U+00FF — HTTP clients refuse "\u0100") without
+ * control characters other than tab (no CR, LF or NUL). The same rule as Node's and undici's.
+ */
 export function isValidHeaderValue(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value);
+  return !/[^\t\u0020-\u007e\u0080-\u00ff]/.test(value);
 }

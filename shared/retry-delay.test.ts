@@ -66,3 +66,31 @@ describe('retry-delay expressions', () => {
     expect(evaluate('1 / 0')).toBe(Infinity);
   });
 });
+
+describe('checkRetryDelay refuses expressions that give no usable delay (issue 9 item 17)', () => {
+  it.each([
+    ['1/0', /infinite \(Infinity ms\) when retried is 0/],
+    ['-1', /negative \(-1 ms\) when retried is 0/],
+    ['-5', /negative/],
+    ['0/0', /not a number/],
+    ['sqrt(-1)', /not a number/],
+    ['1000 - retried * 200', /negative \(-200 ms\) when retried is 6/],
+    ['1000/(retried - 3)', /negative .* when retried is 0/],
+  ])('%s', (source, message) => {
+    const check = checkRetryDelay(source);
+    expect(check.ok).toBe(false);
+    expect(!check.ok && check.error).toMatch(message);
+  });
+
+  it('accepts expressions that stay finite and not negative up to the last retry', () => {
+    for (const source of [
+      '0',
+      'pow(2, retried) * 1000',
+      'max(1000, 100 * (1 + retried))',
+      '1e12',
+      'retried',
+    ]) {
+      expect(checkRetryDelay(source), source).toEqual({ ok: true });
+    }
+  });
+});

@@ -3,6 +3,8 @@
 // A small recursive-descent parser (never eval): the stack checks expressions at publish time and evaluates
 // them after each failed attempt; the console's composer reuses the same checker while the user types.
 
+import { MAX_RETRIES } from './messages/limits';
+
 export class RetryDelayError extends Error {
   override name = 'RetryDelayError';
   /** 0-based character position in the expression where the problem was found. */
@@ -239,10 +241,25 @@ export function parseRetryDelay(source: string): RetryDelayExpression {
 
 export type RetryDelayCheck = { ok: true } | { ok: false; error: string; position: number };
 
-/** Validation without exceptions, for forms. */
+/**
+ * Validation without exceptions, for forms and the service's publish check. An expression must also give a
+ * usable delay — a finite number of milliseconds, not negative — for every `retried` a message can reach
+ * (0 to MAX_RETRIES − 1): `1/0`, `-1` or `retried - 5` would otherwise be replaced by the default backoff
+ * without a word.
+ */
 export function checkRetryDelay(source: string): RetryDelayCheck {
   try {
-    parseRetryDelay(source);
+    const expression = parseRetryDelay(source);
+    for (let retried = 0; retried < MAX_RETRIES; retried++) {
+      const value = expression.evaluate(retried);
+      if (Number.isFinite(value) && value >= 0) continue;
+      const what = Number.isNaN(value) ? 'is not a number' : value < 0 ? 'is negative' : 'is infinite';
+      return {
+        ok: false,
+        error: `the delay ${what} (${value} ms) when retried is ${retried}: it must be 0 or more milliseconds`,
+        position: 0,
+      };
+    }
     return { ok: true };
   } catch (error) {
     if (error instanceof RetryDelayError)

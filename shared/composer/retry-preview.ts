@@ -11,8 +11,8 @@ export interface RetryStep {
   waitMs: number;
   /** Sum of waits since the first attempt failed, ms (delivery time itself not counted). */
   totalMs: number;
-  /** How the wait came about: the expression, the default curve, or the expression's odd value replaced. */
-  source: 'expression' | 'default' | 'fallback';
+  /** How the wait came about: the expression or the default curve. */
+  source: 'expression' | 'default';
 }
 
 export type RetryPreview =
@@ -21,7 +21,7 @@ export type RetryPreview =
 /**
  * The plan for `retries` (a form string, '' = the default of 3) and a retry-delay expression ('' = the
  * default backoff). Shows at most `limit` steps. Values the service caps (over 1 day) are capped here too;
- * an expression that yields NaN, a negative or infinite value falls back to the default, as the service does.
+ * an expression that yields NaN, a negative or infinite value is an error, as it is for the service.
  */
 export function retryPreview(retriesText: string, expression: string, limit = 5): RetryPreview {
   const retries = retriesText.trim() === '' ? DEFAULT_RETRIES : Number(retriesText.trim());
@@ -39,14 +39,9 @@ export function retryPreview(retriesText: string, expression: string, limit = 5)
     let waitMs: number;
     let kind: RetryStep['source'];
     if (evaluate) {
-      const value = evaluate(retried);
-      if (Number.isFinite(value) && value >= 0) {
-        waitMs = Math.min(Math.round(value), MAX_RETRY_DELAY_MS);
-        kind = 'expression';
-      } else {
-        waitMs = defaultBackoffMs(retried);
-        kind = 'fallback';
-      }
+      // checkRetryDelay made sure every value is finite and not negative.
+      waitMs = Math.min(Math.round(evaluate(retried)), MAX_RETRY_DELAY_MS);
+      kind = 'expression';
     } else {
       waitMs = defaultBackoffMs(retried);
       kind = 'default';

@@ -101,9 +101,11 @@ describe('retryPreview', () => {
     expect(capped.ok && capped.steps[0]?.waitMs).toBe(86_400_000);
   });
 
-  it('odd values fall back to the default, bad expressions are errors, 0 retries means one delivery', () => {
-    const odd = retryPreview('1', 'sqrt(-1)');
-    expect(odd.ok && odd.steps[0]?.source).toBe('fallback');
+  it('odd values and bad expressions are errors, 0 retries means one delivery', () => {
+    expect(retryPreview('1', 'sqrt(-1)')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not a number/),
+    });
     expect(retryPreview('2', 'pow(2,')).toEqual({ ok: false, error: 'expression ends too early' });
     expect(retryPreview('0', '')).toMatchObject({ ok: true, deliveries: 1, steps: [] });
   });

@@ -21,6 +21,19 @@ export const MAX_DELAY_DAYS = MAX_DELAY_MS / DAY_MS;
 export const MIN_TIMEOUT_MS = 1_000;
 export const MAX_TIMEOUT_MS = DAY_MS;
 
+/**
+ * Largest request head of a publish (request line with the destination URL, and the headers), in bytes:
+ * the message port's HTTP limit. Batch items, URL-group endpoints and URL-group default headers arrive in
+ * JSON bodies and are held to the same size, so no path takes a larger URL or header set than another.
+ */
+export const MAX_HEADER_BYTES = 16_384;
+
+/**
+ * About how large one page of logs may be, in bytes of JSON: a page ends early, with a cursor, beyond it
+ * (a thousand events of 1 MB messages would otherwise make one response of over a gigabyte).
+ */
+export const MAX_LOG_PAGE_BYTES = 4 * 1_048_576;
+
 /** Largest message body the service accepts, in bytes (UTF-8), unless a stack is started with another. */
 export const MAX_BODY_BYTES = 1_048_576;
 

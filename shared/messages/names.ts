@@ -10,6 +10,8 @@ export function checkName(kind: 'URL group' | 'queue', name: string): string | u
   if (!NAME.test(name)) {
     return `invalid ${kind} name '${name}': use only letters, digits, '-', '_' and '.'`;
   }
+  // `.` and `..` are path segments every HTTP client normalises away: such a group could not be reached.
+  if (/^\.+$/.test(name)) return `invalid ${kind} name '${name}': it needs a letter, digit, '-' or '_'`;
   return undefined;
 }
 

@@ -134,6 +134,8 @@ export interface HttpServiceOptions {
   /** Returns why a request is refused (403) before anything else, or null. */
   guard?: (req: http.IncomingMessage) => string | null;
   timeouts?: RequestTimeouts;
+  /** Largest request head (request line and headers) in bytes; Node's default (16 KB) otherwise. */
+  maxHeaderSize?: number;
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -332,7 +334,7 @@ export function createHttpService(options: HttpServiceOptions): http.Server {
     (req, res) => {
       void handle(req, res, options);
     },
-    { ...options.timeouts, allowedMethods: 'GET, POST, PATCH, DELETE' },
+    { ...options.timeouts, maxHeaderSize: options.maxHeaderSize, allowedMethods: 'GET, POST, PATCH, DELETE' },
   );
 }
 

@@ -17,6 +17,7 @@ import {
   DEFAULT_RETRIES,
   MAX_DEDUP_ID_LENGTH,
   MAX_DELAY_MS,
+  MAX_HEADER_BYTES,
   MAX_RETRIES,
   MESSAGE_METHODS,
 } from '../../shared/messages/limits';
@@ -135,6 +136,12 @@ export function parseDestination(raw: string): Destination {
 }
 
 export function checkUrl(text: string, what: string): string {
+  if (Buffer.byteLength(text) > MAX_HEADER_BYTES) {
+    throw new PublishError(
+      400,
+      `invalid ${what} url: it is ${Buffer.byteLength(text)} bytes, more than the ${MAX_HEADER_BYTES} a publish's request head may take`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(text);
@@ -224,6 +231,33 @@ function subConfig(headers: HeaderInput, prefix: string): Record<string, string>
       config[SERVICE_PREFIX + name.slice(prefix.length)] = values[0];
   }
   return Object.keys(config).length > 0 ? config : undefined;
+}
+
+/**
+ * Every header must be one that can be sent, and all of them together (with the destination URL) no larger
+ * than a single publish's request head: batch items and URL-group defaults come in JSON, where nothing else
+ * stops a "\u0100" value (every delivery would then fail) or a 500 KB header.
+ */
+export function checkHeaders(headers: HeaderInput, url: string): void {
+  let size = Buffer.byteLength(url);
+  for (const [name, values] of headers) {
+    if (!isValidHeaderName(name)) throw new PublishError(400, `invalid header name '${name}'`);
+    for (const value of values) {
+      if (!isValidHeaderValue(value)) {
+        throw new PublishError(
+          400,
+          `invalid value for header '${canonicalHeaderName(name)}': only tab, printable ASCII and characters up to U+00FF can be sent`,
+        );
+      }
+      size += name.length + Buffer.byteLength(value) + 4;
+    }
+  }
+  if (size > MAX_HEADER_BYTES) {
+    throw new PublishError(
+      400,
+      `the destination URL and headers take ${size} bytes, more than the ${MAX_HEADER_BYTES} a publish's request head may take`,
+    );
+  }
 }
 
 export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
@@ -422,6 +456,14 @@ export function planPublish(
   body: Buffer,
   context: PublishContext,
 ): PlannedMessage[] {
+  const longestUrl =
+    destination.kind === 'url'
+      ? destination.url
+      : (group?.endpoints ?? []).reduce(
+          (longest, e) => (e.url.length > longest.length ? e.url : longest),
+          '',
+        );
+  checkHeaders(headers, longestUrl);
   const patch = parseConfig(headers, context.now);
   if (context.queueName !== undefined) {
     const problem = checkName('queue', context.queueName);
@@ -508,6 +550,7 @@ export function planOverride(
   headers: HeaderInput,
   now: number,
 ): { spec: MessageSpec; dueAt: number } {
+  checkHeaders(headers, original.url);
   const patch = parseConfig(headers, now);
   const spec: MessageSpec = { ...original, header: { ...original.header, ...patch.forward } };
   if (patch.contentType !== undefined) spec.header['Content-Type'] = [patch.contentType];

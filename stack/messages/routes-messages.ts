@@ -1,5 +1,6 @@
 // Messages (`/v2/messages…`), the dead-letter queue (`/v2/dlq…`) and the logs (`/v2/logs`, `/v2/events`).
 import type { DLQListResponse, LogsResponse } from '../../shared/messages/types';
+import { MAX_LOG_PAGE_BYTES } from '../../shared/messages/limits';
 import { HttpError, type RequestContext, type Router } from '../http/server';
 import type { DlqRecord } from '../store/dlq';
 import type { StoreFilters } from '../store/query-filters';
@@ -147,7 +148,8 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   const logs = (ctx: RequestContext): { body: LogsResponse } => {
     const filters = parseFilters(ctx.query, { state: true });
     const count = parseCount(ctx.query, 100, 1000);
-    const page = store.events.list(filters, parseCursor(ctx.query), count);
+    // Half the budget: the page goes out twice, as `events` and as its older name `logs`.
+    const page = store.events.list(filters, parseCursor(ctx.query), count, MAX_LOG_PAGE_BYTES / 2);
     const events = page.events.map(toLogEntry);
     const body: LogsResponse = { events, logs: events };
     if (page.next !== undefined) body.cursor = String(page.next);

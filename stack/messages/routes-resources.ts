@@ -1,11 +1,11 @@
 // URL groups (`/v2/topics…`), queues (`/v2/queues…`) and signing keys (`/v2/keys…`).
-import { canonicalHeaderName, isValidHeaderName, isValidHeaderValue } from '../../shared/headers';
+import { canonicalHeaderName, isValidHeaderName } from '../../shared/headers';
 import { checkName } from '../../shared/messages/names';
 import type { HeaderMap, Queue, UrlGroup } from '../../shared/messages/types';
 import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
 import type { QueueRecord } from '../store/queues';
 import type { UrlGroupRecord } from '../store/url-groups';
-import { checkUrl, PublishError } from './publish-request';
+import { checkHeaders, checkUrl, headersFromRecord, PublishError } from './publish-request';
 import type { ServiceContext } from './service-context';
 
 const OK: Reply = { status: 200, raw: '' };
@@ -87,10 +87,17 @@ function groupHeaders(body: unknown): HeaderMap {
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
     if (!isValidHeaderName(name)) throw new HttpError(400, `invalid header name '${name}'`);
     const values = Array.isArray(value) ? value : [value];
-    if (values.length === 0 || values.some((v) => typeof v !== 'string' || !isValidHeaderValue(v))) {
+    if (values.length === 0 || values.some((v) => typeof v !== 'string')) {
       throw new HttpError(400, `header '${name}' must be a string or a non-empty list of strings`);
     }
     out[canonicalHeaderName(name)] = values as string[];
+  }
+  // Values that can be sent, within a publish's header size: the same rule as every publish path.
+  try {
+    checkHeaders(headersFromRecord(out), '');
+  } catch (error) {
+    if (error instanceof PublishError) throw new HttpError(400, error.message);
+    throw error;
   }
   return out;
 }

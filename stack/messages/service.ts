@@ -13,6 +13,7 @@ import {
   Router,
 } from '../http/server';
 import type { StackStore } from '../store/stack-store';
+import { MAX_HEADER_BYTES } from '../../shared/messages/limits';
 import { DEFAULT_BACKOFF_FACTOR } from './backoff';
 import { HttpTransport, type Transport } from './delivery';
 import { combineHooks, Engine, type EngineHooks } from './engine';
@@ -129,6 +130,7 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     token: options.token,
     tokenParams: TOKEN_PARAMS,
     timeouts: options.timeouts,
+    maxHeaderSize: MAX_HEADER_BYTES,
     // The default credentials are public: keep web pages (DNS rebinding, cross-site requests) out.
     guard: createBrowserGuard({ bindHost: options.host, allowedHosts: options.allowedHosts }),
   });

@@ -155,7 +155,6 @@ function RetryDelayField({
                   title={`retry ${step.retry}: ${formatWait(step.totalMs)} after the first failure`}
                 >
                   #{step.retry} {formatWait(step.waitMs)}
-                  {step.source === 'fallback' ? ' (odd value → default)' : ''}
                 </span>
               ))}
               {preview.deliveries - 1 > preview.steps.length ? <span className="muted">…</span> : null}

@@ -1,0 +1,175 @@
+// The same limits on every publish path (single, enqueue, batch, URL-group endpoints and default headers):
+// URL and header sizes, header values that can be sent, retry-delay expressions, URL-group names; and a logs
+// page of bounded size however large the messages are. Real HTTP on 127.0.0.1 (issue 9 items 16 and 17).
+import http from 'node:http';
+import { describe, expect, it } from 'vitest';
+
+import { MAX_HEADER_BYTES, MAX_LOG_PAGE_BYTES } from '../../shared/messages/limits';
+import { useStackAndSink } from './test-support';
+
+const env = useStackAndSink();
+const json = (value: unknown): string => JSON.stringify(value);
+
+/** A request whose path Node sends as written (fetch would resolve `..` and `.` segments away). */
+function rawRequest(method: string, path: string, body: string): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(env.stack.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        headers: { authorization: `Bearer ${env.stack.token}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('URL and header sizes (item 16)', () => {
+  const longUrl = (): string => `${env.sink.url}/${'a'.repeat(500_000)}`;
+
+  it('a single publish over the head limit is refused by the HTTP layer', async () => {
+    const res = await env.stack.api('POST', `/v2/publish/${env.sink.url}/x`, {
+      headers: { 'Upstash-Forward-Big': 'b'.repeat(MAX_HEADER_BYTES) },
+      body: 'x',
+    });
+    expect(res.status).toBe(431);
+    expect(res.json.error).toMatch(/headers are too large/);
+  });
+
+  it('a batch item with a 500 KB destination URL or 20 KB of headers is refused, the others go out', async () => {
+    const res = await env.stack.api('POST', '/v2/batch', {
+      body: json([
+        { destination: longUrl(), body: 'long url' },
+        { destination: `${env.sink.url}/ok`, headers: { 'Upstash-Forward-Big': 'b'.repeat(20_000) } },
+        { destination: `${env.sink.url}/ok`, body: 'fine' },
+      ]),
+    });
+    expect(res.status).toBe(200);
+    expect(res.json[0].error).toMatch(/destination url: it is 5000\d\d bytes, more than the 16384/);
+    expect(res.json[1].error).toMatch(/take \d+ bytes, more than the 16384/);
+    expect(res.json[2].messageId).toEqual(expect.any(String));
+  });
+
+  it('a URL-group endpoint URL or default header set over the limit is refused', async () => {
+    const endpoint = await env.stack.api('POST', '/v2/topics/big-url/endpoints', {
+      body: json({ endpoints: [{ url: longUrl() }] }),
+    });
+    expect(endpoint.status).toBe(400);
+    expect(endpoint.json.error).toMatch(/more than the 16384/);
+    const created = await env.stack.api('POST', '/v2/topics/big-headers/endpoints', {
+      body: json({ endpoints: [{ url: `${env.sink.url}/g` }] }),
+    });
+    expect(created.status).toBe(200);
+    const defaults = await env.stack.api('PATCH', '/v2/topics/big-headers', {
+      body: json({ headers: { 'Upstash-Forward-Big': 'b'.repeat(20_000) } }),
+    });
+    expect(defaults.status).toBe(400);
+    expect(defaults.json.error).toMatch(/more than the 16384/);
+  });
+});
+
+describe('a logs page has a bounded size (item 16)', () => {
+  it('ends early with a cursor instead of building one huge response, and the cursor reaches every event', async () => {
+    const body = 'z'.repeat(1_000_000);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      // Delayed: each message has exactly one event (CREATED) while the test reads the logs.
+      const res = await env.stack.api('POST', `/v2/publish/${env.sink.url}/huge`, {
+        headers: { 'Upstash-Delay': '1d' },
+        body,
+      });
+      expect(res.status).toBe(200);
+      ids.push(res.json.messageId as string);
+    }
+    const first = await env.stack.api('GET', '/v2/events?count=1000');
+    expect(first.status).toBe(200);
+    // 12 events of ~1.3 MB each would be ~16 MB; the page stops near the budget.
+    expect(first.text.length).toBeLessThanOrEqual(MAX_LOG_PAGE_BYTES + 2_000_000);
+    expect(first.json.events.length).toBeGreaterThan(0);
+    expect(first.json.events.length).toBeLessThan(12);
+    expect(first.json.cursor).toEqual(expect.any(String));
+
+    const seen: string[] = first.json.events.map((e: { messageId: string }) => e.messageId);
+    let cursor: string | undefined = first.json.cursor;
+    while (cursor) {
+      const page = await env.stack.api('GET', `/v2/events?count=1000&cursor=${cursor}`);
+      expect(page.text.length).toBeLessThanOrEqual(MAX_LOG_PAGE_BYTES + 2_000_000);
+      seen.push(...page.json.events.map((e: { messageId: string }) => e.messageId));
+      cursor = page.json.cursor;
+    }
+    const huge = seen.filter((id) => ids.includes(id));
+    expect(huge.sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('header values that cannot be sent (item 17)', () => {
+  it('are refused in a batch item, whether forwarded or as Content-Type', async () => {
+    const res = await env.stack.api('POST', '/v2/batch', {
+      body: json([
+        { destination: `${env.sink.url}/v`, headers: { 'Upstash-Forward-X': '\u0100' } },
+        { destination: `${env.sink.url}/v`, headers: { 'Content-Type': 'text/plain\u0001' } },
+        { destination: `${env.sink.url}/v`, headers: { 'Upstash-Forward-X': 'caf\u00e9' } },
+      ]),
+    });
+    expect(res.json[0].error).toMatch(/invalid value for header 'Upstash-Forward-X'/);
+    expect(res.json[1].error).toMatch(/invalid value for header 'Content-Type'/);
+    // Latin-1 is a byte string: it can be sent.
+    expect(res.json[2].messageId).toEqual(expect.any(String));
+  });
+
+  it('are refused as URL-group default headers', async () => {
+    await env.stack.api('POST', '/v2/topics/defaults-check/endpoints', {
+      body: json({ endpoints: [{ url: `${env.sink.url}/d` }] }),
+    });
+    const res = await env.stack.api('PATCH', '/v2/topics/defaults-check', {
+      body: json({ headers: { 'Upstash-Forward-X': '\u0100' } }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatch(/invalid value for header/);
+  });
+});
+
+describe('Upstash-Retry-Delay expressions without a usable delay (item 17)', () => {
+  it.each(['1/0', '-1', '-5'])('%s is refused on publish, enqueue and batch', async (expression) => {
+    const headers = { 'Upstash-Retry-Delay': expression };
+    const publish = await env.stack.api('POST', `/v2/publish/${env.sink.url}/r`, { headers, body: 'x' });
+    expect(publish.status).toBe(400);
+    expect(publish.json.error).toMatch(/invalid Upstash-Retry-Delay .*(negative|infinite)/);
+    const enqueue = await env.stack.api('POST', `/v2/enqueue/rq/${env.sink.url}/r`, { headers, body: 'x' });
+    expect(enqueue.status).toBe(400);
+    const batch = await env.stack.api('POST', '/v2/batch', {
+      body: json([{ destination: `${env.sink.url}/r`, headers }]),
+    });
+    expect(batch.json[0].error).toMatch(/invalid Upstash-Retry-Delay/);
+  });
+});
+
+describe('URL-group names the service refuses (item 17)', () => {
+  it.each(['..', '.', 'bad name', 'a%2Fb'])('%s', async (name) => {
+    const res = await rawRequest(
+      'POST',
+      `/v2/topics/${name.replace(' ', '%20')}/endpoints`,
+      json({ endpoints: [{ url: `${env.sink.url}/n` }] }),
+    );
+    expect(res.status).toBe(400);
+    expect((JSON.parse(res.text) as { error: string }).error).toMatch(/invalid URL group name/);
+  });
+
+  it('a dotted name with other characters is fine', async () => {
+    const res = await rawRequest(
+      'POST',
+      '/v2/topics/v1.2/endpoints',
+      json({ endpoints: [{ url: `${env.sink.url}/n` }] }),
+    );
+    expect(res.status).toBe(200);
+  });
+});
