@@ -46,6 +46,9 @@ test('a failing sink → retries → DLQ → retry from the DLQ screen → deliv
       .getByRole('row')
       .filter({ hasText: '/orders' });
     await expect(row).toContainText('HTTP 500');
+    // The list shows which message each entry was.
+    await expect(row).toHaveAttribute('data-testid', /^dlq-/);
+    await expect(row.getByRole('cell', { name: messageId })).toBeVisible();
     await row.click();
     const entry = app.getByRole('complementary', { name: 'DLQ entry' });
     await expect(entry.getByLabel('Response body')).toContainText('"error": "db is down"');
@@ -55,9 +58,14 @@ test('a failing sink → retries → DLQ → retry from the DLQ screen → deliv
     healthy = true;
     await entry.getByRole('button', { name: 'Retry…' }).click();
     const dialog = app.getByRole('dialog', { name: 'Retry DLQ entry' });
+    // Blank keeps the entry's own setting, so the placeholder shows that (1 here), not the default 3.
+    await expect(dialog.getByLabel('Retries')).toHaveAttribute('placeholder', '1');
     await dialog.getByLabel('Retries').fill('0');
     await dialog.getByRole('button', { name: 'Retry 1 entry' }).click();
     await expect(dialog.getByTestId('bulk-summary')).toContainText('1 of 1 retried');
+    // The retried entry left the DLQ: its panel closes instead of saying "Entry not found".
+    await expect(entry).toHaveCount(0);
+    await expect(app.getByText('Entry not found.')).toHaveCount(0);
     const received = await sink.waitFor('/orders', 3);
     expect(received[2]!.headers['x-order']).toBe('42');
     expect(received[2]!.body).toBe('{"hello":"world"}');

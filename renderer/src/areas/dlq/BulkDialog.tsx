@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import type { DlqBulkSummary, DlqTarget } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { RetryOverrides } from '../../../../shared/messages/overrides';
+import type { DLQMessage } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
 import { useBridge, useBridgeQuery } from '../../bridge/react';
 import { useNav } from '../../shell/nav';
@@ -25,6 +26,8 @@ export interface BulkRequest {
   target: DlqTarget;
   /** How the target reads in a sentence: "the 3 selected entries", "entries matching label nightly". */
   description: string;
+  /** The one entry acted on, when there is one: its own settings are what a blank override keeps. */
+  entry?: Pick<DLQMessage, 'maxRetries'>;
 }
 
 const entries = (count: number) => plural(count, 'entry', 'entries');
@@ -83,7 +86,9 @@ export function BulkDialog({
               : ''}
             {byFilter ? ' Entries that fail after the job starts are not included.' : ''}
           </p>
-          {retry ? <MessageOverrides draft={draft} errors={errors} onChange={setDraft} /> : null}
+          {retry ? (
+            <MessageOverrides draft={draft} errors={errors} onChange={setDraft} entry={request.entry} />
+          ) : null}
         </>
       }
       start={(handlers) =>
@@ -112,27 +117,34 @@ export function BulkDialog({
 }
 
 const { retries, delay, retryDelay, label } = RETRY_OVERRIDE_FIELDS;
-const OVERRIDE_FIELDS: OverrideField<keyof OverridesDraft>[] = [
-  retries,
-  delay,
-  retryDelay,
-  { key: 'timeout', label: 'Timeout', placeholder: '30s' },
-  label,
-];
+/** Blank keeps each entry's own setting, so the placeholder shows that, never a generic default. */
+export function overrideFields(
+  entry?: Pick<DLQMessage, 'maxRetries'>,
+): OverrideField<keyof OverridesDraft>[] {
+  return [
+    { ...retries, placeholder: entry ? String(entry.maxRetries) : 'as before' },
+    delay,
+    retryDelay,
+    { key: 'timeout', label: 'Timeout', placeholder: '30s' },
+    label,
+  ];
+}
 
 function MessageOverrides({
   draft,
   errors,
   onChange,
+  entry,
 }: {
   draft: OverridesDraft;
   errors: Partial<Record<keyof OverridesDraft, string>>;
   onChange: (draft: OverridesDraft) => void;
+  entry?: Pick<DLQMessage, 'maxRetries'>;
 }) {
   return (
     <OverridesFieldset
       legend="Overrides (blank keeps the original setting)"
-      fields={OVERRIDE_FIELDS}
+      fields={overrideFields(entry)}
       draft={draft}
       errors={errors}
       onChange={onChange}

@@ -158,6 +158,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
                       onChange={selection.setAll}
                     />
                     <th>Status</th>
+                    <th>Message id</th>
                     <th>Destination</th>
                     <th>Via</th>
                     <th>Labels</th>
@@ -199,6 +200,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
                 action: 'retry',
                 target: { dlqIds: [entry.dlqId] },
                 description: `entry ${entry.dlqId}`,
+                entry,
               })
             }
             onDeleted={() => {
@@ -209,10 +211,25 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
         ) : null}
       </div>
       {bulk ? (
-        <BulkDialog profile={profile} request={bulk} onClose={() => setBulk(null)} onChanged={afterChange} />
+        <BulkDialog
+          profile={profile}
+          request={bulk}
+          onClose={() => setBulk(null)}
+          onChanged={() => {
+            // The open entry may be gone now (retried entries leave the DLQ): close its panel rather than
+            // show "not found"; the dialog's summary says what became of it.
+            if (dlqId && actsOn(bulk, dlqId)) navigate('dlq');
+            afterChange();
+          }}
+        />
       ) : null}
     </div>
   );
+}
+
+/** Whether a bulk job may have changed this entry: it names it, or it works by filter. */
+function actsOn(request: BulkRequest, dlqId: string): boolean {
+  return 'filters' in request.target || request.target.dlqIds.includes(dlqId);
 }
 
 function DlqRow({
@@ -247,6 +264,9 @@ function DlqRow({
         <Badge tone={statusTone(entry.responseStatus)}>
           {entry.responseStatus === 0 ? 'No response' : `HTTP ${entry.responseStatus}`}
         </Badge>
+      </td>
+      <td className="mono dlq-message-id" title={entry.messageId}>
+        {entry.messageId}
       </td>
       <td className="mono dlq-url">
         <span className="method">{entry.method}</span> {entry.url}
