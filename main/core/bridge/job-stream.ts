@@ -2,11 +2,12 @@
 // as a final `done` event, a BridgeError as itself, anything else as a generic INTERNAL error whose details
 // go to the console log rather than to the renderer.
 import { BridgeError } from '../../../shared/bridge/errors';
+import type { JobDone } from '../../../shared/bridge/job-events';
 import type { StreamSink } from './router';
 
 export function endStreamWithJob<Summary>(
   run: Promise<Summary>,
-  sink: StreamSink<{ type: 'done'; summary: Summary }>,
+  sink: StreamSink<JobDone<Summary>>,
   onUnexpected: (error: unknown) => void,
 ): Promise<void> {
   return run

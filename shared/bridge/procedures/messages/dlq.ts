@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { retryOverridesSchema } from '../../../messages/overrides';
 import type { DLQMessage } from '../../../messages/types';
+import type { JobDone, JobProgress } from '../../job-events';
+import { pagedListInput } from '../../list-input';
 import { call, stream } from '../../define';
 import { dlqFiltersSchema } from './filters';
 import { profileIdSchema as profileId } from '../../profile-id';
@@ -44,16 +46,11 @@ export interface DlqBulkSummary {
 
 export type DlqBulkEvent =
   /** Filter targets: entries found so far while listing them. */
-  | { type: 'collecting'; found: number }
-  | { type: 'progress'; total: number; processed: number; succeeded: number; failed: number }
-  | { type: 'done'; summary: DlqBulkSummary };
+  { type: 'collecting'; found: number } | JobProgress | JobDone<DlqBulkSummary>;
 
 export const dlqProcedures = {
   'messages.dlq.list': call<DlqPage>()(
-    z.object({
-      profileId,
-      filters: dlqFiltersSchema.default({}),
-      cursor: z.string().max(200).optional(),
+    pagedListInput(dlqFiltersSchema, 200, {
       count: z.number().int().min(1).max(DLQ_CHUNK).default(DLQ_CHUNK),
     }),
     'read',

@@ -3,6 +3,7 @@
 // would take as "cancel every message".
 import { z } from 'zod';
 import type { LogEntry } from '../../../messages/types';
+import { pagedListInput } from '../../list-input';
 import { call } from '../../define';
 import { cancelFiltersSchema, hasAnyFilter, logFiltersSchema } from './filters';
 import { profileIdSchema as profileId } from '../../profile-id';
@@ -31,10 +32,7 @@ export type CancelTarget = z.input<typeof cancelTargetSchema>;
 
 export const logProcedures = {
   'messages.logs.list': call<LogsPage>()(
-    z.object({
-      profileId,
-      filters: logFiltersSchema.default({}),
-      cursor: z.string().max(200).optional(),
+    pagedListInput(logFiltersSchema, 200, {
       count: z.number().int().min(1).max(1000).default(LOGS_PAGE_SIZE),
     }),
     'read',

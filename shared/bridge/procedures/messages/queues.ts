@@ -1,17 +1,11 @@
 // Queues: list with lag, create or update (upsert), pause and resume, delete.
 import { z } from 'zod';
-import { checkName } from '../../../messages/names';
 import type { Queue } from '../../../messages/types';
 import { call } from '../../define';
 import { profileIdSchema as profileId } from '../../profile-id';
+import { resourceNameSchema } from './names';
 
-export const queueNameSchema = z
-  .string()
-  .trim()
-  .superRefine((name, ctx) => {
-    const problem = checkName('queue', name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+export const queueNameSchema = resourceNameSchema('queue');
 
 export const queueProcedures = {
   'messages.queues.list': call<Queue[]>()(z.object({ profileId }), 'read'),

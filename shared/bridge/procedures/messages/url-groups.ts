@@ -1,29 +1,17 @@
 // URL groups (the service's "topics"): list, inspect, add and remove endpoints, default headers, delete.
 import { z } from 'zod';
 import { isValidHeaderName, isValidHeaderValue } from '../../../headers';
-import { checkName } from '../../../messages/names';
 import { isHttpUrl } from '../../../urls';
 import type { UrlGroup } from '../../../messages/types';
 import { call } from '../../define';
 import { profileIdSchema as profileId } from '../../profile-id';
+import { resourceNameSchema } from './names';
 
-export const groupNameSchema = z
-  .string()
-  .trim()
-  .superRefine((name, ctx) => {
-    const problem = checkName('URL group', name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+export const groupNameSchema = resourceNameSchema('URL group');
 
 const endpointUrl = z.string().trim().max(2000).refine(isHttpUrl, 'must be an http:// or https:// URL');
 
-const endpointName = z
-  .string()
-  .trim()
-  .superRefine((name, ctx) => {
-    const problem = checkName('URL group', name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem.replace('URL group', 'endpoint') });
-  });
+const endpointName = resourceNameSchema('URL group', 'endpoint');
 
 /** Default headers as the service stores them: canonical name → values. */
 export const groupHeadersSchema = z.record(

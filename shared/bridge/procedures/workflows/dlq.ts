@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { parseFlowControlValue } from '../../../messages/flow-control';
 import { retryOverridesSchema } from '../../../messages/overrides';
 import type { RestartedRun, WorkflowDlqMessage } from '../../../workflows/types';
+import type { JobDone, JobProgress } from '../../job-events';
+import { pagedListInput } from '../../list-input';
 import { call, stream } from '../../define';
 import { EMPTY_FILTER_REFUSAL, hasAnyWorkflowFilter, workflowDlqFiltersSchema } from './filters';
 import { profileIdSchema as profileId } from '../../profile-id';
@@ -100,19 +102,10 @@ export interface BulkSummary {
 }
 
 export type BulkEvent =
-  | { type: 'started'; jobId: string; total: number }
-  | { type: 'progress'; total: number; processed: number; succeeded: number; failed: number }
-  | { type: 'done'; summary: BulkSummary };
+  { type: 'started'; jobId: string; total: number } | JobProgress | JobDone<BulkSummary>;
 
 export const workflowDlqProcedures = {
-  'workflows.dlq.list': call<WorkflowDlqPage>()(
-    z.object({
-      profileId,
-      filters: workflowDlqFiltersSchema.default({}),
-      cursor: z.string().max(2000).optional(),
-    }),
-    'read',
-  ),
+  'workflows.dlq.list': call<WorkflowDlqPage>()(pagedListInput(workflowDlqFiltersSchema, 2000), 'read'),
   'workflows.dlq.groups': call<FailureGroups>()(
     z.object({ profileId, filters: workflowDlqFiltersSchema.default({}) }),
     'read',

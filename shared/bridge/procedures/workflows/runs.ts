@@ -7,6 +7,7 @@ import type {
   RunState,
   WorkflowRunLog,
 } from '../../../workflows/types';
+import { pagedListInput } from '../../list-input';
 import { call } from '../../define';
 import { runFiltersSchema } from './filters';
 import { profileIdSchema as profileId } from '../../profile-id';
@@ -50,10 +51,7 @@ export const FULL_BODY_BYTES = 10 * 1024 * 1024;
 
 export const runProcedures = {
   'workflows.runs.list': call<RunsPage>()(
-    z.object({
-      profileId,
-      filters: runFiltersSchema.default({}),
-      cursor: z.string().max(2000).optional(),
+    pagedListInput(runFiltersSchema, 2000, {
       /** Service pages of 10 runs to follow in this call. */
       pages: z.number().int().min(1).max(RUN_PAGES_PER_CALL_MAX).default(3),
     }),
