@@ -189,9 +189,8 @@ export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: n
         groups.push({ type: 'sequential', steps: [log] });
       }
     }
-    // A message still being delivered (or failed): the step it will produce is the `next` one.
-    const isPlan = entry.callType === 'step' && parseJson(entry.body).targetStep !== undefined && index > 0;
-    if (isPlan) return;
+    // A message still being delivered (or failed): the step it will produce is the `next` one. (A parallel
+    // plan's delivery returned above: its branch shows it.)
     const state = deliveryState(history);
     if (state === 'DONE') return;
     // An ended run's last delivery may still be finishing (the run ended inside it): not a next step.

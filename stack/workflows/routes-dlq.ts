@@ -4,7 +4,7 @@
 import type { WorkflowDlqMessage } from '../../shared/workflows/types';
 import { HttpError, type Handler, type Reply, type RequestContext, type Router } from '../http/server';
 import { base58, newMessageId } from '../messages/ids';
-import { collectHeaders, parseConfig, PublishError } from '../messages/publish-request';
+import { collectHeaders, parseConfig, PublishError, type ConfigPatch } from '../messages/publish-request';
 import type { RunFilters, RunRecord } from '../store/workflow-store';
 import { planned, planStep } from './plan';
 import { cursor, integer, multi, requireFilterOrAll, runFilters, single } from './query';
@@ -100,40 +100,51 @@ function selectDlq(
 }
 
 /** Settings a restart/resume request overrides (Retries, Delay, Retry-Delay, Flow-Control, Label, Failure-Callback). */
-function overrides(runtime: WorkflowRuntime, ctx: RequestContext, run: RunRecord): RunRecord['config'] {
-  let patch;
+type Overrides = (run: RunRecord) => RunRecord['config'];
+
+/** Reads a restart/resume request's override headers once; applies them to each run's settings. */
+function overrides(runtime: WorkflowRuntime, ctx: RequestContext): Overrides {
+  let patch: ConfigPatch;
   try {
     patch = parseConfig(collectHeaders(ctx.req.rawHeaders), runtime.clock.now());
   } catch (error) {
     if (error instanceof PublishError) throw new HttpError(400, error.message);
     throw error;
   }
-  const config = { ...run.config, header: { ...run.config.header } };
-  if (patch.retries !== undefined) config.maxRetries = patch.retries;
-  if (patch.delayMs !== undefined) config.delayMs = patch.delayMs;
-  if (patch.retryDelay !== undefined) config.retryDelay = patch.retryDelay;
-  if (patch.flowControl) config.flowControl = patch.flowControl;
-  if (patch.labels) {
-    config.labels = patch.labels;
-    config.header['Upstash-Label'] = [patch.labels.join(',')];
-  }
-  if (patch.failureCallback !== undefined) config.failureCallback = patch.failureCallback;
-  return config;
+  return (run) => {
+    const config = { ...run.config, header: { ...run.config.header } };
+    if (patch.retries !== undefined) config.maxRetries = patch.retries;
+    if (patch.delayMs !== undefined) config.delayMs = patch.delayMs;
+    if (patch.retryDelay !== undefined) config.retryDelay = patch.retryDelay;
+    if (patch.flowControl) config.flowControl = patch.flowControl;
+    if (patch.labels) {
+      config.labels = patch.labels;
+      config.header['Upstash-Label'] = [patch.labels.join(',')];
+    }
+    if (patch.failureCallback !== undefined) config.failureCallback = patch.failureCallback;
+    return config;
+  };
 }
 
+/** New runs from the start of failed ones: one transaction for the whole batch (runs, logs, DLQ removals). */
 async function restart(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRecord[]): Promise<unknown[]> {
   const now = runtime.clock.now();
+  const configOf = overrides(runtime, ctx);
+  const initials = runtime.store.firstEntries(runs.map((run) => run.seq));
   const plans: PlannedAppend[] = [];
   const calls: unknown[] = [];
   for (const old of runs) {
-    const config = overrides(runtime, ctx, old);
+    const config = configOf(old);
     const run = { runId: `wfr_${base58(21)}`, url: old.url, createdAt: now, callerIp: old.callerIp, config };
     const message = planStep(run, { forward: {} }, Buffer.alloc(0), now);
-    const initial = runtime.store.firstEntry(old.seq)?.body ?? Buffer.alloc(0);
     plans.push({
       item: {
         create: run,
-        entry: { messageId: message.row.id, callType: 'step', body: initial },
+        entry: {
+          messageId: message.row.id,
+          callType: 'step',
+          body: initials.get(old.seq) ?? Buffer.alloc(0),
+        },
         stepState: 'STEP_PROGRESS',
       },
       message,
@@ -151,12 +162,13 @@ async function restart(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunR
 
 async function resume(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRecord[]): Promise<unknown[]> {
   const now = runtime.clock.now();
+  const configOf = overrides(runtime, ctx);
   const calls: unknown[] = [];
   const reopened: { run: RunRecord; seq: number; dueAt: number }[] = [];
   for (const run of runs) {
     const entry = run.dlqId !== undefined ? runtime.stackStore.dlq.get(run.dlqId) : undefined;
     if (!entry || run.dlqId === undefined) continue;
-    const config = overrides(runtime, ctx, run);
+    const config = configOf(run);
     const spec = { ...entry.message.spec, maxRetries: config.maxRetries };
     if (config.retryDelay !== undefined) spec.retryDelay = config.retryDelay;
     if (config.flowControl) spec.flowControl = config.flowControl;
