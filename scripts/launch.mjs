@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { electronBinary } from './electron-binary.mjs';
+import { BROWSER_HOST_NODE, DESKTOP_NODE, nodeVersionProblem } from './node-version.mjs';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 const passthrough = process.argv.slice(3);
@@ -24,7 +25,15 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-const electron = electronBinary();
+const tooOld = nodeVersionProblem('browser host', BROWSER_HOST_NODE);
+if (tooOld) {
+  console.error(tooOld);
+  process.exit(1);
+}
+// Electron 45's tooling needs a newer Node than the browser host: below it, say so and use the browser.
+const desktopTooOld = nodeVersionProblem('desktop app (Electron 45)', DESKTOP_NODE);
+const electron = desktopTooOld ? null : electronBinary();
+if (desktopTooOld && electronBinary()) console.log(`${desktopTooOld} Using the browser host meanwhile.`);
 if (mode === 'start') {
   if (electron) {
     run(electron, ['.', ...passthrough]);

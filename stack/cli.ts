@@ -2,12 +2,18 @@
 // a JSON object beginning {"ready":true, once both services are up; everything else (pino logs) goes to stderr.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
+import { BROWSER_HOST_NODE, nodeVersionProblem } from '../scripts/node-version.mjs';
 import { ArgsError, parseArgs, USAGE, type StackArgs } from './args';
 import { startStack, StackConfigError, type Stack } from './stack';
 import { DataDirBusyError } from './data-dir';
 import { startCheckpointerThread, startWriterThread, type WriterThreadData } from './writer-thread';
 
 async function main(): Promise<void> {
+  const tooOld = nodeVersionProblem('local stack', BROWSER_HOST_NODE);
+  if (tooOld) {
+    process.stderr.write(`stack: ${tooOld}\n`);
+    process.exit(1);
+  }
   let args: StackArgs;
   try {
     args = parseArgs(process.argv.slice(2));

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { BROWSER_HOST_NODE, nodeVersionProblem } from '../../scripts/node-version.mjs';
 import { createConsoleCore } from '../core/console-core';
 import { createLogger, flushLogger } from '../core/logger';
 import { defaultAppDataDir } from '../core/paths';
@@ -13,6 +14,11 @@ import { startWebHost } from './web-host';
 const USAGE = `usage: npm run web -- [--port N] [--no-open] [--data-dir DIR] [--stack-port N] [--stack-kv-port N] [--dev-origin URL]`;
 
 async function main(): Promise<void> {
+  const tooOld = nodeVersionProblem('browser host', BROWSER_HOST_NODE);
+  if (tooOld) {
+    console.error(tooOld);
+    process.exit(1);
+  }
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '0' },
