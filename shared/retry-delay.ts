@@ -15,11 +15,13 @@ export class RetryDelayError extends Error {
   }
 }
 
+type BinaryOp = '+' | '-' | '*' | '/';
+
 type Node =
   | { kind: 'number'; value: number }
   | { kind: 'retried' }
   | { kind: 'unary'; op: '-' | '+'; operand: Node }
-  | { kind: 'binary'; op: '+' | '-' | '*' | '/'; left: Node; right: Node }
+  | { kind: 'binary'; op: BinaryOp; left: Node; right: Node }
   | { kind: 'call'; name: FunctionName; args: Node[] };
 
 const FUNCTIONS = {
@@ -113,19 +115,19 @@ class Parser {
   }
 
   private expression(): Node {
-    let left = this.term();
-    while (this.isOp('+') || this.isOp('-')) {
-      const op = this.next().text as '+' | '-';
-      left = { kind: 'binary', op, left, right: this.term() };
-    }
-    return left;
+    return this.leftAssociative(['+', '-'], () => this.term());
   }
 
   private term(): Node {
-    let left = this.unary();
-    while (this.isOp('*') || this.isOp('/')) {
-      const op = this.next().text as '*' | '/';
-      left = { kind: 'binary', op, left, right: this.unary() };
+    return this.leftAssociative(['*', '/'], () => this.unary());
+  }
+
+  /** `operand (op operand)*` for one precedence level, grouped from the left. */
+  private leftAssociative(ops: readonly BinaryOp[], operand: () => Node): Node {
+    let left = operand();
+    while (ops.some((op) => this.isOp(op))) {
+      const op = this.next().text as BinaryOp;
+      left = { kind: 'binary', op, left, right: operand() };
     }
     return left;
   }

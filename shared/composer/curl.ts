@@ -39,6 +39,46 @@ export class CurlParseError extends Error {
   override name = 'CurlParseError';
 }
 
+/**
+ * The text of a quote whose content starts at `start`, and the index after its closing `close`. At a
+ * backslash, `escape` says what it stands for and how many characters it takes (undefined: a plain `\`).
+ */
+function readQuoted(
+  input: string,
+  start: number,
+  close: string,
+  name: string,
+  escape: (at: number) => [text: string, length: number] | undefined,
+): [text: string, after: number] {
+  let text = '';
+  let i = start;
+  for (;;) {
+    if (i >= input.length) throw new CurlParseError(`a ${name} quote is not closed`);
+    const c = input[i] as string;
+    if (c === close) return [text, i + 1];
+    const escaped = c === '\\' ? escape(i) : undefined;
+    if (escaped) {
+      text += escaped[0];
+      i += escaped[1];
+    } else {
+      text += c;
+      i++;
+    }
+  }
+}
+
+const ANSI_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
+
+/** A backslash escape inside `$'…'` at `at`: `\n`, `\t`, `\uXXXX`, `\xXX`…; an unknown one is its letter. */
+function ansiEscape(input: string, at: number): [string, number] {
+  const next = input[at + 1] ?? '';
+  if (next === 'u' || next === 'x') {
+    const hex = /^[0-9a-fA-F]+/.exec(input.slice(at + 2, at + (next === 'u' ? 6 : 4)))?.[0] ?? '';
+    return [hex ? String.fromCodePoint(parseInt(hex, 16)) : next, 2 + hex.length];
+  }
+  return [ANSI_ESCAPES[next] ?? next, 2];
+}
+
 /** Splits a shell command into words: quotes, `$'…'`, backslash escapes and line continuations. */
 export function shellWords(input: string): string[] {
   const words: string[] = [];
@@ -67,49 +107,20 @@ export function shellWords(input: string): string[] {
       continue;
     }
     if (char === '$' && input[i + 1] === "'") {
-      let text = '';
-      i += 2;
-      for (;;) {
-        if (i >= input.length) throw new CurlParseError("a $'…' quote is not closed");
-        const c = input[i] as string;
-        if (c === "'") break;
-        if (c === '\\') {
-          const next = input[i + 1] ?? '';
-          const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
-          if (next === 'u' || next === 'x') {
-            const hex = /^[0-9a-fA-F]+/.exec(input.slice(i + 2, i + (next === 'u' ? 6 : 4)))?.[0] ?? '';
-            text += hex ? String.fromCodePoint(parseInt(hex, 16)) : next;
-            i += 2 + hex.length;
-            continue;
-          }
-          text += map[next] ?? next;
-          i += 2;
-          continue;
-        }
-        text += c;
-        i++;
-      }
+      const [text, after] = readQuoted(input, i + 2, "'", "$'…'", (at) => ansiEscape(input, at));
       push(text);
-      i++;
+      i = after;
       continue;
     }
     if (char === '"') {
-      let text = '';
-      i++;
-      for (;;) {
-        if (i >= input.length) throw new CurlParseError('a double quote is not closed');
-        const c = input[i] as string;
-        if (c === '"') break;
-        if (c === '\\' && '"\\$`\n'.includes(input[i + 1] ?? '')) {
-          if (input[i + 1] !== '\n') text += input[i + 1];
-          i += 2;
-          continue;
-        }
-        text += c;
-        i++;
-      }
+      const [text, after] = readQuoted(input, i + 1, '"', 'double', (at) => {
+        const next = input[at + 1] ?? '';
+        // Inside double quotes a backslash escapes only these; before a newline it joins the lines.
+        if (!'"\\$`\n'.includes(next)) return undefined;
+        return [next === '\n' ? '' : next, 2];
+      });
       push(text);
-      i++;
+      i = after;
       continue;
     }
     if (char === '\\') {

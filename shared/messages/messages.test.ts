@@ -5,48 +5,32 @@ import { expandStateFilter } from './types';
 
 describe('flow control values', () => {
   it('reads any subset, with or without spaces', () => {
-    expect(parseFlowControlValue('parallelism=2, rate=10, period=1m')).toEqual({
-      ok: true,
-      value: { parallelism: 2, rate: 10, period: 60 },
-    });
-    expect(parseFlowControlValue('rate=5,period=2h')).toEqual({ ok: true, value: { rate: 5, period: 7200 } });
-    expect(parseFlowControlValue('parallelism=1')).toEqual({
-      ok: true,
-      value: { parallelism: 1, period: 1 },
-    });
-    expect(parseFlowControlValue('rate=3,period=30')).toEqual({ ok: true, value: { rate: 3, period: 30 } });
+    const cases: [string, object][] = [
+      ['parallelism=2, rate=10, period=1m', { parallelism: 2, rate: 10, period: 60 }],
+      ['rate=5,period=2h', { rate: 5, period: 7200 }],
+      ['parallelism=1', { parallelism: 1, period: 1 }],
+      ['rate=3,period=30', { rate: 3, period: 30 }],
+    ];
+    for (const [text, value] of cases) expect(parseFlowControlValue(text), text).toEqual({ ok: true, value });
   });
 
   it('says what is wrong', () => {
-    expect(parseFlowControlValue('period=1m')).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('needs parallelism or rate'),
-    });
-    expect(parseFlowControlValue('rate=0')).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('rate must be'),
-    });
-    expect(parseFlowControlValue('rate=abc')).toMatchObject({ ok: false });
-    expect(parseFlowControlValue('speed=3')).toMatchObject({
-      ok: false,
-      error: expect.stringContaining("unknown flow control setting 'speed'"),
-    });
-    expect(parseFlowControlValue('rate=1, period=8d')).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('7d'),
-    });
-    expect(parseFlowControlValue('rate=1, period=5x')).toMatchObject({
-      ok: false,
-      error: expect.stringContaining("unknown unit 'x'"),
-    });
-    expect(parseFlowControlValue('rate')).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('key=value'),
-    });
-    expect(parseFlowControlValue('rate=1,rate=2')).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('twice'),
-    });
+    const problems: [string, string][] = [
+      ['period=1m', 'needs parallelism or rate'],
+      ['rate=0', 'rate must be'],
+      ['rate=abc', ''],
+      ['speed=3', "unknown flow control setting 'speed'"],
+      ['rate=1, period=8d', '7d'],
+      ['rate=1, period=5x', "unknown unit 'x'"],
+      ['rate', 'key=value'],
+      ['rate=1,rate=2', 'twice'],
+    ];
+    for (const [text, problem] of problems) {
+      expect(parseFlowControlValue(text), text).toMatchObject({
+        ok: false,
+        error: expect.stringContaining(problem),
+      });
+    }
   });
 
   it('formats back', () => {
