@@ -50,13 +50,27 @@ export interface BatchRequestItem {
   body?: string;
 }
 
-export interface Message {
-  messageId: string;
-  url: string;
+/** Where a message came from and what it is tagged with: alike in messages, DLQ entries and log events. */
+export interface MessageTags {
   topicName?: string;
   endpointName?: string;
   queueName?: string;
   scheduleId?: string;
+  retryDelayExpression?: string;
+  label?: string;
+  labels?: string[];
+  flowControlKey?: string;
+  parallelism?: number;
+  rate?: number;
+  /** Seconds. */
+  period?: number;
+  callerIP?: string;
+  api?: string;
+}
+
+export interface Message extends MessageTags {
+  messageId: string;
+  url: string;
   method: string;
   header?: HeaderMap;
   body?: string;
@@ -68,18 +82,8 @@ export interface Message {
   failureCallback?: string;
   callbackHeader?: HeaderMap;
   failureCallbackHeader?: HeaderMap;
-  callerIP?: string;
-  retryDelayExpression?: string;
-  label?: string;
-  labels?: string[];
-  flowControlKey?: string;
-  parallelism?: number;
-  rate?: number;
-  /** Seconds. */
-  period?: number;
   /** Milliseconds. */
   timeout?: number;
-  api?: string;
 }
 
 export interface DLQMessage extends Message {
@@ -95,17 +99,13 @@ export interface DLQListResponse {
   cursor?: string;
 }
 
-export interface LogEntry {
+export interface LogEntry extends MessageTags {
   time: number;
   messageId: string;
   state: MessageState;
   url: string;
   error?: string;
   nextDeliveryTime?: number;
-  topicName?: string;
-  endpointName?: string;
-  queueName?: string;
-  scheduleId?: string;
   header?: HeaderMap;
   /** Base64, unlike Message.body. */
   body?: string;
@@ -123,17 +123,8 @@ export interface LogEntry {
   callbackHeaders?: HeaderMap;
   failureCallbackHeaders?: HeaderMap;
   maxRetries?: number;
-  retryDelayExpression?: string;
   /** Same as retryDelayExpression: the Python SDK's spelling. */
   retryDelayExpr?: string;
-  label?: string;
-  labels?: string[];
-  flowControlKey?: string;
-  parallelism?: number;
-  rate?: number;
-  period?: number;
-  callerIP?: string;
-  api?: string;
 }
 
 /** `GET /v2/logs` and `GET /v2/events` answer both keys with the same array. */
