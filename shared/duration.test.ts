@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectRefusals } from './testing/refusals';
 import { DurationError, formatDuration, parseDuration, parseGoDuration, tryParseDuration } from './duration';
 
 describe('parseDuration', () => {
@@ -27,20 +28,14 @@ describe('parseDuration', () => {
       ok: false,
       error: "expected a number at ' 30m' in '1h 30m'",
     });
-    const problems: [string, string][] = [
+    expectRefusals(tryParseDuration, [
       ['', 'empty'],
       ['-5s', 'negative'],
       ['1.5m', 'fractions'],
       ['s', 'expected a number'],
       ['10ms', "unknown unit 'ms'"],
       ['99999999999999d', 'too large'],
-    ];
-    for (const [text, problem] of problems) {
-      expect(tryParseDuration(text), text).toMatchObject({
-        ok: false,
-        error: expect.stringContaining(problem),
-      });
-    }
+    ]);
   });
 
   it('reads bare numbers as seconds only when asked', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectRefusals } from '../testing/refusals';
 import { formatFlowControlValue, parseFlowControlValue } from './flow-control';
 import { checkName, parseLabels } from './names';
 import { expandStateFilter } from './types';
@@ -15,7 +16,7 @@ describe('flow control values', () => {
   });
 
   it('says what is wrong', () => {
-    const problems: [string, string][] = [
+    expectRefusals(parseFlowControlValue, [
       ['period=1m', 'needs parallelism or rate'],
       ['rate=0', 'rate must be'],
       ['rate=abc', ''],
@@ -24,13 +25,7 @@ describe('flow control values', () => {
       ['rate=1, period=5x', "unknown unit 'x'"],
       ['rate', 'key=value'],
       ['rate=1,rate=2', 'twice'],
-    ];
-    for (const [text, problem] of problems) {
-      expect(parseFlowControlValue(text), text).toMatchObject({
-        ok: false,
-        error: expect.stringContaining(problem),
-      });
-    }
+    ]);
   });
 
   it('formats back', () => {
