@@ -120,7 +120,7 @@ async function scanStatus(page: Page): Promise<{ status: string; loaded: number 
 async function staticListFrames(page: Page, options: KeyBrowserOptions): Promise<number[]> {
   await page.evaluate(() => {
     const list = document.querySelector<HTMLElement>('[data-testid="key-list"]')!;
-    const sample = list.querySelector<HTMLElement>('.kv-key-row-pos')!;
+    const sample = list.querySelector<HTMLElement>('.virtual-slot')!;
     const rect = list.getBoundingClientRect();
     const container = document.createElement('div');
     container.id = 'bench-static-keys';

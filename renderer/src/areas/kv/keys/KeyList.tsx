@@ -1,11 +1,11 @@
 // The key list, virtualized: only the rows on screen are in the DOM, so a tree or flat list of a million
 // keys scrolls like ten. Reports which keys are on screen so their type and TTL can be fetched in one
 // pipelined batch.
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { TreeRow } from '../../../../../shared/kv/key-tree';
 import type { KvKeyMeta } from '../../../../../shared/bridge/procedures/kv/keys';
 import { ChevronDownIcon } from '../../../ui/icons';
+import { useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { formatTtl } from './format-ttl';
 import type { ScanState } from './use-key-scan';
 
@@ -30,7 +30,6 @@ export function KeyList({
   meta: ReadonlyMap<string, KvKeyMeta>;
   onVisibleKeys: (keys: string[]) => void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   const rows: TreeRow[] = useMemo(
     () =>
       view === 'tree'
@@ -40,13 +39,16 @@ export function KeyList({
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [scan.version, scan.tree, view, expanded],
   );
-  const virtualizer = useVirtualizer({
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const list = useVirtualRows(scrollRef, {
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => KEY_ROW_HEIGHT,
-    overscan: 10,
+    rowHeight: KEY_ROW_HEIGHT,
+    getItemKey: (index) => {
+      const row = rows[index]!;
+      return row.kind === 'folder' ? `f:${row.folder.path}` : `k:${row.key}`;
+    },
   });
-  const items = virtualizer.getVirtualItems();
+  const { items } = list;
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
   useEffect(() => {
@@ -67,39 +69,31 @@ export function KeyList({
       data-testid="key-list"
       data-rows={rows.length}
     >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => {
-          const row = rows[item.index]!;
-          return (
-            <div
-              key={row.kind === 'folder' ? `f:${row.folder.path}` : `k:${row.key}`}
-              className="kv-key-row-pos"
-              style={{ transform: `translateY(${item.start}px)`, height: KEY_ROW_HEIGHT }}
-            >
-              {row.kind === 'folder' ? (
-                <FolderRow
-                  path={row.folder.path}
-                  name={row.folder.name}
-                  count={row.folder.count}
-                  depth={row.depth}
-                  open={expanded.has(row.folder.path)}
-                  onToggle={onToggle}
-                />
-              ) : (
-                <KeyRow
-                  keyName={row.key}
-                  label={row.name}
-                  depth={row.depth}
-                  type={scan.types.get(row.key) ?? meta.get(row.key)?.type}
-                  ttlMs={meta.get(row.key)?.ttlMs}
-                  selected={row.key === selected}
-                  onSelect={onSelect}
-                />
-              )}
-            </div>
+      <VirtualRows rows={list}>
+        {(index) => {
+          const row = rows[index]!;
+          return row.kind === 'folder' ? (
+            <FolderRow
+              path={row.folder.path}
+              name={row.folder.name}
+              count={row.folder.count}
+              depth={row.depth}
+              open={expanded.has(row.folder.path)}
+              onToggle={onToggle}
+            />
+          ) : (
+            <KeyRow
+              keyName={row.key}
+              label={row.name}
+              depth={row.depth}
+              type={scan.types.get(row.key) ?? meta.get(row.key)?.type}
+              ttlMs={meta.get(row.key)?.ttlMs}
+              selected={row.key === selected}
+              onSelect={onSelect}
+            />
           );
-        })}
-      </div>
+        }}
+      </VirtualRows>
     </div>
   );
 }

@@ -1,10 +1,10 @@
 // The virtualized list of messages (one row per message with its trail). Only the visible rows are in the
 // DOM, so scrolling 10,000 events stays smooth; reaching the end loads the next page.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef } from 'react';
+import { memo, useRef } from 'react';
 import type { MessageState } from '../../../../../shared/messages/types';
 import { useBridgeQuery } from '../../../bridge/react';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
+import { useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { FINAL_STATES, type MessageTrail, trailSteps } from './group-events';
 import { StateBadge, Trail } from './StateBadge';
@@ -43,17 +43,12 @@ export function LogList({
   stateFiltered: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const rows = useVirtualRows(scrollRef, {
     count: trails.length + 1,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    rowHeight: ROW_HEIGHT,
     overscan: 12,
+    paging: { loaded: trails.length, ahead: 5, hasMore, loadingMore, onLoadMore },
   });
-  const items = virtualizer.getVirtualItems();
-  const lastIndex = items.length > 0 ? items[items.length - 1]!.index : 0;
-  useEffect(() => {
-    if (hasMore && !loadingMore && lastIndex >= trails.length - 5) onLoadMore();
-  }, [hasMore, loadingMore, lastIndex, trails.length, onLoadMore]);
 
   return (
     <div
@@ -65,41 +60,33 @@ export function LogList({
       data-rows={trails.length}
       data-events={eventCount}
     >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => {
-          const trail = trails[item.index];
-          return (
-            <div
-              key={item.key}
-              className="log-row-slot"
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-            >
-              {trail ? (
-                <TrailRow
-                  trail={trail}
-                  selected={trail.messageId === selectedId}
-                  checked={isChecked(trail.messageId)}
-                  onOpen={onOpen}
-                  onCheck={onCheck}
-                  canCancel={canCancel}
-                  profileId={profileId}
-                  stateFiltered={stateFiltered}
-                />
-              ) : (
-                <div className="log-list-end faint" role="listitem">
-                  {loadingMore || hasMore ? (
-                    <>
-                      <Spinner label="Loading more" /> Loading older events…
-                    </>
-                  ) : trails.length === 0 ? null : (
-                    `End of the logs · ${plural(trails.length, 'message')}, ${plural(eventCount, 'event')}`
-                  )}
-                </div>
+      <VirtualRows rows={rows}>
+        {(index) => {
+          const trail = trails[index];
+          return trail ? (
+            <TrailRow
+              trail={trail}
+              selected={trail.messageId === selectedId}
+              checked={isChecked(trail.messageId)}
+              onOpen={onOpen}
+              onCheck={onCheck}
+              canCancel={canCancel}
+              profileId={profileId}
+              stateFiltered={stateFiltered}
+            />
+          ) : (
+            <div className="log-list-end faint" role="listitem">
+              {loadingMore || hasMore ? (
+                <>
+                  <Spinner label="Loading more" /> Loading older events…
+                </>
+              ) : trails.length === 0 ? null : (
+                `End of the logs · ${plural(trails.length, 'message')}, ${plural(eventCount, 'event')}`
               )}
             </div>
           );
-        })}
-      </div>
+        }}
+      </VirtualRows>
     </div>
   );
 }

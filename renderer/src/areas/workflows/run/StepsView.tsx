@@ -1,8 +1,8 @@
 // The step tree beside the timeline, in one virtualized grid: each row is a step (or a group header) on
 // the left and its bar on the right, so the two scroll together and selecting either highlights both.
 // A run with thousands of steps keeps only the visible rows in the DOM.
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
+import { movedIndex, onListKeys, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
 import { barGeometry, type StepLayout, type StepRow } from './step-layout';
 
@@ -31,13 +31,13 @@ export function StepsView({
   onSelect: (key: string) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const list = useVirtualRows(scrollRef, {
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => STEP_ROW_HEIGHT,
+    rowHeight: STEP_ROW_HEIGHT,
     overscan: 16,
     getItemKey: (index) => rows[index]!.key,
   });
+  const { virtualizer } = list;
   const selectedIndex = rows.findIndex((row) => row.key === selectedKey);
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
@@ -45,7 +45,7 @@ export function StepsView({
   const stepRows = rows.filter((row) => row.kind === 'step');
   const move = (delta: number) => {
     const at = stepRows.findIndex((row) => row.key === selectedKey);
-    const next = stepRows[Math.max(0, Math.min(stepRows.length - 1, (at < 0 ? -1 : at) + delta))];
+    const next = stepRows[movedIndex(at, delta, stepRows.length)];
     if (next) onSelect(next.key);
   };
   const span = layout.end - layout.start;
@@ -67,24 +67,14 @@ export function StepsView({
         tabIndex={0}
         data-testid="step-tree"
         data-rows={rows.length}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown' || event.key === 'j') {
-            event.preventDefault();
-            move(1);
-          } else if (event.key === 'ArrowUp' || event.key === 'k') {
-            event.preventDefault();
-            move(-1);
-          }
-        }}
+        onKeyDown={onListKeys(move)}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index]!;
+        <VirtualRows rows={list}>
+          {(index) => {
+            const row = rows[index]!;
             return (
               <StepLine
-                key={item.key}
                 row={row}
-                top={item.start}
                 layout={layout}
                 selected={
                   row.key === selectedKey ||
@@ -93,8 +83,8 @@ export function StepsView({
                 onSelect={onSelect}
               />
             );
-          })}
-        </div>
+          }}
+        </VirtualRows>
       </div>
     </div>
   );
@@ -102,13 +92,11 @@ export function StepsView({
 
 const StepLine = memo(function StepLine({
   row,
-  top,
   layout,
   selected,
   onSelect,
 }: {
   row: StepRow;
-  top: number;
   layout: StepLayout;
   selected: boolean;
   onSelect: (key: string) => void;
@@ -120,7 +108,6 @@ const StepLine = memo(function StepLine({
   return (
     <div
       className={`wf-step-line wf-step-${row.kind}`}
-      style={{ transform: `translateY(${top}px)`, height: STEP_ROW_HEIGHT }}
       role="treeitem"
       aria-level={row.depth + 1}
       aria-selected={selected}

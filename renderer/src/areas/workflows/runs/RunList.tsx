@@ -1,10 +1,10 @@
 // The virtualized run list: only visible rows are in the DOM, so 10,000 runs scroll smoothly; the next
 // pages load ahead while scrolling (the service pages 10 runs at a time); arrow keys move the selection
 // and Enter opens it; the header sorts the loaded runs.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef } from 'react';
+import { memo, useRef } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
+import { onListKeys, movedIndex, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { WfStateBadge } from '../StateBadge';
 
@@ -58,26 +58,20 @@ export function RunList({
   compact: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const rows = useVirtualRows(scrollRef, {
     count: runs.length + 1,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => RUN_ROW_HEIGHT,
-    overscan: 10,
+    rowHeight: RUN_ROW_HEIGHT,
     getItemKey: (index) => (runs[index] ? runKey(runs[index]) : 'end'),
+    paging: { loaded: runs.length, ahead: LOAD_AHEAD_ROWS, hasMore, loadingMore, onLoadMore },
   });
-  const items = virtualizer.getVirtualItems();
-  const lastIndex = items.length > 0 ? items[items.length - 1]!.index : 0;
-  useEffect(() => {
-    if (hasMore && !loadingMore && lastIndex >= runs.length - LOAD_AHEAD_ROWS) onLoadMore();
-  }, [hasMore, loadingMore, lastIndex, runs.length, onLoadMore]);
 
   const selectedIndex = runs.findIndex((run) => runKey(run) === selectedKey);
   const move = (delta: number) => {
-    const index = Math.max(0, Math.min(runs.length - 1, (selectedIndex < 0 ? -1 : selectedIndex) + delta));
+    const index = movedIndex(selectedIndex, delta, runs.length);
     const run = runs[index];
     if (!run) return;
     onOpen(run);
-    virtualizer.scrollToIndex(index, { align: 'auto' });
+    rows.virtualizer.scrollToIndex(index, { align: 'auto' });
   };
 
   const header = (column: RunSort['column'], label: string) => (
@@ -110,52 +104,25 @@ export function RunList({
         tabIndex={0}
         data-testid="run-list"
         data-rows={runs.length}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown' || event.key === 'j') {
-            event.preventDefault();
-            move(1);
-          } else if (event.key === 'ArrowUp' || event.key === 'k') {
-            event.preventDefault();
-            move(-1);
-          } else if (event.key === 'Home') {
-            event.preventDefault();
-            move(-runs.length);
-          } else if (event.key === 'End') {
-            event.preventDefault();
-            move(runs.length);
-          }
-        }}
+        onKeyDown={onListKeys(move)}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const run = runs[item.index];
-            return (
-              <div
-                key={item.key}
-                className="run-row-slot"
-                style={{ transform: `translateY(${item.start}px)`, height: RUN_ROW_HEIGHT }}
-              >
-                {run ? (
-                  <RunRow
-                    run={run}
-                    selected={runKey(run) === selectedKey}
-                    compact={compact}
-                    onOpen={onOpen}
-                  />
-                ) : (
-                  <div className="run-list-end faint" data-testid="run-list-end">
-                    {loadingMore ? <Spinner label="Loading more" /> : null}{' '}
-                    {runs.length === 0
-                      ? null
-                      : hasMore
-                        ? `${runs.length.toLocaleString()} loaded, more available`
-                        : `${plural(runs.length, 'run')} — the end`}
-                  </div>
-                )}
+        <VirtualRows rows={rows}>
+          {(index) => {
+            const run = runs[index];
+            return run ? (
+              <RunRow run={run} selected={runKey(run) === selectedKey} compact={compact} onOpen={onOpen} />
+            ) : (
+              <div className="run-list-end faint" data-testid="run-list-end">
+                {loadingMore ? <Spinner label="Loading more" /> : null}{' '}
+                {runs.length === 0
+                  ? null
+                  : hasMore
+                    ? `${runs.length.toLocaleString()} loaded, more available`
+                    : `${plural(runs.length, 'run')} — the end`}
               </div>
             );
-          })}
-        </div>
+          }}
+        </VirtualRows>
       </div>
     </div>
   );

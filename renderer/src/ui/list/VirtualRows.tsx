@@ -1,0 +1,90 @@
+// The body of every long list (logs, runs, steps, keys): only the rows on screen are in the DOM, each in
+// an absolutely placed slot of a fixed height; a paged list loads its next page when the last row on
+// screen comes near the end of what is loaded.
+//
+//   const scrollRef = useRef<HTMLDivElement>(null);
+//   const rows = useVirtualRows(scrollRef, { count: runs.length + 1, rowHeight: 52, paging: { … } });
+//   <div ref={scrollRef} className="run-list" …>
+//     <VirtualRows rows={rows}>{(index) => <RunRow run={runs[index]} … />}</VirtualRows>
+//   </div>
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect } from 'react';
+import './list.css';
+
+export interface VirtualRowsOptions {
+  count: number;
+  rowHeight: number;
+  overscan?: number;
+  getItemKey?: (index: number) => string;
+  /** A paged list: load the next page when the last row on screen is `ahead` rows from the end. */
+  paging?: { loaded: number; ahead: number; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void };
+}
+
+export function useVirtualRows(
+  scrollRef: RefObject<HTMLDivElement | null>,
+  { count, rowHeight, overscan = 10, getItemKey, paging }: VirtualRowsOptions,
+) {
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan,
+    getItemKey,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length > 0 ? items[items.length - 1]!.index : 0;
+  const { loaded = 0, ahead = 0, hasMore = false, loadingMore = false, onLoadMore } = paging ?? {};
+  useEffect(() => {
+    if (onLoadMore && hasMore && !loadingMore && lastIndex >= loaded - ahead) onLoadMore();
+  }, [hasMore, loadingMore, lastIndex, loaded, ahead, onLoadMore]);
+  return { virtualizer, items, rowHeight };
+}
+
+export type VirtualRowsState = ReturnType<typeof useVirtualRows>;
+
+/** The sized inner box of the scroll container, with a slot per row on screen. */
+export function VirtualRows({
+  rows,
+  children,
+}: {
+  rows: VirtualRowsState;
+  children: (index: number) => ReactNode;
+}) {
+  return (
+    <div style={{ height: rows.virtualizer.getTotalSize(), position: 'relative' }}>
+      {rows.items.map((item) => (
+        <div
+          key={item.key}
+          className="virtual-slot"
+          style={{ transform: `translateY(${item.start}px)`, height: rows.rowHeight }}
+        >
+          {children(item.index)}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The index `delta` rows from `current` (-1: nothing selected yet), kept inside a list of `length`. */
+export function movedIndex(current: number, delta: number, length: number): number {
+  return Math.max(0, Math.min(length - 1, (current < 0 ? -1 : current) + delta));
+}
+
+/** Arrow keys and j/k move the selection by one row, Home and End to the ends. */
+export function onListKeys(move: (delta: number) => void) {
+  return (event: KeyboardEvent) => {
+    const delta =
+      event.key === 'ArrowDown' || event.key === 'j'
+        ? 1
+        : event.key === 'ArrowUp' || event.key === 'k'
+          ? -1
+          : event.key === 'Home'
+            ? -Infinity
+            : event.key === 'End'
+              ? Infinity
+              : 0;
+    if (delta === 0) return;
+    event.preventDefault();
+    move(delta);
+  };
+}
