@@ -4,7 +4,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { DLQMessage } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
-import { errorMessage } from '../../bridge/client';
 import { useActiveProfile, useStackStatus } from '../../shell/data';
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
@@ -12,11 +11,12 @@ import { Button } from '../../ui/Button';
 import { FilterBar, type TextFilter } from '../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { InboxIcon } from '../../ui/icons';
+import { ListBody } from '../../ui/list/ListBody';
 import { ListToolbar } from '../../ui/list/ListToolbar';
 import { SelectAllCell, SelectCell } from '../../ui/list/SelectCells';
 import { usePagedBridgeQuery } from '../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../ui/list/use-selection';
-import { Badge, Callout, EmptyState, Spinner } from '../../ui/misc';
+import { Badge, EmptyState } from '../../ui/misc';
 import { ServiceGate } from '../../ui/ServiceGate';
 import '../../ui/tables.css';
 import { BulkDialog, type BulkRequest } from './BulkDialog';
@@ -131,62 +131,60 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
       </ListToolbar>
       <div className={dlqId ? 'dlq-split has-detail' : 'dlq-split'}>
         <div className="dlq-main">
-          {filterError ? (
-            <Callout tone="warning">{filterError}</Callout>
-          ) : list.query.error ? (
-            <Callout tone="danger" title="Could not load the DLQ.">
-              {errorMessage(list.query.error)}
-            </Callout>
-          ) : !list.loaded ? (
-            <Spinner />
-          ) : entries.length === 0 ? (
-            <EmptyState icon={<InboxIcon />} title={filterText ? 'Nothing matches' : 'The DLQ is empty'}>
-              <p>
-                {filterText
-                  ? `No dead-lettered message matches ${filterText}.`
-                  : 'Messages land here when every delivery attempt failed (or the destination answered 489 with Upstash-NonRetryable-Error).'}
-              </p>
-            </EmptyState>
-          ) : (
-            <>
-              <table className="table dlq-table" aria-label="DLQ entries">
-                <thead>
-                  <tr>
-                    <SelectAllCell
-                      label="Select all loaded entries"
-                      checked={selection.allChecked}
-                      onChange={selection.setAll}
-                    />
-                    <th>Status</th>
-                    <th>Message id</th>
-                    <th>Destination</th>
-                    <th>Via</th>
-                    <th>Labels</th>
-                    <th>Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {entries.map((entry) => (
-                    <DlqRow
-                      key={entry.dlqId}
-                      entry={entry}
-                      selected={entry.dlqId === dlqId}
-                      checked={selection.isChecked(entry.dlqId)}
-                      onCheck={(on) => selection.toggle(entry.dlqId, on)}
-                      onOpen={() => navigate('dlq', entry.dlqId)}
-                    />
-                  ))}
-                </tbody>
-              </table>
-              {list.hasMore ? (
-                <div className="dlq-more">
-                  <Button busy={list.loadingMore} onClick={list.loadMore}>
-                    Load more
-                  </Button>
-                </div>
-              ) : null}
-            </>
-          )}
+          <ListBody
+            problem={filterError}
+            error={list.query.error}
+            failure="Could not load the DLQ."
+            waiting={!list.loaded}
+            empty={
+              entries.length === 0 ? (
+                <EmptyState icon={<InboxIcon />} title={filterText ? 'Nothing matches' : 'The DLQ is empty'}>
+                  <p>
+                    {filterText
+                      ? `No dead-lettered message matches ${filterText}.`
+                      : 'Messages land here when every delivery attempt failed (or the destination answered 489 with Upstash-NonRetryable-Error).'}
+                  </p>
+                </EmptyState>
+              ) : undefined
+            }
+          >
+            <table className="table dlq-table" aria-label="DLQ entries">
+              <thead>
+                <tr>
+                  <SelectAllCell
+                    label="Select all loaded entries"
+                    checked={selection.allChecked}
+                    onChange={selection.setAll}
+                  />
+                  <th>Status</th>
+                  <th>Message id</th>
+                  <th>Destination</th>
+                  <th>Via</th>
+                  <th>Labels</th>
+                  <th>Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((entry) => (
+                  <DlqRow
+                    key={entry.dlqId}
+                    entry={entry}
+                    selected={entry.dlqId === dlqId}
+                    checked={selection.isChecked(entry.dlqId)}
+                    onCheck={(on) => selection.toggle(entry.dlqId, on)}
+                    onOpen={() => navigate('dlq', entry.dlqId)}
+                  />
+                ))}
+              </tbody>
+            </table>
+            {list.hasMore ? (
+              <div className="dlq-more">
+                <Button busy={list.loadingMore} onClick={list.loadMore}>
+                  Load more
+                </Button>
+              </div>
+            ) : null}
+          </ListBody>
         </div>
         {dlqId ? (
           <DlqDetail

@@ -11,6 +11,7 @@ import { RefreshIcon } from '../icons';
 
 export function ListToolbar({
   summary,
+  lead,
   testId,
   refreshing,
   onRefresh,
@@ -20,7 +21,9 @@ export function ListToolbar({
   children,
 }: {
   /** "12 entries loaded"; undefined while the first page loads. */
-  summary: string | undefined;
+  summary?: string;
+  /** Shown instead of the summary text, e.g. counts per state. */
+  lead?: ReactNode;
   testId?: string;
   refreshing: boolean;
   onRefresh: () => void;
@@ -33,9 +36,11 @@ export function ListToolbar({
 }) {
   return (
     <div className={className ? `toolbar ${className}` : 'toolbar'}>
-      <span className="muted" data-testid={testId}>
-        {summary ?? 'Loading…'}
-      </span>
+      {lead ?? (
+        <span className="muted" data-testid={testId}>
+          {summary ?? 'Loading…'}
+        </span>
+      )}
       {controls}
       <Button size="sm" icon={<RefreshIcon />} busy={refreshing} onClick={onRefresh}>
         Refresh

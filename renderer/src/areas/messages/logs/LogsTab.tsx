@@ -16,10 +16,11 @@ import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { SearchIcon } from '../../../ui/icons';
+import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../../ui/list/use-selection';
-import { Callout, EmptyState } from '../../../ui/misc';
+import { EmptyState } from '../../../ui/misc';
 import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
@@ -172,21 +173,22 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
       </ListToolbar>
       <div className={messageId ? 'logs-split has-detail' : 'logs-split'}>
         <div className="logs-main">
-          {filterError ? (
-            <Callout tone="warning">{filterError}</Callout>
-          ) : list.query.error ? (
-            <Callout tone="danger" title="Could not load the logs.">
-              {errorMessage(list.query.error)}
-            </Callout>
-          ) : list.loaded && trails.length === 0 ? (
-            <EmptyState icon={<SearchIcon />} title="No log events">
-              <p>
-                {describeFilters(applied) === 'no filters'
-                  ? 'Nothing was published with this profile yet (or it is older than the retention).'
-                  : 'Nothing matches these filters.'}
-              </p>
-            </EmptyState>
-          ) : (
+          <ListBody
+            problem={filterError}
+            error={list.query.error}
+            failure="Could not load the logs."
+            empty={
+              list.loaded && trails.length === 0 ? (
+                <EmptyState icon={<SearchIcon />} title="No log events">
+                  <p>
+                    {describeFilters(applied) === 'no filters'
+                      ? 'Nothing was published with this profile yet (or it is older than the retention).'
+                      : 'Nothing matches these filters.'}
+                  </p>
+                </EmptyState>
+              ) : undefined
+            }
+          >
             <LogList
               trails={trails}
               eventCount={events.length}
@@ -201,7 +203,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
               profileId={profile.id}
               stateFiltered={Boolean(filters.state)}
             />
-          )}
+          </ListBody>
         </div>
         {messageId ? (
           <LogDetail

@@ -1,21 +1,22 @@
 // Runs: filters as chips (every filter of the logs endpoint), saved views kept by main, counts per state
 // with runs per minute, the virtualized run list (loading ahead 10 runs per service page, live refresh
 // of the newest page that keeps scroll and selection), and the open run beside it.
-import { type InfiniteData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
-import type { BridgeError } from '../../../../../shared/bridge/errors';
+import { useMemo, useState } from 'react';
 import type { RunFilters } from '../../../../../shared/bridge/procedures/workflows/filters';
-import type { RunSummary, RunsPage } from '../../../../../shared/bridge/procedures/workflows/runs';
+import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { LOG_STATE_FILTERS } from '../../../../../shared/workflows/types';
 import { errorMessage } from '../../../bridge/client';
-import { useBridge, useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
-import { RefreshIcon, WorkflowIcon, XIcon } from '../../../ui/icons';
-import { Callout, EmptyState } from '../../../ui/misc';
+import { WorkflowIcon, XIcon } from '../../../ui/icons';
+import { ListBody } from '../../../ui/list/ListBody';
+import { ListToolbar } from '../../../ui/list/ListToolbar';
+import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
+import { EmptyState } from '../../../ui/misc';
 import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import { RunDetail } from '../run/RunDetail';
@@ -53,36 +54,18 @@ export default function RunsTab({ params }: { params: string[] }) {
 const PAGES_PER_LOAD = 5;
 
 function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: string; createdAt?: number }) {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const navigate = useNav((state) => state.navigate);
-  const { filters, setFilters } = useRunsUi();
+  const filters = useRunsUi((state) => state.applied);
+  const setFilters = useRunsUi((state) => state.show);
   const [sort, setSort] = useState<RunSort>({ column: 'created', descending: true });
   const [live, setLive] = useState(false);
 
-  const pagesKey = useMemo(
-    () => ['workflows.runs.list', 'pages', profile.id, filters],
-    [profile.id, filters],
+  const list = usePagedBridgeQuery(
+    'workflows.runs.list',
+    { profileId: profile.id, filters, pages: PAGES_PER_LOAD },
+    'runs',
+    { staleTime: Infinity },
   );
-  const pages = useInfiniteQuery<
-    RunsPage,
-    BridgeError,
-    InfiniteData<RunsPage>,
-    typeof pagesKey,
-    string | undefined
-  >({
-    queryKey: pagesKey,
-    queryFn: ({ pageParam }) =>
-      bridge.call('workflows.runs.list', {
-        profileId: profile.id,
-        filters,
-        cursor: pageParam,
-        pages: PAGES_PER_LOAD,
-      }),
-    initialPageParam: undefined,
-    getNextPageParam: (last) => last.cursor,
-    staleTime: Infinity,
-  });
   // Live: the newest page, polled, laid over the loaded runs (same key → updated in place; new → on top).
   const head = useBridgeQuery(
     'workflows.runs.list',
@@ -91,65 +74,58 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
   );
   const loaded = useMemo(() => {
     const byKey = new Map<string, RunSummary>();
-    for (const page of pages.data?.pages ?? []) for (const run of page.runs) byKey.set(runKey(run), run);
+    for (const run of list.items) byKey.set(runKey(run), run);
     if (live) for (const run of head.data?.runs ?? []) byKey.set(runKey(run), run);
     return [...byKey.values()];
-  }, [pages.data, head.data, live]);
+  }, [list.items, head.data, live]);
   const runs = useMemo(() => sortRuns(loaded, sort), [loaded, sort]);
-  const hasMore = pages.hasNextPage ?? false;
   const selected = runId
     ? runs.find(
         (run) =>
           run.workflowRunId === runId && (createdAt === undefined || run.workflowRunCreatedAt === createdAt),
       )
     : undefined;
-  const loadMore = useCallback(() => void pages.fetchNextPage(), [pages]);
 
   const open = (run: RunSummary) =>
     navigate('workflows', 'runs', run.workflowRunId, String(run.workflowRunCreatedAt));
-  const refresh = () => void queryClient.resetQueries({ queryKey: pagesKey, exact: true });
 
   return (
     <div className="wf-tab">
       <RunFilterBar profile={profile} filters={filters} onChange={setFilters} />
-      <div className="toolbar wf-toolbar">
-        <RunStats runs={loaded} hasMore={hasMore} />
-        <span className="toolbar-spacer" />
-        <Switch label="Live" checked={live} onChange={setLive} />
-        <Button
-          size="sm"
-          icon={<RefreshIcon />}
-          onClick={refresh}
-          busy={pages.isFetching && !pages.isFetchingNextPage}
-        >
-          Refresh
-        </Button>
-      </div>
+      <ListToolbar
+        lead={<RunStats runs={loaded} hasMore={list.hasMore} />}
+        controls={<Switch label="Live" checked={live} onChange={setLive} />}
+        refreshing={list.refreshing}
+        onRefresh={list.reset}
+        className="wf-toolbar"
+      />
       <div className="wf-split">
         <div className={runId ? 'wf-list wf-list-narrow' : 'wf-list'}>
-          {pages.error ? (
-            <Callout tone="danger" title="Could not load runs.">
-              {errorMessage(pages.error)}
-            </Callout>
-          ) : !pages.isPending && runs.length === 0 ? (
-            <EmptyState icon={<WorkflowIcon />} title="No runs">
-              {chipsOf(filters).length > 0
-                ? 'No run matches these filters.'
-                : 'Trigger a workflow with the SDK (client.trigger) and its runs appear here.'}
-            </EmptyState>
-          ) : (
+          <ListBody
+            error={list.query.error}
+            failure="Could not load runs."
+            empty={
+              list.loaded && runs.length === 0 ? (
+                <EmptyState icon={<WorkflowIcon />} title="No runs">
+                  {chipsOf(filters).length > 0
+                    ? 'No run matches these filters.'
+                    : 'Trigger a workflow with the SDK (client.trigger) and its runs appear here.'}
+                </EmptyState>
+              ) : undefined
+            }
+          >
             <RunList
               runs={runs}
               selectedKey={selected ? runKey(selected) : undefined}
-              hasMore={hasMore}
-              loadingMore={pages.isFetchingNextPage || pages.isPending}
-              onLoadMore={loadMore}
+              hasMore={list.hasMore}
+              loadingMore={list.loadingMore || !list.loaded}
+              onLoadMore={list.loadMore}
               onOpen={open}
               sort={sort}
               onSort={setSort}
               compact={Boolean(runId)}
             />
-          )}
+          </ListBody>
         </div>
         {runId ? (
           <RunDetail
@@ -159,7 +135,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
             createdAt={createdAt}
             live={live || selected?.workflowState === 'RUN_STARTED'}
             onClose={() => navigate('workflows', 'runs')}
-            onChanged={refresh}
+            onChanged={list.reset}
           />
         ) : null}
       </div>

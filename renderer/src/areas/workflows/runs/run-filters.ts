@@ -1,10 +1,10 @@
 // The run list's filters as chips: the user adds one filter at a time (field + value), every applied
 // filter shows as a chip with ×, and labels are one chip each (a run matches any of them). The applied
 // filters live in a small zustand store per screen; saved views (kept by main) replace them at once.
-import { create } from 'zustand';
 import type { RunFilters } from '../../../../../shared/bridge/procedures/workflows/filters';
 import { LOG_STATE_FILTERS, type LogStateFilter } from '../../../../../shared/workflows/types';
 import { localToMs } from '../../../ui/filter-draft';
+import { createFilterStore } from '../../../ui/list/filter-store';
 
 export const FILTER_FIELDS = [
   { id: 'state', label: 'State' },
@@ -137,12 +137,5 @@ export function removeChip(filters: RunFilters, chip: Pick<Chip, 'field' | 'valu
   return next;
 }
 
-interface RunsUi {
-  filters: RunFilters;
-  setFilters: (filters: RunFilters) => void;
-}
-
-export const useRunsUi = create<RunsUi>((set) => ({
-  filters: {},
-  setFilters: (filters) => set({ filters }),
-}));
+/** The applied filters (`applied`); chips and saved views replace them at once with `show`. */
+export const useRunsUi = createFilterStore<RunFilters>({});
