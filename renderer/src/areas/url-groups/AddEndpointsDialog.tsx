@@ -3,15 +3,16 @@ import { useMemo, useState } from 'react';
 import { checkName } from '../../../../shared/messages/names';
 import type { UrlGroup } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
-import { errorMessage } from '../../bridge/client';
+
 import { useBridgeMutation } from '../../bridge/react';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextareaField, TextField } from '../../ui/fields';
 import { plural } from '../../ui/format';
-import { Badge, Callout } from '../../ui/misc';
+import { Badge } from '../../ui/misc';
 import { toast } from '../../ui/toast';
 import { type EndpointLineStatus, parseEndpoints } from './parse-endpoints';
+import { ErrorCallout } from '../../ui/ErrorCallout';
 
 const STATUS: Record<
   EndpointLineStatus,
@@ -135,11 +136,7 @@ export function AddEndpointsDialog({
           </table>
         </div>
       ) : null}
-      {add.error ? (
-        <Callout tone="danger" title="The service refused.">
-          {errorMessage(add.error)}
-        </Callout>
-      ) : null}
+      <ErrorCallout error={add.error} title="The service refused." />
     </Dialog>
   );
 }

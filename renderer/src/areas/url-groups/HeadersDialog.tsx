@@ -3,14 +3,15 @@
 import { useMemo, useState } from 'react';
 import type { UrlGroup } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
-import { errorMessage } from '../../bridge/client';
+
 import { useBridgeMutation } from '../../bridge/react';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { PlusIcon, XIcon } from '../../ui/icons';
-import { Badge, Callout } from '../../ui/misc';
+import { Badge } from '../../ui/misc';
 import { toast } from '../../ui/toast';
 import { diffHeaders, type HeaderRow, headersFromRows, rowsFromHeaders } from './header-diff';
+import { ErrorCallout } from '../../ui/ErrorCallout';
 
 const KIND_TONE = { added: 'success', removed: 'danger', changed: 'warning', same: undefined } as const;
 
@@ -153,11 +154,7 @@ export function HeadersDialog({
               ))}
             </tbody>
           </table>
-          {save.error ? (
-            <Callout tone="danger" title="The service refused.">
-              {errorMessage(save.error)}
-            </Callout>
-          ) : null}
+          <ErrorCallout error={save.error} title="The service refused." />
         </>
       )}
     </Dialog>

@@ -1,7 +1,8 @@
 // The preview's count line of a bulk job: "Delete entries matching label nightly: 250 entries." while
 // the count comes, the count (or why it could not be had), and a notice when nothing matches.
-import { errorMessage } from '../../bridge/client';
+
 import { Callout, Spinner } from '../misc';
+import { ErrorCallout } from '../ErrorCallout';
 
 export function BulkCount({
   verb,
@@ -31,11 +32,7 @@ export function BulkCount({
         )}
         {count.data?.capped ? ' (at least; counting stopped there)' : ''}.
       </p>
-      {count.error ? (
-        <Callout tone="danger" title="Could not count the entries.">
-          {errorMessage(count.error)}
-        </Callout>
-      ) : null}
+      <ErrorCallout error={count.error} title="Could not count the entries." />
       {total === 0 ? <Callout tone="info">Nothing to do: no entry matches.</Callout> : null}
     </>
   );

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { errorMessage } from '../../../bridge/client';
+
 import { useBridge, useBridgeMutation } from '../../../bridge/react';
 import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { BodyView } from '../../../ui/BodyView';
@@ -15,6 +15,7 @@ import { SendIcon } from '../../../ui/icons';
 import { Badge, Callout } from '../../../ui/misc';
 import { ServiceGate } from '../../../ui/ServiceGate';
 import '../live.css';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 
 /** Messages kept in memory; the oldest go first. */
 export const MESSAGE_CAP = 5_000;
@@ -307,11 +308,7 @@ function PublishForm({ profile, defaultChannel }: { profile: ProfileView; defaul
           </span>
         ) : null}
       </div>
-      {publish.isError ? (
-        <Callout tone="danger" title="Not published">
-          {errorMessage(publish.error)}
-        </Callout>
-      ) : null}
+      <ErrorCallout error={publish.error} title="Not published" />
     </form>
   );
 }

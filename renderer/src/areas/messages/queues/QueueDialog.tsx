@@ -3,13 +3,14 @@ import { useState } from 'react';
 import { checkName } from '../../../../../shared/messages/names';
 import type { Queue } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { errorMessage } from '../../../bridge/client';
+
 import { useBridgeMutation } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
 import { Switch, TextField } from '../../../ui/fields';
-import { Callout } from '../../../ui/misc';
+
 import { toast } from '../../../ui/toast';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 
 export function QueueDialog({
   profile,
@@ -81,11 +82,7 @@ export function QueueDialog({
         checked={paused}
         onChange={setPaused}
       />
-      {upsert.error ? (
-        <Callout tone="danger" title="The service refused.">
-          {errorMessage(upsert.error)}
-        </Callout>
-      ) : null}
+      <ErrorCallout error={upsert.error} title="The service refused." />
     </Dialog>
   );
 }

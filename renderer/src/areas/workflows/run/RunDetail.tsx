@@ -25,6 +25,7 @@ import { StepPanel } from './StepPanel';
 import { StepsView } from './StepsView';
 import { failedOnly, layoutRun } from './step-layout';
 import { WfBody } from './WfBody';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 
 export function downloadText(fileName: string, text: string, mimeType: string): void {
   const link = document.createElement('a');
@@ -506,11 +507,7 @@ function NotifyDialog({
         checked={scoped}
         onChange={setScoped}
       />
-      {notify.error ? (
-        <Callout tone="danger" title="The service refused the event.">
-          {errorMessage(notify.error)}
-        </Callout>
-      ) : null}
+      <ErrorCallout error={notify.error} title="The service refused the event." />
     </Dialog>
   );
 }
@@ -589,11 +586,7 @@ function TriggerDialog({
         placeholder="comma-separated"
         onChange={(event) => setLabel(event.target.value)}
       />
-      {trigger.error ? (
-        <Callout tone="danger" title="The service refused the trigger.">
-          {errorMessage(trigger.error)}
-        </Callout>
-      ) : null}
+      <ErrorCallout error={trigger.error} title="The service refused the trigger." />
     </Dialog>
   );
 }
