@@ -6,6 +6,22 @@ import type { Params } from './statements';
 /** One type for every query: `state` applies to the logs only, `dlqIds` and `responseStatus` to the DLQ only. */
 export interface StoreFilters extends LogFilters, DlqFilters {}
 
+/** The multi-value filters and the column each one matches (`label` is matched inside a JSON array). */
+const LIST_COLUMNS = [
+  ['messageIds', 'm.id'],
+  ['url', 'm.url'],
+  ['topicName', 'm.topic_name'],
+  ['queueName', 'm.queue_name'],
+  ['scheduleId', 'm.schedule_id'],
+  ['flowControlKey', 'm.flow_key'],
+  ['callerIp', 'm.caller_ip'],
+  ['host', 'm.host'],
+  ['path', 'm.path'],
+  ['state', 'e.state'],
+  ['dlqIds', 'd.dlq_id'],
+  ['responseStatus', 'd.response_status'],
+] as const satisfies readonly (readonly [keyof StoreFilters, string])[];
+
 /** Clauses over `messages m` (and `events e` / `dlq d` when joined); fills `params` with their values. */
 export function whereClause(filters: StoreFilters, dateColumn: string, params: Params): string[] {
   const clauses: string[] = [];
@@ -22,18 +38,7 @@ export function whereClause(filters: StoreFilters, dateColumn: string, params: P
     if (!values || values.length === 0) return;
     clauses.push(`${column} IN (${placeholders(values)})`);
   };
-  list('m.id', filters.messageIds);
-  list('m.url', filters.url);
-  list('m.topic_name', filters.topicName);
-  list('m.queue_name', filters.queueName);
-  list('m.schedule_id', filters.scheduleId);
-  list('m.flow_key', filters.flowControlKey);
-  list('m.caller_ip', filters.callerIp);
-  list('m.host', filters.host);
-  list('m.path', filters.path);
-  list('e.state', filters.state);
-  list('d.dlq_id', filters.dlqIds);
-  list('d.response_status', filters.responseStatus);
+  for (const [field, column] of LIST_COLUMNS) list(column, filters[field]);
   if (filters.label && filters.label.length > 0) {
     clauses.push(
       `m.labels IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(m.labels) WHERE value IN (${placeholders(filters.label)}))`,
