@@ -9,11 +9,11 @@ import type { MessageRecord, MessageSpec } from '../store/messages';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function redacted(value: Buffer | string): string {
+export function redacted(value: Buffer | string): string {
   return `REDACTED:${createHash('sha256').update(value).digest('hex')}`;
 }
 
-function redactHeaders(spec: MessageSpec, header: HeaderMap): HeaderMap {
+export function redactHeaders(spec: Pick<MessageSpec, 'redact'>, header: HeaderMap): HeaderMap {
   const rule = spec.redact?.header;
   if (!rule) return header;
   const out: HeaderMap = {};

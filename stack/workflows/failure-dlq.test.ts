@@ -117,6 +117,30 @@ describe('failure', () => {
     });
     const one = await stack.api('GET', `/v2/workflows/dlq/${run.dlqId}`);
     expect(one.json).toMatchObject({ dlqId: run.dlqId, workflowRunId });
+    // The body of the failed message, as for any DLQ entry: what it delivered — the run log up to its own entry.
+    const delivered = JSON.parse(listed.messages[0].body) as { messageId: string; body: string }[];
+    expect(delivered.at(-1)?.messageId).toBe(listed.messages[0].messageId);
+    expect(JSON.parse(Buffer.from(delivered[0]?.body ?? '', 'base64').toString())).toEqual({ p: 1 });
+    expect(delivered).toHaveLength(2); // the trigger and step 'first'; 'second' is what failed
+  });
+
+  it('Upstash-Redact-Fields: the logs and the DLQ show REDACTED:<sha256> for the redacted body and headers', async () => {
+    const { workflowRunId } = await app.client.trigger({
+      url: `${app.url}/fatal`,
+      body: { secret: 'hunter2' },
+      retries: 0,
+      headers: { 'X-Token': 'abc' },
+      redact: { body: true, header: ['X-Token'] },
+    });
+    const run = await state(workflowRunId, 'RUN_FAILED');
+    const init = run.steps[0].steps[0];
+    expect(init.out).toMatch(/^REDACTED:[0-9a-f]{64}$/);
+    expect(JSON.stringify(run)).not.toContain('hunter2');
+    expect(init.headers['X-Token'] ?? init.headers['x-token']).toEqual([expect.stringMatching(/^REDACTED:/)]);
+    const [entry] = (await app.client.dlq.list({ filter: { workflowRunId } })).messages as any[];
+    expect(entry.body).toMatch(/^REDACTED:[0-9a-f]{64}$/);
+    expect(JSON.stringify(entry)).not.toContain('abc');
+    expect(entry.responseStatus).toBe(489);
   });
 
   it('a 489 (WorkflowNonRetryableError) fails the run at once', async () => {

@@ -8,7 +8,17 @@ import type {
   WorkflowRunLog,
 } from '../../shared/workflows/types';
 import type { HeaderMap } from '../../shared/messages/types';
+import { redacted, redactHeaders } from '../messages/records';
 import type { LogEntry, RunRecord, WorkflowStore } from '../store/workflow-store';
+
+/** A run log as the SDK reads it (deliveries and the lazy fetch): `[{messageId, body: base64, callType}]`. */
+export function rawSteps(entries: LogEntry[]): { messageId: string; body: string; callType: string }[] {
+  return entries.map((entry) => ({
+    messageId: entry.messageId,
+    body: entry.body.toString('base64'),
+    callType: entry.callType,
+  }));
+}
 
 /** Bodies are cut to `trimBody` bytes; -1 leaves them out. */
 function trim(text: string | undefined, trimBody: number): string | undefined {
@@ -267,7 +277,35 @@ export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: n
     record.labels = labels;
   }
   if (run.config.flowControl) record.flowControlKey = run.config.flowControl.key;
+  if (run.config.redact) redactRecord(record, run.config);
   return record;
+}
+
+/**
+ * The trigger's `Upstash-Redact-Fields`, as the message logs apply it: what the logs show of the run's bodies
+ * (the payload, step results, call bodies, the response) and headers becomes `REDACTED:<sha256>`; deliveries
+ * keep the real values.
+ */
+function redactRecord(record: WorkflowRunLog, config: RunRecord['config']): void {
+  const body = config.redact?.body === true;
+  const text = (value: string | undefined): string | undefined =>
+    body && value !== undefined ? redacted(value) : value;
+  const headers = (value: HeaderMap | undefined): HeaderMap | undefined =>
+    value && redactHeaders(config, value);
+  for (const group of record.steps) {
+    for (const step of group.steps as (StepLog & NextStepLog)[]) {
+      step.out = text(step.out);
+      step.callBody = text(step.callBody);
+      step.callResponseBody = text(step.callResponseBody);
+      step.headers = headers(step.headers);
+      step.callHeaders = headers(step.callHeaders);
+      for (const key of ['out', 'callBody', 'callResponseBody', 'headers', 'callHeaders'] as const) {
+        if (step[key] === undefined) delete step[key];
+      }
+    }
+  }
+  record.workflowRunResponse = text(record.workflowRunResponse);
+  if (record.workflowRunResponse === undefined) delete record.workflowRunResponse;
 }
 
 function foldCall(

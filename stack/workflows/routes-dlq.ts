@@ -6,7 +6,8 @@ import { HttpError, type Handler, type Reply, type RequestContext, type Router }
 import { base58, newMessageId } from '../messages/ids';
 import { collectHeaders, parseConfig, PublishError, type ConfigPatch } from '../messages/publish-request';
 import type { RunFilters, RunRecord } from '../store/workflow-store';
-import { planned, planStep } from './plan';
+import { redacted, redactHeaders } from '../messages/records';
+import { planned, planStep, workflowMeta } from './plan';
 import { cursor, integer, multi, requireFilterOrAll, runFilters, single } from './query';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
 
@@ -17,14 +18,15 @@ function dlqView(runtime: WorkflowRuntime, run: RunRecord): WorkflowDlqMessage |
   const entry = runtime.stackStore.dlq.get(run.dlqId);
   if (!entry) return undefined;
   const { message } = entry;
-  const initial = runtime.store.firstEntry(run.seq)?.body ?? Buffer.alloc(0);
+  // The failed message's body, as for any DLQ entry: a step delivers the run log up to its own entry.
+  const body = workflowMeta(message)?.kind === 'step' ? runtime.stepBody(message.id) : message.body;
   const view: WorkflowDlqMessage = {
     dlqId: run.dlqId,
     messageId: message.id,
     url: message.spec.url,
     method: message.spec.method,
-    header: message.spec.header,
-    body: initial.toString('utf8'),
+    header: redactHeaders(run.config, message.spec.header),
+    body: run.config.redact?.body ? redacted(body) : body.toString('utf8'),
     maxRetries: message.spec.maxRetries,
     notBefore: message.spec.notBefore,
     createdAt: message.createdAt,

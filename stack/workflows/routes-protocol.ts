@@ -17,6 +17,7 @@ import {
 } from '../messages/publish-request';
 import type { RunRecord, WaiterKind, WaiterRecord } from '../store/workflow-store';
 import { checkRunId, first, ownHeaders, planned, planStep, runConfig, WF, type WorkflowMeta } from './plan';
+import { rawSteps } from './records';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
 import { RUN_NOT_ACTIVE } from './write-ops';
 
@@ -263,17 +264,6 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback
   });
 }
 
-function rawSteps(
-  runtime: WorkflowRuntime,
-  run: RunRecord,
-): { messageId: string; body: string; callType: string }[] {
-  return runtime.store.log(run.seq).map((entry) => ({
-    messageId: entry.messageId,
-    body: entry.body.toString('base64'),
-    callType: entry.callType,
-  }));
-}
-
 function waiterView(waiter: WaiterRecord): Record<string, unknown> {
   return {
     url: waiter.url,
@@ -310,7 +300,7 @@ export function runRoutes(router: Router, runtime: WorkflowRuntime): void {
     const runId = checkRunIdParam(ctx.params.id);
     const run = runtime.store.activeRun(runId);
     if (!run) throw new HttpError(404, `workflow run '${runId}' not found or not active`);
-    return { status: 200, body: rawSteps(runtime, run) };
+    return { status: 200, body: rawSteps(runtime.store.log(run.seq)) };
   });
 }
 

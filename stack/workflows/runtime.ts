@@ -11,6 +11,7 @@ import type { MessageRecord, MessageSpec, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
 import type { WorkflowStore, FailureInfo, RunRecord, RunState, WaiterRecord } from '../store/workflow-store';
 import { planned, planStep, workflowMeta, type PlannedRunMessage } from './plan';
+import { rawSteps } from './records';
 import { stepTiming } from './step-timing';
 import type { AppendItem, AppendResult, WorkflowWrites } from './write-ops';
 
@@ -245,19 +246,15 @@ export class WorkflowRuntime {
     request.headers['Upstash-Workflow-RunId'] = meta.runId;
     request.headers['Upstash-Workflow-CreatedAt'] = String(meta.createdAt);
     if (meta.kind === 'step') {
-      const entries = this.store.logPrefix(record.id);
-      request.body = Buffer.from(
-        JSON.stringify(
-          entries.map((entry) => ({
-            messageId: entry.messageId,
-            body: entry.body.toString('base64'),
-            callType: entry.callType,
-          })),
-        ),
-      );
+      request.body = this.stepBody(record.id);
       request.headers['Content-Type'] = 'application/json';
     }
     return request;
+  }
+
+  /** What a step message delivers: the run log up to and including its own entry (the SDK's raw steps). */
+  stepBody(messageId: string): Buffer {
+    return Buffer.from(JSON.stringify(rawSteps(this.store.logPrefix(messageId))));
   }
 
   private onOutcome(record: MessageRecord, outcome: AttemptOutcome): OutcomeWrites | undefined {
