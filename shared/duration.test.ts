@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectRefusals } from './testing/refusals';
+import { expectReads, expectRefusals } from './testing/parse-tables';
 import { DurationError, formatDuration, parseDuration, parseGoDuration, tryParseDuration } from './duration';
 
 describe('parseDuration', () => {
   it('reads single units and combinations', () => {
-    const cases: [string, number][] = [
+    expectReads(parseDuration, [
       ['10s', 10_000],
       ['5m', 300_000],
       ['2h', 7_200_000],
@@ -12,8 +12,7 @@ describe('parseDuration', () => {
       ['1d10h30m', 86_400_000 + 10 * 3_600_000 + 30 * 60_000],
       [' 1h1s ', 3_601_000],
       ['0s', 0],
-    ];
-    for (const [text, ms] of cases) expect(parseDuration(text), text).toBe(ms);
+    ]);
   });
 
   it('says what is wrong', () => {
@@ -56,14 +55,13 @@ describe('formatDuration', () => {
 
 describe('parseGoDuration', () => {
   it('reads Go-style durations', () => {
-    const cases: [string, number][] = [
+    expectReads(parseGoDuration, [
       ['6m5s', 365_000],
       ['1.5h', 5_400_000],
       ['300ms', 300],
       ['0', 0],
       ['2us', 0.002],
-    ];
-    for (const [text, ms] of cases) expect(parseGoDuration(text), text).toBeCloseTo(ms);
+    ]);
   });
 
   it('rejects anything else', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectRefusals } from '../testing/refusals';
+import { expectRefusals } from '../testing/parse-tables';
 import { formatFlowControlValue, parseFlowControlValue } from './flow-control';
 import { checkName, parseLabels } from './names';
 import { expandStateFilter } from './types';
