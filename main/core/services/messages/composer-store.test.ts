@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../../shared/messages/limits';
 import { emptyComposer } from '../../../../shared/composer/model';
+import { openOverUnreadable } from '../../testing/corrupt-file';
 import { useTempDirs } from '../../testing/temp-dir';
 import { ComposerStore, HISTORY_LIMIT } from './composer-store';
 
@@ -60,16 +61,13 @@ describe('ComposerStore', () => {
 
   it('moves an unreadable file aside instead of overwriting the user’s templates', () => {
     const dir = tempDir();
-    const file = join(dir, 'composer.json');
-    writeFileSync(file, '{"version":1,"templates":[{"broken":');
-    const problems: string[] = [];
-    const store = new ComposerStore(
-      file,
-      () => 42,
-      (message) => problems.push(message),
+    const opened = openOverUnreadable(
+      join(dir, 'composer.json'),
+      '{"version":1,"templates":[{"broken":',
+      (...args) => new ComposerStore(...args),
     );
-    expect(store.templates()).toEqual([]);
-    expect(readdirSync(dir)).toEqual(['composer.json.unreadable-42']);
-    expect(problems[0]).toMatch(/could not be read and was moved to/);
+    expect(opened.store.templates()).toEqual([]);
+    expect(opened.filesLeft).toEqual([opened.aside]);
+    expect(opened.problems[0]).toMatch(/could not be read and was moved to/);
   });
 });

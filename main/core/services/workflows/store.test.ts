@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../../shared/bridge/procedures/workflows/jobs';
+import { openOverUnreadable } from '../../testing/corrupt-file';
 import { useTempDirs } from '../../testing/temp-dir';
 import { JOURNAL_LIMIT, journalCsv, WorkflowsStore } from './store';
 
@@ -81,18 +82,15 @@ describe('WorkflowsStore', () => {
   });
 
   it('moves an unreadable file aside instead of overwriting the journal', () => {
-    const file = join(dir(), 'workflows.json');
-    writeFileSync(file, '{not json');
-    const problems: string[] = [];
-    const store = new WorkflowsStore(
-      file,
-      () => 7,
-      (message) => problems.push(message),
+    const opened = openOverUnreadable(
+      join(dir(), 'workflows.json'),
+      '{not json',
+      (...args) => new WorkflowsStore(...args),
+      7,
     );
-    expect(store.jobs('local')).toEqual([]);
-    expect(problems).toHaveLength(1);
-    expect(existsSync(`${file}.unreadable-7`)).toBe(true);
-    expect(readdirSync(dir()).includes('workflows.json')).toBe(false);
+    expect(opened.store.jobs('local')).toEqual([]);
+    expect(opened.problems).toHaveLength(1);
+    expect(opened.filesLeft).toEqual([opened.aside]);
   });
 });
 
