@@ -11,7 +11,7 @@ import { BridgeError } from '../../../../shared/bridge/errors';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
 import type { Handlers, StreamSink } from '../../bridge/router';
 import type { HandlerDeps } from '../handler-deps';
-import { KvClient } from './client';
+import { type KvArgs, KvClient } from './client';
 import { knowsWithType, walkKeys } from './scan';
 
 type Names = keyof typeof kvKeyProcedures;
@@ -226,6 +226,16 @@ function next(cursor: string | number, done: boolean): string {
   return done ? '' : String(cursor);
 }
 
+/** One page of a SCAN-family command (HSCAN, SSCAN) with the collection's size, in one round trip. */
+async function scanPage(
+  kv: KvClient,
+  scan: KvArgs,
+  size: KvArgs,
+): Promise<{ items: string[]; cursor: string; total: number }> {
+  const [[at, items], total] = entriesOrThrow(await kv.batch([scan, size])) as [[string, string[]], number];
+  return { items, cursor: next(at, String(at) === '0'), total };
+}
+
 async function readValue(
   kv: KvClient,
   key: string,
@@ -247,24 +257,14 @@ async function readValue(
       return { type, base64: bytes, length, truncated: length > STRING_VIEW_LIMIT };
     }
     case 'hash': {
-      const [scan, total] = entriesOrThrow(
-        await kv.batch([
-          ['HSCAN', key, cursor, 'COUNT', count],
-          ['HLEN', key],
-        ]),
-      ) as [[string, string[]], number];
+      const page = await scanPage(kv, ['HSCAN', key, cursor, 'COUNT', count], ['HLEN', key]);
       const entries: [string, string][] = [];
-      for (let i = 0; i + 1 < scan[1].length; i += 2) entries.push([scan[1][i]!, scan[1][i + 1]!]);
-      return { type, entries, cursor: next(scan[0], String(scan[0]) === '0'), total };
+      for (let i = 0; i + 1 < page.items.length; i += 2) entries.push([page.items[i]!, page.items[i + 1]!]);
+      return { type, entries, cursor: page.cursor, total: page.total };
     }
     case 'set': {
-      const [scan, total] = entriesOrThrow(
-        await kv.batch([
-          ['SSCAN', key, cursor, 'COUNT', count],
-          ['SCARD', key],
-        ]),
-      ) as [[string, string[]], number];
-      return { type, members: scan[1], cursor: next(scan[0], String(scan[0]) === '0'), total };
+      const page = await scanPage(kv, ['SSCAN', key, cursor, 'COUNT', count], ['SCARD', key]);
+      return { type, members: page.items, cursor: page.cursor, total: page.total };
     }
     case 'list': {
       const start = Number(cursor) || 0;
