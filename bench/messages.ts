@@ -361,18 +361,28 @@ async function throughput(system: System, sink: Sink, count: number): Promise<Th
   };
 }
 
-/** Open loop at a fixed offered rate; latency = arrival at the sink − the moment the send started. */
-async function latency(system: System, sink: Sink, perSecond: number, seconds: number): Promise<number[]> {
+/**
+ * Open loop at a fixed offered rate; latency = arrival at the sink − the moment the send started. With
+ * `sentAt`, the send time of each latency (ms since the loop started) is pushed there, in the same order.
+ */
+async function latency(
+  system: System,
+  sink: Sink,
+  perSecond: number,
+  seconds: number,
+  sentAt?: number[],
+): Promise<number[]> {
   const total = perSecond * seconds;
   const latencies: number[] = [];
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const start = performance.now();
   sink.onArrival = (body, now) => {
     if (body.t === undefined) return;
     latencies.push(now - body.t);
+    sentAt?.push(body.t - start);
     if (latencies.length === total) resolveDone();
   };
-  const start = performance.now();
   const sends: Promise<void>[] = [];
   let sent = 0;
   await new Promise<void>((resolve) => {
@@ -436,6 +446,10 @@ export async function run(args: string[]): Promise<void> {
   const quick = args.includes('--quick');
   const options = quick ? QUICK : FULL;
   const rounds = quick ? 1 : 5;
+  // `--cold`: only the cold-start measurement (`--cold-rounds N`, default 3).
+  const coldOnly = args.includes('--cold');
+  const coldRoundsArg = args.indexOf('--cold-rounds');
+  const coldRounds = coldRoundsArg >= 0 ? Number(args[coldRoundsArg + 1]) : 3;
   const root = mkdtempSync(join(tmpdir(), 'switchyard-bench-messages-'));
   const sink = new Sink();
   await sink.start();
@@ -489,6 +503,46 @@ export async function run(args: string[]): Promise<void> {
       `(a shared machine gives noisy numbers: systems alternate over ${rounds} round(s) and medians are reported)`,
     );
     say();
+
+    // Cold start: a fresh stack under load from the moment it says it is ready; the first second against
+    // the seconds after it, in the same runs.
+    // Without the warm-up (`--no-warm-up`) and with it, alternating, so both see the same background load.
+    const variants = { cold: ['--no-warm-up'], warm: [] as string[] };
+    const cold = {
+      cold: { first: [] as number[], rest: [] as number[] },
+      warm: { first: [] as number[], rest: [] as number[] },
+    };
+    for (let round = 0; round < coldRounds; round++) {
+      for (const key of ['cold', 'warm'] as const) {
+        await withSystem(stack(variants[key]), async (system) => {
+          const sentAt: number[] = [];
+          const values = await latency(system, sink, options.latencyRate, 3, sentAt);
+          const into = cold[key];
+          values.forEach((value, i) => ((sentAt[i] as number) < 1_000 ? into.first : into.rest).push(value));
+        });
+      }
+    }
+    const stats = (values: number[]) => ({
+      p50: percentile(values, 50),
+      p99: percentile(values, 99),
+      max: Math.max(...values),
+    });
+    say(
+      `cold start: a fresh stack at ${options.latencyRate} msg/s from its ready line, ${coldRounds} × 3 s each; first second vs seconds 2–3`,
+    );
+    results.coldStart = {};
+    for (const key of ['cold', 'warm'] as const) {
+      const first = stats(cold[key].first);
+      const rest = stats(cold[key].rest);
+      const label = key === 'cold' ? '--no-warm-up' : 'warm-up (default)';
+      say(
+        `  ${label.padEnd(18)} first second p50 ${ms(first.p50)} p99 ${ms(first.p99)} max ${ms(first.max)}   ` +
+          `seconds 2–3 p99 ${ms(rest.p99)} max ${ms(rest.max)}   ratio p99 ${(first.p99 / rest.p99).toFixed(2)}, max ${(first.max / rest.max).toFixed(2)}`,
+      );
+      (results.coldStart as Record<string, unknown>)[key] = { first, rest };
+    }
+    say();
+    if (coldOnly) return;
 
     // Throughput, alternating the systems round by round so that both see the same background load.
     const runs = {

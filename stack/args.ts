@@ -25,6 +25,8 @@ export interface StackArgs {
   kvDailyLimit?: number;
   /** Shut down when stdin closes: set by a supervisor (the console) so its death never orphans the stack. */
   exitWithStdin: boolean;
+  /** Run the hot paths before the ready line (default); `--no-warm-up` is for measuring what it buys. */
+  warmUp: boolean;
   logLevel: string;
   help: boolean;
 }
@@ -45,6 +47,7 @@ export const USAGE = `usage: npm run stack -- [options]
   --retention DUR           how long logs and finished messages are kept (default 7d)
   --durability normal|full  normal (default): acknowledged = written to the WAL, fsynced within ~0.1 s;
                             full: fsync before every acknowledgement
+  --no-warm-up              report ready without first running the hot paths (slower first second; for benchmarks)
   --llm-url URL             OpenAI-compatible base URL for api/llm (e.g. http://127.0.0.1:11434/v1)
   --llm-key KEY             bearer token for --llm-url
   --kv-max-request-size SIZE  KV request size limit, bytes or with kb/mb (default 10mb)
@@ -92,6 +95,7 @@ export function parseArgs(argv: string[]): StackArgs {
     durability: 'normal',
     kvMaxRequestBytes: 10 * 1_048_576,
     exitWithStdin: false,
+    warmUp: true,
     logLevel: 'info',
     help: false,
   };
@@ -130,6 +134,9 @@ export function parseArgs(argv: string[]): StackArgs {
       }
       case '--random-credentials':
         args.randomCredentials = true;
+        break;
+      case '--no-warm-up':
+        args.warmUp = false;
         break;
       case '--max-body':
         args.maxBody = size(flag, value());

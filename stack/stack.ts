@@ -58,6 +58,8 @@ export interface StackOptions {
   clock?: Clock;
   logger?: Logger;
   transport?: Transport;
+  /** Warm the hot paths up before reporting ready (stack/messages/warm-up.ts); default true. */
+  warmUp?: boolean;
 }
 
 export interface ReadyInfo {
@@ -138,6 +140,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       llm: options.llmUrl ? { url: options.llmUrl, key: options.llmKey } : undefined,
       transport: options.transport,
       peers: [workflows],
+      warmUp: options.warmUp,
     });
   } catch (error) {
     await storage.close();

@@ -53,6 +53,8 @@ export async function startTestStack(
     port: 0,
     kv: false,
     writerScript: WRITER_SCRIPT,
+    // Hundreds of warm-up requests per stack would slow every test; warm-up.test.ts runs it.
+    warmUp: false,
     ...options,
     clock,
     dataDir,
