@@ -450,6 +450,9 @@ export async function run(args: string[]): Promise<void> {
   const coldOnly = args.includes('--cold');
   const coldRoundsArg = args.indexOf('--cold-rounds');
   const coldRounds = coldRoundsArg >= 0 ? Number(args[coldRoundsArg + 1]) : 3;
+  // `--cold-rate N`: the offered rate of the cold-start runs (default the latency rate, 1,000 msg/s).
+  const coldRateArg = args.indexOf('--cold-rate');
+  const coldRate = coldRateArg >= 0 ? Number(args[coldRateArg + 1]) : undefined;
   const root = mkdtempSync(join(tmpdir(), 'switchyard-bench-messages-'));
   const sink = new Sink();
   await sink.start();
@@ -516,7 +519,7 @@ export async function run(args: string[]): Promise<void> {
       for (const key of ['cold', 'warm'] as const) {
         await withSystem(stack(variants[key]), async (system) => {
           const sentAt: number[] = [];
-          const values = await latency(system, sink, options.latencyRate, 3, sentAt);
+          const values = await latency(system, sink, coldRate ?? options.latencyRate, 3, sentAt);
           const into = cold[key];
           values.forEach((value, i) => ((sentAt[i] as number) < 1_000 ? into.first : into.rest).push(value));
         });
@@ -528,7 +531,7 @@ export async function run(args: string[]): Promise<void> {
       max: Math.max(...values),
     });
     say(
-      `cold start: a fresh stack at ${options.latencyRate} msg/s from its ready line, ${coldRounds} × 3 s each; first second vs seconds 2–3`,
+      `cold start: a fresh stack at ${coldRate ?? options.latencyRate} msg/s from its ready line, ${coldRounds} × 3 s each; first second vs seconds 2–3`,
     );
     results.coldStart = {};
     for (const key of ['cold', 'warm'] as const) {
