@@ -1,24 +1,21 @@
-// Ctrl/Cmd+K: navigation and actions from the keyboard. Commands come from the areas, the profiles and a
-// few global actions; features can add their own later through `extraCommands`.
+// Ctrl/Cmd+K: navigation and actions from the keyboard. Commands come from the areas and their tabs, the
+// profiles, a few global actions (new message, restart the local stack, theme), and the screen on show
+// (context-commands.ts: "Retry 3 selected DLQ entries…" while 3 are selected).
 import { useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../bridge/client';
 import { useBridge, useBridgeMutation } from '../bridge/react';
-import { MoonIcon, PlusIcon, RefreshIcon, UserIcon } from '../ui/icons';
+import { MoonIcon, PlusIcon, RefreshIcon, SendIcon, UserIcon } from '../ui/icons';
 import { useModalDialog } from '../ui/Dialog';
 import { toast } from '../ui/toast';
+import { AREA_TABS } from './area-tabs';
 import { AREAS } from './areas';
+import { contextCommands, type PaletteCommand, useContextCommandStore } from './context-commands';
 import { useProfiles } from './data';
 import { fuzzyScore } from './fuzzy';
 import { useNav } from './nav';
 import { useTheme } from './theme';
 
-interface Command {
-  id: string;
-  title: string;
-  group: string;
-  icon: React.ComponentType<{ width?: number; height?: number }>;
-  run: () => void;
-}
+type Command = PaletteCommand;
 
 export function CommandPalette({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -27,6 +24,10 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
   const setTheme = useTheme((state) => state.setPreference);
   const bridge = useBridge();
   const { data } = useProfiles();
+  // Select the stored object (stable between changes) and flatten here: a selector that builds a new
+  // array on every call would re-render forever.
+  const bySource = useContextCommandStore((state) => state.bySource);
+  const fromScreen = useMemo(() => contextCommands({ bySource }), [bySource]);
   const activate = useBridgeMutation('profiles.activate', {
     onError: (error) => toast.error('Could not switch profile', errorMessage(error)),
   });
@@ -39,6 +40,38 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       icon: area.icon,
       run: () => navigate(area.id),
     }));
+    for (const [areaId, tabs] of Object.entries(AREA_TABS) as [
+      keyof typeof AREA_TABS,
+      (typeof AREA_TABS)[keyof typeof AREA_TABS],
+    ][]) {
+      const area = AREAS.find((candidate) => candidate.id === areaId);
+      for (const tab of tabs) {
+        list.push({
+          id: `tab:${areaId}:${tab.id}`,
+          title: `Open ${area?.label ?? areaId} › ${tab.label}`,
+          group: 'Navigate',
+          icon: area?.icon ?? SendIcon,
+          run: () => navigate(areaId, tab.id),
+        });
+      }
+    }
+    list.unshift(
+      {
+        id: 'messages:new',
+        title: 'New message',
+        group: 'Messages',
+        icon: SendIcon,
+        run: () => navigate('messages', 'compose'),
+      },
+      {
+        id: 'messages:batch',
+        title: 'New batch of messages',
+        group: 'Messages',
+        icon: SendIcon,
+        run: () => navigate('messages', 'batch'),
+      },
+    );
+    list.unshift(...fromScreen);
     for (const profile of data?.profiles ?? []) {
       if (profile.id === data?.activeId) continue;
       list.push({
@@ -92,7 +125,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       },
     );
     return list;
-  }, [data, navigate, activate, bridge, setTheme]);
+  }, [data, navigate, activate, bridge, setTheme, fromScreen]);
 
   const run = (command: Command) => {
     onClose();

@@ -1,16 +1,17 @@
 // The message dead-letter queue: filters, a paged list with selection, the failing response of each
 // entry, and retry / delete for one entry, the selected ones or everything matching (see BulkDialog).
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DLQMessage } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
+import { type PaletteCommand, useContextCommands } from '../../shell/context-commands';
 import { useActiveProfile, useStackStatus } from '../../shell/data';
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
 import { FilterBar, type TextFilter } from '../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../ui/format';
-import { InboxIcon } from '../../ui/icons';
+import { InboxIcon, RefreshIcon, TrashIcon } from '../../ui/icons';
 import { ListBody } from '../../ui/list/ListBody';
 import { ListToolbar } from '../../ui/list/ListToolbar';
 import { SelectAllCell, SelectCell } from '../../ui/list/SelectCells';
@@ -78,6 +79,37 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
       target: { filters },
       description: filterText ? `every entry matching ${filterText}` : 'every entry in the DLQ',
     });
+
+  const selectedCount = selection.count;
+  const canWrite = !profile.readOnly;
+  const paletteCommands = useMemo<PaletteCommand[]>(
+    () =>
+      canWrite && selectedCount > 0
+        ? [
+            {
+              id: 'dlq:retry-selected',
+              title: `Retry ${plural(selectedCount, 'selected DLQ entry', 'selected DLQ entries')}…`,
+              group: 'DLQ',
+              icon: RefreshIcon,
+              run: () => askSelectedRef.current('retry'),
+            },
+            {
+              id: 'dlq:delete-selected',
+              title: `Delete ${plural(selectedCount, 'selected DLQ entry', 'selected DLQ entries')}…`,
+              group: 'DLQ',
+              icon: TrashIcon,
+              run: () => askSelectedRef.current('delete'),
+            },
+          ]
+        : [],
+    [canWrite, selectedCount],
+  );
+  // The palette runs the latest askSelected (it reads the current selection) without re-registering.
+  const askSelectedRef = useRef(askSelected);
+  useEffect(() => {
+    askSelectedRef.current = askSelected;
+  });
+  useContextCommands('dlq', paletteCommands);
 
   return (
     <div className="dlq-page">

@@ -2,12 +2,13 @@
 // you scroll), an auto-refresh toggle, a detail panel (#/messages/logs/<messageId>), and cancel — for the
 // selected messages or everything matching the filters, never with an empty request.
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/messages/logs';
 import { LOG_STATE_FILTERS } from '../../../../../shared/bridge/procedures/messages/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { type PaletteCommand, useContextCommands } from '../../../shell/context-commands';
 import { useActiveProfile, useStackStatus } from '../../../shell/data';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
@@ -15,7 +16,7 @@ import { confirmDanger } from '../../../ui/confirm-danger';
 import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
-import { SearchIcon } from '../../../ui/icons';
+import { SearchIcon, XIcon } from '../../../ui/icons';
 import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
@@ -106,6 +107,28 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
     });
     if (ok) cancel.mutate({ profileId: profile.id, target: { messageIds: ids } });
   };
+  const selectedCount = selection.count;
+  const writable = !profile.readOnly;
+  const askCancelSelectedRef = useRef(askCancelSelected);
+  useEffect(() => {
+    askCancelSelectedRef.current = askCancelSelected;
+  });
+  const paletteCommands = useMemo<PaletteCommand[]>(
+    () =>
+      writable && selectedCount > 0
+        ? [
+            {
+              id: 'logs:cancel-selected',
+              title: `Cancel ${plural(selectedCount, 'selected message')}…`,
+              group: 'Logs',
+              icon: XIcon,
+              run: () => void askCancelSelectedRef.current(),
+            },
+          ]
+        : [],
+    [writable, selectedCount],
+  );
+  useContextCommands('logs', paletteCommands);
   const askCancelMatching = async () => {
     if (!cancelFilters) return;
     const ok = await confirmDanger(profile, {
