@@ -22,6 +22,23 @@ function dir(): string {
   return path;
 }
 
+/** Publishes `body` through the running process's message API to a fresh sink and waits for it there. */
+async function expectDelivery(messages: { url: string; token: string }, path: string, body: string) {
+  const sink = await startSink();
+  try {
+    const response = await fetch(`${messages.url}/v2/publish/${sink.url}/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${messages.token}` },
+      body,
+    });
+    expect(response.status).toBe(200);
+    const [delivery] = await sink.waitFor(1);
+    expect(delivery?.body.toString()).toBe(body);
+  } finally {
+    await sink.close();
+  }
+}
+
 afterEach(async () => {
   await Promise.all(running.splice(0).map((proc) => proc.stop()));
   for (const path of dirs.splice(0)) rmSync(path, { recursive: true, force: true });
@@ -46,19 +63,7 @@ describe('npm run stack', () => {
     expect('url' in ready.kv || 'error' in ready.kv).toBe(true);
     expect(existsSync(join(dataDir, 'stack.db'))).toBe(true);
 
-    const sink = await startSink();
-    try {
-      const response = await fetch(`${ready.messages.url}/v2/publish/${sink.url}/via-cli`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ready.messages.token}` },
-        body: 'from the process',
-      });
-      expect(response.status).toBe(200);
-      const [delivery] = await sink.waitFor(1);
-      expect(delivery?.body.toString()).toBe('from the process');
-    } finally {
-      await sink.close();
-    }
+    await expectDelivery(ready.messages, 'via-cli', 'from the process');
 
     const { code } = await proc.stop();
     expect(code).toBe(0);
@@ -161,19 +166,7 @@ describe('npm run stack', () => {
   it('runs with --durability full (commits in the writer thread) and stops cleanly', async () => {
     const proc = start(['--port', '0', '--kv-port', '0', '--data-dir', dir(), '--durability', 'full']);
     const ready = await proc.ready;
-    const sink = await startSink();
-    try {
-      const response = await fetch(`${ready.messages.url}/v2/publish/${sink.url}/full`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ready.messages.token}` },
-        body: 'fsynced',
-      });
-      expect(response.status).toBe(200);
-      const [delivery] = await sink.waitFor(1);
-      expect(delivery?.body.toString()).toBe('fsynced');
-    } finally {
-      await sink.close();
-    }
+    await expectDelivery(ready.messages, 'full', 'fsynced');
     expect((await proc.stop()).code).toBe(0);
   });
 
