@@ -118,8 +118,9 @@ describe('failure', () => {
     const one = await stack.api('GET', `/v2/workflows/dlq/${run.dlqId}`);
     expect(one.json).toMatchObject({ dlqId: run.dlqId, workflowRunId });
     // The body of the failed message, as for any DLQ entry: what it delivered — the run log up to its own entry.
-    const delivered = JSON.parse(listed.messages[0].body) as { messageId: string; body: string }[];
-    expect(delivered.at(-1)?.messageId).toBe(listed.messages[0].messageId);
+    const [entry] = listed.messages as any[];
+    const delivered = JSON.parse(entry.body) as { messageId: string; body: string }[];
+    expect(delivered.at(-1)?.messageId).toBe(entry.messageId);
     expect(JSON.parse(Buffer.from(delivered[0]?.body ?? '', 'base64').toString())).toEqual({ p: 1 });
     expect(delivered).toHaveLength(2); // the trigger and step 'first'; 'second' is what failed
   });
