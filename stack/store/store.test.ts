@@ -18,6 +18,20 @@ function dbFile(): string {
 
 const spec = (url: string) => ({ url, method: 'POST', header: {}, notBefore: 0, maxRetries: 3 });
 
+type NewMessage = Parameters<StackStore['messages']['insert']>[0];
+
+/** Inserts a message created and due at 1 ms, to `http://h/`, with an empty body unless `fields` say otherwise. */
+function insertMessage(store: StackStore, id: string, fields: Partial<NewMessage> = {}): number {
+  return store.messages.insert({
+    id,
+    createdAt: 1,
+    dueAt: 1,
+    spec: spec('http://h/'),
+    body: Buffer.alloc(0),
+    ...fields,
+  });
+}
+
 describe('database', () => {
   it('opens in WAL mode with every migration applied, and reopens without re-running them', () => {
     const file = dbFile();
@@ -45,15 +59,13 @@ describe('message store', () => {
   it('keeps pending rows in order, filters them, and finishes them', () => {
     const db = openDatabase(dbFile(), 'full');
     const store = new StackStore(db);
-    const a = store.messages.insert({
-      id: 'msg_a',
+    const a = insertMessage(store, 'msg_a', {
       createdAt: 10,
       dueAt: 100,
       spec: { ...spec('http://h/a'), labels: ['x', 'y'] },
       body: Buffer.from('a'),
     });
-    const b = store.messages.insert({
-      id: 'msg_b',
+    const b = insertMessage(store, 'msg_b', {
       createdAt: 20,
       dueAt: 50,
       spec: { ...spec('http://other:81/b'), queueName: 'q', flowControl: { key: 'k', rate: 2, period: 1 } },
@@ -99,27 +111,9 @@ describe('message store', () => {
   it('prunes old events and finished messages but keeps what the DLQ still needs', () => {
     const db = openDatabase(dbFile(), 'full');
     const store = new StackStore(db);
-    const old = store.messages.insert({
-      id: 'msg_old',
-      createdAt: 1,
-      dueAt: 1,
-      spec: spec('http://h/'),
-      body: Buffer.alloc(0),
-    });
-    const dead = store.messages.insert({
-      id: 'msg_dead',
-      createdAt: 1,
-      dueAt: 1,
-      spec: spec('http://h/'),
-      body: Buffer.alloc(0),
-    });
-    const fresh = store.messages.insert({
-      id: 'msg_new',
-      createdAt: 1,
-      dueAt: 1,
-      spec: spec('http://h/'),
-      body: Buffer.alloc(0),
-    });
+    const old = insertMessage(store, 'msg_old');
+    const dead = insertMessage(store, 'msg_dead');
+    const fresh = insertMessage(store, 'msg_new');
     store.events.insert(old, 5, 'DELIVERED');
     store.messages.finish(old, 'DELIVERED', 5);
     store.messages.finish(dead, 'FAILED', 5);
