@@ -29,10 +29,10 @@ export const MAX_TIMEOUT_MS = DAY_MS;
 export const MAX_HEADER_BYTES = 16_384;
 
 /**
- * About how large one page of logs may be, in bytes of JSON: a page ends early, with a cursor, beyond it
- * (a thousand events of 1 MB messages would otherwise make one response of over a gigabyte).
+ * About how large one page of logs or DLQ entries may be, in bytes of JSON: a page ends early, with a cursor,
+ * beyond it (a thousand events of 1 MB messages would otherwise make one response of over a gigabyte).
  */
-export const MAX_LOG_PAGE_BYTES = 4 * 1_048_576;
+export const MAX_PAGE_BYTES = 4 * 1_048_576;
 
 /** Largest message body the service accepts, in bytes (UTF-8), unless a stack is started with another. */
 export const MAX_BODY_BYTES = 1_048_576;

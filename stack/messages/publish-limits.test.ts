@@ -4,8 +4,8 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 
-import { MAX_HEADER_BYTES, MAX_LOG_PAGE_BYTES } from '../../shared/messages/limits';
-import { useStackAndSink } from './test-support';
+import { MAX_HEADER_BYTES, MAX_PAGE_BYTES } from '../../shared/messages/limits';
+import { useStackAndSink, waitForState } from './test-support';
 
 const env = useStackAndSink();
 const json = (value: unknown): string => JSON.stringify(value);
@@ -93,7 +93,7 @@ describe('a logs page has a bounded size (item 16)', () => {
     const first = await env.stack.api('GET', '/v2/events?count=1000');
     expect(first.status).toBe(200);
     // 12 events of ~1.3 MB each would be ~16 MB; the page stops near the budget.
-    expect(first.text.length).toBeLessThanOrEqual(MAX_LOG_PAGE_BYTES + 2_000_000);
+    expect(first.text.length).toBeLessThanOrEqual(MAX_PAGE_BYTES + 2_000_000);
     expect(first.json.events.length).toBeGreaterThan(0);
     expect(first.json.events.length).toBeLessThan(12);
     expect(first.json.cursor).toEqual(expect.any(String));
@@ -102,12 +102,41 @@ describe('a logs page has a bounded size (item 16)', () => {
     let cursor: string | undefined = first.json.cursor;
     while (cursor) {
       const page = await env.stack.api('GET', `/v2/events?count=1000&cursor=${cursor}`);
-      expect(page.text.length).toBeLessThanOrEqual(MAX_LOG_PAGE_BYTES + 2_000_000);
+      expect(page.text.length).toBeLessThanOrEqual(MAX_PAGE_BYTES + 2_000_000);
       seen.push(...page.json.events.map((e: { messageId: string }) => e.messageId));
       cursor = page.json.cursor;
     }
     const huge = seen.filter((id) => ids.includes(id));
     expect(huge.sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('a DLQ page has a bounded size (item 16)', () => {
+  it('ends early with a cursor, and the cursor reaches every entry', async () => {
+    env.behaviour = () => ({ status: 500 });
+    const body = 'q'.repeat(1_000_000);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await env.stack.api('POST', `/v2/publish/${env.sink.url}/dlq-huge`, {
+        headers: { 'Upstash-Retries': '0' },
+        body,
+      });
+      ids.push(res.json.messageId as string);
+    }
+    for (const id of ids) await waitForState(env.stack, id, 'FAILED');
+    const seen: string[] = [];
+    let pages = 0;
+    let cursor = '';
+    do {
+      const page = await env.stack.api('GET', `/v2/dlq?count=100${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.text.length).toBeLessThanOrEqual(MAX_PAGE_BYTES + 2_000_000);
+      seen.push(...page.json.messages.map((m: { messageId: string }) => m.messageId));
+      cursor = page.json.cursor ?? '';
+      pages++;
+    } while (cursor);
+    // 5 entries of ~1.3 MB each do not fit one 4 MB page.
+    expect(pages).toBeGreaterThan(1);
+    expect(seen.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
   });
 });
 

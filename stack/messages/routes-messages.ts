@@ -1,6 +1,6 @@
 // Messages (`/v2/messages…`), the dead-letter queue (`/v2/dlq…`) and the logs (`/v2/logs`, `/v2/events`).
 import type { DLQListResponse, LogsResponse } from '../../shared/messages/types';
-import { MAX_LOG_PAGE_BYTES } from '../../shared/messages/limits';
+import { MAX_PAGE_BYTES } from '../../shared/messages/limits';
 import { HttpError, type RequestContext, type Router } from '../http/server';
 import type { DlqRecord } from '../store/dlq';
 import type { StoreFilters } from '../store/query-filters';
@@ -63,7 +63,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   router.add('GET', '/v2/dlq', (ctx) => {
     const filters = parseFilters(ctx.query, { dlq: true });
     const count = parseCount(ctx.query, 100, 100);
-    const page = store.dlq.list(filters, parseCursor(ctx.query), count);
+    const page = store.dlq.list(filters, parseCursor(ctx.query), count, MAX_PAGE_BYTES);
     const response: DLQListResponse = { messages: page.entries.map(toDlqMessage) };
     if (page.next !== undefined) response.cursor = String(page.next);
     return { body: response };
@@ -149,7 +149,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
     const filters = parseFilters(ctx.query, { state: true });
     const count = parseCount(ctx.query, 100, 1000);
     // Half the budget: the page goes out twice, as `events` and as its older name `logs`.
-    const page = store.events.list(filters, parseCursor(ctx.query), count, MAX_LOG_PAGE_BYTES / 2);
+    const page = store.events.list(filters, parseCursor(ctx.query), count, MAX_PAGE_BYTES / 2);
     const events = page.events.map(toLogEntry);
     const body: LogsResponse = { events, logs: events };
     if (page.next !== undefined) body.cursor = String(page.next);

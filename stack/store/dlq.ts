@@ -2,6 +2,7 @@
 import type { HeaderMap } from '../../shared/messages/types';
 import { MESSAGE_COLUMNS, toMessage, type MessageRecord, type StoredRow } from './messages';
 import { whereClause, type StoreFilters } from './query-filters';
+import { base64Bytes, boundedPage } from './paging';
 import type { Params, Statements } from './statements';
 
 export interface DlqRecord {
@@ -46,11 +47,15 @@ export class DlqTable {
     return this.rows(['d.dlq_id = @id'], { id: dlqId })[0];
   }
 
-  /** Newest first; `before` is the cursor from the previous page. */
+  /**
+   * Newest first; `before` is the cursor from the previous page. A page ends early (with a cursor) once its
+   * entries come to about `maxBytes` of JSON (stack/store/paging.ts).
+   */
   list(
     filters: StoreFilters,
     before: number | undefined,
     count: number,
+    maxBytes = Infinity,
   ): { entries: DlqRecord[]; next?: number } {
     const params: Params = {};
     const clauses = whereClause(filters, 'd.created_at', params);
@@ -58,41 +63,58 @@ export class DlqTable {
       params.before = before;
       clauses.push('d.seq < @before');
     }
-    const rows = this.rows(clauses, params, count + 1);
-    const page = rows.slice(0, count);
-    return { entries: page, next: rows.length > count ? page[page.length - 1]?.seqInDlq : undefined };
+    const { page, more } = boundedPage(
+      this.statement(clauses, params, count + 1).iterate(params) as IterableIterator<DlqRow>,
+      count,
+      maxBytes,
+      (row) =>
+        256 +
+        row.spec.length +
+        base64Bytes(row.body) +
+        base64Bytes(row.response_body) +
+        (row.response_header?.length ?? 0),
+    );
+    const entries = page.map(toDlqRecord);
+    return { entries, next: more ? entries[entries.length - 1]?.seqInDlq : undefined };
   }
 
   delete(dlqId: string): boolean {
     return this.sql.get('DELETE FROM dlq WHERE dlq_id = ?').run(dlqId).changes > 0;
   }
 
-  private rows(where: string[], params: Params, limit?: number): (DlqRecord & { seqInDlq: number })[] {
+  private rows(where: string[], params: Params): (DlqRecord & { seqInDlq: number })[] {
+    return (this.statement(where, params).all(params) as DlqRow[]).map(toDlqRecord);
+  }
+
+  private statement(where: string[], params: Params, limit?: number) {
     if (limit !== undefined) params.limit = limit;
-    const rows = this.sql
-      .get(
-        `SELECT d.seq AS dlq_seq, d.dlq_id, d.created_at AS dlq_created_at, d.response_status, d.response_header,
+    return this.sql.get(
+      `SELECT d.seq AS dlq_seq, d.dlq_id, d.created_at AS dlq_created_at, d.response_status, d.response_header,
           d.response_body, ${MESSAGE_COLUMNS}
          FROM dlq d JOIN messages m ON m.seq = d.message_seq
          ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY d.seq DESC ${limit !== undefined ? 'LIMIT @limit' : ''}`,
-      )
-      .all(params) as (StoredRow & {
-      dlq_seq: number;
-      dlq_id: string;
-      dlq_created_at: number;
-      response_status: number;
-      response_header: string | null;
-      response_body: Buffer | null;
-    })[];
-    return rows.map((row) => ({
-      seqInDlq: row.dlq_seq,
-      dlqId: row.dlq_id,
-      createdAt: row.dlq_created_at,
-      responseStatus: row.response_status,
-      responseHeader: row.response_header ? (JSON.parse(row.response_header) as HeaderMap) : undefined,
-      responseBody: row.response_body ?? undefined,
-      message: toMessage(row),
-    }));
+    );
   }
+}
+
+type DlqRow = StoredRow & {
+  dlq_seq: number;
+  dlq_id: string;
+  dlq_created_at: number;
+  response_status: number;
+  response_header: string | null;
+  response_body: Buffer | null;
+};
+
+function toDlqRecord(row: DlqRow): DlqRecord & { seqInDlq: number } {
+  return {
+    seqInDlq: row.dlq_seq,
+    dlqId: row.dlq_id,
+    createdAt: row.dlq_created_at,
+    responseStatus: row.response_status,
+    responseHeader: row.response_header ? (JSON.parse(row.response_header) as HeaderMap) : undefined,
+    responseBody: row.response_body ?? undefined,
+    message: toMessage(row),
+  };
 }

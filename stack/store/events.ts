@@ -2,6 +2,7 @@
 import type { HeaderMap, MessageState } from '../../shared/messages/types';
 import { MESSAGE_COLUMNS, toMessage, type MessageRecord, type StoredRow } from './messages';
 import { whereClause, type StoreFilters } from './query-filters';
+import { base64Bytes, boundedPage } from './paging';
 import type { Params, Statements } from './statements';
 
 export interface EventData {
@@ -33,8 +34,7 @@ export class EventTable {
 
   /**
    * Newest first. `before` is an event id (the cursor); returns one page and the next cursor. A page ends
-   * early (with a cursor) once its events come to about `maxBytes` of JSON: a thousand events of 1 MB
-   * messages would otherwise be built into one response of over a gigabyte, stalling the process.
+   * early (with a cursor) once its events come to about `maxBytes` of JSON (stack/store/paging.ts).
    */
   list(
     filters: StoreFilters,
@@ -60,18 +60,13 @@ export class EventTable {
       event_state: string;
       event_data: string | null;
     };
-    // Rows are read one at a time, so a page over the budget is never held in memory either.
-    const page: EventRow[] = [];
-    let more = false;
-    let bytes = 0;
-    for (const row of statement.iterate(params) as IterableIterator<EventRow>) {
-      bytes += approxJsonBytes(row);
-      if (page.length === count || (page.length > 0 && bytes > maxBytes)) {
-        more = true;
-        break;
-      }
-      page.push(row);
-    }
+    // The body goes out base64, the event data (response headers) twice: responseHeader and responseHeaders.
+    const { page, more } = boundedPage(
+      statement.iterate(params) as IterableIterator<EventRow>,
+      count,
+      maxBytes,
+      (row) => 256 + row.spec.length + base64Bytes(row.body) + 2 * (row.event_data?.length ?? 0),
+    );
     return {
       events: page.map((row) => ({
         id: row.event_id,
@@ -83,13 +78,4 @@ export class EventTable {
       next: more ? page[page.length - 1]?.event_id : undefined,
     };
   }
-}
-
-/**
- * About how many bytes of JSON a row becomes in a log entry: the body is sent base64 (4/3), the event data
- * (response headers) twice (`responseHeader` and `responseHeaders`), the spec's fields once.
- */
-function approxJsonBytes(row: { spec: string; body: Buffer | null; event_data: string | null }): number {
-  const body = Math.ceil((row.body?.length ?? 0) / 3) * 4;
-  return 256 + row.spec.length + body + 2 * (row.event_data?.length ?? 0);
 }
