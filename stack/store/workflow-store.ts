@@ -110,6 +110,10 @@ export interface RunFilters {
   workflowRuns?: { id: string; createdAt: number }[];
   workflowUrl?: string[];
   workflowUrlPrefix?: string;
+  /** The workflow URL's host (`name:port`, or the name alone for any port), any of. */
+  host?: string[];
+  /** The workflow URL's path (without its query), any of. */
+  path?: string[];
   runState?: RunState[];
   stepState?: StepState[];
   fromDate?: number;
@@ -551,6 +555,27 @@ function runWhere(filters: RunFilters, params: Params): string[] {
     // A range on the url index instead of LIKE (which would also treat % and _ as wildcards).
     const prefix = filters.workflowUrlPrefix;
     clauses.push(`r.url >= ${bind(prefix)} AND r.url < ${bind(prefix + '\uffff')}`);
+  }
+  if (filters.host && filters.host.length > 0) {
+    // GLOB, not LIKE: host names hold no GLOB wildcards (* ? [), but may hold LIKE's `_`.
+    const forms = filters.host.flatMap((host) =>
+      ['http', 'https'].flatMap((scheme) =>
+        [
+          `${scheme}://${host}`,
+          `${scheme}://${host}/*`,
+          `${scheme}://${host}?*`,
+          `${scheme}://${host}:*`,
+        ].map((pattern) => `r.url GLOB ${bind(pattern)}`),
+      ),
+    );
+    clauses.push(`(${forms.join(' OR ')})`);
+  }
+  if (filters.path && filters.path.length > 0) {
+    // The URL from the first '/' after the scheme's '://' (or '/' when there is none), up to a '?'.
+    const rest = `substr(r.url, instr(r.url, '://') + 3)`;
+    const fromSlash = `CASE WHEN instr(${rest}, '/') = 0 THEN '/' ELSE substr(${rest}, instr(${rest}, '/')) END`;
+    const path = `CASE WHEN instr(${fromSlash}, '?') = 0 THEN ${fromSlash} ELSE substr(${fromSlash}, 1, instr(${fromSlash}, '?') - 1) END`;
+    clauses.push(`${path} IN (${filters.path.map(bind).join(', ')})`);
   }
   const states: string[] = [];
   if (filters.runState && filters.runState.length > 0)

@@ -259,4 +259,27 @@ describe('cancel', () => {
     const bad = await stack.api('DELETE', '/v2/workflows/runs?fromDate=yesterday');
     expect(bad.status).toBe(400);
   });
+
+  it('by the host and path of the workflow URL (the SDK filter), and all=true (explicit) cancels every run', async () => {
+    const label = `hp-${Date.now()}`;
+    const sleeper = (await app.client.trigger({ url: `${app.url}/sleeper`, label })).workflowRunId;
+    const other = (await app.client.trigger({ url: `${app.url}/sleeper?v=2`, label })).workflowRunId;
+    await state(sleeper, 'RUN_STARTED');
+    const host = new URL(app.url).host;
+    expect(await app.client.cancel({ filter: { host: 'elsewhere.example', path: '/sleeper' } })).toEqual({
+      cancelled: 0,
+    });
+    expect(await app.client.cancel({ filter: { host, path: '/sleeper', label } })).toEqual({ cancelled: 2 });
+    await state(sleeper, 'RUN_CANCELED');
+    await state(other, 'RUN_CANCELED');
+    expect((await stack.api('DELETE', '/v2/workflows/runs?path=sleeper')).status).toBe(400);
+    const refused = await stack.api('DELETE', '/v2/workflows/runs?count=100'); // what cancel({all: true}) sends
+    expect(refused.status).toBe(400);
+    const another = (await app.client.trigger({ url: `${app.url}/sleeper` })).workflowRunId;
+    await state(another, 'RUN_STARTED');
+    const all = await stack.api('DELETE', '/v2/workflows/runs?all=true&count=100');
+    expect(all.status).toBe(200);
+    expect(all.json.cancelled).toBeGreaterThanOrEqual(1);
+    await state(another, 'RUN_CANCELED');
+  });
 });

@@ -8,7 +8,7 @@ import { collectHeaders, parseConfig, PublishError, type ConfigPatch } from '../
 import type { RunFilters, RunRecord } from '../store/workflow-store';
 import { redacted, redactHeaders } from '../messages/records';
 import { planned, planStep, workflowMeta } from './plan';
-import { cursor, integer, multi, requireFilterOrAll, runFilters, single } from './query';
+import { cursor, integer, multi, requireFilterOrAll, runFilters } from './query';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
 
 const DLQ_PAGE_MAX = 100;
@@ -270,13 +270,15 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
       runs = ids.flatMap((id) => runtime.store.activeRun(id) ?? []);
     } else {
       const filters = runFilters(ctx.query, { urlPrefixByDefault: true });
-      const host = single(ctx.query, 'host');
-      const path = single(ctx.query, 'path');
-      if (host !== undefined || path !== undefined) {
-        throw new HttpError(
-          400,
-          'the host and path filters are not supported here: use workflowUrl (a prefix)',
-        );
+      const hosts = multi(ctx.query, 'host');
+      if (hosts) filters.host = hosts.map((host) => host.toLowerCase());
+      const paths = multi(ctx.query, 'path');
+      if (paths) {
+        filters.path = paths.map((path) => {
+          if (!path.startsWith('/'))
+            throw new HttpError(400, `invalid path '${path.slice(0, 100)}': must start with /`);
+          return path;
+        });
       }
       requireFilterOrAll(ctx.query, filters, 'cancel workflow runs');
       const count = integer(ctx.query, 'count', 1, 100_000) ?? 100;
