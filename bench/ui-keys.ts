@@ -11,6 +11,7 @@
 //    copies of a rendered row (all in the DOM, no React) scrolled the same way in the same page.
 import type { Page } from '@playwright/test';
 import { median, percentile } from './lib/report';
+import { stackPageUrl } from './lib/stack-page';
 
 export const LOCAL_KV_TOKEN = 'switchyard-local-kv-token';
 const FIRST_SCREEN_BUDGET_MS = 300;
@@ -23,15 +24,7 @@ export interface KeyBrowserOptions {
   scrollFrames: (page: Page, selector: string) => Promise<number[]>;
 }
 
-export async function kvUrl(page: Page): Promise<string> {
-  await page.evaluate(() => (location.hash = '#/stack'));
-  await page.getByTestId('stack-page-state').getByText('Running').waitFor({ timeout: 60_000 });
-  const text = await page
-    .locator('dt', { hasText: 'KV REST' })
-    .locator('xpath=following-sibling::dd[1]')
-    .textContent();
-  return (text ?? '').trim();
-}
+export const kvUrl = (page: Page): Promise<string> => stackPageUrl(page, 'KV REST');
 
 /** `tenant:<00-99>:<n>`: 100 folders under one, the shape a real keyspace has. MSET 1,000 keys per row. */
 async function seed(url: string, keys: number): Promise<number> {

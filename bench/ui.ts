@@ -35,6 +35,7 @@ import type { Page } from '@playwright/test';
 import { serve } from '@upstash/workflow';
 import { launchChromium, webHostArgs } from './lib/browser';
 import { median, percentile, printTable } from './lib/report';
+import { stackPageUrl } from './lib/stack-page';
 import { benchKeyBrowser } from './ui-keys';
 import { benchMonitor } from './ui-monitor';
 
@@ -85,16 +86,6 @@ async function startSink(): Promise<{ url: string; count: () => number; server: 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, count: () => received, server };
-}
-
-async function stackUrl(page: Page): Promise<string> {
-  await page.evaluate(() => (location.hash = '#/stack'));
-  await page.getByTestId('stack-page-state').getByText('Running').waitFor({ timeout: 60_000 });
-  const text = await page
-    .locator('dt', { hasText: 'Message + workflow API' })
-    .locator('xpath=following-sibling::dd[1]')
-    .textContent();
-  return (text ?? '').trim();
 }
 
 /** Publishes ceil(events / 3) messages to the sink (each makes CREATED, ACTIVE, DELIVERED). */
@@ -514,7 +505,7 @@ export async function run(args: string[]): Promise<void> {
     };
     if (only === 'monitor') return printOnly('KV monitor', await benchMonitor(page, monitorOptions));
     if (only === 'keys') return printOnly('key browser', await benchKeyBrowser(page, keyOptions));
-    const api = await stackUrl(page);
+    const api = await stackPageUrl(page, 'Message + workflow API');
     const wfOptions = { runs: wfRuns, steps: bigSteps, opens: Math.min(runs, 6), baseline: 0 };
     if (only === 'workflows') {
       const floor: number[] = [];
