@@ -28,14 +28,19 @@ export interface TextFilter<Draft> {
 export function FilterField({
   label,
   wide,
+  date,
   children,
 }: {
   label: string;
   wide?: boolean;
+  /** A date-time input: wide enough for the browser's whole "mm/dd/yyyy, --:-- --" and its picker. */
+  date?: boolean;
   children: ReactNode;
 }) {
   return (
-    <label className={wide ? 'filter-field filter-wide' : 'filter-field'}>
+    <label
+      className={['filter-field', wide && 'filter-wide', date && 'filter-date'].filter(Boolean).join(' ')}
+    >
       <span className="field-label">{label}</span>
       {children}
     </label>
@@ -78,7 +83,7 @@ export function FilterBar<Draft extends { from: string; to: string }>({
           />
         </FilterField>
       ))}
-      <FilterField label="From">
+      <FilterField label="From" date>
         <input
           className="input"
           type="datetime-local"
@@ -86,7 +91,7 @@ export function FilterBar<Draft extends { from: string; to: string }>({
           onChange={(event) => setText('from', event.target.value)}
         />
       </FilterField>
-      <FilterField label="To">
+      <FilterField label="To" date>
         <input
           className="input"
           type="datetime-local"

@@ -78,9 +78,9 @@ export function HeadersDialog({
     >
       {step === 'edit' ? (
         <>
-          <div className="header-rows" role="group" aria-label="Header rows">
+          <div className="group-header-rows" role="group" aria-label="Header rows">
             {rows.map((row, index) => (
-              <div key={index} className="header-row">
+              <div key={index} className="group-header-row">
                 <input
                   className="input input-mono"
                   aria-label={`Header ${index + 1} name`}
@@ -103,7 +103,9 @@ export function HeadersDialog({
                   aria-label={`Remove header ${index + 1}`}
                   onClick={() => setRows((current) => current.filter((_, i) => i !== index))}
                 />
-                {errors[index] ? <span className="field-error header-row-error">{errors[index]}</span> : null}
+                {errors[index] ? (
+                  <span className="field-error group-header-row-error">{errors[index]}</span>
+                ) : null}
               </div>
             ))}
           </div>

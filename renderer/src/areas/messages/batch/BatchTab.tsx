@@ -134,9 +134,9 @@ export default function BatchTab(_props: { params: string[] }) {
     <div className="page-body">
       <div className="batch-layout">
         <div className="stack">
-          <div className="row">
+          <div className="row row-wrap">
             <h2>Items</h2>
-            <span className="faint">
+            <span className="faint nowrap">
               {items.length} of at most {MAX_BATCH_ITEMS}
             </span>
             <span className="spacer" />
@@ -170,7 +170,9 @@ export default function BatchTab(_props: { params: string[] }) {
                         {item.destinationKind === 'llm' ? 'POST' : item.method}
                         {item.destinationKind === 'queue' ? ' · enqueue' : ''}
                       </span>
-                      <span className="batch-item-dest">{describeDestination(item)}</span>
+                      <span className="batch-item-dest" title={describeDestination(item)}>
+                        {describeDestination(item)}
+                      </span>
                     </button>
                     <Button
                       size="sm"
