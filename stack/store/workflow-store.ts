@@ -102,6 +102,9 @@ export interface WaiterRecord extends WaiterData {
   deadline: number;
 }
 
+/** A waiter to register (its seq is the new row's). */
+export type NewWaiter = Omit<WaiterRecord, 'seq'>;
+
 /** Filters of the run queries; every field ANDs, lists OR within. Dates are inclusive unix ms. */
 export interface RunFilters {
   runSeqs?: number[];
@@ -205,29 +208,27 @@ export class WorkflowStore {
 
   // ---------------------------------------------------------------- runs
 
-  activeRun(runId: string): RunRecord | undefined {
-    const row = this.stmt(`SELECT * FROM workflow_runs WHERE run_id = ? AND state = 'RUN_STARTED'`).get(
-      runId,
-    ) as RunRow | undefined;
+  /** The run a `SELECT * FROM workflow_runs …` finds first. */
+  private oneRun(where: string, value: string | number): RunRecord | undefined {
+    const row = this.stmt(`SELECT * FROM workflow_runs ${where}`).get(value) as RunRow | undefined;
     return row && toRun(row);
   }
 
+  activeRun(runId: string): RunRecord | undefined {
+    return this.oneRun(`WHERE run_id = ? AND state = 'RUN_STARTED'`, runId);
+  }
+
   run(seq: number): RunRecord | undefined {
-    const row = this.stmt('SELECT * FROM workflow_runs WHERE seq = ?').get(seq) as RunRow | undefined;
-    return row && toRun(row);
+    return this.oneRun('WHERE seq = ?', seq);
   }
 
   /** The newest run with this id (ids may be reused once a run has ended). */
   latestRun(runId: string): RunRecord | undefined {
-    const row = this.stmt('SELECT * FROM workflow_runs WHERE run_id = ? ORDER BY seq DESC LIMIT 1').get(
-      runId,
-    ) as RunRow | undefined;
-    return row && toRun(row);
+    return this.oneRun('WHERE run_id = ? ORDER BY seq DESC LIMIT 1', runId);
   }
 
   runByDlqId(dlqId: string): RunRecord | undefined {
-    const row = this.stmt('SELECT * FROM workflow_runs WHERE dlq_id = ?').get(dlqId) as RunRow | undefined;
-    return row && toRun(row);
+    return this.oneRun('WHERE dlq_id = ?', dlqId);
   }
 
   insertRun(run: NewRun): number {
@@ -386,18 +387,13 @@ export class WorkflowStore {
     ).map(toWaiter);
   }
 
-  insertWaiter(
-    runSeq: number,
-    eventId: string,
-    kind: WaiterKind,
-    now: number,
-    deadline: number,
-    data: WaiterData,
-  ): number {
+  insertWaiter(waiter: NewWaiter): number {
+    const { eventId, runSeq, kind, createdAt, deadline, ...data } = waiter;
     return Number(
       this.stmt(
         `INSERT INTO workflow_waiters (event_id, run_seq, kind, created_at, deadline, data) VALUES (?, ?, ?, ?, ?, ?)`,
-      ).run(eventId, runSeq, kind, now, deadline, JSON.stringify(data)).lastInsertRowid,
+      ).run(eventId, runSeq, kind, createdAt, deadline, JSON.stringify(data satisfies WaiterData))
+        .lastInsertRowid,
     );
   }
 

@@ -322,23 +322,21 @@ function foldCall(
     log.callUrl = str(call.url);
     log.callMethod = str(call.method);
     log.callHeaders = call.header as HeaderMap;
-    const body = str(call.body);
-    log.callBody = trim(
-      body !== undefined ? Buffer.from(body, 'base64').toString('utf8') : undefined,
-      trimBody,
-    );
+    log.callBody = base64Text(call.body, trimBody);
     const callback = callbacks.get(messageId);
     if (callback) {
       log.callResponseStatus = num(callback.status);
       log.callResponseHeaders = callback.header as HeaderMap;
-      const response = str(callback.body);
-      log.callResponseBody = trim(
-        response !== undefined ? Buffer.from(response, 'base64').toString('utf8') : undefined,
-        trimBody,
-      );
+      log.callResponseBody = base64Text(callback.body, trimBody);
     }
     break;
   }
+}
+
+/** A base64 body of a call or its callback, as text cut to `trimBody`. */
+function base64Text(value: unknown, trimBody: number): string | undefined {
+  const body = str(value);
+  return trim(body !== undefined ? Buffer.from(body, 'base64').toString('utf8') : undefined, trimBody);
 }
 
 function foldInvoke(store: WorkflowStore, run: RunRecord, log: StepLog): void {

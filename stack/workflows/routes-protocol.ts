@@ -15,7 +15,7 @@ import {
   PublishError,
   type HeaderInput,
 } from '../messages/publish-request';
-import type { RunRecord, WaiterKind, WaiterRecord } from '../store/workflow-store';
+import type { NewWaiter, RunRecord, WaiterKind, WaiterRecord } from '../store/workflow-store';
 import { checkRunId, first, ownHeaders, planned, planStep, runConfig, WF, type WorkflowMeta } from './plan';
 import { rawSteps } from './records';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
@@ -368,12 +368,17 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       await runtime.append([append]);
       return { status: 200, body: {} };
     }
-    const deadline = now + parsed.ms;
-    const seq = (
-      await runtime.writer.commitAll([['wfAddWaiter', run.seq, eventId, kind, now, deadline, data] as never])
-    )[0] as number | null;
+    const waiter: NewWaiter = {
+      ...data,
+      eventId,
+      runSeq: run.seq,
+      kind,
+      createdAt: now,
+      deadline: now + parsed.ms,
+    };
+    const seq = (await runtime.writer.commitAll([['wfAddWaiter', waiter] as never]))[0] as number | null;
     if (seq === null) throw new HttpError(400, `${RUN_NOT_ACTIVE}: ${runId}`);
-    runtime.armWaiter({ ...data, seq, eventId, runSeq: run.seq, kind, createdAt: now, deadline });
+    runtime.armWaiter({ ...waiter, seq });
     return { status: 200, body: {} };
   });
 

@@ -321,18 +321,10 @@ export class WorkflowRuntime {
     const initial = this.store.firstEntry(run.seq)?.body ?? Buffer.alloc(0);
     const response = outcome.response;
     const payload = {
-      status: response.status ?? 0,
-      header: response.header,
-      body: response.body.toString('base64'),
-      retried: outcome.retried,
-      maxRetries: record.spec.maxRetries,
+      ...attemptPayload(record, outcome),
       dlqId: outcome.dlqId,
-      sourceMessageId: record.id,
       url: run.url,
-      method: record.spec.method,
-      sourceHeader: record.spec.header,
       sourceBody: initial.toString('base64'),
-      createdAt: record.createdAt,
       workflowRunId: run.runId,
       workflowCreatedAt: run.createdAt,
     };
@@ -405,17 +397,9 @@ export class WorkflowRuntime {
     if (!run || run.state !== 'RUN_STARTED') return undefined;
     const response = outcome.response;
     const payload = {
-      status: response.status ?? 0,
-      header: response.header,
-      body: response.body.toString('base64'),
-      retried: outcome.retried,
-      maxRetries: record.spec.maxRetries,
-      sourceMessageId: record.id,
+      ...attemptPayload(record, outcome),
       url: record.spec.url,
-      method: record.spec.method,
-      sourceHeader: record.spec.header,
       sourceBody: record.body.toString('base64'),
-      createdAt: record.createdAt,
       ...(response.error !== undefined ? { error: response.error } : {}),
     };
     const parent: MessageSpec = {
@@ -463,6 +447,22 @@ export class WorkflowRuntime {
     for (const timer of this.waitTimers.values()) timer.cancel();
     this.waitTimers.clear();
   }
+}
+
+/** The fields of a callback payload (the vendor's) that describe the attempt and the message it was for. */
+function attemptPayload(record: MessageRecord, outcome: AttemptOutcome): Record<string, unknown> {
+  const { response } = outcome;
+  return {
+    status: response.status ?? 0,
+    header: response.header,
+    body: response.body.toString('base64'),
+    retried: outcome.retried,
+    maxRetries: record.spec.maxRetries,
+    sourceMessageId: record.id,
+    method: record.spec.method,
+    sourceHeader: record.spec.header,
+    createdAt: record.createdAt,
+  };
 }
 
 function withRunSeq(spec: MessageSpec, runSeq: number): MessageSpec {

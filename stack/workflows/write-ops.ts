@@ -11,8 +11,7 @@ import {
   type RunConfig,
   type RunState,
   type StepState,
-  type WaiterData,
-  type WaiterKind,
+  type NewWaiter,
 } from '../store/workflow-store';
 
 /** The error an append throws for a run that is not active; the routes answer it with 400. */
@@ -116,18 +115,10 @@ export const WORKFLOW_WRITES = {
   wfFailure: (store: StackStore, runSeq: number, failure: FailureInfo) =>
     workflowStoreOf(store).setFailure(runSeq, failure),
   /** Registers a waiter of an active run; null when the run is not active. */
-  wfAddWaiter: (
-    store: StackStore,
-    runSeq: number,
-    eventId: string,
-    kind: WaiterKind,
-    now: number,
-    deadline: number,
-    data: WaiterData,
-  ): number | null => {
+  wfAddWaiter: (store: StackStore, waiter: NewWaiter): number | null => {
     const workflows = workflowStoreOf(store);
-    if (workflows.run(runSeq)?.state !== 'RUN_STARTED') return null;
-    return workflows.insertWaiter(runSeq, eventId, kind, now, deadline, data);
+    if (workflows.run(waiter.runSeq)?.state !== 'RUN_STARTED') return null;
+    return workflows.insertWaiter(waiter);
   },
   wfStoreEvent: (store: StackStore, runSeq: number, eventId: string, now: number, body: Buffer) =>
     workflowStoreOf(store).storeEvent(runSeq, eventId, now, body),
