@@ -4,8 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DLQMessage } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
+import { ActiveService } from '../../shell/ActiveService';
 import { type PaletteCommand, useContextCommands } from '../../shell/context-commands';
-import { useActiveProfile, useStackStatus } from '../../shell/data';
+
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
@@ -18,7 +19,6 @@ import { SelectAllCell, SelectCell } from '../../ui/list/SelectCells';
 import { usePagedBridgeQuery } from '../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../ui/list/use-selection';
 import { Badge, EmptyState } from '../../ui/misc';
-import { ServiceGate } from '../../ui/ServiceGate';
 import '../../ui/tables.css';
 import { BulkDialog, type BulkRequest } from './BulkDialog';
 import { DlqDetail } from './DlqDetail';
@@ -27,17 +27,13 @@ import { type DlqFilterDraft, describeDlqFilters, toDlqFilters, useDlqUi } from 
 import './dlq.css';
 
 export default function DlqArea({ params }: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
   return (
     <>
       <PageHeader
         title="Dead-letter queue"
         subtitle="Messages that ran out of retries: inspect, fix, retry or delete"
       />
-      <ServiceGate profile={profile} stack={stack}>
-        {(active) => <Dlq key={active.id} profile={active} dlqId={params[0]} />}
-      </ServiceGate>
+      <ActiveService>{(profile) => <Dlq profile={profile} dlqId={params[0]} />}</ActiveService>
     </>
   );
 }

@@ -3,16 +3,15 @@ import { useMemo, useState } from 'react';
 import { checkName } from '../../../../shared/messages/names';
 import type { UrlGroup } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
-
 import { useBridgeMutation } from '../../bridge/react';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
+import { ErrorCallout } from '../../ui/ErrorCallout';
 import { TextareaField, TextField } from '../../ui/fields';
 import { plural } from '../../ui/format';
 import { Badge } from '../../ui/misc';
 import { toast } from '../../ui/toast';
 import { type EndpointLineStatus, parseEndpoints } from './parse-endpoints';
-import { ErrorCallout } from '../../ui/ErrorCallout';
 
 const STATUS: Record<
   EndpointLineStatus,

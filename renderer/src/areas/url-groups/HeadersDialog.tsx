@@ -3,15 +3,14 @@
 import { useMemo, useState } from 'react';
 import type { UrlGroup } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
-
 import { useBridgeMutation } from '../../bridge/react';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
+import { ErrorCallout } from '../../ui/ErrorCallout';
 import { PlusIcon, XIcon } from '../../ui/icons';
 import { Badge } from '../../ui/misc';
 import { toast } from '../../ui/toast';
 import { diffHeaders, type HeaderRow, headersFromRows, rowsFromHeaders } from './header-diff';
-import { ErrorCallout } from '../../ui/ErrorCallout';
 
 const KIND_TONE = { added: 'success', removed: 'danger', changed: 'warning', same: undefined } as const;
 

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { ProfileView } from '../../../../shared/profiles';
 import { useBridgeQuery } from '../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../shell/data';
+import { ActiveService } from '../../shell/ActiveService';
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
@@ -10,30 +10,21 @@ import { formatRelative, formatTime, plural } from '../../ui/format';
 import { GroupIcon, PlusIcon } from '../../ui/icons';
 import { EmptyState } from '../../ui/misc';
 import { QueryView, RefreshButton } from '../../ui/QueryView';
-import { ServiceGate } from '../../ui/ServiceGate';
 import { AddEndpointsDialog } from './AddEndpointsDialog';
 import { GroupPage } from './GroupPage';
 import '../../ui/tables.css';
 import './url-groups.css';
 
 export default function UrlGroupsArea({ params }: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
   const [name] = params;
   return (
-    <ServiceGate
-      profile={profile}
-      stack={stack}
+    <ActiveService
       header={<PageHeader title="URL groups" subtitle="Fan out one message to many endpoints" />}
     >
-      {(active) =>
-        name ? (
-          <GroupPage key={`${active.id}/${name}`} profile={active} name={name} />
-        ) : (
-          <GroupList profile={active} />
-        )
+      {(profile) =>
+        name ? <GroupPage key={name} profile={profile} name={name} /> : <GroupList profile={profile} />
       }
-    </ServiceGate>
+    </ActiveService>
   );
 }
 

@@ -1,8 +1,8 @@
 // The preview's count line of a bulk job: "Delete entries matching label nightly: 250 entries." while
 // the count comes, the count (or why it could not be had), and a notice when nothing matches.
 
-import { Callout, Spinner } from '../misc';
 import { ErrorCallout } from '../ErrorCallout';
+import { Callout, Spinner } from '../misc';
 
 export function BulkCount({
   verb,

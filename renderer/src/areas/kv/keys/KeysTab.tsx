@@ -6,13 +6,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { KV_TYPES, type KvKeyMeta, type KvType } from '../../../../../shared/bridge/procedures/kv/keys';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { Segmented } from '../../../ui/fields';
 import { SearchIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import '../kv.css';
 import { BulkDeleteDialog } from './BulkDeleteDialog';
 import { KeyDetail } from './KeyDetail';
@@ -21,12 +20,10 @@ import { type ScanFilter, SCAN_LIMIT, useKeyScan } from './use-key-scan';
 import { plural } from '../../../ui/format';
 
 export default function KeysTab({ params }: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
   return (
-    <ServiceGate profile={profile} stack={stack} service="kv">
-      {(active) => <KeyBrowser key={active.id} profile={active} selectedFromRoute={params[0]} />}
-    </ServiceGate>
+    <ActiveService service="kv">
+      {(profile) => <KeyBrowser profile={profile} selectedFromRoute={params[0]} />}
+    </ActiveService>
   );
 }
 

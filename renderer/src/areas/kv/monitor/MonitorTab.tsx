@@ -9,13 +9,12 @@ import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridge, useBridgeMutation } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
 import { formatClock, plural } from '../../../ui/format';
 import { DownloadIcon } from '../../../ui/icons';
 import { Badge, Callout } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import '../live.css';
 import {
   compileFilters,
@@ -30,13 +29,7 @@ const CAPS = [1_000, 10_000, 50_000] as const;
 const ROW_HEIGHT = 26;
 
 export default function MonitorTab(_props: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
-  return (
-    <ServiceGate profile={profile} stack={stack} service="kv">
-      {(active) => <Monitor key={active.id} profile={active} />}
-    </ServiceGate>
-  );
+  return <ActiveService service="kv">{(profile) => <Monitor profile={profile} />}</ActiveService>;
 }
 
 function Monitor({ profile }: { profile: ProfileView }) {

@@ -5,17 +5,15 @@ import { useEffect, useRef, useState } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
 import type { ProfileView } from '../../../../../shared/profiles';
-
 import { useBridge, useBridgeMutation } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { BodyView } from '../../../ui/BodyView';
 import { Button } from '../../../ui/Button';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { TextareaField, TextField } from '../../../ui/fields';
 import { SendIcon } from '../../../ui/icons';
 import { Badge, Callout } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import '../live.css';
-import { ErrorCallout } from '../../../ui/ErrorCallout';
 
 /** Messages kept in memory; the oldest go first. */
 export const MESSAGE_CAP = 5_000;
@@ -30,13 +28,7 @@ interface Subscription {
 }
 
 export default function PubSubTab(_props: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
-  return (
-    <ServiceGate profile={profile} stack={stack} service="kv">
-      {(active) => <PubSub key={active.id} profile={active} />}
-    </ServiceGate>
-  );
+  return <ActiveService service="kv">{(profile) => <PubSub profile={profile} />}</ActiveService>;
 }
 
 /** `a b, c` → ['a', 'b', 'c'] (names with spaces are not supported in this field). */

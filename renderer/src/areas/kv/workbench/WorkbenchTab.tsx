@@ -12,12 +12,11 @@ import {
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { bridgeKey, useBridge, useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { Segmented } from '../../../ui/fields';
 import { formatRelative } from '../../../ui/format';
 import { Badge, Callout, Kbd } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import { askBeforeDanger } from '../kv-safety';
 import '../kv.css';
 import { BatchEditor } from './BatchEditor';
@@ -42,13 +41,7 @@ interface OutputEntry {
 }
 
 export default function WorkbenchTab(_props: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
-  return (
-    <ServiceGate profile={profile} stack={stack} service="kv">
-      {(active) => <Workbench key={active.id} profile={active} />}
-    </ServiceGate>
-  );
+  return <ActiveService service="kv">{(profile) => <Workbench profile={profile} />}</ActiveService>;
 }
 
 function Workbench({ profile }: { profile: ProfileView }) {

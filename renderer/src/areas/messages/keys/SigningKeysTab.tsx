@@ -3,24 +3,17 @@
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { confirm } from '../../../ui/confirm';
 import { LockIcon, RefreshIcon } from '../../../ui/icons';
 import { Callout } from '../../../ui/misc';
 import { QueryView } from '../../../ui/QueryView';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import './keys.css';
 
 export default function SigningKeysTab(_props: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
-  return (
-    <ServiceGate profile={profile} stack={stack}>
-      {(active) => <SigningKeys key={active.id} profile={active} />}
-    </ServiceGate>
-  );
+  return <ActiveService>{(profile) => <SigningKeys profile={profile} />}</ActiveService>;
 }
 
 const PROFILE_KEYS: Record<string, { tone: 'info' | 'success' | 'warning'; text: string }> = {

@@ -8,8 +8,9 @@ import { LOG_STATE_FILTERS } from '../../../../../shared/bridge/procedures/messa
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { ActiveService } from '../../../shell/ActiveService';
 import { type PaletteCommand, useContextCommands } from '../../../shell/context-commands';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
@@ -22,7 +23,6 @@ import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../../ui/list/use-selection';
 import { EmptyState } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
 import { groupByMessage, mergeEvents } from './group-events';
@@ -32,13 +32,7 @@ import { type LogFilterDraft, toCancelFilters, toLogFilters, useLogsUi } from '.
 import './logs.css';
 
 export default function LogsTab({ params }: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
-  return (
-    <ServiceGate profile={profile} stack={stack}>
-      {(active) => <Logs key={active.id} profile={active} messageId={params[0]} />}
-    </ServiceGate>
-  );
+  return <ActiveService>{(profile) => <Logs profile={profile} messageId={params[0]} />}</ActiveService>;
 }
 
 const STATE_LABELS: Record<(typeof LOG_STATE_FILTERS)[number], string> = {

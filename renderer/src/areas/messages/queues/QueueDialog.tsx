@@ -3,14 +3,12 @@ import { useState } from 'react';
 import { checkName } from '../../../../../shared/messages/names';
 import type { Queue } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
-
 import { useBridgeMutation } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
-import { Switch, TextField } from '../../../ui/fields';
-
-import { toast } from '../../../ui/toast';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
+import { Switch, TextField } from '../../../ui/fields';
+import { toast } from '../../../ui/toast';
 
 export function QueueDialog({
   profile,

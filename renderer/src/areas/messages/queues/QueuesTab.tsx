@@ -5,7 +5,7 @@ import type { Queue } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
@@ -13,7 +13,6 @@ import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { QueryView, RefreshButton } from '../../../ui/QueryView';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
 import { useLogsUi } from '../logs/log-filters';
@@ -21,13 +20,7 @@ import { QueueDialog } from './QueueDialog';
 import './queues.css';
 
 export default function QueuesTab(_props: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
-  return (
-    <ServiceGate profile={profile} stack={stack}>
-      {(active) => <Queues key={active.id} profile={active} />}
-    </ServiceGate>
-  );
+  return <ActiveService>{(profile) => <Queues profile={profile} />}</ActiveService>;
 }
 
 function Queues({ profile }: { profile: ProfileView }) {

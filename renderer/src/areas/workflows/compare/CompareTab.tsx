@@ -6,23 +6,20 @@ import type { ProfileView } from '../../../../../shared/profiles';
 import type { WorkflowRunLog } from '../../../../../shared/workflows/types';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { plural } from '../../../ui/format';
 import { Callout, Spinner } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import { formatDuration } from '../run/duration';
 import { WfStateBadge } from '../StateBadge';
 import { alignRuns, type AlignedStep, differenceCount } from './align';
 
 export default function CompareTab({ params }: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
   return (
-    <ServiceGate profile={profile} stack={stack}>
-      {(active) => <Compare key={active.id} profile={active} left={params[0]} right={params[1]} />}
-    </ServiceGate>
+    <ActiveService>
+      {(profile) => <Compare profile={profile} left={params[0]} right={params[1]} />}
+    </ActiveService>
   );
 }
 

@@ -11,25 +11,18 @@ import {
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { InboxIcon, RefreshIcon } from '../../../ui/icons';
 import { Callout, EmptyState, Spinner } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import '../../../ui/tables.css';
 import { BulkJobDialog, type BulkJobRequest } from './BulkJobDialog';
 
 export default function DlqTab() {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
-  return (
-    <ServiceGate profile={profile} stack={stack}>
-      {(active) => <Triage key={active.id} profile={active} />}
-    </ServiceGate>
-  );
+  return <ActiveService>{(profile) => <Triage profile={profile} />}</ActiveService>;
 }
 
 interface Draft {

@@ -7,12 +7,11 @@ import type { JobRecord } from '../../../../../shared/bridge/procedures/workflow
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { formatRelative, formatTime } from '../../../ui/format';
 import { DownloadIcon, InboxIcon } from '../../../ui/icons';
 import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
 import { BulkJobDialog } from '../dlq/BulkJobDialog';
@@ -20,13 +19,7 @@ import { describeRunOverrides } from '../dlq/overrides-draft';
 import { downloadText } from '../run/RunDetail';
 
 export default function JobsTab() {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
-  return (
-    <ServiceGate profile={profile} stack={stack}>
-      {(active) => <Jobs key={active.id} profile={active} />}
-    </ServiceGate>
-  );
+  return <ActiveService>{(profile) => <Jobs profile={profile} />}</ActiveService>;
 }
 
 const STATUS_TONE: Record<JobRecord['status'], 'success' | 'warning' | 'danger' | 'info' | undefined> = {

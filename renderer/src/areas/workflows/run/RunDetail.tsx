@@ -13,6 +13,7 @@ import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { copyText } from '../../../ui/CopyButton';
 import { Dialog } from '../../../ui/Dialog';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Switch, TextareaField, TextField } from '../../../ui/fields';
 import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
@@ -25,7 +26,6 @@ import { StepPanel } from './StepPanel';
 import { StepsView } from './StepsView';
 import { failedOnly, layoutRun } from './step-layout';
 import { WfBody } from './WfBody';
-import { ErrorCallout } from '../../../ui/ErrorCallout';
 
 export function downloadText(fileName: string, text: string, mimeType: string): void {
   const link = document.createElement('a');

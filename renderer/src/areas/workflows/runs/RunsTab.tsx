@@ -8,7 +8,7 @@ import type { ProfileView } from '../../../../../shared/profiles';
 import { LOG_STATE_FILTERS } from '../../../../../shared/workflows/types';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile, useStackStatus } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
@@ -17,7 +17,6 @@ import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { EmptyState } from '../../../ui/misc';
-import { ServiceGate } from '../../../ui/ServiceGate';
 import { toast } from '../../../ui/toast';
 import { RunDetail } from '../run/RunDetail';
 import {
@@ -33,20 +32,17 @@ import { RunList, runKey, type RunSort, sortRuns } from './RunList';
 import { RunStats } from './RunStats';
 
 export default function RunsTab({ params }: { params: string[] }) {
-  const profile = useActiveProfile();
-  const stack = useStackStatus();
   const [runId, createdAt] = params;
   return (
-    <ServiceGate profile={profile} stack={stack}>
-      {(active) => (
+    <ActiveService>
+      {(profile) => (
         <Runs
-          key={active.id}
-          profile={active}
+          profile={profile}
           runId={runId}
           createdAt={createdAt && /^\d+$/.test(createdAt) ? Number(createdAt) : undefined}
         />
       )}
-    </ServiceGate>
+    </ActiveService>
   );
 }
 
