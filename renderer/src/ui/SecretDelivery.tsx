@@ -43,10 +43,7 @@ export function SecretDelivery(props: SecretDeliveryProps) {
           label="Put it on"
           value={kind}
           onChange={setChosen}
-          options={[
-            { value: 'clipboard', label: 'Clipboard' },
-            { value: 'file', label: 'File' },
-          ]}
+          options={{ clipboard: 'Clipboard', file: 'File' }}
         />
       )}
       {kind === 'file' ? (

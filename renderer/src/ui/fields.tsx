@@ -139,13 +139,17 @@ export function Segmented<T extends string>({
   label,
 }: {
   value: T;
-  options: readonly { value: T; label: ReactNode }[];
+  /** The choices in order: a list, or `{ value: label }` (`{ text: 'Text', json: 'JSON' }`). */
+  options: readonly { value: T; label: ReactNode }[] | Readonly<Partial<Record<T, ReactNode>>>;
   onChange: (value: T) => void;
   label: string;
 }) {
+  const choices = Array.isArray(options)
+    ? (options as readonly { value: T; label: ReactNode }[])
+    : (Object.entries(options) as [T, ReactNode][]).map(([key, text]) => ({ value: key, label: text }));
   return (
     <div className="segmented" role="group" aria-label={label}>
-      {options.map((option) => (
+      {choices.map((option) => (
         <button
           key={option.value}
           type="button"

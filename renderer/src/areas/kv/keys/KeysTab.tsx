@@ -135,15 +135,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
             }}
           />
         </label>
-        <Segmented
-          label="View"
-          value={view}
-          onChange={setView}
-          options={[
-            { value: 'tree', label: 'Tree' },
-            { value: 'list', label: 'List' },
-          ]}
-        />
+        <Segmented label="View" value={view} onChange={setView} options={{ tree: 'Tree', list: 'List' }} />
         {view === 'tree' ? (
           <label className="kv-inline-field">
             Delimiter

@@ -284,11 +284,7 @@ function StringEditor({
           label="Show as"
           value={mode}
           onChange={changeMode}
-          options={[
-            { value: 'text', label: 'Text' },
-            { value: 'json', label: 'JSON' },
-            { value: 'hex', label: 'Hex' },
-          ]}
+          options={{ text: 'Text', json: 'JSON', hex: 'Hex' }}
         />
         <span className="muted small">
           {page.length.toLocaleString()} bytes{text === undefined ? ' · not valid UTF-8' : ''}

@@ -62,11 +62,7 @@ function Workbench({ profile }: { profile: ProfileView }) {
           label="Mode"
           value={mode}
           onChange={setMode}
-          options={[
-            { value: 'command', label: 'Command' },
-            { value: 'pipeline', label: 'Pipeline' },
-            { value: 'transaction', label: 'Transaction' },
-          ]}
+          options={{ command: 'Command', pipeline: 'Pipeline', transaction: 'Transaction' }}
         />
         <Segmented label="Reply format" value={format} onChange={setFormat} options={FORMAT_OPTIONS} />
         <span className="spacer" />

@@ -44,10 +44,7 @@ export function LibraryDialog({
       <Segmented
         label="Library"
         value={view}
-        options={[
-          { value: 'history', label: 'Sent (this profile)' },
-          { value: 'templates', label: 'Templates' },
-        ]}
+        options={{ history: 'Sent (this profile)', templates: 'Templates' }}
         onChange={setView}
       />
       {view === 'history' ? (

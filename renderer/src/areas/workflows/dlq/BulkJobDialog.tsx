@@ -110,10 +110,7 @@ export function BulkJobDialog({
               label="Restart or resume"
               value={action}
               onChange={setAction}
-              options={[
-                { value: 'restart', label: 'Restart from the beginning' },
-                { value: 'resume', label: 'Resume from the failed step' },
-              ]}
+              options={{ restart: 'Restart from the beginning', resume: 'Resume from the failed step' }}
             />
           ) : null}
           <Callout tone={action === 'delete' ? 'warning' : 'info'}>{explain}</Callout>

@@ -39,11 +39,7 @@ export function WfBody({
           label={`${label} view`}
           value={mode}
           onChange={setMode}
-          options={[
-            { value: 'pretty', label: 'Pretty' },
-            { value: 'raw', label: 'Raw' },
-            { value: 'base64', label: 'Base64-decoded' },
-          ]}
+          options={{ pretty: 'Pretty', raw: 'Raw', base64: 'Base64-decoded' }}
         />
         {maybeTrimmed && onLoadFull ? (
           <Button size="sm" busy={loadingFull} onClick={onLoadFull}>

@@ -16,11 +16,7 @@ export function DedupLabelsSection({ model, set, error }: SectionProps) {
         <Segmented
           label="Deduplication"
           value={model.dedupMode}
-          options={[
-            { value: 'none', label: 'None' },
-            { value: 'id', label: 'By id' },
-            { value: 'content', label: 'By content' },
-          ]}
+          options={{ none: 'None', id: 'By id', content: 'By content' }}
           onChange={(dedupMode) => set({ dedupMode })}
         />
         <span className="field-hint">

@@ -51,10 +51,7 @@ export function DestinationSection({ model, set, error, profileId }: SectionProp
             <Segmented
               label="Queue target"
               value={model.queueTarget}
-              options={[
-                { value: 'url', label: 'URL' },
-                { value: 'group', label: 'URL group' },
-              ]}
+              options={{ url: 'URL', group: 'URL group' }}
               onChange={(queueTarget) => set({ queueTarget })}
             />
           </div>
