@@ -20,6 +20,7 @@ import { usePagedBridgeQuery } from '../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../ui/list/use-selection';
 import { Badge, EmptyState } from '../../ui/misc';
 import '../../ui/tables.css';
+import { TableHead } from '../../ui/TableHead';
 import { BulkDialog, type BulkRequest } from './BulkDialog';
 import { DlqDetail } from './DlqDetail';
 import { statusTone } from './status';
@@ -177,21 +178,13 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
             }
           >
             <table className="table dlq-table" aria-label="DLQ entries">
-              <thead>
-                <tr>
-                  <SelectAllCell
-                    label="Select all loaded entries"
-                    checked={selection.allChecked}
-                    onChange={selection.setAll}
-                  />
-                  <th>Status</th>
-                  <th>Message id</th>
-                  <th>Destination</th>
-                  <th>Via</th>
-                  <th>Labels</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Status', 'Message id', 'Destination', 'Via', 'Labels', 'Created']}>
+                <SelectAllCell
+                  label="Select all loaded entries"
+                  checked={selection.allChecked}
+                  onChange={selection.setAll}
+                />
+              </TableHead>
               <tbody>
                 {entries.map((entry) => (
                   <DlqRow

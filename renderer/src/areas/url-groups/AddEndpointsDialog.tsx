@@ -10,6 +10,7 @@ import { ErrorCallout } from '../../ui/ErrorCallout';
 import { TextareaField, TextField } from '../../ui/fields';
 import { plural } from '../../ui/format';
 import { Badge } from '../../ui/misc';
+import { TableHead } from '../../ui/TableHead';
 import { toast } from '../../ui/toast';
 import { type EndpointLineStatus, parseEndpoints } from './parse-endpoints';
 
@@ -111,14 +112,7 @@ export function AddEndpointsDialog({
       {parsed.lines.length > 0 ? (
         <div className="scroll-box endpoint-preview" aria-label="What will be sent">
           <table className="table table-compact">
-            <thead>
-              <tr>
-                <th>Line</th>
-                <th>Name</th>
-                <th>URL</th>
-                <th>Result</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Line', 'Name', 'URL', 'Result']} />
             <tbody>
               {parsed.lines.map((line) => (
                 <tr key={line.line} data-status={line.status}>

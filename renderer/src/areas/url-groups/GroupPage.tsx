@@ -13,6 +13,7 @@ import { formatRelative, formatTime, plural } from '../../ui/format';
 import { HeadersView } from '../../ui/HeadersView';
 import { PlusIcon, SendIcon, TrashIcon } from '../../ui/icons';
 import { QueryView } from '../../ui/QueryView';
+import { TableHead } from '../../ui/TableHead';
 import { toast } from '../../ui/toast';
 import { AddEndpointsDialog } from './AddEndpointsDialog';
 import { HeadersDialog } from './HeadersDialog';
@@ -156,13 +157,7 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
                   </Button>
                 </div>
                 <table className="table">
-                  <thead>
-                    <tr>
-                      <th>Name</th>
-                      <th>URL</th>
-                      <th aria-label="Actions" />
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Name', 'URL']} actions />
                   <tbody>
                     {current.endpoints.map((endpoint) => (
                       <tr key={endpoint.url}>

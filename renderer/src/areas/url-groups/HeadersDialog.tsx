@@ -9,6 +9,7 @@ import { Dialog } from '../../ui/Dialog';
 import { ErrorCallout } from '../../ui/ErrorCallout';
 import { PlusIcon, XIcon } from '../../ui/icons';
 import { Badge } from '../../ui/misc';
+import { TableHead } from '../../ui/TableHead';
 import { toast } from '../../ui/toast';
 import { diffHeaders, type HeaderRow, headersFromRows, rowsFromHeaders } from './header-diff';
 
@@ -128,14 +129,7 @@ export function HeadersDialog({
             Every message published to <strong>{group.name}</strong> after you apply gets these defaults.
           </p>
           <table className="table table-compact diff-table" aria-label="Header changes">
-            <thead>
-              <tr>
-                <th>Header</th>
-                <th>Before</th>
-                <th>After</th>
-                <th />
-              </tr>
-            </thead>
+            <TableHead columns={['Header', 'Before', 'After', 'Change']} />
             <tbody>
               {diff.map((change) => (
                 <tr key={change.name} data-kind={change.kind}>

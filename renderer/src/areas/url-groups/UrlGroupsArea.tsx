@@ -10,6 +10,7 @@ import { formatRelative, formatTime, plural } from '../../ui/format';
 import { GroupIcon, PlusIcon } from '../../ui/icons';
 import { EmptyState } from '../../ui/misc';
 import { QueryView, RefreshButton } from '../../ui/QueryView';
+import { TableHead } from '../../ui/TableHead';
 import { AddEndpointsDialog } from './AddEndpointsDialog';
 import { GroupPage } from './GroupPage';
 import '../../ui/tables.css';
@@ -78,15 +79,7 @@ function GroupList({ profile }: { profile: ProfileView }) {
             ) : (
               <section className="card">
                 <table className="table" aria-label="URL groups">
-                  <thead>
-                    <tr>
-                      <th>Name</th>
-                      <th>Endpoints</th>
-                      <th>Default headers</th>
-                      <th>Updated</th>
-                      <th>Created</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Name', 'Endpoints', 'Default headers', 'Updated', 'Created']} />
                   <tbody>
                     {list.map((group) => (
                       <tr

@@ -11,6 +11,7 @@ import { Button } from '../../../ui/Button';
 import { Segmented } from '../../../ui/fields';
 import { PlusIcon, TrashIcon } from '../../../ui/icons';
 import { Callout, Spinner } from '../../../ui/misc';
+import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
 import { decodeUtf8, toHex } from '../workbench/shape';
 
@@ -361,14 +362,7 @@ function EditableTable({
   return (
     <div className="kv-value-table-wrap">
       <table className="table kv-value-table" data-testid="value-table">
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c}>{c}</th>
-            ))}
-            {canWrite ? <th className="kv-actions-col" aria-label="Actions" /> : null}
-          </tr>
-        </thead>
+        <TableHead columns={columns} actions={canWrite} actionsClassName="kv-actions-col" />
         <tbody>
           {rows.map((row) => {
             const isEditing = editing?.id === row.id;

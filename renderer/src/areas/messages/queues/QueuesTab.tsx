@@ -13,6 +13,7 @@ import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { QueryView, RefreshButton } from '../../../ui/QueryView';
+import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
 import { useLogsUi } from '../logs/log-filters';
@@ -103,16 +104,7 @@ function Queues({ profile }: { profile: ProfileView }) {
             ) : (
               <section className="card">
                 <table className="table" aria-label="Queues">
-                  <thead>
-                    <tr>
-                      <th>Name</th>
-                      <th>State</th>
-                      <th>Lag</th>
-                      <th>Parallelism</th>
-                      <th>Updated</th>
-                      <th aria-label="Actions" />
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Name', 'State', 'Lag', 'Parallelism', 'Updated']} actions />
                   <tbody>
                     {list.map((queue) => (
                       <tr key={queue.name} data-testid={`queue-${queue.name}`}>

@@ -14,6 +14,7 @@ import { useActiveProfile } from '../../../shell/data';
 import { CopyIcon } from '../../../ui/icons';
 import { SecretDelivery } from '../../../ui/SecretDelivery';
 import { Callout, Spinner } from '../../../ui/misc';
+import { TableHead } from '../../../ui/TableHead';
 import { ComposerForm } from '../compose/ComposerForm';
 import { useDraft } from '../compose/use-draft';
 import { useNow } from '../compose/use-now';
@@ -104,12 +105,7 @@ export default function WebhookTab(_props: { params: string[] }) {
               />
               {params.length > 0 ? (
                 <table className="table">
-                  <thead>
-                    <tr>
-                      <th>Query parameter</th>
-                      <th>Value</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Query parameter', 'Value']} />
                   <tbody>
                     {params.map(([name, value], index) => (
                       <tr key={index}>

@@ -30,6 +30,7 @@ import {
   type OverridesDraft,
   toRunOverrides,
 } from './overrides-draft';
+import { TableHead } from '../../../ui/TableHead';
 
 export interface BulkJobRequest {
   action: BulkAction;
@@ -231,11 +232,7 @@ function SummaryView({
       {summary.runs.length > 0 ? (
         <div className="scroll-box">
           <table className="table table-compact" aria-label="New runs">
-            <thead>
-              <tr>
-                <th>New run</th>
-              </tr>
-            </thead>
+            <TableHead columns={['New run']} />
             <tbody>
               {summary.runs.slice(0, 200).map((run) => (
                 <tr key={`${run.workflowRunId}@${run.workflowCreatedAt}`}>

@@ -19,6 +19,7 @@ import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { InboxIcon, RefreshIcon } from '../../../ui/icons';
 import { Callout, EmptyState, Spinner } from '../../../ui/misc';
 import '../../../ui/tables.css';
+import { TableHead } from '../../../ui/TableHead';
 import { BulkJobDialog, type BulkJobRequest } from './BulkJobDialog';
 
 export default function DlqTab() {
@@ -215,17 +216,9 @@ function Triage({ profile }: { profile: ProfileView }) {
           </EmptyState>
         ) : (
           <table className="table wf-groups" aria-label="Failures">
-            <thead>
-              <tr>
-                <th aria-label="Select" />
-                <th>Runs</th>
-                <th>Workflow · step</th>
-                <th>Status</th>
-                <th>Error</th>
-                <th>First seen</th>
-                <th>Last seen</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Runs', 'Workflow · step', 'Status', 'Error', 'First seen', 'Last seen']}>
+              <th aria-label="Select" />
+            </TableHead>
             <tbody>
               {data.groups.map((group) => {
                 const all = group.dlqIds.every((id) => checked.has(id));

@@ -12,6 +12,7 @@ import { Button } from '../../../ui/Button';
 import { formatRelative, formatTime } from '../../../ui/format';
 import { DownloadIcon, InboxIcon } from '../../../ui/icons';
 import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
+import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
 import { BulkJobDialog } from '../dlq/BulkJobDialog';
@@ -69,16 +70,7 @@ function Jobs({ profile }: { profile: ProfileView }) {
           </EmptyState>
         ) : (
           <table className="table wf-jobs" aria-label="Job journal">
-            <thead>
-              <tr>
-                <th>Started</th>
-                <th>Action</th>
-                <th>Target</th>
-                <th>Status</th>
-                <th>Progress</th>
-                <th />
-              </tr>
-            </thead>
+            <TableHead columns={['Started', 'Action', 'Target', 'Status', 'Progress']} actions />
             <tbody>
               {jobs.data.map((job) => (
                 <JobRow
