@@ -70,6 +70,42 @@ export function TextField({ label, hint, error, mono, className, ...rest }: Inpu
   );
 }
 
+/** A form's state as the fields bound to it see it: the values, a patch setter, each field's messages. */
+export interface FormBinding<M> {
+  values: M;
+  set: (patch: Partial<M>) => void;
+  error?: (name: string) => string | undefined;
+  /** Shown in place of the field's hint. */
+  warning?: (name: string) => string | undefined;
+}
+
+type StringKeys<M> = { [K in keyof M]: M[K] extends string ? K : never }[keyof M] & string;
+
+/** A text field for one string value of a form: value, change, error and warning come from the binding. */
+export function BoundTextField<M, K extends StringKeys<M>>({
+  form,
+  name,
+  numeric,
+  hint,
+  ...rest
+}: Omit<InputProps, 'value' | 'onChange' | 'form' | 'name'> & {
+  form: FormBinding<M>;
+  name: K;
+  /** A count: the numeric keyboard. */
+  numeric?: boolean;
+}) {
+  return (
+    <TextField
+      {...rest}
+      inputMode={numeric ? 'numeric' : rest.inputMode}
+      value={form.values[name] as string}
+      error={rest.error ?? form.error?.(name)}
+      hint={form.warning?.(name) ?? hint}
+      onChange={(event) => form.set({ [name]: event.target.value } as Partial<M>)}
+    />
+  );
+}
+
 type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
   label: ReactNode;
   hint?: ReactNode;

@@ -9,7 +9,7 @@ import {
 import { errorMessage } from '../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
 import { Button } from '../../ui/Button';
-import { SelectField, Segmented, Switch, TextField } from '../../ui/fields';
+import { BoundTextField, Segmented, SelectField, Switch, TextField } from '../../ui/fields';
 import { LockIcon } from '../../ui/icons';
 import { Callout } from '../../ui/misc';
 import { toast } from '../../ui/toast';
@@ -97,6 +97,11 @@ export function ProfileEditor({
       />
     ));
   const shown = (field: keyof typeof errors) => (submitted ? errors[field] : undefined);
+  const form = {
+    values: draft,
+    set: (patch: Partial<ProfileDraft>) => setDraft((current) => ({ ...current, ...patch })),
+    error: (name: string) => shown(name as keyof typeof errors),
+  };
 
   return (
     <form
@@ -113,13 +118,12 @@ export function ProfileEditor({
           <h2>General</h2>
         </div>
         <div className="card-body form-grid">
-          <TextField
+          <BoundTextField
+            form={form}
+            name="name"
             label="Name"
-            value={draft.name}
             autoFocus={!profile}
             placeholder="e.g. Staging EU"
-            error={shown('name')}
-            onChange={(event) => set('name', event.target.value)}
           />
           <div className="field">
             <span className="field-label">Environment</span>
@@ -201,14 +205,13 @@ export function ProfileEditor({
           <h2>KV REST</h2>
         </div>
         <div className="card-body form-grid">
-          <TextField
+          <BoundTextField
+            form={form}
+            name="kvUrl"
             label="REST URL"
             className="full"
             mono
-            value={draft.kvUrl}
             placeholder="https://your-db.upstash.io"
-            error={shown('kvUrl')}
-            onChange={(event) => set('kvUrl', event.target.value)}
           />
           {secretInputs(KV_SECRETS)}
         </div>

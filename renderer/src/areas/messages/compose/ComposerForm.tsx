@@ -43,7 +43,8 @@ export function ComposerForm({
     }),
   );
   const warning = (field: string) => validation.warnings[field];
-  const section: SectionProps = { model, set, error, warning, shownErrors, profileId, variant };
+  const form = { values: model, set, error, warning };
+  const section: SectionProps = { model, set, error, warning, shownErrors, profileId, variant, form };
 
   return (
     <div className="composer-form">

@@ -1,6 +1,6 @@
 // A callback or failure callback: its URL, method, own retry settings and headers.
 import { type CallbackModel, COMPOSER_METHODS } from '../../../../../../shared/composer/model';
-import { SelectField, TextField } from '../../../../ui/fields';
+import { BoundTextField, SelectField } from '../../../../ui/fields';
 import { HeaderTable } from '../HeaderTable';
 import { Section } from './Section';
 
@@ -22,18 +22,18 @@ export function CallbackSection({
   onChange: (callback: CallbackModel) => void;
 }) {
   const set = (patch: Partial<CallbackModel>) => onChange({ ...callback, ...patch });
+  const form = { values: callback, set, error: (name: string) => errors[`${field}.${name}`] };
   const used = required || callback.url !== '' || callback.headers.length > 0;
   return (
     <Section title={title + (required ? ' (required)' : '')} collapsible open={used}>
-      <TextField
+      <BoundTextField
+        form={form}
+        name="url"
         label={`${title} URL`}
         mono
-        value={callback.url}
         placeholder="https://example.com/api/callback"
         spellCheck={false}
-        error={errors[`${field}.url`]}
         hint={hint}
-        onChange={(event) => set({ url: event.target.value })}
       />
       <div className="form-grid form-grid-4">
         <SelectField
@@ -46,30 +46,15 @@ export function CallbackSection({
             <option key={method}>{method}</option>
           ))}
         </SelectField>
-        <TextField
-          label={`${title} retries`}
-          mono
-          value={callback.retries}
-          placeholder="as message"
-          error={errors[`${field}.retries`]}
-          onChange={(event) => set({ retries: event.target.value })}
-        />
-        <TextField
+        <BoundTextField form={form} name="retries" label={`${title} retries`} mono placeholder="as message" />
+        <BoundTextField
+          form={form}
+          name="retryDelay"
           label={`${title} retry delay`}
           mono
-          value={callback.retryDelay}
           placeholder="as message"
-          error={errors[`${field}.retryDelay`]}
-          onChange={(event) => set({ retryDelay: event.target.value })}
         />
-        <TextField
-          label={`${title} timeout`}
-          mono
-          value={callback.timeout}
-          placeholder="as message"
-          error={errors[`${field}.timeout`]}
-          onChange={(event) => set({ timeout: event.target.value })}
-        />
+        <BoundTextField form={form} name="timeout" label={`${title} timeout`} mono placeholder="as message" />
       </div>
       <HeaderTable
         label={`${title} headers`}

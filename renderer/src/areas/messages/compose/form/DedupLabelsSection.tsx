@@ -1,10 +1,10 @@
 // Deduplication (none, by id, by content) and labels.
 import { DEDUP_WINDOW_MINUTES } from '../../../../../../shared/messages/limits';
-import { Segmented, TextField } from '../../../../ui/fields';
+import { BoundTextField, Segmented } from '../../../../ui/fields';
 import { Section } from './Section';
 import type { SectionProps } from './section-props';
 
-export function DedupLabelsSection({ model, set, error }: SectionProps) {
+export function DedupLabelsSection({ model, set, form }: SectionProps) {
   return (
     <Section
       title="Deduplication and labels"
@@ -28,22 +28,20 @@ export function DedupLabelsSection({ model, set, error }: SectionProps) {
         </span>
       </div>
       {model.dedupMode === 'id' ? (
-        <TextField
+        <BoundTextField
+          form={form}
+          name="dedupId"
           label="Deduplication id"
           mono
-          value={model.dedupId}
           placeholder="e.g. order-4711"
-          error={error('dedupId')}
-          onChange={(event) => set({ dedupId: event.target.value })}
         />
       ) : null}
-      <TextField
+      <BoundTextField
+        form={form}
+        name="labels"
         label="Labels"
-        value={model.labels}
         placeholder="e.g. billing, nightly"
-        error={error('labels')}
         hint="Comma-separated. Logs and the DLQ can be filtered by label."
-        onChange={(event) => set({ labels: event.target.value })}
       />
     </Section>
   );

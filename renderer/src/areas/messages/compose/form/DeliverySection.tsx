@@ -4,23 +4,22 @@ import { formatWait, retryPreview } from '../../../../../../shared/composer/retr
 import { DEFAULT_RETRIES } from '../../../../../../shared/messages/limits';
 import { DELAY_HINT } from '../../../../../../shared/messages/settings';
 import { Button } from '../../../../ui/Button';
-import { Field, TextField } from '../../../../ui/fields';
+import { BoundTextField, Field } from '../../../../ui/fields';
 import { formatUtc, fromLocalInput, toLocalInput } from '../local-time';
 import { Section } from './Section';
 import type { SectionProps } from './section-props';
 
-export function DeliverySection({ model, set, error, warning }: SectionProps) {
+export function DeliverySection({ model, set, error, warning, form }: SectionProps) {
   return (
     <Section title="Delivery">
       <div className="form-grid">
-        <TextField
+        <BoundTextField
+          form={form}
+          name="delay"
           label="Delay"
           mono
-          value={model.delay}
           placeholder="e.g. 10s, 5m, 2h, 1d"
-          error={error('delay')}
           hint={warning('delay') ?? DELAY_HINT}
-          onChange={(event) => set({ delay: event.target.value })}
         />
         <NotBeforeField
           value={model.notBefore}
@@ -28,24 +27,22 @@ export function DeliverySection({ model, set, error, warning }: SectionProps) {
           error={error('notBefore')}
           warning={warning('notBefore')}
         />
-        <TextField
+        <BoundTextField
+          form={form}
+          name="retries"
           label="Retries"
           mono
-          inputMode="numeric"
-          value={model.retries}
+          numeric
           placeholder={`${DEFAULT_RETRIES} (default)`}
-          error={error('retries')}
           hint={retriesHint(model.retries)}
-          onChange={(event) => set({ retries: event.target.value })}
         />
-        <TextField
+        <BoundTextField
+          form={form}
+          name="timeout"
           label="Timeout"
           mono
-          value={model.timeout}
           placeholder="plan’s maximum"
-          error={error('timeout')}
           hint="How long one delivery may take (a bare number is seconds). Can only shorten your plan’s limit."
-          onChange={(event) => set({ timeout: event.target.value })}
         />
         <div className="full">
           <RetryDelayField

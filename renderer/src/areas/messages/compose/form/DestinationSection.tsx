@@ -4,7 +4,7 @@ import { useId } from 'react';
 import type { DestinationKind } from '../../../../../../shared/composer/model';
 import { useBridgeQuery } from '../../../../bridge/react';
 import { Button } from '../../../../ui/Button';
-import { Segmented, TextField } from '../../../../ui/fields';
+import { BoundTextField, Segmented, TextField } from '../../../../ui/fields';
 import { RefreshIcon } from '../../../../ui/icons';
 import { Section } from './Section';
 import type { SectionProps } from './section-props';
@@ -16,7 +16,7 @@ const KIND_OPTIONS: { value: DestinationKind; label: string }[] = [
   { value: 'llm', label: 'api/llm' },
 ];
 
-export function DestinationSection({ model, set, error, profileId }: SectionProps) {
+export function DestinationSection({ model, set, error, profileId, form }: SectionProps) {
   const target = model.destinationKind === 'queue' ? model.queueTarget : model.destinationKind;
   return (
     <Section title="Destination">
@@ -58,15 +58,14 @@ export function DestinationSection({ model, set, error, profileId }: SectionProp
         </div>
       ) : null}
       {target === 'url' ? (
-        <TextField
+        <BoundTextField
+          form={form}
+          name="url"
           label="Destination URL"
           mono
-          value={model.url}
           placeholder="https://example.com/api/webhook"
           spellCheck={false}
-          error={error('url')}
           hint="http:// or https://. Its own query string is kept."
-          onChange={(event) => set({ url: event.target.value })}
         />
       ) : null}
       {target === 'group' ? (

@@ -1,46 +1,23 @@
 // Flow control: a key shared across URLs with parallelism, rate and period limits.
-import { TextField } from '../../../../ui/fields';
+import { BoundTextField } from '../../../../ui/fields';
 import { Section } from './Section';
 import type { SectionProps } from './section-props';
 
-export function FlowControlSection({ model, set, error }: SectionProps) {
+export function FlowControlSection({ model, form }: SectionProps) {
   return (
     <Section title="Flow control" collapsible open={model.flowControlKey !== ''}>
       <div className="form-grid form-grid-4">
-        <TextField
-          label="Key"
-          mono
-          value={model.flowControlKey}
-          placeholder="e.g. tenant-42"
-          error={error('flowControlKey')}
-          onChange={(event) => set({ flowControlKey: event.target.value })}
-        />
-        <TextField
+        <BoundTextField form={form} name="flowControlKey" label="Key" mono placeholder="e.g. tenant-42" />
+        <BoundTextField
+          form={form}
+          name="flowControlParallelism"
           label="Parallelism"
           mono
-          inputMode="numeric"
-          value={model.flowControlParallelism}
+          numeric
           placeholder="—"
-          error={error('flowControlParallelism')}
-          onChange={(event) => set({ flowControlParallelism: event.target.value })}
         />
-        <TextField
-          label="Rate"
-          mono
-          inputMode="numeric"
-          value={model.flowControlRate}
-          placeholder="—"
-          error={error('flowControlRate')}
-          onChange={(event) => set({ flowControlRate: event.target.value })}
-        />
-        <TextField
-          label="Period"
-          mono
-          value={model.flowControlPeriod}
-          placeholder="1s"
-          error={error('flowControlPeriod')}
-          onChange={(event) => set({ flowControlPeriod: event.target.value })}
-        />
+        <BoundTextField form={form} name="flowControlRate" label="Rate" mono numeric placeholder="—" />
+        <BoundTextField form={form} name="flowControlPeriod" label="Period" mono placeholder="1s" />
       </div>
       <span className="field-hint">
         Messages with the same key share the limits across URLs: at most <em>parallelism</em> in flight, at

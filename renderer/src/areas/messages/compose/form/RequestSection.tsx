@@ -1,6 +1,6 @@
 // The request the destination receives: method, Content-Type, body and forwarded headers.
 import { COMPOSER_METHODS, type ComposerModel } from '../../../../../../shared/composer/model';
-import { SelectField, Switch, TextField } from '../../../../ui/fields';
+import { BoundTextField, SelectField, Switch } from '../../../../ui/fields';
 import { HeaderTable } from '../HeaderTable';
 import { BodyField } from './BodyField';
 import { Section } from './Section';
@@ -13,7 +13,7 @@ const CONTENT_TYPES = [
   'application/xml',
 ];
 
-export function RequestSection({ model, set, error, warning, shownErrors, variant }: SectionProps) {
+export function RequestSection({ model, set, error, warning, shownErrors, variant, form }: SectionProps) {
   return (
     <Section title="Request">
       <div className="form-grid">
@@ -30,14 +30,13 @@ export function RequestSection({ model, set, error, warning, shownErrors, varian
           ))}
         </SelectField>
         {variant === 'message' ? (
-          <TextField
+          <BoundTextField
+            form={form}
+            name="contentType"
             label="Content-Type"
             mono
             list="composer-content-types"
-            value={model.contentType}
-            error={error('contentType')}
             hint="Delivered with the body."
-            onChange={(event) => set({ contentType: event.target.value })}
           />
         ) : null}
         <datalist id="composer-content-types">

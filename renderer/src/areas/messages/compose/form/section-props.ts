@@ -1,6 +1,7 @@
 // What every section of the composer form gets: the model, a patch setter, and the field messages
 // (errors already filtered by "show empty-field errors only after a send attempt").
 import type { ComposerModel } from '../../../../../../shared/composer/model';
+import type { FormBinding } from '../../../../ui/fields';
 
 export interface SectionProps {
   model: ComposerModel;
@@ -11,6 +12,8 @@ export interface SectionProps {
   /** Every shown error by field path (header tables look theirs up by prefix). */
   shownErrors: Record<string, string>;
   profileId: string;
+  /** The same model for fields bound to it (`<BoundTextField form={form} name="delay" … />`). */
+  form: FormBinding<ComposerModel>;
   /** The webhook builder has no body or Content-Type: whoever calls the URL sends those. */
   variant: 'message' | 'webhook';
 }
