@@ -30,3 +30,17 @@ export function toDateRange(
   }
   return { fromDate, toDate };
 }
+
+/**
+ * The filters as typed, in words: "group orders, label nightly, from 2026-01-02 10:00" — each field that
+ * has a value under its word, in the order given; the From/To range last. Empty when nothing is set.
+ */
+export function describeDraft<D extends { from: string; to: string }>(
+  draft: D,
+  words: readonly (readonly [keyof D & string, string])[],
+): string {
+  const parts = words.filter(([key]) => draft[key]).map(([key, word]) => `${word} ${String(draft[key])}`);
+  if (draft.from) parts.push(`from ${draft.from.replace('T', ' ')}`);
+  if (draft.to) parts.push(`to ${draft.to.replace('T', ' ')}`);
+  return parts.join(', ');
+}

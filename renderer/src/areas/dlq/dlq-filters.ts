@@ -1,6 +1,6 @@
 // The DLQ filter form (text as typed) → bridge filters, and the UI state of the screen (zustand).
 import type { DlqFiltersInput } from '../../../../shared/bridge/procedures/messages/filters';
-import { splitList, toDateRange } from '../../ui/filter-draft';
+import { describeDraft, splitList, toDateRange } from '../../ui/filter-draft';
 import { createFilterStore } from '../../ui/list/filter-store';
 
 export interface DlqFilterDraft {
@@ -48,16 +48,14 @@ export function toDlqFilters(draft: DlqFilterDraft): { filters: DlqFiltersInput;
 }
 
 export function describeDlqFilters(draft: DlqFilterDraft): string {
-  const parts: string[] = [];
-  if (draft.messageId) parts.push(`message ${draft.messageId}`);
-  if (draft.url) parts.push(`URL ${draft.url}`);
-  if (draft.topicName) parts.push(`group ${draft.topicName}`);
-  if (draft.queueName) parts.push(`queue ${draft.queueName}`);
-  if (draft.label) parts.push(`label ${draft.label}`);
-  if (draft.responseStatus) parts.push(`status ${draft.responseStatus}`);
-  if (draft.from) parts.push(`from ${draft.from.replace('T', ' ')}`);
-  if (draft.to) parts.push(`to ${draft.to.replace('T', ' ')}`);
-  return parts.join(', ');
+  return describeDraft(draft, [
+    ['messageId', 'message'],
+    ['url', 'URL'],
+    ['topicName', 'group'],
+    ['queueName', 'queue'],
+    ['label', 'label'],
+    ['responseStatus', 'status'],
+  ]);
 }
 
 export const useDlqUi = createFilterStore(EMPTY_DLQ_DRAFT);

@@ -14,6 +14,7 @@ import { type PaletteCommand, useContextCommands } from '../../../shell/context-
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
+import { describeDraft } from '../../../ui/filter-draft';
 import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
@@ -267,14 +268,14 @@ function LogFilterBar() {
 }
 
 function describeFilters(draft: LogFilterDraft): string {
-  const parts: string[] = [];
-  if (draft.state) parts.push(`state ${draft.state}`);
-  if (draft.messageId) parts.push(`message ${draft.messageId}`);
-  if (draft.url) parts.push(`URL ${draft.url}`);
-  if (draft.topicName) parts.push(`group ${draft.topicName}`);
-  if (draft.queueName) parts.push(`queue ${draft.queueName}`);
-  if (draft.label) parts.push(`label ${draft.label}`);
-  if (draft.from) parts.push(`from ${draft.from.replace('T', ' ')}`);
-  if (draft.to) parts.push(`to ${draft.to.replace('T', ' ')}`);
-  return parts.length > 0 ? parts.join(', ') : 'no filters';
+  return (
+    describeDraft(draft, [
+      ['state', 'state'],
+      ['messageId', 'message'],
+      ['url', 'URL'],
+      ['topicName', 'group'],
+      ['queueName', 'queue'],
+      ['label', 'label'],
+    ]) || 'no filters'
+  );
 }
