@@ -15,7 +15,7 @@ export interface VirtualRowsOptions {
   count: number;
   rowHeight: number;
   overscan?: number;
-  getItemKey?: (index: number) => string;
+  getItemKey?: (index: number) => string | number;
   /** A paged list: load the next page when the last row on screen is `ahead` rows from the end. */
   paging?: { loaded: number; ahead: number; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void };
 }

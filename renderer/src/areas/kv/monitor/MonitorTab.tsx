@@ -3,7 +3,6 @@
 // buffer with a visible cap; the list is virtualized and re-rendered at most once per animation frame.
 // Pause freezes the view while lines keep being kept; Stop closes the stream (and the server's MONITOR).
 // The console's own commands are tagged by main and hidden unless asked for.
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -14,6 +13,7 @@ import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
 import { formatClock, plural } from '../../../ui/format';
 import { DownloadIcon } from '../../../ui/icons';
+import { useVirtualRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
 import '../live.css';
 import {
@@ -239,11 +239,9 @@ function Monitor({ profile }: { profile: ProfileView }) {
 
 function MonitorList({ lines, follow }: { lines: KeptLine[]; follow: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const { virtualizer, items } = useVirtualRows(scrollRef, {
     count: lines.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
+    rowHeight: ROW_HEIGHT,
     getItemKey: (index) => lines[index]!.seq,
   });
   // Follow the newest line while live (unless the user scrolled up to read). Rows have a fixed height, so
@@ -269,7 +267,7 @@ function MonitorList({ lines, follow }: { lines: KeptLine[]; follow: boolean }) 
     >
       {lines.length === 0 ? <div className="kv-live-empty faint">No lines match.</div> : null}
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => (
+        {items.map((item) => (
           <MonitorRow key={item.key} line={lines[item.index]!} top={item.start} />
         ))}
       </div>

@@ -1,6 +1,5 @@
 // Pub/sub: subscribe to channels and patterns (nothing by default — never `*` unless typed), watch the
 // messages (kept up to a cap, newest last, JSON pretty-printed in the detail), and publish.
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
@@ -12,6 +11,7 @@ import { Button } from '../../../ui/Button';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { TextareaField, TextField } from '../../../ui/fields';
 import { SendIcon } from '../../../ui/icons';
+import { useVirtualRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
 import '../live.css';
 
@@ -210,11 +210,9 @@ function MessageList({
   onSelect: (seq: number) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const { virtualizer, items } = useVirtualRows(scrollRef, {
     count: messages.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
+    rowHeight: ROW_HEIGHT,
     getItemKey: (index) => messages[index]!.seq,
   });
   return (
@@ -227,7 +225,7 @@ function MessageList({
     >
       {messages.length === 0 ? <div className="kv-live-empty faint">No messages yet.</div> : null}
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {items.map((item) => {
           const message = messages[item.index]!;
           return (
             <button
