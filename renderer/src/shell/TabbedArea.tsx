@@ -2,6 +2,8 @@
 // a lazily loaded module. Route: #/<area>/<tab>/<param…>; no or an unknown tab shows the first one.
 import { type ComponentType, Suspense } from 'react';
 import { Spinner } from '../ui/misc';
+import { type TabbedAreaId, type TabIdOf, tabLabel } from './area-tabs';
+import { lazyWithPreload, type PreloadableComponent } from './lazy';
 import { type AreaId, useNav } from './nav';
 import { PageHeader } from './PageHeader';
 
@@ -9,6 +11,32 @@ export interface AreaTab {
   id: string;
   label: string;
   component: ComponentType<{ params: string[] }>;
+}
+
+/** One tab of an area (its label from area-tabs.ts); its module loads when first shown or preloaded. */
+export function areaTab<A extends TabbedAreaId>(
+  area: A,
+  id: TabIdOf<A>,
+  load: () => Promise<{ default: ComponentType<{ params: string[] }> }>,
+): AreaTab & { component: PreloadableComponent<{ params: string[] }> } {
+  return { id, label: tabLabel(area, id), component: lazyWithPreload(load) };
+}
+
+/**
+ * An area's screen (its module's default export): the tabs under the area's header. The first tab is
+ * what people open most: it starts loading with the area's code (the shell preloads areas while idle),
+ * so the first open renders at once.
+ */
+export function tabbedArea(props: {
+  area: AreaId;
+  title: string;
+  subtitle: string;
+  tabs: readonly [ReturnType<typeof areaTab>, ...AreaTab[]];
+}) {
+  void props.tabs[0].component.preload();
+  return function Area({ params }: { params: string[] }) {
+    return <TabbedArea {...props} params={params} />;
+  };
 }
 
 export function TabbedArea({

@@ -25,8 +25,8 @@ export const AREA_TABS = {
   ],
 } as const satisfies Partial<Record<AreaId, readonly { id: string; label: string }[]>>;
 
-type TabbedAreaId = keyof typeof AREA_TABS;
-type TabIdOf<A extends TabbedAreaId> = (typeof AREA_TABS)[A][number]['id'];
+export type TabbedAreaId = keyof typeof AREA_TABS;
+export type TabIdOf<A extends TabbedAreaId> = (typeof AREA_TABS)[A][number]['id'];
 
 export function tabLabel<A extends TabbedAreaId>(area: A, id: TabIdOf<A>): string {
   return (AREA_TABS[area] as readonly { id: string; label: string }[]).find((tab) => tab.id === id)!.label;
