@@ -109,112 +109,94 @@ export function ValueView({
           onSave={(value, base64) => edit({ op: 'string.set', key: keyName, value, base64 })}
         />
       );
-    case 'hash':
-      return (
-        <>
-          <EditableTable
-            columns={['Field', 'Value']}
-            editable={[false, true]}
-            rows={pages.flatMap((p) =>
-              p.type === 'hash' ? p.entries.map(([f, v]) => ({ id: f, cells: [f, v] })) : [],
-            )}
-            canWrite={canWrite}
-            onSave={(row, cells) => edit({ op: 'hash.set', key: keyName, field: row.id, value: cells[1]! })}
-            onDelete={(row) => edit({ op: 'hash.delete', key: keyName, field: row.id })}
-            onAdd={(cells) => edit({ op: 'hash.set', key: keyName, field: cells[0]!, value: cells[1]! })}
-          />
-          {loadMoreRow}
-        </>
-      );
-    case 'list':
-      return (
-        <>
-          <EditableTable
-            columns={['Index', 'Value']}
-            editable={[false, true]}
-            rows={pages.flatMap((p) =>
-              p.type === 'list'
-                ? p.items.map((item) => ({ id: String(item.index), cells: [String(item.index), item.value] }))
-                : [],
-            )}
-            canWrite={canWrite}
-            onSave={(row, cells) =>
-              edit({ op: 'list.set', key: keyName, index: Number(row.id), value: cells[1]! })
-            }
-            onDelete={(row) => edit({ op: 'list.remove', key: keyName, index: Number(row.id) })}
-            addColumns={['Value (pushed to the tail)']}
-            onAdd={(cells) => edit({ op: 'list.push', key: keyName, side: 'right', value: cells[0]! })}
-          />
-          {loadMoreRow}
-        </>
-      );
-    case 'set':
-      return (
-        <>
-          <EditableTable
-            columns={['Member']}
-            editable={[false]}
-            rows={pages.flatMap((p) =>
-              p.type === 'set' ? p.members.map((m) => ({ id: m, cells: [m] })) : [],
-            )}
-            canWrite={canWrite}
-            onDelete={(row) => edit({ op: 'set.remove', key: keyName, member: row.id })}
-            onAdd={(cells) => edit({ op: 'set.add', key: keyName, member: cells[0]! })}
-          />
-          {loadMoreRow}
-        </>
-      );
-    case 'zset':
-      return (
-        <>
-          <EditableTable
-            columns={['Member', 'Score']}
-            editable={[false, true]}
-            rows={pages.flatMap((p) =>
-              p.type === 'zset' ? p.entries.map((e) => ({ id: e.member, cells: [e.member, e.score] })) : [],
-            )}
-            canWrite={canWrite}
-            onSave={(row, cells) => edit({ op: 'zset.add', key: keyName, member: row.id, score: cells[1]! })}
-            onDelete={(row) => edit({ op: 'zset.remove', key: keyName, member: row.id })}
-            onAdd={(cells) => edit({ op: 'zset.add', key: keyName, member: cells[0]!, score: cells[1]! })}
-          />
-          {loadMoreRow}
-        </>
-      );
-    case 'stream':
-      return (
-        <>
-          <EditableTable
-            columns={['Entry id', 'Fields']}
-            editable={[false, false]}
-            rows={pages.flatMap((p) =>
-              p.type === 'stream'
-                ? p.entries.map((e) => ({
-                    id: e.id,
-                    cells: [e.id, e.fields.map(([f, v]) => `${f}=${v}`).join('  ')],
-                  }))
-                : [],
-            )}
-            canWrite={canWrite}
-            onDelete={(row) => edit({ op: 'stream.delete', key: keyName, id: row.id })}
-            addColumns={['Fields: field value [field value …]']}
-            onAdd={async (cells) => {
-              const parsed = tokenizeCommandLine(cells[0]!);
-              if (!parsed.ok || parsed.args.length === 0 || parsed.args.length % 2 !== 0) {
-                toast.error('Not added', 'Give fields as pairs: field value [field value …]');
-                return false;
-              }
-              const fields: [string, string][] = [];
-              for (let i = 0; i < parsed.args.length; i += 2)
-                fields.push([parsed.args[i]!, parsed.args[i + 1]!]);
-              return edit({ op: 'stream.add', key: keyName, fields });
-            }}
-          />
-          {loadMoreRow}
-        </>
-      );
     case 'other':
       return <Callout tone="info" title={first.message} />;
+    default: {
+      const table = collectionTable(first.type, keyName, edit);
+      return (
+        <>
+          {/* keyed by type: the add row's draft has one cell per column of its type */}
+          <EditableTable key={first.type} {...table} rows={pages.flatMap(table.rows)} canWrite={canWrite} />
+          {loadMoreRow}
+        </>
+      );
+    }
+  }
+}
+
+type CollectionType = Exclude<KvValuePage['type'], 'string' | 'other'>;
+
+/** How one collection type shows as an editable table: its columns, rows and the edit each action sends. */
+function collectionTable(
+  type: CollectionType,
+  key: string,
+  edit: (change: KvEdit) => Promise<boolean>,
+): Omit<Parameters<typeof EditableTable>[0], 'rows' | 'canWrite'> & { rows: (page: KvValuePage) => Row[] } {
+  switch (type) {
+    case 'hash':
+      return {
+        columns: ['Field', 'Value'],
+        editable: [false, true],
+        rows: (p) => (p.type === 'hash' ? p.entries.map(([f, v]) => ({ id: f, cells: [f, v] })) : []),
+        onSave: (row, cells) => edit({ op: 'hash.set', key, field: row.id, value: cells[1]! }),
+        onDelete: (row) => edit({ op: 'hash.delete', key, field: row.id }),
+        onAdd: (cells) => edit({ op: 'hash.set', key, field: cells[0]!, value: cells[1]! }),
+      };
+    case 'list':
+      return {
+        columns: ['Index', 'Value'],
+        editable: [false, true],
+        rows: (p) =>
+          p.type === 'list'
+            ? p.items.map((item) => ({ id: String(item.index), cells: [String(item.index), item.value] }))
+            : [],
+        onSave: (row, cells) => edit({ op: 'list.set', key, index: Number(row.id), value: cells[1]! }),
+        onDelete: (row) => edit({ op: 'list.remove', key, index: Number(row.id) }),
+        addColumns: ['Value (pushed to the tail)'],
+        onAdd: (cells) => edit({ op: 'list.push', key, side: 'right', value: cells[0]! }),
+      };
+    case 'set':
+      return {
+        columns: ['Member'],
+        editable: [false],
+        rows: (p) => (p.type === 'set' ? p.members.map((m) => ({ id: m, cells: [m] })) : []),
+        onDelete: (row) => edit({ op: 'set.remove', key, member: row.id }),
+        onAdd: (cells) => edit({ op: 'set.add', key, member: cells[0]! }),
+      };
+    case 'zset':
+      return {
+        columns: ['Member', 'Score'],
+        editable: [false, true],
+        rows: (p) =>
+          p.type === 'zset' ? p.entries.map((e) => ({ id: e.member, cells: [e.member, e.score] })) : [],
+        onSave: (row, cells) => edit({ op: 'zset.add', key, member: row.id, score: cells[1]! }),
+        onDelete: (row) => edit({ op: 'zset.remove', key, member: row.id }),
+        onAdd: (cells) => edit({ op: 'zset.add', key, member: cells[0]!, score: cells[1]! }),
+      };
+    case 'stream':
+      return {
+        columns: ['Entry id', 'Fields'],
+        editable: [false, false],
+        rows: (p) =>
+          p.type === 'stream'
+            ? p.entries.map((e) => ({
+                id: e.id,
+                cells: [e.id, e.fields.map(([f, v]) => `${f}=${v}`).join('  ')],
+              }))
+            : [],
+        onDelete: (row) => edit({ op: 'stream.delete', key, id: row.id }),
+        addColumns: ['Fields: field value [field value …]'],
+        onAdd: async (cells) => {
+          const parsed = tokenizeCommandLine(cells[0]!);
+          if (!parsed.ok || parsed.args.length === 0 || parsed.args.length % 2 !== 0) {
+            toast.error('Not added', 'Give fields as pairs: field value [field value …]');
+            return false;
+          }
+          const fields: [string, string][] = [];
+          for (let i = 0; i < parsed.args.length; i += 2) fields.push([parsed.args[i]!, parsed.args[i + 1]!]);
+          return edit({ op: 'stream.add', key, fields });
+        },
+      };
   }
 }
 

@@ -15,6 +15,7 @@ import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
+import { FilterBar, type FilterForm, type TextFilter } from '../../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { InboxIcon, RefreshIcon } from '../../../ui/icons';
 import { Callout, EmptyState, Spinner } from '../../../ui/misc';
@@ -34,6 +35,16 @@ interface Draft {
 }
 
 const EMPTY: Draft = { workflowUrl: '', label: '', from: '', to: '' };
+
+const DLQ_TEXT_FILTERS: TextFilter<Draft>[] = [
+  {
+    key: 'workflowUrl',
+    label: 'Workflow URL',
+    placeholder: 'https://…, several separated by commas',
+    wide: true,
+  },
+  { key: 'label', label: 'Label', placeholder: 'several separated by commas' },
+];
 
 function toFilters(draft: Draft): { filters: WorkflowDlqFiltersInput; error?: string } {
   const { fromDate, toDate, error } = toDateRange(draft.from, draft.to);
@@ -92,6 +103,19 @@ function Triage({ profile }: { profile: ProfileView }) {
         : `${plural(ids.length, 'selected run')} in ${plural(selectedGroups.length, 'group')}`;
     setBulk({ action, target: { dlqIds: ids }, description });
   };
+  const filterForm: FilterForm<Draft> = {
+    draft,
+    setDraft: (patch) => setDraft({ ...draft, ...patch }),
+    apply: () => {
+      setApplied(draft);
+      setChecked(new Set());
+    },
+    clear: () => {
+      setDraft(EMPTY);
+      setApplied(EMPTY);
+      setChecked(new Set());
+    },
+  };
   const refresh = () => {
     setChecked(new Set());
     void queryClient.invalidateQueries({ queryKey: ['workflows.dlq.groups'] });
@@ -101,59 +125,7 @@ function Triage({ profile }: { profile: ProfileView }) {
 
   return (
     <div className="wf-tab">
-      <form
-        className="filter-bar"
-        aria-label="Filter the workflow DLQ"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setApplied(draft);
-          setChecked(new Set());
-        }}
-      >
-        <label className="filter-field filter-wide">
-          <span className="field-label">Workflow URL</span>
-          <input
-            className="input input-mono"
-            value={draft.workflowUrl}
-            placeholder="https://…, several separated by commas"
-            onChange={(event) => setDraft({ ...draft, workflowUrl: event.target.value })}
-          />
-        </label>
-        <label className="filter-field">
-          <span className="field-label">Label</span>
-          <input
-            className="input input-mono"
-            value={draft.label}
-            onChange={(event) => setDraft({ ...draft, label: event.target.value })}
-          />
-        </label>
-        <label className="filter-field">
-          <span className="field-label">From</span>
-          <input
-            className="input"
-            type="datetime-local"
-            value={draft.from}
-            onChange={(event) => setDraft({ ...draft, from: event.target.value })}
-          />
-        </label>
-        <label className="filter-field">
-          <span className="field-label">To</span>
-          <input
-            className="input"
-            type="datetime-local"
-            value={draft.to}
-            onChange={(event) => setDraft({ ...draft, to: event.target.value })}
-          />
-        </label>
-        <div className="filter-actions">
-          <Button type="submit" size="sm" variant="primary">
-            Apply
-          </Button>
-          <Button size="sm" icon={<RefreshIcon />} onClick={refresh} busy={groups.isFetching}>
-            Refresh
-          </Button>
-        </div>
-      </form>
+      <FilterBar label="Filter the workflow DLQ" form={filterForm} fields={DLQ_TEXT_FILTERS} />
       {filterError ? <Callout tone="danger">{filterError}</Callout> : null}
       <div className="toolbar wf-toolbar">
         <span>
@@ -167,6 +139,9 @@ function Triage({ profile }: { profile: ProfileView }) {
           ) : null}
         </span>
         <span className="toolbar-spacer" />
+        <Button size="sm" icon={<RefreshIcon />} onClick={refresh} busy={groups.isFetching}>
+          Refresh
+        </Button>
         <Button
           size="sm"
           variant="primary"
