@@ -208,6 +208,27 @@ export interface WorkflowRunLogsResponse {
 /** Most runs the logs return per page (run mode); the service's default too. */
 export const LOGS_RUN_PAGE_MAX = 10;
 
+/** Most events the logs return per page in event mode (no `groupBy`); the service's default too. */
+export const LOGS_EVENT_PAGE_MAX = 1000;
+
+/**
+ * One entry of the logs in event mode: a step (or a pending `next` delivery) flattened with the run it
+ * belongs to, so a client can list every step of many runs without grouping.
+ */
+export type WorkflowLogEvent = (StepLog | NextStepLog) & {
+  workflowRunId: string;
+  workflowUrl: string;
+  workflowState: RunState;
+  workflowRunCreatedAt: number;
+  /** Which group of the run the step sits in. */
+  groupType: StepLogGroup['type'];
+};
+
+export interface WorkflowLogEventsResponse {
+  cursor: string;
+  events: WorkflowLogEvent[];
+}
+
 /**
  * Query parameters of `GET /v2/workflows/logs` (all optional). Repeatable ones are arrays on the wire
  * (`label=a&label=b`; a run matches any). `workflowRuns` (`id@createdAt,id@createdAt`) ignores the rest.
