@@ -139,3 +139,57 @@ describe('bad input', () => {
     expect(run.labels).toEqual(['svc']);
   });
 });
+
+describe('a batch mixing workflow and plain messages', () => {
+  const workflowItem = (runId: string, extra: Record<string, string> = {}) => ({
+    destination: 'http://127.0.0.1:9/wf',
+    headers: {
+      'upstash-workflow-runid': runId,
+      'upstash-workflow-init': 'true',
+      'upstash-workflow-sdk-version': '1',
+      'upstash-delay': '1d',
+      ...extra,
+    },
+    body: '{"x":1}',
+  });
+  const plainItem = (path: string, extra: Record<string, unknown> = {}) => ({
+    destination: `http://127.0.0.1:9/${path}`,
+    headers: { 'upstash-delay': '1d' },
+    body: 'plain',
+    ...extra,
+  });
+  const mixed = (items: unknown[]) => stack.api('POST', '/v2/batch', { body: JSON.stringify(items) });
+  const runsOf = async (runId: string) =>
+    (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}`)).json.runs;
+
+  it('publishes both kinds and answers in request order', async () => {
+    const runId = `wfr_mixed-${Math.random().toString(36).slice(2)}`;
+    const response = await mixed([plainItem('plain-a'), workflowItem(runId), plainItem('plain-b')]);
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    expect(response.json).toHaveLength(3);
+    const [first, trigger, last] = response.json;
+    expect((await stack.api('GET', `/v2/messages/${first.messageId}`)).json.url).toBe(
+      'http://127.0.0.1:9/plain-a',
+    );
+    expect((await stack.api('GET', `/v2/messages/${last.messageId}`)).json.url).toBe(
+      'http://127.0.0.1:9/plain-b',
+    );
+    const [run] = await runsOf(runId);
+    expect(run.steps[0].steps[0].messageId).toBe(trigger.messageId);
+  });
+
+  it.each([
+    ['a malformed plain item', () => plainItem('never-plain', { destination: 42 }), /item 1/],
+    ['a malformed workflow item', () => workflowItem('wfr_x', { 'upstash-delay': 'soon' }), /item 1/],
+  ])('%s refuses the whole batch before anything is appended', async (_what, bad, message) => {
+    const runId = `wfr_mixed-${Math.random().toString(36).slice(2)}`;
+    const marker = `never-${Math.random().toString(36).slice(2)}`;
+    const response = await mixed([workflowItem(runId), bad(), plainItem(marker)]);
+    expect(response.status).toBe(400);
+    expect(response.json.error).toMatch(message);
+    expect(await runsOf(runId)).toEqual([]);
+    const logs = await stack.api('GET', `/v2/logs?url=${encodeURIComponent(`http://127.0.0.1:9/${marker}`)}`);
+    expect(logs.status).toBe(200);
+    expect(logs.json.events).toEqual([]);
+  });
+});

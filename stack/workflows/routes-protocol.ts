@@ -20,6 +20,7 @@ import { checkRunId, first, ownHeaders, planned, planStep, runConfig, WF, type W
 import { rawSteps } from './records';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
 import { RUN_NOT_ACTIVE } from './write-ops';
+import { checkBatchItem } from '../messages/routes-publish';
 
 function badRequest(error: unknown): never {
   if (error instanceof PublishError) throw new HttpError(error.status, error.message);
@@ -167,14 +168,39 @@ function answer(runtime: WorkflowRuntime, planned: PlannedAppend, result: unknow
   return { messageId: planned.item.entry.messageId };
 }
 
+/** True for a batch item carrying a workflow run id: the workflow service appends it to its run's log. */
+function isWorkflowItem(item: unknown): boolean {
+  const headers = (item as { headers?: unknown } | null)?.headers;
+  return (
+    typeof headers === 'object' &&
+    headers !== null &&
+    Object.keys(headers).some((name) => normalizeHeaderName(name) === WF.runId)
+  );
+}
+
+/**
+ * A batch with workflow items. Every item is checked first: a malformed item of either kind refuses the whole
+ * batch before anything is appended. Then the workflow items are appended to their runs in one commit, the
+ * plain items go to the message service (`publishPlain`), and the answers come back in request order.
+ */
 async function workflowBatch(
   runtime: WorkflowRuntime,
   ctx: RequestContext,
   items: unknown[],
   arrivedAt: number,
+  publishPlain: (items: unknown[]) => Promise<Reply>,
 ): Promise<Reply> {
-  const plans = items.map((raw, index) => {
-    const item = raw as { destination?: unknown; headers?: unknown; body?: unknown };
+  const workflowIndexes: number[] = [];
+  const plainIndexes: number[] = [];
+  items.forEach((item, index) => {
+    if (isWorkflowItem(item)) workflowIndexes.push(index);
+    else {
+      checkBatchItem(item, index);
+      plainIndexes.push(index);
+    }
+  });
+  const plans = workflowIndexes.map((index) => {
+    const item = items[index] as { destination?: unknown; headers?: unknown; body?: unknown };
     try {
       if (typeof item.destination !== 'string') throw new PublishError(400, "'destination' must be a string");
       // context.call passes a JSON body through as it is; any other body is a string.
@@ -185,9 +211,6 @@ async function workflowBatch(
             ? item.body
             : JSON.stringify(item.body);
       const headers = headersFromRecord((item.headers ?? {}) as Record<string, string>);
-      if (!isWorkflowHeaders(headers)) {
-        throw new PublishError(400, 'a batch cannot mix workflow messages with plain ones');
-      }
       return planItem(runtime, item.destination, headers, Buffer.from(body, 'utf8'), ctx.remoteAddress);
     } catch (error) {
       if (error instanceof PublishError)
@@ -203,7 +226,18 @@ async function workflowBatch(
   }
   for (const plan of plans)
     if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
-  return { status: 200, body: plans.map((plan, index) => answer(runtime, plan, results[index])) };
+  const answers: unknown[] = new Array(items.length);
+  plans.forEach((plan, index) => {
+    answers[workflowIndexes[index] as number] = answer(runtime, plan, results[index]);
+  });
+  if (plainIndexes.length > 0) {
+    const plain = await publishPlain(plainIndexes.map((index) => items[index]));
+    if (plain.status !== 200 || !Array.isArray(plain.body)) return plain;
+    plain.body.forEach((item: unknown, index) => {
+      answers[plainIndexes[index] as number] = item;
+    });
+  }
+  return { status: 200, body: answers };
 }
 
 /** Takes over /v2/batch and /v2/publish for workflow messages; hands everything else to `fallback`. */
@@ -226,18 +260,10 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback
   router.add('POST', '/v2/batch', async (ctx) => {
     const arrivedAt = performance.now();
     const parsed = await ctx.json();
-    if (
-      Array.isArray(parsed) &&
-      parsed.some((item) => {
-        const headers = (item as { headers?: unknown } | null)?.headers;
-        return (
-          typeof headers === 'object' &&
-          headers !== null &&
-          Object.keys(headers).some((name) => normalizeHeaderName(name) === WF.runId)
-        );
-      })
-    ) {
-      return workflowBatch(runtime, ctx, parsed, arrivedAt);
+    if (Array.isArray(parsed) && parsed.some(isWorkflowItem)) {
+      return workflowBatch(runtime, ctx, parsed, arrivedAt, (plain) =>
+        delegate('POST', '/v2/batch', { ...ctx, json: async () => plain }, arrivedAt),
+      );
     }
     return delegate('POST', '/v2/batch', ctx, arrivedAt);
   });
