@@ -5,7 +5,11 @@ import { BridgeError } from '../../../../shared/bridge/errors';
 import type { BatchItemOutcome } from '../../../../shared/bridge/procedures/messages/batch';
 import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
 import { hasAnyFilter } from '../../../../shared/bridge/procedures/messages/filters';
-import type { CancelTarget, LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
+import {
+  type CancelTarget,
+  LOGS_MAX_COUNT,
+  type LogsPage,
+} from '../../../../shared/bridge/procedures/messages/logs';
 import type { SentMessage } from '../../../../shared/bridge/procedures/messages/publish';
 import type { BuiltRequest } from '../../../../shared/composer/request';
 import type {
@@ -27,6 +31,7 @@ import {
   type ServiceEndpoint,
 } from '../../http/service-api';
 import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
+import { logsByIds, type ReadLogsPage } from './logs-by-ids';
 
 /** Ids per cancel request: the service's bulk-cancel maximum is 500; 100 keeps URLs short. */
 export const CANCEL_CHUNK = 100;
@@ -277,6 +282,18 @@ export class MessageClient {
 
   /** One page, newest first; `events` whichever key the service used (`logs` in the current OpenAPI). */
   async logs(filters: FilterInput, cursor: string | undefined, count: number): Promise<LogsPage> {
+    const { messageIds } = filters;
+    if (Array.isArray(messageIds) && messageIds.length > 0) {
+      // The service filters by one message id: read the set id by id (logs-by-ids.ts).
+      const read: ReadLogsPage = (idFilters, idCursor) =>
+        this.logsPage(idFilters as FilterInput, idCursor, LOGS_MAX_COUNT);
+      return logsByIds(read, messageIds.map(String), filters, cursor);
+    }
+    return this.logsPage(filters, cursor, count);
+  }
+
+  /** One request to the logs endpoint. */
+  private async logsPage(filters: FilterInput, cursor: string | undefined, count: number): Promise<LogsPage> {
     const { body } = await this.api.json<Partial<LogsResponse> | null>({
       path: '/v2/logs',
       query: { ...filtersToQuery(filters), cursor, count },

@@ -26,6 +26,11 @@ export type LogStateFilter = (typeof LOG_STATE_FILTERS)[number];
 
 export const logFiltersSchema = messageFiltersSchema.extend({
   messageId: value.optional(),
+  /**
+   * A set of messages (e.g. every message of one workflow run). The service filters by one id, so main
+   * reads the set id by id; a page covers a slice of the ids.
+   */
+  messageIds: z.array(value).max(2000).optional(),
   state: z.array(z.enum(LOG_STATE_FILTERS)).max(20).optional(),
   host: values,
   path: values,

@@ -18,6 +18,8 @@ export interface LogsPage {
 }
 
 export const LOGS_PAGE_SIZE = 100;
+/** The most events the service returns per request. */
+export const LOGS_MAX_COUNT = 1000;
 
 export const cancelTargetSchema = z.union([
   z.object({ messageIds: z.array(messageId).min(1, 'select at least one message').max(1000) }),
@@ -33,7 +35,7 @@ export type CancelTarget = z.input<typeof cancelTargetSchema>;
 export const logProcedures = {
   'messages.logs.list': call<LogsPage>()(
     pagedListInput(logFiltersSchema, 200, {
-      count: z.number().int().min(1).max(1000).default(LOGS_PAGE_SIZE),
+      count: z.number().int().min(1).max(LOGS_MAX_COUNT).default(LOGS_PAGE_SIZE),
     }),
     'read',
   ),
