@@ -166,3 +166,48 @@ test('DLQ triage groups failures; a group is restarted in bulk with progress, su
     await wf.close();
   }
 });
+
+test('"Messages in logs" opens the logs filtered to every message of the run and no other run’s', async ({
+  app,
+}) => {
+  test.setTimeout(120_000);
+  await waitForStack(app);
+  const api = await stackApi(app);
+  const wf = await startWorkflowApp(api.url);
+  try {
+    const runIds: string[] = [];
+    for (const order of [1, 2]) {
+      runIds.push((await wf.client.trigger({ url: `${wf.url}/checkout`, body: { order } })).workflowRunId);
+    }
+    const [mine, other] = await Promise.all(runIds.map((id) => waitForRun(api.url, id, 'RUN_SUCCESS')));
+    const messagesOf = (run: { steps: { steps: { messageId: string }[] }[] }): string[] => [
+      ...new Set(run.steps.flatMap((group) => group.steps.map((step) => step.messageId))),
+    ];
+    const mineIds = messagesOf(mine as never);
+    const otherIds = messagesOf(other as never);
+    // A multi-step run: init, load-cart, charge — each step its own message.
+    expect(mineIds.length).toBeGreaterThanOrEqual(3);
+    expect(otherIds.filter((id) => mineIds.includes(id))).toEqual([]);
+
+    await go(app, `#/workflows/runs/${runIds[0]}`);
+    await app.getByTestId('run-detail').getByRole('button', { name: 'Messages in logs' }).click();
+    await expect(app).toHaveURL(/#\/messages\/logs$/);
+    const chipText = `Run ${runIds[0]}: ${mineIds.length} messages`;
+    const removeChip = app.getByRole('button', { name: `Remove filter ${chipText}` });
+    await expect(removeChip).toBeVisible();
+    const list = app.getByTestId('log-list');
+    await expect(list).toHaveAttribute('data-rows', String(mineIds.length));
+    for (const id of mineIds)
+      await expect(list.getByRole('listitem', { name: `Message ${id}` })).toBeVisible();
+    for (const id of otherIds)
+      await expect(list.getByRole('listitem', { name: `Message ${id}` })).toHaveCount(0);
+
+    // The filter is removable: without it the other run's messages are listed too.
+    await removeChip.click();
+    await expect(removeChip).toHaveCount(0);
+    for (const id of otherIds)
+      await expect(list.getByRole('listitem', { name: `Message ${id}` })).toBeVisible();
+  } finally {
+    await wf.close();
+  }
+});

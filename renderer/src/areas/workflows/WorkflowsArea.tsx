@@ -5,6 +5,7 @@
 //   #/workflows/jobs                           the journal of bulk jobs
 // Each tab is its own lazily loaded module.
 import { areaTab, tabbedArea } from '../../shell/TabbedArea';
+import '../../ui/chip.css';
 import './workflows.css';
 
 export default tabbedArea({

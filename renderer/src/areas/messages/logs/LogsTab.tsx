@@ -13,6 +13,7 @@ import { type PaletteCommand, useContextCommands } from '../../../shell/context-
 
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
+import { RemovableChip } from '../../../ui/Chip';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { describeDraft } from '../../../ui/filter-draft';
 import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
@@ -29,7 +30,14 @@ import '../../../ui/tables.css';
 import { groupByMessage, mergeEvents } from './group-events';
 import { LogDetail } from './LogDetail';
 import { LogList } from './LogList';
-import { type LogFilterDraft, toCancelFilters, toLogFilters, useLogsUi } from './log-filters';
+import {
+  type LogFilterDraft,
+  removeRunFilter,
+  runFilterText,
+  toCancelFilters,
+  toLogFilters,
+  useLogsUi,
+} from './log-filters';
 import './logs.css';
 
 export default function LogsTab({ params }: { params: string[] }) {
@@ -131,8 +139,8 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
       body: (
         <>
           Every message not yet delivered that matches <strong>{describeFilters(applied)}</strong> is
-          cancelled — also ones not loaded here. The state and message-id filters do not apply to cancel. This
-          cannot be undone.
+          cancelled — also ones not loaded here. The state, message-id and run filters do not apply to cancel.
+          This cannot be undone.
         </>
       ),
       confirmLabel: 'Cancel matching messages',
@@ -151,6 +159,11 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   return (
     <div className="logs-tab">
       <LogFilterBar />
+      {applied.run ? (
+        <div className="logs-chips" aria-label="Applied run filter">
+          <RemovableChip text={runFilterText(applied.run)} onRemove={removeRunFilter} />
+        </div>
+      ) : null}
       <ListToolbar
         className="logs-toolbar"
         testId="logs-summary"
@@ -268,14 +281,14 @@ function LogFilterBar() {
 }
 
 function describeFilters(draft: LogFilterDraft): string {
-  return (
-    describeDraft(draft, [
-      ['state', 'state'],
-      ['messageId', 'message'],
-      ['url', 'URL'],
-      ['topicName', 'group'],
-      ['queueName', 'queue'],
-      ['label', 'label'],
-    ]) || 'no filters'
-  );
+  const run = draft.run ? runFilterText(draft.run) : '';
+  const rest = describeDraft(draft, [
+    ['state', 'state'],
+    ['messageId', 'message'],
+    ['url', 'URL'],
+    ['topicName', 'group'],
+    ['queueName', 'queue'],
+    ['label', 'label'],
+  ]);
+  return [run, rest].filter(Boolean).join(', ') || 'no filters';
 }

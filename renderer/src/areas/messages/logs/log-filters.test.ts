@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { splitList } from '../../../ui/filter-draft';
-import { EMPTY_DRAFT, toCancelFilters, toLogFilters } from './log-filters';
+import {
+  EMPTY_DRAFT,
+  removeRunFilter,
+  runFilterText,
+  showRunMessages,
+  toCancelFilters,
+  toLogFilters,
+  useLogsUi,
+} from './log-filters';
 
 describe('logs filter form', () => {
   it('turns the form into bridge filters: lists split on commas, local times to ms, To inclusive', () => {
@@ -32,5 +40,22 @@ describe('logs filter form', () => {
     expect(toCancelFilters({})).toBeUndefined();
     expect(toCancelFilters({ state: ['CREATED'], messageId: 'msg_1' })).toBeUndefined();
     expect(toCancelFilters({ state: ['CREATED'], queueName: ['q'] })).toEqual({ queueName: ['q'] });
+  });
+
+  it('a run filter sends the run’s message ids, says what it is, never reaches cancel, and is removable', () => {
+    const run = { runId: 'wfr_1', messageIds: ['msg_b', 'msg_a'] };
+    expect(toLogFilters({ ...EMPTY_DRAFT, run }).filters).toEqual({ messageIds: ['msg_b', 'msg_a'] });
+    expect(runFilterText(run)).toBe('Run wfr_1: 2 messages');
+    expect(runFilterText({ runId: 'wfr_2', messageIds: ['msg_c'] })).toBe('Run wfr_2: 1 message');
+    // A run filter alone gives cancel nothing to go on: an empty cancel would cancel every message.
+    expect(toCancelFilters(toLogFilters({ ...EMPTY_DRAFT, run }).filters)).toBeUndefined();
+
+    useLogsUi.getState().show({ label: 'old' });
+    showRunMessages(run);
+    expect(useLogsUi.getState().applied).toEqual({ ...EMPTY_DRAFT, run });
+    useLogsUi.getState().setDraft({ url: 'https://a.example.com' });
+    removeRunFilter();
+    expect(useLogsUi.getState().applied).toEqual(EMPTY_DRAFT);
+    expect(useLogsUi.getState().draft).toEqual({ ...EMPTY_DRAFT, url: 'https://a.example.com' });
   });
 });

@@ -9,6 +9,12 @@ import { hasAnyFilter } from '../../../../../shared/bridge/procedures/messages/f
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 import { createFilterStore } from '../../../ui/list/filter-store';
 
+/** "Every message of this workflow run": the ids the run's steps carry (the service has no run filter). */
+export interface RunMessagesFilter {
+  runId: string;
+  messageIds: string[];
+}
+
 export interface LogFilterDraft {
   state: LogStateFilter | '';
   messageId: string;
@@ -19,6 +25,8 @@ export interface LogFilterDraft {
   /** `datetime-local` values, local time. */
   from: string;
   to: string;
+  /** Set by a run's "Messages in logs"; shown as a removable chip, not a text field. */
+  run: RunMessagesFilter | null;
 }
 
 export const EMPTY_DRAFT: LogFilterDraft = {
@@ -30,6 +38,7 @@ export const EMPTY_DRAFT: LogFilterDraft = {
   label: '',
   from: '',
   to: '',
+  run: null,
 };
 
 export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput; error?: string } {
@@ -37,6 +46,7 @@ export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput;
   const filters: LogFiltersInput = {
     state: draft.state ? [draft.state] : undefined,
     messageId: draft.messageId.trim() || undefined,
+    messageIds: draft.run?.messageIds,
     url: splitList(draft.url),
     topicName: splitList(draft.topicName),
     queueName: splitList(draft.queueName),
@@ -51,12 +61,18 @@ export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput;
 }
 
 /**
- * The filters bulk cancel can use (it has no state or message id filter). Undefined when nothing is left:
- * an empty cancel request would cancel every message.
+ * The filters bulk cancel can use (it has no state, message id or run filter). Undefined when nothing is
+ * left: an empty cancel request would cancel every message.
  */
 export function toCancelFilters(filters: LogFiltersInput): CancelFiltersInput | undefined {
-  const { state: _state, messageId: _messageId, ...rest } = filters;
+  const { state: _state, messageId: _messageId, messageIds: _messageIds, ...rest } = filters;
   return hasAnyFilter(rest) ? rest : undefined;
+}
+
+/** The run filter's chip text: what it is, honestly. */
+export function runFilterText(run: RunMessagesFilter): string {
+  const count = run.messageIds.length;
+  return `Run ${run.runId}: ${count} message${count === 1 ? '' : 's'}`;
 }
 
 /** The logs' filters, plus auto-refresh (kept while the user moves between tabs). */
@@ -64,3 +80,16 @@ export const useLogsUi = createFilterStore(EMPTY_DRAFT, (set) => ({
   autoRefresh: false,
   setAutoRefresh: (autoRefresh: boolean) => set({ autoRefresh }),
 }));
+
+/** Shows only the messages of one workflow run (the run detail's "Messages in logs"). */
+export function showRunMessages(run: RunMessagesFilter): void {
+  useLogsUi.getState().show({ run });
+}
+
+/** Removes the run filter, keeping the other filters as they are. */
+export function removeRunFilter(): void {
+  useLogsUi.setState((state) => ({
+    draft: { ...state.draft, run: null },
+    applied: { ...state.applied, run: null },
+  }));
+}

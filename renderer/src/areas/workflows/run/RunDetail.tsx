@@ -20,8 +20,10 @@ import { HeadersView } from '../../../ui/HeadersView';
 import { XIcon } from '../../../ui/icons';
 import { Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
+import { showRunMessages } from '../../messages/logs/log-filters';
 import { WfStateBadge } from '../StateBadge';
 import { formatDuration } from './duration';
+import { runMessageIds } from './run-messages';
 import { StepPanel } from './StepPanel';
 import { StepsView } from './StepsView';
 import { failedOnly, layoutRun } from './step-layout';
@@ -124,6 +126,7 @@ function RunBody({
 }) {
   const navigate = useNav((state) => state.navigate);
   const layout = useMemo(() => layoutRun(run), [run]);
+  const messageIds = useMemo(() => runMessageIds(run), [run]);
   const [onlyFailed, setOnlyFailed] = useState(false);
   const rows = useMemo(() => (onlyFailed ? failedOnly(layout.rows) : layout.rows), [layout, onlyFailed]);
   const [selectedKey, setSelectedKey] = useState<string | undefined>(() => {
@@ -273,8 +276,16 @@ function RunBody({
         >
           Compare…
         </Button>
-        {layout.rows[0]?.step?.messageId ? (
-          <Button size="sm" variant="ghost" onClick={() => onOpenMessage(layout.rows[0]!.step!.messageId)}>
+        {messageIds.length > 0 ? (
+          <Button
+            size="sm"
+            variant="ghost"
+            title={`Open the message logs filtered to this run's ${plural(messageIds.length, 'message')}`}
+            onClick={() => {
+              showRunMessages({ runId: run.workflowRunId, messageIds });
+              navigate('messages', 'logs');
+            }}
+          >
             Messages in logs
           </Button>
         ) : null}

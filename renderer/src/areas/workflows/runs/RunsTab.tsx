@@ -11,8 +11,9 @@ import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
+import { RemovableChip } from '../../../ui/Chip';
 import { Switch } from '../../../ui/fields';
-import { WorkflowIcon, XIcon } from '../../../ui/icons';
+import { WorkflowIcon } from '../../../ui/icons';
 import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
@@ -301,17 +302,11 @@ function RunFilterBar({
       <div className="wf-chips" aria-label="Applied filters">
         {chips.length === 0 ? <span className="faint">All runs, newest first</span> : null}
         {chips.map((chip) => (
-          <span key={`${chip.field}:${chip.value}`} className="chip">
-            {chip.text}
-            <button
-              type="button"
-              className="chip-remove"
-              aria-label={`Remove filter ${chip.text}`}
-              onClick={() => onChange(removeChip(filters, chip))}
-            >
-              <XIcon width={12} height={12} />
-            </button>
-          </span>
+          <RemovableChip
+            key={`${chip.field}:${chip.value}`}
+            text={chip.text}
+            onRemove={() => onChange(removeChip(filters, chip))}
+          />
         ))}
         {chips.length > 1 ? (
           <Button size="sm" variant="ghost" onClick={() => onChange({})}>
