@@ -1,4 +1,4 @@
-// The Workflows screens (run list, run detail, compare, DLQ triage, the bulk job dialog, the job journal)
+// The Workflows screens (run list, run detail, a run's messages in the logs, compare, DLQ triage, the bulk job dialog, the job journal)
 // in both themes, with real runs from a serve() app on the local stack: no console errors, one screenshot
 // each — to test-results/screenshots, or to docs/screenshots with SCREENSHOTS=1.
 import { expect, go, test, waitForStack } from './fixtures';
@@ -59,6 +59,13 @@ for (const theme of ['light', 'dark'] as const) {
       await shoot('workflows-run-failed', async () => {
         await expect(page.getByTestId('failure-function')).toBeVisible();
         await expect(page.getByTestId('step-panel')).toContainText('Attempts that failed');
+      });
+      await page.getByTestId('run-detail').getByRole('button', { name: 'Messages in logs' }).click();
+      await shoot('workflows-run-messages', async () => {
+        await expect(
+          page.getByRole('button', { name: new RegExp(`^Remove filter Run ${failed[0]}: `) }),
+        ).toBeVisible();
+        await expect(page.getByTestId('log-list').getByRole('listitem')).not.toHaveCount(0);
       });
       await go(page, `#/workflows/compare/${failed[0]}/${good}`);
       await shoot('workflows-compare', async () => {
