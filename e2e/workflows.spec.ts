@@ -2,8 +2,9 @@
 // served with the vendor's serve() on 127.0.0.1. Runs of every step type in the explorer; failures grouped
 // in DLQ triage; a bulk restart of one group with progress, summary and its journal entry; compare.
 import { expect, go, test, waitForStack } from './fixtures';
-import { stackApi } from './support/stack-api';
-import { startWorkflowApp, waitForRun } from './support/workflow-app';
+import type { Page } from '@playwright/test';
+import { type StackApi, stackApi } from './support/stack-api';
+import { startWorkflowApp, type WorkflowApp, waitForRun } from './support/workflow-app';
 
 test('the run explorer shows a run of every step type: tree beside timeline, step details, filters', async ({
   app,
@@ -167,14 +168,26 @@ test('DLQ triage groups failures; a group is restarted in bulk with progress, su
   }
 });
 
-test('"Messages in logs" opens the logs filtered to every message of the run and no other run’s', async ({
-  app,
-}) => {
-  test.setTimeout(120_000);
+/** The stack running, its API, and a serve() app on it for the length of `body`. */
+async function withWorkflowApp(
+  app: Page,
+  body: (api: StackApi, wf: WorkflowApp) => Promise<void>,
+): Promise<void> {
   await waitForStack(app);
   const api = await stackApi(app);
   const wf = await startWorkflowApp(api.url);
   try {
+    await body(api, wf);
+  } finally {
+    await wf.close();
+  }
+}
+
+test('"Messages in logs" opens the logs filtered to every message of the run and no other run’s', async ({
+  app,
+}) => {
+  test.setTimeout(120_000);
+  await withWorkflowApp(app, async (api, wf) => {
     const runIds: string[] = [];
     for (const order of [1, 2]) {
       runIds.push((await wf.client.trigger({ url: `${wf.url}/checkout`, body: { order } })).workflowRunId);
@@ -207,7 +220,5 @@ test('"Messages in logs" opens the logs filtered to every message of the run and
     await expect(removeChip).toHaveCount(0);
     for (const id of otherIds)
       await expect(list.getByRole('listitem', { name: `Message ${id}` })).toBeVisible();
-  } finally {
-    await wf.close();
-  }
+  });
 });
