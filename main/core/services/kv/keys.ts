@@ -8,6 +8,7 @@ import type {
   KvValuePage,
 } from '../../../../shared/bridge/procedures/kv/keys';
 import { BridgeError } from '../../../../shared/bridge/errors';
+import { type KvBytes, kvBytesOf, kvTextOf } from '../../../../shared/kv/bytes';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
 import type { Handlers, StreamSink } from '../../bridge/router';
 import type { HandlerDeps } from '../handler-deps';
@@ -231,11 +232,24 @@ async function scanPage(
   kv: KvClient,
   scan: KvArgs,
   size: KvArgs,
-): Promise<{ items: string[]; cursor: string; total: number }> {
-  const [[at, items], total] = entriesOrThrow(await kv.batch([scan, size])) as [[string, string[]], number];
-  return { items, cursor: next(at, String(at) === '0'), total };
+): Promise<{ items: KvBytes[]; cursor: string; total: number }> {
+  const [[at, items], total] = entriesOrThrow(await kv.batch([scan, size], 'base64')) as [
+    [string, string[]],
+    number,
+  ];
+  const cursor = kvTextOf(at);
+  return { items: items.map(kvBytesOf), cursor: next(cursor, cursor === '0'), total };
 }
 
+/** Flat `[a, b, a, b, …]` as pairs. */
+function pairs<T>(flat: T[]): [T, T][] {
+  const out: [T, T][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+  return out;
+}
+
+// Collections are read with base64 replies (exact bytes) and decoded here: UTF-8 members stay text, the
+// others travel as their bytes, so the viewer shows hex instead of U+FFFD and edits target the real bytes.
 async function readValue(
   kv: KvClient,
   key: string,
@@ -258,9 +272,7 @@ async function readValue(
     }
     case 'hash': {
       const page = await scanPage(kv, ['HSCAN', key, cursor, 'COUNT', count], ['HLEN', key]);
-      const entries: [string, string][] = [];
-      for (let i = 0; i + 1 < page.items.length; i += 2) entries.push([page.items[i]!, page.items[i + 1]!]);
-      return { type, entries, cursor: page.cursor, total: page.total };
+      return { type, entries: pairs(page.items), cursor: page.cursor, total: page.total };
     }
     case 'set': {
       const page = await scanPage(kv, ['SSCAN', key, cursor, 'COUNT', count], ['SCARD', key]);
@@ -269,14 +281,17 @@ async function readValue(
     case 'list': {
       const start = Number(cursor) || 0;
       const [items, total] = entriesOrThrow(
-        await kv.batch([
-          ['LRANGE', key, start, start + count - 1],
-          ['LLEN', key],
-        ]),
+        await kv.batch(
+          [
+            ['LRANGE', key, start, start + count - 1],
+            ['LLEN', key],
+          ],
+          'base64',
+        ),
       ) as [string[], number];
       return {
         type,
-        items: items.map((value, i) => ({ index: start + i, value })),
+        items: items.map((value, i) => ({ index: start + i, value: kvBytesOf(value) })),
         cursor: next(start + items.length, start + items.length >= total),
         total,
       };
@@ -284,29 +299,32 @@ async function readValue(
     case 'zset': {
       const start = Number(cursor) || 0;
       const [flat, total] = entriesOrThrow(
-        await kv.batch([
-          ['ZRANGE', key, start, start + count - 1, 'WITHSCORES'],
-          ['ZCARD', key],
-        ]),
+        await kv.batch(
+          [
+            ['ZRANGE', key, start, start + count - 1, 'WITHSCORES'],
+            ['ZCARD', key],
+          ],
+          'base64',
+        ),
       ) as [string[], number];
-      const entries: { member: string; score: string }[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2)
-        entries.push({ member: flat[i]!, score: String(flat[i + 1]) });
+      const entries = pairs(flat).map(([member, score]) => ({
+        member: kvBytesOf(member),
+        score: kvTextOf(String(score)),
+      }));
       return { type, entries, cursor: next(start + entries.length, start + entries.length >= total), total };
     }
     case 'stream': {
       const from = cursor === '0' || cursor === '' ? '-' : `(${cursor}`;
       const [raw, total] = entriesOrThrow(
-        await kv.batch([
-          ['XRANGE', key, from, '+', 'COUNT', count],
-          ['XLEN', key],
-        ]),
+        await kv.batch(
+          [
+            ['XRANGE', key, from, '+', 'COUNT', count],
+            ['XLEN', key],
+          ],
+          'base64',
+        ),
       ) as [[string, string[]][], number];
-      const entries = raw.map(([id, flat]) => {
-        const fields: [string, string][] = [];
-        for (let i = 0; i + 1 < flat.length; i += 2) fields.push([flat[i]!, flat[i + 1]!]);
-        return { id, fields };
-      });
+      const entries = raw.map(([id, flat]) => ({ id: kvTextOf(id), fields: pairs(flat.map(kvBytesOf)) }));
       const last = entries[entries.length - 1]?.id;
       return { type, entries, cursor: next(last ?? '', entries.length < count || !last), total };
     }
@@ -316,6 +334,16 @@ async function readValue(
         message: `Switchyard has no viewer for the type "${type}"; use the workbench.`,
       };
   }
+}
+
+/**
+ * A command whose last argument is a member or field as read: text goes in the JSON body; binary bytes go
+ * as the raw body of the path form (JSON strings cannot carry them), so the command hits the exact bytes.
+ */
+function callOn(kv: KvClient, args: KvArgs, target: KvBytes): Promise<unknown> {
+  return typeof target === 'string'
+    ? kv.call([...args, target])
+    : kv.callWithValue(args, Buffer.from(target.base64, 'base64'));
 }
 
 async function applyEdit(kv: KvClient, input: KvEdit): Promise<unknown> {
@@ -332,7 +360,7 @@ async function applyEdit(kv: KvClient, input: KvEdit): Promise<unknown> {
     case 'hash.set':
       return kv.call(['HSET', edit.key, edit.field, edit.value]);
     case 'hash.delete':
-      return kv.call(['HDEL', edit.key, edit.field]);
+      return callOn(kv, ['HDEL', edit.key], edit.field);
     case 'list.set':
       return kv.call(['LSET', edit.key, edit.index, edit.value]);
     case 'list.push':
@@ -351,11 +379,11 @@ async function applyEdit(kv: KvClient, input: KvEdit): Promise<unknown> {
     case 'set.add':
       return kv.call(['SADD', edit.key, edit.member]);
     case 'set.remove':
-      return kv.call(['SREM', edit.key, edit.member]);
+      return callOn(kv, ['SREM', edit.key], edit.member);
     case 'zset.add':
-      return kv.call(['ZADD', edit.key, edit.score, edit.member]);
+      return callOn(kv, ['ZADD', edit.key, edit.score], edit.member);
     case 'zset.remove':
-      return kv.call(['ZREM', edit.key, edit.member]);
+      return callOn(kv, ['ZREM', edit.key], edit.member);
     case 'stream.add':
       return kv.call(['XADD', edit.key, '*', ...edit.fields.flat()]);
     case 'stream.delete':

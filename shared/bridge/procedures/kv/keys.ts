@@ -2,6 +2,7 @@
 // paged values by type, edits, TTL, rename, duplicate, delete, and bulk delete by pattern (a counting scan,
 // then a stream that UNLINKs in chunks and reports progress; closing either stream cancels it).
 import { z } from 'zod';
+import type { KvBytes } from '../../../kv/bytes';
 import { call, stream } from '../../define';
 
 const profileId = z.string().min(1).max(100);
@@ -44,17 +45,30 @@ export interface KvKeyInfo extends KvKeyMeta {
   memory: number | null;
 }
 
-/** A page of a value; `cursor` is where the next page starts, '' once the value is complete. */
+/**
+ * A page of a value; `cursor` is where the next page starts, '' once the value is complete. Collection
+ * members, fields and values are read binary-safe: text when valid UTF-8, else their exact bytes.
+ */
 export type KvValuePage =
   | { type: 'string'; base64: string; length: number; truncated: boolean }
-  | { type: 'hash'; entries: [string, string][]; cursor: string; total: number }
-  | { type: 'list'; items: { index: number; value: string }[]; cursor: string; total: number }
-  | { type: 'set'; members: string[]; cursor: string; total: number }
-  | { type: 'zset'; entries: { member: string; score: string }[]; cursor: string; total: number }
-  | { type: 'stream'; entries: { id: string; fields: [string, string][] }[]; cursor: string; total: number }
+  | { type: 'hash'; entries: [KvBytes, KvBytes][]; cursor: string; total: number }
+  | { type: 'list'; items: { index: number; value: KvBytes }[]; cursor: string; total: number }
+  | { type: 'set'; members: KvBytes[]; cursor: string; total: number }
+  | { type: 'zset'; entries: { member: KvBytes; score: string }[]; cursor: string; total: number }
+  | { type: 'stream'; entries: { id: string; fields: [KvBytes, KvBytes][] }[]; cursor: string; total: number }
   | { type: 'other'; message: string };
 
 const value = z.string().max(10_000_000);
+/** A member or field to target: text, or the exact bytes of a binary one (as read, base64). */
+const target = z.union([
+  value,
+  z.object({
+    base64: z
+      .string()
+      .max(14_000_000)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
+  }),
+]);
 
 export const kvEditSchema = z.discriminatedUnion('op', [
   z.object({
@@ -67,22 +81,23 @@ export const kvEditSchema = z.discriminatedUnion('op', [
     create: z.boolean().default(false),
   }),
   z.object({ op: z.literal('hash.set'), key, field: z.string().max(1_000_000), value }),
-  z.object({ op: z.literal('hash.delete'), key, field: z.string().max(1_000_000) }),
+  z.object({ op: z.literal('hash.delete'), key, field: target }),
   z.object({ op: z.literal('list.set'), key, index: z.number().int(), value }),
   z.object({ op: z.literal('list.push'), key, side: z.enum(['left', 'right']), value }),
   z.object({ op: z.literal('list.remove'), key, index: z.number().int() }),
   z.object({ op: z.literal('set.add'), key, member: value }),
-  z.object({ op: z.literal('set.remove'), key, member: value }),
+  z.object({ op: z.literal('set.remove'), key, member: target }),
   z.object({
     op: z.literal('zset.add'),
     key,
-    member: value,
+    /** Binary members can be re-scored in place. */
+    member: target,
     score: z
       .string()
       .trim()
       .regex(/^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?inf)$/i, 'not a number'),
   }),
-  z.object({ op: z.literal('zset.remove'), key, member: value }),
+  z.object({ op: z.literal('zset.remove'), key, member: target }),
   z.object({
     op: z.literal('stream.add'),
     key,

@@ -1,7 +1,10 @@
 // The value of one key, by type: strings as text, JSON or hex (each editable); hashes, lists, sets, sorted
 // sets and streams as tables paged with "load more", each row editable or removable, with an add row.
+// Binary members (not valid UTF-8) show as marked hex; their rows are read-only except where the edit
+// can carry the exact bytes (removal, a sorted-set score), so an edit never corrupts them.
 import { useState } from 'react';
 import type { KvEdit, KvValuePage } from '../../../../../shared/bridge/procedures/kv/keys';
+import { decodeUtf8, type KvBytes, kvBytesLabel, toHex } from '../../../../../shared/kv/bytes';
 import { tokenizeCommandLine } from '../../../../../shared/kv/command-line';
 import { base64ToBytes, bytesToBase64 } from '../../../../../shared/kv/resp2';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -10,10 +13,9 @@ import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { Segmented } from '../../../ui/fields';
 import { PlusIcon, TrashIcon } from '../../../ui/icons';
-import { Callout, Spinner } from '../../../ui/misc';
+import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
-import { decodeUtf8, toHex } from '../workbench/shape';
 
 const PAGE = 100;
 
@@ -113,10 +115,18 @@ export function ValueView({
       return <Callout tone="info" title={first.message} />;
     default: {
       const table = collectionTable(first.type, keyName, edit);
+      const rows = pages.flatMap(table.rows);
+      const hasBinary = rows.some((row) => isBinary(...row.cells));
       return (
         <>
+          {hasBinary ? (
+            <Callout tone="info" title="Some values are binary (not valid UTF-8).">
+              They show as hex, marked <Badge tone="warning">hex</Badge>, and cannot be edited here; removing
+              one targets its exact bytes{first.type === 'zset' ? ', and scores stay editable' : ''}.
+            </Callout>
+          ) : null}
           {/* keyed by type: the add row's draft has one cell per column of its type */}
-          <EditableTable key={first.type} {...table} rows={pages.flatMap(table.rows)} canWrite={canWrite} />
+          <EditableTable key={first.type} {...table} rows={rows} canWrite={canWrite} />
           {loadMoreRow}
         </>
       );
@@ -137,9 +147,13 @@ function collectionTable(
       return {
         columns: ['Field', 'Value'],
         editable: [false, true],
-        rows: (p) => (p.type === 'hash' ? p.entries.map(([f, v]) => ({ id: f, cells: [f, v] })) : []),
-        onSave: (row, cells) => edit({ op: 'hash.set', key, field: row.id, value: cells[1]! }),
-        onDelete: (row) => edit({ op: 'hash.delete', key, field: row.id }),
+        rows: (p) =>
+          p.type === 'hash'
+            ? p.entries.map(([f, v]) => ({ id: rowId(f), cells: [f, v], binary: isBinary(f, v) }))
+            : [],
+        onSave: (row, cells) =>
+          edit({ op: 'hash.set', key, field: row.cells[0] as string, value: cells[1]! }),
+        onDelete: (row) => edit({ op: 'hash.delete', key, field: row.cells[0]! }),
         onAdd: (cells) => edit({ op: 'hash.set', key, field: cells[0]!, value: cells[1]! }),
       };
     case 'list':
@@ -148,7 +162,11 @@ function collectionTable(
         editable: [false, true],
         rows: (p) =>
           p.type === 'list'
-            ? p.items.map((item) => ({ id: String(item.index), cells: [String(item.index), item.value] }))
+            ? p.items.map((item) => ({
+                id: String(item.index),
+                cells: [String(item.index), item.value],
+                binary: isBinary(item.value),
+              }))
             : [],
         onSave: (row, cells) => edit({ op: 'list.set', key, index: Number(row.id), value: cells[1]! }),
         onDelete: (row) => edit({ op: 'list.remove', key, index: Number(row.id) }),
@@ -159,8 +177,8 @@ function collectionTable(
       return {
         columns: ['Member'],
         editable: [false],
-        rows: (p) => (p.type === 'set' ? p.members.map((m) => ({ id: m, cells: [m] })) : []),
-        onDelete: (row) => edit({ op: 'set.remove', key, member: row.id }),
+        rows: (p) => (p.type === 'set' ? p.members.map((m) => ({ id: rowId(m), cells: [m] })) : []),
+        onDelete: (row) => edit({ op: 'set.remove', key, member: row.cells[0]! }),
         onAdd: (cells) => edit({ op: 'set.add', key, member: cells[0]! }),
       };
     case 'zset':
@@ -168,9 +186,12 @@ function collectionTable(
         columns: ['Member', 'Score'],
         editable: [false, true],
         rows: (p) =>
-          p.type === 'zset' ? p.entries.map((e) => ({ id: e.member, cells: [e.member, e.score] })) : [],
-        onSave: (row, cells) => edit({ op: 'zset.add', key, member: row.id, score: cells[1]! }),
-        onDelete: (row) => edit({ op: 'zset.remove', key, member: row.id }),
+          p.type === 'zset'
+            ? p.entries.map((e) => ({ id: rowId(e.member), cells: [e.member, e.score] }))
+            : [],
+        // ZADD carries a binary member as its exact bytes, so a score edit is safe for every member.
+        onSave: (row, cells) => edit({ op: 'zset.add', key, member: row.cells[0]!, score: cells[1]! }),
+        onDelete: (row) => edit({ op: 'zset.remove', key, member: row.cells[0]! }),
         onAdd: (cells) => edit({ op: 'zset.add', key, member: cells[0]!, score: cells[1]! }),
       };
     case 'stream':
@@ -181,7 +202,8 @@ function collectionTable(
           p.type === 'stream'
             ? p.entries.map((e) => ({
                 id: e.id,
-                cells: [e.id, e.fields.map(([f, v]) => `${f}=${v}`).join('  ')],
+                binary: isBinary(...e.fields.flat()),
+                cells: [e.id, e.fields.map(([f, v]) => `${cellText(f)}=${cellText(v)}`).join('  ')],
               }))
             : [],
         onDelete: (row) => edit({ op: 'stream.delete', key, id: row.id }),
@@ -315,8 +337,39 @@ function prettyJson(text: string): string | undefined {
 }
 
 interface Row {
+  /** Unique within the table (binary members get a prefix no text member can collide with). */
   id: string;
-  cells: string[];
+  /** Text, or a binary member's exact bytes (what removals and score edits target). */
+  cells: KvBytes[];
+  /** A value in the row is not valid UTF-8: shown as hex and not editable here. */
+  binary?: boolean;
+}
+
+function rowId(member: KvBytes): string {
+  return typeof member === 'string' ? `t:${member}` : `b:${member.base64}`;
+}
+
+function isBinary(...values: KvBytes[]): boolean {
+  return values.some((value) => typeof value !== 'string');
+}
+
+/** A member as plain text (binary as marked hex), for composite cells and labels. */
+function cellText(value: KvBytes): string {
+  const label = kvBytesLabel(value);
+  return label.binary ? `hex:${label.text.replace(/\s+/g, '')}` : label.text;
+}
+
+const BINARY_READ_ONLY =
+  'Not valid UTF-8: shown as hex and read-only here (removing it targets the exact bytes). Use the workbench to change it.';
+
+function Cell({ value }: { value: KvBytes }) {
+  const label = kvBytesLabel(value);
+  if (!label.binary) return <span className="kv-cell-text">{label.text}</span>;
+  return (
+    <span className="kv-cell-text kv-cell-binary" title="Not valid UTF-8: the bytes in hex">
+      <Badge tone="warning">hex</Badge> {label.text}
+    </span>
+  );
 }
 
 function EditableTable({
@@ -356,7 +409,7 @@ function EditableTable({
                       <input
                         className="input input-mono"
                         aria-label={`Edit ${columns[i]}`}
-                        value={editing.cells[i]}
+                        value={editing.cells[i] ?? ''}
                         autoFocus
                         onChange={(event) =>
                           setEditing({
@@ -371,7 +424,7 @@ function EditableTable({
                         }}
                       />
                     ) : (
-                      <span className="kv-cell-text">{cell}</span>
+                      <Cell value={cell} />
                     )}
                   </td>
                 ))}
@@ -387,11 +440,15 @@ function EditableTable({
                       >
                         Save
                       </Button>
+                    ) : onSave && row.binary ? (
+                      <span className="muted small" title={BINARY_READ_ONLY}>
+                        read-only
+                      </span>
                     ) : onSave ? (
                       <Button
                         size="sm"
                         variant="ghost"
-                        onClick={() => setEditing({ id: row.id, cells: [...row.cells] })}
+                        onClick={() => setEditing({ id: row.id, cells: row.cells.map(cellText) })}
                       >
                         Edit
                       </Button>
@@ -400,7 +457,7 @@ function EditableTable({
                       size="sm"
                       variant="ghost"
                       icon={<TrashIcon />}
-                      aria-label={`Remove ${row.cells[0]}`}
+                      aria-label={`Remove ${cellText(row.cells[0]!)}`}
                       onClick={() => void onDelete(row)}
                     />
                   </td>

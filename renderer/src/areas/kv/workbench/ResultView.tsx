@@ -2,8 +2,9 @@
 // tables, field/value pairs as two-column tables; and the raw RESP2 bytes as a hex dump beside what they
 // decode to.
 import { useMemo } from 'react';
+import { toHex } from '../../../../../shared/kv/bytes';
 import { base64ToBytes, hexDump, parseResp2, resp2ToPlain } from '../../../../../shared/kv/resp2';
-import { type Shape, shapeOf, toHex } from './shape';
+import { type Shape, shapeOf } from './shape';
 
 export function ReplyValue({
   value,

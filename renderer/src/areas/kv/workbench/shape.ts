@@ -1,5 +1,6 @@
 // How a reply is shown: decides a shape from the value (and the command that produced it), so the
 // result view renders scalars, tables, maps, JSON and binary each their own way. Pure, unit-tested.
+import { decodeUtf8 } from '../../../../../shared/kv/bytes';
 import { base64ToBytes } from '../../../../../shared/kv/resp2';
 
 export type Shape =
@@ -81,21 +82,4 @@ function safeBase64(value: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-}
-
-const strict = new TextDecoder('utf-8', { fatal: true });
-export function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return strict.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-export function toHex(bytes: Uint8Array, limit = 4096): string {
-  let out = '';
-  const end = Math.min(bytes.length, limit);
-  for (let i = 0; i < end; i += 1)
-    out += bytes[i]!.toString(16).padStart(2, '0') + (i % 16 === 15 ? '\n' : ' ');
-  return out.trimEnd() + (bytes.length > limit ? ` … (${bytes.length - limit} more bytes)` : '');
 }
