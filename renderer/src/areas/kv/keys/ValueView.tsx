@@ -441,7 +441,7 @@ function EditableTable({
                         Save
                       </Button>
                     ) : onSave && row.binary ? (
-                      <span className="muted small" title={BINARY_READ_ONLY}>
+                      <span className="muted small kv-read-only" title={BINARY_READ_ONLY}>
                         read-only
                       </span>
                     ) : onSave ? (
