@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedInputOf, CallName, OutputOf } from '../../../../shared/bridge/procedures';
 import { procedures } from '../../../../shared/bridge/procedures';
-import { toHex } from '../../../../shared/kv/bytes';
+import { type KvBytes, toHex } from '../../../../shared/kv/bytes';
 import { base64ToBytes } from '../../../../shared/kv/resp2';
 import { useSuiteTempDir } from '../../testing/temp-dir';
 import { KvClient } from './client';
@@ -42,8 +42,10 @@ describe('binary collection members', () => {
     expect(written.entries.every((entry) => entry.error === undefined)).toBe(true);
 
     const hash = await value('b:h', 'hash');
-    expect(hash.type === 'hash' && new Map(hash.entries.map(([f, v]) => [JSON.stringify(f), v]))).toEqual(
-      new Map([
+    const byField = (entries: [KvBytes, KvBytes][]) =>
+      new Map<string, KvBytes>(entries.map(([f, v]) => [JSON.stringify(f), v]));
+    expect(hash.type === 'hash' && byField(hash.entries)).toEqual(
+      new Map<string, KvBytes>([
         [JSON.stringify('f'), { base64: BIN_B64 }],
         [JSON.stringify({ base64: BIN_B64 }), 'v'],
       ]),
