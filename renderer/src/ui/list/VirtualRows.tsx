@@ -15,6 +15,10 @@ export interface VirtualRowsOptions {
   count: number;
   rowHeight: number;
   overscan?: number;
+  /**
+   * Keep it stable (useCallback over the rows it reads): the virtualizer re-measures every row whenever it
+   * changes, so an inline function costs O(rows) on every scroll frame.
+   */
   getItemKey?: (index: number) => string | number;
   /** A paged list: load the next page when the last row on screen is `ahead` rows from the end. */
   paging?: { loaded: number; ahead: number; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void };

@@ -1,7 +1,7 @@
 // The key list, virtualized: only the rows on screen are in the DOM, so a tree or flat list of a million
 // keys scrolls like ten. Reports which keys are on screen so their type and TTL can be fetched in one
 // pipelined batch.
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { TreeRow } from '../../../../../shared/kv/key-tree';
 import type { KvKeyMeta } from '../../../../../shared/bridge/procedures/kv/keys';
 import { ChevronDownIcon } from '../../../ui/icons';
@@ -30,35 +30,44 @@ export function KeyList({
   meta: ReadonlyMap<string, KvKeyMeta>;
   onVisibleKeys: (keys: string[]) => void;
 }) {
-  const rows: TreeRow[] = useMemo(
-    () =>
-      view === 'tree'
-        ? scan.tree.visibleRows(expanded)
-        : scan.keys.map((key) => ({ kind: 'key' as const, key, name: key, depth: 0 })),
-    // scan.version changes whenever keys arrive; the tree and array are mutated in place.
+  // The tree view flattens its open folders once per flush or toggle; the flat view reads the arrival
+  // array itself (no row object per key: a million of them on every flush would cost more than the list).
+  const treeRows: readonly TreeRow[] | undefined = useMemo(
+    () => (view === 'tree' ? scan.tree.visibleRows(expanded) : undefined),
+    // scan.version changes whenever keys arrive; the tree is mutated in place.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [scan.version, scan.tree, view, expanded],
   );
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const list = useVirtualRows(scrollRef, {
-    count: rows.length,
-    rowHeight: KEY_ROW_HEIGHT,
-    getItemKey: (index) => {
-      const row = rows[index]!;
+  const keys = scan.keys;
+  const count = treeRows ? treeRows.length : keys.length;
+  const rowAt = useCallback(
+    (index: number): TreeRow =>
+      treeRows ? treeRows[index]! : { kind: 'key', key: keys[index]!, name: keys[index]!, depth: 0 },
+    // keys is mutated in place: scan.version tells when it grew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [treeRows, keys, scan.version],
+  );
+  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
+  const getItemKey = useCallback(
+    (index: number) => {
+      const row = rowAt(index);
       return row.kind === 'folder' ? `f:${row.folder.path}` : `k:${row.key}`;
     },
-  });
+    [rowAt],
+  );
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const list = useVirtualRows(scrollRef, { count, rowHeight: KEY_ROW_HEIGHT, getItemKey });
   const { items } = list;
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
   useEffect(() => {
-    const keys: string[] = [];
-    for (let i = first; i <= last; i += 1) {
-      const row = rows[i];
-      if (row?.kind === 'key') keys.push(row.key);
+    const onScreen: string[] = [];
+    for (let i = first; i <= Math.min(last, count - 1); i += 1) {
+      const row = rowAt(i);
+      if (row.kind === 'key') onScreen.push(row.key);
     }
-    onVisibleKeys(keys);
-  }, [first, last, rows, onVisibleKeys]);
+    onVisibleKeys(onScreen);
+  }, [first, last, count, rowAt, onVisibleKeys]);
 
   return (
     <div
@@ -67,11 +76,11 @@ export function KeyList({
       role="tree"
       aria-label="Keys"
       data-testid="key-list"
-      data-rows={rows.length}
+      data-rows={count}
     >
       <VirtualRows rows={list}>
         {(index) => {
-          const row = rows[index]!;
+          const row = rowAt(index);
           return row.kind === 'folder' ? (
             <FolderRow
               path={row.folder.path}
