@@ -25,7 +25,7 @@
 // 5. The KV live monitor under 20,000 lines/s for 30 s (bench/ui-monitor.ts): frame time, renderer heap,
 //    drops. `--only monitor` runs just these rows; `--monitor-rate N`, `--monitor-seconds N` size them.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -232,6 +232,37 @@ async function scrollFrameTimes(page: Page, selector: string): Promise<number[]>
     },
     { target: selector, frames: SCROLL_FRAMES, step: SCROLL_STEP_PX },
   );
+}
+
+/**
+ * `BENCH_CPU_PROFILE=<dir>`: the same scroll under the CDP sampling profiler; writes a .cpuprofile per
+ * scroll (open it in Chrome DevTools' Performance panel) and prints the functions with the most self time.
+ * Build the renderer unminified (`npx vite build --minify false`) for readable names.
+ */
+async function profiledScrollFrames(page: Page, selector: string): Promise<number[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const frames = await scrollFrameTimes(page, selector);
+  const { profile } = await cdp.send('Profiler.stop');
+  const name = `${process.env.BENCH_CPU_PROFILE}/${selector.replace(/\W+/g, '_')}-${Date.now()}.cpuprofile`;
+  writeFileSync(name, JSON.stringify(profile));
+  const self = new Map<string, number>();
+  const dt = profile.timeDeltas ?? [];
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  (profile.samples ?? []).forEach((id, i) => {
+    const n = byId.get(id)!;
+    const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  console.log(`profile ${selector}: ${name}, ${total.toFixed(0)} ms sampled`);
+  for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`  ${v.toFixed(1).padStart(8)} ms  ${k}`);
+  }
+  await cdp.detach();
+  return frames;
 }
 
 /** A static copy of the rendered rows, every row in the DOM, laid over the list at the same size. */
@@ -488,7 +519,7 @@ export async function run(args: string[]): Promise<void> {
       keys: flag(args, '--keys', 1_000_000),
       browse: flag(args, '--browse', 100_000),
       runs: Math.min(runs, 5),
-      scrollFrames: scrollFrameTimes,
+      scrollFrames: process.env.BENCH_CPU_PROFILE ? profiledScrollFrames : scrollFrameTimes,
     };
     const monitorOptions = {
       rate: flag(args, '--monitor-rate', 20_000),
