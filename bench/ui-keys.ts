@@ -8,7 +8,10 @@
 // 2. Scrolling: the browser loads `--browse N` keys (default 100,000: the first walk's cap, then "Continue
 //    scanning" until N), then the flat list and the tree (every folder expanded) are scrolled a fixed number
 //    of pixels per frame while requestAnimationFrame deltas are recorded. Baseline: a static list of 10,000
-//    copies of a rendered row (all in the DOM, no React) scrolled the same way in the same page.
+//    copies of a rendered row (all in the DOM, no React) scrolled the same way in the same page. It is no
+//    floor: a CPU profile of its scroll is all native style/layout/paint of 10,000 rows, so on a loaded
+//    machine it falls to 30 fps (p95 33 ms) while the virtualized list (~40 rows in the DOM) holds 60.
+//    The verdicts use the absolute 16.7 ms budget, never the ratio.
 import type { Page } from '@playwright/test';
 import { median, percentile } from './lib/report';
 import { stackPageUrl } from './lib/stack-page';
