@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { MESSAGE_STATES } from '../../../messages/types';
 
 const value = z.string().trim().min(1).max(2000);
+
+/** Most message ids one logs query may name (the `messageIds` filter). */
+export const MESSAGE_IDS_MAX = 2000;
 const values = z.array(value).max(100).optional();
 const time = z.number().int().nonnegative().optional();
 
@@ -30,7 +33,7 @@ export const logFiltersSchema = messageFiltersSchema.extend({
    * A set of messages (e.g. every message of one workflow run). The service filters by one id, so main
    * reads the set id by id; a page covers a slice of the ids.
    */
-  messageIds: z.array(value).max(2000).optional(),
+  messageIds: z.array(value).max(MESSAGE_IDS_MAX).optional(),
   state: z.array(z.enum(LOG_STATE_FILTERS)).max(20).optional(),
   host: values,
   path: values,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { logFiltersSchema, MESSAGE_IDS_MAX } from '../../../../../shared/bridge/procedures/messages/filters';
 import { splitList } from '../../../ui/filter-draft';
 import {
   EMPTY_DRAFT,
@@ -43,19 +44,33 @@ describe('logs filter form', () => {
   });
 
   it('a run filter sends the run’s message ids, says what it is, never reaches cancel, and is removable', () => {
-    const run = { runId: 'wfr_1', messageIds: ['msg_b', 'msg_a'] };
+    const run = { runId: 'wfr_1', messageIds: ['msg_b', 'msg_a'], total: 2 };
     expect(toLogFilters({ ...EMPTY_DRAFT, run }).filters).toEqual({ messageIds: ['msg_b', 'msg_a'] });
     expect(runFilterText(run)).toBe('Run wfr_1: 2 messages');
-    expect(runFilterText({ runId: 'wfr_2', messageIds: ['msg_c'] })).toBe('Run wfr_2: 1 message');
+    expect(runFilterText({ runId: 'wfr_2', messageIds: ['msg_c'], total: 1 })).toBe('Run wfr_2: 1 message');
     // A run filter alone gives cancel nothing to go on: an empty cancel would cancel every message.
     expect(toCancelFilters(toLogFilters({ ...EMPTY_DRAFT, run }).filters)).toBeUndefined();
 
     useLogsUi.getState().show({ label: 'old' });
-    showRunMessages(run);
+    showRunMessages('wfr_1', ['msg_b', 'msg_a']);
     expect(useLogsUi.getState().applied).toEqual({ ...EMPTY_DRAFT, run });
     useLogsUi.getState().setDraft({ url: 'https://a.example.com' });
     removeRunFilter();
     expect(useLogsUi.getState().applied).toEqual(EMPTY_DRAFT);
     expect(useLogsUi.getState().draft).toEqual({ ...EMPTY_DRAFT, url: 'https://a.example.com' });
+  });
+
+  it('a run with more messages than one query may name keeps the newest and says so', () => {
+    const ids = Array.from(
+      { length: MESSAGE_IDS_MAX + 5 },
+      (_, index) => `msg_${MESSAGE_IDS_MAX + 5 - index}`,
+    );
+    showRunMessages('wfr_big', ids);
+    const run = useLogsUi.getState().applied.run;
+    expect(run?.messageIds).toEqual(ids.slice(0, MESSAGE_IDS_MAX));
+    expect(run && runFilterText(run)).toBe('Run wfr_big: newest 2,000 of 2,005 messages');
+    // What goes to main passes the bridge's own limit.
+    expect(logFiltersSchema.safeParse(toLogFilters(useLogsUi.getState().applied).filters).success).toBe(true);
+    removeRunFilter();
   });
 });

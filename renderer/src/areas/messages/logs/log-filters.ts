@@ -5,14 +5,17 @@ import type {
   LogFiltersInput,
   LogStateFilter,
 } from '../../../../../shared/bridge/procedures/messages/filters';
-import { hasAnyFilter } from '../../../../../shared/bridge/procedures/messages/filters';
+import { hasAnyFilter, MESSAGE_IDS_MAX } from '../../../../../shared/bridge/procedures/messages/filters';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 import { createFilterStore } from '../../../ui/list/filter-store';
 
 /** "Every message of this workflow run": the ids the run's steps carry (the service has no run filter). */
 export interface RunMessagesFilter {
   runId: string;
+  /** The newest MESSAGE_IDS_MAX of the run's messages: a logs query names at most that many. */
   messageIds: string[];
+  /** How many messages the run has; more than `messageIds` holds when the run was cut to the newest. */
+  total: number;
 }
 
 export interface LogFilterDraft {
@@ -72,6 +75,8 @@ export function toCancelFilters(filters: LogFiltersInput): CancelFiltersInput | 
 /** The run filter's chip text: what it is, honestly. */
 export function runFilterText(run: RunMessagesFilter): string {
   const count = run.messageIds.length;
+  if (run.total > count)
+    return `Run ${run.runId}: newest ${count.toLocaleString('en')} of ${run.total.toLocaleString('en')} messages`;
   return `Run ${run.runId}: ${count} message${count === 1 ? '' : 's'}`;
 }
 
@@ -82,7 +87,8 @@ export const useLogsUi = createFilterStore(EMPTY_DRAFT, (set) => ({
 }));
 
 /** Shows only the messages of one workflow run (the run detail's "Messages in logs"). */
-export function showRunMessages(run: RunMessagesFilter): void {
+export function showRunMessages(runId: string, newestFirst: string[]): void {
+  const run = { runId, messageIds: newestFirst.slice(0, MESSAGE_IDS_MAX), total: newestFirst.length };
   useLogsUi.getState().show({ run });
 }
 

@@ -282,7 +282,7 @@ function RunBody({
             variant="ghost"
             title={`Open the message logs filtered to this run's ${plural(messageIds.length, 'message')}`}
             onClick={() => {
-              showRunMessages({ runId: run.workflowRunId, messageIds });
+              showRunMessages(run.workflowRunId, messageIds);
               navigate('messages', 'logs');
             }}
           >
