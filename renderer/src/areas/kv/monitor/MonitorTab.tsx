@@ -3,7 +3,7 @@
 // buffer with a visible cap; the list is virtualized and re-rendered at most once per animation frame.
 // Pause freezes the view while lines keep being kept; Stop closes the stream (and the server's MONITOR).
 // The console's own commands are tagged by main and hidden unless asked for.
-import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
@@ -239,10 +239,12 @@ function Monitor({ profile }: { profile: ProfileView }) {
 
 function MonitorList({ lines, follow }: { lines: KeptLine[]; follow: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
+  const getItemKey = useCallback((index: number) => lines[index]!.seq, [lines]);
   const { virtualizer, items } = useVirtualRows(scrollRef, {
     count: lines.length,
     rowHeight: ROW_HEIGHT,
-    getItemKey: (index) => lines[index]!.seq,
+    getItemKey,
   });
   // Follow the newest line while live (unless the user scrolled up to read). Rows have a fixed height, so
   // the end is the total size: one scroll write, where scrollToIndex measured the list (a forced layout)

@@ -1,6 +1,6 @@
 // Pub/sub: subscribe to channels and patterns (nothing by default — never `*` unless typed), watch the
 // messages (kept up to a cap, newest last, JSON pretty-printed in the detail), and publish.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -210,10 +210,12 @@ function MessageList({
   onSelect: (seq: number) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
+  const getItemKey = useCallback((index: number) => messages[index]!.seq, [messages]);
   const { virtualizer, items } = useVirtualRows(scrollRef, {
     count: messages.length,
     rowHeight: ROW_HEIGHT,
-    getItemKey: (index) => messages[index]!.seq,
+    getItemKey,
   });
   return (
     <div

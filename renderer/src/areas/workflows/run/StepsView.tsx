@@ -1,7 +1,7 @@
 // The step tree beside the timeline, in one virtualized grid: each row is a step (or a group header) on
 // the left and its bar on the right, so the two scroll together and selecting either highlights both.
 // A run with thousands of steps keeps only the visible rows in the DOM.
-import { memo, useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect, useRef } from 'react';
 import { movedIndex, onListKeys, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
 import { barGeometry, type StepLayout, type StepRow } from './step-layout';
@@ -31,11 +31,13 @@ export function StepsView({
   onSelect: (key: string) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
+  const getItemKey = useCallback((index: number) => rows[index]!.key, [rows]);
   const list = useVirtualRows(scrollRef, {
     count: rows.length,
     rowHeight: STEP_ROW_HEIGHT,
     overscan: 16,
-    getItemKey: (index) => rows[index]!.key,
+    getItemKey,
   });
   const { virtualizer } = list;
   const selectedIndex = rows.findIndex((row) => row.key === selectedKey);

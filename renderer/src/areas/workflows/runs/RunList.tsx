@@ -1,7 +1,7 @@
 // The virtualized run list: only visible rows are in the DOM, so 10,000 runs scroll smoothly; the next
 // pages load ahead while scrolling (the service pages 10 runs at a time); arrow keys move the selection
 // and Enter opens it; the header sorts the loaded runs.
-import { memo, useRef } from 'react';
+import { memo, useCallback, useRef } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { onListKeys, movedIndex, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
@@ -58,10 +58,12 @@ export function RunList({
   compact: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
+  const getItemKey = useCallback((index: number) => (runs[index] ? runKey(runs[index]) : 'end'), [runs]);
   const rows = useVirtualRows(scrollRef, {
     count: runs.length + 1,
     rowHeight: RUN_ROW_HEIGHT,
-    getItemKey: (index) => (runs[index] ? runKey(runs[index]) : 'end'),
+    getItemKey,
     paging: { loaded: runs.length, ahead: LOAD_AHEAD_ROWS, hasMore, loadingMore, onLoadMore },
   });
 
