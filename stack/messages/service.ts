@@ -139,9 +139,15 @@ export async function startMessageService(options: MessageServiceOptions): Promi
   });
   engine.start();
   const port = await listen(server, options.host, options.port);
-  // The warm-up delivers real messages: a transport given by a test is not sent anything.
-  if (options.warmUp !== false && transport instanceof HttpTransport) {
-    await warmUp({ url: baseUrl(options.host, port), token: options.token(), store, writer, engine });
+  if (options.warmUp !== false) {
+    await warmUp({
+      url: baseUrl(options.host, port),
+      token: options.token(),
+      // Deliveries warm the HTTP transport only: a transport given by a test is not sent anything.
+      transport: transport instanceof HttpTransport ? transport : undefined,
+      store,
+      signingKey: options.signingKeys.keys().current,
+    });
   }
 
   // Housekeeping: expired dedup keys, old log events and finished messages.

@@ -1,56 +1,45 @@
 // Runs the hot paths of publish and delivery before the stack says it is ready, so that the first second
 // under load is as good as the rest: a fresh process measured p99 153–382 ms and a 1–1.8 s max in its first
-// second at 1,000 msg/s before settling near 8 ms. Requests refused before storing were not enough (first
-// second p99 still ~110 ms, spent in the publish answer): the write path — the insert and outcome operations
-// in the writer thread, their statements, the engine's scheduling and outcome code — only warms up with real
-// writes. So the warm-up publishes real messages to a sink of its own on loopback, with the writer in
-// rehearsal (every transaction rolled back: stack/store/writer.ts), and waits until the engine is idle again.
-// 1,000 of them: V8 tiers the per-message code up over the first thousand or so messages (the CPU the stack
-// spent on the first 1,000 messages after ready was ~1,000 ms after 300 warm-up messages, ~650 ms after
-// 1,000, ~600 ms after 3,000, against ~500 ms for the next 1,000); each 1,000 adds ~0.7 s before ready.
+// second at 1,000 msg/s (JIT compilation of the request, planning and delivery code, undici's first pool,
+// first statement preparation) before settling near 8 ms. Nothing is stored: the API requests are ones the
+// service refuses at the end of planning, and the deliveries go to a sink of its own on loopback.
 import http from 'node:http';
 import { Agent, request } from 'undici';
 import type { StackStore } from '../store/stack-store';
 import { closeServer, listen } from '../http/server';
-import type { Engine } from './engine';
-import type { MessageWriter } from './write-ops';
+import type { Transport } from './delivery';
+import { signDelivery } from './signing';
 
 export interface WarmUpOptions {
   /** The message API (`http://127.0.0.1:port`) and its token. */
   url: string;
   token: string;
+  /** The delivery transport to warm up (undefined: deliveries are not warmed). */
+  transport?: Transport;
   store: StackStore;
-  writer: MessageWriter;
-  engine: Engine;
-  /** Messages published and delivered (default 1,000); enough for V8 to optimise the hot functions. */
+  signingKey: string;
+  /** Requests of each kind; enough for V8 to optimise the hot functions. */
   rounds?: number;
 }
 
 const BODY = Buffer.from(JSON.stringify({ warmUp: true, padding: 'x'.repeat(200) }));
-/** Publishes in flight at once, as a loaded client would have. */
-const WAVE = 50;
 
 export async function warmUp(options: WarmUpOptions): Promise<void> {
-  const rounds = options.rounds ?? 1_000;
-  let arrived = 0;
-  let onArrival: () => void = () => undefined;
+  const rounds = options.rounds ?? 300;
   const sink = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => {
-      res.end('ok');
-      arrived++;
-      onArrival();
-    });
+    req.on('end', () => res.end('ok'));
   });
   const sinkPort = await listen(sink, '127.0.0.1', 0);
   const client = new Agent({ connections: 16 });
-  options.writer.rehearse(true);
   try {
-    for (let batch = 0; batch < rounds; batch += WAVE) {
+    for (let batch = 0; batch < rounds; batch += 50) {
       const wave: Promise<unknown>[] = [];
-      for (let i = batch; i < Math.min(rounds, batch + WAVE); i++) {
+      for (let i = batch; i < Math.min(rounds, batch + 50); i++) {
+        // The API: auth, routing, header collection, body reading and publish planning, refused at the
+        // queue-name check (`..`) that comes after every header rule, so nothing is stored.
         wave.push(
-          request(`${options.url}/v2/publish/http://127.0.0.1:${sinkPort}/warm-up/${i}`, {
+          request(`${options.url}/v2/enqueue/%2E%2E/http://127.0.0.1:${sinkPort}/warm-up`, {
             method: 'POST',
             dispatcher: client,
             headers: {
@@ -60,40 +49,31 @@ export async function warmUp(options: WarmUpOptions): Promise<void> {
               'upstash-forward-x-warm-up': String(i),
             },
             body: BODY,
-          }).then(async (response) => {
-            await response.body.dump();
-            if (response.statusCode !== 200)
-              throw new Error(`warm-up publish answered ${response.statusCode}`);
+          }).then((response) => response.body.dump()),
+        );
+        // The delivery: signing and the transport's undici pool, to a destination of our own.
+        const url = `http://127.0.0.1:${sinkPort}/warm-up/${i}`;
+        if (!options.transport) continue;
+        wave.push(
+          options.transport.send({
+            url,
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'upstash-signature': signDelivery(options.signingKey, url, BODY, Date.now()),
+            },
+            body: BODY,
+            timeoutMs: 10_000,
           }),
         );
       }
       await Promise.all(wave);
     }
-    // Every message delivered, and the engine done with all of them (outcomes handed to the writer).
-    await new Promise<void>((resolve) => {
-      onArrival = () => {
-        if (arrived >= rounds) resolve();
-      };
-      onArrival();
-    });
-    await engineIdle(options.engine);
     // Reads of the logs, the DLQ and pending messages: their statements are prepared and cached now.
     options.store.events.list({}, undefined, 1);
     options.store.dlq.list({}, undefined, 1);
   } finally {
-    // The last rehearsed writes are rolled back before the writer commits for real again.
-    await options.writer.commitAll([]).catch(() => undefined);
-    options.writer.rehearse(false);
     await client.close();
     await closeServer(sink, 0);
-  }
-}
-
-/** Resolves once the engine holds no message (an attempt's outcome is written right after its response). */
-async function engineIdle(engine: Engine): Promise<void> {
-  for (;;) {
-    const { pending, inflight } = engine.stats();
-    if (pending === 0 && inflight === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }

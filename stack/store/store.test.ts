@@ -213,41 +213,4 @@ describe('writer thread', () => {
     await expect(writer.commit('deleteQueue', 'last')).rejects.toThrow('the store is closed');
     db.close();
   });
-
-  it.each(['thread', 'inline'] as const)(
-    'rehearses in the %s writer: results as if committed, nothing kept, real commits after',
-    async (kind) => {
-      const file = dbFile();
-      const db = openDatabase(file, 'full');
-      const store = new StackStore(db);
-      const writer: Writer<typeof MESSAGE_WRITES> =
-        kind === 'thread'
-          ? new ThreadWriter(
-              join(process.cwd(), 'out', 'stack', 'cli.cjs'),
-              { file, durability: 'full' },
-              () => {
-                throw new Error('no background failure expected');
-              },
-            )
-          : new InlineWriter(db, (await import('../messages/write-ops')).MESSAGE_WRITES, () => undefined);
-      if (writer instanceof ThreadWriter) await writer.ready;
-      writer.rehearse(true);
-      const rehearsed = await Promise.all([
-        writer.commit('upsertQueue', 'rehearsed', 3, false, 1),
-        writer.commit('upsertQueue', 'rehearsed-too', 4, false, 1),
-      ]);
-      expect(rehearsed[1]).toMatchObject({ name: 'rehearsed-too', parallelism: 4 });
-      writer.enqueue([['upsertQueue', 'enqueued', 1, false, 1]]);
-      expect(() => writer.rehearse(false)).toThrow(/queued/);
-      await writer.commitAll([]);
-      writer.rehearse(false);
-      await writer.commit('upsertQueue', 'real', 2, false, 1);
-      expect(store.queues.get('rehearsed')).toBeUndefined();
-      expect(store.queues.get('rehearsed-too')).toBeUndefined();
-      expect(store.queues.get('enqueued')).toBeUndefined();
-      expect(store.queues.get('real')?.parallelism).toBe(2);
-      await writer.close();
-      db.close();
-    },
-  );
 });

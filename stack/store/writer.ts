@@ -50,19 +50,9 @@ export interface Writer<O extends OpRegistry> {
   commitAll(calls: WriteCall<O>[]): Promise<unknown[]>;
   /** Fire and forget (engine bookkeeping, log events); a failure is reported, never thrown. */
   enqueue(calls: WriteCall<O>[]): void;
-  /**
-   * While on, every transaction runs its operations and is then rolled back, though callers see the results
-   * as if committed: the stack's warm-up (stack/messages/warm-up.ts) runs real publishes and deliveries
-   * through it before the ready line, leaving nothing behind. Switch only with nothing queued; a batch
-   * already handed to the thread keeps its mode.
-   */
-  rehearse(on: boolean): void;
   /** Commits what is queued, waits for it, and releases the writer. */
   close(): Promise<void>;
 }
-
-/** Thrown inside a rehearsal transaction so that SQLite rolls it back. */
-class Rehearsal extends Error {}
 
 interface Group {
   calls: [string, ...unknown[]][];
@@ -70,27 +60,13 @@ interface Group {
   reject?: (error: Error) => void;
 }
 
-/**
- * Runs groups in one transaction; if that fails, each group alone so that only the culprit fails. A rehearsal
- * (Writer.rehearse) rolls every transaction back once its operations have run.
- */
+/** Runs groups in one transaction; if that fails, each group alone so that only the culprit fails. */
 function runGroups(
   db: Db,
   store: StackStore,
   registry: OpRegistry,
   groups: { calls: [string, ...unknown[]][] }[],
-  rehearsal = false,
 ): ({ ok: true; results: unknown[] } | { ok: false; error: string })[] {
-  const transaction = (body: () => void): void => {
-    try {
-      db.transaction(() => {
-        body();
-        if (rehearsal) throw new Rehearsal();
-      })();
-    } catch (error) {
-      if (!(error instanceof Rehearsal)) throw error;
-    }
-  };
   const exec = (group: { calls: [string, ...unknown[]][] }): unknown[] =>
     group.calls.map(([name, ...args]) => {
       const op = registry[name];
@@ -99,17 +75,17 @@ function runGroups(
     });
   try {
     let results: unknown[][] = [];
-    transaction(() => {
+    db.transaction(() => {
       results = groups.map(exec);
-    });
+    })();
     return results.map((value) => ({ ok: true as const, results: value }));
   } catch {
     return groups.map((group) => {
       try {
         let value: unknown[] = [];
-        transaction(() => {
+        db.transaction(() => {
           value = exec(group);
-        });
+        })();
         return { ok: true as const, results: value };
       } catch (error) {
         return { ok: false as const, error: error instanceof Error ? error.message : String(error) };
@@ -123,7 +99,6 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
   private scheduled: { cancel(): void } | undefined;
   private lastFlush = -Infinity;
   protected closed = false;
-  protected rehearsing = false;
   /**
    * Minimum time between two transactions. Under load this makes batches bigger: fewer WAL pages written per
    * message, since a page changed by many writes of one transaction is written once. Idle, a write still
@@ -143,12 +118,6 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
       this.queue.push({ calls: calls as [string, ...unknown[]][], resolve, reject });
       this.schedule();
     });
-  }
-
-  rehearse(on: boolean): void {
-    // A batch takes the mode it leaves in: writes still queued would change mode with it.
-    if (this.queue.length > 0) throw new Error('rehearse() with writes queued: await them first');
-    this.rehearsing = on;
   }
 
   enqueue(calls: WriteCall<O>[]): void {
@@ -223,7 +192,7 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
   protected flushQueue(): void {
     const groups = this.takeQueue();
     if (groups.length === 0) return;
-    const outcomes = runGroups(this.db, this.store, this.registry, groups, this.rehearsing);
+    const outcomes = runGroups(this.db, this.store, this.registry, groups);
     groups.forEach((group, index) => this.settle(group, outcomes[index] as never));
   }
 
@@ -239,7 +208,6 @@ const MAX_BATCHES_IN_FLIGHT = Number(process.env.SWITCHYARD_WRITER_DEPTH ?? 2);
 interface ThreadRequest {
   batch: number;
   groups: { calls: [string, ...unknown[]][] }[];
-  rehearsal: boolean;
 }
 
 /** Group commit in a worker thread that owns the write connection. */
@@ -318,11 +286,7 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
     }
     const batch = this.nextBatch++;
     this.inflight.set(batch, groups);
-    const request: ThreadRequest = {
-      batch,
-      groups: groups.map((group) => ({ calls: group.calls })),
-      rehearsal: this.rehearsing,
-    };
+    const request: ThreadRequest = { batch, groups: groups.map((group) => ({ calls: group.calls })) };
     this.worker.postMessage(request);
   }
 
@@ -387,23 +351,16 @@ export function runWriterThread(
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      const all = pending;
+      const requests = pending;
       pending = [];
-      // One transaction per run of requests in the same mode: a rehearsal never joins a real commit.
-      for (let start = 0; start < all.length;) {
-        let end = start + 1;
-        while (end < all.length && all[end]?.rehearsal === all[start]?.rehearsal) end++;
-        const requests = all.slice(start, end);
-        start = end;
-        const groups = requests.flatMap((r) =>
-          r.groups.map((g) => ({ calls: revive(g.calls) as [string, ...unknown[]][] })),
-        );
-        const outcomes = runGroups(db, store, registry, groups, requests[0]?.rehearsal);
-        let index = 0;
-        for (const r of requests) {
-          port.postMessage({ batch: r.batch, outcomes: outcomes.slice(index, index + r.groups.length) });
-          index += r.groups.length;
-        }
+      const groups = requests.flatMap((r) =>
+        r.groups.map((g) => ({ calls: revive(g.calls) as [string, ...unknown[]][] })),
+      );
+      const outcomes = runGroups(db, store, registry, groups);
+      let index = 0;
+      for (const r of requests) {
+        port.postMessage({ batch: r.batch, outcomes: outcomes.slice(index, index + r.groups.length) });
+        index += r.groups.length;
       }
     });
   });
