@@ -115,6 +115,29 @@ describe('/monitor', () => {
     await eventually(() => kv.streamStats().open === 0 && kv.connections().dedicated === 0);
   });
 
+  it('opens cleanly while Redis is busy: lines that arrive right behind "+OK" are streamed, not fatal', async () => {
+    // Other clients keep Redis busy, so MONITOR's "+OK" and the first lines share one read. That once
+    // dropped the connection ("a reply nobody asked for") and ended the stream with an error at once.
+    let busy = true;
+    const sets = JSON.stringify(Array.from({ length: 50 }, (_, i) => ['SET', `busy:${i}`, 'v']));
+    const traffic = Array.from({ length: 4 }, async () => {
+      while (busy) await (await kv.call('/pipeline', { method: 'POST', body: sets })).text();
+    });
+    try {
+      for (let round = 0; round < 40; round++) {
+        const monitor = await SseClient.open(kv, '/monitor');
+        expect(await monitor.next()).toBe('"OK"');
+        // Still streaming: a few more command lines, none of them the error event.
+        for (let i = 0; i < 3; i++) expect(await monitor.next()).toMatch(/^\d+\.\d+ \[0 /);
+        monitor.close();
+      }
+    } finally {
+      busy = false;
+      await Promise.all(traffic);
+    }
+    await eventually(() => kv.streamStats().open === 0 && kv.connections().dedicated === 0);
+  });
+
   it('is refused to the read-only token before streaming (MONITOR is not a read command)', async () => {
     const res = await kv.json('/monitor', {
       method: 'POST',

@@ -69,6 +69,11 @@ export function createStreams(ctx: StreamContext): Streams {
     res.once('close', () => connection.close());
     const command: RespArg[] =
       kind === 'monitor' ? ['MONITOR'] : [kind === 'subscribe' ? 'SUBSCRIBE' : 'PSUBSCRIBE', channel!];
+    // Pushes can arrive in the same read as the command's own reply (a busy Redis writes MONITOR lines
+    // right behind "+OK"), before the code after `await` runs: keep them for the stream instead of letting
+    // the connection treat them as replies nobody asked for (which drops it).
+    const early: RespValue[] = [];
+    connection.onPush = (value) => early.push(value);
     let first: RespValue;
     try {
       first = await connection.call(command);
@@ -100,21 +105,24 @@ export function createStreams(ctx: StreamContext): Streams {
       closedStats.maxBuffered = Math.max(closedStats.maxBuffered, sse.maxBuffered);
     });
     connection.onClose(() => sse.fail('ERR connection to Redis lost'));
+    let push: (value: RespValue) => void;
     if (kind === 'monitor') {
       sse.send('"OK"');
-      connection.onPush = (value) => {
+      push = (value) => {
         if (typeof value !== 'string') return;
         const line = monitorLine(value);
         if (line !== undefined) sse.send(line);
       };
-      return;
+    } else {
+      const [, name, count] = first as RespValue[];
+      sse.send(`${kind},${text(name)},${text(count)}`);
+      push = (value) => {
+        if (!Array.isArray(value)) return;
+        sse.send(value.map(text).join(','));
+      };
     }
-    const [, name, count] = first as RespValue[];
-    sse.send(`${kind},${text(name)},${text(count)}`);
-    connection.onPush = (value) => {
-      if (!Array.isArray(value)) return;
-      sse.send(value.map(text).join(','));
-    };
+    for (const value of early) push(value);
+    connection.onPush = push;
   }
 
   return {
