@@ -25,8 +25,10 @@ describe('JSON command bodies', () => {
   });
 
   it('decodes escapes, surrogate pairs and lone surrogates to UTF-8 bytes', () => {
-    const args = parseCommandBody(body('["a\\"b\\\\c\\/\\n\\t", "\\u00e9\\ud83d\\ude00", "\\ud800x"]'));
-    expect(args[0]!.toString()).toBe('a"b\\c/\n\t');
+    const args = parseCommandBody(
+      body('["a\\"b\\\\c\\/\\n\\t\\b\\f\\r", "\\u00e9\\ud83d\\ude00", "\\ud800x"]'),
+    );
+    expect(args[0]!.toString()).toBe('a"b\\c/\n\t\b\f\r');
     expect(args[1]).toEqual(Buffer.from('é😀'));
     expect(args[2]).toEqual(Buffer.from('\ufffdx'));
   });

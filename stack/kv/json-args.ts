@@ -13,6 +13,13 @@ const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
 
+/** The byte a two-character JSON escape (`\n`, `\"`, …) stands for, by the byte after the backslash; 0: none. */
+const SHORT_ESCAPES = new Uint8Array(256);
+// Each pair: the character after the backslash, then what it stands for.
+for (const pair of ['""', '\\\\', '//', 'b\b', 'f\f', 'n\n', 'r\r', 't\t']) {
+  SHORT_ESCAPES[pair.charCodeAt(0)] = pair.charCodeAt(1);
+}
+
 class Reader {
   pos = 0;
   constructor(readonly buf: Buffer) {}
@@ -143,47 +150,28 @@ class Reader {
         i++;
         continue;
       }
-      const e = buf[i + 1];
+      const e = buf[i + 1] ?? 0;
       i += 2;
-      switch (e) {
-        case 34:
-        case 92:
-        case 47:
-          out.push(e);
-          break;
-        case 98:
-          out.push(8);
-          break;
-        case 102:
-          out.push(12);
-          break;
-        case 110:
-          out.push(10);
-          break;
-        case 114:
-          out.push(13);
-          break;
-        case 116:
-          out.push(9);
-          break;
-        case 117: {
-          let cp = this.hex4(i);
-          i += 4;
-          if (cp >= 0xd800 && cp <= 0xdbff && buf[i] === 92 && buf[i + 1] === 117) {
-            const low = this.hex4(i + 2);
-            if (low >= 0xdc00 && low <= 0xdfff) {
-              cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-              i += 6;
-            }
-          }
-          // A lone surrogate has no UTF-8 form; it becomes U+FFFD, as TextEncoder would do.
-          pushCodePoint(cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp);
-          break;
-        }
-        default:
-          this.pos = i - 1;
-          this.fail('bad escape in string');
+      const short = SHORT_ESCAPES[e]!;
+      if (short !== 0) {
+        out.push(short);
+        continue;
       }
+      if (e !== 117) {
+        this.pos = i - 1;
+        this.fail('bad escape in string');
+      }
+      let cp = this.hex4(i);
+      i += 4;
+      if (cp >= 0xd800 && cp <= 0xdbff && buf[i] === 92 && buf[i + 1] === 117) {
+        const low = this.hex4(i + 2);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+          i += 6;
+        }
+      }
+      // A lone surrogate has no UTF-8 form; it becomes U+FFFD, as TextEncoder would do.
+      pushCodePoint(cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp);
     }
     this.pos = buf.length;
     return this.fail('unterminated string');
