@@ -15,7 +15,7 @@ import {
   type HeaderInput,
 } from './publish-request';
 import type { ServiceContext } from './service-context';
-import { prepareInsert } from './write-ops';
+import { type MessageWrite, prepareInsert } from './write-ops';
 
 function toHttpError(error: unknown): unknown {
   return error instanceof PublishError ? new HttpError(error.status, error.message) : error;
@@ -84,7 +84,7 @@ async function publish(service: ServiceContext, ctx: RequestContext, queueName?:
 const BATCH_SHAPE =
   'expected a JSON array of {"destination": string, "headers"?: {name: string}, "body"?: string, "queue"?: string}';
 
-interface BatchItem {
+export interface BatchItem {
   destination: string;
   headers: Record<string, string>;
   body: string;
@@ -133,8 +133,16 @@ export function checkBatchItem(item: unknown, index: number): BatchItem {
   };
 }
 
-async function batch(service: ServiceContext, ctx: RequestContext): Promise<Reply> {
-  const items = checkBatch(await ctx.json());
+/**
+ * A checked batch as write calls (one per publishable item) and its answers once they committed. Exported
+ * for the workflow service: a mixed batch commits its plain items in the same transaction as its workflow
+ * items, so a crash can never keep one half of it.
+ */
+export function prepareBatch(
+  service: ServiceContext,
+  items: BatchItem[],
+  ctx: Pick<RequestContext, 'remoteAddress' | 'token'>,
+): { calls: MessageWrite[]; answer(committed: unknown[]): BatchResultItem[] } {
   const plans: (PlannedMessage[] | { error: string })[] = [];
   const destinations: (Destination | undefined)[] = [];
   for (const item of items) {
@@ -156,18 +164,25 @@ async function batch(service: ServiceContext, ctx: RequestContext): Promise<Repl
   }
   const now = service.clock.now();
   const inserts = plans.map((planned) => (Array.isArray(planned) ? prepareInsert(planned, now) : undefined));
-  const committed = await service.writer.commitAll(
-    inserts.flatMap((insert) => (insert ? [insert.call] : [])),
-  );
-  let next = 0;
-  const response: BatchResultItem[] = plans.map((planned, index) => {
-    const insert = inserts[index];
-    if (!Array.isArray(planned) || !insert) return { error: (planned as { error: string }).error };
-    const result = insert.result(committed[next++]);
-    service.engine.addInserted(result, planned);
-    return publishResult(destinations[index] as Destination, result.results);
-  });
-  return { status: 200, body: response };
+  return {
+    calls: inserts.flatMap((insert) => (insert ? [insert.call] : [])),
+    answer(committed) {
+      let next = 0;
+      return plans.map((planned, index) => {
+        const insert = inserts[index];
+        if (!Array.isArray(planned) || !insert) return { error: (planned as { error: string }).error };
+        const result = insert.result(committed[next++]);
+        service.engine.addInserted(result, planned);
+        return publishResult(destinations[index] as Destination, result.results);
+      });
+    },
+  };
+}
+
+async function batch(service: ServiceContext, ctx: RequestContext): Promise<Reply> {
+  const prepared = prepareBatch(service, checkBatch(await ctx.json()), ctx);
+  const committed = await service.writer.commitAll(prepared.calls);
+  return { status: 200, body: prepared.answer(committed) };
 }
 
 export function publishRoutes(router: Router, service: ServiceContext): void {

@@ -178,6 +178,24 @@ describe('a batch mixing workflow and plain messages', () => {
     expect(run.steps[0].steps[0].messageId).toBe(trigger.messageId);
   });
 
+  it('commits both kinds in one transaction, so a crash can never keep half of the batch', async () => {
+    const writer = stack.stack.workflows.runtime()!.writer;
+    const commitAll = writer.commitAll;
+    const groups: string[][] = [];
+    writer.commitAll = (calls) => {
+      groups.push(calls.map(([name]) => name));
+      return commitAll.call(writer, calls);
+    };
+    try {
+      const runId = `wfr_mixed-${Math.random().toString(36).slice(2)}`;
+      const response = await mixed([plainItem('one-a'), workflowItem(runId), plainItem('one-b')]);
+      expect(response.status, JSON.stringify(response.json)).toBe(200);
+    } finally {
+      writer.commitAll = commitAll;
+    }
+    expect(groups).toEqual([['wfAppend', 'insertPlanned', 'insertPlanned']]);
+  });
+
   it.each([
     ['a malformed plain item', () => plainItem('never-plain', { destination: 42 }), /item 1/],
     ['a malformed workflow item', () => workflowItem('wfr_x', { 'upstash-delay': 'soon' }), /item 1/],

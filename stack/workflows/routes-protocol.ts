@@ -20,7 +20,8 @@ import { checkRunId, first, ownHeaders, planned, planStep, runConfig, WF, type W
 import { rawSteps } from './records';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
 import { RUN_NOT_ACTIVE } from './write-ops';
-import { checkBatchItem } from '../messages/routes-publish';
+import { type BatchItem, checkBatchItem, prepareBatch } from '../messages/routes-publish';
+import type { ServiceContext } from '../messages/service-context';
 
 function badRequest(error: unknown): never {
   if (error instanceof PublishError) throw new HttpError(error.status, error.message);
@@ -180,22 +181,24 @@ function isWorkflowItem(item: unknown): boolean {
 
 /**
  * A batch with workflow items. Every item is checked first: a malformed item of either kind refuses the whole
- * batch before anything is appended. Then the workflow items are appended to their runs in one commit, the
- * plain items go to the message service (`publishPlain`), and the answers come back in request order.
+ * batch before anything is appended. Then the workflow items (appended to their runs) and the plain items (the
+ * message service's publishes) commit in one transaction — all of the batch or none of it — and the answers
+ * come back in request order.
  */
 async function workflowBatch(
   runtime: WorkflowRuntime,
+  messages: ServiceContext,
   ctx: RequestContext,
   items: unknown[],
   arrivedAt: number,
-  publishPlain: (items: unknown[]) => Promise<Reply>,
 ): Promise<Reply> {
   const workflowIndexes: number[] = [];
   const plainIndexes: number[] = [];
+  const plainItems: BatchItem[] = [];
   items.forEach((item, index) => {
     if (isWorkflowItem(item)) workflowIndexes.push(index);
     else {
-      checkBatchItem(item, index);
+      plainItems.push(checkBatchItem(item, index));
       plainIndexes.push(index);
     }
   });
@@ -218,30 +221,35 @@ async function workflowBatch(
       throw error;
     }
   });
-  let results;
+  const plain = prepareBatch(messages, plainItems, ctx);
+  const append = runtime.appendCall(plans, runtime.clock.now());
+  let committed: unknown[];
   try {
-    results = await runtime.append(plans);
+    committed = await runtime.writer.commitAll([append.call, ...plain.calls] as never);
   } catch (error) {
     badRequest(error);
   }
-  for (const plan of plans)
-    if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
+  const results = append.committed(committed[0]);
   const answers: unknown[] = new Array(items.length);
   plans.forEach((plan, index) => {
+    if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
     answers[workflowIndexes[index] as number] = answer(runtime, plan, results[index]);
   });
-  if (plainIndexes.length > 0) {
-    const plain = await publishPlain(plainIndexes.map((index) => items[index]));
-    if (plain.status !== 200 || !Array.isArray(plain.body)) return plain;
-    plain.body.forEach((item: unknown, index) => {
-      answers[plainIndexes[index] as number] = item;
-    });
-  }
+  plain.answer(committed.slice(1)).forEach((item, index) => {
+    for (const published of [item].flat())
+      if ('messageId' in published) runtime.timing.arrived('message', published.messageId, arrivedAt);
+    answers[plainIndexes[index] as number] = item;
+  });
   return { status: 200, body: answers };
 }
 
 /** Takes over /v2/batch and /v2/publish for workflow messages; hands everything else to `fallback`. */
-export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback: Router): void {
+export function publishRoutes(
+  router: Router,
+  runtime: WorkflowRuntime,
+  messages: ServiceContext,
+  fallback: Router,
+): void {
   const delegate = async (
     method: string,
     path: string,
@@ -261,9 +269,7 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, fallback
     const arrivedAt = performance.now();
     const parsed = await ctx.json();
     if (Array.isArray(parsed) && parsed.some(isWorkflowItem)) {
-      return workflowBatch(runtime, ctx, parsed, arrivedAt, (plain) =>
-        delegate('POST', '/v2/batch', { ...ctx, json: async () => plain }, arrivedAt),
-      );
+      return workflowBatch(runtime, messages, ctx, parsed, arrivedAt);
     }
     return delegate('POST', '/v2/batch', ctx, arrivedAt);
   });

@@ -37,7 +37,7 @@ export function createWorkflowService(logger: Logger): WorkflowService {
       const fallback = new Router();
       messagePublishRoutes(fallback, context);
       messageRoutes(fallback, context);
-      publishRoutes(router, started, fallback);
+      publishRoutes(router, started, context, fallback);
       runRoutes(router, started);
       waitRoutes(router, started);
       logRoutes(router, started);
