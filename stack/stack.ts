@@ -20,10 +20,12 @@ import { defaultDataDir, lockDataDir } from './data-dir';
 import type { RequestTimeouts } from './http/server';
 import { startKvService, type KvService } from './kv/index';
 import type { Transport } from './messages/delivery';
-import { startMessageService, type MessageService } from './messages/service';
+import { startMessageService, type MessageService, type MessageServiceOptions } from './messages/service';
+import type { RehearsalReport } from './messages/warm-up';
 import type { Durability } from './store/db';
 import { openStorage, type Storage } from './store/open';
 import { createWorkflowService, type WorkflowService } from './workflows/service';
+import { warmUpOnScratch } from './warm-up';
 import { STACK_WRITES, type StackWrites } from './writes';
 
 export interface StackOptions {
@@ -58,7 +60,10 @@ export interface StackOptions {
   clock?: Clock;
   logger?: Logger;
   transport?: Transport;
-  /** Warm the hot paths up before reporting ready (stack/messages/warm-up.ts); default true. */
+  /**
+   * Warm the hot paths up before reporting ready, on a scratch database and a private port (stack/warm-up.ts);
+   * default true.
+   */
   warmUp?: boolean;
 }
 
@@ -74,6 +79,8 @@ export interface Stack {
   messages: MessageService;
   workflows: WorkflowService;
   credentials: CredentialStore;
+  /** What the warm-up did before the ready line (undefined: it was off, or it failed and was logged). */
+  warmUp?: RehearsalReport;
   /** Clean shutdown: stop accepting, let deliveries in flight finish (up to graceMs), close KV, then the store. */
   close(graceMs?: number): Promise<void>;
 }
@@ -116,12 +123,54 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
   const credentials = new CredentialStore(storage.store, randomCredentials);
 
+  // The service options that the warm-up's scratch service shares with the real one.
+  const tuning = {
+    maxBody: options.maxBody,
+    timeouts: options.timeouts,
+    maxConcurrency: options.maxConcurrency,
+    backoffFactor: options.backoffFactor,
+    defaultTimeoutMs: options.defaultTimeoutMs,
+    retentionMs: options.retentionMs,
+  } satisfies Partial<MessageServiceOptions>;
+
+  // Before the real service exists: no recovered message is in its engine and its port is not listening
+  // while the rehearsal runs (stack/warm-up.ts says why that makes losing data impossible).
+  let warmUp: RehearsalReport | undefined;
+  if (options.warmUp !== false) {
+    const silent = pino({ level: 'silent' });
+    try {
+      warmUp = await warmUpOnScratch({
+        dataDir,
+        durability,
+        writerScript: options.writerScript,
+        startServices: (scratch, scratchCredentials) =>
+          startMessageService({
+            ...tuning,
+            store: scratch.store,
+            writer: scratch.writer,
+            host: '127.0.0.1',
+            port: 0,
+            clock: systemClock,
+            logger: silent,
+            token: () => scratchCredentials.token(),
+            signingKeys: scratchCredentials,
+            peers: [createWorkflowService(silent)],
+          }),
+      });
+      logger.info(warmUp, 'warm-up rehearsed on a scratch database');
+    } catch (error) {
+      // The rehearsal touched nothing of the real stack: start without it.
+      logger.warn({ err: error }, 'warm-up failed; starting without it');
+    }
+  }
+
   // Peers of the message service: same port, same engine, in the order their hooks run.
   const workflows = createWorkflowService(logger.child({ service: 'workflows' }));
 
   let messages: MessageService;
   try {
     messages = await startMessageService({
+      ...tuning,
       store: storage.store,
       writer: storage.writer,
       host,
@@ -131,16 +180,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       allowedHosts: options.allowedHosts,
       token: () => credentials.token(),
       signingKeys: credentials,
-      maxBody: options.maxBody,
-      timeouts: options.timeouts,
-      maxConcurrency: options.maxConcurrency,
-      backoffFactor: options.backoffFactor,
-      defaultTimeoutMs: options.defaultTimeoutMs,
-      retentionMs: options.retentionMs,
       llm: options.llmUrl ? { url: options.llmUrl, key: options.llmKey } : undefined,
       transport: options.transport,
       peers: [workflows],
-      warmUp: options.warmUp,
     });
   } catch (error) {
     await storage.close();
@@ -193,6 +235,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     messages,
     workflows,
     credentials,
+    warmUp,
     close(graceMs) {
       closing ??= (async () => {
         const results = await Promise.allSettled([messages.close(graceMs), kv?.close()]);

@@ -22,7 +22,6 @@ import { messageRoutes } from './routes-messages';
 import { publishRoutes } from './routes-publish';
 import { resourceRoutes } from './routes-resources';
 import type { ServiceContext, SigningKeyStore } from './service-context';
-import { warmUp } from './warm-up';
 import type { MessageWriter } from './write-ops';
 
 /**
@@ -66,8 +65,6 @@ export interface MessageServiceOptions {
   transport?: Transport;
   /** Services on the same port and engine (e.g. workflows), in the order their hooks run. */
   peers?: readonly EnginePeer[];
-  /** Run the hot paths before resolving (stack/messages/warm-up.ts); default true. */
-  warmUp?: boolean;
 }
 
 export interface MessageService {
@@ -139,16 +136,6 @@ export async function startMessageService(options: MessageServiceOptions): Promi
   });
   engine.start();
   const port = await listen(server, options.host, options.port);
-  if (options.warmUp !== false) {
-    await warmUp({
-      url: baseUrl(options.host, port),
-      token: options.token(),
-      // Deliveries warm the HTTP transport only: a transport given by a test is not sent anything.
-      transport: transport instanceof HttpTransport ? transport : undefined,
-      store,
-      signingKey: options.signingKeys.keys().current,
-    });
-  }
 
   // Housekeeping: expired dedup keys, old log events and finished messages.
   const retention = options.retentionMs ?? DEFAULT_RETENTION_MS;

@@ -1,45 +1,68 @@
-// Runs the hot paths of publish and delivery before the stack says it is ready, so that the first second
-// under load is as good as the rest: a fresh process measured p99 153–382 ms and a 1–1.8 s max in its first
-// second at 1,000 msg/s (JIT compilation of the request, planning and delivery code, undici's first pool,
-// first statement preparation) before settling near 8 ms. Nothing is stored: the API requests are ones the
-// service refuses at the end of planning, and the deliveries go to a sink of its own on loopback.
+// The rehearsal of the stack's warm-up (stack/warm-up.ts sets up where it runs): real publishes through the
+// HTTP API of a message service, delivered to a sink of its own on loopback, until V8 has optimised the
+// per-message code and the write path (group commit, insert and outcome operations, their statements) is
+// warm. Requests refused before storing were not enough — a fresh stack's first second still had p99 ~110 ms,
+// spent in the publish answer's write path — and V8 tiers the per-message code up over the first thousand or
+// so messages. So the rehearsal publishes up to `messages` (1,000) in waves of 50, as a loaded client would,
+// and stops sending once `maxMs` have passed, whichever comes first, so that a loaded machine does not hold
+// the ready line up for long.
+//
+// This module only drives the requests: the service it is given must be one that nothing else can reach
+// and whose storage is thrown away afterwards (stack/warm-up.ts: a scratch database, a private port).
 import http from 'node:http';
 import { Agent, request } from 'undici';
-import type { StackStore } from '../store/stack-store';
 import { closeServer, listen } from '../http/server';
-import type { Transport } from './delivery';
-import { signDelivery } from './signing';
+import type { Engine } from './engine';
 
-export interface WarmUpOptions {
-  /** The message API (`http://127.0.0.1:port`) and its token. */
+export interface RehearsalOptions {
+  /** The rehearsal's own message service (`http://127.0.0.1:port`), its token and its engine. */
   url: string;
   token: string;
-  /** The delivery transport to warm up (undefined: deliveries are not warmed). */
-  transport?: Transport;
-  store: StackStore;
-  signingKey: string;
-  /** Requests of each kind; enough for V8 to optimise the hot functions. */
-  rounds?: number;
+  engine: Engine;
+  /** Messages to publish at most (default 1,000). */
+  messages?: number;
+  /** No new wave starts after this many milliseconds (default 1,500). */
+  maxMs?: number;
+  /** How long to wait for the last deliveries once sending stopped (default 1,000 ms). */
+  drainMs?: number;
+}
+
+export interface RehearsalReport {
+  /** Publishes answered 200. */
+  published: number;
+  /** Deliveries that reached the rehearsal's sink. */
+  delivered: number;
+  /** Wall time of the rehearsal. */
+  ms: number;
 }
 
 const BODY = Buffer.from(JSON.stringify({ warmUp: true, padding: 'x'.repeat(200) }));
+/** Publishes in flight at once, as a loaded client would have. */
+const WAVE = 50;
 
-export async function warmUp(options: WarmUpOptions): Promise<void> {
-  const rounds = options.rounds ?? 300;
+export async function rehearse(options: RehearsalOptions): Promise<RehearsalReport> {
+  const started = performance.now();
+  const total = options.messages ?? 1_000;
+  const maxMs = options.maxMs ?? 1_500;
+  let delivered = 0;
+  let onDelivery: () => void = () => undefined;
   const sink = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.end('ok'));
+    req.on('end', () => {
+      res.end('ok');
+      delivered++;
+      onDelivery();
+    });
   });
   const sinkPort = await listen(sink, '127.0.0.1', 0);
   const client = new Agent({ connections: 16 });
+  let published = 0;
   try {
-    for (let batch = 0; batch < rounds; batch += 50) {
-      const wave: Promise<unknown>[] = [];
-      for (let i = batch; i < Math.min(rounds, batch + 50); i++) {
-        // The API: auth, routing, header collection, body reading and publish planning, refused at the
-        // queue-name check (`..`) that comes after every header rule, so nothing is stored.
-        wave.push(
-          request(`${options.url}/v2/enqueue/%2E%2E/http://127.0.0.1:${sinkPort}/warm-up`, {
+    for (let wave = 0; wave < total && performance.now() - started < maxMs; wave += WAVE) {
+      const requests: Promise<void>[] = [];
+      for (let i = wave; i < Math.min(total, wave + WAVE); i++) {
+        requests.push(
+          request(`${options.url}/v2/publish/http://127.0.0.1:${sinkPort}/warm-up/${i}`, {
             method: 'POST',
             dispatcher: client,
             headers: {
@@ -49,31 +72,33 @@ export async function warmUp(options: WarmUpOptions): Promise<void> {
               'upstash-forward-x-warm-up': String(i),
             },
             body: BODY,
-          }).then((response) => response.body.dump()),
-        );
-        // The delivery: signing and the transport's undici pool, to a destination of our own.
-        const url = `http://127.0.0.1:${sinkPort}/warm-up/${i}`;
-        if (!options.transport) continue;
-        wave.push(
-          options.transport.send({
-            url,
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'upstash-signature': signDelivery(options.signingKey, url, BODY, Date.now()),
-            },
-            body: BODY,
-            timeoutMs: 10_000,
+          }).then(async (response) => {
+            await response.body.dump();
+            if (response.statusCode !== 200)
+              throw new Error(`warm-up publish answered ${response.statusCode}`);
+            published++;
           }),
         );
       }
-      await Promise.all(wave);
+      await Promise.all(requests);
     }
-    // Reads of the logs, the DLQ and pending messages: their statements are prepared and cached now.
-    options.store.events.list({}, undefined, 1);
-    options.store.dlq.list({}, undefined, 1);
+    // The engine done with every message: delivered, and its outcome handed to the writer.
+    const drainUntil = performance.now() + (options.drainMs ?? 1_000);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, options.drainMs ?? 1_000);
+      onDelivery = () => {
+        if (delivered < published) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      onDelivery();
+    });
+    while (performance.now() < drainUntil && options.engine.stats().pending > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
   } finally {
     await client.close();
     await closeServer(sink, 0);
   }
+  return { published, delivered, ms: Math.round(performance.now() - started) };
 }
