@@ -3,9 +3,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
 import { WorkflowNonRetryableError } from '@upstash/workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../clock';
-import { eventually, startTestStack, type TestStack } from '../messages/test-support';
-import { runLog, startWorkflowApp, type WorkflowApp } from './test-support';
+import { eventually, type TestStack } from '../messages/test-support';
+import { runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
 let app: WorkflowApp;
@@ -14,21 +13,11 @@ let healthy = false;
 let firstStepRuns = 0;
 let failureUrlHealthy = false;
 
-async function state(runId: string, wanted: string): Promise<Record<string, any>> {
-  return eventually(
-    async () => {
-      const log = await runLog(stack, runId);
-      return log?.workflowState === wanted ? log : undefined;
-    },
-    `run ${runId} in ${wanted}`,
-    20_000,
-  );
-}
+const state = (runId: string, wanted: string): Promise<Record<string, any>> =>
+  runWhen(stack, runId, (log) => log.workflowState === wanted, `run ${runId} in ${wanted}`);
 
 beforeAll(async () => {
-  stack = await startTestStack({ clock: systemClock as never, backoffFactor: 0.001 });
-  app = await startWorkflowApp(
-    stack,
+  ({ stack, app } = await startStackWithApp(
     {
       '/fails': {
         fn: async (context) => {
@@ -69,7 +58,7 @@ beforeAll(async () => {
     {
       '/failure-url': () => (failureUrlHealthy ? { status: 200, body: 'ok' } : { status: 500, body: 'down' }),
     },
-  );
+  ));
 });
 
 afterAll(async () => {

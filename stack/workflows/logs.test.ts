@@ -2,26 +2,14 @@
 // of the API description, paging, body trimming, the run record's fields, and 400/401 for bad requests.
 /* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../clock';
-import { eventually, startTestStack, type TestStack } from '../messages/test-support';
-import { runLog, startWorkflowApp, type WorkflowApp } from './test-support';
+import type { TestStack } from '../messages/test-support';
+import { runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
 let app: WorkflowApp;
 const label = `logs-${Date.now()}`;
 const runs: Record<string, string> = {};
 let start = 0;
-
-async function state(runId: string, wanted: (log: any) => boolean, what: string): Promise<any> {
-  return eventually(
-    async () => {
-      const log = await runLog(stack, runId);
-      return log && wanted(log) ? log : undefined;
-    },
-    what,
-    20_000,
-  );
-}
 
 async function ids(query: string): Promise<string[]> {
   const response = await stack.api('GET', `/v2/workflows/logs?${query}`);
@@ -30,8 +18,7 @@ async function ids(query: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ clock: systemClock as never, backoffFactor: 0.001 });
-  app = await startWorkflowApp(stack, {
+  ({ stack, app } = await startStackWithApp({
     '/ok': { fn: async (context) => context.run('only', () => ({ big: 'x'.repeat(50) })) },
     '/retrying': {
       fn: async (context) => {
@@ -45,7 +32,7 @@ beforeAll(async () => {
         await Promise.all([context.run('quick', () => 'q'), context.sleep('slow', 3600)]);
       },
     },
-  });
+  }));
   start = Date.now();
   runs.ok = (
     await app.client.trigger({ url: `${app.url}/ok`, label: [label, 'ok'], body: 'hello' })
@@ -61,14 +48,16 @@ beforeAll(async () => {
     await app.client.trigger({ url: `${app.url}/retrying`, label, retries: 5, retryDelay: '3600000' })
   ).workflowRunId;
   runs.parallel = (await app.client.trigger({ url: `${app.url}/parallel-pending`, label })).workflowRunId;
-  await state(runs.ok, (log) => log.workflowState === 'RUN_SUCCESS', 'ok run');
-  await state(runs.flow, (log) => log.workflowState === 'RUN_SUCCESS', 'flow run');
-  await state(
+  await runWhen(stack, runs.ok, (log) => log.workflowState === 'RUN_SUCCESS', 'ok run');
+  await runWhen(stack, runs.flow, (log) => log.workflowState === 'RUN_SUCCESS', 'flow run');
+  await runWhen(
+    stack,
     runs.retrying,
     (log) => log.steps.some((g: any) => g.type === 'next' && g.steps[0].state === 'STEP_RETRY'),
     'retrying',
   );
-  await state(
+  await runWhen(
+    stack,
     runs.parallel,
     (log) =>
       log.steps.some(

@@ -2,27 +2,38 @@
 // end to end against the stack, and the vendor's Client reads the result.
 /* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../clock';
-import { eventually, startTestStack, type TestStack } from '../messages/test-support';
-import { runLog, startWorkflowApp, type WorkflowApp } from './test-support';
+import { eventually, type TestStack } from '../messages/test-support';
+import { runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
 let app: WorkflowApp;
 const thirdParty: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
 let flaky = 0;
 
-async function finished(runId: string, state = 'RUN_SUCCESS'): Promise<Record<string, any>> {
-  return eventually(
-    async () => {
-      const log = await runLog(stack, runId);
-      if (log && log.workflowState !== 'RUN_STARTED' && log.workflowState !== state) {
+/** Waits until the run is in `state`; a run that ends in another state fails the wait at once. */
+function finished(runId: string, state = 'RUN_SUCCESS'): Promise<Record<string, any>> {
+  return runWhen(
+    stack,
+    runId,
+    (log) => {
+      if (log.workflowState !== 'RUN_STARTED' && log.workflowState !== state) {
         throw new Error(`run ended in ${log.workflowState}: ${JSON.stringify(log)}`);
       }
-      return log?.workflowState === state ? log : undefined;
+      return log.workflowState === state;
     },
     `run ${runId} in ${state}`,
-    20_000,
   );
+}
+
+/** Starts a run of /wait under a fresh id and answers the id once the run waits for its event. */
+async function waitingRun(name: string): Promise<string> {
+  const runId = `wfr_${name}-${Date.now()}`;
+  await app.client.trigger({ url: `${app.url}/wait`, workflowRunId: runId.slice(4) });
+  await eventually(
+    async () => (await app.client.getWaiters({ eventId: `evt-${runId}` })).length > 0,
+    'waiter',
+  );
+  return runId;
 }
 
 function flat(log: Record<string, any>): Record<string, any>[] {
@@ -30,9 +41,7 @@ function flat(log: Record<string, any>): Record<string, any>[] {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ clock: systemClock as never, backoffFactor: 0.001 });
-  app = await startWorkflowApp(
-    stack,
+  ({ stack, app } = await startStackWithApp(
     {
       '/steps': {
         fn: async (context) => {
@@ -131,7 +140,7 @@ beforeAll(async () => {
         return { status: 201, headers: { 'x-answer': '42' }, body: 'called back' };
       },
     },
-  );
+  ));
 });
 
 async function failingChild(context: any): Promise<unknown> {
@@ -350,12 +359,7 @@ describe('answers the SDK depends on', () => {
   });
 
   it('lazy fetch returns the whole log of an active run', async () => {
-    const runId = `wfr_lazy-${Date.now()}`;
-    await app.client.trigger({ url: `${app.url}/wait`, workflowRunId: runId.slice(4) });
-    await eventually(
-      async () => (await app.client.getWaiters({ eventId: `evt-${runId}` })).length > 0,
-      'waiter',
-    );
+    const runId = await waitingRun('lazy');
     const response = await stack.api('GET', `/v2/workflows/runs/${runId}`);
     expect(response.status).toBe(200);
     expect(response.json[0]).toMatchObject({ callType: 'step' });
@@ -365,12 +369,7 @@ describe('answers the SDK depends on', () => {
   });
 
   it('a batch is checked whole: one bad item and nothing is appended', async () => {
-    const runId = `wfr_batch-${Date.now()}`;
-    await app.client.trigger({ url: `${app.url}/wait`, workflowRunId: runId.slice(4) });
-    await eventually(
-      async () => (await app.client.getWaiters({ eventId: `evt-${runId}` })).length > 0,
-      'waiter',
-    );
+    const runId = await waitingRun('batch');
     const before = (await stack.api('GET', `/v2/workflows/runs/${runId}`)).json.length;
     const item = (headers: Record<string, string>) => ({
       destination: `${app.url}/wait`,

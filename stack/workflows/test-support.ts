@@ -4,7 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, serve, type RouteFunction, type WorkflowServeOptions } from '@upstash/workflow';
-import type { TestStack } from '../messages/test-support';
+import { systemClock } from '../clock';
+import { eventually, startTestStack, type TestStack } from '../messages/test-support';
 
 export interface WorkflowApp {
   /** `http://127.0.0.1:<port>` */
@@ -27,6 +28,15 @@ export interface StackTarget {
   token: string;
   currentSigningKey: string;
   nextSigningKey: string;
+}
+
+/** A stack on the real clock with quick retries (backoff factor 0.001), and an app serving `routes` on it. */
+export async function startStackWithApp(
+  routes: Routes,
+  extra: Record<string, RouteHandler> = {},
+): Promise<{ stack: TestStack; app: WorkflowApp }> {
+  const stack = await startTestStack({ clock: systemClock as never, backoffFactor: 0.001 });
+  return { stack, app: await startWorkflowApp(stack, routes, extra) };
 }
 
 /** Starts an app serving `routes` (paths like `/a`) against a stack (in-process, or a process's ready line). */
@@ -114,4 +124,21 @@ export async function runLog(stack: TestStack, runId: string): Promise<Record<st
   const response = await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}&trimBody=100000`);
   if (response.status !== 200) throw new Error(`logs answered ${response.status}: ${response.text}`);
   return response.json.runs[0];
+}
+
+/** Waits (up to 20 s) until the run's record passes `reached` (which may throw to fail at once); answers it. */
+export function runWhen(
+  stack: TestStack,
+  runId: string,
+  reached: (log: Record<string, any>) => boolean,
+  what = `run ${runId}`,
+): Promise<Record<string, any>> {
+  return eventually(
+    async () => {
+      const log = await runLog(stack, runId);
+      return log && reached(log) ? log : undefined;
+    },
+    what,
+    20_000,
+  );
 }
