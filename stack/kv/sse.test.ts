@@ -181,19 +181,24 @@ describe('/subscribe and /psubscribe', () => {
     two.close();
   });
 
-  it('takes everything after /subscribe/ as the channel, percent-decoded', async () => {
-    const sub = await SseClient.open(kv, '/subscribe/room/a%20b');
-    expect(await sub.next()).toBe('subscribe,room/a b,1');
-    await kv.call('/', { method: 'POST', body: '["PUBLISH","room/a b","hi"]' });
-    expect(await sub.next()).toBe('message,room/a b,hi');
-    sub.close();
-  });
-
-  it('streams psubscribe and pmessage lines', async () => {
-    const sub = await SseClient.open(kv, '/psubscribe/news.*');
-    expect(await sub.next()).toBe('psubscribe,news.*,1');
-    await kv.call('/', { method: 'POST', body: '["PUBLISH","news.tech","{\\"a\\":1,\\"b\\":2}"]' });
-    expect(await sub.next()).toBe('pmessage,news.*,news.tech,{"a":1,"b":2}');
+  it.each([
+    {
+      what: 'takes everything after /subscribe/ as the channel, percent-decoded',
+      path: '/subscribe/room/a%20b',
+      publish: ['PUBLISH', 'room/a b', 'hi'],
+      lines: ['subscribe,room/a b,1', 'message,room/a b,hi'],
+    },
+    {
+      what: 'streams psubscribe and pmessage lines',
+      path: '/psubscribe/news.*',
+      publish: ['PUBLISH', 'news.tech', '{"a":1,"b":2}'],
+      lines: ['psubscribe,news.*,1', 'pmessage,news.*,news.tech,{"a":1,"b":2}'],
+    },
+  ])('$what', async ({ path, publish, lines }) => {
+    const sub = await SseClient.open(kv, path);
+    expect(await sub.next()).toBe(lines[0]);
+    await kv.call('/', { method: 'POST', body: JSON.stringify(publish) });
+    expect(await sub.next()).toBe(lines[1]);
     sub.close();
   });
 
