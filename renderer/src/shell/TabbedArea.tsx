@@ -3,7 +3,7 @@
 import { type ComponentType, Suspense } from 'react';
 import { Spinner } from '../ui/misc';
 import { type TabbedAreaId, type TabIdOf, tabLabel } from './area-tabs';
-import { lazyWithPreload, type PreloadableComponent } from './lazy';
+import { lazyWithPreload, type PreloadableComponent, whenIdle } from './lazy';
 import { type AreaId, useNav } from './nav';
 import { PageHeader } from './PageHeader';
 
@@ -25,15 +25,21 @@ export function areaTab<A extends TabbedAreaId>(
 /**
  * An area's screen (its module's default export): the tabs under the area's header. The first tab is
  * what people open most: it starts loading with the area's code (the shell preloads areas while idle),
- * so the first open renders at once.
+ * so the first open renders at once. The other tabs load once the browser is idle after it: a tab whose
+ * chunk is still missing shows the Suspense fallback, and React then holds the tab back until that
+ * fallback has been up for 300 ms (its reveal throttle) — most of the key browser's first, cold open.
  */
 export function tabbedArea(props: {
   area: AreaId;
   title: string;
   subtitle: string;
-  tabs: readonly [ReturnType<typeof areaTab>, ...AreaTab[]];
+  tabs: readonly [ReturnType<typeof areaTab>, ...ReturnType<typeof areaTab>[]];
 }) {
-  void props.tabs[0].component.preload();
+  void props.tabs[0].component.preload().then(() =>
+    whenIdle(() => {
+      for (const tab of props.tabs) void tab.component.preload();
+    }),
+  );
   return function Area({ params }: { params: string[] }) {
     return <TabbedArea {...props} params={params} />;
   };
