@@ -17,6 +17,25 @@ describe('StreamChannel', () => {
     ]);
   });
 
+  it('sends the first batch on the next turn, then at most one batch per interval', () => {
+    // The interval is measured with performance.now(): fake it too, so a slow machine cannot open it early.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const frames: ServerFrame[] = [];
+    const channel = new StreamChannel(2, (frame) => frames.push(frame), { flushIntervalMs: 50 });
+    channel.push('first');
+    channel.push('same turn');
+    vi.advanceTimersByTime(0);
+    expect(frames).toEqual([{ type: 'events', id: 2, events: ['first', 'same turn'], dropped: 0 }]);
+    channel.push('soon after');
+    vi.advanceTimersByTime(0);
+    expect(frames).toHaveLength(1);
+    vi.advanceTimersByTime(50);
+    expect(frames).toEqual([
+      { type: 'events', id: 2, events: ['first', 'same turn'], dropped: 0 },
+      { type: 'events', id: 2, events: ['soon after'], dropped: 0 },
+    ]);
+  });
+
   it('drops the oldest events beyond its capacity and counts them', () => {
     const frames: ServerFrame[] = [];
     const channel = new StreamChannel(1, (frame) => frames.push(frame), { capacity: 10 });

@@ -1,6 +1,7 @@
 // One open stream on its way to the renderer: a bounded buffer that drops the oldest events when full
-// (counting them), flushed as one batch about every 50 ms so a fast source never means one IPC or socket
-// message per event.
+// (counting them), flushed as one batch at most about every 50 ms so a fast source never means one IPC or
+// socket message per event. After a quiet spell (and so for a stream's first events) the batch goes out on
+// the next turn of the event loop: a screen waiting for its first rows never waits out the interval.
 import type { BridgeErrorData } from '../../../shared/bridge/errors';
 import type { ServerFrame } from '../../../shared/bridge/frames';
 
@@ -17,6 +18,8 @@ export class StreamChannel {
   private head = 0;
   private dropped = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the last batch was sent (performance.now()); -Infinity before the first. */
+  private lastFlush = -Infinity;
   private ended = false;
   private readonly capacity: number;
   private readonly flushIntervalMs: number;
@@ -58,7 +61,7 @@ export class StreamChannel {
     this.timer = null;
     if (this.pending === 0 && this.dropped === 0) return;
     if (!force && this.options.isCongested?.()) {
-      this.schedule();
+      this.timer = setTimeout(() => this.flush(), this.flushIntervalMs);
       return;
     }
     const events = this.buffer.slice(this.head);
@@ -66,6 +69,7 @@ export class StreamChannel {
     this.buffer = [];
     this.head = 0;
     this.dropped = 0;
+    this.lastFlush = performance.now();
     this.emit({ type: 'events', id: this.id, events, dropped });
   }
 
@@ -88,6 +92,8 @@ export class StreamChannel {
 
   private schedule(): void {
     if (this.timer || this.ended) return;
-    this.timer = setTimeout(() => this.flush(), this.flushIntervalMs);
+    // Events pushed in the same turn still travel together: the soonest flush is a 0 ms timer.
+    const wait = Math.max(0, this.lastFlush + this.flushIntervalMs - performance.now());
+    this.timer = setTimeout(() => this.flush(), wait);
   }
 }

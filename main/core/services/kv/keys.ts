@@ -1,11 +1,13 @@
 // Key browser handlers: the progressive SCAN stream, type and TTL for the rows on screen, exact-key
 // lookup, paged values by type, edits, TTL, rename, duplicate, delete and bulk delete by pattern.
 import { randomUUID } from 'node:crypto';
-import type {
-  KvBulkEvent,
-  KvEdit,
-  kvKeyProcedures,
-  KvValuePage,
+import {
+  KV_SCAN_FIRST_COUNT,
+  type KvBulkEvent,
+  type KvEdit,
+  type kvKeyProcedures,
+  type KvScanEvent,
+  type KvValuePage,
 } from '../../../../shared/bridge/procedures/kv/keys';
 import { BridgeError } from '../../../../shared/bridge/errors';
 import { type KvBytes, kvBytesOf, kvTextOf } from '../../../../shared/kv/bytes';
@@ -53,30 +55,46 @@ export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handler
     'kv.keys.scan': ({ profileId, match, type, count, cursor, limit, paceMs }, sink) => {
       const kv = client(profileId);
       return runJob('kv.keys.scan', sink, async (signal) => {
-        const dbsize = await kv.command(['DBSIZE']).then(
-          (reply) => (reply.ok && typeof reply.result === 'number' ? reply.result : undefined),
+        // DBSIZE goes out beside the first SCAN, not before it: the first rows never wait for a count.
+        let dbsize: number | undefined;
+        let dbsizeSent = false;
+        const counted = kv.command(['DBSIZE']).then(
+          (reply) => {
+            if (reply.ok && typeof reply.result === 'number') dbsize = reply.result;
+          },
           () => undefined,
         );
         let collected = 0;
-        let first = true;
-        await walkKeys(kv, { match, type, count, cursor, paceMs, signal }, (page, calls) => {
+        let last: KvScanEvent | undefined;
+        const push = (event: KvScanEvent) => {
+          if (dbsize !== undefined && !dbsizeSent) {
+            event.dbsize = dbsize;
+            dbsizeSent = true;
+          }
+          sink.push(event);
+          last = event;
+        };
+        const walk = { match, type, count, cursor, paceMs, signal, firstCount: KV_SCAN_FIRST_COUNT };
+        await walkKeys(kv, walk, (page, calls) => {
           if (signal.aborted) return false;
           collected += page.keys.length;
           const done = page.cursor === '0';
           const capped = !done && collected >= limit;
-          sink.push({
+          push({
             keys: page.keys,
             types: page.types,
             cursor: page.cursor,
             calls,
-            dbsize: first ? dbsize : undefined,
             withType: knowsWithType(kv),
             done,
             capped,
           });
-          first = false;
           return !capped;
         });
+        // A walk that ended before DBSIZE answered: the count follows in an event of its own.
+        await counted;
+        if (!signal.aborted && last && dbsize !== undefined && !dbsizeSent)
+          push({ ...last, keys: [], types: undefined });
       });
     },
 

@@ -61,14 +61,21 @@ export async function scanPage(client: KvClient, cursor: string, options: ScanOp
  */
 export async function walkKeys(
   client: KvClient,
-  options: ScanOptions & { cursor?: string; paceMs?: number; signal: AbortSignal },
+  options: ScanOptions & {
+    cursor?: string;
+    paceMs?: number;
+    signal: AbortSignal;
+    /** COUNT of the first call (when smaller than `count`), so the first page comes back sooner. */
+    firstCount?: number;
+  },
   onPage: (page: ScanPage, calls: number) => boolean | Promise<boolean>,
 ): Promise<{ cursor: string; calls: number; complete: boolean }> {
   let cursor = options.cursor ?? '0';
   let calls = 0;
+  const first = { ...options, count: Math.min(options.count, options.firstCount ?? options.count) };
   for (;;) {
     if (options.signal.aborted) return { cursor, calls, complete: false };
-    const page = await scanPage(client, cursor, options);
+    const page = await scanPage(client, cursor, calls === 0 ? first : options);
     calls += 1;
     cursor = page.cursor;
     const more = await onPage(page, calls);

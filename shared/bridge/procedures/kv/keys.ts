@@ -11,6 +11,12 @@ const key = z.string().min(1, 'a key is needed').max(32_768, 'keys are at most 3
 export const KV_TYPES = ['string', 'hash', 'list', 'set', 'zset', 'stream'] as const;
 export type KvType = (typeof KV_TYPES)[number];
 
+/**
+ * The COUNT of a scan stream's first SCAN call (at most the asked COUNT): a small first page is answered
+ * and shown at once, then the walk goes on with the asked COUNT.
+ */
+export const KV_SCAN_FIRST_COUNT = 100;
+
 export interface KvScanEvent {
   keys: string[];
   /** The type of each key, when the server answered `SCAN … WITHTYPE` or a TYPE filter was used. */
@@ -19,7 +25,7 @@ export interface KvScanEvent {
   cursor: string;
   /** SCAN calls made by this stream so far. */
   calls: number;
-  /** Keys in the database (DBSIZE), sent with the first event when the server answers it. */
+  /** Keys in the database (DBSIZE, asked beside the first SCAN), sent once with the next event after it answers. */
   dbsize?: number;
   /** Whether this server answers WITHTYPE (so the browser fetches no types per row). */
   withType: boolean;

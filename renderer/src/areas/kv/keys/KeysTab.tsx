@@ -3,7 +3,12 @@
 // pipelined batches only for the rows on screen (none for types where the server answers WITHTYPE); the
 // selected key's viewer and editor beside it; exact-key lookup (the only mode for a read-only token).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { KV_TYPES, type KvKeyMeta, type KvType } from '../../../../../shared/bridge/procedures/kv/keys';
+import {
+  KV_SCAN_FIRST_COUNT,
+  KV_TYPES,
+  type KvKeyMeta,
+  type KvType,
+} from '../../../../../shared/bridge/procedures/kv/keys';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
@@ -161,7 +166,10 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
       </div>
       <div className="kv-scan-status" data-testid="scan-status" data-status={scan.status}>
         <span data-testid="scanned-count">{plural(scan.tree.size, 'key')} loaded</span>
-        <span className="muted">
+        <span
+          className="muted"
+          title={`Each walk's first SCAN asks for COUNT ${Math.min(filter.count, KV_SCAN_FIRST_COUNT)}, so the first keys show at once; the next ones for COUNT ${filter.count}.`}
+        >
           · {scan.calls.toLocaleString()} SCAN calls of COUNT {filter.count}
           {scan.dbsize !== undefined ? ` · ${plural(scan.dbsize, 'key')} in the database` : ''}
           {scan.withType ? ' · types from WITHTYPE' : ''}
