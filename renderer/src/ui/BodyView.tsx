@@ -43,6 +43,11 @@ export function decodeBody(value: string | undefined, base64: boolean): DecodedB
   return { kind: 'text', text, bytes: bytes.length };
 }
 
+/** A body the service sends as text when it is UTF-8 and as base64 otherwise: BodyView's value and flag. */
+export function textOrBase64(text: string | undefined, base64: string | undefined) {
+  return { value: text ?? base64, base64: text === undefined };
+}
+
 export function BodyView({
   value,
   base64 = false,

@@ -19,6 +19,7 @@ import {
 } from '../../ui/bulk/OverridesFieldset';
 import { TextareaField } from '../../ui/fields';
 import { plural } from '../../ui/format';
+import { InAppLink } from '../../ui/InAppLink';
 import { describeOverrides, EMPTY_OVERRIDES, type OverridesDraft, toOverrides } from './overrides-form';
 
 export interface BulkRequest {
@@ -190,16 +191,13 @@ function SummaryView({
       {retried.length === 1 ? (
         <p>
           New message:{' '}
-          <a
+          <InAppLink
             href={`#/messages/logs/${retried[0]!.messageId}`}
             className="mono"
-            onClick={(event) => {
-              event.preventDefault();
-              onOpenMessage(retried[0]!.messageId);
-            }}
+            onOpen={() => onOpenMessage(retried[0]!.messageId)}
           >
             {retried[0]!.messageId}
-          </a>{' '}
+          </InAppLink>{' '}
           — follow it in the logs.
         </p>
       ) : null}

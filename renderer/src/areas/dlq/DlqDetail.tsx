@@ -5,13 +5,17 @@ import type { ProfileView } from '../../../../shared/profiles';
 import { errorMessage } from '../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
 import { useNav } from '../../shell/nav';
-import { BodyView } from '../../ui/BodyView';
+import { BodyView, textOrBase64 } from '../../ui/BodyView';
 import '../../ui/detail-panel.css';
 import { Button } from '../../ui/Button';
 import { confirmDanger } from '../../ui/confirm-danger';
+import { DetailPanelHeader } from '../../ui/DetailPanelHeader';
+import { DetailSection } from '../../ui/DetailSection';
+import { Fact } from '../../ui/Fact';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { HeadersView } from '../../ui/HeadersView';
-import { TrashIcon, XIcon } from '../../ui/icons';
+import { TrashIcon } from '../../ui/icons';
+import { InAppLink } from '../../ui/InAppLink';
 import { Badge, Callout, Spinner } from '../../ui/misc';
 import { toast } from '../../ui/toast';
 import { statusTone } from './status';
@@ -59,12 +63,7 @@ export function DlqDetail({
 
   return (
     <aside className="detail-panel dlq-detail" aria-label="DLQ entry">
-      <div className="detail-panel-header">
-        <div className="stack" style={{ gap: 2, minWidth: 0 }}>
-          <span className="section-title">DLQ entry</span>
-          <span className="mono detail-panel-id">{dlqId}</span>
-        </div>
-        <span className="spacer" />
+      <DetailPanelHeader kind="DLQ entry" id={dlqId} onClose={onClose}>
         {entry ? (
           <>
             <Button
@@ -89,8 +88,7 @@ export function DlqDetail({
             </Button>
           </>
         ) : null}
-        <Button size="sm" variant="ghost" icon={<XIcon />} aria-label="Close detail" onClick={onClose} />
-      </div>
+      </DetailPanelHeader>
       <div className="detail-panel-body dlq-detail-body">
         {!entry ? (
           fetched.error ? (
@@ -102,8 +100,7 @@ export function DlqDetail({
           )
         ) : (
           <>
-            <section className="stack" style={{ gap: 8 }} aria-label="Failing response">
-              <h3 className="section-title">Last response</h3>
+            <DetailSection title="Last response" label="Failing response">
               <div className="row">
                 <Badge tone={statusTone(entry.responseStatus)}>
                   {entry.responseStatus === 0 ? 'No response' : `HTTP ${entry.responseStatus}`}
@@ -115,87 +112,47 @@ export function DlqDetail({
               </div>
               <HeadersView headers={entry.responseHeader} empty="No response headers" />
               <BodyView
-                value={entry.responseBody ?? entry.responseBodyBase64}
-                base64={entry.responseBody === undefined}
+                {...textOrBase64(entry.responseBody, entry.responseBodyBase64)}
                 label="Response body"
               />
-            </section>
-            <section className="stack" style={{ gap: 8 }}>
-              <h3 className="section-title">Request</h3>
+            </DetailSection>
+            <DetailSection title="Request">
               <div className="mono dlq-request-line">
                 <strong>{entry.method}</strong> {entry.url}
               </div>
               <HeadersView headers={entry.header} empty="No forwarded headers" />
-              <BodyView
-                value={entry.body ?? entry.bodyBase64}
-                base64={entry.body === undefined}
-                label="Request body"
-              />
-            </section>
-            <section className="stack" style={{ gap: 8 }}>
-              <h3 className="section-title">Message</h3>
+              <BodyView {...textOrBase64(entry.body, entry.bodyBase64)} label="Request body" />
+            </DetailSection>
+            <DetailSection title="Message">
               <dl className="kv-list detail-facts">
-                <dt>Message id</dt>
-                <dd>
-                  <a
+                <Fact label="Message id">
+                  <InAppLink
                     href={`#/messages/logs/${entry.messageId}`}
                     className="mono"
-                    onClick={(event) => {
-                      event.preventDefault();
-                      navigate('messages', 'logs', entry.messageId);
-                    }}
+                    onOpen={() => navigate('messages', 'logs', entry.messageId)}
                   >
                     {entry.messageId}
-                  </a>
-                </dd>
-                {entry.topicName ? (
-                  <>
-                    <dt>URL group</dt>
-                    <dd>
-                      {entry.topicName}
-                      {entry.endpointName ? ` / ${entry.endpointName}` : ''}
-                    </dd>
-                  </>
-                ) : null}
-                {entry.queueName ? (
-                  <>
-                    <dt>Queue</dt>
-                    <dd>{entry.queueName}</dd>
-                  </>
-                ) : null}
-                <dt>Retries</dt>
-                <dd>{entry.maxRetries}</dd>
-                {entry.retryDelayExpression ? (
-                  <>
-                    <dt>Retry delay</dt>
-                    <dd className="mono">{entry.retryDelayExpression}</dd>
-                  </>
-                ) : null}
-                {entry.labels?.length ? (
-                  <>
-                    <dt>Labels</dt>
-                    <dd>{entry.labels.join(', ')}</dd>
-                  </>
-                ) : null}
-                {entry.callback ? (
-                  <>
-                    <dt>Callback</dt>
-                    <dd className="mono">{entry.callback}</dd>
-                  </>
-                ) : null}
-                {entry.failureCallback ? (
-                  <>
-                    <dt>Failure callback</dt>
-                    <dd className="mono">{entry.failureCallback}</dd>
-                  </>
-                ) : null}
-                <dt>Created</dt>
-                <dd>
+                  </InAppLink>
+                </Fact>
+                <Fact
+                  label="URL group"
+                  value={
+                    entry.topicName &&
+                    `${entry.topicName}${entry.endpointName ? ` / ${entry.endpointName}` : ''}`
+                  }
+                />
+                <Fact label="Queue" value={entry.queueName} />
+                <Fact label="Retries" value={entry.maxRetries} />
+                <Fact label="Retry delay" mono value={entry.retryDelayExpression} />
+                <Fact label="Labels" value={entry.labels?.join(', ')} />
+                <Fact label="Callback" mono value={entry.callback} />
+                <Fact label="Failure callback" mono value={entry.failureCallback} />
+                <Fact label="Created">
                   {formatTime(entry.createdAt)}{' '}
                   <span className="muted">({formatRelative(entry.createdAt)})</span>
-                </dd>
+                </Fact>
               </dl>
-            </section>
+            </DetailSection>
           </>
         )}
       </div>

@@ -12,6 +12,7 @@ import { confirmDanger } from '../../ui/confirm-danger';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { HeadersView } from '../../ui/HeadersView';
 import { PlusIcon, SendIcon, TrashIcon } from '../../ui/icons';
+import { InAppLink } from '../../ui/InAppLink';
 import { QueryView } from '../../ui/QueryView';
 import { TableHead } from '../../ui/TableHead';
 import { toast } from '../../ui/toast';
@@ -93,16 +94,13 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
       <PageHeader
         title={
           <span className="row">
-            <a
+            <InAppLink
               href="#/url-groups"
               className="crumb"
-              onClick={(event) => {
-                event.preventDefault();
-                navigate('url-groups');
-              }}
+              onOpen={() => navigate('url-groups')}
             >
               URL groups
-            </a>
+            </InAppLink>
             <span className="faint">/</span>
             <span className="mono">{name}</span>
           </span>

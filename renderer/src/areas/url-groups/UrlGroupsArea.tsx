@@ -8,6 +8,7 @@ import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { GroupIcon, PlusIcon } from '../../ui/icons';
+import { InAppLink } from '../../ui/InAppLink';
 import { EmptyState } from '../../ui/misc';
 import { QueryView, RefreshButton } from '../../ui/QueryView';
 import { TableHead } from '../../ui/TableHead';
@@ -88,16 +89,13 @@ function GroupList({ profile }: { profile: ProfileView }) {
                         onClick={() => navigate('url-groups', group.name)}
                       >
                         <td>
-                          <a
+                          <InAppLink
                             href={`#/url-groups/${encodeURIComponent(group.name)}`}
                             className="row-link mono"
-                            onClick={(event) => {
-                              event.preventDefault();
-                              navigate('url-groups', group.name);
-                            }}
+                            onOpen={() => navigate('url-groups', group.name)}
                           >
                             {group.name}
-                          </a>
+                          </InAppLink>
                         </td>
                         <td className="num">{plural(group.endpoints.length, 'endpoint')}</td>
                         <td className="muted">

@@ -10,9 +10,11 @@ import { BodyView } from '../../../ui/BodyView';
 import '../../../ui/detail-panel.css';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
+import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
+import { DetailSection } from '../../../ui/DetailSection';
+import { Fact } from '../../../ui/Fact';
 import { formatClock, formatRelative, formatTime } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
-import { XIcon } from '../../../ui/icons';
 import { Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { attemptCount, FINAL_STATES, groupByMessage } from './group-events';
@@ -60,12 +62,7 @@ export function LogDetail({
   const latest = trail?.latest;
   return (
     <aside className="detail-panel log-detail" aria-label="Message detail">
-      <div className="detail-panel-header">
-        <div className="stack" style={{ gap: 2, minWidth: 0 }}>
-          <span className="section-title">Message</span>
-          <span className="mono detail-panel-id">{messageId}</span>
-        </div>
-        <span className="spacer" />
+      <DetailPanelHeader kind="Message" id={messageId} onClose={onClose}>
         {latest && !FINAL_STATES.has(latest.state) ? (
           <Button
             size="sm"
@@ -78,8 +75,7 @@ export function LogDetail({
             Cancel message
           </Button>
         ) : null}
-        <Button size="sm" variant="ghost" icon={<XIcon />} aria-label="Close detail" onClick={onClose} />
-      </div>
+      </DetailPanelHeader>
       <div className="detail-panel-body log-detail-body">
         {query.error ? (
           <Callout tone="danger" title="Could not load the trail.">
@@ -94,67 +90,45 @@ export function LogDetail({
         ) : (
           <>
             <dl className="kv-list detail-facts">
-              <dt>State</dt>
-              <dd>
+              <Fact label="State">
                 <StateBadge state={latest.state} />{' '}
                 <span className="muted">{formatRelative(latest.time)}</span>
-              </dd>
-              <dt>Destination</dt>
-              <dd className="mono">{first.url}</dd>
-              {first.topicName ? (
-                <>
-                  <dt>URL group</dt>
-                  <dd>
+              </Fact>
+              <Fact label="Destination" mono value={first.url} />
+              <Fact label="URL group">
+                {first.topicName ? (
+                  <>
                     <a href={`#/url-groups/${encodeURIComponent(first.topicName)}`}>{first.topicName}</a>
                     {first.endpointName ? <span className="muted"> / {first.endpointName}</span> : null}
-                  </dd>
-                </>
-              ) : null}
-              {first.queueName ? (
-                <>
-                  <dt>Queue</dt>
-                  <dd>{first.queueName}</dd>
-                </>
-              ) : null}
-              <dt>Attempts</dt>
-              <dd>
+                  </>
+                ) : undefined}
+              </Fact>
+              <Fact label="Queue" value={first.queueName} />
+              <Fact label="Attempts">
                 {attemptCount(trail.events)}
                 {first.maxRetries !== undefined ? (
                   <span className="muted"> of up to {1 + first.maxRetries}</span>
                 ) : null}
-              </dd>
-              {first.labels?.length ? (
-                <>
-                  <dt>Labels</dt>
-                  <dd>{first.labels.join(', ')}</dd>
-                </>
-              ) : null}
-              {first.callback ? (
-                <>
-                  <dt>Callback</dt>
-                  <dd className="mono">{first.callback}</dd>
-                </>
-              ) : null}
-              <dt>Created</dt>
-              <dd>{formatTime(first.time)}</dd>
+              </Fact>
+              <Fact label="Labels" value={first.labels?.join(', ')} />
+              <Fact label="Callback" mono value={first.callback} />
+              <Fact label="Created" value={formatTime(first.time)} />
             </dl>
 
-            <section className="stack" style={{ gap: 6 }}>
-              <h3 className="section-title">Trail</h3>
+            <DetailSection title="Trail">
               <ol className="timeline" aria-label="Attempt trail">
                 {trail.events.map((event, index) => (
                   <TimelineEvent key={index} event={event} />
                 ))}
               </ol>
-            </section>
+            </DetailSection>
 
-            <section className="stack" style={{ gap: 6 }}>
-              <h3 className="section-title">
-                Request {first.method ? <span className="mono">{first.method}</span> : null}
-              </h3>
+            <DetailSection
+              title={<>Request {first.method ? <span className="mono">{first.method}</span> : null}</>}
+            >
               <HeadersView headers={first.header} empty="No forwarded headers" />
               <BodyView value={first.body} base64 label="Request body" />
-            </section>
+            </DetailSection>
           </>
         )}
       </div>

@@ -23,6 +23,7 @@ import {
 } from '../../../ui/bulk/OverridesFieldset';
 import { Segmented } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
+import { InAppLink } from '../../../ui/InAppLink';
 import { Callout } from '../../../ui/misc';
 import {
   describeRunOverrides,
@@ -218,15 +219,12 @@ function SummaryView({
       <BulkResult total={summary.total} succeeded={summary.succeeded} verbed={verbed} allGood={allGood}>
         {summary.failures.length > 0 ? `${plural(summary.failures.length, 'failure')} — listed below. ` : ''}
         {overrides.length > 0 ? `Overrides: ${overrides.join(' · ')}. ` : ''}
-        <a
+        <InAppLink
           href="#/workflows/jobs"
-          onClick={(event) => {
-            event.preventDefault();
-            onOpenJournal();
-          }}
+          onOpen={() => onOpenJournal()}
         >
           In the journal
-        </a>
+        </InAppLink>
         .
       </BulkResult>
       {summary.runs.length > 0 ? (
@@ -237,16 +235,13 @@ function SummaryView({
               {summary.runs.slice(0, 200).map((run) => (
                 <tr key={`${run.workflowRunId}@${run.workflowCreatedAt}`}>
                   <td>
-                    <a
+                    <InAppLink
                       href="#/workflows/runs"
                       className="mono"
-                      onClick={(event) => {
-                        event.preventDefault();
-                        onOpenRun(run.workflowRunId, run.workflowCreatedAt);
-                      }}
+                      onOpen={() => onOpenRun(run.workflowRunId, run.workflowCreatedAt)}
                     >
                       {run.workflowRunId}
-                    </a>
+                    </InAppLink>
                   </td>
                 </tr>
               ))}

@@ -18,6 +18,7 @@ import { splitList, toDateRange } from '../../../ui/filter-draft';
 import { FilterBar, type FilterForm, type TextFilter } from '../../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { InboxIcon, RefreshIcon } from '../../../ui/icons';
+import { InAppLink } from '../../../ui/InAppLink';
 import { Callout, EmptyState, Spinner } from '../../../ui/misc';
 import '../../../ui/tables.css';
 import { TableHead } from '../../../ui/TableHead';
@@ -262,15 +263,12 @@ function Triage({ profile }: { profile: ProfileView }) {
                                   />{' '}
                                   <span className="mono">{group.workflowRunIds[index]}</span>
                                 </label>{' '}
-                                <a
+                                <InAppLink
                                   href="#/workflows/runs"
-                                  onClick={(event) => {
-                                    event.preventDefault();
-                                    navigate('workflows', 'runs', group.workflowRunIds[index]!);
-                                  }}
+                                  onOpen={() => navigate('workflows', 'runs', group.workflowRunIds[index]!)}
                                 >
                                   open
-                                </a>
+                                </InAppLink>
                               </li>
                             ))}
                           </ul>

@@ -12,17 +12,20 @@ import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { copyText } from '../../../ui/CopyButton';
+import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
 import { Dialog } from '../../../ui/Dialog';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
+import { Fact } from '../../../ui/Fact';
 import { Switch, TextareaField, TextField } from '../../../ui/fields';
 import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
-import { XIcon } from '../../../ui/icons';
+import { InAppLink } from '../../../ui/InAppLink';
 import { Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { showRunMessages } from '../../messages/logs/log-filters';
 import { WfStateBadge } from '../StateBadge';
 import { formatDuration } from './duration';
+import { FailedAttempts } from './FailedAttempts';
 import { runMessageIds } from './run-messages';
 import { StepPanel } from './StepPanel';
 import { StepsView } from './StepsView';
@@ -70,12 +73,12 @@ export function RunDetail({
   const run = query.data;
   return (
     <aside className="detail-panel wf-detail" aria-label={`Run ${runId}`} data-testid="run-detail">
-      <div className="detail-panel-header">
-        <span className="mono detail-panel-id">{runId}</span>
-        {run ? <WfStateBadge state={run.workflowState} /> : null}
-        <span className="toolbar-spacer" />
-        <Button size="sm" variant="ghost" icon={<XIcon />} aria-label="Close run" onClick={onClose} />
-      </div>
+      <DetailPanelHeader
+        id={runId}
+        badge={run ? <WfStateBadge state={run.workflowState} /> : null}
+        closeLabel="Close run"
+        onClose={onClose}
+      />
       {query.error ? (
         <div className="detail-panel-body">
           <Callout tone="danger" title="Could not load the run.">
@@ -159,68 +162,39 @@ function RunBody({
   return (
     <div className="detail-panel-body wf-detail-body">
       <dl className="wf-facts wf-run-facts">
-        <dt>URL</dt>
-        <dd className="mono">{run.workflowUrl}</dd>
-        <dt>Created</dt>
-        <dd>
+        <Fact label="URL" mono value={run.workflowUrl} />
+        <Fact label="Created">
           {formatTime(run.workflowRunCreatedAt)}{' '}
           <span className="faint mono">({run.workflowRunCreatedAt})</span>
-        </dd>
-        {run.workflowRunCompletedAt ? (
-          <>
-            <dt>Completed</dt>
-            <dd>
-              {formatTime(run.workflowRunCompletedAt)} · {formatDuration(duration)}
-            </dd>
-          </>
-        ) : null}
-        {labels.length ? (
-          <>
-            <dt>Labels</dt>
-            <dd>
-              {labels.map((label) => (
+        </Fact>
+        <Fact label="Completed">
+          {run.workflowRunCompletedAt
+            ? `${formatTime(run.workflowRunCompletedAt)} · ${formatDuration(duration)}`
+            : undefined}
+        </Fact>
+        <Fact label="Labels">
+          {labels.length
+            ? labels.map((label) => (
                 <span key={label} className="chip chip-static">
                   {label}
                 </span>
-              ))}
-            </dd>
-          </>
-        ) : null}
-        {run.flowControlKey ? (
-          <>
-            <dt>Flow-control key</dt>
-            <dd className="mono">{run.flowControlKey}</dd>
-          </>
-        ) : null}
-        {run.workflowRunCallerIp ? (
-          <>
-            <dt>Caller IP</dt>
-            <dd className="mono">{run.workflowRunCallerIp}</dd>
-          </>
-        ) : null}
-        {run.invoker ? (
-          <>
-            <dt>Invoked by</dt>
-            <dd>
-              <a
-                href="#/workflows/runs"
-                className="mono"
-                onClick={(event) => {
-                  event.preventDefault();
-                  onOpenRun(run.invoker!.workflowRunId, run.invoker!.workflowRunCreatedAt);
-                }}
-              >
-                {run.invoker.workflowRunId}
-              </a>
-            </dd>
-          </>
-        ) : null}
-        {run.dlqId ? (
-          <>
-            <dt>DLQ id</dt>
-            <dd className="mono">{run.dlqId}</dd>
-          </>
-        ) : null}
+              ))
+            : undefined}
+        </Fact>
+        <Fact label="Flow-control key" mono value={run.flowControlKey} />
+        <Fact label="Caller IP" mono value={run.workflowRunCallerIp} />
+        <Fact label="Invoked by">
+          {run.invoker ? (
+            <InAppLink
+              href="#/workflows/runs"
+              className="mono"
+              onOpen={() => onOpenRun(run.invoker!.workflowRunId, run.invoker!.workflowRunCreatedAt)}
+            >
+              {run.invoker.workflowRunId}
+            </InAppLink>
+          ) : undefined}
+        </Fact>
+        <Fact label="DLQ id" mono value={run.dlqId} />
       </dl>
 
       <div className="row wf-actions">
@@ -370,40 +344,13 @@ function FailurePanel({
         Failure function <WfStateBadge state={ff.state} />
       </h4>
       <dl className="wf-facts">
-        <dt>URL</dt>
-        <dd className="mono">{ff.url}</dd>
-        <dt>Message</dt>
-        <dd className="mono">{ff.messageId}</dd>
-        {ff.failStatus !== undefined ? (
-          <>
-            <dt>Failed step answered</dt>
-            <dd className="mono">{ff.failStatus}</dd>
-          </>
-        ) : null}
-        {ff.responseStatus !== undefined ? (
-          <>
-            <dt>Callback answered</dt>
-            <dd className="mono">{ff.responseStatus}</dd>
-          </>
-        ) : null}
-        {ff.maxRetries !== undefined ? (
-          <>
-            <dt>Retries (max)</dt>
-            <dd>{ff.maxRetries}</dd>
-          </>
-        ) : null}
-        {ff.errors?.length ? (
-          <>
-            <dt>Failed attempts</dt>
-            <dd>{ff.errors.length}</dd>
-          </>
-        ) : null}
-        {ff.dlqId ? (
-          <>
-            <dt>DLQ id</dt>
-            <dd className="mono">{ff.dlqId}</dd>
-          </>
-        ) : null}
+        <Fact label="URL" mono value={ff.url} />
+        <Fact label="Message" mono value={ff.messageId} />
+        <Fact label="Failed step answered" mono value={ff.failStatus} />
+        <Fact label="Callback answered" mono value={ff.responseStatus} />
+        <Fact label="Retries (max)" value={ff.maxRetries} />
+        <Fact label="Failed attempts" value={ff.errors?.length || undefined} />
+        <Fact label="DLQ id" mono value={ff.dlqId} />
       </dl>
       {ff.failResponse ? (
         <>
@@ -433,20 +380,7 @@ function FailurePanel({
           />
         </>
       ) : null}
-      {ff.errors?.length ? (
-        <ol className="wf-attempts">
-          {ff.errors.map((error, index) => (
-            <li key={`${error.time}-${index}`} className="wf-attempt">
-              <div className="wf-attempt-head">
-                <span className="mono">#{index + 1}</span>
-                <span className="mono">{error.status || 'no response'}</span>
-                <span className="faint">{formatTime(error.time)}</span>
-              </div>
-              <div className="wf-attempt-error">{error.error}</div>
-            </li>
-          ))}
-        </ol>
-      ) : null}
+      {ff.errors?.length ? <FailedAttempts errors={ff.errors} /> : null}
     </section>
   );
 }

@@ -1,23 +1,15 @@
 // Everything the log says about one step: type and state, ids, retries and the next delivery, headers,
 // the output, the call request and response of Call steps, the wait's event and timeout, the invoked run
 // (a link), and every failed attempt with its error.
-import type { ReactNode } from 'react';
 import type { StepError } from '../../../../../shared/workflows/types';
+import { Fact } from '../../../ui/Fact';
 import { formatRelative, formatTime } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
+import { InAppLink } from '../../../ui/InAppLink';
 import { WfStateBadge } from '../StateBadge';
 import type { StepRow } from './step-layout';
 import { WfBody } from './WfBody';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  if (children === undefined || children === null || children === '') return null;
-  return (
-    <>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </>
-  );
-}
+import { FailedAttempts } from './FailedAttempts';
 
 export function StepPanel({
   row,
@@ -53,31 +45,30 @@ export function StepPanel({
         {row.label} {row.state ? <WfStateBadge state={row.state} /> : null}
       </h3>
       <dl className="wf-facts">
-        <Fact label="Type">
-          {row.stepType ?? (row.groupType === 'next' ? 'Not recorded yet' : undefined)}
-        </Fact>
-        <Fact label="Step id">{step?.stepId}</Fact>
-        <Fact label="Call type">{step?.callType}</Fact>
+        <Fact
+          label="Type"
+          value={row.stepType ?? (row.groupType === 'next' ? 'Not recorded yet' : undefined)}
+        />
+        <Fact label="Step id" value={step?.stepId} />
+        <Fact label="Call type" value={step?.callType} />
         <Fact label="Message">
           {messageId ? (
-            <a
+            <InAppLink
               href={`#/messages/logs/${messageId}`}
               className="mono"
-              onClick={(event) => {
-                event.preventDefault();
-                onOpenMessage(messageId);
-              }}
+              onOpen={() => onOpenMessage(messageId)}
             >
               {messageId}
-            </a>
+            </InAppLink>
           ) : undefined}
         </Fact>
-        <Fact label="Recorded">
-          {step ? `${formatTime(step.createdAt)} (${formatRelative(step.createdAt)})` : undefined}
-        </Fact>
-        <Fact label="Parallel branches">{step && step.concurrent > 1 ? step.concurrent : undefined}</Fact>
-        <Fact label="Retries (max)">{step?.retries ?? next?.retries}</Fact>
-        <Fact label="Retry delay">{step?.retryDelay ?? next?.retryDelay}</Fact>
+        <Fact
+          label="Recorded"
+          value={step ? `${formatTime(step.createdAt)} (${formatRelative(step.createdAt)})` : undefined}
+        />
+        <Fact label="Parallel branches" value={step && step.concurrent > 1 ? step.concurrent : undefined} />
+        <Fact label="Retries (max)" value={step?.retries ?? next?.retries} />
+        <Fact label="Retry delay" value={step?.retryDelay ?? next?.retryDelay} />
         <Fact label="Next delivery">
           {row.nextDeliveryTime
             ? `${formatTime(row.nextDeliveryTime)} (${formatRelative(row.nextDeliveryTime)})`
@@ -90,9 +81,7 @@ export function StepPanel({
               ? `until ${formatTime(step.sleepUntil * 1000)}`
               : undefined}
         </Fact>
-        <Fact label="Wait event">
-          {step?.waitEventId ? <span className="mono">{step.waitEventId}</span> : undefined}
-        </Fact>
+        <Fact label="Wait event" mono value={step?.waitEventId} />
         <Fact label="Wait timeout">
           {step?.waitTimeoutDuration || step?.waitTimeoutDeadline
             ? `${step.waitTimeoutDuration ?? ''}${step.waitTimeoutDeadline ? ` (deadline ${formatTime(step.waitTimeoutDeadline)})` : ''}`
@@ -107,21 +96,16 @@ export function StepPanel({
         </Fact>
         <Fact label="Invoked run">
           {step?.invokedWorkflowRunId ? (
-            <a
+            <InAppLink
               href="#/workflows/runs"
               className="mono"
-              onClick={(event) => {
-                event.preventDefault();
-                onOpenRun(step.invokedWorkflowRunId!, step.invokedWorkflowCreatedAt);
-              }}
+              onOpen={() => onOpenRun(step.invokedWorkflowRunId!, step.invokedWorkflowCreatedAt)}
             >
               {step.invokedWorkflowRunId}
-            </a>
+            </InAppLink>
           ) : undefined}
         </Fact>
-        <Fact label="Invoked URL">
-          {step?.invokedWorkflowUrl ? <span className="mono">{step.invokedWorkflowUrl}</span> : undefined}
-        </Fact>
+        <Fact label="Invoked URL" mono value={step?.invokedWorkflowUrl} />
       </dl>
 
       {step && step.stepType !== 'SleepFor' && step.stepType !== 'SleepUntil' ? (
@@ -164,19 +148,12 @@ export function StepPanel({
       {errors.length > 0 ? (
         <>
           <h4 className="section-title">Attempts that failed ({errors.length})</h4>
-          <ol className="wf-attempts" aria-label="Failed attempts">
-            {errors.map((error, index) => (
-              <li key={`${error.time}-${index}`} className="wf-attempt">
-                <div className="wf-attempt-head">
-                  <span className="mono">#{index + 1}</span>
-                  <span className="mono">{error.status || 'no response'}</span>
-                  <span className="faint">{formatTime(error.time)}</span>
-                </div>
-                <div className="wf-attempt-error">{error.error}</div>
-                {error.body ? body(error.body, `Attempt ${index + 1} response body`) : null}
-              </li>
-            ))}
-          </ol>
+          <FailedAttempts
+            errors={errors}
+            body={(error, index) =>
+              error.body ? body(error.body, `Attempt ${index + 1} response body`) : null
+            }
+          />
         </>
       ) : null}
 
