@@ -18,6 +18,7 @@ import { Segmented } from '../../../ui/fields';
 import { SearchIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
 import '../kv.css';
+import { ToolbarInput } from '../../../ui/ToolbarInput';
 import { BulkDeleteDialog } from './BulkDeleteDialog';
 import { KeyDetail } from './KeyDetail';
 import { KeyList } from './KeyList';
@@ -100,13 +101,12 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
       <div className="toolbar kv-keys-toolbar">
         <label className="kv-filter">
           <SearchIcon width={14} height={14} />
-          <input
-            className="input input-mono"
-            aria-label="Match pattern"
+          <ToolbarInput
+            label="Match pattern"
             placeholder="MATCH pattern, e.g. user:*"
             value={draftMatch}
-            onChange={(event) => setDraftMatch(event.target.value)}
-            onKeyDown={(event) => event.key === 'Enter' && applyMatch()}
+            onChange={setDraftMatch}
+            onEnter={applyMatch}
             onBlur={applyMatch}
           />
         </label>
@@ -193,15 +193,12 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
         {scan.status === 'done' ? <Badge tone="success">scan complete</Badge> : null}
         <span className="spacer" />
         <label className="kv-filter">
-          <input
-            className="input input-mono"
-            aria-label="Open exact key"
+          <ToolbarInput
+            label="Open exact key"
             placeholder="Open exact key…"
             value={lookup}
-            onChange={(event) => setLookup(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && lookup) select(lookup);
-            }}
+            onChange={setLookup}
+            onEnter={(key) => key && select(key)}
           />
         </label>
       </div>
@@ -288,15 +285,12 @@ function LookupOnly({ profile, initial }: { profile: ProfileView; initial?: stri
       <div className="toolbar">
         <label className="kv-filter kv-lookup-only">
           <SearchIcon width={14} height={14} />
-          <input
-            className="input input-mono"
-            aria-label="Open exact key"
+          <ToolbarInput
+            label="Open exact key"
             placeholder="Exact key name"
             value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && draft) navigate('kv', 'keys', draft);
-            }}
+            onChange={setDraft}
+            onEnter={(key) => key && navigate('kv', 'keys', key)}
           />
         </label>
         <Button variant="primary" disabled={!draft} onClick={() => navigate('kv', 'keys', draft)}>

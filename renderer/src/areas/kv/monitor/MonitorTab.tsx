@@ -23,10 +23,18 @@ import {
   type MonitorFilters,
   MonitorStore,
 } from './monitor-model';
+import { ToolbarInput, type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { Sparkline } from './Sparkline';
 
 const CAPS = [1_000, 10_000, 50_000] as const;
 const ROW_HEIGHT = 26;
+
+/** The text filters (commands, key pattern, client) over the kept lines. */
+const FILTER_FIELDS: readonly ToolbarInputField<'commands' | 'keyPattern' | 'client'>[] = [
+  { name: 'commands', label: 'Filter by command', placeholder: 'Commands: get set (-ping hides)' },
+  { name: 'keyPattern', label: 'Filter by key pattern', placeholder: 'Key pattern: user:*' },
+  { name: 'client', label: 'Filter by client', placeholder: 'Client: lua', className: 'kv-live-client' },
+];
 
 export default function MonitorTab(_props: { params: string[] }) {
   return <ActiveService service="kv">{(profile) => <Monitor profile={profile} />}</ActiveService>;
@@ -141,27 +149,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
       </div>
 
       <div className="toolbar kv-live-filters" role="search" aria-label="Monitor filters">
-        <input
-          className="input input-mono"
-          placeholder="Commands: get set (-ping hides)"
-          aria-label="Filter by command"
-          value={filters.commands}
-          onChange={(event) => setFilters({ ...filters, commands: event.target.value })}
-        />
-        <input
-          className="input input-mono"
-          placeholder="Key pattern: user:*"
-          aria-label="Filter by key pattern"
-          value={filters.keyPattern}
-          onChange={(event) => setFilters({ ...filters, keyPattern: event.target.value })}
-        />
-        <input
-          className="input input-mono kv-live-client"
-          placeholder="Client: lua"
-          aria-label="Filter by client"
-          value={filters.client}
-          onChange={(event) => setFilters({ ...filters, client: event.target.value })}
-        />
+        <ToolbarInputs fields={FILTER_FIELDS} values={filters} onChange={setFilters} />
         <Switch
           label={`Show this console's commands (${ownKept.toLocaleString()})`}
           checked={filters.showOwn}
@@ -209,12 +197,11 @@ function Monitor({ profile }: { profile: ProfileView }) {
           });
         }}
       >
-        <input
-          className="input input-mono"
+        <ToolbarInput
+          label="Export path"
           placeholder="Save as (absolute path, .log/.txt) — empty: Switchyard's exports folder"
-          aria-label="Export path"
           value={exportPath}
-          onChange={(event) => setExportPath(event.target.value)}
+          onChange={setExportPath}
         />
         <Button
           size="sm"

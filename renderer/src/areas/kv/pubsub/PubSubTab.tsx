@@ -14,6 +14,7 @@ import { SendIcon } from '../../../ui/icons';
 import { useVirtualRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
 import '../live.css';
+import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 
 /** Messages kept in memory; the oldest go first. */
 export const MESSAGE_CAP = 5_000;
@@ -27,6 +28,12 @@ interface Subscription {
   message?: string;
 }
 
+/** What to subscribe to: channels and patterns, space-separated. */
+const TARGET_FIELDS: readonly ToolbarInputField<'channels' | 'patterns'>[] = [
+  { name: 'channels', label: 'Channels', placeholder: 'Channels: orders news' },
+  { name: 'patterns', label: 'Patterns', placeholder: 'Patterns: user:*' },
+];
+
 export default function PubSubTab(_props: { params: string[] }) {
   return <ActiveService service="kv">{(profile) => <PubSub profile={profile} />}</ActiveService>;
 }
@@ -38,8 +45,7 @@ function names(text: string): string[] {
 
 function PubSub({ profile }: { profile: ProfileView }) {
   const bridge = useBridge();
-  const [channelsText, setChannelsText] = useState('');
-  const [patternsText, setPatternsText] = useState('');
+  const [targets, setTargets] = useState({ channels: '', patterns: '' });
   const [active, setActive] = useState<{ channels: string[]; patterns: string[] } | null>(null);
   const [subs, setSubs] = useState<Subscription[]>([]);
   const [messages, setMessages] = useState<Message[]>([]);
@@ -88,8 +94,8 @@ function PubSub({ profile }: { profile: ProfileView }) {
     );
   }, [bridge, profile.id, active]);
 
-  const channels = names(channelsText);
-  const patterns = names(patternsText);
+  const channels = names(targets.channels);
+  const patterns = names(targets.patterns);
   const chosen = messages.find((message) => message.seq === selected);
 
   return (
@@ -110,21 +116,11 @@ function PubSub({ profile }: { profile: ProfileView }) {
             }
           }}
         >
-          <input
-            className="input input-mono"
-            placeholder="Channels: orders news"
-            aria-label="Channels"
-            value={channelsText}
+          <ToolbarInputs
+            fields={TARGET_FIELDS}
+            values={targets}
             disabled={Boolean(active)}
-            onChange={(event) => setChannelsText(event.target.value)}
-          />
-          <input
-            className="input input-mono"
-            placeholder="Patterns: user:*"
-            aria-label="Patterns"
-            value={patternsText}
-            disabled={Boolean(active)}
-            onChange={(event) => setPatternsText(event.target.value)}
+            onChange={setTargets}
           />
           <Button
             size="sm"

@@ -11,6 +11,7 @@ import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { plural } from '../../../ui/format';
 import { Callout, Spinner } from '../../../ui/misc';
+import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { formatDuration } from '../run/duration';
 import { WfStateBadge } from '../StateBadge';
 import { alignRuns, type AlignedStep, differenceCount } from './align';
@@ -30,6 +31,11 @@ function parseRef(ref: string | undefined): { runId: string; createdAt?: number 
   return at && /^\d+$/.test(at) ? { runId, createdAt: Number(at) } : { runId };
 }
 
+const RUN_FIELDS: readonly ToolbarInputField<'left' | 'right'>[] = [
+  { name: 'left', label: 'First run id', placeholder: 'first run id (id or id@createdAt)' },
+  { name: 'right', label: 'Second run id', placeholder: 'second run id' },
+];
+
 function useRun(profile: ProfileView, ref: string | undefined) {
   const parsed = parseRef(ref);
   return useBridgeQuery(
@@ -41,8 +47,7 @@ function useRun(profile: ProfileView, ref: string | undefined) {
 
 function Compare({ profile, left, right }: { profile: ProfileView; left?: string; right?: string }) {
   const navigate = useNav((state) => state.navigate);
-  const [leftText, setLeftText] = useState(left ?? '');
-  const [rightText, setRightText] = useState(right ?? '');
+  const [picked, setPicked] = useState({ left: left ?? '', right: right ?? '' });
   const a = useRun(profile, left);
   const b = useRun(profile, right);
   return (
@@ -52,24 +57,16 @@ function Compare({ profile, left, right }: { profile: ProfileView; left?: string
         aria-label="Runs to compare"
         onSubmit={(event) => {
           event.preventDefault();
-          navigate('workflows', 'compare', leftText.trim() || '-', rightText.trim() || '-');
+          navigate('workflows', 'compare', picked.left.trim() || '-', picked.right.trim() || '-');
         }}
       >
-        <input
-          className="input input-mono"
-          aria-label="First run id"
-          placeholder="first run id (id or id@createdAt)"
-          value={leftText}
-          onChange={(event) => setLeftText(event.target.value)}
-        />
-        <input
-          className="input input-mono"
-          aria-label="Second run id"
-          placeholder="second run id"
-          value={rightText}
-          onChange={(event) => setRightText(event.target.value)}
-        />
-        <Button type="submit" variant="primary" size="sm" disabled={!leftText.trim() || !rightText.trim()}>
+        <ToolbarInputs fields={RUN_FIELDS} values={picked} onChange={setPicked} />
+        <Button
+          type="submit"
+          variant="primary"
+          size="sm"
+          disabled={!picked.left.trim() || !picked.right.trim()}
+        >
           Compare
         </Button>
       </form>
