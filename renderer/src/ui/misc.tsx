@@ -19,7 +19,7 @@ export function Badge({
   tone?: 'success' | 'warning' | 'danger' | 'info';
   children: ReactNode;
 }) {
-  return <span className={tone ? `badge badge-${tone}` : 'badge'}>{children}</span>;
+  return <span className={tone ? `badge tone-${tone}` : 'badge'}>{children}</span>;
 }
 
 export function Callout({

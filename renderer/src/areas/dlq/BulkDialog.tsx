@@ -5,10 +5,9 @@ import { useState } from 'react';
 import type { DlqBulkSummary, DlqTarget } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { RetryOverrides } from '../../../../shared/messages/overrides';
 import type { DLQMessage } from '../../../../shared/messages/types';
-import type { ProfileView } from '../../../../shared/profiles';
 import { useBridge, useBridgeQuery } from '../../bridge/react';
 import { useNav } from '../../shell/nav';
-import { BulkActionDialog } from '../../ui/bulk/BulkActionDialog';
+import { BulkActionDialog, type BulkDialogProps } from '../../ui/bulk/BulkActionDialog';
 import { BulkCount } from '../../ui/bulk/BulkCount';
 import { BulkFailures } from '../../ui/bulk/BulkFailures';
 import { BulkResult } from '../../ui/bulk/BulkResult';
@@ -33,18 +32,7 @@ export interface BulkRequest {
 
 const entries = (count: number) => plural(count, 'entry', 'entries');
 
-export function BulkDialog({
-  profile,
-  request,
-  onClose,
-  onChanged,
-}: {
-  profile: ProfileView;
-  request: BulkRequest;
-  onClose: () => void;
-  /** Called when the job ends or stops: the DLQ has changed. */
-  onChanged: () => void;
-}) {
+export function BulkDialog({ profile, request, onClose, onChanged }: BulkDialogProps<BulkRequest>) {
   const bridge = useBridge();
   const navigate = useNav((state) => state.navigate);
   const [draft, setDraft] = useState<OverridesDraft>(EMPTY_OVERRIDES);

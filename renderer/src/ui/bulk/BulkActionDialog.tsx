@@ -39,6 +39,15 @@ type Phase<Summary> =
   | { kind: 'stopped'; progress?: BulkProgress }
   | { kind: 'failed'; error: BridgeErrorData };
 
+/** What a screen's bulk dialog (the message DLQ's, the workflow DLQ's) is opened with. */
+export interface BulkDialogProps<Request> {
+  profile: ProfileView;
+  request: Request;
+  onClose: () => void;
+  /** Called when the job ends or stops: what it acted on has changed. */
+  onChanged: () => void;
+}
+
 export interface BulkActionDialogProps<Summary> {
   profile: ProfileView;
   title: string;

@@ -122,7 +122,7 @@ export const TrailRow = memo(function TrailRow({
       : undefined;
   return (
     <div
-      className="log-row"
+      className="list-row log-row"
       role="listitem"
       aria-current={selected || undefined}
       aria-label={`Message ${trail.messageId}`}

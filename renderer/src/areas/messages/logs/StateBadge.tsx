@@ -25,7 +25,7 @@ export function Trail({ steps }: { steps: TrailStep[] }) {
         <span key={index} className="trail-step">
           {index > 0 ? <span className="trail-arrow">→</span> : null}
           {step.kind === 'state' ? (
-            <span className={`trail-chip trail-${STATE_TONE[step.state] ?? 'plain'}`}>{step.state}</span>
+            <span className={`trail-chip tone-${STATE_TONE[step.state] ?? 'plain'}`}>{step.state}</span>
           ) : step.kind === 'older' ? (
             <span
               className="trail-chip trail-gap"

@@ -8,11 +8,10 @@ import type {
   BulkSummary,
   BulkTargetInput,
 } from '../../../../../shared/bridge/procedures/workflows/dlq';
-import type { ProfileView } from '../../../../../shared/profiles';
 import { DLQ_ACTION_CHUNK } from '../../../../../shared/workflows/types';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { useNav } from '../../../shell/nav';
-import { BulkActionDialog } from '../../../ui/bulk/BulkActionDialog';
+import { BulkActionDialog, type BulkDialogProps } from '../../../ui/bulk/BulkActionDialog';
 import { BulkCount } from '../../../ui/bulk/BulkCount';
 import { BulkFailures } from '../../../ui/bulk/BulkFailures';
 import { BulkResult } from '../../../ui/bulk/BulkResult';
@@ -71,11 +70,7 @@ export function BulkJobDialog({
   onClose,
   onChanged,
   resumeJobId,
-}: {
-  profile: ProfileView;
-  request: BulkJobRequest;
-  onClose: () => void;
-  onChanged: () => void;
+}: BulkDialogProps<BulkJobRequest> & {
   /** Continue this journal entry instead of starting a new job. */
   resumeJobId?: string;
 }) {
@@ -219,10 +214,7 @@ function SummaryView({
       <BulkResult total={summary.total} succeeded={summary.succeeded} verbed={verbed} allGood={allGood}>
         {summary.failures.length > 0 ? `${plural(summary.failures.length, 'failure')} — listed below. ` : ''}
         {overrides.length > 0 ? `Overrides: ${overrides.join(' · ')}. ` : ''}
-        <InAppLink
-          href="#/workflows/jobs"
-          onOpen={() => onOpenJournal()}
-        >
+        <InAppLink href="#/workflows/jobs" onOpen={() => onOpenJournal()}>
           In the journal
         </InAppLink>
         .

@@ -92,7 +92,7 @@ export function RunList({
 
   return (
     <div className={compact ? 'run-list-wrap run-list-compact' : 'run-list-wrap'}>
-      <div className="run-row run-row-head" role="presentation">
+      <div className="list-row list-row-head run-row" role="presentation">
         <span>{header('state', 'State')}</span>
         <span>{header('url', 'Run')}</span>
         {compact ? null : <span>{header('steps', 'Steps')}</span>}
@@ -149,7 +149,7 @@ const RunRow = memo(function RunRow({
         : undefined;
   return (
     <div
-      className="run-row"
+      className="list-row run-row"
       role="option"
       aria-selected={selected}
       aria-label={`Run ${run.workflowRunId}`}
