@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { importCurl, parseCurl, shellWords, toCurl } from './curl';
-import { emptyComposer, type ComposerModel } from './model';
+import { emptyCallback, emptyComposer, type ComposerModel } from './model';
 import { buildPublishRequest } from './request';
 import { toQstashTypeScript } from './typescript';
 
@@ -75,14 +75,7 @@ describe('curl round trip (export, then import)', () => {
         timeout: '10s',
         headers: [{ name: 'X-Cb', value: 'yes', enabled: true }],
       },
-      failureCallback: {
-        url: 'https://example.com/fail',
-        method: '',
-        retries: '',
-        retryDelay: '',
-        timeout: '',
-        headers: [],
-      },
+      failureCallback: { ...emptyCallback(), url: 'https://example.com/fail' },
       dedupMode: 'id',
       dedupId: 'order-42',
       labels: 'billing,eu',

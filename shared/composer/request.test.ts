@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyComposer, type ComposerModel } from './model';
+import { emptyCallback, emptyComposer, type ComposerModel } from './model';
 import {
   batchItemOf,
   buildBatchRequest,
@@ -47,11 +47,8 @@ describe('configHeaders', () => {
         headers: [{ name: 'X-Cb', value: 'yes', enabled: true }],
       },
       failureCallback: {
+        ...emptyCallback(),
         url: 'https://example.com/fail',
-        method: '',
-        retries: '',
-        retryDelay: '',
-        timeout: '',
         headers: [{ name: 'X-Fail', value: '1', enabled: true }],
       },
       dedupMode: 'id',
@@ -108,7 +105,7 @@ describe('configHeaders', () => {
       model({
         destinationKind: 'llm',
         method: 'GET',
-        callback: { url: '', method: 'PUT', retries: '2', retryDelay: '', timeout: '', headers: [] },
+        callback: { ...emptyCallback(), method: 'PUT', retries: '2' },
       }),
     );
     expect(headers).toEqual([
