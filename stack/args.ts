@@ -80,6 +80,73 @@ function duration(flag: string, value: string): number {
   return parsed.ms;
 }
 
+/** Reads one flag's value into the arguments (`flag` names it in error messages). */
+type ReadValue = (args: StackArgs, value: string, flag: string) => void;
+
+/** Flags that take a value (`--flag value` or `--flag=value`). */
+const VALUE_FLAGS: Record<string, ReadValue> = {
+  '--host': (args, value) => {
+    if (value === '') throw new ArgsError('--host must not be empty');
+    args.host = value;
+  },
+  '--port': (args, value, flag) => (args.port = port(flag, value)),
+  '--kv-port': (args, value, flag) => (args.kvPort = port(flag, value)),
+  '--data-dir': (args, value) => (args.dataDir = value),
+  '--redis-url': (args, value) => (args.redisUrl = value),
+  '--allow-host': (args, value) => {
+    const text = value.trim().toLowerCase();
+    if (!/^[a-z0-9.-]+$/.test(text)) throw new ArgsError(`--allow-host takes a host name, got '${text}'`);
+    args.allowedHosts.push(text);
+  },
+  '--max-body': (args, value, flag) => (args.maxBody = size(flag, value)),
+  '--max-concurrency': (args, value) => {
+    if (!/^\d+$/.test(value) || Number(value) < 1)
+      throw new ArgsError(`--max-concurrency must be at least 1, got '${value}'`);
+    args.maxConcurrency = Number(value);
+  },
+  '--backoff-factor': (args, value) => {
+    const factor = Number(value);
+    if (value.trim() === '' || !Number.isFinite(factor) || factor <= 0 || factor > 20) {
+      throw new ArgsError(`--backoff-factor must be a number above 0 (e.g. 2 or 2.5), got '${value}'`);
+    }
+    args.backoffFactor = factor;
+  },
+  '--default-timeout': (args, value, flag) => (args.defaultTimeoutMs = duration(flag, value)),
+  '--retention': (args, value, flag) => (args.retentionMs = duration(flag, value)),
+  '--durability': (args, value) => {
+    if (value !== 'full' && value !== 'normal')
+      throw new ArgsError(`--durability must be normal or full, got '${value}'`);
+    args.durability = value;
+  },
+  '--llm-url': (args, value) => {
+    if (!/^https?:\/\/[^/]/.test(value))
+      throw new ArgsError(`--llm-url must be an http(s) URL, got '${value}'`);
+    args.llmUrl = value;
+  },
+  '--llm-key': (args, value) => (args.llmKey = value),
+  '--kv-max-request-size': (args, value, flag) => (args.kvMaxRequestBytes = size(flag, value)),
+  '--kv-daily-limit': (args, value) => {
+    if (!/^\d+$/.test(value) || Number(value) < 1)
+      throw new ArgsError(`--kv-daily-limit must be a whole number of commands, at least 1, got '${value}'`);
+    args.kvDailyLimit = Number(value);
+  },
+  '--log-level': (args, value) => {
+    if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(value)) {
+      throw new ArgsError(`--log-level must be one of fatal, error, warn, info, debug, trace, silent`);
+    }
+    args.logLevel = value;
+  },
+};
+
+/** Flags without a value. */
+const SWITCHES: Record<string, (args: StackArgs) => void> = {
+  '--random-credentials': (args) => (args.randomCredentials = true),
+  '--no-warm-up': (args) => (args.warmUp = false),
+  '--exit-with-stdin': (args) => (args.exitWithStdin = true),
+  '--help': (args) => (args.help = true),
+  '-h': (args) => (args.help = true),
+};
+
 export function parseArgs(argv: string[]): StackArgs {
   const args: StackArgs = {
     host: '127.0.0.1',
@@ -103,110 +170,16 @@ export function parseArgs(argv: string[]): StackArgs {
     const arg = argv[i] as string;
     const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const next = argv[++i];
-      if (next === undefined) throw new ArgsError(`${flag} needs a value`);
-      return next;
-    };
-    switch (flag) {
-      case '--host':
-        args.host = value();
-        if (args.host === '') throw new ArgsError('--host must not be empty');
-        break;
-      case '--port':
-        args.port = port(flag, value());
-        break;
-      case '--kv-port':
-        args.kvPort = port(flag, value());
-        break;
-      case '--data-dir':
-        args.dataDir = value();
-        break;
-      case '--redis-url':
-        args.redisUrl = value();
-        break;
-      case '--allow-host': {
-        const text = value().trim().toLowerCase();
-        if (!/^[a-z0-9.-]+$/.test(text)) throw new ArgsError(`--allow-host takes a host name, got '${text}'`);
-        args.allowedHosts.push(text);
-        break;
-      }
-      case '--random-credentials':
-        args.randomCredentials = true;
-        break;
-      case '--no-warm-up':
-        args.warmUp = false;
-        break;
-      case '--max-body':
-        args.maxBody = size(flag, value());
-        break;
-      case '--max-concurrency': {
-        const text = value();
-        if (!/^\d+$/.test(text) || Number(text) < 1)
-          throw new ArgsError(`--max-concurrency must be at least 1, got '${text}'`);
-        args.maxConcurrency = Number(text);
-        break;
-      }
-      case '--backoff-factor': {
-        const text = value();
-        const factor = Number(text);
-        if (text.trim() === '' || !Number.isFinite(factor) || factor <= 0 || factor > 20) {
-          throw new ArgsError(`--backoff-factor must be a number above 0 (e.g. 2 or 2.5), got '${text}'`);
-        }
-        args.backoffFactor = factor;
-        break;
-      }
-      case '--default-timeout':
-        args.defaultTimeoutMs = duration(flag, value());
-        break;
-      case '--retention':
-        args.retentionMs = duration(flag, value());
-        break;
-      case '--durability': {
-        const text = value();
-        if (text !== 'full' && text !== 'normal')
-          throw new ArgsError(`--durability must be normal or full, got '${text}'`);
-        args.durability = text;
-        break;
-      }
-      case '--llm-url': {
-        const text = value();
-        if (!/^https?:\/\/[^/]/.test(text))
-          throw new ArgsError(`--llm-url must be an http(s) URL, got '${text}'`);
-        args.llmUrl = text;
-        break;
-      }
-      case '--llm-key':
-        args.llmKey = value();
-        break;
-      case '--kv-max-request-size':
-        args.kvMaxRequestBytes = size(flag, value());
-        break;
-      case '--kv-daily-limit': {
-        const text = value();
-        if (!/^\d+$/.test(text) || Number(text) < 1)
-          throw new ArgsError(
-            `--kv-daily-limit must be a whole number of commands, at least 1, got '${text}'`,
-          );
-        args.kvDailyLimit = Number(text);
-        break;
-      }
-      case '--exit-with-stdin':
-        args.exitWithStdin = true;
-        break;
-      case '--log-level':
-        args.logLevel = value();
-        if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(args.logLevel)) {
-          throw new ArgsError(`--log-level must be one of fatal, error, warn, info, debug, trace, silent`);
-        }
-        break;
-      case '--help':
-      case '-h':
-        args.help = true;
-        break;
-      default:
-        throw new ArgsError(`unknown option '${arg}'`);
+    const readValue = Object.hasOwn(VALUE_FLAGS, flag) ? VALUE_FLAGS[flag] : undefined;
+    const setSwitch = Object.hasOwn(SWITCHES, flag) ? SWITCHES[flag] : undefined;
+    if (readValue) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) throw new ArgsError(`${flag} needs a value`);
+      readValue(args, value, flag);
+    } else if (setSwitch) {
+      setSwitch(args);
+    } else {
+      throw new ArgsError(`unknown option '${arg}'`);
     }
   }
   return args;
