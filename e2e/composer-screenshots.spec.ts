@@ -2,18 +2,9 @@
 // errors, a screenshot of each (test-results/screenshots, or docs/screenshots with SCREENSHOTS=1).
 import { expect, go, test, waitForStack } from './fixtures';
 import { saveScreenshot, themedPage } from './support/screenshots';
-import { startSink, type Sink } from './support/sink';
-
-let sink: Sink;
-test.beforeAll(async () => {
-  sink = await startSink();
-});
-test.afterAll(async () => {
-  await sink.close();
-});
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`composer screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost }) => {
+  test(`composer screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost, sink }) => {
     const { page, errors } = await themedPage(browser, theme, { width: 1440, height: 1000 });
     await page.goto(consoleHost.url);
     await waitForStack(page);

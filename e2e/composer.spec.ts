@@ -3,35 +3,29 @@
 // (`sudo apt-get install xvfb xclip`).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, go, test, waitForStack } from './fixtures';
-import { startSink, type Sink } from './support/sink';
-
-/** The local stack's message token (the vendor dev server's well-known one); it must never reach the page. */
-const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
+import { DEV_TOKEN, type StackApi } from './support/stack-api';
 /** Headers every HTTP delivery carries whatever the message says. */
 const TRANSPORT = ['host', 'connection', 'content-length', 'content-type', 'user-agent', 'keep-alive'];
 
-let sink: Sink;
-test.beforeAll(async () => {
-  sink = await startSink();
-});
-test.afterAll(async () => {
-  await sink.close();
-});
-
-/** The stack's base URL, read from the composer's preview (the page knows it; the token it does not). */
-async function stackUrlFromPreview(page: Page): Promise<string> {
-  const text = await page.getByTestId('preview-http').innerText();
-  const match = /^POST (http:\/\/127\.0\.0\.1:\d+)\/v2\//.exec(text);
-  if (!match) throw new Error(`no stack URL in the preview: ${text}`);
-  return match[1] as string;
+/** Adds forward header number `n` (from 1) in `scope`: a message form, the batch editor, the page. */
+async function addForwardHeader(
+  scope: Page | Locator,
+  n: number,
+  name: string,
+  value: string,
+): Promise<void> {
+  await scope
+    .getByRole('group', { name: 'Forward headers' })
+    .getByRole('button', { name: 'Add header' })
+    .click();
+  await scope.getByLabel(`Forward headers: name ${n}`, { exact: true }).fill(name);
+  await scope.getByLabel(`Forward headers: value ${n}`, { exact: true }).fill(value);
 }
 
-async function logStates(stackUrl: string, messageId: string): Promise<string[]> {
-  const response = await fetch(`${stackUrl}/v2/logs?messageId=${messageId}`, {
-    headers: { authorization: `Bearer ${DEV_TOKEN}` },
-  });
+async function logStates(api: StackApi, messageId: string): Promise<string[]> {
+  const response = await api.request('GET', `/v2/logs?messageId=${messageId}`);
   const body = (await response.json()) as { events: { state: string }[] };
   return body.events.map((event) => event.state);
 }
@@ -39,25 +33,17 @@ async function logStates(stackUrl: string, messageId: string): Promise<string[]>
 test('compose with forwarded headers, a delay and a callback: delivered after the delay, callback received', async ({
   app,
   frames,
+  sink,
+  stack: { api },
 }) => {
-  await waitForStack(app);
   await go(app, `#/messages/compose/url/${encodeURIComponent(`${sink.url}/orders?src=e2e`)}`);
   const form = app.getByRole('form', { name: 'Message' });
   await expect(form.getByLabel('Destination URL', { exact: true })).toHaveValue(`${sink.url}/orders?src=e2e`);
 
   await app.getByRole('textbox', { name: 'Body' }).fill('{"orderId":4711}');
-  const addHeader = form
-    .getByRole('group', { name: 'Forward headers' })
-    .getByRole('button', { name: 'Add header' });
-  for (const [index, [name, value]] of [
-    ['X-Trace', 'trace-1'],
-    ['X-Tenant', 'acme'],
-    ['X-Not-Sent', 'unticked'],
-  ].entries()) {
-    await addHeader.click();
-    await form.getByLabel(`Forward headers: name ${index + 1}`, { exact: true }).fill(name as string);
-    await form.getByLabel(`Forward headers: value ${index + 1}`, { exact: true }).fill(value as string);
-  }
+  await addForwardHeader(form, 1, 'X-Trace', 'trace-1');
+  await addForwardHeader(form, 2, 'X-Tenant', 'acme');
+  await addForwardHeader(form, 3, 'X-Not-Sent', 'unticked');
   await form.getByLabel('Send header 3', { exact: true }).uncheck();
   await form.getByLabel('Delay', { exact: true }).fill('2s');
   await form.getByLabel('Retries', { exact: true }).fill('1');
@@ -72,7 +58,6 @@ test('compose with forwarded headers, a delay and a callback: delivered after th
   await expect(preview).toContainText(`Upstash-Callback: ${sink.url}/callback`);
   await expect(preview).toContainText(`Authorization: Bearer ••••${DEV_TOKEN.slice(-4)}`);
   await expect(preview).not.toContainText('X-Not-Sent');
-  const stackUrl = await stackUrlFromPreview(app);
 
   const clickedAt = Date.now();
   await app.getByRole('button', { name: 'Send', exact: true }).click();
@@ -101,7 +86,7 @@ test('compose with forwarded headers, a delay and a callback: delivered after th
     url: `${sink.url}/orders?src=e2e`,
   });
 
-  await expect.poll(() => logStates(stackUrl, messageId), { timeout: 15_000 }).toContain('DELIVERED');
+  await expect.poll(() => logStates(api, messageId), { timeout: 15_000 }).toContain('DELIVERED');
   // The result panel follows the message's states from the logs.
   await expect(result.getByTestId('delivery-trail')).toContainText('DELIVERED');
   await expect(result.getByTestId('delivery-trail')).toContainText('CREATED');
@@ -126,19 +111,16 @@ test('compose with forwarded headers, a delay and a callback: delivered after th
   expect(frames.received.join('\n')).not.toContain(DEV_TOKEN);
 });
 
-test('publish to a URL group picked from the live list: one message per endpoint', async ({ app }) => {
-  await waitForStack(app);
-  await go(app, `#/messages/compose/url/${encodeURIComponent(`${sink.url}/probe`)}`);
-  const stackUrl = await stackUrlFromPreview(app);
-  const created = await fetch(`${stackUrl}/v2/topics/e2e-fanout/endpoints`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      endpoints: [
-        { name: 'a', url: `${sink.url}/fan-a` },
-        { name: 'b', url: `${sink.url}/fan-b` },
-      ],
-    }),
+test('publish to a URL group picked from the live list: one message per endpoint', async ({
+  app,
+  sink,
+  stack: { api },
+}) => {
+  const created = await api.request('POST', '/v2/topics/e2e-fanout/endpoints', {
+    endpoints: [
+      { name: 'a', url: `${sink.url}/fan-a` },
+      { name: 'b', url: `${sink.url}/fan-b` },
+    ],
   });
   expect(created.status).toBe(200);
 
@@ -147,7 +129,7 @@ test('publish to a URL group picked from the live list: one message per endpoint
   await expect(form.getByLabel('URL group', { exact: true })).toHaveValue('e2e-fanout');
   await expect(form.locator('.field-hint', { hasText: '2 endpoints' })).toBeVisible();
   await expect(form.locator('option[value="e2e-fanout"]')).toHaveText('2 endpoints');
-  await expect(app.getByTestId('preview-http')).toContainText(`POST ${stackUrl}/v2/publish/e2e-fanout`);
+  await expect(app.getByTestId('preview-http')).toContainText(`POST ${api.url}/v2/publish/e2e-fanout`);
   await app.getByRole('button', { name: 'Send', exact: true }).click();
   const result = app.getByTestId('send-result');
   await expect(result).toContainText('2 messages, one per endpoint of the group.');
@@ -190,6 +172,7 @@ test('the draft survives a reload, and the service’s own error text is shown',
 
 test('batch: invalid items are held back, a refused item shows its error in place, the others are delivered', async ({
   app,
+  sink,
 }) => {
   await waitForStack(app);
   await go(app, '#/messages/batch');
@@ -200,12 +183,7 @@ test('batch: invalid items are held back, a refused item shows its error in plac
   await editor.getByLabel('Destination URL', { exact: true }).fill('not a url');
   await app.getByRole('button', { name: 'Add item' }).click();
   await editor.getByLabel('Destination URL', { exact: true }).fill(`${sink.url}/batch-3`);
-  await editor
-    .getByRole('group', { name: 'Forward headers' })
-    .getByRole('button', { name: 'Add header' })
-    .click();
-  await editor.getByLabel('Forward headers: name 1', { exact: true }).fill('X-Item');
-  await editor.getByLabel('Forward headers: value 1', { exact: true }).fill('three');
+  await addForwardHeader(editor, 1, 'X-Item', 'three');
 
   // Nothing was sent yet, so there is no "0 of 3 items accepted".
   await expect(app.getByTestId('batch-summary')).toHaveCount(0);
@@ -296,17 +274,13 @@ test.describe('webhook intake with a real X clipboard', () => {
   test('Copy URL puts the full URL on the OS clipboard; the page only ever sees it masked', async ({
     app,
     frames,
+    sink,
   }) => {
     await waitForStack(app);
     await go(app, '#/messages/webhook');
     await app.getByLabel('Destination URL', { exact: true }).fill(`${sink.url}/github`);
     await app.getByLabel('Retries', { exact: true }).fill('2');
-    await app
-      .getByRole('group', { name: 'Forward headers' })
-      .getByRole('button', { name: 'Add header' })
-      .click();
-    await app.getByLabel('Forward headers: name 1', { exact: true }).fill('X-Source');
-    await app.getByLabel('Forward headers: value 1', { exact: true }).fill('github');
+    await addForwardHeader(app, 1, 'X-Source', 'github');
     const shown = app.getByTestId('webhook-url');
     await expect(shown).toContainText(`qstash_token=••••${DEV_TOKEN.slice(-4)}`);
     await expect(shown).toContainText('upstash-retries=2');
@@ -346,17 +320,13 @@ test.describe('webhook intake with a real X clipboard', () => {
   test('Copy curl with token: the command on the clipboard runs as it is; the page never sees the token', async ({
     app,
     frames,
+    sink,
   }) => {
     await waitForStack(app);
     await go(app, `#/messages/compose/url/${encodeURIComponent(`${sink.url}/from-curl`)}`);
     const form = app.getByRole('form', { name: 'Message' });
     await app.getByRole('textbox', { name: 'Body' }).fill(`{"note":"it's copied"}`);
-    await form
-      .getByRole('group', { name: 'Forward headers' })
-      .getByRole('button', { name: 'Add header' })
-      .click();
-    await form.getByLabel('Forward headers: name 1', { exact: true }).fill('X-Copied');
-    await form.getByLabel('Forward headers: value 1', { exact: true }).fill('yes');
+    await addForwardHeader(form, 1, 'X-Copied', 'yes');
     await app.getByRole('button', { name: 'Copy curl with token' }).click();
     await expect(app.getByText('Copied with the token')).toBeVisible();
     const command = execFileSync('xclip', ['-o', '-selection', 'clipboard'], {

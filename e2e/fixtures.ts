@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test as base, expect, type Page, type WebSocket } from '@playwright/test';
 import { webHostArgs } from '../bench/lib/browser';
+import { type LocalStack, localStack } from './support/local-stack';
+import { type Sink, startSink } from './support/sink';
+import { startWorkflowApp, type WorkflowApp } from './support/workflow-app';
 
 export interface ConsoleHost {
   /** The URL printed by the host, with the launch secret. */
@@ -56,7 +59,14 @@ export interface FrameLog {
   sent: string[];
 }
 
-export const test = base.extend<{ consoleHost: ConsoleHost; frames: FrameLog; app: Page }>({
+export const test = base.extend<{
+  consoleHost: ConsoleHost;
+  frames: FrameLog;
+  app: Page;
+  stack: LocalStack;
+  sink: Sink;
+  workflowApp: WorkflowApp;
+}>({
   // Playwright fixtures must destructure their dependencies; this one has none.
   // eslint-disable-next-line no-empty-pattern
   consoleHost: async ({}, use) => {
@@ -79,16 +89,24 @@ export const test = base.extend<{ consoleHost: ConsoleHost; frames: FrameLog; ap
     await expect(page.getByRole('navigation', { name: 'Areas' })).toBeVisible();
     await use(page);
   },
+  /** The console's local stack, running, with clients of its APIs (the page is left where it was). */
+  stack: async ({ app }, use) => {
+    await use(await localStack(app));
+  },
+  /** A destination for messages on 127.0.0.1: answers 200 until the test scripts it (`sink.respond`). */
+  // eslint-disable-next-line no-empty-pattern
+  sink: async ({}, use) => {
+    const sink = await startSink();
+    await use(sink);
+    await sink.close();
+  },
+  /** A serve() workflow app on the local stack (support/workflow-app.ts). */
+  workflowApp: async ({ stack }, use) => {
+    const workflowApp = await startWorkflowApp(stack.api.url);
+    await use(workflowApp);
+    await workflowApp.close();
+  },
 });
 
 export { expect };
-
-/** Waits until the local stack reports Running in the sidebar. */
-export async function waitForStack(page: Page): Promise<void> {
-  await expect(page.getByTestId('stack-state')).toHaveText('Running', { timeout: 30_000 });
-}
-
-/** Moves the single-page app to `hash` (e.g. `#/messages/logs`), as a link would. */
-export async function go(page: Page, hash: string): Promise<void> {
-  await page.evaluate((target) => (location.hash = target), hash);
-}
+export { confirm, go, waitForStack } from './support/page';

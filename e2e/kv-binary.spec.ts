@@ -1,13 +1,11 @@
 // Binary members in the key browser: a hash whose field value and field name are not valid UTF-8 shows
 // them as marked hex (never U+FFFD), keeps those rows read-only, and removing one deletes the exact bytes.
-import { expect, go, test, waitForStack } from './fixtures';
-import { kvApi } from './support/kv-api';
+import { expect, go, test } from './fixtures';
 
 test('key browser: binary hash members show as hex, read-only, removable by their exact bytes', async ({
   app,
+  stack: { kv },
 }) => {
-  await waitForStack(app);
-  const kv = await kvApi(app);
   // JSON bodies cannot carry these bytes: a script builds them inside redis.
   await kv.command(
     'EVAL',

@@ -1,8 +1,8 @@
 // The KV Monitor and Pub/Sub screens in both themes, with real traffic from @upstash/redis against the
 // local stack's KV service: no console errors, one screenshot each — to test-results/screenshots, or to
 // docs/screenshots with SCREENSHOTS=1.
-import { Redis } from '@upstash/redis';
-import { expect, go, test, waitForStack } from './fixtures';
+import { expect, go, test } from './fixtures';
+import { localStack } from './support/local-stack';
 import { saveScreenshot, themedPage } from './support/screenshots';
 
 for (const theme of ['light', 'dark'] as const) {
@@ -11,20 +11,8 @@ for (const theme of ['light', 'dark'] as const) {
     const { page, errors } = await themedPage(browser, theme);
     try {
       await page.goto(consoleHost.url);
-      await waitForStack(page);
-      await go(page, '#/stack');
-      const url = (
-        await page
-          .locator('dt', { hasText: 'KV REST' })
-          .locator('xpath=following-sibling::dd[1]')
-          .textContent()
-      )?.trim();
-      const redis = new Redis({
-        url: url!,
-        token: 'switchyard-local-kv-token',
-        enableTelemetry: false,
-        enableAutoPipelining: false,
-      });
+      const { kv } = await localStack(page);
+      const redis = kv.redis();
 
       await go(page, '#/kv/monitor');
       await expect(page.getByTestId('monitor-state')).toHaveText('Live');

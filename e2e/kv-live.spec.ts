@@ -1,22 +1,9 @@
 // The KV Monitor and Pub/Sub screens against the real local stack's KV service (redis-server behind the
 // REST bridge), with traffic from the vendor's own client (@upstash/redis) running in the test.
-import { Redis } from '@upstash/redis';
+import type { Redis } from '@upstash/redis';
 import type { Page } from '@playwright/test';
-import { expect, go, test, waitForStack } from './fixtures';
-
-const KV_TOKEN = 'switchyard-local-kv-token';
-const KV_READ_ONLY_TOKEN = 'switchyard-local-kv-readonly-token';
-
-/** The local stack's KV URL, from the Local stack page. */
-async function kvUrl(page: Page): Promise<string> {
-  await go(page, '#/stack');
-  await expect(page.getByTestId('stack-page-state')).toHaveText('Running', { timeout: 30_000 });
-  const url = (
-    await page.locator('dt', { hasText: 'KV REST' }).locator('xpath=following-sibling::dd[1]').textContent()
-  )?.trim();
-  if (!url?.startsWith('http')) throw new Error(`no KV URL on the Local stack page: ${url}`);
-  return url;
-}
+import { expect, go, test } from './fixtures';
+import { LOCAL_KV_READ_ONLY_TOKEN, LOCAL_KV_TOKEN } from './support/kv-api';
 
 /** Commands from another client, one after another, until stopped. */
 function runTraffic(redis: Redis): { stop(): Promise<number> } {
@@ -40,9 +27,6 @@ function runTraffic(redis: Redis): { stop(): Promise<number> } {
   };
 }
 
-const sdk = (url: string): Redis =>
-  new Redis({ url, token: KV_TOKEN, enableTelemetry: false, enableAutoPipelining: false });
-
 const commandsShown = (page: Page) =>
   page.getByTestId('monitor-list').locator('.kv-live-command').allTextContents();
 const number = async (page: Page, id: string): Promise<number> =>
@@ -51,14 +35,13 @@ const number = async (page: Page, id: string): Promise<number> =>
 test('monitor: filters while traffic runs, own traffic hidden by default, pause and resume, stop', async ({
   app,
   context,
+  stack: { kv },
   consoleHost,
 }) => {
   test.setTimeout(300_000);
-  await waitForStack(app);
-  const url = await kvUrl(app);
   await go(app, '#/kv/monitor');
   await expect(app.getByTestId('monitor-state')).toHaveText('Live');
-  const redis = sdk(url);
+  const redis = kv.redis();
   const traffic = runTraffic(redis);
   try {
     const list = app.getByTestId('monitor-list');
@@ -136,10 +119,11 @@ test('monitor: filters while traffic runs, own traffic hidden by default, pause 
   }
 });
 
-test('pub/sub: subscribe to a channel and a pattern, JSON view, publish round trip', async ({ app }) => {
+test('pub/sub: subscribe to a channel and a pattern, JSON view, publish round trip', async ({
+  app,
+  stack: { kv },
+}) => {
   test.setTimeout(90_000);
-  await waitForStack(app);
-  const url = await kvUrl(app);
   await go(app, '#/kv/pubsub');
   await expect(app.getByText('Not subscribed.', { exact: false })).toBeVisible();
   await expect(app.getByRole('button', { name: 'Subscribe' })).toBeDisabled();
@@ -151,7 +135,7 @@ test('pub/sub: subscribe to a channel and a pattern, JSON view, publish round tr
   await expect(subs.getByText('pattern e2e-orders:* · active')).toBeVisible();
 
   // From another client: a JSON message on the channel.
-  expect(await sdk(url).publish('e2e-news', '{"id":42,"items":["a","b"]}')).toBe(2 - 1);
+  expect(await kv.redis().publish('e2e-news', '{"id":42,"items":["a","b"]}')).toBe(2 - 1);
   const messages = app.getByTestId('pubsub-messages');
   await messages.getByRole('option', { name: /e2e-news/ }).click();
   await expect(app.getByTestId('pubsub-detail').getByText('JSON')).toBeVisible();
@@ -169,22 +153,21 @@ test('pub/sub: subscribe to a channel and a pattern, JSON view, publish round tr
   // Unsubscribe closes the streams at the service: nobody receives any more.
   await app.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(app.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
-  await expect.poll(() => sdk(url).publish('e2e-news', 'late')).toBe(0);
+  await expect.poll(() => kv.redis().publish('e2e-news', 'late')).toBe(0);
 });
 
 test('read-only profile: publish refused in main, monitor and subscribe refused by the service', async ({
   app,
+  stack: { kv },
 }) => {
   test.setTimeout(90_000);
-  await waitForStack(app);
-  const url = await kvUrl(app);
   await app.keyboard.press('Alt+6');
   await app.getByRole('button', { name: 'New profile' }).click();
   const form = app.getByRole('form', { name: 'New profile' });
   await form.getByLabel('Name').fill('KV RO');
-  await form.getByLabel('REST URL').fill(url);
-  await form.getByLabel('KV standard token', { exact: true }).fill(KV_TOKEN);
-  await form.getByLabel('KV read-only token', { exact: true }).fill(KV_READ_ONLY_TOKEN);
+  await form.getByLabel('REST URL').fill(kv.url);
+  await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
+  await form.getByLabel('KV read-only token', { exact: true }).fill(LOCAL_KV_READ_ONLY_TOKEN);
   await form.getByRole('switch', { name: /Read-only/ }).check();
   await form.getByRole('button', { name: 'Create profile' }).click();
   await app.getByRole('button', { name: 'Use this profile' }).click();

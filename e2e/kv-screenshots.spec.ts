@@ -1,8 +1,9 @@
 // Every KV screen in both themes, with no console errors: the workbench (results by shape, RESP2 hex view,
 // pipeline with a failing row, autocomplete), the key browser (tree, flat list, each type's viewer, TTL
 // dialog, bulk delete) — looked at, and with SCREENSHOTS=1 written to docs/screenshots for the README.
-import { expect, go, test, waitForStack } from './fixtures';
-import { kvApi, seedSampleKeys } from './support/kv-api';
+import { expect, go, test } from './fixtures';
+import { seedSampleKeys } from './support/kv-api';
+import { localStack } from './support/local-stack';
 import { saveScreenshot, type Theme, themedPage } from './support/screenshots';
 
 for (const theme of ['light', 'dark'] as Theme[]) {
@@ -10,8 +11,7 @@ for (const theme of ['light', 'dark'] as Theme[]) {
     test.setTimeout(300_000);
     const { page, errors } = await themedPage(browser, theme, { width: 1440, height: 900 });
     await page.goto(consoleHost.url);
-    await waitForStack(page);
-    const kv = await kvApi(page);
+    const { kv } = await localStack(page);
     await seedSampleKeys(kv);
 
     // Workbench: a script, results rendered by shape.

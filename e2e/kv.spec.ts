@@ -1,14 +1,28 @@
 // The KV workbench and key browser end to end: Chromium → browser host → main's KV client → the real local
 // stack's KV REST service → redis-server.
-import type { Page } from '@playwright/test';
-import { expect, go, test, waitForStack } from './fixtures';
-import { type KvApi, kvApi, seedSampleKeys } from './support/kv-api';
+import type { Locator, Page } from '@playwright/test';
+import { confirm, expect, go, test } from './fixtures';
+import { type KvApi, seedSampleKeys } from './support/kv-api';
+import { localStack } from './support/local-stack';
+import { useAsReadOnlyProduction } from './support/profiles';
 
 async function openKv(app: Page, tab: 'workbench' | 'keys'): Promise<KvApi> {
-  await waitForStack(app);
-  const kv = await kvApi(app);
+  const { kv } = await localStack(app);
   await go(app, `#/kv/${tab}`);
   return kv;
+}
+
+/** Edits one row of the open collection in place: Edit, the value under `label`, Save. */
+async function editRow(row: Locator, label: string, value: string): Promise<void> {
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await row.getByLabel(label).fill(value);
+  await row.getByRole('button', { name: 'Save' }).click();
+}
+
+/** Fills the new-row fields of the open key (label → value) and adds the row. */
+async function addRow(detail: Locator, fields: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(fields)) await detail.getByLabel(label).fill(value);
+  await detail.getByRole('button', { name: 'Add' }).click();
 }
 
 async function runCommand(app: Page, text: string): Promise<void> {
@@ -109,10 +123,7 @@ test('dangerous commands ask first; cancelling sends nothing', async ({ app }) =
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   expect(await kv.command('EXISTS', 'precious')).toBe(1);
   await input.press('Enter');
-  await app
-    .getByRole('dialog', { name: 'Run a dangerous command?' })
-    .getByRole('button', { name: 'Run' })
-    .click();
+  await confirm(app, 'Run a dangerous command?', 'Run');
   await expect(app.getByTestId('kv-output').first()).toContainText('"OK"');
   expect(await kv.command('EXISTS', 'precious')).toBe(0);
 });
@@ -203,13 +214,8 @@ test('edits of every type, TTL, rename, duplicate and delete', async ({ app }) =
 
   // Hash: edit a value, add a field, remove one.
   await open('user:2:settings');
-  const themeRow = detail.getByTestId('value-row').filter({ hasText: 'theme' });
-  await themeRow.getByRole('button', { name: 'Edit' }).click();
-  await themeRow.getByLabel('Edit Value').fill('light');
-  await themeRow.getByRole('button', { name: 'Save' }).click();
-  await detail.getByLabel('New Field').fill('font');
-  await detail.getByLabel('New Value').fill('mono');
-  await detail.getByRole('button', { name: 'Add' }).click();
+  await editRow(detail.getByTestId('value-row').filter({ hasText: 'theme' }), 'Edit Value', 'light');
+  await addRow(detail, { 'New Field': 'font', 'New Value': 'mono' });
   await detail.getByRole('button', { name: 'Remove lang' }).click();
   await expect(detail.getByTestId('value-row')).toHaveCount(3);
   expect(await kv.command('HGETALL', 'user:2:settings')).toEqual([
@@ -227,8 +233,7 @@ test('edits of every type, TTL, rename, duplicate and delete', async ({ app }) =
   await second.getByRole('button', { name: 'Edit' }).click();
   await second.getByLabel('Edit Value').fill('reset:22');
   await second.getByLabel('Edit Value').press('Enter');
-  await detail.getByLabel('New Value (pushed to the tail)').fill('bye:4');
-  await detail.getByRole('button', { name: 'Add' }).click();
+  await addRow(detail, { 'New Value (pushed to the tail)': 'bye:4' });
   await detail.getByRole('button', { name: 'Remove 0' }).click();
   await expect
     .poll(() => kv.command('LRANGE', 'queue:emails', 0, -1))
@@ -236,8 +241,7 @@ test('edits of every type, TTL, rename, duplicate and delete', async ({ app }) =
 
   // Set: add and remove members.
   await open('tags:popular');
-  await detail.getByLabel('New Member').fill('edge');
-  await detail.getByRole('button', { name: 'Add' }).click();
+  await addRow(detail, { 'New Member': 'edge' });
   await detail.getByRole('button', { name: 'Remove http' }).click();
   await expect
     .poll(async () => ((await kv.command('SMEMBERS', 'tags:popular')) as string[]).sort())
@@ -245,13 +249,8 @@ test('edits of every type, TTL, rename, duplicate and delete', async ({ app }) =
 
   // Sorted set: change a score, add, remove.
   await open('leaderboard');
-  const ada = detail.getByTestId('value-row').filter({ hasText: 'ada' });
-  await ada.getByRole('button', { name: 'Edit' }).click();
-  await ada.getByLabel('Edit Score').fill('500');
-  await ada.getByRole('button', { name: 'Save' }).click();
-  await detail.getByLabel('New Member').fill('barbara');
-  await detail.getByLabel('New Score').fill('1.5');
-  await detail.getByRole('button', { name: 'Add' }).click();
+  await editRow(detail.getByTestId('value-row').filter({ hasText: 'ada' }), 'Edit Score', '500');
+  await addRow(detail, { 'New Member': 'barbara', 'New Score': '1.5' });
   await detail.getByRole('button', { name: 'Remove grace' }).click();
   await expect
     .poll(() => kv.command('ZRANGE', 'leaderboard', 0, -1, 'WITHSCORES'))
@@ -259,8 +258,7 @@ test('edits of every type, TTL, rename, duplicate and delete', async ({ app }) =
 
   // Stream: add an entry, delete one.
   await open('events:orders');
-  await detail.getByLabel('New Fields: field value [field value …]').fill('order 1003 status "in transit"');
-  await detail.getByRole('button', { name: 'Add' }).click();
+  await addRow(detail, { 'New Fields: field value [field value …]': 'order 1003 status "in transit"' });
   await expect(detail.getByTestId('value-row')).toHaveCount(3);
   await detail
     .getByTestId('value-row')
@@ -281,18 +279,12 @@ test('edits of every type, TTL, rename, duplicate and delete', async ({ app }) =
   await ttl.getByRole('button', { name: 'Set TTL' }).click();
   await expect(detail.getByTestId('key-ttl')).toContainText(/^(2 m 0 s|1 m 5\d s)/);
   await detail.getByTestId('key-ttl').getByRole('button', { name: 'Edit' }).click();
-  await app
-    .getByRole('dialog', { name: 'Time to live' })
-    .getByRole('button', { name: 'Remove expiry' })
-    .click();
+  await confirm(app, 'Time to live', 'Remove expiry');
   await expect(detail.getByTestId('key-ttl')).toContainText('no expiry');
 
   // Duplicate, rename (never over an existing key), delete with confirmation.
   await detail.getByRole('button', { name: 'Duplicate' }).click();
-  await app
-    .getByRole('dialog', { name: 'Duplicate events:orders' })
-    .getByRole('button', { name: 'Duplicate' })
-    .click();
+  await confirm(app, 'Duplicate events:orders', 'Duplicate');
   await expect.poll(() => kv.command('XLEN', 'events:orders:copy')).toBe(2);
   await detail.getByRole('button', { name: 'Rename' }).click();
   const rename = app.getByRole('dialog', { name: 'Rename events:orders' });
@@ -304,10 +296,7 @@ test('edits of every type, TTL, rename, duplicate and delete', async ({ app }) =
   await expect(detail).toContainText('events:archived');
   expect(await kv.command('EXISTS', 'events:orders')).toBe(0);
   await detail.getByRole('button', { name: 'Delete' }).click();
-  await app
-    .getByRole('dialog', { name: 'Delete events:archived?' })
-    .getByRole('button', { name: 'Delete key' })
-    .click();
+  await confirm(app, 'Delete events:archived?', 'Delete key');
   await expect.poll(() => kv.command('EXISTS', 'events:archived')).toBe(0);
 });
 
@@ -339,12 +328,7 @@ test('read-only: a read-only production profile sends its read-only token; the s
   // An editable copy of Local (same stack, same tokens), marked production and read-only.
   await app.keyboard.press('Alt+6');
   await app.getByRole('button', { name: 'Duplicate' }).click();
-  const editor = app.getByRole('form', { name: 'Edit profile Local copy' });
-  await editor.getByRole('button', { name: 'Prod', exact: true }).click();
-  await editor.getByRole('switch', { name: /Read-only/ }).check();
-  await editor.getByRole('button', { name: 'Save changes' }).click();
-  await expect(app.getByText('Profile saved')).toBeVisible();
-  await app.getByRole('button', { name: 'Use this profile' }).click();
+  await useAsReadOnlyProduction(app, 'Local copy');
 
   await go(app, '#/kv/workbench');
   await expect(app.getByText('read-only token')).toBeVisible();

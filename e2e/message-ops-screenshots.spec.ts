@@ -2,15 +2,18 @@
 // data in the local stack: no console errors, one screenshot each — to test-results/screenshots, or to
 // docs/screenshots with SCREENSHOTS=1 (`npm run screenshots` runs only e2e/screenshots.spec.ts; run this
 // spec the same way to refresh these pictures).
-import { expect, go, test, waitForStack } from './fixtures';
+import { expect, go, test } from './fixtures';
+import { localStack } from './support/local-stack';
 import { saveScreenshot, themedPage } from './support/screenshots';
-import { startSink } from './support/sink';
-import { stackApi } from './support/stack-api';
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`message operation screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost }) => {
+  test(`message operation screens render cleanly in the ${theme} theme`, async ({
+    browser,
+    consoleHost,
+    sink,
+  }) => {
     test.setTimeout(120_000);
-    const sink = await startSink((request) =>
+    sink.respond((request) =>
       request.path.startsWith('/fail')
         ? {
             status: 503,
@@ -22,7 +25,7 @@ for (const theme of ['light', 'dark'] as const) {
     const { page, errors } = await themedPage(browser, theme);
     try {
       await page.goto(consoleHost.url);
-      await waitForStack(page);
+      const { api } = await localStack(page);
       const shoot = async (name: string, check: () => Promise<void>) => {
         await check();
         await page.mouse.move(0, 0);
@@ -30,7 +33,6 @@ for (const theme of ['light', 'dark'] as const) {
       };
 
       // Data, as apps would create it.
-      const api = await stackApi(page);
       await api.request('POST', '/v2/topics/orders/endpoints', {
         endpoints: [
           { name: 'billing', url: `${sink.url}/billing` },
@@ -162,7 +164,6 @@ for (const theme of ['light', 'dark'] as const) {
       expect(errors.filter((text) => !/net::ERR_/.test(text))).toEqual([]);
     } finally {
       await page.close();
-      await sink.close();
     }
   });
 }

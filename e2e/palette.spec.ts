@@ -2,8 +2,6 @@
 // commands the screen on show offers while they apply (retry / delete the selected DLQ entries).
 import type { Page } from '@playwright/test';
 import { expect, go, test, waitForStack } from './fixtures';
-import { startSink } from './support/sink';
-import { stackApi } from './support/stack-api';
 
 async function runCommand(app: Page, query: string, expected: RegExp) {
   await app.keyboard.press('Control+k');
@@ -38,38 +36,34 @@ test('palette: new message, tabs of every area, and restart the local stack', as
 
 test('palette: "Retry selected" exists while DLQ entries are selected and opens the retry for them', async ({
   app,
+  sink,
+  stack: { api },
 }) => {
-  await waitForStack(app);
-  const sink = await startSink(() => ({ status: 500, body: 'down' }));
-  try {
-    const api = await stackApi(app);
-    for (const path of ['/a', '/b']) await api.publish(`${sink.url}${path}`, { 'Upstash-Retries': '0' });
-    await go(app, '#/dlq');
-    const table = app.getByRole('table', { name: 'DLQ entries' });
-    await expect(async () => {
-      await app.getByRole('button', { name: 'Refresh' }).click();
-      await expect(table.getByRole('row')).toHaveCount(3, { timeout: 1000 });
-    }).toPass({ timeout: 20_000 });
+  sink.respond(() => ({ status: 500, body: 'down' }));
+  for (const path of ['/a', '/b']) await api.publish(`${sink.url}${path}`, { 'Upstash-Retries': '0' });
+  await go(app, '#/dlq');
+  const table = app.getByRole('table', { name: 'DLQ entries' });
+  await expect(async () => {
+    await app.getByRole('button', { name: 'Refresh' }).click();
+    await expect(table.getByRole('row')).toHaveCount(3, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
 
-    // Nothing selected: the palette offers no retry of a selection.
-    await app.keyboard.press('Control+k');
-    await app.keyboard.type('retry selected');
-    await expect(app.getByRole('option', { name: /selected DLQ/ })).toHaveCount(0);
-    await app.keyboard.press('Escape');
+  // Nothing selected: the palette offers no retry of a selection.
+  await app.keyboard.press('Control+k');
+  await app.keyboard.type('retry selected');
+  await expect(app.getByRole('option', { name: /selected DLQ/ })).toHaveCount(0);
+  await app.keyboard.press('Escape');
 
-    await table.getByRole('checkbox', { name: 'Select all loaded entries' }).check();
-    await runCommand(app, 'retry selected', /Retry 2 selected DLQ entries…/);
-    const dialog = app.getByRole('dialog', { name: 'Retry selected DLQ entries' });
-    await expect(dialog.getByRole('button', { name: 'Retry 2 entries' })).toBeVisible();
-    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await table.getByRole('checkbox', { name: 'Select all loaded entries' }).check();
+  await runCommand(app, 'retry selected', /Retry 2 selected DLQ entries…/);
+  const dialog = app.getByRole('dialog', { name: 'Retry selected DLQ entries' });
+  await expect(dialog.getByRole('button', { name: 'Retry 2 entries' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
 
-    // Leaving the screen takes its commands away.
-    await go(app, '#/messages/compose');
-    await app.keyboard.press('Control+k');
-    await app.keyboard.type('retry selected');
-    await expect(app.getByRole('option', { name: /selected DLQ/ })).toHaveCount(0);
-    await app.keyboard.press('Escape');
-  } finally {
-    await sink.close();
-  }
+  // Leaving the screen takes its commands away.
+  await go(app, '#/messages/compose');
+  await app.keyboard.press('Control+k');
+  await app.keyboard.type('retry selected');
+  await expect(app.getByRole('option', { name: /selected DLQ/ })).toHaveCount(0);
+  await app.keyboard.press('Escape');
 });

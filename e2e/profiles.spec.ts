@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { expect, test, waitForStack } from './fixtures';
+import { useAsReadOnlyProduction } from './support/profiles';
 
 const TOKEN = 'SY-E2E-TOKEN-7c1d9e3f5a2b4c6d';
 const KV_TOKEN = 'SY-E2E-KVTOKEN-0a9b8c7d6e5f4a3b';
@@ -145,14 +146,8 @@ test('bad input gets a clear message and nothing is saved', async ({ app }) => {
 test('edit, mark as production, duplicate and delete with confirmation', async ({ app }) => {
   await app.keyboard.press('Alt+6');
   await createProfile(app, 'Payments');
-  const editor = app.getByRole('form', { name: 'Edit profile Payments' });
-  await editor.getByRole('button', { name: 'Prod', exact: true }).click();
-  await editor.getByRole('switch', { name: /Read-only/ }).check();
-  await editor.getByRole('button', { name: 'Save changes' }).click();
-  await expect(app.getByText('Profile saved')).toBeVisible();
-
   // Production is marked everywhere once active.
-  await app.getByRole('button', { name: 'Use this profile' }).click();
+  await useAsReadOnlyProduction(app, 'Payments');
   await expect(app.getByRole('note')).toContainText('PRODUCTION — Payments');
   await app.keyboard.press('Alt+1');
   await expect(app.getByRole('note')).toContainText('PRODUCTION');

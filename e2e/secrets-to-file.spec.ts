@@ -8,16 +8,11 @@ import { parseEnv } from 'node:util';
 import { Client, Receiver } from '@upstash/qstash';
 import { Redis } from '@upstash/redis';
 import { expect, go, test, waitForStack } from './fixtures';
-import { startSink, type Sink } from './support/sink';
+import { DEV_TOKEN } from './support/stack-api';
 
-/** The local stack's message token (the vendor dev server's well-known one); it must never reach the page. */
-const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=';
-
-let sink: Sink;
 let dir: string;
 const saved = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
 test.beforeAll(async () => {
-  sink = await startSink();
   dir = mkdtempSync(join(tmpdir(), 'switchyard-secret-file-'));
   // The host each test starts inherits this: no graphical session, so no clipboard.
   delete process.env.DISPLAY;
@@ -26,12 +21,12 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
   rmSync(dir, { recursive: true, force: true });
-  await sink.close();
 });
 
 test('webhook intake without a clipboard: main writes the URL to the named file; the page never sees the token', async ({
   app,
   frames,
+  sink,
 }) => {
   await waitForStack(app);
   await go(app, '#/messages/webhook');
@@ -68,6 +63,7 @@ test('webhook intake without a clipboard: main writes the URL to the named file;
 test('Local profile: credentials as .env, written by main, drive the vendor SDKs against the stack', async ({
   app,
   frames,
+  sink,
 }) => {
   await waitForStack(app);
   await go(app, '#/profiles/local');

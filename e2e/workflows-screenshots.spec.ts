@@ -1,18 +1,17 @@
 // The Workflows screens (run list, run detail, a run's messages in the logs, compare, DLQ triage, the bulk job dialog, the job journal)
 // in both themes, with real runs from a serve() app on the local stack: no console errors, one screenshot
 // each — to test-results/screenshots, or to docs/screenshots with SCREENSHOTS=1.
-import { expect, go, test, waitForStack } from './fixtures';
+import { expect, go, test } from './fixtures';
+import { localStack } from './support/local-stack';
 import { saveScreenshot, themedPage } from './support/screenshots';
-import { stackApi } from './support/stack-api';
-import { startWorkflowApp, waitForRun } from './support/workflow-app';
+import { startWorkflowApp } from './support/workflow-app';
 
 for (const theme of ['light', 'dark'] as const) {
   test(`workflow screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost }) => {
     test.setTimeout(180_000);
     const { page, errors } = await themedPage(browser, theme, { width: 1440, height: 900 });
     await page.goto(consoleHost.url);
-    await waitForStack(page);
-    const api = await stackApi(page);
+    const { api } = await localStack(page);
     const wf = await startWorkflowApp(api.url);
     try {
       const shoot = async (name: string, check: () => Promise<void>) => {
@@ -34,11 +33,11 @@ for (const theme of ['light', 'dark'] as const) {
         );
       }
       failed.push((await wf.client.trigger({ url: `${wf.url}/ship`, retries: 0 })).workflowRunId);
-      for (const id of failed) await waitForRun(api.url, id, 'RUN_FAILED');
+      for (const id of failed) await wf.waitForRun(id, 'RUN_FAILED');
       wf.setHealthy(true);
       const { workflowRunId: good } = await wf.client.trigger({ url: `${wf.url}/checkout`, body: { i: 9 } });
-      await waitForRun(api.url, good, 'RUN_SUCCESS');
-      await waitForRun(api.url, order, 'RUN_SUCCESS');
+      await wf.waitForRun(good, 'RUN_SUCCESS');
+      await wf.waitForRun(order, 'RUN_SUCCESS');
 
       await go(page, '#/workflows/runs');
       await shoot('workflows-runs', async () => {

@@ -1,8 +1,9 @@
 // Test data for the KV screens, written the way an app would: straight at the local stack's KV REST API
-// (its URL is on the Local stack page; the tokens are the well-known local ones the stack serves).
-import { expect, type Page } from '@playwright/test';
+// with the well-known local tokens the stack serves (local-stack.ts finds the URL).
+import { Redis } from '@upstash/redis';
 
 export const LOCAL_KV_TOKEN = 'switchyard-local-kv-token';
+export const LOCAL_KV_READ_ONLY_TOKEN = 'switchyard-local-kv-readonly-token';
 
 export interface KvApi {
   url: string;
@@ -10,17 +11,12 @@ export interface KvApi {
   command(...args: (string | number)[]): Promise<unknown>;
   /** Rows as one /pipeline request (split into requests of 1,000 rows). */
   pipeline(rows: (string | number)[][]): Promise<void>;
+  /** The vendor's own client (@upstash/redis) with the standard token: traffic from "another app". */
+  redis(): Redis;
 }
 
-export async function kvApi(page: Page): Promise<KvApi> {
-  const back = await page.evaluate(() => location.hash);
-  await page.evaluate(() => (location.hash = '#/stack'));
-  await expect(page.getByTestId('stack-page-state')).toHaveText('Running', { timeout: 30_000 });
-  const url = (
-    await page.locator('dt', { hasText: 'KV REST' }).locator('xpath=following-sibling::dd[1]').textContent()
-  )?.trim();
-  if (!url?.startsWith('http')) throw new Error(`no KV URL on the Local stack page: ${url}`);
-  await page.evaluate((hash) => (location.hash = hash || '#/'), back);
+/** A client of the KV REST API at `url`. */
+export function kvApi(url: string): KvApi {
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
@@ -44,6 +40,8 @@ export async function kvApi(page: Page): Promise<KvApi> {
         );
       }
     },
+    redis: () =>
+      new Redis({ url, token: LOCAL_KV_TOKEN, enableTelemetry: false, enableAutoPipelining: false }),
   };
 }
 

@@ -7,15 +7,17 @@ import type { AddressInfo } from 'node:net';
 import { Client, serve, type RouteFunction } from '@upstash/workflow';
 import { DEV_TOKEN } from './stack-api';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- route payloads are any JSON */
 export interface WorkflowApp {
   url: string;
   client: Client;
   /** While false, the `charge` step of /checkout throws (500 with Upstash-Error-Step-Name: charge). */
   setHealthy(healthy: boolean): void;
+  /** Polls the run's log at the stack until it reaches `state`; answers the run. */
+  waitForRun(runId: string, state: string): Promise<Record<string, any>>;
   close(): Promise<void>;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- route payloads are any JSON */
 export async function startWorkflowApp(stackUrl: string): Promise<WorkflowApp> {
   let healthy = true;
   const env = { QSTASH_URL: stackUrl, QSTASH_TOKEN: DEV_TOKEN };
@@ -110,6 +112,7 @@ export async function startWorkflowApp(stackUrl: string): Promise<WorkflowApp> {
     url: baseUrl,
     client: new Client({ baseUrl: stackUrl, token: DEV_TOKEN }),
     setHealthy: (value) => (healthy = value),
+    waitForRun: (runId, state) => waitForRun(stackUrl, runId, state),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

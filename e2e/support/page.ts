@@ -1,0 +1,17 @@
+// Moving around the console page the way a user would, and waiting for the local stack it supervises.
+import { expect, type Page } from '@playwright/test';
+
+/** Waits until the local stack reports Running in the sidebar. */
+export async function waitForStack(page: Page): Promise<void> {
+  await expect(page.getByTestId('stack-state')).toHaveText('Running', { timeout: 30_000 });
+}
+
+/** Moves the single-page app to `hash` (e.g. `#/messages/logs`), as a link would. */
+export async function go(page: Page, hash: string): Promise<void> {
+  await page.evaluate((target) => (location.hash = target), hash);
+}
+
+/** Answers the confirmation dialog named `dialog` by pressing its `button`. */
+export async function confirm(page: Page, dialog: string, button: string): Promise<void> {
+  await page.getByRole('dialog', { name: dialog }).getByRole('button', { name: button }).click();
+}
