@@ -31,7 +31,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { serve } from '@upstash/workflow';
 import { launchChromium, webHostArgs } from './lib/browser';
 import { median, percentile, printTable } from './lib/report';
@@ -201,6 +201,34 @@ async function timeBaselineOpen(page: Page): Promise<number> {
 }
 
 /** Scrolls `selector` by a fixed step per frame; answers the rAF deltas (ms). */
+/**
+ * Loads a cursor-paged list whole, as a user scrolling down would: scrolls to the end until `endText` shows
+ * (and, with `atLeast`, until the count in `attribute` reaches it). Answers the seconds it took.
+ */
+async function scrollToEnd(
+  page: Page,
+  list: Locator,
+  endText: string,
+  { attribute = 'data-rows', atLeast = 0 } = {},
+): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const state = await list.evaluate(
+      (element, wanted) => {
+        element.scrollTop = element.scrollHeight;
+        return {
+          count: Number(element.getAttribute(wanted.attribute)),
+          end: (element.textContent ?? '').includes(wanted.endText),
+        };
+      },
+      { attribute, endText },
+    );
+    if (state.end && state.count >= atLeast) break;
+    await page.waitForTimeout(30);
+  }
+  return (performance.now() - started) / 1000;
+}
+
 async function scrollFrameTimes(page: Page, selector: string): Promise<number[]> {
   return page.evaluate(
     async ({ target, frames, step }) => {
@@ -434,19 +462,7 @@ async function benchWorkflows(
   await page.evaluate(() => (location.hash = '#/workflows/runs'));
   const runList = page.getByTestId('run-list');
   await runList.waitFor();
-  const runsLoadStarted = performance.now();
-  for (;;) {
-    const state = await runList.evaluate((element) => {
-      element.scrollTop = element.scrollHeight;
-      return {
-        rows: Number(element.getAttribute('data-rows')),
-        end: /the end/.test(element.textContent ?? ''),
-      };
-    });
-    if (state.end) break;
-    await page.waitForTimeout(30);
-  }
-  const runsLoadSeconds = (performance.now() - runsLoadStarted) / 1000;
+  const runsLoadSeconds = await scrollToEnd(page, runList, 'the end');
   const runRows = Number(await runList.getAttribute('data-rows'));
   const runDomRows = await runList.evaluate((element) => element.querySelectorAll('.run-row').length);
   const runFrames = await scrollFrameTimes(page, '[data-testid="run-list"]');
@@ -566,20 +582,10 @@ export async function run(args: string[]): Promise<void> {
     const list = page.getByTestId('log-list');
     await list.waitFor();
     await page.getByRole('button', { name: 'Refresh' }).click();
-    const loadStarted = performance.now();
-    // Cursor paging: scrolling to the end loads the next page, until the end-of-logs line shows.
-    for (;;) {
-      const state = await list.evaluate((element) => {
-        element.scrollTop = element.scrollHeight;
-        return {
-          events: Number(element.getAttribute('data-events')),
-          end: /End of the logs/.test(element.textContent ?? ''),
-        };
-      });
-      if (state.end && state.events >= data.events) break;
-      await page.waitForTimeout(30);
-    }
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const loadSeconds = await scrollToEnd(page, list, 'End of the logs', {
+      attribute: 'data-events',
+      atLeast: data.events,
+    });
     const rows = Number(await list.getAttribute('data-rows'));
     const loadedEvents = Number(await list.getAttribute('data-events'));
     const domRows = await list.evaluate((element) => element.querySelectorAll('.log-row').length);
