@@ -15,6 +15,7 @@ import { formatRelative, formatTime, plural } from '../../ui/format';
 import { InboxIcon, RefreshIcon, TrashIcon } from '../../ui/icons';
 import { ListBody } from '../../ui/list/ListBody';
 import { ListToolbar } from '../../ui/list/ListToolbar';
+import { ListWithDetail } from '../../ui/list/ListWithDetail';
 import { SelectAllCell, SelectCell } from '../../ui/list/SelectCells';
 import { usePagedBridgeQuery } from '../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../ui/list/use-selection';
@@ -158,77 +159,80 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
           Delete all matching…
         </Button>
       </ListToolbar>
-      <div className={dlqId ? 'dlq-split has-detail' : 'dlq-split'}>
-        <div className="dlq-main">
-          <ListBody
-            problem={filterError}
-            error={list.query.error}
-            failure="Could not load the DLQ."
-            waiting={!list.loaded}
-            empty={
-              entries.length === 0 ? (
-                <EmptyState icon={<InboxIcon />} title={filterText ? 'Nothing matches' : 'The DLQ is empty'}>
-                  <p>
-                    {filterText
-                      ? `No dead-lettered message matches ${filterText}.`
-                      : 'Messages land here when every delivery attempt failed (or the destination answered 489 with Upstash-NonRetryable-Error).'}
-                  </p>
-                </EmptyState>
-              ) : undefined
-            }
-          >
-            <table className="table dlq-table" aria-label="DLQ entries">
-              <TableHead columns={['Status', 'Message id', 'Destination', 'Via', 'Labels', 'Created']}>
-                <SelectAllCell
-                  label="Select all loaded entries"
-                  checked={selection.allChecked}
-                  onChange={selection.setAll}
+      <ListWithDetail
+        className="dlq-split"
+        mainClassName="dlq-main"
+        detail={
+          dlqId ? (
+            <DlqDetail
+              key={dlqId}
+              profile={profile}
+              dlqId={dlqId}
+              loaded={selected}
+              onClose={() => navigate('dlq')}
+              onRetry={(entry) =>
+                setBulk({
+                  action: 'retry',
+                  target: { dlqIds: [entry.dlqId] },
+                  description: `entry ${entry.dlqId}`,
+                  entry,
+                })
+              }
+              onDeleted={() => {
+                navigate('dlq');
+                afterChange();
+              }}
+            />
+          ) : null
+        }
+      >
+        <ListBody
+          problem={filterError}
+          error={list.query.error}
+          failure="Could not load the DLQ."
+          waiting={!list.loaded}
+          empty={
+            entries.length === 0 ? (
+              <EmptyState icon={<InboxIcon />} title={filterText ? 'Nothing matches' : 'The DLQ is empty'}>
+                <p>
+                  {filterText
+                    ? `No dead-lettered message matches ${filterText}.`
+                    : 'Messages land here when every delivery attempt failed (or the destination answered 489 with Upstash-NonRetryable-Error).'}
+                </p>
+              </EmptyState>
+            ) : undefined
+          }
+        >
+          <table className="table dlq-table" aria-label="DLQ entries">
+            <TableHead columns={['Status', 'Message id', 'Destination', 'Via', 'Labels', 'Created']}>
+              <SelectAllCell
+                label="Select all loaded entries"
+                checked={selection.allChecked}
+                onChange={selection.setAll}
+              />
+            </TableHead>
+            <tbody>
+              {entries.map((entry) => (
+                <DlqRow
+                  key={entry.dlqId}
+                  entry={entry}
+                  selected={entry.dlqId === dlqId}
+                  checked={selection.isChecked(entry.dlqId)}
+                  onCheck={(on) => selection.toggle(entry.dlqId, on)}
+                  onOpen={() => navigate('dlq', entry.dlqId)}
                 />
-              </TableHead>
-              <tbody>
-                {entries.map((entry) => (
-                  <DlqRow
-                    key={entry.dlqId}
-                    entry={entry}
-                    selected={entry.dlqId === dlqId}
-                    checked={selection.isChecked(entry.dlqId)}
-                    onCheck={(on) => selection.toggle(entry.dlqId, on)}
-                    onOpen={() => navigate('dlq', entry.dlqId)}
-                  />
-                ))}
-              </tbody>
-            </table>
-            {list.hasMore ? (
-              <div className="dlq-more">
-                <Button busy={list.loadingMore} onClick={list.loadMore}>
-                  Load more
-                </Button>
-              </div>
-            ) : null}
-          </ListBody>
-        </div>
-        {dlqId ? (
-          <DlqDetail
-            key={dlqId}
-            profile={profile}
-            dlqId={dlqId}
-            loaded={selected}
-            onClose={() => navigate('dlq')}
-            onRetry={(entry) =>
-              setBulk({
-                action: 'retry',
-                target: { dlqIds: [entry.dlqId] },
-                description: `entry ${entry.dlqId}`,
-                entry,
-              })
-            }
-            onDeleted={() => {
-              navigate('dlq');
-              afterChange();
-            }}
-          />
-        ) : null}
-      </div>
+              ))}
+            </tbody>
+          </table>
+          {list.hasMore ? (
+            <div className="dlq-more">
+              <Button busy={list.loadingMore} onClick={list.loadMore}>
+                Load more
+              </Button>
+            </div>
+          ) : null}
+        </ListBody>
+      </ListWithDetail>
       {bulk ? (
         <BulkDialog
           profile={profile}

@@ -22,6 +22,7 @@ import { plural } from '../../../ui/format';
 import { SearchIcon, XIcon } from '../../../ui/icons';
 import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
+import { ListWithDetail } from '../../../ui/list/ListWithDetail';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../../ui/list/use-selection';
 import { EmptyState } from '../../../ui/misc';
@@ -202,50 +203,53 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
           Cancel matching…
         </Button>
       </ListToolbar>
-      <div className={messageId ? 'logs-split has-detail' : 'logs-split'}>
-        <div className="logs-main">
-          <ListBody
-            problem={filterError}
-            error={list.query.error}
-            failure="Could not load the logs."
-            empty={
-              list.loaded && trails.length === 0 ? (
-                <EmptyState icon={<SearchIcon />} title="No log events">
-                  <p>
-                    {describeFilters(applied) === 'no filters'
-                      ? 'Nothing was published with this profile yet (or it is older than the retention).'
-                      : 'Nothing matches these filters.'}
-                  </p>
-                </EmptyState>
-              ) : undefined
-            }
-          >
-            <LogList
-              trails={trails}
-              eventCount={events.length}
-              selectedId={messageId}
-              isChecked={selection.isChecked}
-              hasMore={list.hasMore}
-              loadingMore={list.loadingMore || (!list.loaded && list.query.isFetching)}
-              onLoadMore={list.loadMore}
-              onOpen={(id) => navigate('messages', 'logs', id)}
-              onCheck={selection.toggle}
-              canCancel={canCancel}
-              profileId={profile.id}
-              stateFiltered={Boolean(filters.state)}
+      <ListWithDetail
+        className="logs-split"
+        mainClassName="logs-main"
+        detail={
+          messageId ? (
+            <LogDetail
+              key={messageId}
+              profile={profile}
+              messageId={messageId}
+              autoRefresh={autoRefresh}
+              onClose={() => navigate('messages', 'logs')}
             />
-          </ListBody>
-        </div>
-        {messageId ? (
-          <LogDetail
-            key={messageId}
-            profile={profile}
-            messageId={messageId}
-            autoRefresh={autoRefresh}
-            onClose={() => navigate('messages', 'logs')}
+          ) : null
+        }
+      >
+        <ListBody
+          problem={filterError}
+          error={list.query.error}
+          failure="Could not load the logs."
+          empty={
+            list.loaded && trails.length === 0 ? (
+              <EmptyState icon={<SearchIcon />} title="No log events">
+                <p>
+                  {describeFilters(applied) === 'no filters'
+                    ? 'Nothing was published with this profile yet (or it is older than the retention).'
+                    : 'Nothing matches these filters.'}
+                </p>
+              </EmptyState>
+            ) : undefined
+          }
+        >
+          <LogList
+            trails={trails}
+            eventCount={events.length}
+            selectedId={messageId}
+            isChecked={selection.isChecked}
+            hasMore={list.hasMore}
+            loadingMore={list.loadingMore || (!list.loaded && list.query.isFetching)}
+            onLoadMore={list.loadMore}
+            onOpen={(id) => navigate('messages', 'logs', id)}
+            onCheck={selection.toggle}
+            canCancel={canCancel}
+            profileId={profile.id}
+            stateFiltered={Boolean(filters.state)}
           />
-        ) : null}
-      </div>
+        </ListBody>
+      </ListWithDetail>
     </div>
   );
 }

@@ -30,7 +30,7 @@ import { runMessageIds } from './run-messages';
 import { StepPanel } from './StepPanel';
 import { StepsView } from './StepsView';
 import { failedOnly, layoutRun } from './step-layout';
-import { WfBody } from './WfBody';
+import { type BodyTrim, WfBody } from './WfBody';
 
 export function downloadText(fileName: string, text: string, mimeType: string): void {
   const link = document.createElement('a');
@@ -93,9 +93,11 @@ export function RunDetail({
         <RunBody
           profile={profile}
           run={run}
-          trimmedAt={full ? undefined : DETAIL_TRIM_BODY}
-          loadingFull={full && query.isFetching}
-          onLoadFull={() => setFull(true)}
+          trim={{
+            trimmedAt: full ? undefined : DETAIL_TRIM_BODY,
+            loadingFull: full && query.isFetching,
+            onLoadFull: () => setFull(true),
+          }}
           onOpenRun={(id, at) => navigate('workflows', 'runs', id, ...(at ? [String(at)] : []))}
           onOpenMessage={(messageId) => navigate('messages', 'logs', messageId)}
           onChanged={() => {
@@ -111,18 +113,14 @@ export function RunDetail({
 function RunBody({
   profile,
   run,
-  trimmedAt,
-  loadingFull,
-  onLoadFull,
+  trim,
   onOpenRun,
   onOpenMessage,
   onChanged,
 }: {
   profile: ProfileView;
   run: WorkflowRunLog;
-  trimmedAt?: number;
-  loadingFull: boolean;
-  onLoadFull: () => void;
+  trim: BodyTrim;
   onOpenRun: (runId: string, createdAt?: number) => void;
   onOpenMessage: (messageId: string) => void;
   onChanged: () => void;
@@ -268,19 +266,11 @@ function RunBody({
       {run.workflowRunResponse !== undefined ? (
         <details className="wf-section">
           <summary className="section-title">Run response</summary>
-          <WfBody
-            value={run.workflowRunResponse}
-            label="Run response"
-            trimmedAt={trimmedAt}
-            onLoadFull={onLoadFull}
-            loadingFull={loadingFull}
-          />
+          <WfBody value={run.workflowRunResponse} label="Run response" trim={trim} />
         </details>
       ) : null}
 
-      {run.failureFunction ? (
-        <FailurePanel run={run} trimmedAt={trimmedAt} onLoadFull={onLoadFull} loadingFull={loadingFull} />
-      ) : null}
+      {run.failureFunction ? <FailurePanel run={run} trim={trim} /> : null}
 
       <div className="row wf-steps-toolbar">
         <strong>{plural(layout.stepKeys.length, 'step')}</strong>
@@ -290,14 +280,7 @@ function RunBody({
       <div className="wf-steps-split">
         <StepsView layout={layout} rows={rows} selectedKey={selectedKey} onSelect={setSelectedKey} />
         {selected ? (
-          <StepPanel
-            row={selected}
-            trimmedAt={trimmedAt}
-            onLoadFull={onLoadFull}
-            loadingFull={loadingFull}
-            onOpenRun={onOpenRun}
-            onOpenMessage={onOpenMessage}
-          />
+          <StepPanel row={selected} trim={trim} onOpenRun={onOpenRun} onOpenMessage={onOpenMessage} />
         ) : null}
       </div>
 
@@ -326,17 +309,7 @@ function RunBody({
   );
 }
 
-function FailurePanel({
-  run,
-  trimmedAt,
-  onLoadFull,
-  loadingFull,
-}: {
-  run: WorkflowRunLog;
-  trimmedAt?: number;
-  onLoadFull: () => void;
-  loadingFull: boolean;
-}) {
+function FailurePanel({ run, trim }: { run: WorkflowRunLog; trim: BodyTrim }) {
   const ff = run.failureFunction!;
   return (
     <section className="wf-section wf-failure" aria-label="Failure function" data-testid="failure-function">
@@ -355,13 +328,7 @@ function FailurePanel({
       {ff.failResponse ? (
         <>
           <h5 className="section-title">Response of the failed step</h5>
-          <WfBody
-            value={ff.failResponse}
-            label="Failed step response"
-            trimmedAt={trimmedAt}
-            onLoadFull={onLoadFull}
-            loadingFull={loadingFull}
-          />
+          <WfBody value={ff.failResponse} label="Failed step response" trim={trim} />
           <details>
             <summary className="faint">Response headers</summary>
             <HeadersView headers={ff.failHeaders} />
@@ -371,13 +338,7 @@ function FailurePanel({
       {ff.responseBody ? (
         <>
           <h5 className="section-title">Failure function response</h5>
-          <WfBody
-            value={ff.responseBody}
-            label="Failure function response"
-            trimmedAt={trimmedAt}
-            onLoadFull={onLoadFull}
-            loadingFull={loadingFull}
-          />
+          <WfBody value={ff.responseBody} label="Failure function response" trim={trim} />
         </>
       ) : null}
       {ff.errors?.length ? <FailedAttempts errors={ff.errors} /> : null}

@@ -8,21 +8,17 @@ import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
 import { WfStateBadge } from '../StateBadge';
 import type { StepRow } from './step-layout';
-import { WfBody } from './WfBody';
+import { type BodyTrim, WfBody } from './WfBody';
 import { FailedAttempts } from './FailedAttempts';
 
 export function StepPanel({
   row,
-  trimmedAt,
-  onLoadFull,
-  loadingFull,
+  trim,
   onOpenRun,
   onOpenMessage,
 }: {
   row: StepRow;
-  trimmedAt?: number;
-  onLoadFull: () => void;
-  loadingFull: boolean;
+  trim: BodyTrim;
   onOpenRun: (runId: string, createdAt?: number) => void;
   onOpenMessage: (messageId: string) => void;
 }) {
@@ -31,13 +27,7 @@ export function StepPanel({
   const messageId = step?.messageId ?? next?.messageId;
   const errors: StepError[] = step?.errors ?? next?.errors ?? [];
   const body = (value: string | undefined, label: string) => (
-    <WfBody
-      value={value}
-      label={label}
-      trimmedAt={trimmedAt}
-      onLoadFull={onLoadFull}
-      loadingFull={loadingFull}
-    />
+    <WfBody value={value} label={label} trim={trim} />
   );
   return (
     <section className="wf-step-panel" aria-label={`Step ${row.label}`} data-testid="step-panel">

@@ -12,20 +12,16 @@ function looksBase64(value: string): boolean {
   return value.length >= 4 && value.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(value);
 }
 
-export function WfBody({
-  value,
-  label,
-  trimmedAt,
-  onLoadFull,
-  loadingFull,
-}: {
-  value?: string;
-  label: string;
-  /** The trim size the run was fetched with; a body this long may be cut. */
+/** How the run's bodies were fetched, and the way to fetch them in full. */
+export interface BodyTrim {
+  /** The trim size the run was fetched with (undefined: in full); a body this long may be cut. */
   trimmedAt?: number;
-  onLoadFull?: () => void;
-  loadingFull?: boolean;
-}) {
+  loadingFull: boolean;
+  onLoadFull: () => void;
+}
+
+export function WfBody({ value, label, trim }: { value?: string; label: string; trim: BodyTrim }) {
+  const { trimmedAt, onLoadFull, loadingFull } = trim;
   const [mode, setMode] = useState<Mode>(() =>
     value && looksBase64(value) && !/^\d+$/.test(value) ? 'base64' : 'pretty',
   );
