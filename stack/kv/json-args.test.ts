@@ -63,28 +63,25 @@ describe('JSON command bodies', () => {
     ]);
   });
 
+  const parsers = { command: parseCommandBody, pipeline: parseCommandsBody };
   it.each([
-    ['', 'expected a JSON array'],
-    ['{"a":1}', 'expected a JSON array'],
-    ['["get" "a"]', 'expected , or ]'],
-    ['["get","a"] x', 'trailing data'],
-    ['["get","a', 'unterminated string'],
-    ['["get",01]', 'expected , or ]'],
-    ['["get",tru]', 'unknown literal'],
-    ['["a\\q"]', 'bad escape'],
-    ['[]', 'empty command'],
-  ])('rejects the command body %j (%s)', (input, message) => {
-    expect(() => parseCommandBody(body(input))).toThrow(BadRequestError);
-    expect(() => parseCommandBody(body(input))).toThrow(message);
-  });
-
-  it.each([
-    ['[]', 'empty pipeline request'],
-    ['["get","a"]', 'expected a command array'],
-    ['[["get"],[]]', 'empty command at index 1'],
-    ['[["get"]', 'unexpected end'],
-  ])('rejects the pipeline body %j (%s)', (input, message) => {
-    expect(() => parseCommandsBody(body(input))).toThrow(message);
+    ['command', '', 'expected a JSON array'],
+    ['command', '{"a":1}', 'expected a JSON array'],
+    ['command', '["get" "a"]', 'expected , or ]'],
+    ['command', '["get","a"] x', 'trailing data'],
+    ['command', '["get","a', 'unterminated string'],
+    ['command', '["get",01]', 'expected , or ]'],
+    ['command', '["get",tru]', 'unknown literal'],
+    ['command', '["a\\q"]', 'bad escape'],
+    ['command', '[]', 'empty command'],
+    ['pipeline', '[]', 'empty pipeline request'],
+    ['pipeline', '["get","a"]', 'expected a command array'],
+    ['pipeline', '[["get"],[]]', 'empty command at index 1'],
+    ['pipeline', '[["get"]', 'unexpected end'],
+  ] as const)('rejects the %s body %j (%s)', (kind, input, message) => {
+    const parse = () => parsers[kind](body(input));
+    expect(parse).toThrow(BadRequestError);
+    expect(parse).toThrow(message);
   });
 });
 
