@@ -48,7 +48,15 @@ function Workbench({ profile }: { profile: ProfileView }) {
   const [mode, setMode] = useState<Mode>('command');
   const [format, setFormat] = useState<KvReplyFormat>('json');
   const info = useBridgeQuery('kv.info', { profileId: profile.id });
-  const docsQuery = useBridgeQuery('kv.commandDocs', { profileId: profile.id }, { staleTime: Infinity });
+  // The server's COMMAND DOCS (~110 KB) is asked for when the command line is first used, not when the
+  // tab opens: main parses it in one go, and opening the Keys tab right after the workbench would wait
+  // behind that (up to a third of its first screen on a loaded machine). The bundled table answers until then.
+  const [docsWanted, setDocsWanted] = useState(false);
+  const docsQuery = useBridgeQuery(
+    'kv.commandDocs',
+    { profileId: profile.id },
+    { staleTime: Infinity, enabled: docsWanted },
+  );
   const docs = useMemo(() => {
     const map = new Map<string, CommandDoc>(BUNDLED_COMMAND_DOCS);
     for (const doc of docsQuery.data?.docs ?? []) map.set(doc.name, doc);
@@ -73,7 +81,7 @@ function Workbench({ profile }: { profile: ProfileView }) {
         </span>
       </div>
       {mode === 'command' ? (
-        <CommandConsole profile={profile} format={format} docs={docs} />
+        <CommandConsole profile={profile} format={format} docs={docs} onUse={() => setDocsWanted(true)} />
       ) : (
         <BatchEditor key={mode} profile={profile} mode={mode} format={format} />
       )}
@@ -85,10 +93,13 @@ function CommandConsole({
   profile,
   format,
   docs,
+  onUse,
 }: {
   profile: ProfileView;
   format: KvReplyFormat;
   docs: ReadonlyMap<string, CommandDoc>;
+  /** The command line got focus: time to fetch the server's docs. */
+  onUse: () => void;
 }) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
@@ -207,6 +218,7 @@ function CommandConsole({
             value={text}
             spellCheck={false}
             autoComplete="off"
+            onFocus={onUse}
             onChange={(event) => {
               setText(event.target.value);
               setCaret(event.target.selectionStart);
