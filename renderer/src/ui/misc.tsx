@@ -33,7 +33,7 @@ export function Callout({
 }) {
   const Icon = tone === 'success' ? CheckIcon : tone === 'info' ? InfoIcon : AlertIcon;
   return (
-    <div className={`callout callout-${tone}`} role={tone === 'danger' ? 'alert' : undefined}>
+    <div className={`callout tone-${tone}`} role={tone === 'danger' ? 'alert' : undefined}>
       <Icon />
       <div className="callout-text">
         {title ? <strong>{title}</strong> : null}

@@ -13,7 +13,7 @@ import { CopyIcon, RefreshIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { formatTtl } from './format-ttl';
-import { typeLabel } from './KeyList';
+import { typeClass, typeLabel } from './KeyList';
 import { ValueView } from './ValueView';
 
 export function KeyDetail({
@@ -75,7 +75,7 @@ export function KeyDetail({
   return (
     <div className="kv-detail" data-testid="key-detail">
       <div className="kv-detail-head">
-        <span className={`kv-type kv-type-${data.type}`}>{typeLabel(data.type)}</span>
+        <span className={typeClass(data.type)}>{typeLabel(data.type)}</span>
         <h2 className="kv-detail-key" title={keyName}>
           {keyName}
         </h2>

@@ -175,7 +175,7 @@ const KeyRow = memo(function KeyRow({
       data-testid="key-row"
       data-key={keyName}
     >
-      <span className={`kv-type kv-type-${type ?? 'unknown'}`}>{type ? typeLabel(type) : '…'}</span>
+      <span className={typeClass(type)}>{type ? typeLabel(type) : '…'}</span>
       <span className="kv-key-name">{label}</span>
       <span className="kv-ttl">{ttlMs === undefined ? '' : formatTtl(ttlMs)}</span>
     </button>
@@ -184,4 +184,18 @@ const KeyRow = memo(function KeyRow({
 
 export function typeLabel(type: string): string {
   return type === 'string' ? 'STR' : type === 'stream' ? 'STREAM' : type.toUpperCase();
+}
+
+const TYPE_TONE: Record<string, string> = {
+  string: 'info',
+  hash: 'accent',
+  list: 'success',
+  set: 'warning',
+  zset: 'danger',
+  stream: 'dev',
+};
+
+/** The chip of a key's type, coloured by type; a type not known yet is plain. */
+export function typeClass(type: string | undefined): string {
+  return `kv-type tone-${(type && TYPE_TONE[type]) ?? 'plain'}`;
 }
