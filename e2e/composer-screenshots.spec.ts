@@ -5,6 +5,9 @@ import { saveScreenshot, themedPage } from './support/screenshots';
 
 for (const theme of ['light', 'dark'] as const) {
   test(`composer screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost, sink }) => {
+    // Seven screenshots in one test: like the other screenshot specs, more than the default minute on a
+    // loaded machine (this one timed out at 60 s with a load average of 15 on 2 cores).
+    test.setTimeout(120_000);
     const { page, errors } = await themedPage(browser, theme, { width: 1440, height: 1000 });
     await page.goto(consoleHost.url);
     await waitForStack(page);
