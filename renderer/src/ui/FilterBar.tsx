@@ -47,6 +47,12 @@ export function FilterField({
   );
 }
 
+/** The time window every filter form has. */
+const DATE_BOUNDS = [
+  { key: 'from', label: 'From' },
+  { key: 'to', label: 'To' },
+] as const;
+
 export function FilterBar<Draft extends { from: string; to: string }>({
   label,
   form,
@@ -83,22 +89,16 @@ export function FilterBar<Draft extends { from: string; to: string }>({
           />
         </FilterField>
       ))}
-      <FilterField label="From" date>
-        <input
-          className="input"
-          type="datetime-local"
-          value={draft.from}
-          onChange={(event) => setText('from', event.target.value)}
-        />
-      </FilterField>
-      <FilterField label="To" date>
-        <input
-          className="input"
-          type="datetime-local"
-          value={draft.to}
-          onChange={(event) => setText('to', event.target.value)}
-        />
-      </FilterField>
+      {DATE_BOUNDS.map(({ key, label: boundLabel }) => (
+        <FilterField key={key} label={boundLabel} date>
+          <input
+            className="input"
+            type="datetime-local"
+            value={draft[key]}
+            onChange={(event) => setText(key, event.target.value)}
+          />
+        </FilterField>
+      ))}
       <div className="filter-actions">
         <Button type="submit" variant="primary" size="sm">
           Apply

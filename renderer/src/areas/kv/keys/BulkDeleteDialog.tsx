@@ -3,6 +3,7 @@
 // empty or match-everything pattern is refused (by the schema in main too); production asks for the
 // profile's name.
 import { useEffect, useRef, useState } from 'react';
+import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { KvBulkEvent, KvType } from '../../../../../shared/bridge/procedures/kv/keys';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridge } from '../../../bridge/react';
@@ -45,51 +46,57 @@ export function BulkDeleteDialog({
       ? 'a pattern that matches every key is refused: use FLUSHDB in the workbench'
       : undefined;
 
-  const count = () => {
-    setError(undefined);
-    setPhase({ step: 'counting', matched: 0 });
+  /** Streams a bulk job over the keys matching the pattern: each batch's latest event, then the end. */
+  const run = (
+    procedure: 'kv.keys.bulkCount' | 'kv.keys.bulkDelete',
+    onLatest: (event: KvBulkEvent) => void,
+    onEnd: (last: KvBulkEvent | undefined, err: BridgeErrorData | undefined) => void,
+  ) => {
     let last: KvBulkEvent | undefined;
     stop.current = bridge.open(
-      'kv.keys.bulkCount',
+      procedure,
       { profileId: profile.id, pattern: pattern.trim(), type },
       {
         onEvents: (events) => {
           last = events[events.length - 1] ?? last;
-          if (last) setPhase({ step: 'counting', matched: last.matched });
+          if (last) onLatest(last);
         },
         onEnd: (err) => {
           stop.current = undefined;
-          if (err) {
-            setError(err.message);
-            setPhase({ step: 'edit' });
-          } else setPhase({ step: 'counted', matched: last?.matched ?? 0 });
+          onEnd(last, err);
         },
+      },
+    );
+  };
+
+  const count = () => {
+    setError(undefined);
+    setPhase({ step: 'counting', matched: 0 });
+    run(
+      'kv.keys.bulkCount',
+      (last) => setPhase({ step: 'counting', matched: last.matched }),
+      (last, err) => {
+        if (err) {
+          setError(err.message);
+          setPhase({ step: 'edit' });
+        } else setPhase({ step: 'counted', matched: last?.matched ?? 0 });
       },
     );
   };
 
   const remove = (total: number) => {
     setPhase({ step: 'deleting', matched: 0, deleted: 0, total });
-    let last: KvBulkEvent | undefined;
-    stop.current = bridge.open(
+    run(
       'kv.keys.bulkDelete',
-      { profileId: profile.id, pattern: pattern.trim(), type },
-      {
-        onEvents: (events) => {
-          last = events[events.length - 1] ?? last;
-          if (last) setPhase({ step: 'deleting', matched: last.matched, deleted: last.deleted, total });
-        },
-        onEnd: (err) => {
-          stop.current = undefined;
-          setPhase({
-            step: 'summary',
-            deleted: last?.deleted ?? 0,
-            total,
-            cancelled: !err && !last?.done,
-            error: err?.message,
-          });
-        },
-      },
+      (last) => setPhase({ step: 'deleting', matched: last.matched, deleted: last.deleted, total }),
+      (last, err) =>
+        setPhase({
+          step: 'summary',
+          deleted: last?.deleted ?? 0,
+          total,
+          cancelled: !err && !last?.done,
+          error: err?.message,
+        }),
     );
   };
 
