@@ -8,7 +8,6 @@ import {
   configHeaders,
   webhookUrl,
 } from './request';
-import { everyOption } from './test-support';
 
 const NOW = Date.UTC(2026, 0, 1);
 
@@ -25,37 +24,56 @@ describe('configHeaders', () => {
   });
 
   it('every option becomes exactly its header, in a fixed order', () => {
-    // The table's unticked and blank rows are not sent; a name may repeat; labels are trimmed and deduplicated.
-    const full = everyOption({
+    const full = model({
+      method: 'PUT',
+      contentType: 'text/plain',
       headers: [
         { name: 'X-Trace', value: 'abc', enabled: true },
         { name: 'X-Off', value: 'not sent', enabled: false },
         { name: '  ', value: '', enabled: true },
         { name: 'X-Trace', value: 'second', enabled: true },
       ],
+      delay: '10s',
+      notBefore: 1_767_225_700,
+      retries: '5',
+      retryDelay: 'pow(2, retried) * 1000',
       timeout: '90',
+      callback: {
+        url: 'https://example.com/cb',
+        method: 'PUT',
+        retries: '1',
+        retryDelay: '1000',
+        timeout: '1m',
+        headers: [{ name: 'X-Cb', value: 'yes', enabled: true }],
+      },
       failureCallback: {
         ...emptyCallback(),
         url: 'https://example.com/fail',
         headers: [{ name: 'X-Fail', value: '1', enabled: true }],
       },
+      dedupMode: 'id',
+      dedupId: 'order-42',
       labels: ' a, b ,a,',
+      flowControlKey: 'tenant-1',
+      flowControlParallelism: '2',
+      flowControlRate: '10',
+      flowControlPeriod: '1m',
     });
     expect(configHeaders(full)).toEqual([
-      ['Content-Type', 'application/json'],
-      ['Upstash-Method', 'PATCH'],
+      ['Content-Type', 'text/plain'],
+      ['Upstash-Method', 'PUT'],
       ['Upstash-Forward-X-Trace', 'abc'],
       ['Upstash-Forward-X-Trace', 'second'],
-      ['Upstash-Delay', '1h30m'],
-      ['Upstash-Not-Before', '1767230000'],
-      ['Upstash-Retries', '7'],
-      ['Upstash-Retry-Delay', 'max(1000, pow(2, retried) * 100)'],
+      ['Upstash-Delay', '10s'],
+      ['Upstash-Not-Before', '1767225700'],
+      ['Upstash-Retries', '5'],
+      ['Upstash-Retry-Delay', 'pow(2, retried) * 1000'],
       ['Upstash-Timeout', '90s'],
       ['Upstash-Callback', 'https://example.com/cb'],
       ['Upstash-Callback-Method', 'PUT'],
       ['Upstash-Callback-Retries', '1'],
-      ['Upstash-Callback-Retry-Delay', '500'],
-      ['Upstash-Callback-Timeout', '10s'],
+      ['Upstash-Callback-Retry-Delay', '1000'],
+      ['Upstash-Callback-Timeout', '1m'],
       ['Upstash-Callback-Forward-X-Cb', 'yes'],
       ['Upstash-Failure-Callback', 'https://example.com/fail'],
       ['Upstash-Failure-Callback-Forward-X-Fail', '1'],
