@@ -94,11 +94,7 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
       <PageHeader
         title={
           <span className="row">
-            <InAppLink
-              href="#/url-groups"
-              className="crumb"
-              onOpen={() => navigate('url-groups')}
-            >
+            <InAppLink href="#/url-groups" className="crumb" onOpen={() => navigate('url-groups')}>
               URL groups
             </InAppLink>
             <span className="faint">/</span>
