@@ -10,7 +10,7 @@ import { PageHeader } from './PageHeader';
 export interface AreaTab {
   id: string;
   label: string;
-  component: ComponentType<{ params: string[] }>;
+  component: PreloadableComponent<{ params: string[] }>;
 }
 
 /** One tab of an area (its label from area-tabs.ts); its module loads when first shown or preloaded. */
@@ -18,22 +18,23 @@ export function areaTab<A extends TabbedAreaId>(
   area: A,
   id: TabIdOf<A>,
   load: () => Promise<{ default: ComponentType<{ params: string[] }> }>,
-): AreaTab & { component: PreloadableComponent<{ params: string[] }> } {
+): AreaTab {
   return { id, label: tabLabel(area, id), component: lazyWithPreload(load) };
 }
 
 /**
  * An area's screen (its module's default export): the tabs under the area's header. The first tab is
  * what people open most: it starts loading with the area's code (the shell preloads areas while idle),
- * so the first open renders at once. The other tabs load once the browser is idle after it: a tab whose
- * chunk is still missing shows the Suspense fallback, and React then holds the tab back until that
- * fallback has been up for 300 ms (its reveal throttle) — most of the key browser's first, cold open.
+ * so the first open renders at once. The other tabs load once the browser is idle after it, and a click on a
+ * tab whose chunk is still missing waits for it with the current tab up: a tab whose chunk is missing when it
+ * renders shows the Suspense fallback, and React then holds the tab back until that fallback has been up for
+ * 300 ms (its reveal throttle) — most of the key browser's first, cold open.
  */
 export function tabbedArea(props: {
   area: AreaId;
   title: string;
   subtitle: string;
-  tabs: readonly [ReturnType<typeof areaTab>, ...ReturnType<typeof areaTab>[]];
+  tabs: readonly [AreaTab, ...AreaTab[]];
 }) {
   void props.tabs[0].component.preload().then(() =>
     whenIdle(() => {
@@ -73,7 +74,12 @@ export function TabbedArea({
             role="tab"
             className="tab"
             aria-selected={candidate.id === tab.id}
-            onClick={() => navigate(area, candidate.id)}
+            onClick={() => {
+              // The current tab stays up until the new tab's code is there, so a click never shows the
+              // Suspense fallback (and React's 300 ms reveal throttle) when the idle preload has not run yet.
+              const open = () => navigate(area, candidate.id);
+              candidate.component.preload().then(open, open);
+            }}
           >
             {candidate.label}
           </button>
