@@ -2,7 +2,7 @@
 import { errorMessage } from '../bridge/client';
 import { Callout } from './misc';
 
-export function ErrorCallout({ error, title }: { error: unknown; title: string }) {
+export function ErrorCallout({ error, title }: { error: unknown; title?: string }) {
   return error ? (
     <Callout tone="danger" title={title}>
       {errorMessage(error)}

@@ -20,6 +20,7 @@ import { SelectAllCell, SelectCell } from '../../ui/list/SelectCells';
 import { usePagedBridgeQuery } from '../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../ui/list/use-selection';
 import { Badge, EmptyState } from '../../ui/misc';
+import { RowActions } from '../../ui/RowActions';
 import '../../ui/tables.css';
 import { TableHead } from '../../ui/TableHead';
 import { BulkDialog, type BulkRequest } from './BulkDialog';
@@ -63,7 +64,6 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
     selection.clear();
     refresh();
   };
-  const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
   const askSelected = (action: BulkRequest['action']) =>
     setBulk({
       action,
@@ -123,41 +123,24 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
         onRefresh={refresh}
         selected={selection.count}
       >
-        <Button
-          size="sm"
-          variant="primary"
-          disabled={selection.count === 0 || profile.readOnly}
-          title={writeTitle}
-          onClick={() => askSelected('retry')}
-        >
-          Retry selected…
-        </Button>
-        <Button
-          size="sm"
-          variant="danger"
-          disabled={selection.count === 0 || profile.readOnly}
-          title={writeTitle}
-          onClick={() => askSelected('delete')}
-        >
-          Delete selected…
-        </Button>
+        <RowActions
+          profile={profile}
+          available={selection.count > 0}
+          actions={[
+            { label: 'Retry selected…', variant: 'primary', onClick: () => askSelected('retry') },
+            { label: 'Delete selected…', variant: 'danger', onClick: () => askSelected('delete') },
+          ]}
+        />
         <span className="toolbar-divider" />
-        <Button
-          size="sm"
-          disabled={profile.readOnly || Boolean(filterError) || entries.length === 0}
-          title={writeTitle ?? 'Every entry matching the filters, also ones not loaded here'}
-          onClick={() => askMatching('retry')}
-        >
-          Retry all matching…
-        </Button>
-        <Button
-          size="sm"
-          disabled={profile.readOnly || Boolean(filterError) || entries.length === 0}
-          title={writeTitle ?? 'Every entry matching the filters, also ones not loaded here'}
-          onClick={() => askMatching('delete')}
-        >
-          Delete all matching…
-        </Button>
+        <RowActions
+          profile={profile}
+          available={!filterError && entries.length > 0}
+          title="Every entry matching the filters, also ones not loaded here"
+          actions={[
+            { label: 'Retry all matching…', onClick: () => askMatching('retry') },
+            { label: 'Delete all matching…', onClick: () => askMatching('delete') },
+          ]}
+        />
       </ListToolbar>
       <ListWithDetail
         className="dlq-split"

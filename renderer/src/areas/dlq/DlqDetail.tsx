@@ -7,7 +7,6 @@ import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
 import { useNav } from '../../shell/nav';
 import { BodyView, textOrBase64 } from '../../ui/BodyView';
 import '../../ui/detail-panel.css';
-import { Button } from '../../ui/Button';
 import { confirmDanger } from '../../ui/confirm-danger';
 import { DetailPanelHeader } from '../../ui/DetailPanelHeader';
 import { DetailSection } from '../../ui/DetailSection';
@@ -18,6 +17,7 @@ import { TrashIcon } from '../../ui/icons';
 import { InAppLink } from '../../ui/InAppLink';
 import { Badge, Callout, Spinner } from '../../ui/misc';
 import { toast } from '../../ui/toast';
+import { WriteButton } from '../../ui/WriteButton';
 import { statusTone } from './status';
 
 export function DlqDetail({
@@ -59,33 +59,25 @@ export function DlqDetail({
     });
     if (ok) remove.mutate({ profileId: profile.id, dlqId });
   };
-  const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
 
   return (
     <aside className="detail-panel dlq-detail" aria-label="DLQ entry">
       <DetailPanelHeader kind="DLQ entry" id={dlqId} onClose={onClose}>
         {entry ? (
           <>
-            <Button
-              size="sm"
-              variant="primary"
-              disabled={profile.readOnly}
-              title={writeTitle}
-              onClick={() => onRetry(entry)}
-            >
+            <WriteButton profile={profile} size="sm" variant="primary" onClick={() => onRetry(entry)}>
               Retry…
-            </Button>
-            <Button
+            </WriteButton>
+            <WriteButton
+              profile={profile}
               size="sm"
               variant="danger"
               icon={<TrashIcon />}
-              disabled={profile.readOnly}
-              title={writeTitle}
               busy={remove.isPending}
               onClick={() => void askDelete()}
             >
               Delete
-            </Button>
+            </WriteButton>
           </>
         ) : null}
       </DetailPanelHeader>

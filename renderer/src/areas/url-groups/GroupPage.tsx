@@ -7,7 +7,6 @@ import { errorMessage } from '../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
-import { Button } from '../../ui/Button';
 import { confirmDanger } from '../../ui/confirm-danger';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { HeadersView } from '../../ui/HeadersView';
@@ -16,6 +15,7 @@ import { InAppLink } from '../../ui/InAppLink';
 import { QueryView } from '../../ui/QueryView';
 import { TableHead } from '../../ui/TableHead';
 import { toast } from '../../ui/toast';
+import { WriteButton } from '../../ui/WriteButton';
 import { AddEndpointsDialog } from './AddEndpointsDialog';
 import { HeadersDialog } from './HeadersDialog';
 
@@ -88,7 +88,6 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
   };
 
   const current = group.data;
-  const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
   return (
     <>
       <PageHeader
@@ -109,24 +108,22 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
         actions={
           current ? (
             <>
-              <Button
+              <WriteButton
+                profile={profile}
                 icon={<SendIcon />}
-                disabled={profile.readOnly}
-                title={writeTitle}
                 onClick={() => navigate('messages', 'compose', 'group', name)}
               >
                 Publish to this group
-              </Button>
-              <Button
+              </WriteButton>
+              <WriteButton
+                profile={profile}
                 variant="danger"
                 icon={<TrashIcon />}
-                disabled={profile.readOnly}
-                title={writeTitle}
                 busy={deleteGroup.isPending}
                 onClick={() => void askDelete(current)}
               >
                 Delete group
-              </Button>
+              </WriteButton>
             </>
           ) : null
         }
@@ -140,15 +137,14 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
                   <h2>Endpoints</h2>
                   <span className="muted">{current.endpoints.length}</span>
                   <span className="spacer" />
-                  <Button
+                  <WriteButton
+                    profile={profile}
                     size="sm"
                     icon={<PlusIcon />}
-                    disabled={profile.readOnly}
-                    title={writeTitle}
                     onClick={() => setAdding(true)}
                   >
                     Add endpoints
-                  </Button>
+                  </WriteButton>
                 </div>
                 <table className="table">
                   <TableHead columns={['Name', 'URL']} actions />
@@ -158,13 +154,14 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
                         <td className="mono">{endpoint.name ?? <span className="faint">—</span>}</td>
                         <td className="mono cell-wrap">{endpoint.url}</td>
                         <td className="cell-actions">
-                          <Button
+                          <WriteButton
+                            profile={profile}
                             size="sm"
                             variant="ghost"
                             icon={<TrashIcon />}
                             aria-label={`Remove ${endpoint.name ?? endpoint.url}`}
-                            title={profile.readOnly ? writeTitle : 'Remove endpoint'}
-                            disabled={profile.readOnly || remove.isPending}
+                            title="Remove endpoint"
+                            disabled={remove.isPending}
                             onClick={() => void askRemove(current, endpoint)}
                           />
                         </td>
@@ -182,14 +179,9 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
                 <div className="card-header">
                   <h2>Default headers</h2>
                   <span className="spacer" />
-                  <Button
-                    size="sm"
-                    disabled={profile.readOnly}
-                    title={writeTitle}
-                    onClick={() => setEditingHeaders(true)}
-                  >
+                  <WriteButton profile={profile} size="sm" onClick={() => setEditingHeaders(true)}>
                     Edit
-                  </Button>
+                  </WriteButton>
                 </div>
                 <div className="card-body stack">
                   <p className="muted">

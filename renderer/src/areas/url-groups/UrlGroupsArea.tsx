@@ -5,13 +5,13 @@ import { useBridgeQuery } from '../../bridge/react';
 import { ActiveService } from '../../shell/ActiveService';
 import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
-import { Button } from '../../ui/Button';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { GroupIcon, PlusIcon } from '../../ui/icons';
 import { InAppLink } from '../../ui/InAppLink';
 import { EmptyState } from '../../ui/misc';
 import { QueryView, RefreshButton } from '../../ui/QueryView';
 import { TableHead } from '../../ui/TableHead';
+import { WriteButton } from '../../ui/WriteButton';
 import { AddEndpointsDialog } from './AddEndpointsDialog';
 import { GroupPage } from './GroupPage';
 import '../../ui/tables.css';
@@ -34,6 +34,11 @@ function GroupList({ profile }: { profile: ProfileView }) {
   const navigate = useNav((state) => state.navigate);
   const [creating, setCreating] = useState(false);
   const groups = useBridgeQuery('messages.urlGroups.list', { profileId: profile.id });
+  const newGroup = (
+    <WriteButton profile={profile} variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)}>
+      New URL group
+    </WriteButton>
+  );
   return (
     <>
       <PageHeader
@@ -42,15 +47,7 @@ function GroupList({ profile }: { profile: ProfileView }) {
         actions={
           <>
             <RefreshButton query={groups} />
-            <Button
-              variant="primary"
-              icon={<PlusIcon />}
-              disabled={profile.readOnly}
-              title={profile.readOnly ? 'Read-only profile' : undefined}
-              onClick={() => setCreating(true)}
-            >
-              New URL group
-            </Button>
+            {newGroup}
           </>
         }
       />
@@ -58,20 +55,7 @@ function GroupList({ profile }: { profile: ProfileView }) {
         <QueryView query={groups} failure="Could not load URL groups.">
           {(list) =>
             list.length === 0 ? (
-              <EmptyState
-                icon={<GroupIcon />}
-                title="No URL groups yet"
-                actions={
-                  <Button
-                    variant="primary"
-                    icon={<PlusIcon />}
-                    disabled={profile.readOnly}
-                    onClick={() => setCreating(true)}
-                  >
-                    New URL group
-                  </Button>
-                }
-              >
+              <EmptyState icon={<GroupIcon />} title="No URL groups yet" actions={newGroup}>
                 <p>
                   A URL group delivers each message published to it to every endpoint, with one message id per
                   endpoint. Create one and paste its endpoints.

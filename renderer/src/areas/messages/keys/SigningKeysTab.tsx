@@ -10,6 +10,7 @@ import { LockIcon, RefreshIcon } from '../../../ui/icons';
 import { Callout } from '../../../ui/misc';
 import { QueryView } from '../../../ui/QueryView';
 import { toast } from '../../../ui/toast';
+import { WriteButton } from '../../../ui/WriteButton';
 import './keys.css';
 
 export default function SigningKeysTab(_props: { params: string[] }) {
@@ -105,15 +106,14 @@ function SigningKeys({ profile }: { profile: ProfileView }) {
               </section>
               {status ? <Callout tone={status.tone}>{status.text}</Callout> : null}
               <div>
-                <Button
+                <WriteButton
+                  profile={profile}
                   variant="danger"
-                  disabled={profile.readOnly}
-                  title={profile.readOnly ? 'Read-only profile' : undefined}
                   busy={rotate.isPending}
                   onClick={() => void askRotate()}
                 >
                   Rotate keys…
-                </Button>
+                </WriteButton>
               </div>
             </>
           )}

@@ -8,15 +8,16 @@ import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { BodyView } from '../../../ui/BodyView';
 import '../../../ui/detail-panel.css';
-import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
 import { DetailSection } from '../../../ui/DetailSection';
 import { Fact } from '../../../ui/Fact';
 import { formatClock, formatRelative, formatTime } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
+import { WriteButton } from '../../../ui/WriteButton';
 import { attemptCount, FINAL_STATES, groupByMessage } from './group-events';
 import { StateBadge } from './StateBadge';
 
@@ -64,23 +65,20 @@ export function LogDetail({
     <aside className="detail-panel log-detail" aria-label="Message detail">
       <DetailPanelHeader kind="Message" id={messageId} onClose={onClose}>
         {latest && !FINAL_STATES.has(latest.state) ? (
-          <Button
+          <WriteButton
+            profile={profile}
             size="sm"
             variant="danger"
-            disabled={profile.readOnly}
-            title={profile.readOnly ? 'Read-only profile' : undefined}
             busy={cancel.isPending}
             onClick={() => void askCancel()}
           >
             Cancel message
-          </Button>
+          </WriteButton>
         ) : null}
       </DetailPanelHeader>
       <div className="detail-panel-body log-detail-body">
         {query.error ? (
-          <Callout tone="danger" title="Could not load the trail.">
-            {errorMessage(query.error)}
-          </Callout>
+          <ErrorCallout error={query.error} title="Could not load the trail." />
         ) : !query.data ? (
           <Spinner />
         ) : !trail || !first || !latest ? (

@@ -12,7 +12,6 @@ import { ActiveService } from '../../../shell/ActiveService';
 import { type PaletteCommand, useContextCommands } from '../../../shell/context-commands';
 
 import { useNav } from '../../../shell/nav';
-import { Button } from '../../../ui/Button';
 import { RemovableChip } from '../../../ui/Chip';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { describeDraft } from '../../../ui/filter-draft';
@@ -26,6 +25,7 @@ import { ListWithDetail } from '../../../ui/list/ListWithDetail';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../../ui/list/use-selection';
 import { EmptyState } from '../../../ui/misc';
+import { RowActions } from '../../../ui/RowActions';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
 import { groupByMessage, mergeEvents } from './group-events';
@@ -155,7 +155,6 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
     list.reset();
     if (messageId) void queryClient.invalidateQueries({ queryKey: ['messages.logs.list'] });
   };
-  const canCancel = !profile.readOnly;
 
   return (
     <div className="logs-tab">
@@ -178,30 +177,29 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
         onRefresh={refresh}
         selected={selection.count}
       >
-        <Button
-          size="sm"
-          variant="danger"
-          disabled={selection.count === 0 || !canCancel}
-          title={!canCancel ? 'Read-only profile' : 'Select pending messages in the list'}
-          busy={cancel.isPending}
-          onClick={() => void askCancelSelected()}
-        >
-          Cancel selected
-        </Button>
-        <Button
-          size="sm"
-          disabled={!cancelFilters || !canCancel}
+        <RowActions
+          profile={profile}
+          available={selection.count > 0}
+          title="Select pending messages in the list"
+          actions={[
+            {
+              label: 'Cancel selected',
+              variant: 'danger',
+              busy: cancel.isPending,
+              onClick: () => void askCancelSelected(),
+            },
+          ]}
+        />
+        <RowActions
+          profile={profile}
+          available={Boolean(cancelFilters)}
           title={
-            !canCancel
-              ? 'Read-only profile'
-              : cancelFilters
-                ? 'Cancel every pending message matching the filters'
-                : 'Set a URL, group, queue, label or date filter first'
+            cancelFilters
+              ? 'Cancel every pending message matching the filters'
+              : 'Set a URL, group, queue, label or date filter first'
           }
-          onClick={() => void askCancelMatching()}
-        >
-          Cancel matching…
-        </Button>
+          actions={[{ label: 'Cancel matching…', onClick: () => void askCancelMatching() }]}
+        />
       </ListToolbar>
       <ListWithDetail
         className="logs-split"
@@ -244,7 +242,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
             onLoadMore={list.loadMore}
             onOpen={(id) => navigate('messages', 'logs', id)}
             onCheck={selection.toggle}
-            canCancel={canCancel}
+            canCancel={writable}
             profileId={profile.id}
             stateFiltered={Boolean(filters.state)}
           />

@@ -15,6 +15,7 @@ import { Badge, EmptyState } from '../../../ui/misc';
 import { QueryView, RefreshButton } from '../../../ui/QueryView';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
+import { WriteButton } from '../../../ui/WriteButton';
 import '../../../ui/tables.css';
 import { useLogsUi } from '../logs/log-filters';
 import { QueueDialog } from './QueueDialog';
@@ -70,7 +71,6 @@ function Queues({ profile }: { profile: ProfileView }) {
     });
     if (ok) remove.mutate({ profileId: profile.id, name: queue.name });
   };
-  const writeTitle = profile.readOnly ? 'Read-only profile' : undefined;
 
   return (
     <div className="page-body">
@@ -82,15 +82,14 @@ function Queues({ profile }: { profile: ProfileView }) {
           </p>
           <span className="spacer" />
           <RefreshButton query={queues} title="Refresh (also every 5 s)" />
-          <Button
+          <WriteButton
+            profile={profile}
             variant="primary"
             icon={<PlusIcon />}
-            disabled={profile.readOnly}
-            title={writeTitle}
             onClick={() => setEditing('new')}
           >
             New queue
-          </Button>
+          </WriteButton>
         </div>
         <QueryView query={queues} failure="Could not load queues.">
           {(list) =>
@@ -127,31 +126,26 @@ function Queues({ profile }: { profile: ProfileView }) {
                         <td title={formatTime(queue.updatedAt)}>{formatRelative(queue.updatedAt)}</td>
                         <td className="cell-actions">
                           <div className="row queue-actions">
-                            <Button
+                            <WriteButton
+                              profile={profile}
                               size="sm"
-                              disabled={profile.readOnly || setPaused.isPending}
-                              title={writeTitle}
+                              disabled={setPaused.isPending}
                               onClick={() => void askPause(queue)}
                             >
                               {queue.paused ? 'Resume' : 'Pause'}
-                            </Button>
-                            <Button
-                              size="sm"
-                              disabled={profile.readOnly}
-                              title={writeTitle}
-                              onClick={() => setEditing(queue)}
-                            >
+                            </WriteButton>
+                            <WriteButton profile={profile} size="sm" onClick={() => setEditing(queue)}>
                               Edit
-                            </Button>
-                            <Button
+                            </WriteButton>
+                            <WriteButton
+                              profile={profile}
                               size="sm"
                               icon={<SendIcon />}
-                              disabled={profile.readOnly}
-                              title={writeTitle ?? 'Enqueue a message'}
+                              title="Enqueue a message"
                               onClick={() => navigate('messages', 'compose', 'queue', queue.name)}
                             >
                               Enqueue
-                            </Button>
+                            </WriteButton>
                             <Button
                               size="sm"
                               variant="ghost"
@@ -162,13 +156,13 @@ function Queues({ profile }: { profile: ProfileView }) {
                             >
                               Logs
                             </Button>
-                            <Button
+                            <WriteButton
+                              profile={profile}
                               size="sm"
                               variant="ghost"
                               icon={<TrashIcon />}
                               aria-label={`Delete ${queue.name}`}
-                              disabled={profile.readOnly}
-                              title={writeTitle ?? 'Delete queue'}
+                              title="Delete queue"
                               onClick={() => void askDelete(queue)}
                             />
                           </div>

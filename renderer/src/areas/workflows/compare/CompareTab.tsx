@@ -4,13 +4,13 @@
 import { useMemo, useState } from 'react';
 import type { ProfileView } from '../../../../../shared/profiles';
 import type { WorkflowRunLog } from '../../../../../shared/workflows/types';
-import { errorMessage } from '../../../bridge/client';
 import { useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { plural } from '../../../ui/format';
-import { Callout, Spinner } from '../../../ui/misc';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
+import { Spinner } from '../../../ui/misc';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { formatDuration } from '../run/duration';
 import { WfStateBadge } from '../StateBadge';
@@ -70,11 +70,7 @@ function Compare({ profile, left, right }: { profile: ProfileView; left?: string
           Compare
         </Button>
       </form>
-      {a.error || b.error ? (
-        <Callout tone="danger" title="Could not load a run.">
-          {errorMessage(a.error ?? b.error)}
-        </Callout>
-      ) : null}
+      {a.error || b.error ? <ErrorCallout error={a.error ?? b.error} title="Could not load a run." /> : null}
       {!left || !right || left === '-' || right === '-' ? (
         <p className="muted">
           Pick two runs — typically a failed one and a successful one of the same workflow URL. Steps are

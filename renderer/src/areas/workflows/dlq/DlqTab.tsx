@@ -9,17 +9,18 @@ import {
   type WorkflowDlqFiltersInput,
 } from '../../../../../shared/bridge/procedures/workflows/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { errorMessage } from '../../../bridge/client';
 import { useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 import { FilterBar, type FilterForm, type TextFilter } from '../../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { InboxIcon, RefreshIcon } from '../../../ui/icons';
 import { InAppLink } from '../../../ui/InAppLink';
 import { Callout, EmptyState, Spinner } from '../../../ui/misc';
+import { RowActions } from '../../../ui/RowActions';
 import '../../../ui/tables.css';
 import { TableHead } from '../../../ui/TableHead';
 import { BulkJobDialog, type BulkJobRequest } from './BulkJobDialog';
@@ -143,47 +144,29 @@ function Triage({ profile }: { profile: ProfileView }) {
         <Button size="sm" icon={<RefreshIcon />} onClick={refresh} busy={groups.isFetching}>
           Refresh
         </Button>
-        <Button
-          size="sm"
-          variant="primary"
-          disabled={checked.size === 0 || profile.readOnly}
-          onClick={() => act('restart', 'selection')}
-        >
-          Restart / resume…
-        </Button>
-        <Button
-          size="sm"
-          disabled={checked.size === 0 || profile.readOnly}
-          onClick={() => act('callback', 'selection')}
-        >
-          Retry failure function…
-        </Button>
-        <Button
-          size="sm"
-          variant="danger"
-          disabled={checked.size === 0 || profile.readOnly}
-          onClick={() => act('delete', 'selection')}
-        >
-          Delete…
-        </Button>
-        <Button
-          size="sm"
-          disabled={!canFilter || profile.readOnly}
+        <RowActions
+          profile={profile}
+          available={checked.size > 0}
+          actions={[
+            { label: 'Restart / resume…', variant: 'primary', onClick: () => act('restart', 'selection') },
+            { label: 'Retry failure function…', onClick: () => act('callback', 'selection') },
+            { label: 'Delete…', variant: 'danger', onClick: () => act('delete', 'selection') },
+          ]}
+        />
+        <RowActions
+          profile={profile}
+          available={canFilter}
           title={
             canFilter
               ? 'Act on every failed run the filter matches'
               : 'Set a filter first: an empty filter would mean the whole DLQ'
           }
-          onClick={() => act('restart', 'filter')}
-        >
-          Restart / resume all matching…
-        </Button>
+          actions={[{ label: 'Restart / resume all matching…', onClick: () => act('restart', 'filter') }]}
+        />
       </div>
       <div className="wf-scroll">
         {groups.error ? (
-          <Callout tone="danger" title="Could not read the DLQ.">
-            {errorMessage(groups.error)}
-          </Callout>
+          <ErrorCallout error={groups.error} title="Could not read the DLQ." />
         ) : !data ? (
           <Spinner />
         ) : data.groups.length === 0 ? (

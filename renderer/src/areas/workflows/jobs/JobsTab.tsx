@@ -11,7 +11,8 @@ import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { formatRelative, formatTime } from '../../../ui/format';
 import { DownloadIcon, InboxIcon } from '../../../ui/icons';
-import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
+import { Badge, EmptyState, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
@@ -61,7 +62,7 @@ function Jobs({ profile }: { profile: ProfileView }) {
       </div>
       <div className="wf-scroll">
         {jobs.error ? (
-          <Callout tone="danger">{errorMessage(jobs.error)}</Callout>
+          <ErrorCallout error={jobs.error} />
         ) : !jobs.data ? (
           <Spinner />
         ) : jobs.data.length === 0 ? (

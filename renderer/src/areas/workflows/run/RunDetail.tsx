@@ -20,8 +20,9 @@ import { Switch, TextareaField, TextField } from '../../../ui/fields';
 import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
-import { Callout, Spinner } from '../../../ui/misc';
+import { Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
+import { WriteButton } from '../../../ui/WriteButton';
 import { showRunMessages } from '../../messages/logs/log-filters';
 import { WfStateBadge } from '../StateBadge';
 import { formatDuration } from './duration';
@@ -81,9 +82,7 @@ export function RunDetail({
       />
       {query.error ? (
         <div className="detail-panel-body">
-          <Callout tone="danger" title="Could not load the run.">
-            {errorMessage(query.error)}
-          </Callout>
+          <ErrorCallout error={query.error} title="Could not load the run." />
         </div>
       ) : !run ? (
         <div className="detail-panel-body">
@@ -197,11 +196,11 @@ function RunBody({
 
       <div className="row wf-actions">
         {running ? (
-          <Button
+          <WriteButton
+            profile={profile}
             size="sm"
             variant="danger"
             busy={cancel.isPending}
-            disabled={profile.readOnly}
             onClick={async () => {
               const ok = await confirmDanger(profile, {
                 title: 'Cancel this run?',
@@ -213,16 +212,16 @@ function RunBody({
             }}
           >
             Cancel run
-          </Button>
+          </WriteButton>
         ) : null}
         {running ? (
-          <Button size="sm" disabled={profile.readOnly} onClick={() => setDialog('notify')}>
+          <WriteButton profile={profile} size="sm" onClick={() => setDialog('notify')}>
             Notify…
-          </Button>
+          </WriteButton>
         ) : null}
-        <Button size="sm" disabled={profile.readOnly} onClick={() => setDialog('trigger')}>
+        <WriteButton profile={profile} size="sm" onClick={() => setDialog('trigger')}>
           Trigger again…
-        </Button>
+        </WriteButton>
         <Button
           size="sm"
           onClick={async () => {
