@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import { Button } from './Button';
 import './filter-bar.css';
+import { Form } from './Form';
 
 /** The form state a filter bar works on (each screen's zustand store has this shape). */
 export interface FilterForm<Draft extends { from: string; to: string }> {
@@ -70,14 +71,7 @@ export function FilterBar<Draft extends { from: string; to: string }>({
   const { draft, setDraft, apply, clear } = form;
   const setText = (key: keyof Draft, value: string) => setDraft({ [key]: value } as Partial<Draft>);
   return (
-    <form
-      className="filter-bar"
-      aria-label={label}
-      onSubmit={(event) => {
-        event.preventDefault();
-        apply();
-      }}
-    >
+    <Form className="filter-bar" aria-label={label} onSubmit={() => apply()}>
       {children}
       {fields.map(({ key, label: fieldLabel, placeholder, wide }) => (
         <FilterField key={String(key)} label={fieldLabel} wide={wide}>
@@ -107,6 +101,6 @@ export function FilterBar<Draft extends { from: string; to: string }>({
           Clear
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -2,6 +2,8 @@
 // readers by their label, the placeholder says what goes in. Monospace, since what is typed there is
 // matched or sent as it is.
 import type { InputHTMLAttributes } from 'react';
+import { SearchIcon } from './icons';
+import './tables.css';
 
 type ToolbarInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
   label: string;
@@ -21,6 +23,19 @@ export function ToolbarInput({ label, value, onChange, onEnter, className, ...re
       onKeyDown={onEnter && ((event) => event.key === 'Enter' && onEnter(event.currentTarget.value))}
       {...rest}
     />
+  );
+}
+
+/**
+ * A toolbar box that finds or opens something (a key pattern, a key name): a fixed width, and a magnifier
+ * before it unless `icon` is false. `className` goes on the label around both.
+ */
+export function ToolbarSearch({ className, icon = true, ...input }: ToolbarInputProps & { icon?: boolean }) {
+  return (
+    <label className={['toolbar-search', className].filter(Boolean).join(' ')}>
+      {icon ? <SearchIcon width={14} height={14} /> : null}
+      <ToolbarInput {...input} />
+    </label>
   );
 }
 

@@ -25,6 +25,7 @@ import {
   validateDraft,
 } from './profile-draft';
 import { SecretInput } from './SecretInput';
+import { Form } from '../../ui/Form';
 
 const ENV_OPTIONS = [
   { value: 'local', label: 'Local' },
@@ -104,13 +105,10 @@ export function ProfileEditor({
   };
 
   return (
-    <form
+    <Form
       className="stack"
       style={{ gap: 20 }}
-      onSubmit={(event) => {
-        event.preventDefault();
-        save();
-      }}
+      onSubmit={() => save()}
       aria-label={profile ? `Edit profile ${profile.name}` : 'New profile'}
     >
       <section className="card">
@@ -242,6 +240,6 @@ export function ProfileEditor({
           </Button>
         ) : null}
       </div>
-    </form>
+    </Form>
   );
 }

@@ -18,7 +18,7 @@ import { Segmented } from '../../../ui/fields';
 import { SearchIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
 import '../kv.css';
-import { ToolbarInput } from '../../../ui/ToolbarInput';
+import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { BulkDeleteDialog } from './BulkDeleteDialog';
 import { KeyDetail } from './KeyDetail';
 import { KeyList } from './KeyList';
@@ -99,17 +99,14 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
   return (
     <div className="page-body kv-keys">
       <div className="toolbar kv-keys-toolbar">
-        <label className="kv-filter">
-          <SearchIcon width={14} height={14} />
-          <ToolbarInput
-            label="Match pattern"
-            placeholder="MATCH pattern, e.g. user:*"
-            value={draftMatch}
-            onChange={setDraftMatch}
-            onEnter={applyMatch}
-            onBlur={applyMatch}
-          />
-        </label>
+        <ToolbarSearch
+          label="Match pattern"
+          placeholder="MATCH pattern, e.g. user:*"
+          value={draftMatch}
+          onChange={setDraftMatch}
+          onEnter={applyMatch}
+          onBlur={applyMatch}
+        />
         <select
           className="select"
           aria-label="Type filter"
@@ -192,15 +189,14 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
         ) : null}
         {scan.status === 'done' ? <Badge tone="success">scan complete</Badge> : null}
         <span className="spacer" />
-        <label className="kv-filter">
-          <ToolbarInput
-            label="Open exact key"
-            placeholder="Open exact key…"
-            value={lookup}
-            onChange={setLookup}
-            onEnter={(key) => key && select(key)}
-          />
-        </label>
+        <ToolbarSearch
+          icon={false}
+          label="Open exact key"
+          placeholder="Open exact key…"
+          value={lookup}
+          onChange={setLookup}
+          onEnter={(key) => key && select(key)}
+        />
       </div>
       {scan.status === 'error' ? (
         <Callout tone="danger" title="The scan failed.">
@@ -283,16 +279,14 @@ function LookupOnly({ profile, initial }: { profile: ProfileView; initial?: stri
         Open keys by their exact name; values can be viewed, not changed.
       </Callout>
       <div className="toolbar">
-        <label className="kv-filter kv-lookup-only">
-          <SearchIcon width={14} height={14} />
-          <ToolbarInput
-            label="Open exact key"
-            placeholder="Exact key name"
-            value={draft}
-            onChange={setDraft}
-            onEnter={(key) => key && navigate('kv', 'keys', key)}
-          />
-        </label>
+        <ToolbarSearch
+          className="kv-lookup-only"
+          label="Open exact key"
+          placeholder="Exact key name"
+          value={draft}
+          onChange={setDraft}
+          onEnter={(key) => key && navigate('kv', 'keys', key)}
+        />
         <Button variant="primary" disabled={!draft} onClick={() => navigate('kv', 'keys', draft)}>
           Open
         </Button>

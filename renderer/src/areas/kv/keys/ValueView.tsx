@@ -16,6 +16,7 @@ import { PlusIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
+import { Form } from '../../../ui/Form';
 
 const PAGE = 100;
 
@@ -475,12 +476,9 @@ function EditableTable({
         </tbody>
       </table>
       {canWrite ? (
-        <form
+        <Form
           className="kv-add-row"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void onAdd(draft).then((ok) => ok && setDraft(adding.map(() => '')));
-          }}
+          onSubmit={() => void onAdd(draft).then((ok) => ok && setDraft(adding.map(() => '')))}
         >
           {adding.map((label, i) => (
             <input
@@ -500,7 +498,7 @@ function EditableTable({
           >
             Add
           </Button>
-        </form>
+        </Form>
       ) : null}
     </div>
   );

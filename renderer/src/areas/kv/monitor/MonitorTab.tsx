@@ -25,6 +25,7 @@ import {
 } from './monitor-model';
 import { ToolbarInput, type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { Sparkline } from './Sparkline';
+import { Form } from '../../../ui/Form';
 
 const CAPS = [1_000, 10_000, 50_000] as const;
 const ROW_HEIGHT = 26;
@@ -186,10 +187,9 @@ function Monitor({ profile }: { profile: ProfileView }) {
 
       <MonitorList lines={shown} follow={!paused} />
 
-      <form
+      <Form
         className="toolbar kv-live-export"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() => {
           exporter.mutate({
             lines: kept.map((line) => line.raw),
             format: 'text',
@@ -219,7 +219,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
         ) : exporter.isError ? (
           <span className="kv-live-drops">{errorMessage(exporter.error)}</span>
         ) : null}
-      </form>
+      </Form>
     </div>
   );
 }

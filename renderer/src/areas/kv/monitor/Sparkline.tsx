@@ -1,4 +1,6 @@
 // A tiny SVG line chart (lines/s over the last minute): one polyline, no chart library needed for it.
+import { ChartFrame } from '../../../ui/ChartFrame';
+
 export function Sparkline({
   values,
   label,
@@ -16,16 +18,9 @@ export function Sparkline({
     .map((value, i) => `${(i * step).toFixed(1)},${(height - 1 - (value / max) * (height - 2)).toFixed(1)}`)
     .join(' ');
   return (
-    <svg
-      className="sparkline"
-      width={width}
-      height={height}
-      viewBox={`0 0 ${width} ${height}`}
-      role="img"
-      aria-label={label}
-    >
+    <ChartFrame className="sparkline" width={width} height={height} label={label}>
       <title>{`${label}: peak ${max.toLocaleString()}`}</title>
       <polyline points={points} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
-    </svg>
+    </ChartFrame>
   );
 }

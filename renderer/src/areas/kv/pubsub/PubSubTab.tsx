@@ -15,6 +15,7 @@ import { useVirtualRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
 import '../live.css';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
+import { Form } from '../../../ui/Form';
 
 /** Messages kept in memory; the oldest go first. */
 export const MESSAGE_CAP = 5_000;
@@ -101,10 +102,9 @@ function PubSub({ profile }: { profile: ProfileView }) {
   return (
     <div className="kv-pubsub" data-testid="kv-pubsub">
       <div className="kv-pubsub-main">
-        <form
+        <Form
           className="toolbar kv-live-filters"
-          onSubmit={(event) => {
-            event.preventDefault();
+          onSubmit={() => {
             if (active) setActive(null);
             else if (channels.length + patterns.length > 0) {
               setError(undefined);
@@ -136,7 +136,7 @@ function PubSub({ profile }: { profile: ProfileView }) {
           {patterns.includes('*') && !active ? (
             <span className="kv-live-drops">`*` receives every message on the database</span>
           ) : null}
-        </form>
+        </Form>
         <div className="kv-pubsub-subs" data-testid="pubsub-subscriptions">
           {subs.length === 0 ? (
             <span className="faint">
@@ -254,11 +254,10 @@ function PublishForm({ profile, defaultChannel }: { profile: ProfileView; defaul
   const publish = useBridgeMutation('kv.publish');
   const target = channel.trim() || defaultChannel;
   return (
-    <form
+    <Form
       className="kv-pubsub-publish"
       aria-label="Publish"
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSubmit={() => {
         if (target) publish.mutate({ profileId: profile.id, channel: target, message });
       }}
     >
@@ -297,6 +296,6 @@ function PublishForm({ profile, defaultChannel }: { profile: ProfileView; defaul
         ) : null}
       </div>
       <ErrorCallout error={publish.error} title="Not published" />
-    </form>
+    </Form>
   );
 }

@@ -299,9 +299,7 @@ export default function BatchTab(_props: { params: string[] }) {
                   [`Item ${index + 1}: ${fieldLabel(field)}`, message] as [string, string],
               ),
             )}
-            baseUrl={profile.messagesUrl}
-            tokenHint={profile.secrets.messageToken.hint}
-            profileId={profile.id}
+            profile={profile}
             target={{ kind: 'batch', items }}
           />
         </div>

@@ -24,6 +24,7 @@ import { type DraftSaveState, storeDraft, useDraft } from './use-draft';
 import { buildOrNull, fieldLabel, prefilledModel } from './prefill';
 import { useNow } from './use-now';
 import './composer.css';
+import { Form } from '../../../ui/Form';
 
 const newMessage = () => emptyComposer();
 
@@ -141,13 +142,7 @@ export default function ComposeTab({ params }: { params: string[] }) {
         </Callout>
       ) : null}
       <div className="compose-layout">
-        <form
-          aria-label="Message"
-          onSubmit={(event) => {
-            event.preventDefault();
-            trySend();
-          }}
-        >
+        <Form aria-label="Message" onSubmit={() => trySend()}>
           <ComposerForm
             model={model}
             onChange={setModel}
@@ -155,7 +150,7 @@ export default function ComposeTab({ params }: { params: string[] }) {
             showAll={showAll}
             profileId={profile.id}
           />
-        </form>
+        </Form>
         <aside className="compose-side">
           <div className="card send-card">
             <div className="card-body stack">
@@ -194,9 +189,7 @@ export default function ComposeTab({ params }: { params: string[] }) {
               fieldLabel(field),
               message,
             ])}
-            baseUrl={profile.messagesUrl}
-            tokenHint={profile.secrets.messageToken.hint}
-            profileId={profile.id}
+            profile={profile}
             target={{ kind: 'single', model }}
           />
         </aside>

@@ -14,6 +14,7 @@ import { Badge, EmptyState } from '../../../ui/misc';
 import { InboxIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
 import { plural } from '../../../ui/format';
+import { Form } from '../../../ui/Form';
 
 export function LibraryDialog({
   open,
@@ -172,10 +173,9 @@ function TemplateList({
   const exists = (templates.data ?? []).some((template: Template) => template.name === name.trim());
   return (
     <div className="stack">
-      <form
+      <Form
         className="row template-save"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() => {
           if (name.trim()) save.mutate({ name: name.trim(), model: current });
         }}
       >
@@ -193,7 +193,7 @@ function TemplateList({
         <Button type="submit" variant="primary" disabled={!name.trim()} busy={save.isPending}>
           {exists ? 'Replace' : 'Save'}
         </Button>
-      </form>
+      </Form>
       {templates.isSuccess && templates.data.length === 0 ? (
         <p className="muted">No templates yet.</p>
       ) : (

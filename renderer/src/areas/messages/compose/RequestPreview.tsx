@@ -6,6 +6,7 @@ import type { ComposerModel } from '../../../../../shared/composer/model';
 import { toCurl } from '../../../../../shared/composer/curl';
 import type { BuiltRequest } from '../../../../../shared/composer/request';
 import { toQstashTypeScript } from '../../../../../shared/composer/typescript';
+import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
@@ -21,9 +22,7 @@ export function RequestPreview({
   request,
   problems,
   problemList = [],
-  baseUrl,
-  tokenHint,
-  profileId,
+  profile,
   target,
 }: {
   /** null while the form has errors. */
@@ -31,11 +30,12 @@ export function RequestPreview({
   problems: number;
   /** The first problems, `[where, what]`, listed where the preview would be. */
   problemList?: [string, string][];
-  baseUrl: string;
-  tokenHint: string | null;
-  profileId: string;
+  /** Where it goes and with which token (shown only by its hint). */
+  profile: ProfileView;
   target: PreviewTarget;
 }) {
+  const { messagesUrl: baseUrl, id: profileId } = profile;
+  const tokenHint = profile.secrets.messageToken.hint;
   const [view, setView] = useState<'http' | 'curl' | 'ts'>('http');
   const clipboard = useBridgeQuery('app.clipboardStatus', {}, { staleTime: Infinity });
   const copyWithToken = useBridgeMutation('messages.composer.copyCurl', {

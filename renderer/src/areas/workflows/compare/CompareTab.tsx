@@ -15,6 +15,7 @@ import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput'
 import { formatDuration } from '../run/duration';
 import { WfStateBadge } from '../StateBadge';
 import { alignRuns, type AlignedStep, differenceCount } from './align';
+import { Form } from '../../../ui/Form';
 
 export default function CompareTab({ params }: { params: string[] }) {
   return (
@@ -52,13 +53,12 @@ function Compare({ profile, left, right }: { profile: ProfileView; left?: string
   const b = useRun(profile, right);
   return (
     <div className="wf-tab page-body wf-compare">
-      <form
+      <Form
         className="row wf-compare-pick"
         aria-label="Runs to compare"
-        onSubmit={(event) => {
-          event.preventDefault();
-          navigate('workflows', 'compare', picked.left.trim() || '-', picked.right.trim() || '-');
-        }}
+        onSubmit={() =>
+          navigate('workflows', 'compare', picked.left.trim() || '-', picked.right.trim() || '-')
+        }
       >
         <ToolbarInputs fields={RUN_FIELDS} values={picked} onChange={setPicked} />
         <Button
@@ -69,7 +69,7 @@ function Compare({ profile, left, right }: { profile: ProfileView; left?: string
         >
           Compare
         </Button>
-      </form>
+      </Form>
       {a.error || b.error ? <ErrorCallout error={a.error ?? b.error} title="Could not load a run." /> : null}
       {!left || !right || left === '-' || right === '-' ? (
         <p className="muted">

@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { RUN_STATES, type RunState } from '../../../../../shared/workflows/types';
+import { ChartFrame } from '../../../ui/ChartFrame';
 import { stateLabel } from '../StateBadge';
 import { countStates, runsPerMinute } from './run-stats';
 
@@ -32,13 +33,11 @@ export function RunStats({ runs, hasMore }: { runs: readonly RunSummary[]; hasMo
         <span className="faint">{hasMore ? 'of the runs loaded so far' : 'all runs matching'}</span>
       </div>
       {buckets.length > 1 ? (
-        <svg
+        <ChartFrame
           className="run-stats-chart"
           width={width}
           height={height}
-          viewBox={`0 0 ${width} ${height}`}
-          role="img"
-          aria-label={`Runs per minute over ${buckets.length} minutes`}
+          label={`Runs per minute over ${buckets.length} minutes`}
         >
           {buckets.map((bucket, index) => {
             let y = height;
@@ -59,7 +58,7 @@ export function RunStats({ runs, hasMore }: { runs: readonly RunSummary[]; hasMo
               ) : null;
             });
           })}
-        </svg>
+        </ChartFrame>
       ) : null}
     </div>
   );

@@ -31,6 +31,7 @@ import {
 } from './run-filters';
 import { RunList, runKey, type RunSort, sortRuns } from './RunList';
 import { RunStats } from './RunStats';
+import { Form } from '../../../ui/Form';
 
 export default function RunsTab({ params }: { params: string[] }) {
   const [runId, createdAt] = params;
@@ -175,14 +176,7 @@ function RunFilterBar({
 
   return (
     <div className="wf-filters">
-      <form
-        className="wf-filter-add"
-        aria-label="Add a run filter"
-        onSubmit={(event) => {
-          event.preventDefault();
-          add();
-        }}
-      >
+      <Form className="wf-filter-add" aria-label="Add a run filter" onSubmit={() => add()}>
         <select
           className="input"
           aria-label="Filter"
@@ -298,7 +292,7 @@ function RunFilterBar({
             </Button>
           </>
         )}
-      </form>
+      </Form>
       <div className="wf-chips" aria-label="Applied filters">
         {chips.length === 0 ? <span className="faint">All runs, newest first</span> : null}
         {chips.map((chip) => (

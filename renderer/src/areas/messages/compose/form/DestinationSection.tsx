@@ -1,10 +1,10 @@
 // Where the message goes: a URL, a URL group, a queue (to a URL or a group) or the LLM API; groups and
 // queues are picked from the profile's lists or typed (an unknown queue is created).
 import { useId } from 'react';
-import type { DestinationKind } from '../../../../../../shared/composer/model';
+import type { ComposerModel, DestinationKind } from '../../../../../../shared/composer/model';
 import { useBridgeQuery } from '../../../../bridge/react';
 import { Button } from '../../../../ui/Button';
-import { BoundTextField, Segmented, TextField } from '../../../../ui/fields';
+import { BoundTextField, type FormBinding, Segmented, TextField } from '../../../../ui/fields';
 import { RefreshIcon } from '../../../../ui/icons';
 import { Section } from './Section';
 import type { SectionProps } from './section-props';
@@ -16,7 +16,7 @@ const KIND_OPTIONS: { value: DestinationKind; label: string }[] = [
   { value: 'llm', label: 'api/llm' },
 ];
 
-export function DestinationSection({ model, set, error, profileId, form }: SectionProps) {
+export function DestinationSection({ model, set, profileId, form }: SectionProps) {
   const target = model.destinationKind === 'queue' ? model.queueTarget : model.destinationKind;
   return (
     <Section title="Destination">
@@ -39,13 +39,7 @@ export function DestinationSection({ model, set, error, profileId, form }: Secti
       </div>
       {model.destinationKind === 'queue' ? (
         <div className="form-grid">
-          <DestinationPicker
-            kind="queue"
-            profileId={profileId}
-            value={model.queue}
-            onChange={(queue) => set({ queue })}
-            error={error('queue')}
-          />
+          <DestinationPicker kind="queue" profileId={profileId} form={form} />
           <div className="field">
             <span className="field-label">Queue target</span>
             <Segmented
@@ -68,15 +62,7 @@ export function DestinationSection({ model, set, error, profileId, form }: Secti
           hint="http:// or https://. Its own query string is kept."
         />
       ) : null}
-      {target === 'group' ? (
-        <DestinationPicker
-          kind="group"
-          profileId={profileId}
-          value={model.group}
-          onChange={(group) => set({ group })}
-          error={error('group')}
-        />
-      ) : null}
+      {target === 'group' ? <DestinationPicker kind="group" profileId={profileId} form={form} /> : null}
     </Section>
   );
 }
@@ -84,16 +70,16 @@ export function DestinationSection({ model, set, error, profileId, form }: Secti
 function DestinationPicker({
   kind,
   profileId,
-  value,
-  onChange,
-  error,
+  form,
 }: {
+  /** Also the model field it edits. */
   kind: 'group' | 'queue';
   profileId: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
+  form: FormBinding<ComposerModel>;
 }) {
+  const value = form.values[kind];
+  const onChange = (name: string) => form.set({ [kind]: name });
+  const error = form.error?.(kind);
   const listId = useId();
   const lists = useBridgeQuery('messages.destinations', { profileId }, { staleTime: 30_000 });
   const options =
