@@ -8,7 +8,7 @@
 //     <VirtualRows rows={rows}>{(index) => <RunRow run={runs[index]} … />}</VirtualRows>
 //   </div>
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, type RefObject, useEffect } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useCallback, useEffect, useRef } from 'react';
 import './list.css';
 
 export interface VirtualRowsOptions {
@@ -45,6 +45,18 @@ export function useVirtualRows(
 }
 
 export type VirtualRowsState = ReturnType<typeof useVirtualRows>;
+
+/**
+ * Rows over what a live stream has kept (monitor lines, pub/sub messages), each keyed by its arrival
+ * number, so a row keeps its DOM while older entries drop off the front. Spread `scrollRef` on the list.
+ */
+export function useStreamRows(entries: readonly { seq: number }[], rowHeight: number) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
+  const getItemKey = useCallback((index: number) => entries[index]!.seq, [entries]);
+  const rows = useVirtualRows(scrollRef, { count: entries.length, rowHeight, getItemKey });
+  return { scrollRef, ...rows };
+}
 
 /** The sized inner box of the scroll container, with a slot per row on screen. */
 export function VirtualRows({

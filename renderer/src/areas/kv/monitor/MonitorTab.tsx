@@ -3,7 +3,7 @@
 // buffer with a visible cap; the list is virtualized and re-rendered at most once per animation frame.
 // Pause freezes the view while lines keep being kept; Stop closes the stream (and the server's MONITOR).
 // The console's own commands are tagged by main and hidden unless asked for.
-import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
@@ -13,7 +13,7 @@ import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
 import { formatClock, plural } from '../../../ui/format';
 import { DownloadIcon } from '../../../ui/icons';
-import { useVirtualRows } from '../../../ui/list/VirtualRows';
+import { useStreamRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
 import '../live.css';
 import {
@@ -225,14 +225,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
 }
 
 function MonitorList({ lines, follow }: { lines: KeptLine[]; follow: boolean }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
-  const getItemKey = useCallback((index: number) => lines[index]!.seq, [lines]);
-  const { virtualizer, items } = useVirtualRows(scrollRef, {
-    count: lines.length,
-    rowHeight: ROW_HEIGHT,
-    getItemKey,
-  });
+  const { scrollRef, virtualizer, items } = useStreamRows(lines, ROW_HEIGHT);
   // Follow the newest line while live (unless the user scrolled up to read). Rows have a fixed height, so
   // the end is the total size: one scroll write, where scrollToIndex measured the list (a forced layout)
   // on every batch.
@@ -241,7 +234,7 @@ function MonitorList({ lines, follow }: { lines: KeptLine[]; follow: boolean }) 
     const element = scrollRef.current;
     if (follow && atBottom.current && element && lines.length > 0)
       element.scrollTop = lines.length * ROW_HEIGHT;
-  }, [follow, lines]);
+  }, [follow, lines, scrollRef]);
   return (
     <div
       ref={scrollRef}

@@ -1,6 +1,6 @@
 // Pub/sub: subscribe to channels and patterns (nothing by default — never `*` unless typed), watch the
 // messages (kept up to a cap, newest last, JSON pretty-printed in the detail), and publish.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -11,7 +11,7 @@ import { Button } from '../../../ui/Button';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { TextareaField, TextField } from '../../../ui/fields';
 import { SendIcon } from '../../../ui/icons';
-import { useVirtualRows } from '../../../ui/list/VirtualRows';
+import { useStreamRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
 import '../live.css';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
@@ -205,14 +205,7 @@ function MessageList({
   selected: number | undefined;
   onSelect: (seq: number) => void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
-  const getItemKey = useCallback((index: number) => messages[index]!.seq, [messages]);
-  const { virtualizer, items } = useVirtualRows(scrollRef, {
-    count: messages.length,
-    rowHeight: ROW_HEIGHT,
-    getItemKey,
-  });
+  const { scrollRef, virtualizer, items } = useStreamRows(messages, ROW_HEIGHT);
   return (
     <div
       ref={scrollRef}

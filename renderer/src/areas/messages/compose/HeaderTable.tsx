@@ -22,6 +22,17 @@ export function HeaderTable({
 }) {
   const update = (index: number, patch: Partial<HeaderRow>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  const textCell = (index: number, field: 'name' | 'value', placeholder: string, error?: string) => (
+    <input
+      className="input input-mono"
+      placeholder={placeholder}
+      aria-label={`${label}: ${field} ${index + 1}`}
+      aria-invalid={error ? true : undefined}
+      value={rows[index]![field]}
+      spellCheck={false}
+      onChange={(event) => update(index, { [field]: event.target.value })}
+    />
+  );
   return (
     <div className="field">
       <span className="field-label">{label}</span>
@@ -38,24 +49,8 @@ export function HeaderTable({
                 title={row.enabled ? 'Sent' : 'Kept, not sent'}
                 onChange={(event) => update(index, { enabled: event.target.checked })}
               />
-              <input
-                className="input input-mono"
-                placeholder="Name"
-                aria-label={`${label}: name ${index + 1}`}
-                aria-invalid={nameError ? true : undefined}
-                value={row.name}
-                spellCheck={false}
-                onChange={(event) => update(index, { name: event.target.value })}
-              />
-              <input
-                className="input input-mono"
-                placeholder="Value"
-                aria-label={`${label}: value ${index + 1}`}
-                aria-invalid={valueError ? true : undefined}
-                value={row.value}
-                spellCheck={false}
-                onChange={(event) => update(index, { value: event.target.value })}
-              />
+              {textCell(index, 'name', 'Name', nameError)}
+              {textCell(index, 'value', 'Value', valueError)}
               <Button
                 variant="ghost"
                 size="sm"
