@@ -3,8 +3,8 @@
 // the draft (text as typed) and what was applied; the bar only edits the draft and calls apply / clear.
 import type { ReactNode } from 'react';
 import { Button } from './Button';
-import './filter-bar.css';
 import { Form } from './Form';
+import './filter-bar.css';
 
 /** The form state a filter bar works on (each screen's zustand store has this shape). */
 export interface FilterForm<Draft extends { from: string; to: string }> {

@@ -10,6 +10,7 @@ import { errorMessage } from '../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
 import { Button } from '../../ui/Button';
 import { BoundTextField, Segmented, SelectField, Switch, TextField } from '../../ui/fields';
+import { Form } from '../../ui/Form';
 import { LockIcon } from '../../ui/icons';
 import { Callout } from '../../ui/misc';
 import { toast } from '../../ui/toast';
@@ -25,7 +26,6 @@ import {
   validateDraft,
 } from './profile-draft';
 import { SecretInput } from './SecretInput';
-import { Form } from '../../ui/Form';
 
 const ENV_OPTIONS = [
   { value: 'local', label: 'Local' },

@@ -12,11 +12,11 @@ import { errorMessage } from '../../../bridge/client';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { Segmented } from '../../../ui/fields';
+import { Form } from '../../../ui/Form';
 import { PlusIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
-import { Form } from '../../../ui/Form';
 
 const PAGE = 100;
 

@@ -11,6 +11,7 @@ import { useBridge, useBridgeMutation } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
+import { Form } from '../../../ui/Form';
 import { formatClock, plural } from '../../../ui/format';
 import { DownloadIcon } from '../../../ui/icons';
 import { useStreamRows } from '../../../ui/list/VirtualRows';
@@ -25,7 +26,6 @@ import {
 } from './monitor-model';
 import { ToolbarInput, type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { Sparkline } from './Sparkline';
-import { Form } from '../../../ui/Form';
 
 const CAPS = [1_000, 10_000, 50_000] as const;
 const ROW_HEIGHT = 26;

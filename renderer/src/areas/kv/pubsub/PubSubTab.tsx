@@ -10,12 +10,12 @@ import { BodyView } from '../../../ui/BodyView';
 import { Button } from '../../../ui/Button';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { TextareaField, TextField } from '../../../ui/fields';
+import { Form } from '../../../ui/Form';
 import { SendIcon } from '../../../ui/icons';
 import { useStreamRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
 import '../live.css';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
-import { Form } from '../../../ui/Form';
 
 /** Messages kept in memory; the oldest go first. */
 export const MESSAGE_CAP = 5_000;

@@ -12,6 +12,7 @@ import { useBridge, useBridgeMutation } from '../../../bridge/react';
 import { useActiveProfile } from '../../../shell/data';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
+import { Form } from '../../../ui/Form';
 import { Callout, EnvBadge, Kbd, Spinner } from '../../../ui/misc';
 import { DownloadIcon, SendIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
@@ -24,7 +25,6 @@ import { type DraftSaveState, storeDraft, useDraft } from './use-draft';
 import { buildOrNull, fieldLabel, prefilledModel } from './prefill';
 import { useNow } from './use-now';
 import './composer.css';
-import { Form } from '../../../ui/Form';
 
 const newMessage = () => emptyComposer();
 

@@ -10,11 +10,11 @@ import { Button } from '../../../ui/Button';
 import { confirm } from '../../../ui/confirm';
 import { Dialog } from '../../../ui/Dialog';
 import { Segmented, TextField } from '../../../ui/fields';
+import { Form } from '../../../ui/Form';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { InboxIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
 import { plural } from '../../../ui/format';
-import { Form } from '../../../ui/Form';
 
 export function LibraryDialog({
   open,

@@ -8,6 +8,7 @@ import { useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
+import { Form } from '../../../ui/Form';
 import { plural } from '../../../ui/format';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Spinner } from '../../../ui/misc';
@@ -15,7 +16,6 @@ import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput'
 import { formatDuration } from '../run/duration';
 import { WfStateBadge } from '../StateBadge';
 import { alignRuns, type AlignedStep, differenceCount } from './align';
-import { Form } from '../../../ui/Form';
 
 export default function CompareTab({ params }: { params: string[] }) {
   return (

@@ -13,6 +13,7 @@ import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { RemovableChip } from '../../../ui/Chip';
 import { Switch } from '../../../ui/fields';
+import { Form } from '../../../ui/Form';
 import { WorkflowIcon } from '../../../ui/icons';
 import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
@@ -31,7 +32,6 @@ import {
 } from './run-filters';
 import { RunList, runKey, type RunSort, sortRuns } from './RunList';
 import { RunStats } from './RunStats';
-import { Form } from '../../../ui/Form';
 
 export default function RunsTab({ params }: { params: string[] }) {
   const [runId, createdAt] = params;
