@@ -109,4 +109,4 @@ export const test = base.extend<{
 });
 
 export { expect };
-export { confirm, go, waitForStack } from './support/page';
+export { confirm, go, goOnceStackRuns, openWebhookIntake, waitForStack } from './support/page';

@@ -1,6 +1,6 @@
 // URL groups, logs, queues, the message DLQ and signing keys, end to end: Chromium → browser host → main →
 // the real local stack → real HTTP sinks on 127.0.0.1.
-import { confirm, expect, go, test, waitForStack } from './fixtures';
+import { confirm, expect, go, goOnceStackRuns, test } from './fixtures';
 
 test('a failing sink → retries → DLQ → retry from the DLQ screen → delivered', async ({
   app,
@@ -239,8 +239,7 @@ test('signing keys are shown masked and rotate after a confirmation; no key reac
   app,
   frames,
 }) => {
-  await waitForStack(app);
-  await go(app, '#/messages/keys');
+  await goOnceStackRuns(app, '#/messages/keys');
   await expect(app.getByTestId('key-current')).toHaveText('••••RJ6r');
   await expect(app.getByTestId('key-next')).toHaveText('••••dnhs');
   await app.getByRole('button', { name: 'Rotate keys…' }).click();

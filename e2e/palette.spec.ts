@@ -1,7 +1,7 @@
 // The command palette's actions: new message, the tabs of every area, restarting the local stack, and the
 // commands the screen on show offers while they apply (retry / delete the selected DLQ entries).
 import type { Page } from '@playwright/test';
-import { expect, go, test, waitForStack } from './fixtures';
+import { expect, go, goOnceStackRuns, test } from './fixtures';
 
 async function runCommand(app: Page, query: string, expected: RegExp) {
   await app.keyboard.press('Control+k');
@@ -14,8 +14,7 @@ async function runCommand(app: Page, query: string, expected: RegExp) {
 }
 
 test('palette: new message, tabs of every area, and restart the local stack', async ({ app }) => {
-  await waitForStack(app);
-  await go(app, '#/kv/keys');
+  await goOnceStackRuns(app, '#/kv/keys');
   await runCommand(app, 'new message', /New message/);
   await expect(app).toHaveURL(/#\/messages\/compose$/);
   await expect(app.getByLabel('Destination URL', { exact: true })).toBeVisible();

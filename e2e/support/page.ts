@@ -11,6 +11,18 @@ export async function go(page: Page, hash: string): Promise<void> {
   await page.evaluate((target) => (location.hash = target), hash);
 }
 
+/** Waits until the local stack runs, then moves to `hash`: the start of most tests of a screen. */
+export async function goOnceStackRuns(page: Page, hash: string): Promise<void> {
+  await waitForStack(page);
+  await go(page, hash);
+}
+
+/** Opens Webhook intake, once the stack runs, with `destination` as its destination URL. */
+export async function openWebhookIntake(page: Page, destination: string): Promise<void> {
+  await goOnceStackRuns(page, '#/messages/webhook');
+  await page.getByLabel('Destination URL', { exact: true }).fill(destination);
+}
+
 /** Answers the confirmation dialog named `dialog` by pressing its `button`. */
 export async function confirm(page: Page, dialog: string, button: string): Promise<void> {
   await page.getByRole('dialog', { name: dialog }).getByRole('button', { name: button }).click();
