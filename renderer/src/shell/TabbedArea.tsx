@@ -2,7 +2,8 @@
 // a lazily loaded module. Route: #/<area>/<tab>/<param…>; no or an unknown tab shows the first one.
 import { type ComponentType, Suspense } from 'react';
 import { Spinner } from '../ui/misc';
-import { type TabbedAreaId, type TabIdOf, tabLabel } from './area-tabs';
+import { AREA_TABS, type TabbedAreaId, type TabIdOf } from './area-tabs';
+import { areaById } from './areas';
 import { lazyWithPreload, type PreloadableComponent, whenIdle } from './lazy';
 import { type AreaId, useNav } from './nav';
 import { PageHeader } from './PageHeader';
@@ -13,36 +14,39 @@ export interface AreaTab {
   component: PreloadableComponent<{ params: string[] }>;
 }
 
-/** One tab of an area (its label from area-tabs.ts); its module loads when first shown or preloaded. */
-export function areaTab<A extends TabbedAreaId>(
-  area: A,
-  id: TabIdOf<A>,
-  load: () => Promise<{ default: ComponentType<{ params: string[] }> }>,
-): AreaTab {
-  return { id, label: tabLabel(area, id), component: lazyWithPreload(load) };
-}
+/** A tab's lazily loaded module. */
+export type TabModule = () => Promise<{ default: ComponentType<{ params: string[] }> }>;
 
 /**
- * An area's screen (its module's default export): the tabs under the area's header. The first tab is
+ * An area's screen (its module's default export): the tabs under the area's header, in the order and with
+ * the labels of area-tabs.ts, each from its module in `modules` (the compiler checks that every tab has
+ * one); the title is the area's name in the sidebar. The first tab is
  * what people open most: it starts loading with the area's code (the shell preloads areas while idle),
  * so the first open renders at once. The other tabs load once the browser is idle after it, and a click on a
  * tab whose chunk is still missing waits for it with the current tab up: a tab whose chunk is missing when it
  * renders shows the Suspense fallback, and React then holds the tab back until that fallback has been up for
  * 300 ms (its reveal throttle) — most of the key browser's first, cold open.
  */
-export function tabbedArea(props: {
-  area: AreaId;
-  title: string;
-  subtitle: string;
-  tabs: readonly [AreaTab, ...AreaTab[]];
-}) {
-  void props.tabs[0].component.preload().then(() =>
+export function tabbedArea<A extends TabbedAreaId>(
+  area: A,
+  subtitle: string,
+  modules: Record<TabIdOf<A>, TabModule>,
+) {
+  const listed: readonly { id: TabIdOf<A>; label: string }[] = AREA_TABS[area];
+  const [first, ...others] = listed.map(({ id, label }): AreaTab => ({
+    id,
+    label,
+    component: lazyWithPreload(modules[id]),
+  }));
+  const tabs: [AreaTab, ...AreaTab[]] = [first!, ...others];
+  const title = areaById(area).label;
+  void first!.component.preload().then(() =>
     whenIdle(() => {
-      for (const tab of props.tabs) void tab.component.preload();
+      for (const tab of tabs) void tab.component.preload();
     }),
   );
   return function Area({ params }: { params: string[] }) {
-    return <TabbedArea {...props} params={params} />;
+    return <TabbedArea area={area} title={title} subtitle={subtitle} tabs={tabs} params={params} />;
   };
 }
 

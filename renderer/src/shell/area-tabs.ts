@@ -1,5 +1,5 @@
-// The tabs of the tabbed areas by id and label, without their (lazily loaded) modules: the areas take
-// their labels from here, and the command palette offers "Open <area> › <tab>" for each.
+// The tabs of the tabbed areas by id and label, in order, without their (lazily loaded) modules: each area
+// (tabbedArea) gives a module per tab id listed here, and the command palette offers "Open <area> › <tab>".
 import type { AreaId } from './nav';
 
 export const AREA_TABS = {
@@ -27,7 +27,3 @@ export const AREA_TABS = {
 
 export type TabbedAreaId = keyof typeof AREA_TABS;
 export type TabIdOf<A extends TabbedAreaId> = (typeof AREA_TABS)[A][number]['id'];
-
-export function tabLabel<A extends TabbedAreaId>(area: A, id: TabIdOf<A>): string {
-  return (AREA_TABS[area] as readonly { id: string; label: string }[]).find((tab) => tab.id === id)!.label;
-}

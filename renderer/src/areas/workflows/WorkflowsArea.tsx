@@ -4,18 +4,13 @@
 //   #/workflows/dlq                            failed runs grouped by failure, bulk recovery
 //   #/workflows/jobs                           the journal of bulk jobs
 // Each tab is its own lazily loaded module.
-import { areaTab, tabbedArea } from '../../shell/TabbedArea';
+import { tabbedArea } from '../../shell/TabbedArea';
 import '../../ui/chip.css';
 import './workflows.css';
 
-export default tabbedArea({
-  area: 'workflows',
-  title: 'Workflows',
-  subtitle: 'Runs step by step, failures grouped, recovery in bulk',
-  tabs: [
-    areaTab('workflows', 'runs', () => import('./runs/RunsTab')),
-    areaTab('workflows', 'compare', () => import('./compare/CompareTab')),
-    areaTab('workflows', 'dlq', () => import('./dlq/DlqTab')),
-    areaTab('workflows', 'jobs', () => import('./jobs/JobsTab')),
-  ],
+export default tabbedArea('workflows', 'Runs step by step, failures grouped, recovery in bulk', {
+  runs: () => import('./runs/RunsTab'),
+  compare: () => import('./compare/CompareTab'),
+  dlq: () => import('./dlq/DlqTab'),
+  jobs: () => import('./jobs/JobsTab'),
 });
