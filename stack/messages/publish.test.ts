@@ -2,30 +2,17 @@
 // (with a manual clock), signatures, and every kind of bad input.
 import { Receiver } from '@upstash/qstash';
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { settle, startSink, startTestStack, waitForState, type Sink, type TestStack } from './test-support';
+import { describe, expect, it } from 'vitest';
+import { settle, startSink, startTestStack, useStackAndSink, waitForState } from './test-support';
 
-let stack: TestStack;
-let sink: Sink;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  sink = await startSink();
-});
-afterAll(async () => {
-  await stack.close();
-  await sink.close();
-});
-beforeEach(() => {
-  sink.received.length = 0;
-});
+const env = useStackAndSink();
 
 const publish = (destination: string, headers: Record<string, string> = {}, body = 'hello') =>
-  stack.api('POST', `/v2/publish/${destination}`, { headers, body });
+  env.stack.api('POST', `/v2/publish/${destination}`, { headers, body });
 
 describe('publish to a URL', () => {
   it('delivers the body with forwarded headers only, and the delivery headers', async () => {
-    const response = await publish(`${sink.url}/hook`, {
+    const response = await publish(`${env.sink.url}/hook`, {
       'Content-Type': 'text/plain',
       'Upstash-Forward-X-Api-Key': 'secret',
       'Svc-Forward-X-Other': 'two',
@@ -34,7 +21,7 @@ describe('publish to a URL', () => {
     });
     expect(response.status).toBe(200);
     expect(response.json).toEqual({ messageId: expect.stringMatching(/^msg_/) });
-    const [delivery] = await sink.waitFor(1);
+    const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.method).toBe('POST');
     expect(delivery?.url).toBe('/hook');
     expect(delivery?.body.toString()).toBe('hello');
@@ -51,13 +38,13 @@ describe('publish to a URL', () => {
   });
 
   it('keeps the destination query string and strips configuration and token parameters', async () => {
-    const response = await stack.api(
+    const response = await env.stack.api(
       'POST',
-      `/v2/publish/${sink.url}/path/with//double?a=1&b=x%20y&upstash-method=PUT&svc-forward-x-q=from-query&qstash_token=${stack.token}`,
+      `/v2/publish/${env.sink.url}/path/with//double?a=1&b=x%20y&upstash-method=PUT&svc-forward-x-q=from-query&qstash_token=${env.stack.token}`,
       { body: 'q', auth: false },
     );
     expect(response.status).toBe(200);
-    const [delivery] = await sink.waitFor(1);
+    const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.method).toBe('PUT');
     expect(delivery?.url).toBe('/path/with//double?a=1&b=x%20y');
     expect(delivery?.headers['x-q']).toBe('from-query');
@@ -65,11 +52,11 @@ describe('publish to a URL', () => {
 
   it('forwards every incoming header with Header-Forward, except hop-by-hop ones and the token', async () => {
     await publish(
-      `${sink.url}/wh`,
+      `${env.sink.url}/wh`,
       { 'Upstash-Header-Forward': 'true', 'X-Github-Event': 'push', 'Content-Type': 'application/json' },
       '{}',
     );
-    const [delivery] = await sink.waitFor(1);
+    const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.headers['x-github-event']).toBe('push');
     expect(delivery?.headers['content-type']).toBe('application/json');
     expect(delivery?.headers.authorization).toBeUndefined();
@@ -77,99 +64,99 @@ describe('publish to a URL', () => {
   });
 
   it('accepts the token as ?svc_token= and the encoded-destination form', async () => {
-    const response = await stack.api(
+    const response = await env.stack.api(
       'POST',
-      `/v2/publish/${encodeURIComponent(`${sink.url}/enc`)}?svc_token=${stack.token}`,
+      `/v2/publish/${encodeURIComponent(`${env.sink.url}/enc`)}?svc_token=${env.stack.token}`,
       {
         auth: false,
         body: 'x',
       },
     );
     expect(response.status).toBe(200);
-    const [delivery] = await sink.waitFor(1);
+    const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.url).toBe('/enc');
   });
 
   it('signs deliveries so that the vendor Receiver verifies them (and rejects tampering)', async () => {
-    await publish(`${sink.url}/signed?x=1`, { 'Content-Type': 'application/json' }, '{"a":1}');
-    const [delivery] = await sink.waitFor(1);
-    const keys = (await stack.api('GET', '/v2/keys')).json;
+    await publish(`${env.sink.url}/signed?x=1`, { 'Content-Type': 'application/json' }, '{"a":1}');
+    const [delivery] = await env.sink.waitFor(1);
+    const keys = (await env.stack.api('GET', '/v2/keys')).json;
     const receiver = new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next });
     const signature = delivery?.headers['upstash-signature'] as string;
     await expect(
-      receiver.verify({ signature, body: '{"a":1}', url: `${sink.url}/signed?x=1` }),
+      receiver.verify({ signature, body: '{"a":1}', url: `${env.sink.url}/signed?x=1` }),
     ).resolves.toBe(true);
     await expect(receiver.verify({ signature, body: '{"a":2}' })).rejects.toThrow(/body hash does not match/);
-    await expect(receiver.verify({ signature, body: '{"a":1}', url: `${sink.url}/other` })).rejects.toThrow(
-      /invalid subject/,
-    );
+    await expect(
+      receiver.verify({ signature, body: '{"a":1}', url: `${env.sink.url}/other` }),
+    ).rejects.toThrow(/invalid subject/);
     const wrong = new Receiver({ currentSigningKey: 'sig_wrong', nextSigningKey: 'sig_wrong2' });
     await expect(wrong.verify({ signature, body: '{"a":1}' })).rejects.toThrow();
   });
 
   it('uses the method and an empty body for GET', async () => {
-    await publish(`${sink.url}/get`, { 'Upstash-Method': 'get' }, '');
-    const [delivery] = await sink.waitFor(1);
+    await publish(`${env.sink.url}/get`, { 'Upstash-Method': 'get' }, '');
+    const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.method).toBe('GET');
     expect(delivery?.body.length).toBe(0);
   });
 
   it('delivers a binary body byte for byte and reports it as bodyBase64', async () => {
     const bytes = Buffer.from([0, 255, 128, 10, 13, 0xc3]);
-    const delay = await stack.api('POST', `/v2/publish/${sink.url}/bin`, {
+    const delay = await env.stack.api('POST', `/v2/publish/${env.sink.url}/bin`, {
       headers: { 'Upstash-Delay': '1h', 'Content-Type': 'application/octet-stream' },
       body: bytes,
     });
-    const message = await stack.api('GET', `/v2/messages/${delay.json.messageId}`);
+    const message = await env.stack.api('GET', `/v2/messages/${delay.json.messageId}`);
     expect(message.json.bodyBase64).toBe(bytes.toString('base64'));
     expect(message.json.body).toBeUndefined();
-    stack.clock.advance(3_600_000);
-    const [delivery] = await sink.waitFor(1);
+    env.stack.clock.advance(3_600_000);
+    const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.body.equals(bytes)).toBe(true);
   });
 });
 
 describe('due time', () => {
   it('waits for Upstash-Delay (combined units) and delivers once the clock gets there', async () => {
-    const response = await publish(`${sink.url}/later`, { 'Upstash-Delay': '1h30m' });
-    const message = await stack.api('GET', `/v2/messages/${response.json.messageId}`);
+    const response = await publish(`${env.sink.url}/later`, { 'Upstash-Delay': '1h30m' });
+    const message = await env.stack.api('GET', `/v2/messages/${response.json.messageId}`);
     expect(message.json.notBefore - message.json.createdAt).toBe(5_400_000);
-    stack.clock.advance(5_399_000);
+    env.stack.clock.advance(5_399_000);
     await settle();
-    expect(sink.received).toHaveLength(0);
-    stack.clock.advance(1_000);
-    await sink.waitFor(1);
+    expect(env.sink.received).toHaveLength(0);
+    env.stack.clock.advance(1_000);
+    await env.sink.waitFor(1);
   });
 
   it('lets Not-Before win over Delay, and accepts the query form', async () => {
-    const notBefore = Math.floor(stack.clock.now() / 1000) + 120;
-    const response = await stack.api(
+    const notBefore = Math.floor(env.stack.clock.now() / 1000) + 120;
+    const response = await env.stack.api(
       'POST',
-      `/v2/publish/${sink.url}/nb?upstash-not-before=${notBefore}&upstash-delay=1d`,
+      `/v2/publish/${env.sink.url}/nb?upstash-not-before=${notBefore}&upstash-delay=1d`,
       { body: 'x' },
     );
-    const message = await stack.api('GET', `/v2/messages/${response.json.messageId}`);
+    const message = await env.stack.api('GET', `/v2/messages/${response.json.messageId}`);
     expect(message.json.notBefore).toBe(notBefore * 1000);
-    stack.clock.set(notBefore * 1000);
-    await sink.waitFor(1);
+    env.stack.clock.set(notBefore * 1000);
+    await env.sink.waitFor(1);
   });
 
   it('delivers a Not-Before in the past at once', async () => {
-    await publish(`${sink.url}/past`, { 'Upstash-Not-Before': '1000' });
-    await sink.waitFor(1);
+    await publish(`${env.sink.url}/past`, { 'Upstash-Not-Before': '1000' });
+    await env.sink.waitFor(1);
   });
 });
 
 describe('the record of a pending message', () => {
   it('shows every setting the way the real service does', async () => {
-    const response = await publish(`${sink.url}/rec`, {
+    const response = await publish(`${env.sink.url}/rec`, {
       'Upstash-Delay': '10m',
       'Upstash-Retries': '5',
       'Upstash-Timeout': '30',
       'Upstash-Retry-Delay': 'pow(2, retried) * 1000',
-      'Upstash-Callback': `${sink.url}/cb`,
+      'Upstash-Callback': `${env.sink.url}/cb`,
       'Upstash-Callback-Forward-X-Cb': 'yes',
-      'Upstash-Failure-Callback': `${sink.url}/fcb`,
+      'Upstash-Failure-Callback': `${env.sink.url}/fcb`,
       'Upstash-Label': 'first,second',
       'Upstash-Flow-Control-Key': 'fk',
       'Upstash-Flow-Control-Value': 'parallelism=2, rate=10, period=1m',
@@ -177,17 +164,17 @@ describe('the record of a pending message', () => {
       'Upstash-Redact-Fields': 'body,header[Authorization]',
       'Content-Type': 'application/json',
     });
-    const { json } = await stack.api('GET', `/v2/messages/${response.json.messageId}`);
+    const { json } = await env.stack.api('GET', `/v2/messages/${response.json.messageId}`);
     expect(json).toMatchObject({
       messageId: response.json.messageId,
-      url: `${sink.url}/rec`,
+      url: `${env.sink.url}/rec`,
       method: 'POST',
       maxRetries: 5,
       timeout: 30_000,
       retryDelayExpression: 'pow(2, retried) * 1000',
-      callback: `${sink.url}/cb`,
+      callback: `${env.sink.url}/cb`,
       callbackHeader: { 'X-Cb': ['yes'] },
-      failureCallback: `${sink.url}/fcb`,
+      failureCallback: `${env.sink.url}/fcb`,
       label: 'first',
       labels: ['first', 'second'],
       flowControlKey: 'fk',
@@ -203,8 +190,8 @@ describe('the record of a pending message', () => {
     });
     expect(typeof json.createdAt).toBe('number');
     // Redaction hides values in the API only; the destination gets the real ones.
-    stack.clock.advance(600_000);
-    const [delivery] = await sink.waitFor(1);
+    env.stack.clock.advance(600_000);
+    const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.headers.authorization).toBe('Bearer abc');
     expect(delivery?.body.toString()).toBe('hello');
   });
@@ -252,7 +239,7 @@ describe('bad input', () => {
   ];
   for (const [name, headers, status, message] of cases) {
     it(`refuses a bad ${name} with ${status} and a JSON error`, async () => {
-      const response = await publish(`${sink.url}/never`, headers);
+      const response = await publish(`${env.sink.url}/never`, headers);
       expect(response.status).toBe(status);
       expect(response.headers.get('content-type')).toBe('application/json');
       expect(response.json.error).toMatch(message);
@@ -273,22 +260,22 @@ describe('bad input', () => {
       expect(response.json.error, destination).toMatch(message);
     }
     await settle();
-    expect(sink.received).toHaveLength(0);
+    expect(env.sink.received).toHaveLength(0);
   });
 
   it('refuses missing and wrong tokens with 401', async () => {
-    const missing = await stack.api('POST', `/v2/publish/${sink.url}/x`, { auth: false, body: 'x' });
+    const missing = await env.stack.api('POST', `/v2/publish/${env.sink.url}/x`, { auth: false, body: 'x' });
     expect(missing.status).toBe(401);
     expect(missing.json.error).toMatch(/missing token/);
-    const wrong = await stack.api('POST', `/v2/publish/${sink.url}/x`, {
+    const wrong = await env.stack.api('POST', `/v2/publish/${env.sink.url}/x`, {
       auth: false,
       headers: { authorization: 'Bearer nope' },
     });
     expect(wrong.status).toBe(401);
     expect(wrong.json.error).toBe('invalid token');
-    const wrongQuery = await stack.api('GET', '/v2/keys?qstash_token=nope', { auth: false });
+    const wrongQuery = await env.stack.api('GET', '/v2/keys?qstash_token=nope', { auth: false });
     expect(wrongQuery.status).toBe(401);
-    const basic = await stack.api('GET', '/v2/keys', {
+    const basic = await env.stack.api('GET', '/v2/keys', {
       auth: false,
       headers: { authorization: 'Basic abc' },
     });
@@ -297,8 +284,8 @@ describe('bad input', () => {
 
   it('keeps web pages out: foreign Host, foreign Origin or a cross-site fetch get 403', async () => {
     const send = async (headers: Record<string, string>) => {
-      const response = await request(`${stack.url}/v2/keys`, {
-        headers: { authorization: `Bearer ${stack.token}`, ...headers },
+      const response = await request(`${env.stack.url}/v2/keys`, {
+        headers: { authorization: `Bearer ${env.stack.token}`, ...headers },
       });
       return { status: response.statusCode, body: (await response.body.json()) as { error?: string } };
     };
@@ -324,51 +311,55 @@ describe('bad input', () => {
   });
 
   it('answers unknown routes 404, wrong methods 405 and big bodies 413, all in JSON', async () => {
-    const unknown = await stack.api('GET', '/v2/nothing-here');
+    const unknown = await env.stack.api('GET', '/v2/nothing-here');
     expect(unknown.status).toBe(404);
     expect(unknown.json.error).toMatch(/not found/);
-    const root = await stack.api('GET', '/');
+    const root = await env.stack.api('GET', '/');
     expect(root.status).toBe(404);
-    const method = await stack.api('PUT', '/v2/batch');
+    const method = await env.stack.api('PUT', '/v2/batch');
     expect(method.status).toBe(405);
     expect(method.headers.get('allow')).toBe('POST');
     expect(method.json.error).toMatch(/method PUT is not allowed/);
-    const big = await stack.api('POST', `/v2/publish/${sink.url}/big`, { body: 'x'.repeat(1_048_577) });
+    const big = await env.stack.api('POST', `/v2/publish/${env.sink.url}/big`, {
+      body: 'x'.repeat(1_048_577),
+    });
     expect(big.status).toBe(413);
     expect(big.json.error).toMatch(/larger than the limit of 1048576 bytes/);
-    const exactly = await stack.api('POST', `/v2/publish/${sink.url}/big`, { body: 'x'.repeat(1_048_576) });
+    const exactly = await env.stack.api('POST', `/v2/publish/${env.sink.url}/big`, {
+      body: 'x'.repeat(1_048_576),
+    });
     expect(exactly.status).toBe(200);
-    await sink.waitFor(1);
+    await env.sink.waitFor(1);
   });
 });
 
 describe('deduplication', () => {
   it('answers 202 with the first id for a repeated Deduplication-Id within 10 minutes', async () => {
-    const first = await publish(`${sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
-    const second = await publish(`${sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
+    const first = await publish(`${env.sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
+    const second = await publish(`${env.sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
     expect(first.status).toBe(200);
     expect(second.status).toBe(202);
     expect(second.json).toEqual({ messageId: first.json.messageId, deduplicated: true });
-    await sink.waitFor(1);
-    stack.clock.advance(10 * 60_000 + 1);
-    const third = await publish(`${sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
+    await env.sink.waitFor(1);
+    env.stack.clock.advance(10 * 60_000 + 1);
+    const third = await publish(`${env.sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
     expect(third.status).toBe(200);
     expect(third.json.messageId).not.toBe(first.json.messageId);
-    await sink.waitFor(2);
-    expect(sink.received).toHaveLength(2);
+    await env.sink.waitFor(2);
+    expect(env.sink.received).toHaveLength(2);
   });
 
   it('derives content-based ids from destination, body, Content-Type and forwarded headers', async () => {
     const headers = { 'Upstash-Content-Based-Deduplication': 'true', 'Content-Type': 'text/plain' };
-    const a = await publish(`${sink.url}/c`, headers, 'same');
-    const b = await publish(`${sink.url}/c`, headers, 'same');
+    const a = await publish(`${env.sink.url}/c`, headers, 'same');
+    const b = await publish(`${env.sink.url}/c`, headers, 'same');
     expect(b.status).toBe(202);
     expect(b.json.messageId).toBe(a.json.messageId);
     const variants = await Promise.all([
-      publish(`${sink.url}/c`, headers, 'other body'),
-      publish(`${sink.url}/c2`, headers, 'same'),
-      publish(`${sink.url}/c`, { ...headers, 'Content-Type': 'application/json' }, 'same'),
-      publish(`${sink.url}/c`, { ...headers, 'Upstash-Forward-X-A': '1' }, 'same'),
+      publish(`${env.sink.url}/c`, headers, 'other body'),
+      publish(`${env.sink.url}/c2`, headers, 'same'),
+      publish(`${env.sink.url}/c`, { ...headers, 'Content-Type': 'application/json' }, 'same'),
+      publish(`${env.sink.url}/c`, { ...headers, 'Upstash-Forward-X-A': '1' }, 'same'),
     ]);
     const ids = new Set([a.json.messageId, ...variants.map((v) => v.json.messageId)]);
     expect(variants.map((v) => v.status)).toEqual([200, 200, 200, 200]);
@@ -377,29 +368,31 @@ describe('deduplication', () => {
 
   it('deduplicates concurrent publishes with the same id to exactly one message', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => publish(`${sink.url}/race`, { 'Upstash-Deduplication-Id': 'race-1' })),
+      Array.from({ length: 20 }, () =>
+        publish(`${env.sink.url}/race`, { 'Upstash-Deduplication-Id': 'race-1' }),
+      ),
     );
     const ids = new Set(responses.map((r) => r.json.messageId));
     expect(ids.size).toBe(1);
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
-    await sink.waitFor(1);
+    await env.sink.waitFor(1);
     await settle();
-    expect(sink.received.filter((r) => r.url === '/race')).toHaveLength(1);
+    expect(env.sink.received.filter((r) => r.url === '/race')).toHaveLength(1);
   });
 });
 
 describe('logs of a delivery', () => {
   it('records CREATED, ACTIVE and DELIVERED', async () => {
-    const { json } = await publish(`${sink.url}/logged`);
-    await waitForState(stack, json.messageId, 'DELIVERED');
-    const logs = await stack.api('GET', `/v2/logs?messageId=${json.messageId}`);
+    const { json } = await publish(`${env.sink.url}/logged`);
+    await waitForState(env.stack, json.messageId, 'DELIVERED');
+    const logs = await env.stack.api('GET', `/v2/logs?messageId=${json.messageId}`);
     expect(logs.json.events.map((e: { state: string }) => e.state)).toEqual([
       'DELIVERED',
       'ACTIVE',
       'CREATED',
     ]);
     expect(logs.json.logs).toEqual(logs.json.events);
-    const gone = await stack.api('GET', `/v2/messages/${json.messageId}`);
+    const gone = await env.stack.api('GET', `/v2/messages/${json.messageId}`);
     expect(gone.status).toBe(404);
   });
 
@@ -407,16 +400,16 @@ describe('logs of a delivery', () => {
     let release: () => void = () => undefined;
     const slow = await startSink(() => ({ wait: new Promise<void>((resolve) => (release = resolve)) }));
     try {
-      const { json } = await stack.api('POST', `/v2/publish/${slow.url}/slow`, { body: 'x' });
+      const { json } = await env.stack.api('POST', `/v2/publish/${slow.url}/slow`, { body: 'x' });
       await slow.waitFor(1);
-      const active = await waitForState(stack, json.messageId, 'ACTIVE');
+      const active = await waitForState(env.stack, json.messageId, 'ACTIVE');
       expect(active).toHaveLength(1);
       expect(
-        (await stack.api('GET', `/v2/logs?messageId=${json.messageId}&state=DELIVERED`)).json.events,
+        (await env.stack.api('GET', `/v2/logs?messageId=${json.messageId}&state=DELIVERED`)).json.events,
       ).toEqual([]);
       release();
-      await waitForState(stack, json.messageId, 'DELIVERED');
-      const all = await stack.api('GET', `/v2/logs?messageId=${json.messageId}`);
+      await waitForState(env.stack, json.messageId, 'DELIVERED');
+      const all = await env.stack.api('GET', `/v2/logs?messageId=${json.messageId}`);
       expect(all.json.events.map((e: { state: string }) => e.state)).toEqual([
         'DELIVERED',
         'ACTIVE',
