@@ -1,13 +1,14 @@
 // Helpers for the stack's integration tests: an in-process stack on 127.0.0.1:0 over a temp data dir, a sink
-// server that records what it receives, and waiting helpers that fail with a clear message instead of hanging.
+// (test-sink.ts) that records what it receives, and waiting helpers that fail with a clear message instead of hanging.
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ManualClock } from '../clock';
 import { startStack, type Stack, type StackOptions } from '../stack';
+import { type Sink, type SinkReply, startSink } from './test-sink';
+
+export { type Received, type Sink, type SinkReply, startSink } from './test-sink';
 
 export const WRITER_SCRIPT = join(process.cwd(), 'out', 'stack', 'cli.cjs');
 
@@ -91,103 +92,6 @@ export async function startTestStack(
     },
   };
   return test;
-}
-
-export interface Received {
-  method: string;
-  /** Path and query as received. */
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-  /** Set when the sink answered. */
-  status?: number;
-}
-
-export interface SinkReply {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Keep the request open until this resolves. */
-  wait?: Promise<void>;
-}
-
-export interface Sink {
-  url: string;
-  received: Received[];
-  /** Requests currently being handled (for concurrency checks). */
-  open: number;
-  maxOpen: number;
-  /** Resolves once at least `count` requests arrived (optionally matching); rejects after `timeoutMs`. */
-  waitFor(
-    count: number,
-    options?: { timeoutMs?: number; match?: (r: Received) => boolean },
-  ): Promise<Received[]>;
-  close(): Promise<void>;
-}
-
-export async function startSink(
-  reply: (request: Received, index: number) => SinkReply | Promise<SinkReply> = () => ({}),
-): Promise<Sink> {
-  const received: Received[] = [];
-  const waiters = new Set<() => void>();
-  const sink: Sink = {
-    url: '',
-    received,
-    open: 0,
-    maxOpen: 0,
-    waitFor(count, { timeoutMs = 10_000, match = () => true } = {}) {
-      return new Promise((resolve, reject) => {
-        const check = (): boolean => {
-          const matching = received.filter(match);
-          if (matching.length < count) return false;
-          waiters.delete(check as () => void);
-          clearTimeout(timer);
-          resolve(matching);
-          return true;
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check as () => void);
-          reject(
-            new Error(`sink: expected ${count} matching requests, got ${received.filter(match).length}`),
-          );
-        }, timeoutMs);
-        if (!check()) waiters.add(check as () => void);
-      });
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request: Received = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks),
-      };
-      const index = received.length;
-      received.push(request);
-      sink.open++;
-      sink.maxOpen = Math.max(sink.maxOpen, sink.open);
-      for (const waiter of [...waiters]) waiter();
-      void (async () => {
-        const answer = await reply(request, index);
-        await answer.wait;
-        sink.open--;
-        request.status = answer.status ?? 200;
-        res.writeHead(request.status, answer.headers ?? {});
-        res.end(answer.body ?? 'ok');
-      })();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  sink.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return sink;
 }
 
 /** A stack and a sink shared by the tests of one file. */
