@@ -4,8 +4,7 @@ import { checkName } from '../../../../shared/messages/names';
 import type { UrlGroup } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
 import { useBridgeMutation } from '../../bridge/react';
-import { Button } from '../../ui/Button';
-import { Dialog } from '../../ui/Dialog';
+import { FormDialog } from '../../ui/FormDialog';
 import { ErrorCallout } from '../../ui/ErrorCallout';
 import { TextareaField, TextField } from '../../ui/fields';
 import { plural } from '../../ui/format';
@@ -54,36 +53,24 @@ export function AddEndpointsDialog({
   const canSend = parsed.toSend.length > 0 && parsed.invalid === 0 && !nameError && !profile.readOnly;
   const title = group ? `Add endpoints to ${group.name}` : 'New URL group';
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={title}
       className="dialog-wide"
-      footer={
-        <>
-          <span className="muted dialog-footer-note">
-            {parsed.lines.length === 0
-              ? 'Nothing pasted yet'
-              : parsed.invalid
-                ? `Fix or remove ${plural(parsed.invalid, 'invalid line')} to continue`
-                : `${plural(parsed.toSend.length, 'change')} to send`}
-          </span>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            disabled={!canSend}
-            busy={add.isPending}
-            onClick={() =>
-              add.mutate({
-                profileId: profile.id,
-                name: group?.name ?? name.trim(),
-                endpoints: parsed.toSend,
-              })
-            }
-          >
-            {group ? `Add ${plural(parsed.toSend.length, 'endpoint')}` : 'Create group'}
-          </Button>
-        </>
+      extra={
+        <span className="muted dialog-footer-note">
+          {parsed.lines.length === 0
+            ? 'Nothing pasted yet'
+            : parsed.invalid
+              ? `Fix or remove ${plural(parsed.invalid, 'invalid line')} to continue`
+              : `${plural(parsed.toSend.length, 'change')} to send`}
+        </span>
+      }
+      submitLabel={group ? `Add ${plural(parsed.toSend.length, 'endpoint')}` : 'Create group'}
+      disabled={!canSend}
+      busy={add.isPending}
+      onSubmit={() =>
+        add.mutate({ profileId: profile.id, name: group?.name ?? name.trim(), endpoints: parsed.toSend })
       }
     >
       {!group ? (
@@ -130,6 +117,6 @@ export function AddEndpointsDialog({
         </div>
       ) : null}
       <ErrorCallout error={add.error} title="The service refused." />
-    </Dialog>
+    </FormDialog>
   );
 }

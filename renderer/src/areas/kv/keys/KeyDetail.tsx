@@ -7,11 +7,12 @@ import { errorMessage } from '../../../bridge/client';
 import { bridgeKey, useBridge, useBridgeQuery } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
-import { Dialog } from '../../../ui/Dialog';
+import { FormDialog } from '../../../ui/FormDialog';
 import { TextField } from '../../../ui/fields';
 import { CopyIcon, RefreshIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
+import { useAsyncSave } from '../../../ui/use-async-save';
 import { formatTtl } from './format-ttl';
 import { typeClass, typeLabel } from './KeyList';
 import { ValueView } from './ValueView';
@@ -187,36 +188,22 @@ function TtlDialog({
   onSave: (ttlSeconds: number | null) => Promise<void>;
 }) {
   const [value, setValue] = useState(ttlMs > 0 ? String(Math.ceil(ttlMs / 1000)) : '');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const save = async (ttl: number | null) => {
-    setBusy(true);
-    try {
-      await onSave(ttl);
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run: save } = useAsyncSave(onSave);
   const seconds = Number(value);
   const valid = Number.isInteger(seconds) && seconds >= 1;
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title="Time to live"
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button disabled={busy || ttlMs === -1} onClick={() => void save(null)}>
-            Remove expiry
-          </Button>
-          <Button variant="primary" busy={busy} disabled={!valid} onClick={() => void save(seconds)}>
-            Set TTL
-          </Button>
-        </>
+      extra={
+        <Button disabled={busy || ttlMs === -1} onClick={() => void save(null)}>
+          Remove expiry
+        </Button>
       }
+      submitLabel="Set TTL"
+      busy={busy}
+      disabled={!valid}
+      onSubmit={() => void save(seconds)}
     >
       <TextField
         label="Seconds from now"
@@ -228,7 +215,7 @@ function TtlDialog({
         hint={`Now: ${formatTtl(ttlMs)}`}
         onChange={(event) => setValue(event.target.value)}
       />
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -244,31 +231,16 @@ function NameDialog({
   onSave: (to: string) => Promise<void>;
 }) {
   const [to, setTo] = useState(mode === 'duplicate' ? `${from}:copy` : from);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setBusy(true);
-    try {
-      await onSave(to);
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useAsyncSave(onSave);
+  const save = () => run(to);
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={mode === 'rename' ? `Rename ${from}` : `Duplicate ${from}`}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" busy={busy} disabled={!to || to === from} onClick={() => void save()}>
-            {mode === 'rename' ? 'Rename' : 'Duplicate'}
-          </Button>
-        </>
-      }
+      submitLabel={mode === 'rename' ? 'Rename' : 'Duplicate'}
+      busy={busy}
+      disabled={!to || to === from}
+      onSubmit={() => void save()}
     >
       <TextField
         label="New key name"
@@ -285,6 +257,6 @@ function NameDialog({
         onKeyDown={(event) => event.key === 'Enter' && to && to !== from && void save()}
       />
       <Badge>{mode === 'rename' ? 'keeps the TTL' : 'copies the TTL'}</Badge>
-    </Dialog>
+    </FormDialog>
   );
 }

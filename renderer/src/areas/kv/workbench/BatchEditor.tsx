@@ -7,7 +7,7 @@ import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { bridgeKey, useBridge } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
-import { Dialog } from '../../../ui/Dialog';
+import { FormDialog } from '../../../ui/FormDialog';
 import { TextareaField } from '../../../ui/fields';
 import { PlusIcon, TrashIcon } from '../../../ui/icons';
 import { Callout } from '../../../ui/misc';
@@ -161,22 +161,12 @@ function PasteDialog({ onClose, onPaste }: { onClose: () => void; onPaste: (line
   const [text, setText] = useState('');
   const parsed = parseScript(text);
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title="Paste a list of commands"
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            disabled={!parsed.ok || parsed.commands.length === 0}
-            onClick={() => parsed.ok && onPaste(parsed.lines)}
-          >
-            {parsed.ok ? `Use ${plural(parsed.commands.length, 'row')}` : 'Use rows'}
-          </Button>
-        </>
-      }
+      submitLabel={parsed.ok ? `Use ${plural(parsed.commands.length, 'row')}` : 'Use rows'}
+      disabled={!parsed.ok || parsed.commands.length === 0}
+      onSubmit={() => parsed.ok && onPaste(parsed.lines)}
     >
       <TextareaField
         label="One command per line (blank lines and # comments are skipped)"
@@ -188,6 +178,6 @@ function PasteDialog({ onClose, onPaste }: { onClose: () => void; onPaste: (line
         error={parsed.ok ? undefined : parsed.error}
         onChange={(event) => setText(event.target.value)}
       />
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -4,8 +4,7 @@ import { checkName } from '../../../../../shared/messages/names';
 import type { Queue } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridgeMutation } from '../../../bridge/react';
-import { Button } from '../../../ui/Button';
-import { Dialog } from '../../../ui/Dialog';
+import { FormDialog } from '../../../ui/FormDialog';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Switch, TextField } from '../../../ui/fields';
 import { toast } from '../../../ui/toast';
@@ -35,25 +34,13 @@ export function QueueDialog({
       ? 'a whole number from 1 to 1000'
       : undefined;
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title={queue ? `Edit queue ${queue.name}` : 'New queue'}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            disabled={Boolean(nameError || parallelismError) || profile.readOnly}
-            busy={upsert.isPending}
-            onClick={() =>
-              upsert.mutate({ profileId: profile.id, name: name.trim(), parallelism: count, paused })
-            }
-          >
-            {queue ? 'Save' : 'Create queue'}
-          </Button>
-        </>
-      }
+      submitLabel={queue ? 'Save' : 'Create queue'}
+      disabled={Boolean(nameError || parallelismError) || profile.readOnly}
+      busy={upsert.isPending}
+      onSubmit={() => upsert.mutate({ profileId: profile.id, name: name.trim(), parallelism: count, paused })}
     >
       <TextField
         label="Name"
@@ -81,6 +68,6 @@ export function QueueDialog({
         onChange={setPaused}
       />
       <ErrorCallout error={upsert.error} title="The service refused." />
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -13,7 +13,7 @@ import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { copyText } from '../../../ui/CopyButton';
 import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
-import { Dialog } from '../../../ui/Dialog';
+import { FormDialog } from '../../../ui/FormDialog';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Fact } from '../../../ui/Fact';
 import { Switch, TextareaField, TextField } from '../../../ui/fields';
@@ -372,29 +372,19 @@ function NotifyDialog({
     },
   });
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title="Notify a waiting run"
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            busy={notify.isPending}
-            disabled={!eventId.trim()}
-            onClick={() =>
-              notify.mutate({
-                profileId: profile.id,
-                eventId: eventId.trim(),
-                eventData: data,
-                workflowRunId: scoped ? run.workflowRunId : undefined,
-              })
-            }
-          >
-            Send event
-          </Button>
-        </>
+      submitLabel="Send event"
+      busy={notify.isPending}
+      disabled={!eventId.trim()}
+      onSubmit={() =>
+        notify.mutate({
+          profileId: profile.id,
+          eventId: eventId.trim(),
+          eventData: data,
+          workflowRunId: scoped ? run.workflowRunId : undefined,
+        })
       }
     >
       <TextField label="Event id" mono value={eventId} onChange={(event) => setEventId(event.target.value)} />
@@ -413,7 +403,7 @@ function NotifyDialog({
         onChange={setScoped}
       />
       <ErrorCallout error={notify.error} title="The service refused the event." />
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -439,37 +429,27 @@ function TriggerDialog({
     },
   });
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title="Trigger this workflow again"
       className="dialog-wide"
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button
-            variant="primary"
-            busy={trigger.isPending}
-            onClick={async () => {
-              const ok = await confirmDanger(profile, {
-                title: 'Start a new run?',
-                body: `A new run of ${run.workflowUrl} starts with this body; its steps run against your app again.`,
-                confirmLabel: 'Start run',
-              });
-              if (ok) {
-                trigger.mutate({
-                  profileId: profile.id,
-                  workflowUrl: run.workflowUrl,
-                  body,
-                  label: label.trim() || undefined,
-                });
-              }
-            }}
-          >
-            Start new run
-          </Button>
-        </>
-      }
+      submitLabel="Start new run"
+      busy={trigger.isPending}
+      onSubmit={async () => {
+        const ok = await confirmDanger(profile, {
+          title: 'Start a new run?',
+          body: `A new run of ${run.workflowUrl} starts with this body; its steps run against your app again.`,
+          confirmLabel: 'Start run',
+        });
+        if (ok) {
+          trigger.mutate({
+            profileId: profile.id,
+            workflowUrl: run.workflowUrl,
+            body,
+            label: label.trim() || undefined,
+          });
+        }
+      }}
     >
       <p className="muted">
         Starts a new run of <span className="mono">{run.workflowUrl}</span>, the way the SDK&apos;s{' '}
@@ -492,6 +472,6 @@ function TriggerDialog({
         onChange={(event) => setLabel(event.target.value)}
       />
       <ErrorCallout error={trigger.error} title="The service refused the trigger." />
-    </Dialog>
+    </FormDialog>
   );
 }
