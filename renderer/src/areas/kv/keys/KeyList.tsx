@@ -1,7 +1,7 @@
 // The key list, virtualized: only the rows on screen are in the DOM, so a tree or flat list of a million
 // keys scrolls like ten. Reports which keys are on screen so their type and TTL can be fetched in one
 // pipelined batch.
-import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import { type ButtonHTMLAttributes, memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { TreeRow } from '../../../../../shared/kv/key-tree';
 import type { KvKeyMeta } from '../../../../../shared/bridge/procedures/kv/keys';
 import { ChevronDownIcon } from '../../../ui/icons';
@@ -123,12 +123,10 @@ const FolderRow = memo(function FolderRow({
   onToggle: (path: string) => void;
 }) {
   return (
-    <button
-      type="button"
-      role="treeitem"
+    <TreeItemButton
+      depth={depth}
       aria-expanded={open}
-      className="kv-key-row kv-folder-row"
-      style={{ paddingLeft: 8 + depth * 16 }}
+      className="kv-folder-row"
       onClick={() => onToggle(path)}
       data-testid="folder-row"
       data-path={path}
@@ -142,7 +140,7 @@ const FolderRow = memo(function FolderRow({
       <span className="kv-count" data-testid="folder-count">
         {count.toLocaleString()}
       </span>
-    </button>
+    </TreeItemButton>
   );
 });
 
@@ -164,12 +162,11 @@ const KeyRow = memo(function KeyRow({
   onSelect: (key: string) => void;
 }) {
   return (
-    <button
-      type="button"
-      role="treeitem"
+    <TreeItemButton
+      depth={depth}
+      leaf
       aria-selected={selected}
-      className={selected ? 'kv-key-row kv-key-selected' : 'kv-key-row'}
-      style={{ paddingLeft: 8 + depth * 16 + 18 }}
+      className={selected ? 'kv-key-selected' : undefined}
       onClick={() => onSelect(keyName)}
       title={keyName}
       data-testid="key-row"
@@ -178,9 +175,34 @@ const KeyRow = memo(function KeyRow({
       <span className={typeClass(type)}>{type ? typeLabel(type) : '…'}</span>
       <span className="kv-key-name">{label}</span>
       <span className="kv-ttl">{ttlMs === undefined ? '' : formatTtl(ttlMs)}</span>
-    </button>
+    </TreeItemButton>
   );
 });
+
+/**
+ * A row of the tree: a button indented by its depth; a key sits one chevron's width further in than a
+ * folder at its depth, so names line up under their folder's name.
+ */
+function TreeItemButton({
+  depth,
+  leaf = false,
+  className,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  depth: number;
+  leaf?: boolean;
+  'data-testid': string;
+}) {
+  return (
+    <button
+      type="button"
+      role="treeitem"
+      className={className ? `kv-key-row ${className}` : 'kv-key-row'}
+      style={{ paddingLeft: 8 + depth * 16 + (leaf ? 18 : 0) }}
+      {...rest}
+    />
+  );
+}
 
 export function typeLabel(type: string): string {
   return type === 'string' ? 'STR' : type === 'stream' ? 'STREAM' : type.toUpperCase();
