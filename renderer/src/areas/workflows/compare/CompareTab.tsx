@@ -85,12 +85,15 @@ function Compare({ profile, left, right }: { profile: ProfileView; left?: string
   );
 }
 
-function Side({ run }: { run: WorkflowRunLog }) {
+/** The column head of one run: its id, state and URL. */
+function SideHead({ run }: { run: WorkflowRunLog }) {
   return (
-    <div className="wf-compare-side">
-      <span className="mono">{run.workflowRunId}</span> <WfStateBadge state={run.workflowState} />
-      <div className="faint mono">{run.workflowUrl}</div>
-    </div>
+    <th>
+      <div className="wf-compare-side">
+        <span className="mono">{run.workflowRunId}</span> <WfStateBadge state={run.workflowState} />
+        <div className="faint mono">{run.workflowUrl}</div>
+      </div>
+    </th>
   );
 }
 
@@ -135,12 +138,8 @@ function CompareTable({ left, right }: { left: WorkflowRunLog; right: WorkflowRu
         <thead>
           <tr>
             <th>Step</th>
-            <th>
-              <Side run={left} />
-            </th>
-            <th>
-              <Side run={right} />
-            </th>
+            <SideHead run={left} />
+            <SideHead run={right} />
           </tr>
         </thead>
         <tbody>
