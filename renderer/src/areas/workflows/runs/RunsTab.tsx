@@ -176,7 +176,7 @@ function RunFilterBar({
 
   return (
     <div className="wf-filters">
-      <Form className="wf-filter-add" aria-label="Add a run filter" onSubmit={() => add()}>
+      <Form className="row row-wrap wf-filter-add" aria-label="Add a run filter" onSubmit={() => add()}>
         <select
           className="input"
           aria-label="Filter"
