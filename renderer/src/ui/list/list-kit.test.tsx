@@ -1,7 +1,9 @@
 import { act, renderHook } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import type { KeyboardEvent } from 'react';
+import { describe, expect, it, vi } from 'vitest';
 import { createFilterStore } from './filter-store';
 import { useSelection } from './use-selection';
+import { movedIndex, onListKeys, useStreamRows } from './VirtualRows';
 
 describe('createFilterStore', () => {
   const empty = { url: '', label: '' };
@@ -55,5 +57,49 @@ describe('useSelection', () => {
     act(() => result.current.clear());
     expect(result.current.ids).toEqual([]);
     expect(result.current.isChecked('a')).toBe(false);
+  });
+});
+
+describe('list keys', () => {
+  const press = (key: string) => {
+    const move = vi.fn();
+    const preventDefault = vi.fn();
+    onListKeys(move)({ key, preventDefault } as unknown as KeyboardEvent);
+    return { move, preventDefault };
+  };
+
+  it('arrows and j/k move by one row, Home and End to the ends; other keys pass through', () => {
+    expect(press('ArrowDown').move).toHaveBeenCalledWith(1);
+    expect(press('j').move).toHaveBeenCalledWith(1);
+    expect(press('ArrowUp').move).toHaveBeenCalledWith(-1);
+    expect(press('k').move).toHaveBeenCalledWith(-1);
+    expect(press('Home').move).toHaveBeenCalledWith(-Infinity);
+    expect(press('End').move).toHaveBeenCalledWith(Infinity);
+    expect(press('ArrowDown').preventDefault).toHaveBeenCalled();
+    const other = press('a');
+    expect(other.move).not.toHaveBeenCalled();
+    expect(other.preventDefault).not.toHaveBeenCalled();
+  });
+
+  it('movedIndex stays inside the list and starts from the top when nothing is selected', () => {
+    expect(movedIndex(-1, 1, 5)).toBe(0);
+    expect(movedIndex(2, 1, 5)).toBe(3);
+    expect(movedIndex(4, 1, 5)).toBe(4);
+    expect(movedIndex(0, -1, 5)).toBe(0);
+    expect(movedIndex(2, Infinity, 5)).toBe(4);
+    expect(movedIndex(2, -Infinity, 5)).toBe(0);
+  });
+});
+
+describe('useStreamRows', () => {
+  it('keys each row by its arrival number, not its place', () => {
+    const { result, rerender } = renderHook(({ entries }) => useStreamRows(entries, 26), {
+      initialProps: { entries: [{ seq: 7 }, { seq: 8 }] },
+    });
+    expect(result.current.virtualizer.options.getItemKey(0)).toBe(7);
+    rerender({ entries: [{ seq: 8 }, { seq: 9 }] });
+    expect(result.current.virtualizer.options.getItemKey(0)).toBe(8);
+    expect(result.current.virtualizer.options.count).toBe(2);
+    expect(result.current.rowHeight).toBe(26);
   });
 });
