@@ -13,6 +13,7 @@ import { HeadersView } from '../../ui/HeadersView';
 import { PlusIcon, SendIcon, TrashIcon } from '../../ui/icons';
 import { InAppLink } from '../../ui/InAppLink';
 import { QueryView } from '../../ui/QueryView';
+import { RemoveRowButton } from '../../ui/RemoveRowButton';
 import { TableHead } from '../../ui/TableHead';
 import { toast } from '../../ui/toast';
 import { WriteButton } from '../../ui/WriteButton';
@@ -154,12 +155,9 @@ export function GroupPage({ profile, name }: { profile: ProfileView; name: strin
                         <td className="mono">{endpoint.name ?? <span className="faint">—</span>}</td>
                         <td className="mono cell-wrap">{endpoint.url}</td>
                         <td className="cell-actions">
-                          <WriteButton
+                          <RemoveRowButton
                             profile={profile}
-                            size="sm"
-                            variant="ghost"
-                            icon={<TrashIcon />}
-                            aria-label={`Remove ${endpoint.name ?? endpoint.url}`}
+                            label={`Remove ${endpoint.name ?? endpoint.url}`}
                             title="Remove endpoint"
                             disabled={remove.isPending}
                             onClick={() => void askRemove(current, endpoint)}

@@ -9,12 +9,13 @@ import { bridgeKey, useBridge } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { FormDialog } from '../../../ui/FormDialog';
 import { TextareaField } from '../../../ui/fields';
-import { PlusIcon, TrashIcon } from '../../../ui/icons';
+import { PlusIcon } from '../../../ui/icons';
 import { Callout } from '../../../ui/misc';
 import { askBeforeDanger } from '../kv-safety';
 import { RawView, ReplyValue } from './ResultView';
 import { parseScript } from './script';
 import { plural } from '../../../ui/format';
+import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 
 export function BatchEditor({
   profile,
@@ -95,11 +96,8 @@ export function BatchEditor({
                     setRows((old) => [...old.slice(0, index + 1), '', ...old.slice(index + 1)]);
                 }}
               />
-              <Button
-                size="sm"
-                variant="ghost"
-                icon={<TrashIcon />}
-                aria-label={`Remove row ${index + 1}`}
+              <RemoveRowButton
+                label={`Remove row ${index + 1}`}
                 disabled={rows.length === 1}
                 onClick={() => setRows((old) => old.filter((_, i) => i !== index))}
               />

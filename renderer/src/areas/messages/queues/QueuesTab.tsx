@@ -10,9 +10,10 @@ import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { formatRelative, formatTime, plural } from '../../../ui/format';
-import { PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
+import { PlusIcon, SendIcon } from '../../../ui/icons';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { QueryView, RefreshButton } from '../../../ui/QueryView';
+import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
@@ -156,12 +157,9 @@ function Queues({ profile }: { profile: ProfileView }) {
                             >
                               Logs
                             </Button>
-                            <WriteButton
+                            <RemoveRowButton
                               profile={profile}
-                              size="sm"
-                              variant="ghost"
-                              icon={<TrashIcon />}
-                              aria-label={`Delete ${queue.name}`}
+                              label={`Delete ${queue.name}`}
                               title="Delete queue"
                               onClick={() => void askDelete(queue)}
                             />
