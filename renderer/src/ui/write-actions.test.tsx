@@ -1,6 +1,8 @@
-// Write actions: a read-only profile turns them off and says why; row actions are off with nothing to act on.
+// Write actions: a read-only profile turns them off and says why; row actions are off with nothing to act on;
+// a row's remove button is named for what it removes.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { RemoveRowButton } from './RemoveRowButton';
 import { RowActions } from './RowActions';
 import { READ_ONLY_TITLE, WriteButton } from './WriteButton';
 
@@ -74,5 +76,32 @@ describe('RowActions', () => {
       expect(button).toHaveProperty('disabled', true);
       expect(button.getAttribute('title')).toBe(READ_ONLY_TITLE);
     }
+  });
+});
+
+describe('RemoveRowButton', () => {
+  it('is a small ghost icon button named for what it removes', () => {
+    const onClick = vi.fn();
+    render(<RemoveRowButton label="Remove row 2" onClick={onClick} />);
+    const button = screen.getByRole('button', { name: 'Remove row 2' });
+    expect(button.className).toBe('btn btn-ghost btn-sm btn-icon');
+    expect(button.querySelector('svg')).not.toBeNull();
+    fireEvent.click(button);
+    expect(onClick).toHaveBeenCalledTimes(1);
+  });
+
+  it('with a profile it is a write action: off on a read-only profile', () => {
+    render(
+      <>
+        <RemoveRowButton profile={writable} label="Delete emails" title="Delete queue" />
+        <RemoveRowButton profile={readOnly} label="Delete orders" title="Delete queue" />
+      </>,
+    );
+    const writableButton = screen.getByRole('button', { name: 'Delete emails' });
+    expect(writableButton).toHaveProperty('disabled', false);
+    expect(writableButton.getAttribute('title')).toBe('Delete queue');
+    const readOnlyButton = screen.getByRole('button', { name: 'Delete orders' });
+    expect(readOnlyButton).toHaveProperty('disabled', true);
+    expect(readOnlyButton.getAttribute('title')).toBe(READ_ONLY_TITLE);
   });
 });
