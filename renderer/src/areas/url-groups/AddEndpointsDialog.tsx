@@ -9,7 +9,7 @@ import { ErrorCallout } from '../../ui/ErrorCallout';
 import { TextareaField, TextField } from '../../ui/fields';
 import { plural } from '../../ui/format';
 import { Badge } from '../../ui/misc';
-import { TableHead } from '../../ui/TableHead';
+import { ScrollTable } from '../../ui/ScrollTable';
 import { toast } from '../../ui/toast';
 import { type EndpointLineStatus, parseEndpoints } from './parse-endpoints';
 
@@ -97,24 +97,23 @@ export function AddEndpointsDialog({
         onChange={(event) => setText(event.target.value)}
       />
       {parsed.lines.length > 0 ? (
-        <div className="scroll-box endpoint-preview" aria-label="What will be sent">
-          <table className="table table-compact">
-            <TableHead columns={['Line', 'Name', 'URL', 'Result']} />
-            <tbody>
-              {parsed.lines.map((line) => (
-                <tr key={line.line} data-status={line.status}>
-                  <td className="num faint">{line.line}</td>
-                  <td className="mono">{line.endpoint?.name ?? <span className="faint">—</span>}</td>
-                  <td className="mono cell-wrap">{line.endpoint?.url ?? line.raw}</td>
-                  <td>
-                    <Badge tone={STATUS[line.status].tone}>{STATUS[line.status].label}</Badge>
-                    {line.note ? <div className="cell-note">{line.note}</div> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          label="What will be sent"
+          className="endpoint-preview"
+          columns={['Line', 'Name', 'URL', 'Result']}
+        >
+          {parsed.lines.map((line) => (
+            <tr key={line.line} data-status={line.status}>
+              <td className="num faint">{line.line}</td>
+              <td className="mono">{line.endpoint?.name ?? <span className="faint">—</span>}</td>
+              <td className="mono cell-wrap">{line.endpoint?.url ?? line.raw}</td>
+              <td>
+                <Badge tone={STATUS[line.status].tone}>{STATUS[line.status].label}</Badge>
+                {line.note ? <div className="cell-note">{line.note}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       ) : null}
       <ErrorCallout error={add.error} title="The service refused." />
     </FormDialog>

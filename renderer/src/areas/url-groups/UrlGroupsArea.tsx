@@ -10,7 +10,7 @@ import { GroupIcon, PlusIcon } from '../../ui/icons';
 import { InAppLink } from '../../ui/InAppLink';
 import { EmptyState } from '../../ui/misc';
 import { QueryView, RefreshButton } from '../../ui/QueryView';
-import { TableHead } from '../../ui/TableHead';
+import { TableCard } from '../../ui/TableCard';
 import { WriteButton } from '../../ui/WriteButton';
 import { AddEndpointsDialog } from './AddEndpointsDialog';
 import { GroupPage } from './GroupPage';
@@ -62,38 +62,36 @@ function GroupList({ profile }: { profile: ProfileView }) {
                 </p>
               </EmptyState>
             ) : (
-              <section className="card">
-                <table className="table" aria-label="URL groups">
-                  <TableHead columns={['Name', 'Endpoints', 'Default headers', 'Updated', 'Created']} />
-                  <tbody>
-                    {list.map((group) => (
-                      <tr
-                        key={group.name}
-                        className="clickable-row"
-                        onClick={() => navigate('url-groups', group.name)}
+              <TableCard
+                label="URL groups"
+                columns={['Name', 'Endpoints', 'Default headers', 'Updated', 'Created']}
+              >
+                {list.map((group) => (
+                  <tr
+                    key={group.name}
+                    className="clickable-row"
+                    onClick={() => navigate('url-groups', group.name)}
+                  >
+                    <td>
+                      <InAppLink
+                        href={`#/url-groups/${encodeURIComponent(group.name)}`}
+                        className="row-link mono"
+                        onOpen={() => navigate('url-groups', group.name)}
                       >
-                        <td>
-                          <InAppLink
-                            href={`#/url-groups/${encodeURIComponent(group.name)}`}
-                            className="row-link mono"
-                            onOpen={() => navigate('url-groups', group.name)}
-                          >
-                            {group.name}
-                          </InAppLink>
-                        </td>
-                        <td className="num">{plural(group.endpoints.length, 'endpoint')}</td>
-                        <td className="muted">
-                          {group.headers && Object.keys(group.headers).length > 0
-                            ? plural(Object.keys(group.headers).length, 'header')
-                            : '—'}
-                        </td>
-                        <td title={formatTime(group.updatedAt)}>{formatRelative(group.updatedAt)}</td>
-                        <td className="muted">{formatTime(group.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
+                        {group.name}
+                      </InAppLink>
+                    </td>
+                    <td className="num">{plural(group.endpoints.length, 'endpoint')}</td>
+                    <td className="muted">
+                      {group.headers && Object.keys(group.headers).length > 0
+                        ? plural(Object.keys(group.headers).length, 'header')
+                        : '—'}
+                    </td>
+                    <td title={formatTime(group.updatedAt)}>{formatRelative(group.updatedAt)}</td>
+                    <td className="muted">{formatTime(group.createdAt)}</td>
+                  </tr>
+                ))}
+              </TableCard>
             )
           }
         </QueryView>

@@ -14,7 +14,7 @@ import { PlusIcon, SendIcon } from '../../../ui/icons';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { QueryView, RefreshButton } from '../../../ui/QueryView';
 import { RemoveRowButton } from '../../../ui/RemoveRowButton';
-import { TableHead } from '../../../ui/TableHead';
+import { TableCard } from '../../../ui/TableCard';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import '../../../ui/tables.css';
@@ -102,74 +102,69 @@ function Queues({ profile }: { profile: ProfileView }) {
                 </p>
               </EmptyState>
             ) : (
-              <section className="card">
-                <table className="table" aria-label="Queues">
-                  <TableHead columns={['Name', 'State', 'Lag', 'Parallelism', 'Updated']} actions />
-                  <tbody>
-                    {list.map((queue) => (
-                      <tr key={queue.name} data-testid={`queue-${queue.name}`}>
-                        <td className="mono">
-                          <strong>{queue.name}</strong>
-                        </td>
-                        <td>
-                          {queue.paused ? (
-                            <Badge tone="warning">Paused</Badge>
-                          ) : (
-                            <Badge tone="success">Active</Badge>
-                          )}
-                        </td>
-                        <td className="num" aria-label="Lag">
-                          <span className={queue.lag > 0 ? 'queue-lag has-lag' : 'queue-lag'}>
-                            {queue.lag.toLocaleString()}
-                          </span>
-                        </td>
-                        <td className="num">{queue.parallelism}</td>
-                        <td title={formatTime(queue.updatedAt)}>{formatRelative(queue.updatedAt)}</td>
-                        <td className="cell-actions">
-                          <div className="row queue-actions">
-                            <WriteButton
-                              profile={profile}
-                              size="sm"
-                              disabled={setPaused.isPending}
-                              onClick={() => void askPause(queue)}
-                            >
-                              {queue.paused ? 'Resume' : 'Pause'}
-                            </WriteButton>
-                            <WriteButton profile={profile} size="sm" onClick={() => setEditing(queue)}>
-                              Edit
-                            </WriteButton>
-                            <WriteButton
-                              profile={profile}
-                              size="sm"
-                              icon={<SendIcon />}
-                              title="Enqueue a message"
-                              onClick={() => navigate('messages', 'compose', 'queue', queue.name)}
-                            >
-                              Enqueue
-                            </WriteButton>
-                            <Button
-                              size="sm"
-                              variant="ghost"
-                              onClick={() => {
-                                showLogs({ queueName: queue.name });
-                                navigate('messages', 'logs');
-                              }}
-                            >
-                              Logs
-                            </Button>
-                            <RemoveRowButton
-                              profile={profile}
-                              label={`Delete ${queue.name}`}
-                              title="Delete queue"
-                              onClick={() => void askDelete(queue)}
-                            />
-                          </div>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
+              <TableCard label="Queues" columns={['Name', 'State', 'Lag', 'Parallelism', 'Updated']} actions>
+                {list.map((queue) => (
+                  <tr key={queue.name} data-testid={`queue-${queue.name}`}>
+                    <td className="mono">
+                      <strong>{queue.name}</strong>
+                    </td>
+                    <td>
+                      {queue.paused ? (
+                        <Badge tone="warning">Paused</Badge>
+                      ) : (
+                        <Badge tone="success">Active</Badge>
+                      )}
+                    </td>
+                    <td className="num" aria-label="Lag">
+                      <span className={queue.lag > 0 ? 'queue-lag has-lag' : 'queue-lag'}>
+                        {queue.lag.toLocaleString()}
+                      </span>
+                    </td>
+                    <td className="num">{queue.parallelism}</td>
+                    <td title={formatTime(queue.updatedAt)}>{formatRelative(queue.updatedAt)}</td>
+                    <td className="cell-actions">
+                      <div className="row queue-actions">
+                        <WriteButton
+                          profile={profile}
+                          size="sm"
+                          disabled={setPaused.isPending}
+                          onClick={() => void askPause(queue)}
+                        >
+                          {queue.paused ? 'Resume' : 'Pause'}
+                        </WriteButton>
+                        <WriteButton profile={profile} size="sm" onClick={() => setEditing(queue)}>
+                          Edit
+                        </WriteButton>
+                        <WriteButton
+                          profile={profile}
+                          size="sm"
+                          icon={<SendIcon />}
+                          title="Enqueue a message"
+                          onClick={() => navigate('messages', 'compose', 'queue', queue.name)}
+                        >
+                          Enqueue
+                        </WriteButton>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => {
+                            showLogs({ queueName: queue.name });
+                            navigate('messages', 'logs');
+                          }}
+                        >
+                          Logs
+                        </Button>
+                        <RemoveRowButton
+                          profile={profile}
+                          label={`Delete ${queue.name}`}
+                          title="Delete queue"
+                          onClick={() => void askDelete(queue)}
+                        />
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </TableCard>
             )
           }
         </QueryView>

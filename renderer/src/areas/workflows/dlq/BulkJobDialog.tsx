@@ -30,7 +30,7 @@ import {
   type OverridesDraft,
   toRunOverrides,
 } from './overrides-draft';
-import { TableHead } from '../../../ui/TableHead';
+import { ScrollTable } from '../../../ui/ScrollTable';
 
 export interface BulkJobRequest {
   action: BulkAction;
@@ -220,26 +220,21 @@ function SummaryView({
         .
       </BulkResult>
       {summary.runs.length > 0 ? (
-        <div className="scroll-box">
-          <table className="table table-compact" aria-label="New runs">
-            <TableHead columns={['New run']} />
-            <tbody>
-              {summary.runs.slice(0, 200).map((run) => (
-                <tr key={`${run.workflowRunId}@${run.workflowCreatedAt}`}>
-                  <td>
-                    <InAppLink
-                      href="#/workflows/runs"
-                      className="mono"
-                      onOpen={() => onOpenRun(run.workflowRunId, run.workflowCreatedAt)}
-                    >
-                      {run.workflowRunId}
-                    </InAppLink>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="New runs" columns={['New run']}>
+          {summary.runs.slice(0, 200).map((run) => (
+            <tr key={`${run.workflowRunId}@${run.workflowCreatedAt}`}>
+              <td>
+                <InAppLink
+                  href="#/workflows/runs"
+                  className="mono"
+                  onOpen={() => onOpenRun(run.workflowRunId, run.workflowCreatedAt)}
+                >
+                  {run.workflowRunId}
+                </InAppLink>
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       ) : null}
       <BulkFailures failures={summary.failures} />
     </div>
