@@ -9,12 +9,13 @@ import { errorMessage } from '../../../bridge/client';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { formatRelative, formatTime } from '../../../ui/format';
 import { DownloadIcon, InboxIcon } from '../../../ui/icons';
-import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Badge, EmptyState, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
+import { WriteButton } from '../../../ui/WriteButton';
 import '../../../ui/tables.css';
 import { BulkJobDialog } from '../dlq/BulkJobDialog';
 import { describeRunOverrides } from '../dlq/overrides-draft';
@@ -80,7 +81,7 @@ function Jobs({ profile }: { profile: ProfileView }) {
                   open={open === job.id}
                   onToggle={() => setOpen(open === job.id ? null : job.id)}
                   onResume={() => setResume(job)}
-                  readOnly={profile.readOnly}
+                  profile={profile}
                 />
               ))}
             </tbody>
@@ -108,13 +109,13 @@ function JobRow({
   open,
   onToggle,
   onResume,
-  readOnly,
+  profile,
 }: {
   job: JobRecord;
   open: boolean;
   onToggle: () => void;
   onResume: () => void;
-  readOnly: boolean;
+  profile: ProfileView;
 }) {
   const overrides = describeRunOverrides(job.overrides);
   const resumable = job.status === 'interrupted' || job.status === 'cancelled' || job.status === 'failed';
@@ -137,9 +138,9 @@ function JobRow({
         </td>
         <td className="row">
           {resumable ? (
-            <Button size="sm" variant="primary" disabled={readOnly} onClick={onResume}>
+            <WriteButton profile={profile} size="sm" variant="primary" onClick={onResume}>
               Resume
-            </Button>
+            </WriteButton>
           ) : null}
           <Button size="sm" variant="ghost" onClick={onToggle}>
             {open ? 'Hide' : 'Details'}
