@@ -4,8 +4,8 @@ import { checkName } from '../../../../../shared/messages/names';
 import type { Queue } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridgeMutation } from '../../../bridge/react';
-import { FormDialog } from '../../../ui/FormDialog';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
+import { FormDialog } from '../../../ui/FormDialog';
 import { Switch, TextField } from '../../../ui/fields';
 import { toast } from '../../../ui/toast';
 
