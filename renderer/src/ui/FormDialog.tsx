@@ -1,6 +1,6 @@
 // A dialog that edits something and submits it: the body is the form; the footer is Cancel and one primary
-// submit button, busy (and so not clickable twice) while the request runs. `extra` stands before Cancel:
-// a note on what will be sent, or a second action such as "Remove expiry".
+// submit button, busy (and so not clickable twice) while the request runs. `note` stands before Cancel
+// (what will be sent); `secondary`, a second action such as "Remove expiry", between Cancel and submit.
 import type { ReactNode } from 'react';
 import { Button } from './Button';
 import { Dialog } from './Dialog';
@@ -14,7 +14,8 @@ export interface FormDialogProps {
   busy?: boolean;
   /** The form cannot be sent as it is (invalid, empty, read-only profile). */
   disabled?: boolean;
-  extra?: ReactNode;
+  note?: ReactNode;
+  secondary?: ReactNode;
   className?: string;
   children: ReactNode;
 }
@@ -26,7 +27,8 @@ export function FormDialog({
   onSubmit,
   busy,
   disabled,
-  extra,
+  note,
+  secondary,
   className,
   children,
 }: FormDialogProps) {
@@ -38,8 +40,9 @@ export function FormDialog({
       className={className}
       footer={
         <>
-          {extra}
+          {note}
           <Button onClick={onClose}>Cancel</Button>
+          {secondary}
           <Button variant="primary" busy={busy} disabled={busy || disabled} onClick={onSubmit}>
             {submitLabel}
           </Button>

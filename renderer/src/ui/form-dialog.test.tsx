@@ -21,7 +21,7 @@ function footerButtons() {
 }
 
 describe('FormDialog', () => {
-  it('shows the form with Cancel then the primary submit, after any extra', () => {
+  it('shows the form with Cancel then the primary submit, after the note', () => {
     const onSubmit = vi.fn();
     const onClose = vi.fn();
     render(
@@ -30,7 +30,7 @@ describe('FormDialog', () => {
         submitLabel="Create queue"
         onSubmit={onSubmit}
         onClose={onClose}
-        extra={<span>1 change to send</span>}
+        note={<span>1 change to send</span>}
       >
         <input aria-label="Name" />
       </FormDialog>,
@@ -46,6 +46,21 @@ describe('FormDialog', () => {
     expect(onSubmit).toHaveBeenCalledTimes(1);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('puts a secondary action between Cancel and the submit', () => {
+    render(
+      <FormDialog
+        title="Time to live"
+        submitLabel="Set TTL"
+        onSubmit={vi.fn()}
+        onClose={vi.fn()}
+        secondary={<button type="button">Remove expiry</button>}
+      >
+        x
+      </FormDialog>,
+    );
+    expect(footerButtons().map((button) => button.text)).toEqual(['Cancel', 'Remove expiry', 'Set TTL']);
   });
 
   it('cannot submit a form that is not ready, nor twice while the request runs', () => {

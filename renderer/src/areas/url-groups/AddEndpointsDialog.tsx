@@ -57,7 +57,7 @@ export function AddEndpointsDialog({
       onClose={onClose}
       title={title}
       className="dialog-wide"
-      extra={
+      note={
         <span className="muted dialog-footer-note">
           {parsed.lines.length === 0
             ? 'Nothing pasted yet'

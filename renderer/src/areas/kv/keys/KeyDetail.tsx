@@ -195,7 +195,7 @@ function TtlDialog({
     <FormDialog
       onClose={onClose}
       title="Time to live"
-      extra={
+      secondary={
         <Button disabled={busy || ttlMs === -1} onClick={() => void save(null)}>
           Remove expiry
         </Button>
