@@ -13,6 +13,7 @@ export function Button({
   size = 'md',
   icon,
   busy,
+  disabled,
   children,
   className,
   ...rest
@@ -30,9 +31,10 @@ export function Button({
     <button
       type="button"
       className={classes}
-      disabled={busy || rest.disabled}
       aria-busy={busy || undefined}
       {...rest}
+      // After the spread: a busy button is off whatever `disabled` says, so a second click can't send twice.
+      disabled={busy || disabled}
     >
       {busy ? <span className="spinner" aria-hidden="true" /> : icon}
       {children}

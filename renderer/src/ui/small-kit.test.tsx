@@ -1,9 +1,26 @@
-// The small ui pieces: Form submits without navigating, ToolbarSearch, ChartFrame.
+// The small ui pieces: a busy Button is off, Form submits without navigating, ToolbarSearch, ChartFrame.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { Button } from './Button';
 import { ChartFrame } from './ChartFrame';
 import { Form } from './Form';
 import { ToolbarSearch } from './ToolbarInput';
+
+describe('Button', () => {
+  it('is off while busy, even when told disabled={false}, and takes no click', () => {
+    const onClick = vi.fn();
+    render(
+      <Button busy disabled={false} onClick={onClick}>
+        Save
+      </Button>,
+    );
+    const button = screen.getByRole('button', { name: 'Save' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    fireEvent.click(button);
+    expect(onClick).not.toHaveBeenCalled();
+  });
+});
 
 describe('Form', () => {
   it('calls onSubmit on submit and prevents the browser default', () => {
