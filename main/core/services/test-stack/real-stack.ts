@@ -212,7 +212,11 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
 }
 
-/** Publishes `count` messages that fail once and go straight to the DLQ (no retries); waits until they are there. */
+/**
+ * Publishes `count` messages that fail once and go straight to the DLQ (no retries); waits until they are
+ * there. It counts only entries for `destination`: other tests of the file may have left entries of their
+ * own in the shared stack's DLQ, and counting those returned before this batch had all arrived.
+ */
 export async function fillDlq(
   stack: RealStack,
   destination: string,
@@ -220,6 +224,20 @@ export async function fillDlq(
   extraHeaders: Record<string, string> = {},
 ): Promise<void> {
   const auth = { authorization: `Bearer ${stack.token}` };
+  const entriesFor = async (): Promise<number> => {
+    let found = 0;
+    let cursor: string | undefined;
+    do {
+      const response = await fetch(`${stack.url}/v2/dlq?count=100${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: auth,
+      });
+      const page = (await response.json()) as { messages: { url: string }[]; cursor?: string };
+      found += page.messages.filter((entry) => entry.url === destination).length;
+      cursor = page.cursor;
+    } while (cursor);
+    return found;
+  };
+  const already = await entriesFor();
   for (let start = 0; start < count; start += 100) {
     const items = Array.from({ length: Math.min(100, count - start) }, (_, index) => ({
       destination,
@@ -233,17 +251,5 @@ export async function fillDlq(
     });
     if (!response.ok) throw new Error(`batch failed: ${response.status} ${await response.text()}`);
   }
-  await eventually(async () => {
-    let found = 0;
-    let cursor: string | undefined;
-    do {
-      const response = await fetch(`${stack.url}/v2/dlq?count=100${cursor ? `&cursor=${cursor}` : ''}`, {
-        headers: auth,
-      });
-      const page = (await response.json()) as { messages: unknown[]; cursor?: string };
-      found += page.messages.length;
-      cursor = page.cursor;
-    } while (cursor);
-    return found >= count ? true : undefined;
-  }, 30_000);
+  await eventually(async () => ((await entriesFor()) >= already + count ? true : undefined), 30_000);
 }
