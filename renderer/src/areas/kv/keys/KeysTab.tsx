@@ -19,6 +19,7 @@ import { SearchIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
 import '../kv.css';
 import { ToolbarSearch } from '../../../ui/ToolbarInput';
+import { WriteButton } from '../../../ui/WriteButton';
 import { BulkDeleteDialog } from './BulkDeleteDialog';
 import { KeyDetail } from './KeyDetail';
 import { KeyList } from './KeyList';
@@ -151,15 +152,14 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
           </label>
         ) : null}
         <span className="spacer" />
-        <Button
+        <WriteButton
+          profile={profile}
           icon={<TrashIcon />}
           variant="danger"
-          disabled={profile.readOnly}
-          title={profile.readOnly ? 'Read-only profile' : undefined}
           onClick={() => setBulkOpen(true)}
         >
           Bulk delete…
-        </Button>
+        </WriteButton>
       </div>
       <div className="kv-scan-status" data-testid="scan-status" data-status={scan.status}>
         <span data-testid="scanned-count">{plural(scan.tree.size, 'key')} loaded</span>

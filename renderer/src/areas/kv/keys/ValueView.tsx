@@ -13,7 +13,8 @@ import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { Segmented } from '../../../ui/fields';
 import { Form } from '../../../ui/Form';
-import { PlusIcon, TrashIcon } from '../../../ui/icons';
+import { PlusIcon } from '../../../ui/icons';
+import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
@@ -454,11 +455,8 @@ function EditableTable({
                         Edit
                       </Button>
                     ) : null}
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      icon={<TrashIcon />}
-                      aria-label={`Remove ${cellText(row.cells[0]!)}`}
+                    <RemoveRowButton
+                      label={`Remove ${cellText(row.cells[0]!)}`}
                       onClick={() => void onDelete(row)}
                     />
                   </td>

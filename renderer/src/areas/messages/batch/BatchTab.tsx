@@ -14,7 +14,8 @@ import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation } from '../../../bridge/react';
 import { useActiveProfile } from '../../../shell/data';
 import { Button } from '../../../ui/Button';
-import { ChevronDownIcon, CopyIcon, DownloadIcon, PlusIcon, SendIcon, TrashIcon } from '../../../ui/icons';
+import { ChevronDownIcon, CopyIcon, DownloadIcon, PlusIcon, SendIcon } from '../../../ui/icons';
+import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { plural } from '../../../ui/format';
 import { toast } from '../../../ui/toast';
@@ -198,12 +199,9 @@ export default function BatchTab(_props: { params: string[] }) {
                       icon={<CopyIcon />}
                       onClick={() => duplicate(index)}
                     />
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      aria-label={`Remove item ${index + 1}`}
+                    <RemoveRowButton
+                      label={`Remove item ${index + 1}`}
                       disabled={items.length === 1}
-                      icon={<TrashIcon />}
                       onClick={() => remove(index)}
                     />
                   </div>

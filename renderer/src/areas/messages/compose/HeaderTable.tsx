@@ -1,7 +1,8 @@
 // An editable list of headers: name, value, a tick to keep a row without sending it, add and remove.
 import type { HeaderRow } from '../../../../../shared/composer/model';
 import { Button } from '../../../ui/Button';
-import { PlusIcon, TrashIcon } from '../../../ui/icons';
+import { PlusIcon } from '../../../ui/icons';
+import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 
 export function HeaderTable({
   label,
@@ -51,11 +52,8 @@ export function HeaderTable({
               />
               {textCell(index, 'name', 'Name', nameError)}
               {textCell(index, 'value', 'Value', valueError)}
-              <Button
-                variant="ghost"
-                size="sm"
-                icon={<TrashIcon />}
-                aria-label={`Remove header ${index + 1}`}
+              <RemoveRowButton
+                label={`Remove header ${index + 1}`}
                 onClick={() => onChange(rows.filter((_, i) => i !== index))}
               />
               {nameError || valueError ? (

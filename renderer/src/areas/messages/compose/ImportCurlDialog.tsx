@@ -1,9 +1,8 @@
 // Paste a curl command (ours, a browser's "Copy as cURL", or a webhook intake URL) to fill the form.
 import { useState } from 'react';
 import { type CurlImport, importCurl } from '../../../../../shared/composer/curl';
-import { Button } from '../../../ui/Button';
-import { Dialog } from '../../../ui/Dialog';
 import { TextareaField } from '../../../ui/fields';
+import { FormDialog } from '../../../ui/FormDialog';
 
 export function ImportCurlDialog({
   open,
@@ -26,19 +25,14 @@ export function ImportCurlDialog({
       setError(caught instanceof Error ? caught.message : String(caught));
     }
   };
+  if (!open) return null;
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
+    <FormDialog
       title="Import a curl command"
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" disabled={text.trim() === ''} onClick={submit}>
-            Import
-          </Button>
-        </>
-      }
+      onClose={onClose}
+      submitLabel="Import"
+      onSubmit={submit}
+      disabled={text.trim() === ''}
     >
       <TextareaField
         label="curl command"
@@ -52,6 +46,6 @@ export function ImportCurlDialog({
         hint="A call of the publish API is read back option by option; any other request becomes a message to its URL. Tokens in it are never imported."
         onChange={(event) => setText(event.target.value)}
       />
-    </Dialog>
+    </FormDialog>
   );
 }
