@@ -37,6 +37,7 @@ export const H = {
   redactFields: 'upstash-redact-fields',
   queueName: 'upstash-queue-name',
   scheduleId: 'upstash-schedule-id',
+  cron: 'upstash-cron',
   forwardPrefix: 'upstash-forward-',
   callbackPrefix: 'upstash-callback-',
   failureCallbackPrefix: 'upstash-failure-callback-',

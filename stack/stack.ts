@@ -4,7 +4,8 @@
 //
 // - messages (stack/messages/): the HTTP API on `port` and the delivery engine;
 // - engine peers (EnginePeer, stack/messages/service.ts): services that share that port and engine, each
-//   attaching its routes and engine hooks — today workflows (stack/workflows/);
+//   attaching its routes and engine hooks — workflows (stack/workflows/) and schedules
+//   (stack/messages/schedule-service.ts);
 // - kv (stack/kv/): its own port, in front of redis-server.
 //
 // A service with tables of its own also adds a migration (stack/store/migrations.ts), a table module
@@ -24,6 +25,7 @@ import { startMessageService, type MessageService, type MessageServiceOptions } 
 import type { RehearsalReport } from './messages/warm-up';
 import type { Durability } from './store/db';
 import { openStorage, type Storage } from './store/open';
+import { createScheduleService, type ScheduleService } from './messages/schedule-service';
 import { createWorkflowService, type WorkflowService } from './workflows/service';
 import { warmUpOnScratch } from './warm-up';
 import { STACK_WRITES, type StackWrites } from './writes';
@@ -78,6 +80,7 @@ export interface Stack {
   info: ReadyInfo;
   messages: MessageService;
   workflows: WorkflowService;
+  schedules: ScheduleService;
   credentials: CredentialStore;
   /** What the warm-up did before the ready line (undefined: it was off, or it failed and was logged). */
   warmUp?: RehearsalReport;
@@ -166,6 +169,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   // Peers of the message service: same port, same engine, in the order their hooks run.
   const workflows = createWorkflowService(logger.child({ service: 'workflows' }));
+  const schedules = createScheduleService(logger.child({ service: 'schedules' }));
 
   let messages: MessageService;
   try {
@@ -182,7 +186,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       signingKeys: credentials,
       llm: options.llmUrl ? { url: options.llmUrl, key: options.llmKey } : undefined,
       transport: options.transport,
-      peers: [workflows],
+      peers: [workflows, schedules],
     });
   } catch (error) {
     await storage.close();
@@ -234,6 +238,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     info,
     messages,
     workflows,
+    schedules,
     credentials,
     warmUp,
     close(graceMs) {

@@ -421,7 +421,11 @@ export interface PlannedMessage {
 }
 
 /** Headers delivered to the destination: forwarded ones, Content-Type, or everything with Header-Forward. */
-function deliveredHeaders(headers: HeaderInput, patch: ConfigPatch, token: string | undefined): HeaderMap {
+export function deliveredHeaders(
+  headers: HeaderInput,
+  patch: ConfigPatch,
+  token: string | undefined,
+): HeaderMap {
   const out: HeaderMap = {};
   if (patch.headerForward) {
     for (const [name, values] of headers) {

@@ -35,7 +35,8 @@ function publishResult(
   return destination.kind === 'group' ? entries : (entries[0] as PublishResponse);
 }
 
-function plan(
+/** Plans a publish to `destination` (a URL group's default headers merged in); schedules fire through it too. */
+export function plan(
   service: ServiceContext,
   destination: Destination,
   headers: HeaderInput,

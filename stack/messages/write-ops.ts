@@ -52,7 +52,7 @@ function insertPlanned(store: StackStore, messages: PreparedMessage[], now: numb
 export function prepareInsert(
   planned: PlannedMessage[],
   now: number,
-): { call: MessageWrite; result(outcomes: unknown): InsertResult } {
+): { call: MessageWrite; prepared: PreparedMessage[]; result(outcomes: unknown): InsertResult } {
   const prepared: PreparedMessage[] = planned.map((item) => ({
     row: messageRow({
       id: newMessageId(),
@@ -65,6 +65,7 @@ export function prepareInsert(
   }));
   return {
     call: ['insertPlanned', prepared, now],
+    prepared,
     result(outcomes) {
       const result: InsertResult = { results: [], rows: [] };
       (outcomes as InsertOutcome[]).forEach((outcome, index) => {

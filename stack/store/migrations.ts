@@ -169,4 +169,25 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_seq, event_id)
   ) WITHOUT ROWID;
   `,
+  // 4: schedules (stack/store/schedules.ts).
+  `
+  -- One row per schedule: the publish it repeats (the creating request's configuration headers and body),
+  -- its cron expression, and where it stands. next_tick is the next tick to fire (NULL while paused); it
+  -- moves forward in the same transaction that inserts a tick's messages, so no tick fires twice.
+  CREATE TABLE schedules (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    cron TEXT NOT NULL,
+    destination TEXT NOT NULL,
+    paused INTEGER NOT NULL DEFAULT 0,
+    headers TEXT NOT NULL,
+    body BLOB NOT NULL,
+    caller_ip TEXT,
+    next_tick INTEGER,
+    last_tick INTEGER,
+    last_states TEXT,
+    error TEXT
+  );
+  `,
 ];

@@ -1,0 +1,113 @@
+// The cron expressions of schedules (`Upstash-Cron`): five fields (minute hour day-of-month month
+// day-of-week), optionally prefixed with `CRON_TZ=<IANA zone>` (or `TZ=`); without a prefix they run in UTC.
+// Parsing, validation and the next fire times come from croner (time zones and DST included); the stack's
+// scheduler and the console's cron field both use this module, so they agree on what is valid.
+//
+// DST (croner's rule, the same as Vixie cron): a fixed-time job (`30 2 * * *`) whose time falls in a
+// spring-forward gap runs at the first valid time after the gap, and runs once when a fall-back repeats its
+// time; an interval job (`*/30 * * * *`) skips the times of the gap and runs on both repeated times.
+import { Cron } from 'croner';
+
+export interface CronSpec {
+  /** The expression as stored and shown: whitespace collapsed, the zone prefix kept as given. */
+  text: string;
+  /** The five fields (or a nickname such as `@daily`). */
+  expression: string;
+  /** The IANA zone of a `CRON_TZ=` / `TZ=` prefix; undefined = UTC. */
+  timezone?: string;
+}
+
+export type CronResult = { ok: true; value: CronSpec } | { ok: false; error: string };
+
+const ZONE_PREFIX = /^(CRON_TZ|TZ)=(\S*)$/;
+const NICKNAMES = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@hourly']);
+
+/** True when `zone` is an IANA time zone name this runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  if (zone === '') return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Compiled patterns, shared by schedules with the same expression and zone (10,000 schedules use a few
+// hundred distinct ones); bounded so that a stream of distinct expressions cannot grow it without end.
+const compiled = new Map<string, Cron>();
+const MAX_COMPILED = 2_000;
+
+function compile(expression: string, timezone: string | undefined): Cron {
+  const key = `${timezone ?? ''} ${expression}`;
+  let cron = compiled.get(key);
+  if (!cron) {
+    // No callback: croner only evaluates the pattern, it never starts a timer of its own.
+    cron = new Cron(expression, { timezone: timezone ?? 'Etc/UTC', mode: '5-part' });
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(key, cron);
+  }
+  return cron;
+}
+
+function describeProblem(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  // croner's messages start with its class name ("CronPattern: Invalid value for minute: 61").
+  return text.replace(/^Cron(Pattern|Date)?:\s*/, '');
+}
+
+/** Parses and validates a cron expression, with its optional zone prefix. */
+export function parseCron(input: string): CronResult {
+  const parts = input.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return { ok: false, error: 'the cron expression is empty' };
+  let timezone: string | undefined;
+  const prefix = ZONE_PREFIX.exec(parts[0] as string);
+  if (prefix) {
+    timezone = prefix[2] as string;
+    if (!isTimeZone(timezone)) {
+      return {
+        ok: false,
+        error: `unknown time zone '${timezone}' in ${prefix[1]}=: use an IANA zone such as Europe/Berlin or America/New_York`,
+      };
+    }
+    parts.shift();
+  }
+  const fields = parts.length === 1 && NICKNAMES.has((parts[0] as string).toLowerCase()) ? 1 : 5;
+  if (parts.length !== fields) {
+    return {
+      ok: false,
+      error: `a cron expression has five fields (minute hour day-of-month month day-of-week), this one has ${parts.length}`,
+    };
+  }
+  const expression = parts.join(' ');
+  let cron: Cron;
+  try {
+    cron = compile(expression, timezone);
+  } catch (error) {
+    return { ok: false, error: `invalid cron expression '${expression}': ${describeProblem(error)}` };
+  }
+  if (cron.nextRun(new Date(0)) === null && cron.nextRun() === null) {
+    return { ok: false, error: `the cron expression '${expression}' never fires (no such date)` };
+  }
+  const text = timezone === undefined ? expression : `${prefix?.[1]}=${timezone} ${expression}`;
+  return { ok: true, value: { text, expression, timezone } };
+}
+
+/** The first fire time strictly after `after` (unix ms), or undefined if there is none. */
+export function nextTick(spec: CronSpec, after: number): number | undefined {
+  // croner works in whole seconds and returns the first match after the given second.
+  return compile(spec.expression, spec.timezone).nextRun(new Date(after))?.getTime();
+}
+
+/** The next `count` fire times after `after` (unix ms). */
+export function nextTicks(spec: CronSpec, after: number, count: number): number[] {
+  const out: number[] = [];
+  let from = after;
+  while (out.length < count) {
+    const next = nextTick(spec, from);
+    if (next === undefined) break;
+    out.push(next);
+    from = next;
+  }
+  return out;
+}
