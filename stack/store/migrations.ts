@@ -190,4 +190,24 @@ export const MIGRATIONS: readonly string[] = [
     error TEXT
   );
   `,
+  // 5: one log entry per step of a run. The workflow SDK may publish a step twice (its HTTP client retries
+  // after a connection reset; a delivery that was in flight at a crash runs again); the second publish is
+  // answered "deduplicated" instead of forking the run. `step_key` names the step an entry records:
+  // `step:<stepId>` for a result, `plan:<targetStep>` for a parallel plan, `call:<stepId>` for a
+  // context.call request. Entries logged before this migration get their key from their body; where the
+  // bug had already logged a step twice, the lookup takes the first (lowest pos), as the SDK does.
+  `
+  ALTER TABLE workflow_log ADD COLUMN step_key TEXT;
+  UPDATE workflow_log SET step_key = CASE
+      WHEN call_type = 'step' AND json_extract(CAST(body AS TEXT), '$.stepId') = 0
+        THEN 'plan:' || json_extract(CAST(body AS TEXT), '$.targetStep')
+      WHEN call_type = 'step' THEN 'step:' || json_extract(CAST(body AS TEXT), '$.stepId')
+      ELSE 'call:' || json_extract(CAST(body AS TEXT), '$.stepId')
+    END
+    WHERE pos > 0 AND call_type IN ('step', 'toCallback') AND json_valid(CAST(body AS TEXT))
+      AND json_type(CAST(body AS TEXT), '$.stepId') = 'integer'
+      AND (call_type <> 'step' OR json_extract(CAST(body AS TEXT), '$.stepId') <> 0
+        OR json_type(CAST(body AS TEXT), '$.targetStep') = 'integer');
+  CREATE INDEX workflow_log_step ON workflow_log (run_seq, step_key, pos) WHERE step_key IS NOT NULL;
+  `,
 ];

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../messages/test-support';
 import { migrate, openDatabase } from './db';
+import Database from 'better-sqlite3';
 import { StackStore } from './stack-store';
+import { workflowStoreOf } from './workflow-store';
 import { MIGRATIONS } from './migrations';
 import type { MESSAGE_WRITES } from '../messages/write-ops';
 import { InlineWriter, ThreadWriter, type Writer } from './writer';
@@ -51,6 +53,41 @@ describe('database', () => {
     const db = openDatabase(dbFile(), 'full');
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     expect(() => migrate(db)).toThrow(/newer than this stack understands/);
+    db.close();
+  });
+});
+
+describe('workflow log step keys (migration)', () => {
+  it('gives entries logged before the migration the key of the step they record', () => {
+    const db = new Database(dbFile());
+    const keyed = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN step_key'));
+    expect(keyed).toBeGreaterThan(0);
+    for (const sql of MIGRATIONS.slice(0, keyed)) db.exec(sql);
+    db.pragma(`user_version = ${keyed}`);
+    db.prepare(
+      `INSERT INTO workflow_runs (seq, run_id, url, state, created_at, config) VALUES (1, 'wfr_a', 'http://h/', 'RUN_STARTED', 1, '{}')`,
+    ).run();
+    const entries: [string, string, unknown][] = [
+      ['m0', 'step', 'payload that is not JSON'],
+      ['m1', 'step', { stepId: 1, stepName: 'a' }],
+      ['m2', 'step', { stepId: 1, stepName: 'a' }], // the bug this migration's key prevents
+      ['m3', 'step', { stepId: 0, targetStep: 2 }],
+      ['m4', 'toCallback', { url: 'http://x/', stepId: 4 }],
+      ['m5', 'fromCallback', { status: 200 }],
+    ];
+    entries.forEach(([id, callType, body], pos) =>
+      db
+        .prepare(
+          `INSERT INTO workflow_log (run_seq, pos, message_id, call_type, created_at, body) VALUES (1, ?, ?, ?, 1, ?)`,
+        )
+        .run(pos, id, callType, Buffer.from(typeof body === 'string' ? body : JSON.stringify(body))),
+    );
+    migrate(db);
+    const keys = db.prepare('SELECT step_key FROM workflow_log ORDER BY pos').pluck().all();
+    expect(keys).toEqual([null, 'step:1', 'step:1', 'plan:2', 'call:4', null]);
+    const workflows = workflowStoreOf(new StackStore(db));
+    expect(workflows.loggedStep(1, 'step:1')).toBe('m1');
+    expect(workflows.loggedStep(1, 'step:2')).toBeUndefined();
     db.close();
   });
 });

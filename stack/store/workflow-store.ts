@@ -79,6 +79,11 @@ export interface LogEntry {
   callType: CallType;
   createdAt: number;
   body: Buffer;
+  /**
+   * The step the entry records (`step:<stepId>`, `plan:<targetStep>`, `call:<stepId>`): a run logs each step
+   * once. Absent for entry 0 and for call results (every attempt of a call logs one).
+   */
+  stepKey?: string;
 }
 
 export type WaiterKind = 'wait' | 'webhook';
@@ -306,8 +311,8 @@ export class WorkflowStore {
       'UPDATE workflow_runs SET log_size = log_size + 1 WHERE seq = ? RETURNING log_size - 1 AS log_size',
     ).get(runSeq) as { log_size: number };
     this.stmt(
-      `INSERT INTO workflow_log (run_seq, pos, message_id, message_seq, call_type, created_at, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO workflow_log (run_seq, pos, message_id, message_seq, call_type, created_at, body, step_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       runSeq,
       pos,
@@ -316,8 +321,25 @@ export class WorkflowStore {
       entry.callType,
       entry.createdAt,
       entry.body,
+      entry.stepKey ?? null,
     );
     return pos;
+  }
+
+  /** The message id of the entry that already records this step of the run (see LogEntry.stepKey). */
+  loggedStep(runSeq: number, stepKey: string): string | undefined {
+    const row = this.stmt(
+      'SELECT message_id FROM workflow_log WHERE run_seq = ? AND step_key = ? ORDER BY pos LIMIT 1',
+    ).get(runSeq, stepKey) as { message_id: string } | undefined;
+    return row?.message_id;
+  }
+
+  /** The message id of a run's entry 0 (its trigger). */
+  triggerMessageId(runSeq: number): string | undefined {
+    const row = this.stmt('SELECT message_id FROM workflow_log WHERE run_seq = ? AND pos = 0').get(runSeq) as
+      | { message_id: string }
+      | undefined;
+    return row?.message_id;
   }
 
   // ---------------------------------------------------------------- the log

@@ -32,6 +32,33 @@ export function workflowMeta(record: { spec: MessageSpec }): WorkflowMeta | unde
   return record.spec.meta?.wf as WorkflowMeta | undefined;
 }
 
+/**
+ * The step a step entry records, from the SDK's step JSON: `step:<stepId>` for a result, `plan:<targetStep>`
+ * for a parallel plan (stepId 0) — the SDK's own parser keeps the first entry of each and discards the rest.
+ * Undefined for a body that names no step (the run then logs it as it comes).
+ */
+export function stepKeyOf(step: unknown): string | undefined {
+  if (typeof step !== 'object' || step === null) return undefined;
+  const { stepId, targetStep } = step as { stepId?: unknown; targetStep?: unknown };
+  if (!Number.isInteger(stepId)) return undefined;
+  if (stepId !== 0) return `step:${stepId as number}`;
+  return Number.isInteger(targetStep) ? `plan:${targetStep as number}` : undefined;
+}
+
+/** stepKeyOf() of a step body as published (JSON text). */
+export function stepKeyOfBody(body: Buffer): string | undefined {
+  try {
+    return stepKeyOf(JSON.parse(body.toString('utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The key of a context.call request of step `stepId` (its callback results are logged per attempt). */
+export function callKey(stepId: number | undefined): string | undefined {
+  return stepId !== undefined && Number.isInteger(stepId) ? `call:${stepId}` : undefined;
+}
+
 /** Identity and settings of a run, as much as planning its messages needs. */
 export interface RunRef {
   runId: string;

@@ -16,10 +16,21 @@ import {
   type HeaderInput,
 } from '../messages/publish-request';
 import type { NewWaiter, RunRecord, WaiterKind, WaiterRecord } from '../store/workflow-store';
-import { checkRunId, first, ownHeaders, planned, planStep, runConfig, WF, type WorkflowMeta } from './plan';
+import {
+  callKey,
+  checkRunId,
+  first,
+  ownHeaders,
+  planned,
+  planStep,
+  runConfig,
+  stepKeyOfBody,
+  WF,
+  type WorkflowMeta,
+} from './plan';
 import { rawSteps } from './records';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
-import { RUN_NOT_ACTIVE } from './write-ops';
+import { RUN_NOT_ACTIVE, type AppendResult } from './write-ops';
 import { type BatchItem, checkBatchItem, prepareBatch } from '../messages/routes-publish';
 import type { ServiceContext } from '../messages/service-context';
 
@@ -124,13 +135,14 @@ function planItem(
     delete spec.failureCallbackConfig;
     spec.meta = { wf: meta };
     const message = planned(spec, plan.dueAt, body, now);
-    const stepId = meta.callbackConfig?.['upstash-forward-upstash-workflow-stepid'];
+    const stepIdHeader = meta.callbackConfig?.['upstash-forward-upstash-workflow-stepid'];
+    const stepId = stepIdHeader !== undefined ? Number(stepIdHeader) : undefined;
     const request = {
       url: spec.url,
       method: spec.method,
       header: spec.header,
       body: body.toString('base64'),
-      ...(stepId !== undefined ? { stepId: Number(stepId) } : {}),
+      ...(stepId !== undefined ? { stepId } : {}),
     };
     return {
       item: {
@@ -139,6 +151,8 @@ function planItem(
           messageId: message.row.id,
           callType: 'toCallback',
           body: Buffer.from(JSON.stringify(request)),
+          // A call published twice would call the third party twice.
+          stepKey: callKey(stepId),
         },
       },
       message,
@@ -148,7 +162,7 @@ function planItem(
   return {
     item: {
       runSeq: run.seq,
-      entry: { messageId: message.row.id, callType: 'step', body },
+      entry: { messageId: message.row.id, callType: 'step', body, stepKey: stepKeyOfBody(body) },
       stepState: 'STEP_PROGRESS',
     },
     message,
@@ -159,13 +173,12 @@ function isWorkflowHeaders(headers: HeaderInput): boolean {
   return headers.has(WF.runId);
 }
 
-/** The message id a workflow publish answers with (for a deduplicated trigger: the run's first message). */
-function answer(runtime: WorkflowRuntime, planned: PlannedAppend, result: unknown): Record<string, unknown> {
-  const appended = result as { runSeq: number; deduplicated?: boolean } | null;
-  if (appended?.deduplicated) {
-    const first = runtime.store.log(appended.runSeq)[0];
-    return { messageId: first?.messageId ?? planned.item.entry.messageId, deduplicated: true };
-  }
+/**
+ * What a workflow publish answers, as the message service answers a duplicate: for a trigger of an active run
+ * or a step the run has already logged, the id of the message that was there first and `deduplicated`.
+ */
+function answer(planned: PlannedAppend, result: AppendResult): { messageId: string; deduplicated?: true } {
+  if (result?.deduplicated) return { messageId: result.messageId, deduplicated: true };
   return { messageId: planned.item.entry.messageId };
 }
 
@@ -233,7 +246,7 @@ async function workflowBatch(
   const answers: unknown[] = new Array(items.length);
   plans.forEach((plan, index) => {
     if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
-    answers[workflowIndexes[index] as number] = answer(runtime, plan, results[index]);
+    answers[workflowIndexes[index] as number] = answer(plan, results[index] ?? null);
   });
   plain.answer(committed.slice(1)).forEach((item, index) => {
     for (const published of [item].flat())
@@ -292,7 +305,9 @@ export function publishRoutes(
       badRequest(error);
     }
     if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
-    return { status: 200, body: answer(runtime, plan, results[0]) };
+    const body = answer(plan, results[0] ?? null);
+    // A duplicate publish is accepted and not delivered again: 202, as the message service answers one.
+    return { status: body.deduplicated ? 202 : 200, body };
   });
 }
 

@@ -10,7 +10,7 @@ import type { MessageWriter } from '../messages/write-ops';
 import type { MessageRecord, MessageSpec, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
 import type { WorkflowStore, FailureInfo, RunRecord, RunState, WaiterRecord } from '../store/workflow-store';
-import { planned, planStep, workflowMeta, type PlannedRunMessage } from './plan';
+import { planned, planStep, stepKeyOf, workflowMeta, type PlannedRunMessage } from './plan';
 import { rawSteps } from './records';
 import { stepTiming } from './step-timing';
 import type { AppendItem, AppendResult, WorkflowWrites } from './write-ops';
@@ -167,7 +167,7 @@ export class WorkflowRuntime {
       item: {
         runSeq: parent.seq,
         soft: true,
-        entry: { messageId: message.row.id, callType: 'step', body },
+        entry: { messageId: message.row.id, callType: 'step', body, stepKey: stepKeyOf(invoker.step) },
         stepState: 'STEP_PROGRESS',
       },
       message: {
@@ -222,7 +222,12 @@ export class WorkflowRuntime {
         runSeq: run.seq,
         soft: true,
         waiterSeq: waiter.seq,
-        entry: { messageId: message.row.id, callType: 'step', body: Buffer.from(JSON.stringify(step)) },
+        entry: {
+          messageId: message.row.id,
+          callType: 'step',
+          body: Buffer.from(JSON.stringify(step)),
+          stepKey: stepKeyOf(step),
+        },
         stepState: 'STEP_PROGRESS',
       },
       message,

@@ -29,16 +29,22 @@ export interface AppendItem {
   waiterSeq?: number;
   /** A lookback event of the run consumed by this append. */
   consumeEvent?: string;
-  entry: { messageId: string; callType: CallType; body: Buffer };
+  /** `stepKey`: the step the entry records; a second entry for it is refused as a duplicate (LogEntry). */
+  entry: { messageId: string; callType: CallType; body: Buffer; stepKey?: string };
   /** The message delivering the entry (none for a log-only entry). */
   message?: MessageRow;
   /** The run's step state after this append. */
   stepState?: StepState | null;
 }
 
+/**
+ * What an append did: the entry's place (and its message's row); or, for a duplicate — a trigger of a run
+ * that is active, or a step the run has already logged — the message id of the entry that was there first,
+ * and nothing appended or delivered; or null for a soft item whose run has ended.
+ */
 export type AppendResult =
   | { runSeq: number; pos: number; messageSeq?: number; deduplicated?: false }
-  | { runSeq: number; deduplicated: true }
+  | { runSeq: number; deduplicated: true; messageId: string }
   | null;
 
 function append(store: StackStore, items: AppendItem[], now: number): AppendResult[] {
@@ -47,7 +53,10 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
     let runSeq: number;
     if (item.create) {
       const active = workflows.activeRun(item.create.runId);
-      if (active) return { runSeq: active.seq, deduplicated: true };
+      if (active) {
+        const first = workflows.triggerMessageId(active.seq) ?? item.entry.messageId;
+        return { runSeq: active.seq, deduplicated: true, messageId: first };
+      }
       runSeq = workflows.insertRun(item.create);
     } else {
       const run =
@@ -61,6 +70,10 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
         throw new Error(`${RUN_NOT_ACTIVE}: ${item.runId ?? item.runSeq}`);
       }
       runSeq = run.seq;
+      if (item.entry.stepKey !== undefined) {
+        const logged = workflows.loggedStep(runSeq, item.entry.stepKey);
+        if (logged !== undefined) return { runSeq, deduplicated: true, messageId: logged };
+      }
     }
     if (item.waiterSeq !== undefined && !workflows.deleteWaiter(item.waiterSeq)) return null;
     if (item.consumeEvent !== undefined && !workflows.deleteEvent(runSeq, item.consumeEvent)) return null;
@@ -75,6 +88,7 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
       callType: item.entry.callType,
       createdAt: now,
       body: item.entry.body,
+      stepKey: item.entry.stepKey,
     });
     if (item.stepState !== undefined) workflows.setStepState(runSeq, item.stepState);
     return { runSeq, pos, messageSeq };
