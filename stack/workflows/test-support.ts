@@ -39,11 +39,16 @@ export async function startStackWithApp(
   return { stack, app: await startWorkflowApp(stack, routes, extra) };
 }
 
-/** Starts an app serving `routes` (paths like `/a`) against a stack (in-process, or a process's ready line). */
+/**
+ * Starts an app serving `routes` (paths like `/a`) against a stack (in-process, or a process's ready line).
+ * `holdAnswerMs`: the app answers a delivery only this long after its handler finished (a slow app, or a
+ * slow network): a kill of the stack then finds deliveries whose step already published its result.
+ */
 export async function startWorkflowApp(
   stack: TestStack | StackTarget,
   routes: Routes,
   extra: Record<string, RouteHandler> = {},
+  options: { holdAnswerMs?: number } = {},
 ): Promise<WorkflowApp> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
@@ -77,6 +82,7 @@ export async function startWorkflowApp(
           body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
         });
         const response = await handler(request);
+        if (options.holdAnswerMs) await new Promise((resolve) => setTimeout(resolve, options.holdAnswerMs));
         const out: Record<string, string> = {};
         response.headers.forEach((value, name) => (out[name] = value));
         res.writeHead(response.status, out);
