@@ -337,8 +337,7 @@ export class WorkflowStore {
   /** The message id of a run's entry 0 (its trigger). */
   triggerMessageId(runSeq: number): string | undefined {
     const row = this.stmt('SELECT message_id FROM workflow_log WHERE run_seq = ? AND pos = 0').get(runSeq) as
-      | { message_id: string }
-      | undefined;
+      { message_id: string } | undefined;
     return row?.message_id;
   }
 

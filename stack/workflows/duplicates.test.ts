@@ -59,7 +59,14 @@ async function startRun(): Promise<string> {
 }
 
 const step = (stepId: number, extra: Record<string, unknown> = {}): string =>
-  JSON.stringify({ stepId, stepName: `s${stepId}`, stepType: 'Run', out: `"${stepId}"`, concurrent: 1, ...extra });
+  JSON.stringify({
+    stepId,
+    stepName: `s${stepId}`,
+    stepType: 'Run',
+    out: `"${stepId}"`,
+    concurrent: 1,
+    ...extra,
+  });
 
 /** Deliveries the sink got for a run, by message id. */
 function deliveries(runId: string, path = '/wf'): string[] {
