@@ -1,6 +1,7 @@
 // Every write operation of every service of the stack, in one registry: the group-commit writer (on the main
 // thread, or in the writer thread that loads this same registry) runs them all in the same transactions.
 // A service adds its registry here, under its name.
+import { FLOW_CONTROL_WRITES } from './messages/flow-control-writes';
 import { SCHEDULE_WRITES } from './messages/schedule-write-ops';
 import { MESSAGE_WRITES } from './messages/write-ops';
 import { combineWrites, type Writer } from './store/writer';
@@ -10,6 +11,7 @@ export const STACK_WRITES = combineWrites({
   messages: MESSAGE_WRITES,
   schedules: SCHEDULE_WRITES,
   workflows: WORKFLOW_WRITES,
+  flowControl: FLOW_CONTROL_WRITES,
 });
 
 export type StackWrites = typeof STACK_WRITES;

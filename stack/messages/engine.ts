@@ -11,11 +11,13 @@ import { DELIVERY } from '../../shared/headers';
 import type { CallbackPayload, MessageState } from '../../shared/messages/types';
 import type { Clock, Timer } from '../clock';
 import type { EventData } from '../store/events';
+import { FlowKeyTable } from '../store/flow-keys';
 import type { MessageRecord, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
 import { nextDelayMs } from './backoff';
 import type { DeliveryResponse, OutgoingRequest, Transport } from './delivery';
-import { FlowGate, type FlowState } from './flow-gate';
+import type { FlowControlWrite } from './flow-control-writes';
+import { type FlowControl, FlowGate, type FlowState } from './flow-gate';
 import { MinHeap } from './heap';
 import { newDlqId } from './ids';
 import { planCallback, type PlannedMessage } from './publish-request';
@@ -168,7 +170,14 @@ export class Engine {
       settings: (name) => options.store.queues.get(name),
       admit: (entry) => this.schedule(entry),
     });
-    this.flows = new FlowGate<Entry>({ clock: options.clock, release: (entry) => this.ready(entry) });
+    // The flow-control ops are the stack's (stack/writes.ts), outside the message registry this writer is typed with.
+    const writeFlow = (calls: FlowControlWrite[]): void => options.writer.enqueue(calls as never[]);
+    this.flows = new FlowGate<Entry>({
+      clock: options.clock,
+      release: (entry) => this.ready(entry),
+      persist: (records) => writeFlow([['saveFlowKeys', records]]),
+      forget: (keys) => writeFlow([['deleteFlowKeys', keys]]),
+    });
   }
 
   // ------------------------------------------------------------------ start-up and shutdown
@@ -176,6 +185,7 @@ export class Engine {
   /** Loads queue settings and every unfinished message, then starts delivering. */
   start(): void {
     this.queues.load(this.options.store.queues.list());
+    this.flows.load(this.options.store.group(FlowKeyTable).list());
     const rows: PendingRow[] = [];
     const cancelled: PendingRow[] = [];
     for (const row of this.options.store.messages.pending())
@@ -265,7 +275,7 @@ export class Engine {
         this.cached++;
       }
       this.byId.set(row.id, entry);
-      if (row.flowControl) entry.flow = this.flows.acquire(row.flowControl);
+      if (row.flowControl) entry.flow = this.flows.acquire(row.flowControl, row.seq);
       if (row.queueName !== undefined) {
         entry.queue = this.queues.queue(row.queueName);
         entry.phase = 'queued';
@@ -291,6 +301,26 @@ export class Engine {
   /** Messages of the queue not yet delivered or failed. */
   queueLag(name: string): number {
     return this.queues.lag(name);
+  }
+
+  // ------------------------------------------------------------------ flow control (see flow-gate.ts)
+
+  /** The flow-control keys: their state, pause and resume, pins, rate periods (flow-control-routes.ts). */
+  get flowControl(): FlowControl {
+    return this.flows;
+  }
+
+  /** Where a pending message waits in its flow-control key's waitlist (undefined: the key does not hold it). */
+  flowHold(messageId: string): { key: string; ahead: number } | undefined {
+    const entry = this.byId.get(messageId);
+    if (!entry?.flow || entry.phase !== 'flow') return undefined;
+    const ahead = this.flows.ahead(entry.flow.key, entry.seq);
+    return ahead === undefined ? undefined : { key: entry.flow.key, ahead };
+  }
+
+  /** Attempts in flight over all destinations, and the most there may be. */
+  globalParallelism(): { parallelismMax: number; parallelismCount: number } {
+    return { parallelismMax: this.options.maxConcurrency, parallelismCount: this.active };
   }
 
   // ------------------------------------------------------------------ scheduling
@@ -505,6 +535,7 @@ export class Engine {
         : [];
 
     if (delivered) {
+      if (entry.flow) this.flows.delivered(entry.flow);
       this.finishEntry(entry);
       const activeAt = entry.activeAt ?? null;
       entry.activeAt = undefined;

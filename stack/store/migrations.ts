@@ -210,4 +210,24 @@ export const MIGRATIONS: readonly string[] = [
         OR json_type(CAST(body AS TEXT), '$.targetStep') = 'integer');
   CREATE INDEX workflow_log_step ON workflow_log (run_seq, step_key, pos) WHERE step_key IS NOT NULL;
   `,
+  // 6: flow-control keys (stack/store/flow-keys.ts): each key's settings, pause and pins, and its current
+  // rate period, so that all of them survive a restart. The waitlist itself is not stored: it is the key's
+  // pending messages, rebuilt from `messages` at start-up.
+  `
+  CREATE TABLE flow_keys (
+    key TEXT PRIMARY KEY,
+    parallelism INTEGER,
+    rate INTEGER,
+    period INTEGER NOT NULL,
+    -- The message whose settings these are: at start-up only newer pending messages may change them.
+    settings_seq INTEGER NOT NULL,
+    paused INTEGER NOT NULL,
+    pinned_parallelism INTEGER NOT NULL,
+    pinned_rate INTEGER NOT NULL,
+    period_start INTEGER,
+    period_count INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
