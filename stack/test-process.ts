@@ -2,6 +2,7 @@
 // tests of the CLI, crash recovery and dev mode.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import net from 'node:net';
 import { join } from 'node:path';
 import type { ReadyInfo } from './stack';
 
@@ -10,6 +11,17 @@ export const CLI = join(process.cwd(), 'out', 'stack', 'cli.cjs');
 /** Arguments for a stack on free ports (message API and KV) over `dataDir`. */
 export function freePortArgs(dataDir: string): string[] {
   return ['--port', '0', '--kv-port', '0', '--data-dir', dataDir];
+}
+
+/** A port free right now, for a stack that must come back on the same address after a restart. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export interface StackProcess {

@@ -17,6 +17,7 @@ import { MAX_HEADER_BYTES } from '../../shared/messages/limits';
 import { DEFAULT_BACKOFF_FACTOR } from './backoff';
 import { HttpTransport, type Transport } from './delivery';
 import { combineHooks, Engine, type EngineHooks } from './engine';
+import { flowControlRoutes } from './flow-control-routes';
 import { TOKEN_PARAMS } from './publish-request';
 import { messageRoutes } from './routes-messages';
 import { publishRoutes } from './routes-publish';
@@ -123,6 +124,7 @@ export async function startMessageService(options: MessageServiceOptions): Promi
   publishRoutes(router, context);
   resourceRoutes(router, context);
   messageRoutes(router, context);
+  flowControlRoutes(router, context);
   const server = createHttpService({
     router,
     logger: log,
@@ -142,6 +144,7 @@ export async function startMessageService(options: MessageServiceOptions): Promi
   let pruneTimer: Timer | undefined;
   const prune = (): void => {
     const now = clock.now();
+    engine.flowControl.prune(now - retention);
     // Chunked: keep going while whole chunks are deleted, one transaction at a time.
     const step = (): void => {
       writer

@@ -3,10 +3,9 @@
 // may run twice — at-least-once — but never zero times). Both durability modes: `full` commits in the writer
 // thread, where the workflow writes must be registered too.
 import { rmSync } from 'node:fs';
-import net from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { eventually, tempDir } from '../messages/test-support';
-import { spawnStack, type StackProcess } from '../test-process';
+import { freePort, spawnStack, type StackProcess } from '../test-process';
 import { startWorkflowApp, type WorkflowApp } from './test-support';
 
 const RUNS = 12;
@@ -19,16 +18,6 @@ afterAll(async () => {
   await Promise.all(apps.map((app) => app.close()));
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 it.each(['normal', 'full'])(
   'every run finishes after kill -9 mid-run (durability %s)',
