@@ -21,8 +21,15 @@ export interface ManagedRedisOptions {
   binary?: string;
 }
 
-/** ACL rule of the read-only token's user: Redis refuses every write and SCAN/KEYS by itself. */
-export const READ_ONLY_RULES = ['+@read', '-@dangerous', '-scan', '+ping', '+echo'];
+/**
+ * Read commands that list key names. The read-only token may be public (the hosted service says so), so it
+ * may read a key it knows but never learn the names of others: KEYS is `@dangerous`, SCAN and RANDOMKEY
+ * (one random name per call; a pipeline of them lists a whole database) are taken away explicitly.
+ */
+export const KEY_ENUMERATING_READS = ['keys', 'scan', 'randomkey'];
+
+/** ACL rule of the read-only token's user: Redis refuses every write and the key-enumerating reads itself. */
+export const READ_ONLY_RULES = ['+@read', '-@dangerous', '-scan', '-randomkey', '+ping', '+echo'];
 
 const READY = 'Ready to accept connections';
 const START_TIMEOUT_MS = 20_000;

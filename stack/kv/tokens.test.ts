@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LOCAL_READ_ONLY_TOKEN, LOCAL_TOKEN } from './credentials';
 import { refusal } from './policy';
+import { KEY_ENUMERATING_READS } from './redis-server';
 import type { RespValue } from './resp';
 import type { TestService } from './test-support';
 import { eventually, startTestService, tempDir } from './test-support';
@@ -73,13 +74,14 @@ describe('the read-only token', () => {
     expect(await kv.admin(['GET', 'ro:canary'])).toEqual(Buffer.from('before'));
   });
 
-  it('may run every read command except the dangerous ones and SCAN, plus PING and ECHO', async () => {
+  it('may run every read command except the dangerous and key-enumerating ones, plus PING and ECHO', async () => {
     const arity = await arities();
     const dangerous = new Set(names(await kv.admin(['ACL', 'CAT', 'dangerous'])));
     const reads = names(await kv.admin(['ACL', 'CAT', 'read']));
-    const allowed = reads.filter((name) => !dangerous.has(name) && name !== 'scan');
-    const refused = reads.filter((name) => dangerous.has(name) || name === 'scan');
-    expect(refused).toEqual(expect.arrayContaining(['keys', 'scan']));
+    const enumerating = (name: string): boolean => KEY_ENUMERATING_READS.includes(name);
+    const allowed = reads.filter((name) => !dangerous.has(name) && !enumerating(name));
+    const refused = reads.filter((name) => dangerous.has(name) || enumerating(name));
+    expect(refused).toEqual(expect.arrayContaining(['keys', 'scan', 'randomkey']));
     expect(allowed).toEqual(expect.arrayContaining(['get', 'hgetall', 'xrange', 'zrange']));
 
     const allowedCalls = [...allowed.map((name) => invocation(name, arity)), ['PING'], ['ECHO', 'hi']];
@@ -114,6 +116,26 @@ describe('the read-only token', () => {
       status: 200,
       body: { result: 'before' },
     });
+  });
+
+  it('cannot list key names with RANDOMKEY (issue 18: a pipeline of them listed a whole database)', async () => {
+    for (let i = 0; i < 20; i++) await kv.admin(['SET', `ro:enum:${i}`, 'x']);
+    const calls = Array.from({ length: 200 }, () => ['RANDOMKEY']);
+    const res = await kv.json('/pipeline', post(calls, kv.readOnlyToken));
+    expect(res.status).toBe(200);
+    const entries = res.body as { result?: unknown; error?: string }[];
+    expect(entries.filter((entry) => entry.result !== undefined)).toEqual([]);
+    expect(entries[0]).toEqual({
+      error: "NOPERM this user has no permissions to run the 'randomkey' command",
+    });
+    expect(await kv.json('/randomkey', { headers: { authorization: `Bearer ${kv.readOnlyToken}` } })).toEqual(
+      {
+        status: 400,
+        body: { error: "NOPERM this user has no permissions to run the 'randomkey' command" },
+      },
+    );
+    // The standard token still may.
+    expect((await kv.json('/randomkey')).status).toBe(200);
   });
 
   it('cannot open a transaction (MULTI is not a read command) and nothing runs', async () => {
