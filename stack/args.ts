@@ -21,6 +21,8 @@ export interface StackArgs {
   llmKey?: string;
   /** KV: largest request (URL + body) in bytes; `ERR max request size exceeded` beyond it. */
   kvMaxRequestBytes: number;
+  /** KV: largest Redis reply passed on, in bytes; `ERR max reply size exceeded` beyond it. */
+  kvMaxReplyBytes: number;
   /** KV: commands per UTC day before `ERR max daily request limit exceeded`; undefined = no limit. */
   kvDailyLimit?: number;
   /** Shut down when stdin closes: set by a supervisor (the console) so its death never orphans the stack. */
@@ -51,6 +53,7 @@ export const USAGE = `usage: npm run stack -- [options]
   --llm-url URL             OpenAI-compatible base URL for api/llm (e.g. http://127.0.0.1:11434/v1)
   --llm-key KEY             bearer token for --llm-url
   --kv-max-request-size SIZE  KV request size limit, bytes or with kb/mb (default 10mb)
+  --kv-max-reply-size SIZE  KV reply size limit, bytes or with kb/mb (default 128mb)
   --kv-daily-limit N        KV commands per UTC day before requests are refused (default: no limit)
   --exit-with-stdin         shut down when stdin closes (used by the console, which supervises the stack)
   --log-level LEVEL         pino level for stderr logs (default info)
@@ -125,6 +128,7 @@ const VALUE_FLAGS: Record<string, ReadValue> = {
   },
   '--llm-key': (args, value) => (args.llmKey = value),
   '--kv-max-request-size': (args, value, flag) => (args.kvMaxRequestBytes = size(flag, value)),
+  '--kv-max-reply-size': (args, value, flag) => (args.kvMaxReplyBytes = size(flag, value)),
   '--kv-daily-limit': (args, value) => {
     if (!/^\d+$/.test(value) || Number(value) < 1)
       throw new ArgsError(`--kv-daily-limit must be a whole number of commands, at least 1, got '${value}'`);
@@ -161,6 +165,7 @@ export function parseArgs(argv: string[]): StackArgs {
     retentionMs: 7 * 86_400_000,
     durability: 'normal',
     kvMaxRequestBytes: 10 * 1_048_576,
+    kvMaxReplyBytes: 128 * 1_048_576,
     exitWithStdin: false,
     warmUp: true,
     logLevel: 'info',

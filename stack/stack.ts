@@ -49,6 +49,8 @@ export interface StackOptions {
   llmKey?: string;
   /** KV request size limit in bytes (default 10 MiB) and daily command limit (default none). */
   kvMaxRequestBytes?: number;
+  /** KV reply size limit in bytes (default 128 MiB). */
+  kvMaxReplyBytes?: number;
   kvDailyLimit?: number;
   /** How long a client may take to send a request, on both ports (stack/http/server.ts). */
   timeouts?: RequestTimeouts;
@@ -208,6 +210,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         allowedHosts: options.allowedHosts,
         randomCredentials,
         maxRequestBytes: options.kvMaxRequestBytes,
+        maxReplyBytes: options.kvMaxReplyBytes,
         dailyRequestLimit: options.kvDailyLimit,
         timeouts: options.timeouts,
         logger: logger.child({ service: 'kv' }),

@@ -17,6 +17,11 @@ export interface RedisTarget {
    * without a reset) would hold requests until TCP gives up, many minutes later. Default 30 s.
    */
   replyTimeoutMs?: number;
+  /**
+   * A reply larger than this is read and dropped as it arrives and answered as a `ReplyTooLargeError`
+   * (memory stays bounded whatever a value's size). Default: no limit.
+   */
+  maxReplyBytes?: number;
 }
 
 export interface RedisCredentials {
@@ -89,7 +94,7 @@ export class RedisConnection {
     private readonly socket: net.Socket,
     readonly target: RedisTarget,
   ) {
-    this.parser = new RespParser((value) => this.onReply(value));
+    this.parser = new RespParser((value) => this.onReply(value), target.maxReplyBytes);
     socket.on('data', (chunk: Buffer) => {
       this.waitingSince = Date.now();
       try {

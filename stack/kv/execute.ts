@@ -10,7 +10,7 @@ import { changesAclUsers, commandName, explainError, hasRule, isRestTokenCommand
 import type { DailyQuota } from './quota';
 import { DAILY_LIMIT_ERROR } from './quota';
 import type { RespArg, RespValue } from './resp';
-import { encodeCommands, RespError } from './resp';
+import { encodeCommands, ReplyTooLargeError, RespError } from './resp';
 
 /** Whom a request runs as: the connections of its token's Redis user. */
 export interface Principal {
@@ -171,6 +171,10 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         }
       }
       const exec = replies[commands.length]!;
+      if (exec instanceof ReplyTooLargeError) {
+        // The limit applies to EXEC's reply as a whole; the commands did run.
+        throw new HttpError(400, `${exec.message}; the transaction was executed, only its reply is refused`);
+      }
       if (exec instanceof RespError) throw new HttpError(400, exec.message);
       if (!Array.isArray(exec)) throw new HttpError(400, 'ERR transaction aborted');
       if (commands.some((args) => changesAclUsers(args))) ctx.aclChanged();

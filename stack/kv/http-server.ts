@@ -15,6 +15,8 @@ import type { ParsedUrl } from './request';
 import { parseUrl, pathCommand, route } from './request';
 import type { RespArg } from './resp';
 import { encodeReply, RespError } from './resp';
+import type { Piece } from './reply-stream';
+import { entriesPieces, entryPieces, isLargeReply, writePieces } from './reply-stream';
 import type { SseOptions } from './sse';
 import type { StreamStats } from './streams';
 import { createStreams } from './streams';
@@ -183,11 +185,13 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       const commands = parseCommandsBody(body ?? Buffer.alloc(0));
       const entries = await executor.transaction(principal, commands);
       // Transactions always answer JSON (the hosted service does the same).
+      if (entries.some(isLargeReply)) return streamJson(res, entriesPieces(entries, base64));
       return sendJson(res, 200, entriesJson(entries, base64));
     }
     if (target.kind === 'pipeline') {
       const results = await executor.run(principal, JsonCommandBatch.parse(body ?? Buffer.alloc(0)), resp2);
       if (resp2) return sendResp2(res, 200, results);
+      if (results.values.some(isLargeReply)) return streamJson(res, entriesPieces(results.values, base64));
       return sendJson(res, 200, entriesJson(results.values, base64));
     }
     let args: RespArg[];
@@ -206,7 +210,14 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     const value = results.values[0]!;
     if (resp2) return sendResp2(res, value instanceof RespError ? 400 : 200, results);
     if (value instanceof RespError) return sendError(res, 400, value.message);
+    if (isLargeReply(value)) return streamJson(res, entryPieces(value, base64));
     sendJson(res, 200, entryJson(value, base64));
+  }
+
+  /** A big reply, encoded and written piece by piece (reply-stream.ts). */
+  function streamJson(res: ServerResponse, pieces: Iterable<Piece>): Promise<void> {
+    if (res.headersSent || res.destroyed) return Promise.resolve();
+    return writePieces(res, 200, headers('application/json'), pieces);
   }
 
   function sendResp2(res: ServerResponse, status: number, { values, raws }: Results): void {

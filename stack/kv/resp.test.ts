@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 import type { RespValue } from './resp';
-import { encodeCommands, encodeReply, RespError, RespParser, RespProtocolError } from './resp';
+import {
+  encodeCommands,
+  encodeReply,
+  ReplyTooLargeError,
+  RespError,
+  RespParser,
+  RespProtocolError,
+} from './resp';
 
 function parseAll(chunks: Buffer[]): { value: RespValue; raw: Buffer }[] {
   const replies: { value: RespValue; raw: Buffer }[] = [];
@@ -82,5 +89,59 @@ describe('encoders', () => {
   it('encodes replies that parse back to the same value', () => {
     const value = [Buffer.from('a'), 'OK', 5, null, [new RespError('ERR x')], Buffer.from([0xff])];
     expect(parseAll([encodeReply(value)])[0]!.value).toEqual(value);
+  });
+});
+
+describe('RespParser with a reply size limit', () => {
+  function parseLimited(chunks: Buffer[], limit: number): { value: RespValue; raw: Buffer }[] {
+    const replies: { value: RespValue; raw: Buffer }[] = [];
+    const parser: RespParser = new RespParser(
+      (value) => replies.push({ value, raw: parser.currentRaw() }),
+      limit,
+    );
+    for (const chunk of chunks) parser.feed(chunk);
+    return replies;
+  }
+  const big = Buffer.concat([Buffer.from('$5000\r\n'), Buffer.alloc(5000, 0x61), Buffer.from('\r\n')]);
+  const list = Buffer.concat([
+    Buffer.from('*60\r\n'),
+    ...Array.from({ length: 60 }, () => Buffer.from(`$100\r\n${'b'.repeat(100)}\r\n`)),
+  ]);
+  const wire = Buffer.concat([
+    Buffer.from('+OK\r\n'),
+    big,
+    Buffer.from(':7\r\n'),
+    list,
+    Buffer.from('$2\r\nhi\r\n'),
+  ]);
+
+  it('answers an oversize bulk string or array with an error naming the limit, and stays in step', () => {
+    for (const chunks of [
+      [wire],
+      bytewise(wire),
+      [wire.subarray(0, 10), wire.subarray(10, 3000), wire.subarray(3000)],
+    ]) {
+      const replies = parseLimited(chunks, 1000);
+      expect(replies.map((r) => r.value)).toEqual([
+        'OK',
+        new ReplyTooLargeError(big.length, 1000),
+        7,
+        new ReplyTooLargeError(list.length, 1000),
+        Buffer.from('hi'),
+      ]);
+      expect((replies[1]!.value as RespError).message).toMatch(
+        /^ERR max reply size exceeded: the reply is 5009 bytes, the limit is 1000 bytes/,
+      );
+      // RESP2 output of a refused reply is the error itself.
+      expect(replies[1]!.raw.toString()).toMatch(/^-ERR max reply size exceeded/);
+      expect(replies[4]!.raw.toString()).toBe('$2\r\nhi\r\n');
+    }
+  });
+
+  it('passes replies up to the limit unchanged', () => {
+    const replies = parseLimited(bytewise(wire), big.length);
+    expect(replies[1]!.value).toEqual(Buffer.alloc(5000, 0x61));
+    expect(replies[1]!.raw).toEqual(big);
+    expect(replies[3]!.value).toBeInstanceOf(ReplyTooLargeError);
   });
 });

@@ -108,6 +108,28 @@ export function encodeReply(value: RespValue): Buffer {
 /** Thrown (and the connection dropped) when Redis sends bytes that are not RESP2. */
 export class RespProtocolError extends Error {}
 
+/**
+ * A reply larger than the parser's limit, given in place of the reply (issue 18: a 512 MB GET must not make
+ * the bridge hold gigabytes). Its bytes were read and dropped as they arrived, so the connection stays in
+ * step and its next replies are intact.
+ */
+export class ReplyTooLargeError extends RespError {
+  constructor(
+    readonly replyBytes: number,
+    readonly limitBytes: number,
+  ) {
+    super(
+      `ERR max reply size exceeded: the reply is ${replyBytes} bytes, the limit is ${limitBytes} bytes ` +
+        `(${formatMiB(limitBytes)}, --kv-max-reply-size); read big values in parts (GETRANGE, LRANGE or HSCAN with a range)`,
+    );
+  }
+}
+
+function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(2)} MiB`;
+}
+
 interface Frame {
   items: RespValue[];
   next: number;
@@ -132,20 +154,42 @@ export class RespParser {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private need = 0;
+  /** Bytes of the current reply already consumed from earlier buffers (its size so far, with `pos`). */
+  private consumedBefore = 0;
+  /** The current reply is over the limit: its values are not kept, its bulk payloads are skipped. */
+  private oversize = false;
+  /** Payload bytes (and CRLF) of a skipped bulk string still to come. */
+  private skip = 0;
+  /** The error being delivered in place of an oversize reply (its raw bytes are its own encoding). */
+  private tooLarge: ReplyTooLargeError | undefined;
 
   /**
    * `onReply` gets each top-level reply's value; during that call `currentRaw()` gives its exact wire
    * bytes (for RESP2 output). No object is allocated per reply unless the raw bytes are asked for.
+   * A reply larger than `maxReplyBytes` is delivered as a `ReplyTooLargeError` instead.
    */
-  constructor(private readonly onReply: (value: RespValue) => void) {}
+  constructor(
+    private readonly onReply: (value: RespValue) => void,
+    private readonly maxReplyBytes = Infinity,
+  ) {}
 
   /** The wire bytes of the reply being delivered to `onReply` (only valid during that call). */
   currentRaw(): Buffer {
+    if (this.tooLarge) return encodeReply(this.tooLarge);
     const tail = this.buf.subarray(this.replyStart, this.pos);
     return this.rawParts.length === 0 ? tail : Buffer.concat([...this.rawParts, tail]);
   }
 
   feed(chunk: Buffer): void {
+    if (this.skip > 0) {
+      // The rest of a bulk string of an oversize reply: counted, never kept.
+      const n = Math.min(this.skip, chunk.length);
+      this.skip -= n;
+      // Counted while its reply is still being read (a bulk inside an array); a top-level one was delivered.
+      if (this.oversize) this.consumedBefore += n;
+      if (n === chunk.length) return;
+      chunk = chunk.subarray(n);
+    }
     if (this.buf.length === 0 && this.pending.length === 0) {
       this.buf = chunk;
     } else {
@@ -219,6 +263,17 @@ export class RespParser {
           }
           const dataStart = lineEnd + 2;
           const dataEnd = dataStart + len;
+          if (this.oversize || this.consumedBefore + (dataEnd + 2 - this.replyStart) > this.maxReplyBytes) {
+            this.dropReply();
+            value = null;
+            if (dataEnd + 2 <= buf.length) {
+              this.pos = dataEnd + 2;
+            } else {
+              this.skip = dataEnd + 2 - buf.length;
+              this.pos = buf.length;
+            }
+            break;
+          }
           if (dataEnd + 2 > buf.length) {
             this.suspend(dataEnd + 2);
             return;
@@ -259,9 +314,26 @@ export class RespParser {
     }
   }
 
+  /** The current reply is over the limit: let go of what it holds; later values are read and dropped. */
+  private dropReply(): void {
+    if (this.oversize) return;
+    this.oversize = true;
+    this.rawParts = [];
+    for (const frame of this.stack) frame.items.fill(null);
+  }
+
   private emit(value: RespValue): void {
-    this.onReply(value);
+    if (this.oversize) {
+      const size = this.consumedBefore + (this.pos - this.replyStart) + this.skip;
+      this.tooLarge = new ReplyTooLargeError(size, this.maxReplyBytes);
+      this.onReply(this.tooLarge);
+      this.tooLarge = undefined;
+      this.oversize = false;
+    } else {
+      this.onReply(value);
+    }
     if (this.rawParts.length > 0) this.rawParts = [];
+    this.consumedBefore = 0;
     this.replyStart = this.pos;
   }
 
@@ -271,7 +343,10 @@ export class RespParser {
    */
   private suspend(needAbsolute: number): void {
     const from = this.pos;
-    if (from > this.replyStart) this.rawParts.push(this.buf.subarray(this.replyStart, from));
+    if (from > this.replyStart) {
+      if (!this.oversize) this.rawParts.push(this.buf.subarray(this.replyStart, from));
+      this.consumedBefore += from - this.replyStart;
+    }
     this.buf = from >= this.buf.length ? EMPTY : this.buf.subarray(from);
     this.need = needAbsolute - from;
     this.pos = 0;

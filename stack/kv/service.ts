@@ -21,6 +21,11 @@ import { createBrowserGuard } from '../security/browser-guard';
 import { baseUrl, closeServer, createJsonServer, listen, type RequestTimeouts } from '../http/server';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/**
+ * The hosted service's largest record is 100 MB, so a value of that size must be readable; anything above
+ * this is refused (400) rather than held in memory (issue 18).
+ */
+export const DEFAULT_MAX_REPLY_BYTES = 128 * 1024 * 1024;
 
 export interface KvServiceOptions {
   /** Interface to bind, 127.0.0.1 unless the user asked otherwise. */
@@ -38,6 +43,8 @@ export interface KvServiceOptions {
   logger: Logger;
   /** Largest request (URL + body) accepted; default 10 MiB (`ERR max request size exceeded`). */
   maxRequestBytes?: number;
+  /** Largest Redis reply passed on (bigger ones: 400 `ERR max reply size exceeded`); default 128 MiB. */
+  maxReplyBytes?: number;
   /** Commands per UTC day before `ERR max daily request limit exceeded`; default: no limit. */
   dailyRequestLimit?: number;
   /** Bytes an SSE client may fall behind before lines are dropped (with a notice); default 1 MiB. */
@@ -122,6 +129,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   const dir = path.join(options.dataDir, 'kv');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const store = CredentialStore.load(dir);
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
 
   let managed: ManagedRedis | undefined;
   let target: () => RedisTarget;
@@ -134,6 +142,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   if (options.redisUrl) {
     const external = parseRedisUrl(options.redisUrl);
     external.target.replyTimeoutMs = options.replyTimeoutMs;
+    external.target.maxReplyBytes = maxReplyBytes;
     target = () => external.target;
     adminCredentials = external.credentials;
     try {
@@ -155,7 +164,13 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
       binary: options.redisBinary,
     });
     const m = managed;
-    target = () => ({ host: m.host, port: m.port, db: 0, replyTimeoutMs: options.replyTimeoutMs });
+    target = () => ({
+      host: m.host,
+      port: m.port,
+      db: 0,
+      replyTimeoutMs: options.replyTimeoutMs,
+      maxReplyBytes,
+    });
     adminCredentials = { username: 'default', password: store.redisPassword };
   }
 
