@@ -5,6 +5,7 @@ type Bench = { run(args: string[]): Promise<void> };
 const benches: Record<string, () => Promise<Bench>> = {
   startup: () => import('./startup'),
   messages: () => import('./messages'),
+  schedules: () => import('./schedules'),
   workflows: () => import('./workflows'),
   kv: () => import('./kv'),
   ui: () => import('./ui'),
