@@ -91,3 +91,12 @@ describe('next fire times', () => {
     ]);
   });
 });
+
+describe('cron in words', () => {
+  it('says the expression and its zone', async () => {
+    const { describeCron } = await import('./cron-words');
+    expect(describeCron('CRON_TZ=Europe/Berlin 17 3 * * *')).toBe('Every day at 03:17, Europe/Berlin');
+    expect(describeCron('*/5 * * * *')).toBe('Every 5 minutes, UTC');
+    expect(describeCron('0 9 * * MON-FRI')).toBe('At 09:00, Monday through Friday, UTC');
+  });
+});

@@ -23,6 +23,7 @@ import type {
   SigningKeys,
   UrlGroup,
 } from '../../../../shared/messages/types';
+import type { Schedule, ScheduleCreated, ScheduleTriggered } from '../../../../shared/messages/schedules';
 import type { ServiceResponse } from '../../http/service-http';
 import {
   type QueryValue,
@@ -41,6 +42,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 const topicPath = (name: string, suffix = '') => `/v2/topics/${enc(name)}${suffix}`;
 const queuePath = (name: string, suffix = '') => `/v2/queues/${enc(name)}${suffix}`;
 const dlqPath = (dlqId: string) => `/v2/dlq/${enc(dlqId)}`;
+const schedulePath = (id: string, suffix = '') => `/v2/schedules/${enc(id)}${suffix}`;
 const PROBE_PATH = '/v2/queues';
 
 /** Where a profile's message API is (the workflow service shares its host and token). */
@@ -276,6 +278,47 @@ export class MessageClient {
 
   async deleteQueue(name: string): Promise<void> {
     await this.api.request({ method: 'DELETE', path: queuePath(name) });
+  }
+
+  // ---- schedules; create, pause, resume and delete answer nothing the console needs (read it back)
+
+  async schedules(): Promise<Schedule[]> {
+    return (await this.api.json<Schedule[] | null>({ path: '/v2/schedules' })).body ?? [];
+  }
+
+  async schedule(id: string): Promise<Schedule> {
+    return (await this.api.json<Schedule>({ path: schedulePath(id) })).body;
+  }
+
+  /** The request comes built from shared/messages/schedule-form.ts (what the editor previewed). */
+  async createSchedule(request: BuiltRequest): Promise<string> {
+    const response = await this.api.json<ScheduleCreated>({
+      method: 'POST',
+      path: request.path,
+      headers: Object.fromEntries(request.headers),
+      body: request.body,
+    });
+    if (typeof response.body?.scheduleId !== 'string') throw unexpected(response.status, response.body);
+    return response.body.scheduleId;
+  }
+
+  /** PATCH, as the vendor's SDK sends it (the real service and the local stack also take POST). */
+  async setSchedulePaused(id: string, paused: boolean): Promise<void> {
+    await this.api.request({ method: 'PATCH', path: schedulePath(id, paused ? '/pause' : '/resume') });
+  }
+
+  async deleteSchedule(id: string): Promise<void> {
+    await this.api.request({ method: 'DELETE', path: schedulePath(id) });
+  }
+
+  /** The local stack's trigger now (a local extension: the real service has no such endpoint). */
+  async triggerScheduleLocally(id: string): Promise<string[]> {
+    const response = await this.api.json<ScheduleTriggered>({
+      method: 'POST',
+      path: `/local/schedules/${enc(id)}/trigger`,
+    });
+    if (!Array.isArray(response.body?.messageIds)) throw unexpected(response.status, response.body);
+    return response.body.messageIds;
   }
 
   // ---- logs and cancel

@@ -7,6 +7,7 @@ import { keyHandlers } from './keys';
 import { logHandlers } from './logs';
 import { publishHandlers } from './publish';
 import { queueHandlers } from './queues';
+import { scheduleHandlers } from './schedules';
 import { urlGroupHandlers } from './url-groups';
 
 export interface MessageHandlerDeps {
@@ -25,6 +26,7 @@ export function messageHandlers(deps: MessageHandlerDeps) {
     ...urlGroupHandlers({ profiles }),
     ...logHandlers({ profiles }),
     ...queueHandlers({ profiles }),
+    ...scheduleHandlers({ profiles }),
     ...dlqHandlers({ profiles, logError: deps.logError }),
     ...keyHandlers({ profiles }),
   };

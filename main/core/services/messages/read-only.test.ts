@@ -17,6 +17,10 @@ const CALL_SAMPLES: readOnly.Samples = {
   'messages.dlq.retry': { dlqId: '1-0' },
   'messages.dlq.delete': { dlqId: '1-0' },
   'messages.keys.rotate': {},
+  'messages.schedules.save': { form: { cron: '* * * * *', message: { url: 'http://127.0.0.1:9/x' } } },
+  'messages.schedules.setPaused': { scheduleId: 's', paused: true },
+  'messages.schedules.delete': { scheduleId: 's' },
+  'messages.schedules.trigger': { scheduleId: 's' },
 };
 const STREAM_SAMPLES: readOnly.Samples = {
   'messages.dlq.bulk': { action: 'retry', target: { dlqIds: ['1-0'] } },
@@ -28,7 +32,9 @@ describe('read-only profiles, enforced in main', () => {
 
   it('covers every write procedure of the message operations', () => {
     expect(
-      readOnly.writeProcedureNames((name) => /^messages\.(urlGroups|logs|queues|dlq|keys)\./.test(name)),
+      readOnly.writeProcedureNames((name) =>
+        /^messages\.(urlGroups|logs|queues|dlq|keys|schedules)\./.test(name),
+      ),
     ).toEqual([...Object.keys(CALL_SAMPLES), ...Object.keys(STREAM_SAMPLES)].sort());
   });
 
@@ -43,9 +49,10 @@ describe('read-only profiles, enforced in main', () => {
         'messages.dlq.list',
         'messages.logs.list',
         'messages.keys.get',
+        'messages.schedules.list',
       ]) {
         expect((await core.router.call(name, { profileId })).ok, name).toBe(true);
       }
-      expect(env.proxy.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
+      expect(env.proxy.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET', 'GET']);
     }));
 });

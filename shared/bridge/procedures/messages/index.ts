@@ -6,6 +6,7 @@ import { keyProcedures } from './keys';
 import { logProcedures } from './logs';
 import { publishProcedures } from './publish';
 import { queueProcedures } from './queues';
+import { scheduleProcedures } from './schedules';
 import { urlGroupProcedures } from './url-groups';
 
 export const messageProcedures = {
@@ -15,6 +16,7 @@ export const messageProcedures = {
   ...urlGroupProcedures,
   ...logProcedures,
   ...queueProcedures,
+  ...scheduleProcedures,
   ...dlqProcedures,
   ...keyProcedures,
 };

@@ -1,0 +1,121 @@
+import { Client } from '@upstash/qstash';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyComposer } from '../../../../shared/composer/model';
+import { emptyScheduleForm } from '../../../../shared/messages/schedule-form';
+import type { Schedule } from '../../../../shared/messages/schedules';
+import {
+  eventually,
+  profileFor,
+  type RealStack,
+  startDestination,
+  startRealStack,
+} from '../test-stack/real-stack';
+import { routerWith, valueOf } from '../test-stack/router';
+import { scheduleHandlers } from './schedules';
+
+describe('schedule handlers against the local stack', () => {
+  let stack: RealStack;
+  let sink: Awaited<ReturnType<typeof startDestination>>;
+  let sdk: Client;
+  beforeAll(async () => {
+    stack = await startRealStack();
+    sink = await startDestination();
+    sdk = new Client({ baseUrl: stack.url, token: stack.token, retry: false, enableTelemetry: false });
+  });
+  afterAll(async () => {
+    await sink.close();
+    await stack.stop();
+  });
+
+  const router = (readOnly = new Set<string>()) =>
+    routerWith(
+      scheduleHandlers({ profiles: { resolve: (id) => profileFor(stack.url, stack.token, id) } }),
+      readOnly,
+    );
+  const call = async <T>(name: string, input: object, profileId = 'p') =>
+    valueOf<T>(await router().call(name, { profileId, ...input }));
+
+  it('lists a schedule the SDK made, and the SDK sees a pause made here', async () => {
+    const { scheduleId } = await sdk.schedules.create({
+      destination: `${sink.url}/sdk`,
+      cron: 'CRON_TZ=Europe/Berlin 17 3 * * *',
+      body: 'from the sdk',
+    });
+    const listed = await call<Schedule[]>('messages.schedules.list', {});
+    expect(listed.find((s) => s.scheduleId === scheduleId)).toMatchObject({
+      cron: 'CRON_TZ=Europe/Berlin 17 3 * * *',
+      body: 'from the sdk',
+      isPaused: false,
+    });
+    const paused = await call<Schedule>('messages.schedules.setPaused', { scheduleId, paused: true });
+    expect(paused.isPaused).toBe(true);
+    expect((await sdk.schedules.get(scheduleId)).isPaused).toBe(true);
+    await call('messages.schedules.setPaused', { scheduleId, paused: false });
+    expect((await sdk.schedules.get(scheduleId)).isPaused).toBe(false);
+    expect(await call('messages.schedules.delete', { scheduleId })).toEqual({ deleted: scheduleId });
+    await expect(sdk.schedules.get(scheduleId)).rejects.toThrow('not found');
+  });
+
+  it('saves the editor’s form (create, then update in place) and refuses a bad one field by field', async () => {
+    const form = emptyScheduleForm({
+      scheduleId: 'nightly-report',
+      cron: '0 4 * * *',
+      timezone: 'America/New_York',
+      message: emptyComposer({ url: `${sink.url}/report`, retries: '1', labels: 'reports' }),
+    });
+    const created = await call<Schedule>('messages.schedules.save', { form });
+    expect(created).toMatchObject({
+      scheduleId: 'nightly-report',
+      cron: 'CRON_TZ=America/New_York 0 4 * * *',
+      retries: 1,
+      labels: ['reports'],
+    });
+    const updated = await call<Schedule>('messages.schedules.save', {
+      form: { ...form, cron: '30 5 * * 1-5' },
+    });
+    expect(updated).toMatchObject({ scheduleId: 'nightly-report', createdAt: created.createdAt });
+    expect(updated.cron).toBe('CRON_TZ=America/New_York 30 5 * * 1-5');
+
+    const bad = await router().call('messages.schedules.save', {
+      profileId: 'p',
+      form: { ...form, cron: '61 * * * *', timezone: 'Mars/Base' },
+    });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.code).toBe('INVALID_INPUT');
+      expect(bad.error.fields?.timezone).toContain("unknown time zone 'Mars/Base'");
+    }
+    const refused = await router(new Set(['ro'])).call('messages.schedules.save', { profileId: 'ro', form });
+    expect(refused.ok).toBe(false);
+    await call('messages.schedules.delete', { scheduleId: 'nightly-report' });
+  });
+
+  it('triggers now: through the local stack’s trigger on the Local profile, as a publish elsewhere', async () => {
+    const { scheduleId } = await sdk.schedules.create({
+      destination: `${sink.url}/now`,
+      cron: '0 0 1 1 *',
+      body: 'now',
+      retries: 0,
+    });
+    const local = await call<{ messageIds: string[]; via: string }>(
+      'messages.schedules.trigger',
+      { scheduleId },
+      'local',
+    );
+    expect(local.via).toBe('local');
+    const viaPublish = await call<{ messageIds: string[]; via: string }>('messages.schedules.trigger', {
+      scheduleId,
+    });
+    expect(viaPublish.via).toBe('publish');
+    const arrived = await eventually(async () => {
+      const now = sink.received.filter((r) => r.url === '/now');
+      return now.length === 2 ? now : undefined;
+    });
+    const tagged = arrived.map((r) => r.headers['upstash-schedule-id']);
+    expect(tagged.sort()).toEqual([scheduleId, undefined].sort());
+    expect(arrived.every((r) => r.body === 'now')).toBe(true);
+    expect((await sdk.schedules.get(scheduleId)).lastScheduleStates).toHaveProperty(
+      local.messageIds[0] as string,
+    );
+  });
+});
