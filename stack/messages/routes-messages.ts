@@ -2,7 +2,7 @@
 import type { DLQListResponse, LogsResponse } from '../../shared/messages/types';
 import { MAX_PAGE_BYTES } from '../../shared/messages/limits';
 import { HttpError, type RequestContext, type Router } from '../http/server';
-import type { DlqRecord } from '../store/dlq';
+import { DLQ_ENTRY_GONE, type DlqRecord } from '../store/dlq';
 import type { StoreFilters } from '../store/query-filters';
 import { hasFilter, jsonSource, parseCount, parseCursor, parseFilters } from './filters';
 import { collectHeaders, planOverride, PublishError } from './publish-request';
@@ -85,7 +85,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   ): Promise<{ entries: DlqRecord[]; next?: number; byIds: boolean }> => {
     const filters = await bulkFilters(ctx, { dlq: true });
     if (filters.dlqIds) {
-      const entries = filters.dlqIds.map((id) => store.dlq.get(id));
+      const entries = [...new Set(filters.dlqIds)].map((id) => store.dlq.get(id));
       return { entries: entries.filter((entry): entry is DlqRecord => entry !== undefined), byIds: true };
     }
     const count = parseCount(ctx.query, 100, 100);
@@ -101,7 +101,16 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
     return { body: next !== undefined ? { deleted, cursor: String(next) } : { deleted } };
   });
 
-  const retry = async (ctx: RequestContext, entries: DlqRecord[]): Promise<{ messageId: string }[]> => {
+  /**
+   * Publishes the entries' messages again (with the request's header overrides), each entry taken in the same
+   * transaction: one taken by another request meanwhile is skipped — or, for entries named by id (`named`),
+   * fails the whole request with 404 and retries none.
+   */
+  const retry = async (
+    ctx: RequestContext,
+    entries: DlqRecord[],
+    named: boolean,
+  ): Promise<{ messageId: string }[]> => {
     const now = clock.now();
     const headers = collectHeaders(ctx.req.rawHeaders);
     let planned;
@@ -114,23 +123,37 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
     const inserts = planned.map(({ spec, dueAt, entry }) =>
       prepareInsert([{ spec, dueAt, body: entry.message.body }], now),
     );
-    const results = await writer.commitAll(
-      planned.flatMap(({ entry }, index): MessageWrite[] => [
-        (inserts[index] as ReturnType<typeof prepareInsert>).call,
-        ['deleteDlq', entry.dlqId],
-      ]),
-    );
-    return planned.map(({ entry, spec, dueAt }, index) => {
-      const inserted = (inserts[index] as ReturnType<typeof prepareInsert>).result(results[index * 2]);
+    let results: unknown[];
+    try {
+      results = await writer.commitAll(
+        planned.map(({ entry }, index): MessageWrite => [
+          'retryDlq',
+          entry.dlqId,
+          (inserts[index] as ReturnType<typeof prepareInsert>).prepared,
+          now,
+          named,
+        ]),
+      );
+    } catch (error) {
+      if (error instanceof Error && error.message.includes(DLQ_ENTRY_GONE))
+        throw new HttpError(
+          404,
+          `some messages were not found (retried or deleted meanwhile): ${error.message}`,
+        );
+      throw error;
+    }
+    return planned.flatMap(({ entry, spec, dueAt }, index) => {
+      if (results[index] === null) return [];
+      const inserted = (inserts[index] as ReturnType<typeof prepareInsert>).result(results[index]);
       engine.addInserted(inserted, [{ spec, dueAt, body: entry.message.body }]);
-      return { messageId: (inserted.results[0] as { messageId: string }).messageId };
+      return [{ messageId: (inserted.results[0] as { messageId: string }).messageId }];
     });
   };
 
   router.add('POST', '/v2/dlq/retry/:id', async (ctx) => {
     const entry = store.dlq.get(ctx.params.id as string);
     if (!entry) throw dlqNotFound(ctx.params.id as string);
-    const [response] = await retry(ctx, [entry]);
+    const [response] = await retry(ctx, [entry], true);
     return { status: 201, body: response };
   });
   router.add('POST', '/v2/dlq/retry', async (ctx) => {
@@ -139,8 +162,8 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
       const missing = filters.dlqIds.filter((id) => !store.dlq.get(id));
       if (missing.length > 0) throw new HttpError(404, `some messages were not found: ${missing.join(', ')}`);
     }
-    const { entries, next } = await bulkTargets(ctx);
-    const responses = await retry(ctx, entries);
+    const { entries, next, byIds } = await bulkTargets(ctx);
+    const responses = await retry(ctx, entries, byIds);
     return { status: 201, body: { cursor: next !== undefined ? String(next) : '', responses } };
   });
 

@@ -2,7 +2,7 @@
 // transactions — on the main thread or in the writer thread — so their arguments and results must be plain
 // (structured-cloneable) data.
 import type { HeaderMap, MessageState } from '../../shared/messages/types';
-import type { NewDlqEntry } from '../store/dlq';
+import { DLQ_ENTRY_GONE, type NewDlqEntry } from '../store/dlq';
 import type { EventData } from '../store/events';
 import { messageRow, type MessageRow, type PendingRow } from '../store/messages';
 import type { QueueRecord } from '../store/queues';
@@ -94,6 +94,23 @@ export function prepareInsert(
 
 export const MESSAGE_WRITES = {
   insertPlanned,
+  /**
+   * A DLQ retry: takes the entry and publishes its message again — or, when another request took the entry
+   * first, does nothing (null), or fails the whole transaction if the entry was `required` (named by id).
+   */
+  retryDlq: (
+    store: StackStore,
+    dlqId: string,
+    messages: PreparedMessage[],
+    now: number,
+    required: boolean,
+  ): InsertOutcome[] | null => {
+    if (!store.dlq.delete(dlqId)) {
+      if (required) throw new Error(`${DLQ_ENTRY_GONE}: ${dlqId}`);
+      return null;
+    }
+    return insertPlanned(store, messages, now);
+  },
   event: (store: StackStore, seq: number, now: number, state: MessageState, data?: EventData) =>
     store.events.insert(seq, now, state, data),
   /** A successful attempt: its ACTIVE event (unless already written), DELIVERED, and finished. */

@@ -5,6 +5,13 @@ import { whereClause, type StoreFilters } from './query-filters';
 import { base64Bytes, boundedPage } from './paging';
 import type { Params, Statements } from './statements';
 
+/**
+ * The error of an action on a DLQ entry that another request has just taken (retried, restarted, resumed or
+ * deleted it): every action claims its entries inside the transaction that acts on them, so each entry is
+ * acted on once. The routes answer it with 404.
+ */
+export const DLQ_ENTRY_GONE = 'DLQ entry not found';
+
 export interface DlqRecord {
   dlqId: string;
   createdAt: number;

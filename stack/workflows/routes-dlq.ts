@@ -10,6 +10,25 @@ import { redacted, redactHeaders } from '../messages/records';
 import { planned, planStep, workflowMeta } from './plan';
 import { cursor, integer, multi, requireFilterOrAll, runFilters } from './query';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
+import { DLQ_ENTRY_GONE } from '../store/dlq';
+
+/**
+ * Commits a DLQ action's writes. Each entry is claimed inside them; an entry another request took first is
+ * skipped, or — for an action on named entries — fails the whole action with 404, acting on none.
+ */
+async function commitClaims(runtime: WorkflowRuntime, calls: unknown[]): Promise<unknown[]> {
+  try {
+    return await runtime.writer.commitAll(calls as never);
+  } catch (error) {
+    if (error instanceof Error && error.message.includes(DLQ_ENTRY_GONE)) {
+      throw new HttpError(
+        404,
+        `${error.message.slice(error.message.indexOf(DLQ_ENTRY_GONE))} (another request restarted, resumed or deleted it)`,
+      );
+    }
+    throw error;
+  }
+}
 
 const DLQ_PAGE_MAX = 100;
 
@@ -86,19 +105,19 @@ function selectDlq(
   ctx: RequestContext,
   what: string,
   defaultCount: number | undefined,
-): { runs: RunRecord[]; next?: number } {
+): { runs: RunRecord[]; next?: number; byIds: boolean } {
   const filters = dlqFilters(ctx.query);
   if (filters.dlqIds) {
-    const runs = filters.dlqIds.map((id) => {
+    const runs = [...new Set(filters.dlqIds)].map((id) => {
       const run = runtime.store.runByDlqId(id);
       if (!run) throw new HttpError(404, `DLQ entry '${id}' not found`);
       return run;
     });
-    return { runs };
+    return { runs, byIds: true };
   }
   requireFilterOrAll(ctx.query, withoutDlqMarker(filters), what);
   const count = integer(ctx.query, 'count', 1, 100_000) ?? defaultCount ?? Number.MAX_SAFE_INTEGER;
-  return runtime.store.listRuns(filters, cursor(ctx.query), Math.min(count, 1_000_000));
+  return { ...runtime.store.listRuns(filters, cursor(ctx.query), Math.min(count, 1_000_000)), byIds: false };
 }
 
 /** Settings a restart/resume request overrides (Retries, Delay, Retry-Delay, Flow-Control, Label, Failure-Callback). */
@@ -128,20 +147,31 @@ function overrides(runtime: WorkflowRuntime, ctx: RequestContext): Overrides {
   };
 }
 
-/** New runs from the start of failed ones: one transaction for the whole batch (runs, logs, DLQ removals). */
-async function restart(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRecord[]): Promise<unknown[]> {
+/**
+ * New runs from the start of failed ones: one transaction for the whole batch (runs, logs, DLQ removals). A run
+ * starts only if its DLQ entry is claimed in that transaction; `named` (entries asked for by id) fails the
+ * whole batch when one is gone, otherwise the gone ones are skipped.
+ */
+async function restart(
+  runtime: WorkflowRuntime,
+  ctx: RequestContext,
+  runs: RunRecord[],
+  named: boolean,
+): Promise<unknown[]> {
   const now = runtime.clock.now();
   const configOf = overrides(runtime, ctx);
   const initials = runtime.store.firstEntries(runs.map((run) => run.seq));
   const plans: PlannedAppend[] = [];
-  const calls: unknown[] = [];
   for (const old of runs) {
+    if (old.dlqId === undefined) continue;
     const config = configOf(old);
     const run = { runId: `wfr_${base58(21)}`, url: old.url, createdAt: now, callerIp: old.callerIp, config };
     const message = planStep(run, { forward: {} }, Buffer.alloc(0), now);
     plans.push({
       item: {
         create: run,
+        claimDlq: { runSeq: old.seq, dlqId: old.dlqId },
+        soft: !named,
         entry: {
           messageId: message.row.id,
           callType: 'step',
@@ -151,18 +181,25 @@ async function restart(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunR
       },
       message,
     });
-    calls.push(['wfDeleteDlq', old.seq, old.dlqId]);
   }
+  if (plans.length === 0) return [];
   const append = runtime.appendCall(plans, now);
-  const results = await runtime.writer.commitAll([append.call, ...calls] as never);
-  append.committed(results[0]);
-  return plans.map((plan) => ({
-    workflowRunId: plan.item.create?.runId,
-    workflowCreatedAt: plan.item.create?.createdAt,
-  }));
+  const [result] = await commitClaims(runtime, [append.call]);
+  const appended = append.committed(result);
+  return plans.flatMap((plan, index) =>
+    appended[index]
+      ? [{ workflowRunId: plan.item.create?.runId, workflowCreatedAt: plan.item.create?.createdAt }]
+      : [],
+  );
 }
 
-async function resume(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRecord[]): Promise<unknown[]> {
+/** The same runs from their failed messages; each only if its DLQ entry is claimed (see restart). */
+async function resume(
+  runtime: WorkflowRuntime,
+  ctx: RequestContext,
+  runs: RunRecord[],
+  named: boolean,
+): Promise<unknown[]> {
   const now = runtime.clock.now();
   const configOf = overrides(runtime, ctx);
   const calls: unknown[] = [];
@@ -177,10 +214,24 @@ async function resume(runtime: WorkflowRuntime, ctx: RequestContext, runs: RunRe
     if (config.labels) spec.labels = config.labels;
     const dueAt = now + (config.delayMs ?? 0);
     spec.notBefore = dueAt;
-    calls.push(['wfResume', run.seq, run.dlqId, entry.message.seq, now, dueAt, config, JSON.stringify(spec)]);
+    calls.push([
+      'wfResume',
+      run.seq,
+      run.dlqId,
+      entry.message.seq,
+      now,
+      dueAt,
+      config,
+      JSON.stringify(spec),
+      named,
+    ]);
     reopened.push({ run, seq: entry.message.seq, dueAt });
   }
-  const results = await runtime.writer.commitAll(calls as never);
+  if (named && reopened.length < runs.length) {
+    const gone = runs.find((run) => !reopened.some((item) => item.run === run));
+    throw new HttpError(404, `DLQ entry '${gone?.dlqId ?? gone?.runId}' not found`);
+  }
+  const results = await commitClaims(runtime, calls);
   const out: unknown[] = [];
   reopened.forEach(({ run, seq }, index) => {
     if (results[index] !== true) return;
@@ -238,7 +289,9 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
     return results.filter((result) => result === true).length;
   };
   router.add('DELETE', '/v2/workflows/dlq/:dlqId', async (ctx) => {
-    await remove([one(ctx)]);
+    // Deleted by another request since `one` found it: gone, as for any second delete.
+    if ((await remove([one(ctx)])) === 0)
+      throw new HttpError(404, `DLQ entry '${ctx.params.dlqId}' not found`);
     return { status: 200, body: { deleted: 1 } };
   });
   router.add('DELETE', '/v2/workflows/dlq', async (ctx) => {
@@ -251,12 +304,12 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
   for (const action of ['restart', 'resume'] as const) {
     const run = action === 'restart' ? restart : resume;
     router.add('POST', `/v2/workflows/dlq/${action}`, async (ctx) => {
-      const { runs, next } = selectDlq(runtime, ctx, `${action} DLQ runs`, undefined);
-      const workflowRuns = await run(runtime, ctx, runs);
+      const { runs, next, byIds } = selectDlq(runtime, ctx, `${action} DLQ runs`, undefined);
+      const workflowRuns = await run(runtime, ctx, runs, byIds);
       return { status: 200, body: { workflowRuns, cursor: next !== undefined ? String(next) : '' } };
     });
     router.add('POST', `/v2/workflows/dlq/${action}/:dlqId`, async (ctx) => {
-      const [result] = await run(runtime, ctx, [one(ctx)]);
+      const [result] = await run(runtime, ctx, [one(ctx)], true);
       if (!result) throw new HttpError(409, `DLQ entry '${ctx.params.dlqId}' could not be ${action}ed`);
       return { status: 200, body: { workflowRuns: [result], ...(result as object) } };
     });
@@ -303,10 +356,15 @@ async function retryFailure(runtime: WorkflowRuntime, run: RunRecord): Promise<R
   message.row.id = newMessageId();
   message.record.id = message.row.id;
   const info = { ...failure, messageId: message.row.id, state: 'CALLBACK_INPROGRESS' as const };
-  const results = await runtime.writer.commitAll([
-    ['wfFailure', run.seq, info],
-    ['wfInsertMessage', message.row, now],
+  const [seq] = await runtime.writer.commitAll([
+    ['wfRetryFailure', run.seq, previous.id, info, message.row, now],
   ] as never);
-  runtime.engine.add([runtime.pendingRow(message, results[1] as number, now)]);
+  if (seq === null) {
+    throw new HttpError(
+      409,
+      `the failure callback of workflow run '${run.runId}' was just sent again by another request`,
+    );
+  }
+  runtime.engine.add([runtime.pendingRow(message, seq as number, now)]);
   return { status: 200, body: { workflowRunId: run.runId, workflowCreatedAt: run.createdAt } };
 }

@@ -1,6 +1,7 @@
 // Every write of the workflow service, as named operations. They join the message service's group commits
 // (on the main thread or in the writer thread), so arguments and results are plain data. An append checks the
 // run's state inside the transaction: a step can never land in a run that has just ended.
+import { DLQ_ENTRY_GONE } from '../store/dlq';
 import type { MessageRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
 import {
@@ -17,14 +18,26 @@ import {
 /** The error an append throws for a run that is not active; the routes answer it with 400. */
 export const RUN_NOT_ACTIVE = 'workflow run is not active';
 
+/** Takes a failed run's DLQ entry; false when it is gone already. */
+function claimDlq(store: StackStore, runSeq: number, dlqId: string): boolean {
+  if (!store.dlq.delete(dlqId)) return false;
+  workflowStoreOf(store).setDlqId(runSeq, null);
+  return true;
+}
+
 export interface AppendItem {
   /** Creates the run; its entry becomes entry 0. */
   create?: NewRun;
   /** Otherwise: the active run with this id, or the run with this seq (must be active too). */
   runId?: string;
   runSeq?: number;
-  /** Skip the item (result null) instead of failing the transaction when the run is not active. */
+  /**
+   * Skip the item (result null) instead of failing the transaction when the run is not active, or when the
+   * DLQ entry to claim is gone.
+   */
   soft?: boolean;
+  /** Appended only if this DLQ entry (of that failed run) can be taken: a restart claims its entry. */
+  claimDlq?: { runSeq: number; dlqId: string };
   /** Only if this waiter still exists; it is deleted. */
   waiterSeq?: number;
   /** A lookback event of the run consumed by this append. */
@@ -50,6 +63,10 @@ export type AppendResult =
 function append(store: StackStore, items: AppendItem[], now: number): AppendResult[] {
   const workflows = workflowStoreOf(store);
   return items.map((item): AppendResult => {
+    if (item.claimDlq && !claimDlq(store, item.claimDlq.runSeq, item.claimDlq.dlqId)) {
+      if (item.soft) return null;
+      throw new Error(`${DLQ_ENTRY_GONE}: ${item.claimDlq.dlqId}`);
+    }
     let runSeq: number;
     if (item.create) {
       const active = workflows.activeRun(item.create.runId);
@@ -128,6 +145,23 @@ export const WORKFLOW_WRITES = {
     workflowStoreOf(store).setStepState(runSeq, state),
   wfFailure: (store: StackStore, runSeq: number, failure: FailureInfo) =>
     workflowStoreOf(store).setFailure(runSeq, failure),
+  /**
+   * Sends a failed run's failure callback again: records the new callback message, if the run's failure
+   * callback is still the one the request saw (two retries at once send one). Its row's seq, or null.
+   */
+  wfRetryFailure: (
+    store: StackStore,
+    runSeq: number,
+    seenMessageId: string,
+    failure: FailureInfo,
+    row: MessageRow,
+    now: number,
+  ): number | null => {
+    const workflows = workflowStoreOf(store);
+    if (workflows.run(runSeq)?.failure?.messageId !== seenMessageId) return null;
+    workflows.setFailure(runSeq, failure);
+    return insertMessage(store, row, now);
+  },
   /** Registers a waiter of an active run; null when the run is not active. */
   wfAddWaiter: (store: StackStore, waiter: NewWaiter): number | null => {
     const workflows = workflowStoreOf(store);
@@ -138,7 +172,8 @@ export const WORKFLOW_WRITES = {
     workflowStoreOf(store).storeEvent(runSeq, eventId, now, body),
   /**
    * Resume from the DLQ: the failed run runs again from its failed message (same id, same log position), with
-   * the new settings. False when the entry is gone or the run is not failed any more.
+   * the new settings. False when the entry is gone or the run is not failed any more (another request took
+   * it) — or, when `required`, the whole transaction fails with DLQ_ENTRY_GONE.
    */
   wfResume: (
     store: StackStore,
@@ -149,21 +184,21 @@ export const WORKFLOW_WRITES = {
     dueAt: number,
     config: RunConfig,
     spec: string,
+    required: boolean,
   ): boolean => {
     const workflows = workflowStoreOf(store);
     const run = workflows.run(runSeq);
-    if (!run || run.state !== 'RUN_FAILED' || run.dlqId !== dlqId) return false;
-    if (!store.dlq.delete(dlqId)) return false;
+    if (!run || run.state !== 'RUN_FAILED' || run.dlqId !== dlqId || !claimDlq(store, runSeq, dlqId)) {
+      if (required) throw new Error(`${DLQ_ENTRY_GONE}: ${dlqId}`);
+      return false;
+    }
     workflows.reopenRun(runSeq, config);
     store.messages.reopen(messageSeq, dueAt, spec);
     store.events.insert(messageSeq, now, 'CREATED');
     return true;
   },
-  /** Removes a run's DLQ entry (the run stays, failed). */
-  wfDeleteDlq: (store: StackStore, runSeq: number, dlqId: string): boolean => {
-    workflowStoreOf(store).setDlqId(runSeq, null);
-    return store.dlq.delete(dlqId);
-  },
+  /** Removes a run's DLQ entry (the run stays, failed); false when another request took it first. */
+  wfDeleteDlq: claimDlq,
 };
 
 export type WorkflowWrites = typeof WORKFLOW_WRITES;
