@@ -9,6 +9,9 @@ import { createRouter, type Handlers, type Router } from './bridge/router';
 import { type Clipboard, currentClipboard } from './clipboard/clipboard';
 import { deliverSecret } from './clipboard/secret-output';
 import { testConnection } from './http/connection-test';
+import { jobHandlers } from './jobs/handlers';
+import { JobJournal } from './jobs/journal';
+import { JobRunner } from './jobs/runner';
 import type { Logger } from './logger';
 import { ProfileStore } from './profiles/profile-store';
 import { ProfilesService } from './profiles/profiles-service';
@@ -48,6 +51,15 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
   );
   // The local stack is the default environment: start it whenever Local is the active profile.
   if (profiles.activeId === LOCAL_PROFILE_ID) stack.ensureStarted();
+
+  // One runner and one journal for the jobs of every service.
+  const jobs = new JobRunner(
+    new JobJournal(join(options.dataDir, 'jobs'), { warn: (message) => options.logger.warn(message) }),
+    {
+      profileName: (profileId) => profiles.resolve(profileId).settings.name,
+      logError: (message, error) => options.logger.error({ err: error }, message),
+    },
+  );
 
   const handlers: Handlers = {
     'app.info': () => ({
@@ -91,8 +103,11 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       return () => stack.off('change', onChange);
     },
 
+    ...jobHandlers(jobs, { exportDir: join(options.dataDir, 'exports') }),
+
     ...messageHandlers({
       profiles,
+      jobs,
       dataDir: options.dataDir,
       clipboard: options.clipboard,
       warn: (message) => options.logger.warn(message),

@@ -1,7 +1,7 @@
 // Connects each window's renderer to the bridge over IPC: one BridgeSession per webContents, every
-// message's sender frame checked, streams stopped when the window goes away.
+// message's sender frame checked, streams and jobs stopped when the window goes away.
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { IPC_CALL, IPC_CLOSE, IPC_OPEN, IPC_STREAM } from '../../shared/bridge/channels';
+import { IPC_CALL, IPC_CLOSE, IPC_OPEN, IPC_START, IPC_STREAM } from '../../shared/bridge/channels';
 import type { CallResult } from '../../shared/bridge/frames';
 import type { Router } from '../core/bridge/router';
 import { BridgeSession } from '../core/bridge/session';
@@ -48,6 +48,10 @@ export function registerBridgeIpc(router: Router, logger: Logger, devServerUrl?:
   ipcMain.on(IPC_OPEN, (event, id: unknown, name: unknown, input: unknown) => {
     if (!trusted(event) || !Number.isSafeInteger(id)) return;
     void sessionFor(event.sender).open(id as number, String(name), input);
+  });
+  ipcMain.on(IPC_START, (event, id: unknown, options: unknown, confirmed: unknown) => {
+    if (!trusted(event) || !Number.isSafeInteger(id) || !Number.isSafeInteger(confirmed)) return;
+    sessions.get(event.sender.id)?.start(id as number, options, confirmed as number);
   });
   ipcMain.on(IPC_CLOSE, (event, id: unknown) => {
     if (!trusted(event) || !Number.isSafeInteger(id)) return;

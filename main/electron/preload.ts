@@ -1,8 +1,9 @@
-// The sandboxed preload: exposes exactly one frozen object, `window.switchyard`, with two functions.
-// No ipcRenderer, no Node, no generic send: the renderer can only call bridge procedures and open streams.
+// The sandboxed preload: exposes exactly one frozen object, `window.switchyard`, with three functions.
+// No ipcRenderer, no Node, no generic send: the renderer can only call bridge procedures, open streams and
+// open jobs (which it may start once, and close).
 // Kept dependency-free (channel names only) so the bundle stays tiny.
 import { contextBridge, ipcRenderer } from 'electron';
-import { IPC_CALL, IPC_CLOSE, IPC_OPEN, IPC_STREAM } from '../../shared/bridge/channels';
+import { IPC_CALL, IPC_CLOSE, IPC_OPEN, IPC_START, IPC_STREAM } from '../../shared/bridge/channels';
 import type { CallResult, ServerFrame } from '../../shared/bridge/frames';
 
 const streamListeners = new Map<number, (frame: ServerFrame) => void>();
@@ -20,13 +21,33 @@ const api = Object.freeze({
     return ipcRenderer.invoke(IPC_CALL, String(name), input) as Promise<CallResult>;
   },
   open(name: string, input: unknown, onFrame: (frame: ServerFrame) => void): () => void {
-    const id = nextStreamId++;
-    streamListeners.set(id, onFrame);
-    ipcRenderer.send(IPC_OPEN, id, String(name), input);
-    return () => {
-      if (streamListeners.delete(id)) ipcRenderer.send(IPC_CLOSE, id);
-    };
+    return openStream(name, input, onFrame).close;
+  },
+  job(
+    name: string,
+    input: unknown,
+    onFrame: (frame: ServerFrame) => void,
+  ): { start(options: unknown, confirmed: number): void; close(): void } {
+    const { id, close } = openStream(name, input, onFrame);
+    return Object.freeze({
+      start(options: unknown, confirmed: number) {
+        if (streamListeners.has(id)) ipcRenderer.send(IPC_START, id, options, Number(confirmed));
+      },
+      close,
+    });
   },
 });
+
+function openStream(name: string, input: unknown, onFrame: (frame: ServerFrame) => void) {
+  const id = nextStreamId++;
+  streamListeners.set(id, onFrame);
+  ipcRenderer.send(IPC_OPEN, id, String(name), input);
+  return {
+    id,
+    close: () => {
+      if (streamListeners.delete(id)) ipcRenderer.send(IPC_CLOSE, id);
+    },
+  };
+}
 
 contextBridge.exposeInMainWorld('switchyard', api);

@@ -133,9 +133,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
 function isClientFrame(value: unknown): value is ClientFrame {
   if (typeof value !== 'object' || value === null) return false;
-  const frame = value as { type?: unknown; id?: unknown; name?: unknown };
+  const frame = value as { type?: unknown; id?: unknown; name?: unknown; confirmed?: unknown };
   if (!Number.isSafeInteger(frame.id)) return false;
   if (frame.type === 'close') return true;
+  if (frame.type === 'start') return Number.isSafeInteger(frame.confirmed);
   return (frame.type === 'call' || frame.type === 'open') && typeof frame.name === 'string';
 }
 

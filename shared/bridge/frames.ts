@@ -7,7 +7,14 @@ export type CallResult = { ok: true; value: unknown } | { ok: false; error: Brid
 /** renderer → main */
 export type ClientFrame =
   | { type: 'call'; id: number; name: string; input: unknown }
+  /** Opens a stream or a job. */
   | { type: 'open'; id: number; name: string; input: unknown }
+  /**
+   * The user's go for an open job whose preview is on screen: its start options, and the count the user
+   * confirmed (main refuses a start whose count is not the one it listed).
+   */
+  | { type: 'start'; id: number; options: unknown; confirmed: number }
+  /** Closes a stream, or cancels a job (its scans and its writes). */
   | { type: 'close'; id: number };
 
 /** main → renderer */

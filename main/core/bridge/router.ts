@@ -1,15 +1,18 @@
-// Dispatches bridge procedures to handlers: validates every input against the procedure's schema,
-// enforces read-only profiles for procedures that write, and turns anything thrown into BridgeErrorData
-// (never a stack trace).
+// Dispatches bridge procedures to handlers: validates every input (and a job's start options) against the
+// procedure's schema, enforces read-only profiles for procedures that write, and turns anything thrown
+// into BridgeErrorData (never a stack trace).
 import type { z } from 'zod';
-import type { CallDef, ProcedureDef, StreamDef } from '../../../shared/bridge/define';
+import type { ProcedureDef } from '../../../shared/bridge/define';
 import { BridgeError, type BridgeErrorData } from '../../../shared/bridge/errors';
 import type { CallResult } from '../../../shared/bridge/frames';
 import {
   type CallName,
   type EventOf,
+  type JobEventOf,
+  type JobName,
   type OutputOf,
   type ParsedInputOf,
+  type ParsedStartOf,
   procedures,
   type StreamName,
 } from '../../../shared/bridge/procedures';
@@ -27,8 +30,29 @@ export type StreamHandler<N extends StreamName> = (
   sink: StreamSink<EventOf<N>>,
 ) => (() => void) | Promise<() => void>;
 
+/** An open job, as its handler (main/core/jobs) answers it. */
+export interface JobControl<Start = unknown> {
+  /** The user's go, with the start options (validated) and the count the user confirmed. */
+  start(options: Start, confirmed: number): void;
+  /** Cancel (the renderer closed the job, or went away): stops scans at once, writes before the next chunk. */
+  stop(): void;
+}
+/** Opens a job: it lists its target (events go to `sink`) and waits for `start`. */
+export type JobHandler<N extends JobName> = (
+  input: ParsedInputOf<N>,
+  sink: StreamSink<JobEventOf<N>>,
+) => JobControl<ParsedStartOf<N>>;
+
 /** One handler per procedure: a missing handler is a compile error. */
-export type Handlers = { [N in CallName]: CallHandler<N> } & { [N in StreamName]: StreamHandler<N> };
+export type Handlers = { [N in CallName]: CallHandler<N> } & { [N in StreamName]: StreamHandler<N> } & {
+  [N in JobName]: JobHandler<N>;
+};
+
+/** What opening a stream or a job answers: how to stop it, and for a job how to start it. */
+export interface OpenControl {
+  stop(): void;
+  start?(options: unknown, confirmed: number): void;
+}
 
 export interface RouterOptions {
   handlers: Handlers;
@@ -41,20 +65,27 @@ export interface RouterOptions {
 
 export interface Router {
   call(name: string, rawInput: unknown): Promise<CallResult>;
-  /** Validates and starts a stream; resolves to its stop function, or rejects with BridgeErrorData. */
-  open(name: string, rawInput: unknown, sink: StreamSink<unknown>): Promise<() => void>;
+  /** Validates and opens a stream or a job; resolves to its control, or rejects with BridgeErrorData. */
+  open(name: string, rawInput: unknown, sink: StreamSink<unknown>): Promise<OpenControl>;
 }
 
 export function createRouter(options: RouterOptions): Router {
   const registry: Record<string, ProcedureDef> = options.registry ?? procedures;
   const handlers = options.handlers as unknown as Record<string, (...args: unknown[]) => unknown>;
 
-  function prepare(name: string, rawInput: unknown, kind: 'call' | 'stream'): { input: unknown } {
+  function prepare(
+    name: string,
+    rawInput: unknown,
+    kinds: readonly ProcedureDef['kind'][],
+  ): { input: unknown; def: ProcedureDef } {
     const def = Object.hasOwn(registry, name) ? registry[name] : undefined;
-    if (!def || def.kind !== kind) {
-      throw new BridgeError({ code: 'UNKNOWN_PROCEDURE', message: `No ${kind} named "${name}".` });
+    if (!def || !kinds.includes(def.kind)) {
+      throw new BridgeError({
+        code: 'UNKNOWN_PROCEDURE',
+        message: `No ${kinds.join(' or ')} named "${name}".`,
+      });
     }
-    const parsed = (def as CallDef | StreamDef).input.safeParse(rawInput ?? {});
+    const parsed = def.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw invalidInput(parsed.error);
     if (def.effect === 'write') {
       const profileId = (parsed.data as { profileId?: unknown }).profileId;
@@ -69,7 +100,7 @@ export function createRouter(options: RouterOptions): Router {
         });
       }
     }
-    return { input: parsed.data };
+    return { input: parsed.data, def };
   }
 
   function toErrorData(name: string, error: unknown): BridgeErrorData {
@@ -84,7 +115,7 @@ export function createRouter(options: RouterOptions): Router {
   return {
     async call(name, rawInput) {
       try {
-        const { input } = prepare(name, rawInput, 'call');
+        const { input } = prepare(name, rawInput, ['call']);
         const value = await handlers[name]!(input);
         return { ok: true, value: value === undefined ? null : value };
       } catch (error) {
@@ -93,8 +124,26 @@ export function createRouter(options: RouterOptions): Router {
     },
     async open(name, rawInput, sink) {
       try {
-        const { input } = prepare(name, rawInput, 'stream');
-        return (await handlers[name]!(input, sink)) as () => void;
+        const { input, def } = prepare(name, rawInput, ['stream', 'job']);
+        if (def.kind === 'stream') return { stop: (await handlers[name]!(input, sink)) as () => void };
+        const job = handlers[name]!(input, sink) as JobControl;
+        const startSchema = def.kind === 'job' ? def.start : undefined;
+        return {
+          stop: () => job.stop(),
+          start: (options, confirmed) => {
+            const parsed = startSchema?.safeParse(options ?? {});
+            if (!parsed?.success || !Number.isSafeInteger(confirmed) || confirmed < 0) {
+              job.stop();
+              sink.end(
+                parsed && !parsed.success
+                  ? invalidInput(parsed.error).toData()
+                  : { code: 'INVALID_INPUT', message: 'A job starts with the count the user confirmed.' },
+              );
+              return;
+            }
+            job.start(parsed.data, confirmed);
+          },
+        };
       } catch (error) {
         throw toErrorData(name, error);
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { stream } from '../../../shared/bridge/define';
+import { job, stream } from '../../../shared/bridge/define';
 import type { ServerFrame } from '../../../shared/bridge/frames';
 import { createRouter, type Handlers, type StreamSink } from './router';
 import { BridgeSession } from './session';
@@ -89,5 +89,60 @@ describe('BridgeSession', () => {
     expect(frames).toEqual([
       { type: 'end', id: 9, error: expect.objectContaining({ code: 'UNKNOWN_PROCEDURE' }) },
     ]);
+  });
+});
+
+describe('BridgeSession with a job', () => {
+  function jobSetup() {
+    const seen: { starts: unknown[]; stopped: boolean } = { starts: [], stopped: false };
+    const router = createRouter({
+      handlers: {
+        'test.job': () => ({
+          start: (options: unknown, confirmed: number) => seen.starts.push({ options, confirmed }),
+          stop: () => (seen.stopped = true),
+        }),
+      } as unknown as Handlers,
+      registry: {
+        'test.job': job<unknown>()(z.object({}), 'local', { start: z.object({ retries: z.number().int() }) }),
+      },
+      isReadOnly: () => false,
+      logError: () => {},
+    });
+    const frames: ServerFrame[] = [];
+    const session = new BridgeSession(router, (frame) => frames.push(frame), { flushIntervalMs: 5 });
+    return { session, frames, seen };
+  }
+
+  it('carries the start frame to the job with its options checked against the declaration', async () => {
+    const { session, seen } = jobSetup();
+    await session.receive({ type: 'open', id: 1, name: 'test.job', input: {} });
+    await session.receive({ type: 'start', id: 1, options: { retries: 2 }, confirmed: 7 });
+    expect(seen.starts).toEqual([{ options: { retries: 2 }, confirmed: 7 }]);
+    await session.receive({ type: 'close', id: 1 });
+    expect(seen.stopped).toBe(true);
+  });
+
+  it('a start with options the declaration refuses stops the job and ends it with the reason', async () => {
+    const { session, seen, frames } = jobSetup();
+    await session.receive({ type: 'open', id: 1, name: 'test.job', input: {} });
+    await session.receive({ type: 'start', id: 1, options: { retries: 'many' }, confirmed: 1 });
+    expect(seen.starts).toEqual([]);
+    expect(seen.stopped).toBe(true);
+    expect(frames.at(-1)).toMatchObject({ type: 'end', id: 1, error: { code: 'INVALID_INPUT' } });
+  });
+
+  it('a job is not a call, and a start for a stream or an unknown id does nothing', async () => {
+    const { session, seen, frames } = jobSetup();
+    await session.receive({ type: 'call', id: 1, name: 'test.job', input: {} });
+    expect(frames[0]).toMatchObject({ type: 'result', ok: false, error: { code: 'UNKNOWN_PROCEDURE' } });
+    await session.receive({ type: 'start', id: 9, options: { retries: 1 }, confirmed: 1 });
+    expect(seen.starts).toEqual([]);
+  });
+
+  it('the connection going away cancels the job', async () => {
+    const { session, seen } = jobSetup();
+    await session.receive({ type: 'open', id: 1, name: 'test.job', input: {} });
+    session.dispose();
+    expect(seen.stopped).toBe(true);
   });
 });

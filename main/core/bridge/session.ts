@@ -1,14 +1,14 @@
 // One renderer connection (an Electron window or a browser-host socket). Both transports feed frames
-// in and carry frames out; the session owns the connection's open streams and stops them all when the
-// connection goes away.
+// in and carry frames out; the session owns the connection's open streams and jobs, and stops them all
+// when the connection goes away (a job's scans and writes with it).
 import type { BridgeErrorData } from '../../../shared/bridge/errors';
 import type { CallResult, ClientFrame, ServerFrame } from '../../../shared/bridge/frames';
-import type { Router } from './router';
+import type { OpenControl, Router } from './router';
 import { StreamChannel, type StreamChannelOptions } from './stream-channel';
 
 interface OpenStream {
   channel: StreamChannel;
-  stop: (() => void) | null;
+  control: OpenControl | null;
   /** close() arrived while the handler was still starting. */
   closeRequested: boolean;
 }
@@ -37,6 +37,8 @@ export class BridgeSession {
       }
       case 'open':
         return this.open(frame.id, frame.name, frame.input);
+      case 'start':
+        return this.start(frame.id, frame.options, frame.confirmed);
       case 'close':
         return this.close(frame.id);
     }
@@ -57,14 +59,14 @@ export class BridgeSession {
       return;
     }
     const channel = new StreamChannel(id, (frame) => this.deliver(frame), this.channelOptions);
-    const entry: OpenStream = { channel, stop: null, closeRequested: false };
+    const entry: OpenStream = { channel, control: null, closeRequested: false };
     this.streams.set(id, entry);
     const sink = {
       push: (event: unknown) => channel.push(event),
       end: (error?: BridgeErrorData) => this.finish(id, error),
     };
     try {
-      entry.stop = await this.router.open(name, input, sink);
+      entry.control = await this.router.open(name, input, sink);
     } catch (error) {
       this.streams.delete(id);
       channel.end(error as BridgeErrorData);
@@ -78,11 +80,17 @@ export class BridgeSession {
     }
   }
 
-  /** The renderer asked to stop a stream. */
+  /** The renderer's go for an open job (ignored for a stream or an id that is not open). */
+  start(id: number, options: unknown, confirmed: number): void {
+    const start = this.streams.get(id)?.control?.start;
+    start?.(options, confirmed);
+  }
+
+  /** The renderer asked to stop a stream (or cancel a job). */
   close(id: number): void {
     const entry = this.streams.get(id);
     if (!entry) return;
-    if (!entry.stop) {
+    if (!entry.control) {
       entry.closeRequested = true;
       return;
     }
@@ -108,10 +116,10 @@ export class BridgeSession {
   }
 
   private stopSource(entry: OpenStream): void {
-    const stop = entry.stop;
-    entry.stop = () => {};
+    const control = entry.control;
+    entry.control = { stop: () => {} };
     try {
-      stop?.();
+      control?.stop();
     } catch {
       // A failing stop function must not keep the other streams open.
     }

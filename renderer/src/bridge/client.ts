@@ -1,12 +1,28 @@
-// The renderer's one typed entry to main: `bridge.call('profiles.list', {})`, `bridge.open(...)`.
+// The renderer's one typed entry to main: `bridge.call('profiles.list', {})`, `bridge.open(...)` for a
+// stream, `bridge.job(...)` for bulk work.
 import { BridgeError } from '../../../shared/bridge/errors';
-import type { CallName, EventOf, InputOf, OutputOf, StreamName } from '../../../shared/bridge/procedures';
+import type {
+  CallName,
+  EventOf,
+  InputOf,
+  JobEventOf,
+  JobName,
+  OutputOf,
+  StartOf,
+  StreamName,
+} from '../../../shared/bridge/procedures';
 import type { BridgeErrorData } from '../../../shared/bridge/errors';
 import type { ConnectionState, Transport } from './transport';
 
 export interface TypedStreamHandlers<E> {
   onEvents(events: E[], dropped: number): void;
   onEnd?(error?: BridgeErrorData): void;
+}
+
+/** An open job: `start` is the user's go (with the count they confirmed), `close` cancels it. */
+export interface TypedJobHandle<N extends JobName> {
+  start(options: StartOf<N>, confirmed: number): void;
+  close(): void;
 }
 
 export class BridgeClient {
@@ -25,6 +41,17 @@ export class BridgeClient {
   ): () => void {
     return this.transport.open(name, input, {
       onEvents: (events, dropped) => handlers.onEvents(events as EventOf<N>[], dropped),
+      onEnd: (error) => handlers.onEnd?.(error),
+    });
+  }
+
+  job<N extends JobName>(
+    name: N,
+    input: InputOf<N>,
+    handlers: TypedStreamHandlers<JobEventOf<N>>,
+  ): TypedJobHandle<N> {
+    return this.transport.job(name, input, {
+      onEvents: (events) => handlers.onEvents(events as JobEventOf<N>[], 0),
       onEnd: (error) => handlers.onEnd?.(error),
     });
   }

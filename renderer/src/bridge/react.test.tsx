@@ -1,16 +1,17 @@
 // useBridgeMutation applies the invalidations a procedure declares in the contract: after a successful
 // call every cached input of each declared query is stale, nothing else is, and the screen's own
-// onSuccess runs after that. A failed call invalidates nothing.
+// onSuccess runs after that. A failed call invalidates nothing. useBridgeJob does the same when a job
+// ends after its start, starts with the count the preview showed, and cancels by closing.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import type { CallDef } from '../../../shared/bridge/define';
+import type { CallDef, JobDef } from '../../../shared/bridge/define';
 import type { CallResult } from '../../../shared/bridge/frames';
 import { type CallName, invalidatedBy, procedures } from '../../../shared/bridge/procedures';
 import { BridgeClient } from './client';
-import { BridgeProvider, useBridgeMutation } from './react';
-import type { Transport } from './transport';
+import { BridgeProvider, useBridgeJob, useBridgeMutation } from './react';
+import type { StreamHandlers, Transport } from './transport';
 
 const CALLS = Object.entries(procedures)
   .filter(([, def]) => def.kind === 'call')
@@ -26,6 +27,9 @@ function transport(answer: (name: string) => CallResult): Transport & { calls: s
       return Promise.resolve(answer(name));
     },
     open: () => () => {},
+    job: () => {
+      throw new Error('no jobs in this test');
+    },
     onConnection: () => () => {},
   };
 }
@@ -118,5 +122,92 @@ describe('useBridgeMutation', () => {
       );
     });
     expect(invalidatedNames(queryClient)).toEqual([]);
+  });
+});
+
+/** main's side of one job: the test plays its events and sees the start and the close. */
+function jobTransport() {
+  const seen: { started?: { options: unknown; confirmed: number }; closed: boolean } = { closed: false };
+  let handlers: StreamHandlers | undefined;
+  const bridge: Transport = {
+    call: () => Promise.reject(new Error('no calls')),
+    open: () => () => {},
+    job: (_name, _input, jobHandlers) => {
+      handlers = jobHandlers;
+      return {
+        start: (options, confirmed) => (seen.started = { options, confirmed }),
+        close: () => (seen.closed = true),
+      };
+    },
+    onConnection: () => () => {},
+  };
+  return {
+    bridge,
+    seen,
+    send: (...events: unknown[]) => handlers!.onEvents(events, 0),
+    end: () => handlers!.onEnd(),
+  };
+}
+
+describe('useBridgeJob', () => {
+  const input = { profileId: 'a', action: 'delete' as const, target: { ids: ['d1', 'd2'] } };
+
+  it('previews, starts with the confirmed count, and invalidates what the job declares when it ends', async () => {
+    const queryClient = filledCache();
+    const main = jobTransport();
+    const { result } = renderHook(() => useBridgeJob('messages.dlq.job', input), {
+      wrapper: wrapperFor(queryClient, main.bridge),
+    });
+    expect(result.current.phase).toBe('collecting');
+    act(() => main.send({ type: 'collecting', jobId: 'j', found: 2, done: true, capped: false }));
+    expect(result.current).toMatchObject({ phase: 'ready', found: 2 });
+    act(() => result.current.start({ overrides: {} }));
+    expect(main.seen.started).toEqual({ options: { overrides: {} }, confirmed: 2 });
+    act(() =>
+      main.send(
+        { type: 'started', jobId: 'j', total: 2 },
+        { type: 'progress', total: 2, processed: 2, succeeded: 2, failed: 0 },
+        { type: 'done', summary: { jobId: 'j', status: 'done', succeeded: 2 } },
+      ),
+    );
+    expect(invalidatedNames(queryClient)).toEqual([]);
+    await act(async () => main.end());
+    await waitFor(() =>
+      expect(invalidatedNames(queryClient)).toEqual(
+        [...(procedures['messages.dlq.job'] as JobDef).invalidates]
+          .filter((name) => CALLS.includes(name as CallName))
+          .sort(),
+      ),
+    );
+    expect(result.current.phase).toBe('ended');
+  });
+
+  it('closing before the start cancels the listing and changes nothing', async () => {
+    const queryClient = filledCache();
+    const main = jobTransport();
+    const { result, unmount } = renderHook(() => useBridgeJob('messages.dlq.job', input), {
+      wrapper: wrapperFor(queryClient, main.bridge),
+    });
+    act(() => main.send({ type: 'collecting', jobId: 'j', found: 1, done: false, capped: false }));
+    unmount();
+    expect(main.seen).toEqual({ closed: true });
+    expect(result.current.phase).toBe('collecting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(invalidatedNames(queryClient)).toEqual([]);
+  });
+
+  it('cancel after the start closes the job and invalidates: chunks were sent', async () => {
+    const queryClient = filledCache();
+    const main = jobTransport();
+    const { result } = renderHook(() => useBridgeJob('messages.dlq.job', input), {
+      wrapper: wrapperFor(queryClient, main.bridge),
+    });
+    act(() => main.send({ type: 'collecting', jobId: 'j', found: 2, done: true, capped: false }));
+    act(() => result.current.start({ overrides: {} }));
+    act(() => main.send({ type: 'started', jobId: 'j', total: 2 }));
+    act(() => result.current.cancel());
+    expect(main.seen.closed).toBe(true);
+    expect(result.current.phase).toBe('stopped');
+    await waitFor(() => expect(invalidatedNames(queryClient)).toContain('messages.dlq.list'));
   });
 });

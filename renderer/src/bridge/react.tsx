@@ -1,5 +1,5 @@
-// React glue for the bridge: a context holding the client, TanStack Query hooks for calls, and a hook
-// for streams that reopens them after a reconnect.
+// React glue for the bridge: a context holding the client, TanStack Query hooks for calls, a hook for
+// streams that reopens them after a reconnect, and one for jobs (preview, start, progress, summary).
 import {
   type QueryKey,
   useMutation,
@@ -8,17 +8,21 @@ import {
   useQueryClient,
   type UseQueryOptions,
 } from '@tanstack/react-query';
-import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
-import type { BridgeError } from '../../../shared/bridge/errors';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import type { BridgeError, BridgeErrorData } from '../../../shared/bridge/errors';
+import type { JobEvent } from '../../../shared/bridge/job';
 import type {
   CallName,
   EventOf,
   InputOf,
   invalidatedBy as InvalidatedBy,
+  JobName,
   OutputOf,
+  StartOf,
   StreamName,
+  SummaryOf,
 } from '../../../shared/bridge/procedures';
-import type { BridgeClient } from './client';
+import type { BridgeClient, TypedJobHandle } from './client';
 import type { ConnectionState } from './transport';
 
 const BridgeContext = createContext<BridgeClient | null>(null);
@@ -122,4 +126,124 @@ export function useLatestStreamEvent<N extends StreamName>(
     if (last !== undefined) setLatest(last);
   });
   return latest;
+}
+
+export interface JobProgressState {
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+}
+
+/**
+ * Where a job is: `collecting` its target, `ready` (the preview count is in, waiting for the user's go),
+ * `running`, `ended` (its summary says done, cancelled or failed), `stopped` (the user cancelled; main
+ * finishes the chunk in flight and writes no more), or `failed` to start or run (`error`).
+ */
+export type JobPhase = 'idle' | 'collecting' | 'ready' | 'running' | 'ended' | 'stopped' | 'failed';
+
+export interface BridgeJobState<S> {
+  phase: JobPhase;
+  /** Items listed so far (the preview count once `ready`). */
+  found: number;
+  /** The listing stopped at the scan limit: "at least". */
+  capped: boolean;
+  progress?: JobProgressState;
+  summary?: S;
+  error?: BridgeErrorData;
+}
+
+const IDLE = { phase: 'idle', found: 0, capped: false } as const;
+const COLLECTING = { ...IDLE, phase: 'collecting' } as const;
+
+/**
+ * Opens a job while `input` is set (and the component mounted): main lists its target, then waits for
+ * `start(options)`. Closing — unmounting, `cancel()`, a new input — cancels its scans and writes. When it
+ * ends after starting (done, cancelled or failed: chunks were sent either way), the queries the procedure
+ * declares in `invalidates` are invalidated; screens list none themselves.
+ */
+export function useBridgeJob<N extends JobName>(
+  name: N,
+  input: InputOf<N> | null,
+): BridgeJobState<SummaryOf<N>> & { start(options: StartOf<N>): void; cancel(): void } {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  // The state belongs to one input: a new input starts from a fresh state without an effect resetting it.
+  const [keyed, setKeyed] = useState<{ key: string | null; state: BridgeJobState<SummaryOf<N>> }>({
+    key: null,
+    state: IDLE,
+  });
+  /** The open job, and whether its chunks may have changed something (it started). */
+  const open = useRef<{ handle: TypedJobHandle<N>; found: number; started: boolean } | null>(null);
+  const inputKey = input === null ? null : JSON.stringify(input);
+
+  const close = useCallback(() => {
+    const job = open.current;
+    open.current = null;
+    if (!job) return;
+    job.handle.close();
+    if (job.started) void invalidateAfter(name, queryClient);
+  }, [name, queryClient]);
+
+  useEffect(() => void loadContract(), []);
+  useEffect(() => {
+    if (inputKey === null) return;
+    const setState = (next: (now: BridgeJobState<SummaryOf<N>>) => BridgeJobState<SummaryOf<N>>) =>
+      setKeyed((now) => ({ key: inputKey, state: next(now.key === inputKey ? now.state : COLLECTING) }));
+    const job = {
+      found: 0,
+      started: false,
+      handle: bridge.job(name, JSON.parse(inputKey) as InputOf<N>, {
+        onEvents: (events) => {
+          for (const event of events as JobEvent<SummaryOf<N>>[]) {
+            if (event.type === 'collecting') {
+              job.found = event.found;
+              const phase = event.done ? 'ready' : 'collecting';
+              setState((now) => ({ ...now, phase, found: event.found, capped: event.capped }));
+            } else if (event.type === 'started') {
+              job.started = true;
+              setState((now) => ({ ...now, phase: 'running' }));
+            } else if (event.type === 'progress') {
+              setState((now) => ({ ...now, progress: event }));
+            } else {
+              setState((now) => ({ ...now, phase: 'ended', summary: event.summary }));
+            }
+          }
+        },
+        onEnd: (error) => {
+          if (error) setState((now) => ({ ...now, phase: 'failed', error }));
+          if (open.current === job) open.current = null;
+          if (job.started) void invalidateAfter(name, queryClient);
+        },
+      }),
+    };
+    open.current = job;
+    return () => {
+      if (open.current === job) close();
+    };
+  }, [bridge, queryClient, name, inputKey, close]);
+
+  const start = useCallback((options: StartOf<N>) => {
+    const job = open.current;
+    job?.handle.start(options, job.found);
+  }, []);
+  const cancel = useCallback(() => {
+    close();
+    setKeyed((now) => {
+      const phase = now.key === inputKey ? now.state.phase : 'collecting';
+      if (phase !== 'running' && phase !== 'collecting' && phase !== 'ready') return now;
+      return {
+        key: inputKey,
+        state: { ...(now.key === inputKey ? now.state : COLLECTING), phase: 'stopped' },
+      };
+    });
+  }, [close, inputKey]);
+  const state = keyed.key === inputKey ? keyed.state : inputKey === null ? IDLE : COLLECTING;
+  return { ...state, start, cancel };
+}
+
+/** After a job ends: what its declaration says it makes stale. */
+async function invalidateAfter(name: JobName, queryClient: ReturnType<typeof useQueryClient>) {
+  const { invalidatedBy } = await loadContract();
+  await Promise.all(invalidatedBy(name).map((key) => queryClient.invalidateQueries({ queryKey: [key] })));
 }

@@ -10,10 +10,18 @@ export interface StreamHandlers {
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
+/** An open job: its events go to the handlers; `start` is the user's go, `close` cancels it. */
+export interface JobHandle {
+  start(options: unknown, confirmed: number): void;
+  close(): void;
+}
+
 export interface Transport {
   call(name: string, input: unknown): Promise<CallResult>;
   /** Opens a stream; the returned function closes it. */
   open(name: string, input: unknown, handlers: StreamHandlers): () => void;
+  /** Opens a job (it lists its target and waits for `start`). */
+  job(name: string, input: unknown, handlers: StreamHandlers): JobHandle;
   onConnection(listener: (state: ConnectionState) => void): () => void;
 }
 
@@ -21,6 +29,7 @@ export interface Transport {
 export interface PreloadApi {
   call(name: string, input: unknown): Promise<CallResult>;
   open(name: string, input: unknown, onFrame: (frame: ServerFrame) => void): () => void;
+  job(name: string, input: unknown, onFrame: (frame: ServerFrame) => void): JobHandle;
 }
 
 declare global {
@@ -30,13 +39,14 @@ declare global {
 }
 
 export function createIpcTransport(api: PreloadApi): Transport {
+  const toHandlers = (handlers: StreamHandlers) => (frame: ServerFrame) => {
+    if (frame.type === 'events') handlers.onEvents(frame.events, frame.dropped);
+    else if (frame.type === 'end') handlers.onEnd(frame.error);
+  };
   return {
     call: (name, input) => api.call(name, input),
-    open: (name, input, handlers) =>
-      api.open(name, input, (frame) => {
-        if (frame.type === 'events') handlers.onEvents(frame.events, frame.dropped);
-        else if (frame.type === 'end') handlers.onEnd(frame.error);
-      }),
+    open: (name, input, handlers) => api.open(name, input, toHandlers(handlers)),
+    job: (name, input, handlers) => api.job(name, input, toHandlers(handlers)),
     onConnection: (listener) => {
       listener('open');
       return () => {};
@@ -109,6 +119,19 @@ export function createWebSocketTransport(url: string): Transport {
     else queue.push(frame);
   }
 
+  function openStream(name: string, input: unknown, handlers: StreamHandlers) {
+    const id = nextId++;
+    streams.set(id, handlers);
+    send({ type: 'open', id, name, input });
+    return {
+      id,
+      close: () => {
+        if (!streams.delete(id)) return;
+        send({ type: 'close', id });
+      },
+    };
+  }
+
   connect();
 
   return {
@@ -120,12 +143,15 @@ export function createWebSocketTransport(url: string): Transport {
       });
     },
     open(name, input, handlers) {
-      const id = nextId++;
-      streams.set(id, handlers);
-      send({ type: 'open', id, name, input });
-      return () => {
-        if (!streams.delete(id)) return;
-        send({ type: 'close', id });
+      return openStream(name, input, handlers).close;
+    },
+    job(name, input, handlers) {
+      const { id, close } = openStream(name, input, handlers);
+      return {
+        start: (options, confirmed) => {
+          if (streams.has(id)) send({ type: 'start', id, options, confirmed });
+        },
+        close,
       };
     },
     onConnection(listener) {

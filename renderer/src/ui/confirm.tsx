@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { create } from 'zustand';
 import { Button } from './Button';
 import { Dialog } from './Dialog';
-import { TextField } from './fields';
+import { TypeToConfirm } from './TypeToConfirm';
 
 export interface ConfirmRequest {
   title: string;
@@ -77,20 +77,12 @@ function ConfirmDialog({ request, onSettle }: { request: ConfirmRequest; onSettl
     >
       <div className="muted">{request.body}</div>
       {request.typeToConfirm !== undefined ? (
-        <TextField
-          label={
-            <>
-              Type <code>{request.typeToConfirm}</code> to confirm
-            </>
-          }
-          value={typed}
+        <TypeToConfirm
+          word={request.typeToConfirm}
+          typed={typed}
+          onType={setTyped}
+          onEnter={() => onSettle(true)}
           autoFocus
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(event) => setTyped(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !blocked) onSettle(true);
-          }}
         />
       ) : null}
     </Dialog>

@@ -363,10 +363,16 @@ export class MessageClient {
 
   // ---- the DLQ
 
-  async dlq(filters: FilterInput, cursor: string | undefined, count: number): Promise<DlqPage> {
+  async dlq(
+    filters: FilterInput,
+    cursor: string | undefined,
+    count: number,
+    signal?: AbortSignal,
+  ): Promise<DlqPage> {
     const { body } = await this.api.json<DLQListResponse | null>({
       path: '/v2/dlq',
       query: { ...filtersToQuery(filters), cursor, count },
+      signal,
     });
     const page: DlqPage = { messages: body?.messages ?? [] };
     const next = cursorOf(body?.cursor);

@@ -1,5 +1,6 @@
 // Every handler of the message service (`messages.*`), one module per feature, all over one client
 // (client.ts). console-core.ts spreads this into its handler table.
+import type { JobRunner } from '../../jobs/runner';
 import type { ProfilesService } from '../../profiles/profiles-service';
 import type { Clipboard } from '../../clipboard/clipboard';
 import { dlqHandlers } from './dlq';
@@ -15,6 +16,7 @@ export interface MessageHandlerDeps {
   /** The console's data folder (the composer's drafts, history and templates). */
   dataDir: string;
   clipboard?: () => Clipboard;
+  jobs: JobRunner;
   warn?: (message: string) => void;
   logError?: (message: string, error: unknown) => void;
 }
@@ -27,7 +29,7 @@ export function messageHandlers(deps: MessageHandlerDeps) {
     ...logHandlers({ profiles }),
     ...queueHandlers({ profiles }),
     ...scheduleHandlers({ profiles }),
-    ...dlqHandlers({ profiles, logError: deps.logError }),
+    ...dlqHandlers({ profiles, jobs: deps.jobs }),
     ...keyHandlers({ profiles }),
   };
 }

@@ -1,7 +1,8 @@
 // The message dead-letter queue: filters, a paged list with selection, the failing response of each
-// entry, and retry / delete for one entry, the selected ones or everything matching (see BulkDialog).
+// entry, and retry / delete for one entry, the selected ones or everything matching (see DlqJobDialog).
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { hasAnyFilter } from '../../../../shared/bridge/job';
 import type { DLQMessage } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
 import { ActiveService } from '../../shell/ActiveService';
@@ -23,7 +24,7 @@ import { Badge, EmptyState } from '../../ui/misc';
 import { RowActions } from '../../ui/RowActions';
 import '../../ui/tables.css';
 import { TableHead } from '../../ui/TableHead';
-import { BulkDialog, type BulkRequest } from './BulkDialog';
+import { DlqJobDialog, type DlqJobRequest } from './DlqJobDialog';
 import { DlqDetail } from './DlqDetail';
 import { statusTone } from './status';
 import { type DlqFilterDraft, describeDlqFilters, toDlqFilters, useDlqUi } from './dlq-filters';
@@ -46,7 +47,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   const navigate = useNav((state) => state.navigate);
   const applied = useDlqUi((state) => state.applied);
   const { filters, error: filterError } = useMemo(() => toDlqFilters(applied), [applied]);
-  const [bulk, setBulk] = useState<BulkRequest | null>(null);
+  const [bulk, setBulk] = useState<DlqJobRequest | null>(null);
 
   const list = usePagedBridgeQuery('messages.dlq.list', { profileId: profile.id, filters }, 'messages', {
     enabled: !filterError,
@@ -64,18 +65,20 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
     selection.clear();
     refresh();
   };
-  const askSelected = (action: BulkRequest['action']) =>
+  const askSelected = (action: DlqJobRequest['action']) =>
     setBulk({
       action,
-      target: { dlqIds: selection.ids },
+      target: { ids: selection.ids },
       description: `the ${plural(selection.count, 'selected entry', 'selected entries')}`,
     });
-  // Every entry matching the filters, also ones not loaded here.
-  const askMatching = (action: BulkRequest['action']) =>
+  // Every entry matching the filters, also ones not loaded here; without a filter, explicitly everything.
+  const askMatching = (action: DlqJobRequest['action']) =>
     setBulk({
       action,
-      target: { filters },
-      description: filterText ? `every entry matching ${filterText}` : 'every entry in the DLQ',
+      target: hasAnyFilter(filters) ? { filters } : { all: true },
+      description: hasAnyFilter(filters)
+        ? `every entry matching ${filterText || 'the dates'}`
+        : 'every entry in the DLQ',
     });
 
   const selectedCount = selection.count;
@@ -156,7 +159,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
               onRetry={(entry) =>
                 setBulk({
                   action: 'retry',
-                  target: { dlqIds: [entry.dlqId] },
+                  target: { ids: [entry.dlqId] },
                   description: `entry ${entry.dlqId}`,
                   entry,
                 })
@@ -217,11 +220,11 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
         </ListBody>
       </ListWithDetail>
       {bulk ? (
-        <BulkDialog
+        <DlqJobDialog
           profile={profile}
           request={bulk}
           onClose={() => setBulk(null)}
-          onChanged={() => {
+          onEnded={() => {
             // The open entry may be gone now (retried entries leave the DLQ): close its panel rather than
             // show "not found"; the dialog's summary says what became of it.
             if (dlqId && actsOn(bulk, dlqId)) navigate('dlq');
@@ -233,9 +236,9 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   );
 }
 
-/** Whether a bulk job may have changed this entry: it names it, or it works by filter. */
-function actsOn(request: BulkRequest, dlqId: string): boolean {
-  return 'filters' in request.target || request.target.dlqIds.includes(dlqId);
+/** Whether a job may have changed this entry: it names it, or it works by filter or on everything. */
+function actsOn(request: DlqJobRequest, dlqId: string): boolean {
+  return !('ids' in request.target) || request.target.ids.includes(dlqId);
 }
 
 function DlqRow({

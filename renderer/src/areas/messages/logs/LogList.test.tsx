@@ -27,6 +27,9 @@ const transport: Transport = {
     return Promise.resolve({ ok: true, value: { events: [newest[messageId]] } });
   },
   open: () => () => {},
+  job: () => {
+    throw new Error('no jobs here');
+  },
   onConnection: () => () => {},
 };
 

@@ -19,7 +19,7 @@ import {
   type OverrideField,
   OverridesFieldset,
   RETRY_OVERRIDE_FIELDS,
-} from '../../../ui/bulk/OverridesFieldset';
+} from '../../../ui/job/OverridesFieldset';
 import { Segmented } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';

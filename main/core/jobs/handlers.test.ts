@@ -1,0 +1,112 @@
+// The Jobs screen's procedures over a real journal on disk: the list (failures counted, not carried), one
+// job in full, exports written by main into its own folder (0600, a new file each time, JSON or CSV),
+// and clear.
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JobRecord } from '../../../shared/bridge/job';
+import { routerWith, valueOf } from '../services/test-stack/router';
+import { useTempDirs } from '../testing/temp-dir';
+import { jobHandlers, journalCsv } from './handlers';
+import { JobJournal } from './journal';
+import { JobRunner } from './runner';
+
+function record(id: string, startedAt: number, status: JobRecord['status']): JobRecord {
+  return {
+    id,
+    procedure: 'messages.dlq.job',
+    service: 'messages',
+    profileId: 'local',
+    profileName: 'Local, "the default"',
+    action: 'retry',
+    description: 'entries matching label nightly',
+    target: { filters: { label: ['nightly'] } },
+    options: { overrides: { retries: 1 } },
+    startedAt,
+    status,
+    total: 2,
+    processed: 0,
+    succeeded: 0,
+    skipped: 0,
+    failed: 0,
+    failures: [],
+    created: [],
+  };
+}
+
+describe('jobs.* procedures', () => {
+  const tempDir = useTempDirs();
+
+  function setup() {
+    const dir = tempDir();
+    const journal = new JobJournal(join(dir, 'jobs'), { now: () => Date.UTC(2025, 0, 2) });
+    const runner = new JobRunner(journal, { profileName: () => 'Local' });
+    const done = { record: record('a', 1, 'running'), input: {}, items: ['x', 'y'], next: 0 };
+    journal.begin(done);
+    journal.chunk(done, 2, {
+      succeeded: 1,
+      failures: [{ id: 'y', message: 'gone' }],
+      created: [{ id: 'msg_1', from: 'x' }],
+    });
+    journal.end(done, 'done');
+    journal.begin({ record: record('b', 2, 'running'), input: {}, items: ['z'], next: 0 });
+    const router = routerWith(
+      jobHandlers(runner, { exportDir: join(dir, 'exports'), now: () => Date.UTC(2025, 0, 2) }),
+    );
+    return { router, journal };
+  }
+
+  it('lists every job newest first, counting failures without carrying them; get has them', async () => {
+    const { router } = setup();
+    const list = valueOf<Record<string, unknown>[]>(await router.call('jobs.list', {}));
+    expect(list.map((job) => [job.id, job.status])).toEqual([
+      ['b', 'running'],
+      ['a', 'done'],
+    ]);
+    expect(list[1]).toMatchObject({ failed: 1, succeeded: 1, processed: 2 });
+    expect(list[1]).not.toHaveProperty('failures');
+    const full = valueOf<JobRecord>(await router.call('jobs.get', { jobId: 'a' }));
+    expect(full.failures).toEqual([{ id: 'y', message: 'gone' }]);
+    expect(await router.call('jobs.get', { jobId: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+  });
+
+  it('exports into main’s own folder, 0600, a new file each time; the page names no path', async () => {
+    const { router } = setup();
+    const json = valueOf<{ path: string; jobs: number }>(
+      await router.call('jobs.export', { format: 'json' }),
+    );
+    expect(json.jobs).toBe(2);
+    expect(statSync(json.path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(json.path, 'utf8'))).toHaveLength(2);
+    const csv = valueOf<{ path: string }>(await router.call('jobs.export', { format: 'csv' }));
+    expect(dirname(csv.path)).toBe(dirname(json.path));
+    expect(readFileSync(csv.path, 'utf8')).toContain('"Local, ""the default"""');
+    // A second export at the same moment gets a name of its own; a path from the page is not looked at.
+    const again = valueOf<{ path: string }>(
+      await router.call('jobs.export', { format: 'csv', path: '/tmp/elsewhere.csv' }),
+    );
+    expect(again.path).not.toBe(csv.path);
+    expect(dirname(again.path)).toBe(dirname(json.path));
+  });
+
+  it('clear removes the finished jobs and keeps a running one', async () => {
+    const { router, journal } = setup();
+    expect(valueOf(await router.call('jobs.clear', {}))).toEqual({ removed: 1 });
+    expect(journal.list().map((job) => job.id)).toEqual(['b']);
+  });
+
+  it('CSV: one row per job, created items and failures joined', () => {
+    const job = {
+      ...record('c', 0, 'done'),
+      created: [{ id: 'wfr_1', createdAt: 5 }],
+      failures: [{ message: 'down' }],
+    };
+    const [head, row] = journalCsv([job]).split('\r\n');
+    expect(head).toContain('id,service,profile,action,status');
+    expect(row).toContain('wfr_1@5');
+    expect(row).toContain(',down,');
+  });
+});

@@ -1,0 +1,63 @@
+// What a service contributes to the one job runner: a plan. The runner (runner.ts) does everything else —
+// the preview list, waiting for the user's go, chunks, progress, cancel, giving up, the journal, resume.
+// A plan says how to list a filter's items one page at a time, and how to act on one chunk of them.
+import type { JobCreated, JobFailure, JobRecord, JobTarget } from '../../../shared/bridge/job';
+
+/** Every job input: the profile, an optional description, and the target. */
+export interface JobInput {
+  profileId: string;
+  description?: string;
+  target: JobTarget;
+}
+
+export interface JobScanPage {
+  /** Item ids (DLQ ids, message ids, run ids, keys) in the service's order. */
+  items: readonly string[];
+  /** Where the next page starts; absent on the last page. */
+  cursor?: string;
+}
+
+/** What one chunk did. A chunk that succeeded at nothing and failed at something counts as a failed request. */
+export interface ChunkOutcome {
+  succeeded: number;
+  /** Items already gone (the service said so, or counted fewer than it was sent). */
+  skipped?: number;
+  failures?: JobFailure[];
+  created?: JobCreated[];
+}
+
+export interface ChunkContext {
+  /** True once the user cancelled: a plan that falls back to one request per item stops asking. */
+  stopped(): boolean;
+}
+
+export interface JobPlan<Input extends JobInput = JobInput, Start = unknown> {
+  service: JobRecord['service'];
+  /** The thing acted on, singular and plural ("DLQ entry", "DLQ entries"): descriptions and messages. */
+  noun: readonly [string, string];
+  /** The action the journal shows ("retry", "restart", "cancel", "delete"). */
+  action(input: Input): string;
+  /** Items per request. */
+  chunk(input: Input): number;
+  /**
+   * One page of the items a filter (or "all") matches, from `cursor`. `signal` aborts the request in
+   * flight when the user cancels. Never called for an ids target.
+   */
+  scan(input: Input, cursor: string | undefined, signal: AbortSignal): Promise<JobScanPage>;
+  /**
+   * The listing may go on past JOB_SCAN_LIMIT while the job runs, from where the preview stopped. Only for
+   * a cursor that stays valid while items are acted on, and an action that is harmless to repeat (KV SCAN
+   * and UNLINK).
+   */
+  continuesScan?: boolean;
+  /**
+   * Acts on one chunk. Throws when the request failed as a whole (every item of the chunk then fails with
+   * its text). A request already sent completes even when the user cancels: the summary stays exact.
+   */
+  act(chunk: readonly string[], input: Input, start: Start, context: ChunkContext): Promise<ChunkOutcome>;
+}
+
+/** The text of anything thrown, for a failure row. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,187 @@
+// The one dialog of every job in the console (message DLQ retry/delete, message cancel, workflow DLQ
+// restart/resume/delete/failure callback, workflow run cancel, KV delete by pattern, a resumed job). The
+// job opens with the dialog: main lists the target while "Listing…" shows, the count that comes back is
+// the preview (and exactly what the job acts on), the service's part explains the action and takes its
+// overrides, then type-to-confirm where the profile or an "all" target asks for it, the start, progress,
+// and the summary the service's part renders. Closing the dialog — Cancel, Escape, the backdrop — at any
+// point cancels the job: its scans at once, its writes before the next chunk.
+import { type ReactNode, useEffect, useState } from 'react';
+import type { InputOf, JobName, StartOf, SummaryOf } from '../../../../shared/bridge/procedures';
+import type { ProfileView } from '../../../../shared/profiles';
+import { type JobProgressState, useBridgeJob } from '../../bridge/react';
+import { Button } from '../Button';
+import { needsConfirmation } from '../confirm-danger';
+import { Dialog } from '../Dialog';
+import { Callout } from '../misc';
+import { ProgressBar } from '../ProgressBar';
+import { TypeToConfirm } from '../TypeToConfirm';
+
+export interface JobDialogProps<N extends JobName> {
+  profile: ProfileView;
+  procedure: N;
+  /** The job to open; null while the dialog's own fields come first (KV's pattern). */
+  input: InputOf<N> | null;
+  title: string;
+  /** "Retry", "Delete": the start button and the progress bar's label. */
+  verb: string;
+  /** "250 entries", "3 runs". */
+  unit: (count: number) => string;
+  /** The target in a sentence: "every entry matching label nightly". */
+  description: string;
+  danger: boolean;
+  /** The start's options (overrides); undefined while the service's form has a problem. */
+  options: StartOf<N> | undefined;
+  /** Shown before the job opens (the pattern of a KV delete). */
+  setup?: ReactNode;
+  /** The footer's button before the job opens ("Count matching keys"). */
+  setupAction?: { label: string; disabled: boolean; onClick: () => void };
+  /** Beside the count: what the job does, its overrides. */
+  preview?: ReactNode;
+  /** Under the count when the listing stopped at the limit: what happens to the rest. */
+  cappedNote: string;
+  /** Under the running progress bar: where Cancel stops. */
+  runningHint: string;
+  /** After "n of m processed" when cancelled: what is left and where. */
+  stoppedHint: string;
+  summary: (summary: SummaryOf<N>) => ReactNode;
+  onClose: () => void;
+  /** The job ended or was cancelled after it started: what it acted on has changed. */
+  onEnded?: () => void;
+}
+
+export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
+  const { profile, onClose, onEnded } = props;
+  const job = useBridgeJob(props.procedure, props.input);
+  const [typed, setTyped] = useState('');
+  const all = isAllTarget(props.input);
+  const confirmWord = profile.env === 'prod' ? profile.name : all ? 'all' : undefined;
+  const started = job.progress !== undefined;
+  const over = job.phase === 'ended' || job.phase === 'stopped' || job.phase === 'failed';
+
+  useEffect(() => {
+    if (over && started) onEnded?.();
+    // Tell the screen once per ending, not on every render.
+  }, [over]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const canStart =
+    job.phase === 'ready' &&
+    job.found > 0 &&
+    props.options !== undefined &&
+    !profile.readOnly &&
+    (confirmWord === undefined || typed === confirmWord);
+  const start = () => {
+    if (canStart && props.options !== undefined) job.start(props.options);
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={props.title}
+      className="dialog-wide"
+      footer={
+        job.phase === 'running' ? (
+          <Button variant="danger" onClick={job.cancel}>
+            Cancel
+          </Button>
+        ) : over ? (
+          <Button variant="primary" onClick={onClose}>
+            Done
+          </Button>
+        ) : (
+          <>
+            <Button onClick={onClose}>Cancel</Button>
+            {job.phase === 'idle' && props.setupAction ? (
+              <Button
+                variant="primary"
+                disabled={props.setupAction.disabled}
+                onClick={props.setupAction.onClick}
+              >
+                {props.setupAction.label}
+              </Button>
+            ) : (
+              <Button
+                variant={props.danger ? 'danger' : 'primary'}
+                disabled={!canStart}
+                busy={job.phase === 'collecting'}
+                onClick={start}
+              >
+                {job.phase === 'ready' ? `${props.verb} ${props.unit(job.found)}` : props.verb}
+              </Button>
+            )}
+          </>
+        )
+      }
+    >
+      {props.setup && !started ? props.setup : null}
+      {job.phase === 'collecting' ? (
+        <ProgressBar label="Listing" max={0}>
+          Listing what the job will touch… {props.unit(job.found)} so far
+        </ProgressBar>
+      ) : job.phase === 'ready' ? (
+        <div className="stack" data-testid="bulk-preview">
+          <p>
+            {props.verb} <strong>{props.description}</strong>:{' '}
+            <strong data-testid="bulk-count">{props.unit(job.found)}</strong>
+            {job.capped ? ' (at least: listing stopped there)' : ''}.
+          </p>
+          {job.capped ? <p className="muted">{props.cappedNote}</p> : null}
+          {job.found === 0 ? <Callout tone="info">Nothing to do: nothing matches.</Callout> : null}
+          {props.preview}
+          {profile.readOnly ? (
+            <Callout tone="warning">This profile is read-only: the console will not send this.</Callout>
+          ) : null}
+          {confirmWord !== undefined && job.found > 0 ? (
+            <TypeToConfirm
+              word={confirmWord}
+              typed={typed}
+              onType={setTyped}
+              why={
+                profile.env === 'prod' ? 'Production profile:' : 'This acts on everything, not on a filter:'
+              }
+              onEnter={start}
+            />
+          ) : needsConfirmation(profile) || all ? null : (
+            <p className="faint">This profile does not ask before dangerous actions.</p>
+          )}
+        </div>
+      ) : job.phase === 'running' ? (
+        <div className="stack" data-testid="bulk-running">
+          <ProgressBar
+            label={`${props.verb} progress`}
+            value={job.progress?.processed}
+            max={job.progress?.total || 1}
+            tone={job.progress && job.progress.failed > 0 ? 'danger' : 'accent'}
+          >
+            {progressText(job.progress)}
+          </ProgressBar>
+          <p className="faint">{props.runningHint}</p>
+        </div>
+      ) : job.phase === 'stopped' ? (
+        <Callout tone="warning" title="Cancelled.">
+          {job.progress
+            ? `${job.progress.processed.toLocaleString()} of ${job.progress.total.toLocaleString()} processed (${job.progress.succeeded.toLocaleString()} succeeded). `
+            : 'Nothing was sent. '}
+          {started ? props.stoppedHint : ''}
+        </Callout>
+      ) : job.phase === 'failed' ? (
+        <Callout tone="danger" title={started ? 'The job stopped.' : 'The job could not start.'}>
+          {job.error?.message}
+        </Callout>
+      ) : job.phase === 'ended' && job.summary !== undefined ? (
+        props.summary(job.summary)
+      ) : null}
+    </Dialog>
+  );
+}
+
+function progressText(progress: JobProgressState | undefined): string {
+  if (!progress) return 'Starting…';
+  const failed = progress.failed ? ` · ${progress.failed.toLocaleString()} failed` : '';
+  return `${progress.processed.toLocaleString()} of ${progress.total.toLocaleString()} processed · ${progress.succeeded.toLocaleString()} succeeded${failed}`;
+}
+
+function isAllTarget(input: unknown): boolean {
+  const target = (input as { target?: { all?: unknown } } | null)?.target;
+  return target?.all === true;
+}

@@ -1,0 +1,64 @@
+// The summary of every job: a result bar, "n of m retried." with what was already gone, what failed and
+// why the job stopped early, then the service's own part (the new message, the new runs) and every
+// failure with the service's own text (a request that failed as a whole has no item).
+import type { ReactNode } from 'react';
+import type { JobSummary } from '../../../../shared/bridge/job';
+import { plural } from '../format';
+import { Callout } from '../misc';
+import { ProgressBar } from '../ProgressBar';
+import { ScrollTable } from '../ScrollTable';
+
+export function JobSummaryView({
+  summary,
+  verbed,
+  itemLabel,
+  notes,
+  children,
+}: {
+  summary: JobSummary;
+  /** "retried", "restarted", "cancelled". */
+  verbed: string;
+  /** The failures table's item column: "DLQ id", "Run", "Key". */
+  itemLabel: string;
+  /** Appended to the result line (the overrides used, a link to the journal). */
+  notes?: ReactNode;
+  /** The service's part: what the job created. */
+  children?: ReactNode;
+}) {
+  const allGood = summary.status === 'done' && summary.failed === 0 && summary.skipped === 0;
+  return (
+    <div className="stack" data-testid="bulk-summary">
+      <ProgressBar
+        label="Result"
+        value={summary.succeeded}
+        max={Math.max(1, summary.total, summary.succeeded)}
+        tone={allGood ? 'success' : 'danger'}
+      />
+      <Callout
+        tone={allGood ? 'success' : 'warning'}
+        title={`${summary.succeeded.toLocaleString()} of ${summary.total.toLocaleString()} ${verbed}.`}
+      >
+        {summary.status === 'cancelled'
+          ? `Cancelled after ${summary.processed.toLocaleString()}: resume it from Jobs. `
+          : ''}
+        {summary.error ? `${summary.error}. ` : ''}
+        {summary.skipped > 0
+          ? `${summary.skipped.toLocaleString()} were already gone (handled or removed elsewhere). `
+          : ''}
+        {summary.failed > 0 ? `${plural(summary.failed, 'failure')} — listed below. ` : ''}
+        {notes}
+      </Callout>
+      {children}
+      {summary.failures.length > 0 ? (
+        <ScrollTable label="Failures" columns={[itemLabel, 'Why']}>
+          {summary.failures.map((failure, index) => (
+            <tr key={`${failure.id ?? 'request'}-${index}`}>
+              <td className="mono">{failure.id ?? '(request)'}</td>
+              <td className="cell-wrap">{failure.message}</td>
+            </tr>
+          ))}
+        </ScrollTable>
+      ) : null}
+    </div>
+  );
+}
