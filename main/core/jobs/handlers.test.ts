@@ -92,6 +92,15 @@ describe('jobs.* procedures', () => {
     expect(dirname(again.path)).toBe(dirname(json.path));
   });
 
+  it('resume writes: a read-only profile is refused before anything runs', async () => {
+    const dir = tempDir();
+    const runner = new JobRunner(new JobJournal(join(dir, 'jobs')), { profileName: () => 'Local' });
+    const router = routerWith(jobHandlers(runner, { exportDir: dir }), new Set(['ro']));
+    await expect(
+      router.open('jobs.resume', { profileId: 'ro', jobId: 'a' }, { push: () => {}, end: () => {} }),
+    ).rejects.toMatchObject({ code: 'READ_ONLY' });
+  });
+
   it('clear removes the finished jobs and keeps a running one', async () => {
     const { router, journal } = setup();
     expect(valueOf(await router.call('jobs.clear', {}))).toEqual({ removed: 1 });

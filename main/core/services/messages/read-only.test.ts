@@ -22,8 +22,9 @@ const CALL_SAMPLES: readOnly.Samples = {
   'messages.schedules.delete': { scheduleId: 's' },
   'messages.schedules.trigger': { scheduleId: 's' },
 };
+/** Streams and jobs: both refused when opened. */
 const STREAM_SAMPLES: readOnly.Samples = {
-  'messages.dlq.bulk': { action: 'retry', target: { dlqIds: ['1-0'] } },
+  'messages.dlq.job': { action: 'retry', target: { ids: ['1-0'] } },
 };
 
 describe('read-only profiles, enforced in main', () => {

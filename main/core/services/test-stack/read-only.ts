@@ -42,7 +42,7 @@ export async function withReadOnlyProfile(
   }
 }
 
-/** Every call and every stream in the samples is refused with READ_ONLY. */
+/** Every call and every stream or job in the samples is refused with READ_ONLY. */
 export async function expectRefused(
   core: ConsoleCore,
   profileId: string,
