@@ -4,6 +4,7 @@ import type { JobRunner } from '../../jobs/runner';
 import type { ProfilesService } from '../../profiles/profiles-service';
 import type { Clipboard } from '../../clipboard/clipboard';
 import { dlqHandlers } from './dlq';
+import { flowControlHandlers } from './flow-control';
 import { keyHandlers } from './keys';
 import { logHandlers } from './logs';
 import { publishHandlers } from './publish';
@@ -31,5 +32,6 @@ export function messageHandlers(deps: MessageHandlerDeps) {
     ...scheduleHandlers({ profiles }),
     ...dlqHandlers({ profiles, jobs: deps.jobs }),
     ...keyHandlers({ profiles }),
+    ...flowControlHandlers({ profiles }),
   };
 }

@@ -21,6 +21,10 @@ const CALL_SAMPLES: readOnly.Samples = {
   'messages.schedules.setPaused': { scheduleId: 's', paused: true },
   'messages.schedules.delete': { scheduleId: 's' },
   'messages.schedules.trigger': { scheduleId: 's' },
+  'messages.flowControl.setPaused': { key: 'k', paused: true },
+  'messages.flowControl.pin': { key: 'k', parallelism: 1 },
+  'messages.flowControl.unpin': { key: 'k', parallelism: true, rate: false },
+  'messages.flowControl.resetRate': { key: 'k' },
 };
 /** Streams and jobs: both refused when opened. */
 const STREAM_SAMPLES: readOnly.Samples = {
@@ -34,7 +38,7 @@ describe('read-only profiles, enforced in main', () => {
   it('covers every write procedure of the message operations', () => {
     expect(
       readOnly.writeProcedureNames((name) =>
-        /^messages\.(urlGroups|logs|queues|dlq|keys|schedules)\./.test(name),
+        /^messages\.(urlGroups|logs|queues|dlq|keys|schedules|flowControl)\./.test(name),
       ),
     ).toEqual([...Object.keys(CALL_SAMPLES), ...Object.keys(STREAM_SAMPLES)].sort());
   });
@@ -51,9 +55,11 @@ describe('read-only profiles, enforced in main', () => {
         'messages.logs.list',
         'messages.keys.get',
         'messages.schedules.list',
+        'messages.flowControl.list',
       ]) {
         expect((await core.router.call(name, { profileId })).ok, name).toBe(true);
       }
-      expect(env.proxy.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET', 'GET']);
+      // The flow-control list is two reads: the keys and the global parallelism.
+      expect(env.proxy.requests.map((r) => r.method)).toEqual(Array(8).fill('GET'));
     }));
 });

@@ -2,6 +2,7 @@
 import { batchProcedures } from './batch';
 import { composerProcedures } from './composer';
 import { dlqProcedures } from './dlq';
+import { flowControlProcedures } from './flow-control';
 import { keyProcedures } from './keys';
 import { logProcedures } from './logs';
 import { publishProcedures } from './publish';
@@ -19,4 +20,5 @@ export const messageProcedures = {
   ...scheduleProcedures,
   ...dlqProcedures,
   ...keyProcedures,
+  ...flowControlProcedures,
 };
