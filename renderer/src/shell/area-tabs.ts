@@ -8,6 +8,7 @@ export const AREA_TABS = {
     { id: 'batch', label: 'Batch' },
     { id: 'webhook', label: 'Webhook intake' },
     { id: 'logs', label: 'Logs' },
+    { id: 'schedules', label: 'Schedules' },
     { id: 'queues', label: 'Queues' },
     { id: 'keys', label: 'Signing keys' },
   ],

@@ -2,11 +2,12 @@
 // Each tab is its own lazily loaded module, so opening the composer does not load the logs list.
 import { tabbedArea } from '../../shell/TabbedArea';
 
-export default tabbedArea('messages', 'Publish, batch, follow deliveries', {
+export default tabbedArea('messages', 'Publish, batch, schedule, follow deliveries', {
   compose: () => import('./compose/ComposeTab'),
   batch: () => import('./batch/BatchTab'),
   webhook: () => import('./webhook/WebhookTab'),
   logs: () => import('./logs/LogsTab'),
+  schedules: () => import('./schedules/SchedulesTab'),
   queues: () => import('./queues/QueuesTab'),
   keys: () => import('./keys/SigningKeysTab'),
 });

@@ -19,8 +19,8 @@ export interface ComposerFormProps {
   /** Show "is empty" errors too (after a send attempt); other errors show as the user types. */
   showAll: boolean;
   profileId: string;
-  /** The webhook builder has no body or Content-Type: whoever calls the URL sends those. */
-  variant?: 'message' | 'webhook';
+  /** The webhook builder has no body or Content-Type; a schedule's message no earliest-delivery time. */
+  variant?: SectionProps['variant'];
 }
 
 export function ComposerForm({

@@ -102,6 +102,13 @@ export function LogDetail({
                 ) : undefined}
               </Fact>
               <Fact label="Queue" value={first.queueName} />
+              <Fact label="Schedule">
+                {first.scheduleId ? (
+                  <a className="mono" href={`#/messages/schedules/${encodeURIComponent(first.scheduleId)}`}>
+                    {first.scheduleId}
+                  </a>
+                ) : undefined}
+              </Fact>
               <Fact label="Attempts">
                 {attemptCount(trail.events)}
                 {first.maxRetries !== undefined ? (

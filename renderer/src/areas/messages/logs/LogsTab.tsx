@@ -257,6 +257,7 @@ const LOG_TEXT_FILTERS: TextFilter<LogFilterDraft>[] = [
   { key: 'url', label: 'URL', placeholder: 'https://…, …', wide: true },
   { key: 'topicName', label: 'URL group', placeholder: 'orders' },
   { key: 'queueName', label: 'Queue', placeholder: 'emails' },
+  { key: 'scheduleId', label: 'Schedule', placeholder: 'scd_…' },
   { key: 'label', label: 'Label', placeholder: 'nightly, …' },
 ];
 
@@ -290,6 +291,7 @@ function describeFilters(draft: LogFilterDraft): string {
     ['url', 'URL'],
     ['topicName', 'group'],
     ['queueName', 'queue'],
+    ['scheduleId', 'schedule'],
     ['label', 'label'],
   ]);
   return [run, rest].filter(Boolean).join(', ') || 'no filters';

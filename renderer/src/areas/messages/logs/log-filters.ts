@@ -24,6 +24,7 @@ export interface LogFilterDraft {
   url: string;
   topicName: string;
   queueName: string;
+  scheduleId: string;
   label: string;
   /** `datetime-local` values, local time. */
   from: string;
@@ -38,6 +39,7 @@ export const EMPTY_DRAFT: LogFilterDraft = {
   url: '',
   topicName: '',
   queueName: '',
+  scheduleId: '',
   label: '',
   from: '',
   to: '',
@@ -53,6 +55,7 @@ export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput;
     url: splitList(draft.url),
     topicName: splitList(draft.topicName),
     queueName: splitList(draft.queueName),
+    scheduleId: splitList(draft.scheduleId),
     label: splitList(draft.label),
     fromDate,
     toDate,

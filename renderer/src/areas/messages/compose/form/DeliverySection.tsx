@@ -9,7 +9,7 @@ import { formatUtc, fromLocalInput, toLocalInput } from '../local-time';
 import { Section } from './Section';
 import type { SectionProps } from './section-props';
 
-export function DeliverySection({ model, set, error, warning, form }: SectionProps) {
+export function DeliverySection({ model, set, error, warning, form, variant }: SectionProps) {
   return (
     <Section title="Delivery">
       <div className="form-grid">
@@ -19,14 +19,16 @@ export function DeliverySection({ model, set, error, warning, form }: SectionPro
           label="Delay"
           mono
           placeholder="e.g. 10s, 5m, 2h, 1d"
-          hint={warning('delay') ?? DELAY_HINT}
+          hint={warning('delay') ?? (variant === 'schedule' ? `After each tick. ${DELAY_HINT}` : DELAY_HINT)}
         />
-        <NotBeforeField
-          value={model.notBefore}
-          onChange={(notBefore) => set({ notBefore })}
-          error={error('notBefore')}
-          warning={warning('notBefore')}
-        />
+        {variant === 'schedule' ? null : (
+          <NotBeforeField
+            value={model.notBefore}
+            onChange={(notBefore) => set({ notBefore })}
+            error={error('notBefore')}
+            warning={warning('notBefore')}
+          />
+        )}
         <BoundTextField
           form={form}
           name="retries"

@@ -29,7 +29,7 @@ export function RequestSection({ model, set, error, warning, shownErrors, varian
             <option key={method}>{method}</option>
           ))}
         </SelectField>
-        {variant === 'message' ? (
+        {variant !== 'webhook' ? (
           <BoundTextField
             form={form}
             name="contentType"
@@ -45,7 +45,7 @@ export function RequestSection({ model, set, error, warning, shownErrors, varian
           ))}
         </datalist>
       </div>
-      {variant === 'message' ? (
+      {variant !== 'webhook' ? (
         <BodyField
           model={model}
           onChange={(body) => set({ body })}

@@ -14,6 +14,9 @@ export interface SectionProps {
   profileId: string;
   /** The same model for fields bound to it (`<BoundTextField form={form} name="delay" … />`). */
   form: FormBinding<ComposerModel>;
-  /** The webhook builder has no body or Content-Type: whoever calls the URL sends those. */
-  variant: 'message' | 'webhook';
+  /**
+   * The webhook builder has no body or Content-Type: whoever calls the URL sends those. A schedule's message
+   * has no earliest-delivery time: it is due at each tick.
+   */
+  variant: 'message' | 'webhook' | 'schedule';
 }
