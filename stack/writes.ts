@@ -5,6 +5,7 @@ import { FLOW_CONTROL_WRITES } from './messages/flow-control-writes';
 import { SCHEDULE_WRITES } from './messages/schedule-write-ops';
 import { MESSAGE_WRITES } from './messages/write-ops';
 import { combineWrites, type Writer } from './store/writer';
+import { WORKFLOW_HISTORY_WRITES } from './workflows/history-writes';
 import { WORKFLOW_WRITES } from './workflows/write-ops';
 
 export const STACK_WRITES = combineWrites({
@@ -12,6 +13,7 @@ export const STACK_WRITES = combineWrites({
   schedules: SCHEDULE_WRITES,
   workflows: WORKFLOW_WRITES,
   flowControl: FLOW_CONTROL_WRITES,
+  workflowHistory: WORKFLOW_HISTORY_WRITES,
 });
 
 export type StackWrites = typeof STACK_WRITES;

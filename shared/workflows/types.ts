@@ -129,7 +129,7 @@ export interface StepLog {
   invokedWorkflowRunHeaders?: HeaderMap;
 
   // Sleep steps: SleepFor's duration in seconds, SleepUntil's time in unix seconds (as the SDK sends them).
-  sleepFor?: number;
+  sleepFor?: number | string;
   sleepUntil?: number;
 }
 
@@ -145,6 +145,10 @@ export interface NextStepLog {
   createdAt?: number;
   nextDeliveryTime?: number;
   errors?: StepError[];
+  // A wait in progress (the local stack lists a run's waiters here).
+  waitEventId?: string;
+  waitTimeoutDuration?: string;
+  waitTimeoutDeadline?: number;
 }
 
 export type StepLogGroup =
@@ -197,6 +201,10 @@ export interface WorkflowRunLog {
   label?: string;
   labels?: string[];
   flowControlKey?: string;
+  /** Local only: what happened to the run beyond its steps (how it started, cancel, restart, waits…). */
+  history?: RunHistoryEvent[];
+  /** Local only: every message of the run and each delivery attempt, in the order they were created. */
+  deliveries?: RunDelivery[];
 }
 
 /** `GET /v2/workflows/logs`. `cursor` is empty (or absent) on the last page. Newest runs first. */
@@ -396,3 +404,147 @@ export interface NotifyResponseItem {
 
 /** The response header in which the SDK names the step that threw. */
 export const ERROR_STEP_NAME_HEADER = 'Upstash-Error-Step-Name';
+
+// ---------------------------------------------------------------------------------------------------------
+// Local-only fields. The local stack adds these to a run's record (extra fields; clients of the real service
+// ignore them). The real service sends none of them, so every reader treats them as optional and says what
+// it cannot know without them (docs/stack-workflows.md, "Local-only fields").
+
+/** How a run was started. */
+export const RUN_ORIGIN_SOURCES = [
+  /** The workflow SDK's `client.trigger` (or another SDK client) at the API. */
+  'sdk',
+  /** This console's "Trigger again…". */
+  'console',
+  /** A request to the workflow endpoint itself: the app's `serve()` started the run. */
+  'endpoint',
+  /** A schedule's delivery to the workflow endpoint. */
+  'schedule',
+  /** A message of the message service delivered to the workflow endpoint. */
+  'message',
+  /** A restart of a failed run from the DLQ. */
+  'restart',
+  /** Another run's `context.invoke`. */
+  'invoke',
+  /** A plain API call with no SDK's telemetry. */
+  'api',
+] as const;
+export type RunOriginSource = (typeof RUN_ORIGIN_SOURCES)[number];
+
+/** A run as another run's entry refers to it. */
+export interface RunRef {
+  workflowRunId: string;
+  workflowRunCreatedAt: number;
+}
+
+/** Something that happened to a run that its steps and messages do not show. */
+export type RunHistoryEvent =
+  | {
+      kind: 'triggered';
+      time: number;
+      source: RunOriginSource;
+      /** The client, from its `Upstash-Telemetry-Sdk` header (e.g. `@upstash/workflow@v1.3.2`). */
+      agent?: string;
+      callerIp?: string;
+      scheduleId?: string;
+      /** For `message`: the message delivered to the endpoint. */
+      messageId?: string;
+      /** For `restart`: the failed run this one restarts (and its DLQ entry). */
+      restartedFrom?: RunRef & { dlqId?: string };
+    }
+  | {
+      kind: 'canceled';
+      time: number;
+      /** `run`: `DELETE /v2/workflows/runs/{id}?cancel=true` (context.cancel, or the API for one run); `bulk`: `DELETE /v2/workflows/runs` by ids or filter. */
+      via: 'run' | 'bulk';
+      agent?: string;
+      callerIp?: string;
+    }
+  /** This failed run was restarted from the DLQ as a new run. */
+  | { kind: 'restarted'; time: number; to: RunRef; dlqId?: string }
+  /** This failed run was resumed from the DLQ: the same run goes on from its failed message. */
+  | { kind: 'resumed'; time: number; dlqId: string; messageId: string }
+  | {
+      kind: 'waitStarted';
+      time: number;
+      eventId: string;
+      /** As given, e.g. "1h". */
+      timeout: string;
+      deadline: number;
+      stepName?: string;
+      /** A `waitForWebhook` rather than a `waitForEvent`. */
+      webhook?: boolean;
+    }
+  | {
+      kind: 'notified';
+      time: number;
+      eventId: string;
+      /** Run-scoped notify (`/v2/notify/{runId}/{eventId}`). */
+      scoped: boolean;
+      /** The event arrived before the run waited for it and was kept for it (the lookback). */
+      kept?: boolean;
+      agent?: string;
+      callerIp?: string;
+    }
+  | {
+      kind: 'webhookCalled';
+      time: number;
+      eventId: string;
+      method: string;
+      callerIp?: string;
+      kept?: boolean;
+    }
+  | { kind: 'invoked'; time: number; child: RunRef; stepName?: string };
+
+export type RunHistoryKind = RunHistoryEvent['kind'];
+
+/** One attempt to deliver a message of a run. */
+export interface DeliveryAttempt {
+  start: number;
+  /** Absent while the attempt is in flight. */
+  end?: number;
+  /** The app's (or the call target's) HTTP status; absent when there was no response or none yet. */
+  status?: number;
+  /** The stack's description of a failed attempt ("destination answered HTTP 500", "connection refused"). */
+  error?: string;
+  /** The SDK's error message from a failed attempt's body, when it sent one. */
+  message?: string;
+  /** The step the SDK named in `Upstash-Error-Step-Name`. */
+  stepName?: string;
+}
+
+/** Why a delivery waits although it is due: held by its flow-control key. */
+export interface FlowControlHold {
+  key: string;
+  /** Deliveries of the key waiting before this one. */
+  ahead: number;
+  waiting: number;
+  inflight: number;
+  parallelism?: number;
+  rate?: number;
+  periodMs?: number;
+  paused?: boolean;
+}
+
+/**
+ * A message of the run and its delivery: `step` (the run log to the app, after the step `afterStep`),
+ * `call` (a context.call's request to its target), `callback` (the call's response back to the app), `failure`
+ * (the failure function).
+ */
+export interface RunDelivery {
+  messageId: string;
+  kind: 'step' | 'call' | 'callback' | 'failure';
+  /** For `step`: the name of the last step it carries (the app runs what follows it). */
+  afterStep?: string;
+  afterStepType?: StepType | 'WaitForWebhook' | 'CreateWebhook';
+  createdAt: number;
+  state: 'scheduled' | 'delivering' | 'retrying' | 'delivered' | 'failed' | 'canceled';
+  /** When the next attempt is due (a delayed first attempt or a retry). */
+  dueAt?: number;
+  maxRetries?: number;
+  attempts: DeliveryAttempt[];
+  /** Set while the delivery is due but held by its flow-control key. */
+  flowControl?: FlowControlHold;
+  /** For `call`: the target. */
+  url?: string;
+}

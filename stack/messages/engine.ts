@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import { DELIVERY } from '../../shared/headers';
 import type { CallbackPayload, MessageState } from '../../shared/messages/types';
+import type { FlowControlHold } from '../../shared/workflows/types';
 import type { Clock, Timer } from '../clock';
 import type { EventData } from '../store/events';
 import { FlowKeyTable } from '../store/flow-keys';
@@ -727,7 +728,7 @@ export class Engine {
    * cancelled when that attempt fails (a success is too late to cancel). Resolves, once durable, with how
    * many of the ids were pending.
    */
-  async cancel(ids: string[]): Promise<number> {
+  async cancel(ids: string[], options: { quietInflight?: boolean } = {}): Promise<number> {
     const now = this.options.clock.now();
     const writes: MessageWrite[] = [];
     let count = 0;
@@ -738,7 +739,10 @@ export class Engine {
       if (entry.phase === 'inflight') {
         if (entry.cancelRequested) continue;
         entry.cancelRequested = true;
-        writes.push(['requestCancel', entry.seq], ['event', entry.seq, now, 'CANCEL_REQUESTED']);
+        writes.push(['requestCancel', entry.seq]);
+        // `quietInflight`: the attempt in flight is the one that made the cancel (a workflow step ending its
+        // run); its log shows how the attempt ended, not a cancel nobody asked for.
+        if (!options.quietInflight) writes.push(['event', entry.seq, now, 'CANCEL_REQUESTED']);
         continue;
       }
       this.finishEntry(entry);
@@ -750,6 +754,32 @@ export class Engine {
 
   isPending(id: string): boolean {
     return this.byId.has(id);
+  }
+
+  /** When the attempt of a message in flight started (its ACTIVE event may not be written yet). */
+  inflightSince(id: string): number | undefined {
+    const entry = this.byId.get(id);
+    return entry?.phase === 'inflight' ? entry.activeAt : undefined;
+  }
+
+  /** Why a due message waits: its flow-control key's limits (and how many of the key's wait before it). */
+  flowHold(id: string): FlowControlHold | undefined {
+    const entry = this.byId.get(id);
+    if (!entry || entry.phase !== 'flow' || !entry.flow) return undefined;
+    const flow = entry.flow;
+    let ahead = 0;
+    for (const seq of flow.waitlist.keys()) {
+      if (seq === entry.seq) break;
+      ahead++;
+    }
+    return {
+      key: flow.key,
+      ahead,
+      waiting: flow.waitlist.size,
+      inflight: flow.inflight,
+      ...(flow.parallelism !== undefined ? { parallelism: flow.parallelism } : {}),
+      ...(flow.rate !== undefined ? { rate: flow.rate, periodMs: flow.periodMs } : {}),
+    };
   }
 
   /** Numbers for logs and tests. */

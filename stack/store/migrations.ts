@@ -230,4 +230,26 @@ export const MIGRATIONS: readonly string[] = [
     updated_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 7: what a run's record alone does not keep (stack/store/workflow-history.ts) and the text search over
+  // runs (stack/store/workflow-search.ts).
+  `
+  -- Things that happened to a run that its log and its messages' events do not show: how it was started, who
+  -- cancelled it, restarts and resumes, waits and the notifications that ended them.
+  CREATE TABLE workflow_history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_seq INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT
+  );
+  CREATE INDEX workflow_history_run ON workflow_history (run_seq, id);
+
+  -- Text of a run's payload, step outputs, call bodies, errors and response. One row per piece; the rowid is
+  -- run_seq * 2^24 + n, so that matches come out in run order (newest first) straight from the index.
+  CREATE VIRTUAL TABLE workflow_search USING fts5 (text, content = '', contentless_delete = 1);
+  ALTER TABLE workflow_runs ADD COLUMN search_size INTEGER NOT NULL DEFAULT 0;
+  INSERT INTO workflow_search (rowid, text)
+    SELECT run_seq * 16777216 + pos, CAST(body AS TEXT) FROM workflow_log WHERE pos < 16777216;
+  UPDATE workflow_runs SET search_size = log_size;
+  `,
 ];

@@ -2,6 +2,7 @@
 // the lookback of run-scoped events. It shares the stack's connection with the message store; its writes are
 // named operations (stack/workflows/write-ops.ts) that run inside the same group commits.
 import type { HeaderMap } from '../../shared/messages/types';
+import type { RunHistoryEvent } from '../../shared/workflows/types';
 import type { FlowControlSpec, MessageRow, RedactSpec } from './messages';
 import type { StackStore } from './stack-store';
 import type { Statements } from './statements';
@@ -59,6 +60,8 @@ export interface NewRun {
   callerIp?: string;
   config: RunConfig;
   invoker?: Invoker;
+  /** How the run was started: its first history event (stack/store/workflow-history.ts). */
+  origin?: Extract<RunHistoryEvent, { kind: 'triggered' }>;
 }
 
 export interface RunRecord extends NewRun {
@@ -84,6 +87,15 @@ export interface LogEntry {
    * once. Absent for entry 0 and for call results (every attempt of a call logs one).
    */
   stepKey?: string;
+}
+
+/** A message of a run and its events (the logs' rows for it), oldest first. */
+export interface MessageHistory {
+  done: boolean;
+  retried: number;
+  dueAt: number;
+  maxRetries?: number;
+  events: { time: number; state: string; data: string | null }[];
 }
 
 export type WaiterKind = 'wait' | 'webhook';
@@ -392,6 +404,12 @@ export class WorkflowStore {
     ).map((row) => row.id);
   }
 
+  /** The row number of a message (the failure callback's, which is not in the log). */
+  messageSeq(id: string): number | undefined {
+    const row = this.stmt('SELECT seq FROM messages WHERE id = ?').get(id) as { seq: number } | undefined;
+    return row?.seq;
+  }
+
   /** The run a parent's Invoke step started. */
   invokedRun(parentRunId: string, parentCreatedAt: number, stepId: number): RunRecord | undefined {
     const rows = this.stmt(
@@ -503,30 +521,27 @@ export class WorkflowStore {
   }
 
   /** Message rows and their events, for building run records. */
-  messageEvents(seqs: number[]): Map<
-    number,
-    {
-      done: boolean;
-      retried: number;
-      dueAt: number;
-      events: { time: number; state: string; data: string | null }[];
-    }
-  > {
-    const out = new Map<
-      number,
-      {
-        done: boolean;
-        retried: number;
-        dueAt: number;
-        events: { time: number; state: string; data: string | null }[];
-      }
-    >();
+  messageEvents(seqs: number[]): Map<number, MessageHistory> {
+    const out = new Map<number, MessageHistory>();
     for (const chunk of chunks(seqs)) {
       const rows = this.stmt(
-        `SELECT seq, done, retried, due_at FROM messages WHERE seq IN (${marks(chunk)})`,
-      ).all(...chunk) as { seq: number; done: number; retried: number; due_at: number }[];
+        `SELECT seq, done, retried, due_at, json_extract(spec, '$.maxRetries') AS max_retries
+         FROM messages WHERE seq IN (${marks(chunk)})`,
+      ).all(...chunk) as {
+        seq: number;
+        done: number;
+        retried: number;
+        due_at: number;
+        max_retries: number | null;
+      }[];
       for (const row of rows)
-        out.set(row.seq, { done: row.done === 1, retried: row.retried, dueAt: row.due_at, events: [] });
+        out.set(row.seq, {
+          done: row.done === 1,
+          retried: row.retried,
+          dueAt: row.due_at,
+          ...(row.max_retries !== null ? { maxRetries: row.max_retries } : {}),
+          events: [],
+        });
       const events = this.stmt(
         `SELECT message_seq, time, state, data FROM events WHERE message_seq IN (${marks(chunk)}) ORDER BY id`,
       ).all(...chunk) as { message_seq: number; time: number; state: string; data: string | null }[];

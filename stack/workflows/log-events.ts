@@ -6,6 +6,7 @@ import type { RunFilters } from '../store/workflow-store';
 import type { WorkflowLogEvent, WorkflowRunLog } from '../../shared/workflows/types';
 import { HttpError } from '../http/server';
 import { buildRunRecord } from './records';
+import { recordLive } from './record-live';
 import type { WorkflowRuntime } from './runtime';
 
 /** Where the next page starts: at run `runSeq` (inclusive), after its first `skip` events. */
@@ -50,7 +51,7 @@ export function eventPage(
   for (;;) {
     const page = runtime.store.listRuns(filters, before, RUNS_PER_READ);
     for (const run of page.runs) {
-      const all = eventsOf(buildRunRecord(runtime.store, run, trimBody));
+      const all = eventsOf(buildRunRecord(runtime.store, run, trimBody, recordLive(runtime)));
       // A step-state filter selects the runs in the store; here it also selects their events.
       const kept = filters.stepState ? all.filter((event) => filters.stepState?.includes(event.state)) : all;
       const rest = kept.slice(skip);

@@ -1,7 +1,10 @@
 // Builds the run record the logs answer with (shared/workflows/types.ts WorkflowRunLog) from a run, its log,
 // the delivery history of its messages (every failed attempt is an ERROR event) and its waiters.
 import type {
+  FlowControlHold,
   NextStepLog,
+  RunDelivery,
+  RunHistoryEvent,
   StepError,
   StepLog,
   StepLogGroup,
@@ -9,7 +12,20 @@ import type {
 } from '../../shared/workflows/types';
 import type { HeaderMap } from '../../shared/messages/types';
 import { redacted, redactHeaders } from '../messages/records';
-import type { LogEntry, RunRecord, WorkflowStore } from '../store/workflow-store';
+import type { LogEntry, MessageHistory, RunRecord, WorkflowStore } from '../store/workflow-store';
+import { delivery } from './deliveries';
+
+/**
+ * What a record needs beyond the store: the time, the engine's view of held deliveries, and the run's
+ * history events (the local-only fields `deliveries` and `history`).
+ */
+export interface RecordLive {
+  now: number;
+  flowHold?(messageId: string): FlowControlHold | undefined;
+  /** The start of a message's attempt in flight, before its ACTIVE event is written. */
+  inflightSince?(messageId: string): number | undefined;
+  history?(runSeq: number): RunHistoryEvent[];
+}
 
 /** A run log as the SDK reads it (deliveries and the lazy fetch): `[{messageId, body: base64, callType}]`. */
 export function rawSteps(entries: LogEntry[]): { messageId: string; body: string; callType: string }[] {
@@ -24,13 +40,6 @@ export function rawSteps(entries: LogEntry[]): { messageId: string; body: string
 function trim(text: string | undefined, trimBody: number): string | undefined {
   if (text === undefined || trimBody < 0) return undefined;
   return text.length > trimBody ? text.slice(0, trimBody) : text;
-}
-
-interface MessageHistory {
-  done: boolean;
-  retried: number;
-  dueAt: number;
-  events: { time: number; state: string; data: string | null }[];
 }
 
 interface ErrorData {
@@ -98,7 +107,13 @@ function parseJson(body: Buffer): Record<string, unknown> {
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: number): WorkflowRunLog {
+export function buildRunRecord(
+  store: WorkflowStore,
+  run: RunRecord,
+  trimBody: number,
+  live?: RecordLive,
+): WorkflowRunLog {
+  const now = live?.now ?? Date.now();
   const log = store.log(run.seq);
   const seqs = log.flatMap((entry) => (entry.messageSeq !== undefined ? [entry.messageSeq] : []));
   const histories = store.messageEvents(seqs);
@@ -110,9 +125,42 @@ export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: n
   const callbacks = new Map<string, Record<string, unknown>>();
   const parallel = new Map<number, { group: StepLog[]; plans: Map<number, StepLog> }>();
   const next: NextStepLog[] = [];
+  const deliveries: RunDelivery[] = [];
+  let lastStep: { name: string; type?: string } = { name: 'init', type: 'Initial' };
 
   log.forEach((entry, index) => {
     const history = historyOf(entry);
+    if (entry.messageSeq !== undefined) {
+      const parsed = entry.callType === 'step' && index > 0 ? parseJson(entry.body) : undefined;
+      if (parsed) lastStep = { name: str(parsed.stepName) ?? '', type: str(parsed.stepType) };
+      const call = entry.callType === 'toCallback' ? parseJson(entry.body) : undefined;
+      deliveries.push(
+        delivery(
+          {
+            messageId: entry.messageId,
+            kind:
+              entry.callType === 'toCallback'
+                ? 'call'
+                : entry.callType === 'fromCallback'
+                  ? 'callback'
+                  : 'step',
+            createdAt: entry.createdAt,
+            ...(entry.callType === 'step'
+              ? {
+                  afterStep: lastStep.name,
+                  ...(lastStep.type ? { afterStepType: lastStep.type as RunDelivery['afterStepType'] } : {}),
+                }
+              : {}),
+            ...(call
+              ? { url: str(call.url), ...(str(call.stepName) ? { afterStep: str(call.stepName) } : {}) }
+              : {}),
+          },
+          history,
+          live?.flowHold?.(entry.messageId),
+          live?.inflightSince?.(entry.messageId),
+        ),
+      );
+    }
     const base = {
       messageId: entry.messageId,
       createdAt: entry.createdAt,
@@ -158,6 +206,16 @@ export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: n
       if (out !== undefined) log.out = trim(out, trimBody);
       if (step.sleepFor !== undefined) log.sleepFor = step.sleepFor as number;
       if (step.sleepUntil !== undefined) log.sleepUntil = step.sleepUntil as number;
+      // A sleep is not over until its delivery, which the step's own delay holds back, is due.
+      if (
+        (log.stepType === 'SleepFor' || log.stepType === 'SleepUntil') &&
+        history &&
+        !history.done &&
+        history.events.every((event) => event.state === 'CREATED') &&
+        history.dueAt > now
+      ) {
+        log.state = 'STEP_PROGRESS';
+      }
       if (step.waitEventId !== undefined) {
         log.waitEventId = str(step.waitEventId);
         log.waitTimeout = step.waitTimeout === true;
@@ -205,12 +263,27 @@ export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: n
     if (state === 'DONE') return;
     // An ended run's last delivery may still be finishing (the run ended inside it): not a next step.
     if (run.state !== 'RUN_STARTED' && (state === 'STEP_PROGRESS' || state === 'STEP_RETRY')) return;
-    if (entry.callType === 'toCallback' && state === 'STEP_PROGRESS') return;
+    // A context.call's request: its attempts are the Call step's (the run's `deliveries`), and a failed call is
+    // the call's response, never a failed step. While the run waits on a retrying call, `next` names it.
+    if (entry.callType === 'toCallback' && (state !== 'STEP_RETRY' || run.state !== 'RUN_STARTED')) return;
     const item: NextStepLog = { messageId: entry.messageId, state, retries, createdAt: entry.createdAt };
     if (run.config.retryDelay !== undefined) item.retryDelay = run.config.retryDelay;
     const name = stepName(history);
     if (name !== undefined) item.stepName = name;
-    if (state === 'STEP_RETRY' && history) item.nextDeliveryTime = history.dueAt;
+    if (entry.callType === 'toCallback') {
+      const call = parseJson(entry.body);
+      if (str(call.stepName)) item.stepName = str(call.stepName);
+      item.stepType = 'Call';
+      if (history?.maxRetries !== undefined) item.retries = history.maxRetries;
+    } else if (entry.callType === 'step' && index > 0 && state === 'STEP_PROGRESS') {
+      // A sleep's own delivery, held back until it is over: the sleep step is what is pending.
+      const step = parseJson(entry.body);
+      if (step.stepType === 'SleepFor' || step.stepType === 'SleepUntil') {
+        item.stepName = str(step.stepName);
+        item.stepType = step.stepType;
+      }
+    }
+    if (history && !history.done && history.dueAt > now) item.nextDeliveryTime = history.dueAt;
     const errors = errorsOf(history, trimBody);
     if (errors.length > 0) item.errors = errors;
     next.push(item);
@@ -232,6 +305,18 @@ export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: n
     }
   }
   if (next.length > 0) groups.push({ type: 'next', steps: next });
+  if (run.failure?.messageId) {
+    const seq = store.messageSeq(run.failure.messageId);
+    const history = seq !== undefined ? store.messageEvents([seq]).get(seq) : undefined;
+    deliveries.push(
+      delivery(
+        { messageId: run.failure.messageId, kind: 'failure', createdAt: run.completedAt ?? run.createdAt },
+        history,
+        live?.flowHold?.(run.failure.messageId),
+        live?.inflightSince?.(run.failure.messageId),
+      ),
+    );
+  }
 
   const record: WorkflowRunLog = {
     workflowRunId: run.runId,
@@ -277,6 +362,9 @@ export function buildRunRecord(store: WorkflowStore, run: RunRecord, trimBody: n
     record.labels = labels;
   }
   if (run.config.flowControl) record.flowControlKey = run.config.flowControl.key;
+  const events = live?.history?.(run.seq);
+  if (events && events.length > 0) record.history = events;
+  if (deliveries.length > 0) record.deliveries = deliveries;
   if (run.config.redact) redactRecord(record, run.config);
   return record;
 }

@@ -9,6 +9,7 @@ import type { RunFilters, RunRecord } from '../store/workflow-store';
 import { redacted, redactHeaders } from '../messages/records';
 import { planned, planStep, workflowMeta } from './plan';
 import { cursor, integer, multi, requireFilterOrAll, runFilters } from './query';
+import { canceledEvent, restartOrigin } from './origin';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
 import { DLQ_ENTRY_GONE } from '../store/dlq';
 
@@ -165,7 +166,15 @@ async function restart(
   for (const old of runs) {
     if (old.dlqId === undefined) continue;
     const config = configOf(old);
-    const run = { runId: `wfr_${base58(21)}`, url: old.url, createdAt: now, callerIp: old.callerIp, config };
+    const from = { workflowRunId: old.runId, workflowRunCreatedAt: old.createdAt, dlqId: old.dlqId };
+    const run = {
+      runId: `wfr_${base58(21)}`,
+      url: old.url,
+      createdAt: now,
+      callerIp: old.callerIp,
+      config,
+      origin: restartOrigin(ctx, now, from),
+    };
     const message = planStep(run, { forward: {} }, Buffer.alloc(0), now);
     plans.push({
       item: {
@@ -224,6 +233,7 @@ async function resume(
       config,
       JSON.stringify(spec),
       named,
+      { kind: 'resumed', time: now, dlqId: run.dlqId, messageId: entry.message.id },
     ]);
     reopened.push({ run, seq: entry.message.seq, dueAt });
   }
@@ -338,7 +348,10 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
       runs = runtime.store.listRuns({ ...filters, runState: ['RUN_STARTED'] }, undefined, count).runs;
     }
     let cancelled = 0;
-    for (const run of runs) if (await runtime.finish(run, 'RUN_CANCELED', null)) cancelled++;
+    for (const run of runs) {
+      const event = canceledEvent(ctx, 'bulk', runtime.clock.now());
+      if (await runtime.finish(run, 'RUN_CANCELED', null, null, event)) cancelled++;
+    }
     return { status: 200, body: { cancelled } };
   });
 }

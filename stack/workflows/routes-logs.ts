@@ -5,6 +5,7 @@
 import { LOGS_EVENT_PAGE_MAX, LOGS_RUN_PAGE_MAX } from '../../shared/workflows/types';
 import { HttpError, type Handler, type Router } from '../http/server';
 import { buildRunRecord } from './records';
+import { recordLive } from './record-live';
 import { cursor, integer, runFilters } from './query';
 import { eventPage, parseEventCursor } from './log-events';
 import type { WorkflowRuntime } from './runtime';
@@ -36,7 +37,7 @@ export function logRoutes(router: Router, runtime: WorkflowRuntime): void {
         status: 200,
         body: {
           cursor: page.next !== undefined ? String(page.next) : '',
-          runs: page.runs.map((run) => buildRunRecord(runtime.store, run, trimBody)),
+          runs: page.runs.map((run) => buildRunRecord(runtime.store, run, trimBody, recordLive(runtime))),
         },
       };
     };

@@ -15,6 +15,7 @@ import {
   PublishError,
   type HeaderInput,
 } from '../messages/publish-request';
+import type { RunHistoryEvent } from '../../shared/workflows/types';
 import type { NewWaiter, RunRecord, WaiterKind, WaiterRecord } from '../store/workflow-store';
 import {
   callKey,
@@ -30,6 +31,8 @@ import {
 } from './plan';
 import { rawSteps } from './records';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
+import { historyCall } from './history-writes';
+import { agentOf, canceledEvent, triggerOrigin } from './origin';
 import { RUN_NOT_ACTIVE, type AppendResult } from './write-ops';
 import { type BatchItem, checkBatchItem, prepareBatch } from '../messages/routes-publish';
 import type { ServiceContext } from '../messages/service-context';
@@ -91,6 +94,7 @@ function planItem(
       callerIp: callerIp || undefined,
       config,
       ...(invoker ? { invoker } : {}),
+      origin: triggerOrigin(headers, now, callerIp || undefined, invoker !== undefined),
     };
     const message = planStep(
       run,
@@ -137,12 +141,14 @@ function planItem(
     const message = planned(spec, plan.dueAt, body, now);
     const stepIdHeader = meta.callbackConfig?.['upstash-forward-upstash-workflow-stepid'];
     const stepId = stepIdHeader !== undefined ? Number(stepIdHeader) : undefined;
+    const stepName = meta.callbackConfig?.['upstash-forward-upstash-workflow-stepname'];
     const request = {
       url: spec.url,
       method: spec.method,
       header: spec.header,
       body: body.toString('base64'),
       ...(stepId !== undefined ? { stepId } : {}),
+      ...(stepName !== undefined ? { stepName } : {}),
     };
     return {
       item: {
@@ -339,7 +345,13 @@ export function runRoutes(router: Router, runtime: WorkflowRuntime): void {
       throw new HttpError(400, `workflow run '${runId}' is not active (${known?.state ?? 'unknown'})`);
     }
     const body = (await ctx.body()).toString('utf8');
-    const ended = await runtime.finish(run, cancel ? 'RUN_CANCELED' : 'RUN_SUCCESS', cancel ? null : body);
+    const ended = await runtime.finish(
+      run,
+      cancel ? 'RUN_CANCELED' : 'RUN_SUCCESS',
+      cancel ? null : body,
+      null,
+      cancel ? canceledEvent(ctx, 'run', runtime.clock.now()) : undefined,
+    );
     if (!ended) throw new HttpError(400, `workflow run '${runId}' is not active`);
     return { status: 200, body: {} };
   });
@@ -412,7 +424,17 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       const append = runtime.waitResult(run, waiter, waitStep(waiter, early));
       delete append.item.waiterSeq;
       append.item.consumeEvent = eventId;
-      await runtime.append([append]);
+      const { call, committed } = runtime.appendCall([append], now);
+      const started = historyCall(run.seq, {
+        kind: 'waitStarted',
+        time: now,
+        eventId,
+        timeout,
+        deadline: now,
+        ...(typeof step.stepName === 'string' ? { stepName: step.stepName } : {}),
+        ...(kind === 'webhook' ? { webhook: true } : {}),
+      });
+      committed((await runtime.writer.commitAll([call, started] as never))[0]);
       return { status: 200, body: {} };
     }
     const waiter: NewWaiter = {
@@ -423,7 +445,17 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       createdAt: now,
       deadline: now + parsed.ms,
     };
-    const seq = (await runtime.writer.commitAll([['wfAddWaiter', waiter] as never]))[0] as number | null;
+    const started = historyCall(run.seq, {
+      kind: 'waitStarted',
+      time: now,
+      eventId,
+      timeout,
+      deadline: waiter.deadline,
+      ...(typeof step.stepName === 'string' ? { stepName: step.stepName } : {}),
+      ...(kind === 'webhook' ? { webhook: true } : {}),
+    });
+    const seq = (await runtime.writer.commitAll([['wfAddWaiter', waiter], started] as never))[0] as
+      number | null;
     if (seq === null) throw new HttpError(400, `${RUN_NOT_ACTIVE}: ${runId}`);
     runtime.armWaiter({ ...waiter, seq });
     return { status: 200, body: {} };
@@ -448,6 +480,18 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       appends.push(runtime.waitResult(owner, waiter, waitStep(waiter, data)));
       served.push(waiter);
     }
+    const agent = agentOf(collectHeaders(ctx.req.rawHeaders));
+    const notified = (time: number, kept?: boolean): RunHistoryEvent => ({
+      kind: 'notified',
+      time,
+      eventId,
+      scoped: runId !== undefined,
+      ...(kept ? { kept } : {}),
+      ...(agent ? { agent } : {}),
+      ...(ctx.remoteAddress ? { callerIp: ctx.remoteAddress } : {}),
+    });
+    // Each served run records the notify (a run whose wait ended meanwhile appends nothing, so records nothing).
+    for (const append of appends) append.item.history = notified(runtime.clock.now());
     const results = appends.length > 0 ? await runtime.append(appends) : [];
     const response = served.flatMap((waiter, index) => {
       const result = results[index];
@@ -465,9 +509,11 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
     });
     if (run && response.length === 0) {
       // Nobody waits yet: keep it for the run's next wait on this event.
+      const now = runtime.clock.now();
       await runtime.writer.commitAll([
-        ['wfStoreEvent', run.seq, eventId, runtime.clock.now(), data] as never,
-      ]);
+        ['wfStoreEvent', run.seq, eventId, now, data],
+        historyCall(run.seq, notified(now, true)),
+      ] as never);
     }
     return { status: 200, body: response };
   };
@@ -501,11 +547,25 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       }),
     );
     const [waiter] = runtime.store.waitersFor(eventId, 'webhook', run.seq);
-    if (waiter) await runtime.append([runtime.waitResult(run, waiter, waitStep(waiter, request))]);
-    else
+    const now = runtime.clock.now();
+    const called: RunHistoryEvent = {
+      kind: 'webhookCalled',
+      time: now,
+      eventId,
+      method: ctx.method,
+      ...(ctx.remoteAddress ? { callerIp: ctx.remoteAddress } : {}),
+      ...(waiter ? {} : { kept: true }),
+    };
+    if (waiter) {
+      const append = runtime.waitResult(run, waiter, waitStep(waiter, request));
+      append.item.history = called;
+      await runtime.append([append]);
+    } else {
       await runtime.writer.commitAll([
-        ['wfStoreEvent', run.seq, eventId, runtime.clock.now(), request] as never,
-      ]);
+        ['wfStoreEvent', run.seq, eventId, now, request],
+        historyCall(run.seq, called),
+      ] as never);
+    }
     return { status: 200, body: { workflowRunId: run.runId, eventId } };
   };
   for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']) {

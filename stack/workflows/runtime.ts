@@ -2,6 +2,7 @@
 // appended), ending runs, and the engine hooks — the delivery rewrite that sends each step its log prefix,
 // and the outcome hook that fails runs, calls failure functions and turns call results into callbacks.
 import type { Logger } from 'pino';
+import type { RunHistoryEvent } from '../../shared/workflows/types';
 import type { Clock, Timer } from '../clock';
 import type { OutgoingRequest } from '../messages/delivery';
 import type { AttemptOutcome, Engine, EngineHooks, OutcomeWrites } from '../messages/engine';
@@ -11,7 +12,9 @@ import type { MessageRecord, MessageSpec, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
 import type { WorkflowStore, FailureInfo, RunRecord, RunState, WaiterRecord } from '../store/workflow-store';
 import { planned, planStep, stepKeyOf, workflowMeta, type PlannedRunMessage } from './plan';
+import type { WORKFLOW_HISTORY_WRITES } from './history-writes';
 import { rawSteps } from './records';
+import { errorText } from './search-text';
 import { stepTiming } from './step-timing';
 import type { AppendItem, AppendResult, WorkflowWrites } from './write-ops';
 
@@ -21,7 +24,7 @@ export interface PlannedAppend {
   message?: PlannedRunMessage;
 }
 
-type Call = [keyof WorkflowWrites & string, ...unknown[]];
+type Call = [keyof (WorkflowWrites & typeof WORKFLOW_HISTORY_WRITES) & string, ...unknown[]];
 
 export class WorkflowRuntime {
   private readonly waitTimers = new Map<number, Timer>();
@@ -105,8 +108,9 @@ export class WorkflowRuntime {
     now: number,
     response: string | null,
     dlqId: string | null,
+    event?: RunHistoryEvent,
   ): { calls: Call[]; committed(results: unknown[]): void } {
-    const calls: Call[] = [['wfFinish', run.seq, state, now, response, dlqId]];
+    const calls: Call[] = [['wfFinish', run.seq, state, now, response, dlqId, event ?? null]];
     let parent: { call: Call; committed(result: unknown): AppendResult[] } | undefined;
     if (run.invoker) {
       const result =
@@ -128,8 +132,9 @@ export class WorkflowRuntime {
         if (pending === null) return;
         this.cancelWaitTimers(run.seq);
         if (pending.length > 0) {
+          // A run that succeeded ended inside its last delivery: that attempt is not cancelled by anyone.
           this.engine
-            .cancel(pending)
+            .cancel(pending, { quietInflight: state === 'RUN_SUCCESS' })
             .catch((error: unknown) => this.logger.warn({ err: error }, 'could not cancel run messages'));
         }
         if (parent) parent.committed(results[1]);
@@ -143,9 +148,11 @@ export class WorkflowRuntime {
     state: Exclude<RunState, 'RUN_STARTED'>,
     response: string | null,
     dlqId: string | null = null,
+    /** Recorded in the run's history if this ends it (who cancelled it). */
+    event?: RunHistoryEvent,
   ): Promise<boolean> {
     const now = this.clock.now();
-    const { calls, committed } = this.finishCalls(run, state, now, response, dlqId);
+    const { calls, committed } = this.finishCalls(run, state, now, response, dlqId, event);
     const results = await this.commit(calls);
     committed(results);
     return results[0] !== null;
@@ -291,7 +298,8 @@ export class WorkflowRuntime {
     if (outcome.state === 'DELIVERED' || outcome.state === 'CANCELLED') return undefined;
     const run = this.runOf(record, runSeq);
     if (!run || run.state !== 'RUN_STARTED') return undefined;
-    if (outcome.state === 'RETRY') return { calls: [['wfStepState', run.seq, 'STEP_RETRY']] };
+    const failed: Call = ['wfSearchText', run.seq, errorText(outcome.response.error, outcome.response.body)];
+    if (outcome.state === 'RETRY') return { calls: [['wfStepState', run.seq, 'STEP_RETRY'], failed] };
     // Retries exhausted, or the SDK said the error is not retryable (489): the run fails.
     const { calls, committed } = this.finishCalls(
       run,
@@ -300,6 +308,7 @@ export class WorkflowRuntime {
       null,
       outcome.dlqId ?? null,
     );
+    calls.push(failed);
     const failure = this.failureCallback(run, record, outcome);
     if (failure)
       calls.push(['wfFailure', run.seq, failure.info], ['wfInsertMessage', failure.message.row, outcome.now]);

@@ -12,6 +12,7 @@ import { workflowStoreOf } from '../store/workflow-store';
 import { dlqRoutes } from './routes-dlq';
 import { logRoutes } from './routes-logs';
 import { publishRoutes, runRoutes, waitRoutes } from './routes-protocol';
+import { searchRoutes } from './routes-search';
 import { WorkflowRuntime } from './runtime';
 
 export interface WorkflowService extends EnginePeer {
@@ -42,6 +43,7 @@ export function createWorkflowService(logger: Logger): WorkflowService {
       waitRoutes(router, started);
       logRoutes(router, started);
       dlqRoutes(router, started, fallback);
+      searchRoutes(router, started);
       started.start();
       return started.hooks();
     },

@@ -1,6 +1,7 @@
 // Every write of the workflow service, as named operations. They join the message service's group commits
 // (on the main thread or in the writer thread), so arguments and results are plain data. An append checks the
 // run's state inside the transaction: a step can never land in a run that has just ended.
+import type { RunHistoryEvent } from '../../shared/workflows/types';
 import { DLQ_ENTRY_GONE } from '../store/dlq';
 import type { MessageRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
@@ -14,6 +15,8 @@ import {
   type StepState,
   type NewWaiter,
 } from '../store/workflow-store';
+import { historyOf, searchOf } from './history-writes';
+import { entryText } from './search-text';
 
 /** The error an append throws for a run that is not active; the routes answer it with 400. */
 export const RUN_NOT_ACTIVE = 'workflow run is not active';
@@ -48,6 +51,8 @@ export interface AppendItem {
   message?: MessageRow;
   /** The run's step state after this append. */
   stepState?: StepState | null;
+  /** Recorded in the run's history if the entry is appended (e.g. the notify that ended a wait). */
+  history?: RunHistoryEvent;
 }
 
 /**
@@ -75,6 +80,26 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
         return { runSeq: active.seq, deduplicated: true, messageId: first };
       }
       runSeq = workflows.insertRun(item.create);
+      if (item.create.origin) historyOf(store).record(runSeq, item.create.origin);
+      if (item.claimDlq) {
+        // A restart: the failed run links to the run that restarts it (and the new run's origin back to it).
+        historyOf(store).record(item.claimDlq.runSeq, {
+          kind: 'restarted',
+          time: now,
+          to: { workflowRunId: item.create.runId, workflowRunCreatedAt: item.create.createdAt },
+          dlqId: item.claimDlq.dlqId,
+        });
+      }
+      const invoker = item.create.invoker;
+      const parent = invoker && workflows.activeRun(invoker.workflowRunId);
+      if (invoker && parent) {
+        historyOf(store).record(parent.seq, {
+          kind: 'invoked',
+          time: now,
+          child: { workflowRunId: item.create.runId, workflowRunCreatedAt: item.create.createdAt },
+          ...(typeof invoker.step.stepName === 'string' ? { stepName: invoker.step.stepName } : {}),
+        });
+      }
     } else {
       const run =
         item.runSeq !== undefined
@@ -108,6 +133,8 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
       stepKey: item.entry.stepKey,
     });
     if (item.stepState !== undefined) workflows.setStepState(runSeq, item.stepState);
+    searchOf(store).add(runSeq, entryText(pos, item.entry.callType, item.entry.body));
+    if (item.history) historyOf(store).record(runSeq, item.history);
     return { runSeq, pos, messageSeq };
   });
 }
@@ -133,9 +160,12 @@ export const WORKFLOW_WRITES = {
     now: number,
     response: string | null,
     dlqId: string | null,
+    event: RunHistoryEvent | null = null,
   ): string[] | null => {
     const workflows = workflowStoreOf(store);
     if (!workflows.finishRun(runSeq, state, now, response)) return null;
+    if (event) historyOf(store).record(runSeq, event);
+    if (response) searchOf(store).add(runSeq, response);
     if (dlqId !== null) workflows.setDlqId(runSeq, dlqId);
     if (state === 'RUN_FAILED') workflows.setStepState(runSeq, 'STEP_FAILED');
     workflows.deleteWaitersOfRun(runSeq);
@@ -185,6 +215,8 @@ export const WORKFLOW_WRITES = {
     config: RunConfig,
     spec: string,
     required: boolean,
+    /** Recorded in the run's history when it is resumed (the `resumed` marker). */
+    event: RunHistoryEvent | null = null,
   ): boolean => {
     const workflows = workflowStoreOf(store);
     const run = workflows.run(runSeq);
@@ -195,6 +227,7 @@ export const WORKFLOW_WRITES = {
     workflows.reopenRun(runSeq, config);
     store.messages.reopen(messageSeq, dueAt, spec);
     store.events.insert(messageSeq, now, 'CREATED');
+    if (event) historyOf(store).record(runSeq, event);
     return true;
   },
   /** Removes a run's DLQ entry (the run stays, failed); false when another request took it first. */

@@ -10,6 +10,7 @@ import type {
   StepState,
   WorkflowRunLog,
 } from '../../../../../shared/workflows/types';
+import { sleepMs } from '../../../../../shared/workflows/history';
 import { plural } from '../../../ui/format';
 
 export type BarKind = 'run' | 'call' | 'sleep' | 'wait' | 'invoke' | 'initial' | 'pending';
@@ -71,7 +72,7 @@ function attemptTimes(errors: StepError[] | undefined): number[] {
 function spanOf(step: StepLog, previousEnd: number): { start: number; end: number } {
   const recorded = step.createdAt || previousEnd;
   if (step.stepType === 'SleepFor' && step.sleepFor !== undefined) {
-    return { start: recorded, end: recorded + step.sleepFor * 1000 };
+    return { start: recorded, end: recorded + sleepMs(step.sleepFor) };
   }
   if (step.stepType === 'SleepUntil' && step.sleepUntil !== undefined) {
     return { start: recorded, end: Math.max(recorded, step.sleepUntil * 1000) };
