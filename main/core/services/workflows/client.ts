@@ -110,8 +110,30 @@ function parseRuns(body: WorkflowRunLogsResponse | null): { runs: WorkflowRunLog
   return cursor ? { runs, cursor } : { runs };
 }
 
+/**
+ * How the console names itself to the service, as the vendors' SDKs do (`Upstash-Telemetry-Sdk`): the local
+ * stack records it as who triggered or canceled a run (stack/workflows/origin.ts); the real service ignores it.
+ */
+export const CONSOLE_TELEMETRY = { 'upstash-telemetry-sdk': 'switchyard-console' } as const;
+
 export class WorkflowClient {
   constructor(private readonly api: WorkflowTransport) {}
+
+  /**
+   * Runs whose payload, step outputs or errors contain `text` (every word, as a word prefix), newest first:
+   * the local stack's text index (`GET /local/workflows/search`, local-only), with the list's filters.
+   */
+  async search(
+    text: string,
+    filters: RunFilters,
+    options: { cursor?: string } = {},
+  ): Promise<{ runs: WorkflowRunLog[]; cursor?: string }> {
+    const { body } = await this.api.json<WorkflowRunLogsResponse | null>({
+      path: '/local/workflows/search',
+      query: { ...runFiltersQuery(filters), q: text, cursor: options.cursor, count: LOGS_RUN_PAGE_MAX },
+    });
+    return parseRuns(body);
+  }
 
   /** One page of run logs, newest first (at most 10 runs: the service's run-mode maximum). */
   async logs(
@@ -148,6 +170,7 @@ export class WorkflowClient {
       method: 'DELETE',
       path: '/v2/workflows/runs',
       query: { workflowRunIds: [...workflowRunIds] },
+      headers: { ...CONSOLE_TELEMETRY },
     });
     return { cancelled: Number(body?.cancelled ?? 0) };
   }
@@ -160,6 +183,7 @@ export class WorkflowClient {
       method: 'POST',
       path,
       body: eventData,
+      headers: { ...CONSOLE_TELEMETRY },
     });
     if (body === null) return [];
     return Array.isArray(body) ? body : [body];
@@ -174,6 +198,12 @@ export class WorkflowClient {
     body: string;
     label?: string;
     contentType?: string;
+    retries?: number;
+    retryDelay?: string;
+    flowControlKey?: string;
+    flowControlValue?: string;
+    headers?: Record<string, string>;
+    failureUrl?: string;
   }): Promise<{ workflowRunId: string }> {
     const workflowRunId = `wfr_${randomBytes(12).toString('base64url')}`;
     const featureSet = 'LazyFetch,InitialBody,WF_DetectTrigger,WF_TriggerOnConfig';
@@ -186,7 +216,7 @@ export class WorkflowClient {
       'upstash-feature-set': featureSet,
       'upstash-method': 'POST',
       'content-type': input.contentType || 'application/json',
-      'upstash-failure-callback': input.workflowUrl,
+      'upstash-failure-callback': input.failureUrl || input.workflowUrl,
       'upstash-failure-callback-forward-upstash-workflow-is-failure': 'true',
       'upstash-failure-callback-forward-upstash-workflow-failure-callback': 'true',
       'upstash-failure-callback-workflow-runid': workflowRunId,
@@ -194,7 +224,24 @@ export class WorkflowClient {
       'upstash-failure-callback-workflow-url': input.workflowUrl,
       'upstash-failure-callback-workflow-calltype': 'failureCall',
       'upstash-failure-callback-feature-set': featureSet,
+      ...CONSOLE_TELEMETRY,
     };
+    // The original run's settings, as the SDK's trigger sends them (and mirrored for the failure callback).
+    const settings: Record<string, string | undefined> = {
+      retries: input.retries !== undefined ? String(input.retries) : undefined,
+      'retry-delay': input.retryDelay || undefined,
+      'flow-control-key': input.flowControlKey || undefined,
+      'flow-control-value': input.flowControlKey ? input.flowControlValue || undefined : undefined,
+    };
+    for (const [name, value] of Object.entries(settings)) {
+      if (value === undefined) continue;
+      headers[`upstash-${name}`] = value;
+      headers[`upstash-failure-callback-${name}`] = value;
+    }
+    for (const [name, value] of Object.entries(input.headers ?? {})) {
+      headers[`upstash-forward-${name.toLowerCase()}`] = value;
+      headers[`upstash-failure-callback-forward-${name.toLowerCase()}`] = value;
+    }
     if (input.label) {
       headers['upstash-label'] = input.label;
       headers['upstash-forward-upstash-label'] = input.label;

@@ -1,9 +1,12 @@
 // The run explorer: pages of runs (summaries, newest first), one run in full, and the actions on runs —
 // cancel, notify a waiting run, trigger a run again with the same or an edited body.
 import { z } from 'zod';
+import type { RunReason } from '../../../workflows/explain';
 import type {
   FailureFunctionState,
   NotifyResponseItem,
+  RunOriginSource,
+  RunRef,
   RunState,
   WorkflowRunLog,
 } from '../../../workflows/types';
@@ -36,13 +39,30 @@ export interface RunSummary {
   failedStepName?: string;
   invokerRunId?: string;
   failureFunctionState?: FailureFunctionState;
+  /** "Why not done" (shared/workflows/explain.ts): empty for a run that succeeded. */
+  reasons: RunReason[];
+  /** How it was started, when the service says (the local stack does). */
+  triggeredBy?: RunOriginSource;
+  /** The failed run this one restarts (local stack). */
+  restartedFrom?: RunRef;
+  /** The run was resumed from the DLQ at least once (local stack). */
+  resumed?: boolean;
 }
 
 export interface RunsPage {
   runs: RunSummary[];
   /** Absent on the last page. */
   cursor?: string;
+  /**
+   * With a text search: `index` when the service searched all runs (the local stack), `loaded` when main
+   * could only search the runs of the pages it read (the real service has no text search); `searched` says
+   * how many runs that was.
+   */
+  search?: { scope: 'index' | 'loaded'; searched?: number };
 }
+
+/** Longest text a run search takes. */
+export const RUN_SEARCH_MAX = 500;
 
 /** Bodies up to this many bytes come with a run's detail; larger ones are fetched on demand. */
 export const DETAIL_TRIM_BODY = 8 * 1024;
@@ -54,6 +74,8 @@ export const runProcedures = {
     pagedListInput(runFiltersSchema, 2000, {
       /** Service pages of 10 runs to follow in this call. */
       pages: z.number().int().min(1).max(RUN_PAGES_PER_CALL_MAX).default(3),
+      /** Text in a run's payload, outputs or errors (blank: no search). */
+      search: z.string().trim().max(RUN_SEARCH_MAX).optional(),
     }),
     'read',
   ),
@@ -93,6 +115,18 @@ export const runProcedures = {
       /** Comma-separated. */
       label: z.string().trim().max(500).optional(),
       contentType: z.string().trim().max(200).optional(),
+      /** The original run's settings, so that a run triggered again behaves like it (blank: the service's). */
+      retries: z.number().int().min(0).max(100).optional(),
+      retryDelay: z.string().trim().max(500).optional(),
+      flowControlKey: z.string().trim().max(500).optional(),
+      flowControlValue: z.string().trim().max(500).optional(),
+      /** Headers forwarded to the app with every step (the original run's). */
+      headers: z.record(z.string().trim().min(1).max(200), z.string().max(4000)).optional(),
+      failureUrl: z
+        .string()
+        .trim()
+        .refine((text) => /^https?:\/\//i.test(text), 'must start with http:// or https://')
+        .optional(),
     }),
     'write',
   ),
