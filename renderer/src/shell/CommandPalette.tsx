@@ -46,6 +46,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
     ][]) {
       const area = AREAS.find((candidate) => candidate.id === areaId);
       for (const tab of tabs) {
+        if ('under' in tab) continue;
         list.push({
           id: `tab:${areaId}:${tab.id}`,
           title: `Open ${area?.label ?? areaId} › ${tab.label}`,

@@ -11,6 +11,8 @@ import { PageHeader } from './PageHeader';
 export interface AreaTab {
   id: string;
   label: string;
+  /** A page shown under another tab of the strip (it has no tab of its own). */
+  under?: string;
   component: PreloadableComponent<{ params: string[] }>;
 }
 
@@ -32,10 +34,11 @@ export function tabbedArea<A extends TabbedAreaId>(
   subtitle: string,
   modules: Record<TabIdOf<A>, TabModule>,
 ) {
-  const listed: readonly { id: TabIdOf<A>; label: string }[] = AREA_TABS[area];
-  const [first, ...others] = listed.map(({ id, label }): AreaTab => ({
+  const listed: readonly { id: TabIdOf<A>; label: string; under?: string }[] = AREA_TABS[area];
+  const [first, ...others] = listed.map(({ id, label, under }): AreaTab => ({
     id,
     label,
+    ...(under ? { under } : {}),
     component: lazyWithPreload(modules[id]),
   }));
   const tabs: [AreaTab, ...AreaTab[]] = [first!, ...others];
@@ -71,23 +74,25 @@ export function TabbedArea({
     <>
       <PageHeader title={title} subtitle={subtitle} />
       <div className="tabs" role="tablist" aria-label={title}>
-        {tabs.map((candidate) => (
-          <button
-            key={candidate.id}
-            type="button"
-            role="tab"
-            className="tab"
-            aria-selected={candidate.id === tab.id}
-            onClick={() => {
-              // The current tab stays up until the new tab's code is there, so a click never shows the
-              // Suspense fallback (and React's 300 ms reveal throttle) when the idle preload has not run yet.
-              const open = () => navigate(area, candidate.id);
-              candidate.component.preload().then(open, open);
-            }}
-          >
-            {candidate.label}
-          </button>
-        ))}
+        {tabs
+          .filter((candidate) => !candidate.under)
+          .map((candidate) => (
+            <button
+              key={candidate.id}
+              type="button"
+              role="tab"
+              className="tab"
+              aria-selected={candidate.id === (tab.under ?? tab.id)}
+              onClick={() => {
+                // The current tab stays up until the new tab's code is there, so a click never shows the
+                // Suspense fallback (and React's 300 ms reveal throttle) when the idle preload has not run yet.
+                const open = () => navigate(area, candidate.id);
+                candidate.component.preload().then(open, open);
+              }}
+            >
+              {candidate.label}
+            </button>
+          ))}
       </div>
       <Suspense
         fallback={

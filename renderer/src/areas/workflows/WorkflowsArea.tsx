@@ -1,5 +1,6 @@
 // The Workflows area: one tab per job. Routes:
-//   #/workflows/runs[/<runId>[/<createdAt>]]   run list and run detail
+//   #/workflows/runs[/<runId>[/<createdAt>]]   run list with the open run beside it (browsing)
+//   #/workflows/run/<runId>[/<createdAt>]      a run's own page: why not done, steps, history
 //   #/workflows/compare/<runA>/<runB>          two runs side by side
 //   #/workflows/dlq                            failed runs grouped by failure, bulk recovery
 //   #/workflows/jobs                           the journal of bulk jobs
@@ -10,6 +11,7 @@ import './workflows.css';
 
 export default tabbedArea('workflows', 'Runs step by step, failures grouped, recovery in bulk', {
   runs: () => import('./runs/RunsTab'),
+  run: () => import('./run/RunPage'),
   compare: () => import('./compare/CompareTab'),
   dlq: () => import('./dlq/DlqTab'),
   jobs: () => import('./jobs/JobsTab'),

@@ -9,13 +9,21 @@ import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
+import { Switch } from '../../../ui/fields';
 import { Form } from '../../../ui/Form';
 import { plural } from '../../../ui/format';
 import { Spinner } from '../../../ui/misc';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { formatDuration } from '../run/duration';
 import { WfStateBadge } from '../StateBadge';
-import { alignRuns, type AlignedStep, differenceCount } from './align';
+import {
+  alignRuns,
+  type AlignedStep,
+  differenceCount,
+  payloadDiffers,
+  payloadDifferenceCount,
+  structureDiffers,
+} from './align';
 
 export default function CompareTab({ params }: { params: string[] }) {
   return (
@@ -129,11 +137,22 @@ function Cell({
 function CompareTable({ left, right }: { left: WorkflowRunLog; right: WorkflowRunLog }) {
   const rows = useMemo(() => alignRuns(left, right), [left, right]);
   const differences = differenceCount(rows);
+  const payload = payloadDifferenceCount(rows);
+  const [showPayload, setShowPayload] = useState(false);
   return (
     <>
-      <p data-testid="compare-summary">
-        <strong>{plural(differences, 'step differs', 'steps differ')}</strong> of {rows.length} aligned.
-      </p>
+      <div className="row wf-compare-summary">
+        <p data-testid="compare-summary">
+          <strong>{plural(differences, 'step differs', 'steps differ')}</strong> in structure (steps, types,
+          states, durations) of {rows.length} aligned;{' '}
+          <span data-testid="compare-payload">
+            {plural(payload, 'step has', 'steps have')} a different output
+          </span>
+          .
+        </p>
+        <span className="toolbar-spacer" />
+        <Switch label="Highlight output differences" checked={showPayload} onChange={setShowPayload} />
+      </div>
       <table className="table wf-compare-table" aria-label="Steps compared">
         <thead>
           <tr>
@@ -144,14 +163,20 @@ function CompareTable({ left, right }: { left: WorkflowRunLog; right: WorkflowRu
         </thead>
         <tbody>
           {rows.map((row) => {
-            const differs = Object.values(row.diff).some(Boolean);
+            const differs = structureDiffers(row);
+            const highlight = { ...row.diff, out: showPayload && row.diff.out };
             return (
-              <tr key={row.key} className={differs ? 'wf-compare-differs' : undefined} data-differs={differs}>
+              <tr
+                key={row.key}
+                className={differs ? 'wf-compare-differs' : undefined}
+                data-differs={differs}
+                data-output-differs={payloadDiffers(row)}
+              >
                 <th scope="row" className="mono">
                   {row.key}
                 </th>
-                <Cell row={row} side="left" highlight={row.diff} />
-                <Cell row={row} side="right" highlight={row.diff} />
+                <Cell row={row} side="left" highlight={highlight} />
+                <Cell row={row} side="right" highlight={highlight} />
               </tr>
             );
           })}

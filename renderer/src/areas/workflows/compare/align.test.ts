@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { run, step, T0 } from '../run/test-runs';
-import { alignRuns, differenceCount, durationsDiffer } from './align';
+import {
+  alignRuns,
+  differenceCount,
+  durationsDiffer,
+  payloadDifferenceCount,
+  structureDiffers,
+} from './align';
 
 describe('alignRuns', () => {
   it('aligns steps by name and flags state, output and duration differences', () => {
@@ -63,5 +69,23 @@ describe('durationsDiffer', () => {
     expect(durationsDiffer(10, 40)).toBe(false);
     expect(durationsDiffer(1000, 1200)).toBe(false);
     expect(durationsDiffer(100, 5000)).toBe(true);
+  });
+});
+
+describe('structure apart from payload (defect 10)', () => {
+  it('two runs of the same path with different payloads differ in output only, not in structure', () => {
+    const a = run();
+    const b = run({
+      workflowRunId: 'wfr_b',
+      steps: run().steps.map((group) =>
+        group.type === 'next'
+          ? group
+          : { ...group, steps: group.steps.map((s) => ({ ...s, out: `"other ${s.stepName}"` })) },
+      ) as ReturnType<typeof run>['steps'],
+    });
+    const rows = alignRuns(a, b);
+    expect(payloadDifferenceCount(rows)).toBe(rows.length);
+    expect(differenceCount(rows)).toBe(0);
+    expect(rows.filter(structureDiffers)).toEqual([]);
   });
 });

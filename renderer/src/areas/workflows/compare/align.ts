@@ -1,6 +1,8 @@
 // Compare two runs: steps aligned by name (the n-th step called "charge" in one run meets the n-th
 // "charge" in the other), in the order of the left run with the right run's extra steps after their
-// nearest aligned neighbour; each pair flags what differs — state, output, duration, type.
+// nearest aligned neighbour; each pair flags what differs — state, output, duration, type. Structure (names,
+// types, states, durations) is compared apart from payload (outputs): runs with different inputs differ in
+// output at nearly every step, which says nothing about where their paths parted.
 import type { StepLog, WorkflowRunLog } from '../../../../../shared/workflows/types';
 import { layoutRun, type StepRow } from '../run/step-layout';
 
@@ -87,6 +89,22 @@ export function alignRuns(
   return aligned;
 }
 
+/** The runs' shapes differ here: a step missing, or another type, state or duration. */
+export function structureDiffers(row: AlignedStep): boolean {
+  const { missing, type, state, duration } = row.diff;
+  return missing || type || state || duration;
+}
+
+/** Only the step's output differs (two runs with different payloads differ here at almost every step). */
+export function payloadDiffers(row: AlignedStep): boolean {
+  return row.diff.out;
+}
+
+/** Steps whose structure differs (what the comparison is for); payload differences are counted apart. */
 export function differenceCount(rows: readonly AlignedStep[]): number {
-  return rows.filter((row) => Object.values(row.diff).some(Boolean)).length;
+  return rows.filter(structureDiffers).length;
+}
+
+export function payloadDifferenceCount(rows: readonly AlignedStep[]): number {
+  return rows.filter(payloadDiffers).length;
 }

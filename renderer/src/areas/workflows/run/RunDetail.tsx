@@ -5,6 +5,8 @@
 import { useMemo, useState } from 'react';
 import { DETAIL_TRIM_BODY, FULL_BODY_BYTES } from '../../../../../shared/bridge/procedures/workflows/runs';
 import type { ProfileView } from '../../../../../shared/profiles';
+import { explainRun } from '../../../../../shared/workflows/explain';
+import { runHistory } from '../../../../../shared/workflows/history';
 import type { WorkflowRunLog } from '../../../../../shared/workflows/types';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
@@ -16,22 +18,24 @@ import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { FormDialog } from '../../../ui/FormDialog';
 import { Fact } from '../../../ui/Fact';
-import { Switch, TextareaField, TextField } from '../../../ui/fields';
+import { Segmented, Switch, TextareaField, TextField } from '../../../ui/fields';
 import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
-import { Spinner } from '../../../ui/misc';
+import { Badge, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import { showRunMessages } from '../../messages/logs/log-filters';
 import { WfStateBadge } from '../StateBadge';
 import { formatDuration } from './duration';
 import { FailedAttempts } from './FailedAttempts';
+import { HistoryList } from './HistoryList';
 import { runMessageIds } from './run-messages';
 import { StepPanel } from './StepPanel';
 import { StepsView } from './StepsView';
 import { failedOnly, layoutRun } from './step-layout';
 import { type BodyTrim, WfBody } from './WfBody';
+import { WhyNotDone } from './WhyNotDone';
 
 export function downloadText(fileName: string, text: string, mimeType: string): void {
   const link = document.createElement('a');
@@ -46,6 +50,7 @@ export function RunDetail({
   runId,
   createdAt,
   live,
+  mode = 'panel',
   onClose,
   onChanged,
 }: {
@@ -53,6 +58,8 @@ export function RunDetail({
   runId: string;
   createdAt?: number;
   live: boolean;
+  /** Beside the run list (browsing), or the run's own full-width page. */
+  mode?: 'panel' | 'page';
   onClose: () => void;
   onChanged: () => void;
 }) {
@@ -72,14 +79,31 @@ export function RunDetail({
     },
   );
   const run = query.data;
+  const Container = mode === 'page' ? 'main' : 'aside';
   return (
-    <aside className="detail-panel wf-detail" aria-label={`Run ${runId}`} data-testid="run-detail">
+    <Container
+      className={mode === 'page' ? 'wf-run-page' : 'detail-panel wf-detail'}
+      aria-label={`Run ${runId}`}
+      data-testid={mode === 'page' ? 'run-page' : 'run-detail'}
+    >
       <DetailPanelHeader
+        kind={mode === 'page' ? 'Workflow run' : undefined}
         id={runId}
-        badge={run ? <WfStateBadge state={run.workflowState} /> : null}
-        closeLabel="Close run"
+        badge={run ? <RunBadges run={run} /> : null}
+        closeLabel={mode === 'page' ? 'Back to the runs' : 'Close run'}
         onClose={onClose}
-      />
+      >
+        {mode === 'panel' ? (
+          <Button
+            size="sm"
+            onClick={() =>
+              navigate('workflows', 'run', runId, ...(run ? [String(run.workflowRunCreatedAt)] : []))
+            }
+          >
+            Open page
+          </Button>
+        ) : null}
+      </DetailPanelHeader>
       {query.error ? (
         <div className="detail-panel-body">
           <ErrorCallout error={query.error} title="Could not load the run." />
@@ -92,12 +116,15 @@ export function RunDetail({
         <RunBody
           profile={profile}
           run={run}
+          mode={mode}
           trim={{
             trimmedAt: full ? undefined : DETAIL_TRIM_BODY,
             loadingFull: full && query.isFetching,
             onLoadFull: () => setFull(true),
           }}
-          onOpenRun={(id, at) => navigate('workflows', 'runs', id, ...(at ? [String(at)] : []))}
+          onOpenRun={(id, at) =>
+            navigate('workflows', mode === 'page' ? 'run' : 'runs', id, ...(at ? [String(at)] : []))
+          }
           onOpenMessage={(messageId) => navigate('messages', 'logs', messageId)}
           onChanged={() => {
             void query.refetch();
@@ -105,13 +132,30 @@ export function RunDetail({
           }}
         />
       )}
-    </aside>
+    </Container>
+  );
+}
+
+/** The run's state, and the markers of a restart or a resume from the DLQ. */
+function RunBadges({ run }: { run: WorkflowRunLog }) {
+  const events = run.history ?? [];
+  const from = events.find((event) => event.kind === 'triggered')?.restartedFrom;
+  const resumed = events.filter((event) => event.kind === 'resumed').length;
+  const restartedAs = events.find((event) => event.kind === 'restarted');
+  return (
+    <span className="row wf-run-badges">
+      <WfStateBadge state={run.workflowState} />
+      {from ? <Badge tone="info">Restarted from {from.workflowRunId}</Badge> : null}
+      {resumed ? <Badge tone="info">Resumed from the DLQ{resumed > 1 ? ` ×${resumed}` : ''}</Badge> : null}
+      {restartedAs ? <Badge>Restarted as {restartedAs.to.workflowRunId}</Badge> : null}
+    </span>
   );
 }
 
 function RunBody({
   profile,
   run,
+  mode,
   trim,
   onOpenRun,
   onOpenMessage,
@@ -119,6 +163,7 @@ function RunBody({
 }: {
   profile: ProfileView;
   run: WorkflowRunLog;
+  mode: 'panel' | 'page';
   trim: BodyTrim;
   onOpenRun: (runId: string, createdAt?: number) => void;
   onOpenMessage: (messageId: string) => void;
@@ -138,6 +183,13 @@ function RunBody({
   });
   const selected = layout.rows.find((row) => row.key === selectedKey);
   const [dialog, setDialog] = useState<'notify' | 'trigger' | null>(null);
+  const [notifyEvent, setNotifyEvent] = useState<string>();
+  const [view, setView] = useState<'steps' | 'history'>('steps');
+  const reasons = useMemo(() => explainRun(run), [run]);
+  const history = useMemo(
+    () => (mode === 'page' || view === 'history' ? runHistory(run) : undefined),
+    [run, mode, view],
+  );
   const cancel = useBridgeMutation('workflows.runs.cancel', {
     onSuccess: ({ cancelled }) => {
       toast.success(
@@ -152,12 +204,21 @@ function RunBody({
   const labels = run.labels?.length ? run.labels : run.label ? [run.label] : [];
   const duration = (run.workflowRunCompletedAt ?? run.workflowRunCreatedAt) - run.workflowRunCreatedAt;
   const json = () => `${JSON.stringify(run, null, 2)}\n`;
-  const pendingWait = layout.rows.find(
-    (row) => row.step?.stepType === 'Wait' && row.step.waitTimeout === undefined,
-  );
+  // The event the run waits for now (the notify dialog opens with it).
+  const waitingFor = reasons.find((reason) => reason.kind === 'waiting' && !reason.webhook);
+  const pendingEventId = waitingFor?.kind === 'waiting' ? waitingFor.eventId : undefined;
 
   return (
-    <div className="detail-panel-body wf-detail-body">
+    <div className={mode === 'page' ? 'wf-run-page-body' : 'detail-panel-body wf-detail-body'}>
+      <WhyNotDone
+        profile={profile}
+        reasons={reasons}
+        onNotify={(eventId) => {
+          setNotifyEvent(eventId);
+          setDialog('notify');
+        }}
+        onOpenRun={onOpenRun}
+      />
       <dl className="wf-facts wf-run-facts">
         <Fact label="URL" mono value={run.workflowUrl} />
         <Fact label="Created">
@@ -215,7 +276,14 @@ function RunBody({
           </WriteButton>
         ) : null}
         {running ? (
-          <WriteButton profile={profile} size="sm" onClick={() => setDialog('notify')}>
+          <WriteButton
+            profile={profile}
+            size="sm"
+            onClick={() => {
+              setNotifyEvent(pendingEventId);
+              setDialog('notify');
+            }}
+          >
             Notify…
           </WriteButton>
         ) : null}
@@ -272,22 +340,48 @@ function RunBody({
       {run.failureFunction ? <FailurePanel run={run} trim={trim} /> : null}
 
       <div className="row wf-steps-toolbar">
-        <strong>{plural(layout.stepKeys.length, 'step')}</strong>
+        <Segmented
+          label="Run view"
+          value={view}
+          onChange={setView}
+          options={{
+            steps: plural(layout.stepKeys.length, 'step'),
+            history: `History${history ? ` (${history.entries.length.toLocaleString()})` : ''}`,
+          }}
+        />
         <span className="toolbar-spacer" />
-        <Switch label="Failed steps only" checked={onlyFailed} onChange={setOnlyFailed} />
-      </div>
-      <div className="wf-steps-split">
-        <StepsView layout={layout} rows={rows} selectedKey={selectedKey} onSelect={setSelectedKey} />
-        {selected ? (
-          <StepPanel row={selected} trim={trim} onOpenRun={onOpenRun} onOpenMessage={onOpenMessage} />
+        {view === 'steps' ? (
+          <Switch label="Failed steps only" checked={onlyFailed} onChange={setOnlyFailed} />
         ) : null}
       </div>
+      {view === 'history' && history ? (
+        <HistoryList
+          history={history}
+          start={run.workflowRunCreatedAt}
+          onOpenRun={(ref) => onOpenRun(ref.workflowRunId, ref.workflowRunCreatedAt || undefined)}
+          onOpenMessage={onOpenMessage}
+        />
+      ) : (
+        <div className="wf-steps-split">
+          <StepsView layout={layout} rows={rows} selectedKey={selectedKey} onSelect={setSelectedKey} />
+          {selected ? (
+            <StepPanel
+              key={selected.key}
+              row={selected}
+              run={run}
+              trim={trim}
+              onOpenRun={onOpenRun}
+              onOpenMessage={onOpenMessage}
+            />
+          ) : null}
+        </div>
+      )}
 
       {dialog === 'notify' ? (
         <NotifyDialog
           profile={profile}
           run={run}
-          eventId={pendingWait?.step?.waitEventId}
+          eventId={notifyEvent}
           onClose={() => setDialog(null)}
           onDone={onChanged}
         />
@@ -407,6 +501,44 @@ function NotifyDialog({
   );
 }
 
+/** The original run's settings, as Trigger again sends them (shared/workflows: the Initial step's fields). */
+export function triggerSettings(run: WorkflowRunLog) {
+  const initial = run.steps[0]?.type !== 'next' ? run.steps[0]?.steps[0] : undefined;
+  const headers: Record<string, string> = {};
+  let contentType = 'application/json';
+  for (const [name, values] of Object.entries(initial?.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-type') contentType = values[0] ?? contentType;
+    // Upstash-* headers are the service's (the SDK version, the label): the trigger sets those itself.
+    else if (!lower.startsWith('upstash-')) headers[name] = values.join(', ');
+  }
+  const labels = run.labels?.length ? run.labels : run.label ? [run.label] : [];
+  return {
+    body: initial && 'out' in initial ? (initial.out ?? '') : '',
+    contentType,
+    label: labels.join(','),
+    retries: initial?.retries !== undefined ? String(initial.retries) : '',
+    retryDelay: initial?.retryDelay ?? '',
+    flowControlKey: run.flowControlKey ?? '',
+    headers: Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
+    failureUrl:
+      run.failureFunction?.url && run.failureFunction.url !== run.workflowUrl ? run.failureFunction.url : '',
+  };
+}
+
+/** A JSON body that does not parse: the reason, else undefined (text bodies are not checked). */
+export function bodyProblem(body: string, contentType: string): string | undefined {
+  if (!/json/i.test(contentType) || body.trim() === '') return undefined;
+  try {
+    JSON.parse(body);
+    return undefined;
+  } catch (error) {
+    return `The body is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix it, or set the content type to text/plain to send it as text.`;
+  }
+}
+
 function TriggerDialog({
   profile,
   run,
@@ -418,10 +550,14 @@ function TriggerDialog({
   onClose: () => void;
   onStarted: (runId: string) => void;
 }) {
-  const initial = run.steps[0]?.type !== 'next' ? run.steps[0]?.steps[0] : undefined;
-  const [body, setBody] = useState(initial && 'out' in initial ? (initial.out ?? '') : '');
-  const labels = run.labels?.length ? run.labels : run.label ? [run.label] : [];
-  const [label, setLabel] = useState(labels.join(','));
+  const [form, setForm] = useState(() => ({ ...triggerSettings(run), flowControlValue: '' }));
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
+    setForm((current) => ({ ...current, [key]: event.target.value }));
+  const problem = bodyProblem(form.body, form.contentType);
+  const headerLines = form.headers.split('\n').filter((line) => line.trim() !== '');
+  const badHeader = headerLines.find((line) => !/^[^:\s]+:/.test(line));
+  const retries = form.retries.trim();
+  const badRetries = retries !== '' && !/^\d{1,3}$/.test(retries);
   const trigger = useBridgeMutation('workflows.runs.trigger', {
     onSuccess: ({ workflowRunId }) => {
       toast.success('New run started', workflowRunId);
@@ -435,41 +571,106 @@ function TriggerDialog({
       className="dialog-wide"
       submitLabel="Start new run"
       busy={trigger.isPending}
+      disabled={Boolean(problem || badHeader || badRetries)}
       onSubmit={async () => {
         const ok = await confirmDanger(profile, {
           title: 'Start a new run?',
           body: `A new run of ${run.workflowUrl} starts with this body; its steps run against your app again.`,
           confirmLabel: 'Start run',
         });
-        if (ok) {
-          trigger.mutate({
-            profileId: profile.id,
-            workflowUrl: run.workflowUrl,
-            body,
-            label: label.trim() || undefined,
-          });
-        }
+        if (!ok) return;
+        const headers = Object.fromEntries(
+          headerLines.map((line) => {
+            const at = line.indexOf(':');
+            return [line.slice(0, at).trim(), line.slice(at + 1).trim()];
+          }),
+        );
+        trigger.mutate({
+          profileId: profile.id,
+          workflowUrl: run.workflowUrl,
+          body: form.body,
+          contentType: form.contentType.trim() || undefined,
+          label: form.label.trim() || undefined,
+          retries: retries === '' ? undefined : Number(retries),
+          retryDelay: form.retryDelay.trim() || undefined,
+          flowControlKey: form.flowControlKey.trim() || undefined,
+          flowControlValue: form.flowControlValue.trim() || undefined,
+          headers: headerLines.length > 0 ? headers : undefined,
+          failureUrl: form.failureUrl.trim() || undefined,
+        });
       }}
     >
       <p className="muted">
         Starts a new run of <span className="mono">{run.workflowUrl}</span>, the way the SDK&apos;s{' '}
-        <code>client.trigger</code> does. The body below is this run&apos;s trigger payload; edit it to try a
-        different input.
+        <code>client.trigger</code> does, with this run&apos;s payload and settings (retries, retry delay,
+        flow control, labels, headers). Edit any of them to try something different.
       </p>
       <TextareaField
         label="Body"
         className="mono"
         rows={8}
-        value={body}
+        value={form.body}
         spellCheck={false}
-        onChange={(event) => setBody(event.target.value)}
+        error={problem}
+        onChange={set('body')}
       />
-      <TextField
-        label="Labels"
-        mono
-        value={label}
-        placeholder="comma-separated"
-        onChange={(event) => setLabel(event.target.value)}
+      <div className="wf-trigger-grid">
+        <TextField label="Content type" mono value={form.contentType} onChange={set('contentType')} />
+        <TextField
+          label="Labels"
+          mono
+          value={form.label}
+          placeholder="comma-separated"
+          onChange={set('label')}
+        />
+        <TextField
+          label="Retries"
+          mono
+          value={form.retries}
+          placeholder="the service's default (3)"
+          error={badRetries ? 'A whole number from 0 to 999.' : undefined}
+          onChange={set('retries')}
+        />
+        <TextField
+          label="Retry delay"
+          mono
+          value={form.retryDelay}
+          placeholder="e.g. 1000 * pow(2, retried)"
+          onChange={set('retryDelay')}
+        />
+        <TextField
+          label="Flow-control key"
+          mono
+          value={form.flowControlKey}
+          onChange={set('flowControlKey')}
+        />
+        <TextField
+          label="Flow-control value"
+          mono
+          value={form.flowControlValue}
+          placeholder="parallelism=1, rate=10, period=1m"
+          hint={
+            form.flowControlKey ? "The service does not report the key's limits: give them again." : undefined
+          }
+          onChange={set('flowControlValue')}
+        />
+        <TextField
+          label="Failure URL"
+          mono
+          value={form.failureUrl}
+          placeholder="the workflow URL (the SDK's default)"
+          onChange={set('failureUrl')}
+        />
+      </div>
+      <TextareaField
+        label="Headers forwarded to the app"
+        className="mono"
+        rows={3}
+        value={form.headers}
+        placeholder="Name: value, one a line"
+        spellCheck={false}
+        error={badHeader ? `Not a header line: ${badHeader}` : undefined}
+        onChange={set('headers')}
       />
       <ErrorCallout error={trigger.error} title="The service refused the trigger." />
     </FormDialog>

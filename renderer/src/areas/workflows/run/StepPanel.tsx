@@ -1,23 +1,28 @@
 // Everything the log says about one step: type and state, ids, retries and the next delivery, headers,
 // the output, the call request and response of Call steps, the wait's event and timeout, the invoked run
 // (a link), and every failed attempt with its error.
-import type { StepError } from '../../../../../shared/workflows/types';
+import { sleepMs } from '../../../../../shared/workflows/history';
+import type { StepError, WorkflowRunLog } from '../../../../../shared/workflows/types';
 import { Fact } from '../../../ui/Fact';
 import { formatRelative, formatTime } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
 import { WfStateBadge } from '../StateBadge';
+import { formatDuration } from './duration';
 import type { StepRow } from './step-layout';
 import { type BodyTrim, WfBody } from './WfBody';
 import { FailedAttempts } from './FailedAttempts';
 
 export function StepPanel({
   row,
+  run,
   trim,
   onOpenRun,
   onOpenMessage,
 }: {
   row: StepRow;
+  /** The run (its local-only `deliveries` give the step's delivery attempts and durations). */
+  run?: WorkflowRunLog;
   trim: BodyTrim;
   onOpenRun: (runId: string, createdAt?: number) => void;
   onOpenMessage: (messageId: string) => void;
@@ -25,6 +30,13 @@ export function StepPanel({
   const step = row.step;
   const next = row.next;
   const messageId = step?.messageId ?? next?.messageId;
+  // A wait in progress is a `next` item; a finished one a step: the same facts either way.
+  const wait = step ?? next;
+  const deliveries = (run?.deliveries ?? []).filter(
+    (delivery) =>
+      (messageId && delivery.messageId === messageId) ||
+      (delivery.kind === 'call' && row.stepType === 'Call' && delivery.afterStep === row.label),
+  );
   const errors: StepError[] = step?.errors ?? next?.errors ?? [];
   const body = (value: string | undefined, label: string) => (
     <WfBody value={value} label={label} trim={trim} />
@@ -66,15 +78,20 @@ export function StepPanel({
         </Fact>
         <Fact label="Sleep">
           {step?.sleepFor !== undefined
-            ? `${step.sleepFor} s`
+            ? `${typeof step.sleepFor === 'number' ? `${step.sleepFor} s` : step.sleepFor} (until ${formatTime(step.createdAt + sleepMs(step.sleepFor))})`
             : step?.sleepUntil !== undefined
-              ? `until ${formatTime(step.sleepUntil * 1000)}`
+              ? `until ${formatTime(Number(step.sleepUntil) * 1000)}`
               : undefined}
         </Fact>
-        <Fact label="Wait event" mono value={step?.waitEventId} />
+        <Fact label="Wait event" mono value={wait?.waitEventId} />
+        <Fact label="Waiting since">
+          {next?.waitEventId && next.createdAt !== undefined
+            ? `${formatTime(next.createdAt)} (${formatRelative(next.createdAt)})`
+            : undefined}
+        </Fact>
         <Fact label="Wait timeout">
-          {step?.waitTimeoutDuration || step?.waitTimeoutDeadline
-            ? `${step.waitTimeoutDuration ?? ''}${step.waitTimeoutDeadline ? ` (deadline ${formatTime(step.waitTimeoutDeadline)})` : ''}`
+          {wait?.waitTimeoutDuration || wait?.waitTimeoutDeadline
+            ? `${wait.waitTimeoutDuration ?? ''}${wait.waitTimeoutDeadline ? ` (times out ${formatTime(wait.waitTimeoutDeadline)})` : ''}`
             : undefined}
         </Fact>
         <Fact label="Wait ended by">
@@ -132,6 +149,35 @@ export function StepPanel({
         <>
           <h4 className="section-title">Invoke body</h4>
           {body(step.invokedWorkflowRunBody, `${row.label} invoke body`)}
+        </>
+      ) : null}
+
+      {deliveries.some((delivery) => delivery.attempts.length > 0) ? (
+        <>
+          <h4 className="section-title">Delivery attempts</h4>
+          <ol className="wf-attempts" aria-label="Delivery attempts">
+            {deliveries.flatMap((delivery) =>
+              delivery.attempts.map((attempt, index) => (
+                <li key={`${delivery.messageId}-${index}`} className="wf-attempt">
+                  <div className="wf-attempt-head">
+                    <span className="mono">
+                      {delivery.kind === 'call' ? 'call' : delivery.kind} #{index + 1}
+                    </span>
+                    <span className="mono">
+                      {attempt.end === undefined ? 'in flight' : (attempt.status ?? 'no response')}
+                    </span>
+                    <span className="faint">{formatTime(attempt.start)}</span>
+                    <span className="mono faint">
+                      {attempt.end !== undefined ? formatDuration(attempt.end - attempt.start) : ''}
+                    </span>
+                  </div>
+                  {attempt.message || attempt.error ? (
+                    <div className="wf-attempt-error">{attempt.message ?? attempt.error}</div>
+                  ) : null}
+                </li>
+              )),
+            )}
+          </ol>
         </>
       ) : null}
 

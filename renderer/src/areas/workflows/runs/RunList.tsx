@@ -6,6 +6,9 @@ import type { RunSummary } from '../../../../../shared/bridge/procedures/workflo
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { onListKeys, movedIndex, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
+import { reasonText } from '../../../../../shared/workflows/explain';
+import { REASON_FORMAT, reasonTone } from '../run/WhyNotDone';
+import { plainWords } from '../run/Words';
 import { WfStateBadge } from '../StateBadge';
 
 export const RUN_ROW_HEIGHT = 52;
@@ -141,12 +144,11 @@ const RunRow = memo(function RunRow({
   compact: boolean;
   onOpen: (run: RunSummary) => void;
 }) {
-  const detail =
-    run.workflowState === 'RUN_FAILED' && run.failedStepName
-      ? `failed at ${run.failedStepName}`
-      : run.currentStep
-        ? `${run.currentStep.name ?? 'next step'} · ${run.currentStep.state.replace('STEP_', '').toLowerCase()}`
-        : undefined;
+  // The same sentence as the run page's "why not done"; a normal wait reads in the plain colour, only
+  // retries, held deliveries and failures stand out.
+  const reason = run.reasons?.[0];
+  const detail = reason ? reasonText(reason, REASON_FORMAT) : undefined;
+  const more = (run.reasons?.length ?? 0) - 1;
   return (
     <div
       className="list-row run-row"
@@ -163,7 +165,14 @@ const RunRow = memo(function RunRow({
         <span className="mono run-row-id">{run.workflowRunId}</span>
         <span className="run-row-sub">
           <span className="mono">{run.workflowUrl}</span>
-          {detail ? <span className="run-row-detail">{detail}</span> : null}
+          {detail ? (
+            <span className={`run-row-detail tone-${reasonTone(reason!)}`} title={plainWords(detail)}>
+              {plainWords(detail)}
+              {more > 0 ? ` (+${more} more)` : ''}
+            </span>
+          ) : null}
+          {run.restartedFrom ? <span className="chip chip-static">restarted</span> : null}
+          {run.resumed ? <span className="chip chip-static">resumed</span> : null}
           {run.labels.map((label) => (
             <span key={label} className="chip chip-static">
               {label}

@@ -18,7 +18,9 @@ import { WorkflowIcon } from '../../../ui/icons';
 import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
+import { plural } from '../../../ui/format';
 import { EmptyState } from '../../../ui/misc';
+import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { toast } from '../../../ui/toast';
 import { RunDetail } from '../run/RunDetail';
 import {
@@ -57,23 +59,36 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
   const setFilters = useRunsUi((state) => state.show);
   const [sort, setSort] = useState<RunSort>({ column: 'created', descending: true });
   const [live, setLive] = useState(false);
+  // The search box's text, and the search applied (on Enter; clearing the box clears it).
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState<string>();
 
   const list = usePagedBridgeQuery(
     'workflows.runs.list',
-    { profileId: profile.id, filters, pages: PAGES_PER_LOAD },
+    { profileId: profile.id, filters, pages: PAGES_PER_LOAD, search },
     'runs',
     { staleTime: Infinity },
   );
-  // Live: the newest page, polled, laid over the loaded runs (same key → updated in place; new → on top).
+  // The newest page: polled while Live is on, and read again whenever the list is shown or the window
+  // gets focus (so a list left with Live off is never silently stale). Loaded runs take its fresh state;
+  // new runs go on top with Live on, and are offered ("3 new runs") with it off.
   const head = useBridgeQuery(
     'workflows.runs.list',
-    { profileId: profile.id, filters, pages: 1 },
-    { enabled: live, refetchInterval: live ? 2500 : false },
+    { profileId: profile.id, filters, pages: 1, search },
+    {
+      refetchInterval: live ? 2500 : false,
+      refetchOnWindowFocus: 'always',
+      refetchOnMount: 'always',
+      staleTime: 0,
+    },
   );
+  const newer = useMemo(() => newRuns(list.items, head.data?.runs ?? []), [list.items, head.data]);
   const loaded = useMemo(() => {
     const byKey = new Map<string, RunSummary>();
     for (const run of list.items) byKey.set(runKey(run), run);
-    if (live) for (const run of head.data?.runs ?? []) byKey.set(runKey(run), run);
+    for (const run of head.data?.runs ?? []) {
+      if (live || byKey.has(runKey(run))) byKey.set(runKey(run), run);
+    }
     return [...byKey.values()];
   }, [list.items, head.data, live]);
   const runs = useMemo(() => sortRuns(loaded, sort), [loaded, sort]);
@@ -92,11 +107,31 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
       <RunFilterBar profile={profile} filters={filters} onChange={setFilters} />
       <ListToolbar
         lead={<RunStats runs={loaded} hasMore={list.hasMore} />}
-        controls={<Switch label="Live" checked={live} onChange={setLive} />}
+        controls={
+          <>
+            {!live && newer > 0 ? (
+              <Button size="sm" variant="primary" onClick={list.reset} data-testid="new-runs">
+                {plural(newer, 'new run')} — show
+              </Button>
+            ) : null}
+            <ToolbarSearch
+              label="Search runs"
+              placeholder="Search payload, output, error ⏎"
+              value={searchText}
+              onChange={(text) => {
+                setSearchText(text);
+                if (text.trim() === '') setSearch(undefined);
+              }}
+              onEnter={(text) => setSearch(text.trim() || undefined)}
+            />
+            <Switch label="Live" checked={live} onChange={setLive} />
+          </>
+        }
         refreshing={list.refreshing}
         onRefresh={list.reset}
         className="wf-toolbar"
       />
+      {search ? <SearchScope scope={list.query.data?.pages[0]?.search} /> : null}
       <div className="wf-split">
         <div className={runId ? 'wf-list wf-list-narrow' : 'wf-list'}>
           <ListBody
@@ -105,9 +140,11 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
             empty={
               list.loaded && runs.length === 0 ? (
                 <EmptyState icon={<WorkflowIcon />} title="No runs">
-                  {chipsOf(filters).length > 0
-                    ? 'No run matches these filters.'
-                    : 'Trigger a workflow with the SDK (client.trigger) and its runs appear here.'}
+                  {search
+                    ? `No run's payload, output or error contains “${search}”${chipsOf(filters).length > 0 ? ' among the filtered runs' : ''}.`
+                    : chipsOf(filters).length > 0
+                      ? 'No run matches these filters.'
+                      : 'Trigger a workflow with the SDK (client.trigger) and its runs appear here.'}
                 </EmptyState>
               ) : undefined
             }
@@ -138,6 +175,26 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** Runs of the newest page that are newer than every loaded run (what Refresh would add on top). */
+export function newRuns(loaded: readonly RunSummary[], head: readonly RunSummary[]): number {
+  if (loaded.length === 0) return 0;
+  const keys = new Set(loaded.map(runKey));
+  const newest = Math.max(...loaded.map((run) => run.workflowRunCreatedAt));
+  return head.filter((run) => !keys.has(runKey(run)) && run.workflowRunCreatedAt > newest).length;
+}
+
+/** What a search covered: every run (the local stack's index) or only the pages main read (the cloud). */
+function SearchScope({ scope }: { scope?: { scope: 'index' | 'loaded'; searched?: number } }) {
+  if (!scope) return null;
+  return (
+    <p className="wf-search-scope faint" data-testid="search-scope">
+      {scope.scope === 'index'
+        ? 'Searching every run’s payload, outputs and errors (the local stack’s text index).'
+        : `The service has no text search: searched the payload, outputs and errors of the ${plural(scope.searched ?? 0, 'run')} read so far; scroll for more.`}
+    </p>
   );
 }
 

@@ -1,0 +1,65 @@
+// "Why not done" at the top of a run: one line per thing the run waits for (an event, a sleep, a retry, a
+// flow-control key, a call, an invoked run…), or how it ended when it was canceled or failed — the sentence
+// of shared/workflows/explain.ts, with the action that fits (Notify with the event id filled in; the
+// invoked run; the run it was restarted from).
+import { type RunReason, ATTENTION_KINDS, reasonText } from '../../../../../shared/workflows/explain';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { formatTime } from '../../../ui/format';
+import { InAppLink } from '../../../ui/InAppLink';
+import { WriteButton } from '../../../ui/WriteButton';
+import { Words } from './Words';
+
+/** The reason's tone: attention (warning), the end of a failed run (danger), or plain information. */
+export function reasonTone(reason: RunReason): 'warning' | 'danger' | 'info' {
+  if (reason.kind === 'failed') return 'danger';
+  return ATTENTION_KINDS.has(reason.kind) ? 'warning' : 'info';
+}
+
+export const REASON_FORMAT = { time: (ms: number) => formatTime(ms) };
+
+export function WhyNotDone({
+  profile,
+  reasons,
+  onNotify,
+  onOpenRun,
+}: {
+  profile: ProfileView;
+  reasons: RunReason[];
+  onNotify: (eventId: string) => void;
+  onOpenRun: (runId: string, createdAt?: number) => void;
+}) {
+  if (reasons.length === 0) return null;
+  const ended = reasons[0]?.kind === 'canceled' || reasons[0]?.kind === 'failed';
+  return (
+    <section className="wf-why" aria-label="Why not done" data-testid="why-not-done">
+      <h4 className="section-title">{ended ? 'How it ended' : 'Why not done'}</h4>
+      <ul className="wf-why-list">
+        {reasons.map((reason, index) => (
+          <li key={index} className={`wf-why-item tone-${reasonTone(reason)}`} data-kind={reason.kind}>
+            <span className="wf-why-text">
+              <Words text={reasonText(reason, REASON_FORMAT)} />
+            </span>
+            {reason.kind === 'waiting' && !reason.webhook ? (
+              <WriteButton profile={profile} size="sm" onClick={() => onNotify(reason.eventId)}>
+                Notify…
+              </WriteButton>
+            ) : null}
+            {reason.kind === 'invoked' ? (
+              <InAppLink
+                href={`#/workflows/run/${encodeURIComponent(reason.child.workflowRunId)}`}
+                onOpen={() => onOpenRun(reason.child.workflowRunId, reason.child.workflowRunCreatedAt)}
+              >
+                Open the invoked run
+              </InAppLink>
+            ) : null}
+            {reason.kind === 'held' ? (
+              <span className="faint">
+                Flow control screen: not in this console yet; the key is shown here.
+              </span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

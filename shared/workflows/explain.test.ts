@@ -1,0 +1,115 @@
+// "Why not done" from the real service's record alone (no local-only fields): what the console can say of a
+// cloud run. The local stack's richer records are tested against a real serve() app in
+// stack/workflows/run-page.test.ts.
+import { describe, expect, it } from 'vitest';
+import { explainRun, reasonText } from './explain';
+import { runHistory } from './history';
+import type { WorkflowRunLog } from './types';
+
+const T0 = 1_700_000_000_000;
+const fmt = { time: (ms: number) => `t+${(ms - T0) / 1000}` };
+
+function cloudRun(over: Partial<WorkflowRunLog>): WorkflowRunLog {
+  return {
+    workflowRunId: 'wfr_c',
+    workflowUrl: 'https://app.example/wf',
+    workflowState: 'RUN_STARTED',
+    workflowRunCreatedAt: T0,
+    steps: [
+      {
+        type: 'sequential',
+        steps: [
+          {
+            stepName: 'init',
+            stepType: 'Initial',
+            callType: 'step',
+            messageId: 'm0',
+            state: 'STEP_SUCCESS',
+            createdAt: T0,
+            concurrent: 1,
+            retries: 3,
+          },
+        ],
+      },
+    ],
+    ...over,
+  };
+}
+
+describe('explainRun from a cloud record', () => {
+  it('a retrying next step: retry n of the step at its time after the SDK error', () => {
+    const run = cloudRun({
+      steps: [
+        ...cloudRun({}).steps,
+        {
+          type: 'next',
+          steps: [
+            {
+              messageId: 'm1',
+              stepName: 'charge',
+              state: 'STEP_RETRY',
+              retries: 3,
+              nextDeliveryTime: T0 + 65_000,
+              errors: [
+                {
+                  error: 'HTTP 500',
+                  body: '{"error":"Error","message":"503 payment gateway down"}',
+                  headers: {},
+                  status: 500,
+                  time: T0 + 5_000,
+                },
+                {
+                  error: 'HTTP 500',
+                  body: '{"error":"Error","message":"503 payment gateway down"}',
+                  headers: {},
+                  status: 500,
+                  time: T0 + 15_000,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(explainRun(run, T0 + 20_000).map((reason) => reasonText(reason, fmt))).toEqual([
+      'Retry 2 of 3 of step `charge` at t+65 after `503 payment gateway down`',
+    ]);
+    const history = runHistory(run, T0 + 20_000);
+    expect(history.complete).toBe(false);
+    expect(history.entries.map((entry) => entry.title)).toEqual([
+      'Triggered',
+      'Attempt 1 of step `charge` failed: 500',
+      'Attempt 2 of step `charge` failed: 500',
+    ]);
+  });
+
+  it('a wait in progress and a sleep the service reports; a cancel without a "by whom"', () => {
+    const waiting = cloudRun({
+      steps: [
+        ...cloudRun({}).steps,
+        {
+          type: 'next',
+          steps: [
+            {
+              messageId: '',
+              stepName: 'approval',
+              state: 'STEP_PROGRESS',
+              retries: 3,
+              createdAt: T0 + 1_000,
+              waitEventId: 'approve-90',
+              waitTimeoutDeadline: T0 + 3_601_000,
+            },
+          ],
+        },
+      ],
+    });
+    expect(reasonText(explainRun(waiting, T0)[0]!, fmt)).toBe(
+      'Waiting for event `approve-90` since t+1 (times out t+3601)',
+    );
+    const canceled = cloudRun({ workflowState: 'RUN_CANCELED', workflowRunCompletedAt: T0 + 9_000 });
+    expect(reasonText(explainRun(canceled)[0]!, fmt)).toBe(
+      'Canceled (the service does not say by whom) at t+9',
+    );
+    expect(explainRun(cloudRun({ workflowState: 'RUN_SUCCESS' }))).toEqual([]);
+  });
+});
