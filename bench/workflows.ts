@@ -8,6 +8,9 @@
 //               DELETE), so that both sides spend the same client time and the ratio isolates the stack.
 //   logs:       100,000 runs / 1,000,000 log entries, seeded straight into the SQLite store (faster than
 //               running them), then GET /v2/workflows/logs with each single filter.
+//   search:     the same seeded runs with the text index filled, then GET /local/workflows/search (a word in
+//               every run, a rare word, one run's payload, a word with a filter, a deep page, no match);
+//               baseline: the newest logs page without a search, same stack. Budget p99 < 100 ms.
 //   bulk:       10,000 failed runs in the DLQ (seeded the same way), restarted by a label filter in
 //               cursor batches of 1,000.
 // A report, not a test: it prints numbers, ratios and budgets and writes bench/results/workflows.json.
@@ -23,6 +26,8 @@ import { openDatabase } from '../stack/store/db';
 import { messageRow } from '../stack/store/messages';
 import { StackStore } from '../stack/store/stack-store';
 import { workflowStoreOf } from '../stack/store/workflow-store';
+import { WorkflowSearchTable } from '../stack/store/workflow-search';
+import { entryText } from '../stack/workflows/search-text';
 import { percentile, printTable } from './lib/report';
 
 interface Options {
@@ -324,6 +329,9 @@ async function workflowLoop(
 
 const URLS = Array.from({ length: 20 }, (_, i) => `https://app-${i}.example.com/api/workflow`);
 const LABELS = ['billing', 'signup', 'etl', 'reports', 'emails'];
+/** Words in the seeded payloads (each run's customer is one of these, with the run's number). */
+const CUSTOMERS = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne'] as const;
+
 const STATES = [
   'RUN_SUCCESS',
   'RUN_SUCCESS',
@@ -342,11 +350,14 @@ export function seed(
   count: number,
   steps: number,
   failed?: { label: string; url: string },
+  /** Also fill the text index (the search part), as the stack does when it appends. */
+  indexText = false,
 ): void {
   const db = openDatabase(join(dataDir, 'stack.db'), 'normal');
   const store = new StackStore(db);
   const messages = store.messages;
   const workflows = workflowStoreOf(store);
+  const search = store.group(WorkflowSearchTable);
   const now = Date.now();
   const insert = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
@@ -368,7 +379,7 @@ export function seed(
       for (let pos = 0; pos <= steps; pos++) {
         const body =
           pos === 0
-            ? Buffer.from(`{"order":${i}}`)
+            ? Buffer.from(`{"order":${i},"customer":"${CUSTOMERS[i % CUSTOMERS.length]}-${i}"}`)
             : Buffer.from(
                 JSON.stringify({
                   stepId: pos,
@@ -384,6 +395,7 @@ export function seed(
           createdAt: createdAt + pos,
           body,
         });
+        if (indexText) search.add(runSeq, entryText(pos, 'step', body));
       }
       if (failed) {
         const seq = messages.insertRow(
@@ -547,6 +559,81 @@ async function logs(root: string, options: Options): Promise<LogsResult> {
   return { queries: results, worstP99, rssMb: rss, seedSeconds };
 }
 
+interface SearchResult {
+  queries: Record<string, { p50: number; p99: number; cpuMs: number; runs: number }>;
+  worstP99: number;
+  /** The newest page of the logs, without a search, in the same run (the baseline). */
+  baseline: { p50: number; p99: number };
+  seedSeconds: number;
+}
+
+/**
+ * 3b: text search over the seeded runs (`GET /local/workflows/search`, the stack's FTS5 index): a word in
+ * every run, a word in one run in 100, one run's own id, a word with a filter, a word in no run.
+ */
+async function searchBench(root: string, options: Options): Promise<SearchResult> {
+  const { dir, seedSeconds } = seededDir(root, 'search', (searchDir) =>
+    seed(searchDir, options.logRuns, options.steps, undefined, true),
+  );
+  const stack = await startStack(dir);
+  const middle = Math.floor(options.logRuns / 2);
+  const one = `${CUSTOMERS[middle % CUSTOMERS.length]} ${middle}`;
+  const queries: [string, string][] = [
+    ['a word in every run', 'q=order'],
+    ['a word in 1 run of 7', `q=${CUSTOMERS[3]}`],
+    ['one run by its payload', `q=${encodeURIComponent(`"${one}"`)}`],
+    ['a word and a label filter', `q=${CUSTOMERS[2]}&label=etl`],
+    ['an output word, a deep page', `q=r7&cursor=${Math.floor(options.logRuns / 3)}`],
+    ['a word in no run', 'q=zzyzx'],
+  ];
+  const agent = new Agent({ connections: 4 });
+  const timed = async (path: string, check: (body: { runs: unknown[] }) => void) => {
+    const times: number[] = [];
+    let cpuBefore = 0;
+    let runs = 0;
+    for (let i = 0; i < 60; i++) {
+      if (i === 10) cpuBefore = cpuMs(stack.pid);
+      const start = performance.now();
+      const response = await request(`${stack.url}${path}`, {
+        headers: { authorization: `Bearer ${stack.token}` },
+        dispatcher: agent,
+      });
+      const body = (await response.body.json()) as { runs: unknown[] };
+      if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode}`);
+      if (i === 0) check(body);
+      runs = body.runs.length;
+      if (i >= 10) times.push(performance.now() - start);
+    }
+    return {
+      p50: percentile(times, 50),
+      p99: percentile(times, 99),
+      cpuMs: (cpuMs(stack.pid) - cpuBefore) / times.length,
+      runs,
+    };
+  };
+  const results: SearchResult['queries'] = {};
+  let worstP99 = 0;
+  let baseline = { p50: Number.NaN, p99: Number.NaN };
+  try {
+    const plain = await timed('/v2/workflows/logs?trimBody=200', () => undefined);
+    baseline = { p50: plain.p50, p99: plain.p99 };
+    for (const [name, query] of queries) {
+      const result = await timed(`/local/workflows/search?${query}&trimBody=200`, (body) => {
+        if (name !== 'a word in no run' && body.runs.length === 0)
+          throw new Error(`search ${query}: no runs`);
+        if (name === 'a word in no run' && body.runs.length > 0)
+          throw new Error(`search ${query}: runs found`);
+      });
+      results[name] = result;
+      worstP99 = Math.max(worstP99, result.p99);
+    }
+  } finally {
+    await agent.close();
+    await stack.stop();
+  }
+  return { queries: results, worstP99, baseline, seedSeconds };
+}
+
 interface RestartResult {
   runsPerSecond: number;
   runs: number;
@@ -600,7 +687,7 @@ async function bulkRestart(root: string, options: Options, deferred: boolean): P
 
 // ------------------------------------------------------------------------------------------- run
 
-const PARTS = ['live', 'logs', 'restart'] as const;
+const PARTS = ['live', 'logs', 'search', 'restart'] as const;
 
 /** `--only=live,logs,restart` runs some of the parts (all by default). */
 function selectedParts(args: string[]): Set<(typeof PARTS)[number]> {
@@ -627,6 +714,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     const liveResult = parts.has('live') ? await live(root, options) : undefined;
     const logsResult = parts.has('logs') ? await logs(root, options) : undefined;
+    const searchResult = parts.has('search') ? await searchBench(root, options) : undefined;
     const restartResult = parts.has('restart') ? await bulkRestart(root, options, true) : undefined;
     const restartDelivered = parts.has('restart') ? await bulkRestart(root, options, false) : undefined;
 
@@ -716,6 +804,16 @@ export async function run(args: string[]): Promise<void> {
       );
       results.logs = logsResult;
     }
+    if (searchResult) {
+      rows.push([
+        `text search, p99 of the worst query (${options.logRuns.toLocaleString('en-US')} runs)`,
+        ms(searchResult.worstP99),
+        `${ms(searchResult.baseline.p99)} (newest logs page, no search)`,
+        '< 100 ms',
+        searchResult.worstP99 < 100 ? 'ok' : 'MISS',
+      ]);
+      results.search = searchResult;
+    }
     if (restartResult) {
       const rate = restartResult.runsPerSecond;
       rows.push([
@@ -757,6 +855,24 @@ export async function run(args: string[]): Promise<void> {
       );
       console.log(
         `\nseeded ${options.logRuns.toLocaleString('en-US')} runs (${(options.logRuns * (options.steps + 1)).toLocaleString('en-US')} log entries) in ${logsResult.seedSeconds.toFixed(1)} s, straight into SQLite`,
+      );
+    }
+    if (searchResult) {
+      console.log('');
+      console.log('text search queries (60 each, first 10 discarded; 10 runs a page):');
+      printTable(
+        ['query', 'p50', 'p99', 'stack CPU / query', 'runs', '< 100 ms'],
+        Object.entries(searchResult.queries).map(([name, result]) => [
+          name,
+          ms(result.p50),
+          ms(result.p99),
+          ms(result.cpuMs),
+          String(result.runs),
+          result.p99 < 100 ? 'ok' : 'MISS',
+        ]),
+      );
+      console.log(
+        `seeded and indexed ${options.logRuns.toLocaleString('en-US')} runs in ${searchResult.seedSeconds.toFixed(1)} s`,
       );
     }
     if (restartResult) {

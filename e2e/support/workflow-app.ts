@@ -1,7 +1,8 @@
 // A real workflow app for the Workflows e2e specs: route functions served with the vendor's own serve()
 // (`@upstash/workflow`) from a node:http server on 127.0.0.1, talking to the console's local stack. It
 // produces runs of every step type (Run, parallel Runs, Call, SleepFor, SleepUntil, Wait, Notify,
-// Invoke), and failures at a named step — so the DLQ has entries to triage.
+// Invoke), failures at a named step — so the DLQ has entries to triage — and runs that wait an hour for an
+// event or sleep an hour (the run page's pending states).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, serve, type RouteFunction } from '@upstash/workflow';
@@ -60,6 +61,19 @@ export async function startWorkflowApp(stackUrl: string): Promise<WorkflowApp> {
         return 'paid';
       });
       return { charged: cart.total };
+    },
+    // Waits an hour for its approval event (the run page's "waiting for event" state).
+    '/approval': async (context) => {
+      await context.run('load-order', () => ({ order: context.requestPayload?.order ?? 1 }));
+      const approval = await context.waitForEvent('approval', `approve-${context.workflowRunId}`, {
+        timeout: '1h',
+      });
+      return { approved: approval.eventData };
+    },
+    // Sleeps an hour (the run page's "sleeping" state).
+    '/nap': async (context) => {
+      await context.run('prepare', () => 'ready');
+      await context.sleep('nap', '1h');
     },
     '/ship': async (context) => {
       await context.run('label', () => {

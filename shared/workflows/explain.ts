@@ -212,7 +212,16 @@ export function explainRun(run: WorkflowRunLog, now: number = Date.now()): RunRe
       .pop();
     const errors = failedStep?.errors ?? [];
     const last = errors[errors.length - 1];
-    const error = ff?.failResponse ?? (last ? (errorMessageOf(last.body) ?? last.error) : undefined);
+    // The SDK's message from the last failed attempt (local `deliveries` carry it whatever trimBody was).
+    const attempt = run.deliveries
+      ?.filter((delivery) => delivery.state === 'failed' && delivery.kind !== 'failure')
+      .flatMap((delivery) => delivery.attempts)
+      .pop();
+    const error =
+      attempt?.message ??
+      ff?.failResponse ??
+      (last ? (errorMessageOf(last.body) ?? last.error) : undefined) ??
+      attempt?.error;
     return [
       {
         kind: 'failed',
