@@ -92,6 +92,14 @@ export interface DLQMessage extends Message {
   responseHeader?: HeaderMap;
   responseBody?: string;
   responseBodyBase64?: string;
+  /**
+   * Local only: the workflow run the message belongs to, when it is a run's message that went to the message
+   * DLQ (a `context.call` request that ran out of retries: `workflowMessage: 'call'`, its step's name).
+   */
+  workflowRunId?: string;
+  workflowCreatedAt?: number;
+  workflowMessage?: 'call' | 'step' | 'callback' | 'failure';
+  workflowStepName?: string;
 }
 
 export interface DLQListResponse {

@@ -312,11 +312,22 @@ export class Engine {
   }
 
   /** Where a pending message waits in its flow-control key's waitlist (undefined: the key does not hold it). */
-  flowHold(messageId: string): { key: string; ahead: number } | undefined {
+  flowHold(messageId: string): FlowControlHold | undefined {
     const entry = this.byId.get(messageId);
     if (!entry?.flow || entry.phase !== 'flow') return undefined;
     const ahead = this.flows.ahead(entry.flow.key, entry.seq);
-    return ahead === undefined ? undefined : { key: entry.flow.key, ahead };
+    if (ahead === undefined) return undefined;
+    const flow = entry.flow;
+    // The key's limits and state too: the run page says why the message waits (workflows' deliveries).
+    return {
+      key: flow.key,
+      ahead,
+      waiting: flow.waitlist.size,
+      inflight: flow.inflight,
+      ...(flow.paused ? { paused: true } : {}),
+      ...(flow.parallelism !== undefined ? { parallelism: flow.parallelism } : {}),
+      ...(flow.rate !== undefined ? { rate: flow.rate, periodMs: flow.periodMs } : {}),
+    };
   }
 
   /** Attempts in flight over all destinations, and the most there may be. */
@@ -760,26 +771,6 @@ export class Engine {
   inflightSince(id: string): number | undefined {
     const entry = this.byId.get(id);
     return entry?.phase === 'inflight' ? entry.activeAt : undefined;
-  }
-
-  /** Why a due message waits: its flow-control key's limits (and how many of the key's wait before it). */
-  flowHold(id: string): FlowControlHold | undefined {
-    const entry = this.byId.get(id);
-    if (!entry || entry.phase !== 'flow' || !entry.flow) return undefined;
-    const flow = entry.flow;
-    let ahead = 0;
-    for (const seq of flow.waitlist.keys()) {
-      if (seq === entry.seq) break;
-      ahead++;
-    }
-    return {
-      key: flow.key,
-      ahead,
-      waiting: flow.waitlist.size,
-      inflight: flow.inflight,
-      ...(flow.parallelism !== undefined ? { parallelism: flow.parallelism } : {}),
-      ...(flow.rate !== undefined ? { rate: flow.rate, periodMs: flow.periodMs } : {}),
-    };
   }
 
   /** Numbers for logs and tests. */

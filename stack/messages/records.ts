@@ -95,6 +95,17 @@ export function toDlqMessage(entry: DlqRecord): DLQMessage {
     responseStatus: entry.responseStatus,
   };
   if (entry.responseHeader) message.responseHeader = entry.responseHeader;
+  // A workflow run's message (a context.call request out of retries): which run and step, for the console.
+  const wf = entry.message.spec.meta?.wf as
+    | { kind?: string; runId?: string; createdAt?: number; callbackConfig?: Record<string, string> }
+    | undefined;
+  if (wf?.runId) {
+    message.workflowRunId = wf.runId;
+    if (wf.createdAt !== undefined) message.workflowCreatedAt = wf.createdAt;
+    if (wf.kind) message.workflowMessage = wf.kind as DLQMessage['workflowMessage'];
+    const step = wf.callbackConfig?.['upstash-forward-upstash-workflow-stepname'];
+    if (step) message.workflowStepName = step;
+  }
   if (entry.responseBody && entry.responseBody.length > 0) {
     try {
       message.responseBody = utf8.decode(entry.responseBody);

@@ -130,6 +130,16 @@ beforeAll(async () => {
       },
       '/waiting-child': { fn: childFn },
       '/cancel-self': { fn: async (context) => context.cancel() },
+      '/bad-call': {
+        fn: async (context) => {
+          const answer = await context.call('charge-card', {
+            url: `${app.url}/down`,
+            method: 'POST',
+            body: '{}',
+          });
+          return answer.status;
+        },
+      },
     },
     {
       '/third-party': () => ({
@@ -137,6 +147,7 @@ beforeAll(async () => {
         headers: { 'content-type': 'application/json' },
         body: '{"price":1999}',
       }),
+      '/down': () => ({ status: 503, body: 'card service down' }),
       '/slow-third-party': async () => {
         await gate('call');
         return { status: 200, body: 'late' };
@@ -348,6 +359,31 @@ describe('the history of a run of every step type', () => {
     }
     // A finished run's call leaves nothing in `next` (defect 3).
     expect(run.steps.some((group) => group.type === 'next')).toBe(false);
+  });
+});
+
+describe('a failed context.call (defects 3 and 4)', () => {
+  it('is an attempt of its Call step, and its message DLQ entry names the run and the step', async () => {
+    const runId = await trigger('/bad-call');
+    const run = await until(runId, (log) => log.workflowState === 'RUN_SUCCESS', 'success');
+    expect(JSON.parse(run.workflowRunResponse ?? 'null')).toBe(503);
+    // No "(step not named yet) FAILED" in `next`: the call's failed attempt is the Call step's.
+    expect(run.steps.some((group) => group.type === 'next')).toBe(false);
+    const call = run.deliveries?.find((delivery) => delivery.kind === 'call');
+    expect(call).toMatchObject({ afterStep: 'charge-card', state: 'failed', attempts: [{ status: 503 }] });
+    inOrder(titles(run), [
+      /^Call request to .*\/down \(attempt 1\): 503$/,
+      /^Call `charge-card`: POST .* answered 503$/,
+    ]);
+    const dlq = await stack.api('GET', '/v2/dlq?count=100');
+    const entry = (dlq.json.messages as Record<string, unknown>[]).find(
+      (message) => message.workflowRunId === runId,
+    );
+    expect(entry).toMatchObject({
+      workflowMessage: 'call',
+      workflowStepName: 'charge-card',
+      workflowCreatedAt: run.workflowRunCreatedAt,
+    });
   });
 });
 

@@ -92,6 +92,42 @@ export function DlqDetail({
           )
         ) : (
           <>
+            {entry.workflowRunId ? (
+              <Callout tone="info" title="A message of a workflow run">
+                {entry.workflowMessage === 'call' ? (
+                  <>
+                    The request of <code>context.call</code>
+                    {entry.workflowStepName ? (
+                      <>
+                        {' '}
+                        step <code>{entry.workflowStepName}</code>
+                      </>
+                    ) : null}{' '}
+                    of run{' '}
+                  </>
+                ) : (
+                  'A delivery of run '
+                )}
+                <InAppLink
+                  href={`#/workflows/run/${encodeURIComponent(entry.workflowRunId)}`}
+                  className="mono"
+                  onOpen={() =>
+                    navigate(
+                      'workflows',
+                      'run',
+                      entry.workflowRunId!,
+                      ...(entry.workflowCreatedAt ? [String(entry.workflowCreatedAt)] : []),
+                    )
+                  }
+                >
+                  {entry.workflowRunId}
+                </InAppLink>
+                .{' '}
+                {entry.workflowMessage === 'call'
+                  ? 'The run already got this failure as the call’s response and went on. Retrying here sends the request to the same URL again, outside the run: if the run still waits it gets the new answer as another response, otherwise the answer is dropped. To run the step again, restart or resume the run from the workflow DLQ.'
+                  : 'Retrying here delivers it again outside the run’s restart and resume: use the workflow DLQ to recover the run.'}
+              </Callout>
+            ) : null}
             <DetailSection title="Last response" label="Failing response">
               <div className="row">
                 <Badge tone={statusTone(entry.responseStatus)}>

@@ -48,7 +48,7 @@ const ACTION_TEXT: Record<BulkAction, { verb: string; explain: string }> = {
   resume: {
     verb: 'Resume',
     explain:
-      'Resume keeps the steps that completed and continues from the step that failed (a new run id, the old results reused). Change the workflow code only after the failed step: steps before it are not run again, and code that no longer matches them breaks the run.',
+      'Resume keeps the steps that completed and continues from the step that failed. The local stack goes on with the same run (same id; its page is marked "Resumed from the DLQ"); the summary lists each run as the service answered, same run or new. Change the workflow code only after the failed step: steps before it are not run again, and code that no longer matches them breaks the run.',
   },
   callback: {
     verb: 'Retry failure function',
@@ -77,6 +77,8 @@ export function BulkJobDialog({
   const bridge = useBridge();
   const navigate = useNav((state) => state.navigate);
   const [action, setAction] = useState<BulkAction>(request.action);
+  // Runs created before the dialog opened are the failed runs themselves (a resume that goes on with them).
+  const [openedAt] = useState(() => Date.now());
   const [draft, setDraft] = useState<OverridesDraft>(EMPTY_OVERRIDES);
   const byFilter = 'filters' in request.target;
   const count = useBridgeQuery(
@@ -163,6 +165,7 @@ export function BulkJobDialog({
       summary={(summary) => (
         <SummaryView
           summary={summary}
+          openedAt={openedAt}
           overrides={takesOverrides ? describeRunOverrides(overrides) : []}
           onOpenRun={(runId, at) => {
             onClose();
@@ -193,11 +196,14 @@ const OVERRIDE_FIELDS: OverrideField<keyof OverridesDraft>[] = [
 
 function SummaryView({
   summary,
+  openedAt,
   overrides,
   onOpenRun,
   onOpenJournal,
 }: {
   summary: BulkSummary;
+  /** When the dialog opened: a run created before is a failed run the job continued, not a new one. */
+  openedAt: number;
   overrides: string[];
   onOpenRun: (runId: string, createdAt: number) => void;
   onOpenJournal: () => void;
@@ -220,7 +226,10 @@ function SummaryView({
         .
       </BulkResult>
       {summary.runs.length > 0 ? (
-        <ScrollTable label="New runs" columns={['New run']}>
+        <ScrollTable
+          label={summary.action === 'restart' ? 'New runs' : 'Runs'}
+          columns={summary.action === 'restart' ? ['New run'] : ['Run', 'As the service answered']}
+        >
           {summary.runs.slice(0, 200).map((run) => (
             <tr key={`${run.workflowRunId}@${run.workflowCreatedAt}`}>
               <td>
@@ -232,6 +241,12 @@ function SummaryView({
                   {run.workflowRunId}
                 </InAppLink>
               </td>
+              {summary.action === 'restart' ? null : (
+                // A run created before this job is the failed run itself, going on (the local stack's resume).
+                <td className="faint">
+                  {run.workflowCreatedAt < openedAt ? 'same run, continued' : 'a new run'}
+                </td>
+              )}
             </tr>
           ))}
         </ScrollTable>

@@ -158,7 +158,16 @@ export function StepPanel({
           <ol className="wf-attempts" aria-label="Delivery attempts">
             {deliveries.flatMap((delivery) =>
               delivery.attempts.map((attempt, index) => (
-                <li key={`${delivery.messageId}-${index}`} className="wf-attempt">
+                <li
+                  key={`${delivery.messageId}-${index}`}
+                  className={
+                    attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300
+                      ? 'wf-attempt wf-attempt-ok'
+                      : attempt.end === undefined
+                        ? 'wf-attempt wf-attempt-open'
+                        : 'wf-attempt'
+                  }
+                >
                   <div className="wf-attempt-head">
                     <span className="mono">
                       {delivery.kind === 'call' ? 'call' : delivery.kind} #{index + 1}

@@ -75,7 +75,8 @@ describe('the run list on return (defect 6)', () => {
   });
 });
 
-describe('the step panel', () => {
+// The body views render the code viewer: slow on a loaded machine, so these get room (no timing asserted).
+describe('the step panel', { timeout: 30_000 }, () => {
   it('shows a pending wait’s event id, since when and its timeout (defect 1)', () => {
     const waiting = run({
       workflowState: 'RUN_STARTED',
