@@ -51,7 +51,7 @@ test('the run explorer shows a run of every step type: tree beside timeline, ste
   await expect(panel.getByRole('heading', { name: /quote/ })).toBeVisible();
   await expect(panel.getByText(`${wf.url}/quote`)).toBeVisible();
   await expect(panel.getByText('Call response')).toBeVisible();
-  await expect(panel.getByText('200', { exact: true })).toBeVisible();
+  await expect(panel.locator('.wf-call').getByText('200', { exact: true })).toBeVisible();
   // …and selecting on the timeline selects the tree row.
   const reserve = tree.locator('[data-step-key]', {
     has: app.locator('.wf-step-name', { hasText: /^reserve$/ }),
