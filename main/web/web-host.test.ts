@@ -60,6 +60,23 @@ describe('browser host', () => {
     expect(await connect(socketUrl(host, 'x'.repeat(32)), { Origin: host.origin })).toEqual({ refused: 403 });
   });
 
+  it('refuses a secret given more than once, whichever comes first', async () => {
+    const { host } = await start();
+    const base = `ws://127.0.0.1:${host.port}/bridge`;
+    const wrong = 'x'.repeat(host.secret.length);
+    for (const query of [
+      `?secret=${host.secret}&secret=${wrong}`,
+      `?secret=${wrong}&secret=${host.secret}`,
+      `?secret=${host.secret}&secret=${host.secret}`,
+      `?secret=${host.secret}&secret=`,
+    ]) {
+      expect(await connect(`${base}${query}`, { Origin: host.origin }), query).toEqual({ refused: 403 });
+    }
+    // One value, the right one, still opens it.
+    const { ws } = await connect(`${base}?secret=${host.secret}`, { Origin: host.origin });
+    expect(ws).toBeDefined();
+  });
+
   it('refuses a foreign Origin (another site’s page in the same browser)', async () => {
     const { host } = await start();
     expect(await connect(socketUrl(host), { Origin: 'https://evil.example' })).toEqual({ refused: 403 });

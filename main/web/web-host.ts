@@ -69,10 +69,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (parsed.pathname !== '/bridge') return 'unknown path';
     if (!host || !allowedHosts.has(host.toLowerCase())) return 'Host is not this loopback address and port';
     if (!origin || !allowedOrigins.has(origin.toLowerCase())) return 'Origin is not this console';
-    const given = Buffer.from(parsed.searchParams.get('secret') ?? '');
+    // Exactly one value: with `?secret=right&secret=wrong` (or the reverse) no single reading is "the"
+    // secret, so neither is accepted.
+    const values = parsed.searchParams.getAll('secret');
+    if (values.length !== 1) return values.length === 0 ? 'missing secret' : 'more than one secret';
+    const given = Buffer.from(values[0]!);
     const expected = Buffer.from(secret);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      return 'missing or wrong secret';
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'wrong secret';
     return null;
   }
 
@@ -141,5 +144,5 @@ function isClientFrame(value: unknown): value is ClientFrame {
 }
 
 function redact(url: string | undefined): string | undefined {
-  return url?.replace(/secret=[^&]*/, 'secret=…');
+  return url?.replace(/secret=[^&]*/g, 'secret=…');
 }
