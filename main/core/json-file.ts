@@ -1,8 +1,9 @@
 // The JSON files main keeps in the console's data folder (profiles, composer drafts and templates, the
 // workflow journal and views, the KV history): written atomically, and an unreadable file is moved aside
-// for the user — never silently overwritten.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// for the user — never silently overwritten. Every file is the user's alone (0600, see private-files.ts).
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files';
 
 export interface ReadJsonOptions {
   /** Names the file in the message, e.g. `composer file`. */
@@ -33,10 +34,14 @@ export function readJsonFile<T>(
   }
 }
 
-/** Writes `value` as JSON (with a final newline) to a temp file beside `file`, then renames it over. */
+/**
+ * Writes `value` as JSON (with a final newline) to a temp file beside `file`, then renames it over; the
+ * file is 0600 whatever the umask (chmod too: a temp file left by a crash keeps its old mode otherwise).
+ */
 export function writeJsonFile(file: string, value: unknown, indent?: number): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(value, null, indent)}\n`);
+  writeFileSync(temp, `${JSON.stringify(value, null, indent)}\n`, { mode: PRIVATE_FILE_MODE });
+  if (process.platform !== 'win32') chmodSync(temp, PRIVATE_FILE_MODE);
   renameSync(temp, file);
 }
