@@ -1,9 +1,10 @@
 // Token-bearing text on a host without an OS clipboard (the browser host on a headless server): main
-// writes it to a file the user names, the page only picks the path and sees the masked text. Covers the
-// webhook intake URL and the Local profile's credentials as .env, each used afterwards by a real client.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// writes it to a new file in its private exports folder — the page may suggest a name, never a place — and
+// the screen says where it went. Covers the webhook intake URL and the Local profile's credentials as
+// .env, each used afterwards by a real client, and the page's own view: whatever it sends over the
+// bridge, no path it names is written and nothing the host serves over HTTP holds a token.
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { parseEnv } from 'node:util';
 import { Client, Receiver } from '@upstash/qstash';
 import { Redis } from '@upstash/redis';
@@ -11,44 +12,62 @@ import { expect, goOnceStackRuns, openWebhookIntake, test } from './fixtures';
 import { expectSecretKeptFromPage } from './support/secrets';
 import { DEV_TOKEN } from './support/stack-api';
 
-let dir: string;
 const saved = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
 test.beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'switchyard-secret-file-'));
   // The host each test starts inherits this: no graphical session, so no clipboard.
   delete process.env.DISPLAY;
   delete process.env.WAYLAND_DISPLAY;
 });
 test.afterAll(async () => {
   for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
-  rmSync(dir, { recursive: true, force: true });
 });
 
-test('webhook intake without a clipboard: main writes the URL to the named file; the page never sees the token', async ({
+const RENDERER_DIR = join(process.cwd(), 'out', 'renderer');
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (lstatSync(path).isDirectory()) out.push(...filesUnder(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+test('webhook intake without a clipboard: main writes the URL into its exports folder and says where', async ({
   app,
+  consoleHost,
   frames,
   sink,
 }) => {
+  const exportsDir = join(consoleHost.dataDir, 'exports');
   await openWebhookIntake(app, `${sink.url}/hook`);
   await expect(app.getByText('The back end writes a file instead of copying.')).toBeVisible();
   await expect(app.getByTestId('secret-delivery-method')).toContainText(
-    'writes the URL, token included, to this file',
+    'writes the URL, token included, to a new file in its exports folder',
   );
-  const path = join(dir, `intake-${test.info().repeatEachIndex}.txt`);
-  await app.getByLabel('File to write').fill(path);
-  await app.getByRole('button', { name: 'Write file' }).click();
-  await expect(app.getByText(`Written to ${path}.`)).toBeVisible();
+  await expect(app.getByTestId('exports-folder')).toHaveText(exportsDir);
+  await expect(app.getByLabel('File name')).toHaveValue('switchyard-intake-url.txt');
 
+  // The field takes a name, never a path: the button stays off and the field says why.
+  await app.getByLabel('File name').fill('../leak.txt');
+  await expect(app.getByText('A file name only, without folders (no / or \\).')).toBeVisible();
+  await expect(app.getByRole('button', { name: 'Write file' })).toBeDisabled();
+
+  await app.getByLabel('File name').fill('intake.txt');
+  await app.getByRole('button', { name: 'Write file' }).click();
+  const path = join(exportsDir, 'intake.txt');
+  await expect(app.getByTestId('written-path')).toHaveText(path);
   const url = readFileSync(path, 'utf8').trim();
   expect(url).toContain(`qstash_token=${encodeURIComponent(DEV_TOKEN)}`);
   expect(statSync(path).mode & 0o777).toBe(0o600);
+  expect(statSync(exportsDir).mode & 0o777).toBe(0o700);
   await expectSecretKeptFromPage(app, frames.received, DEV_TOKEN);
 
-  // Asking again for the same file never overwrites it: the service's reason is shown.
+  // The same name again never replaces the file: main numbers the new one and shows its path.
   await app.getByRole('button', { name: 'Write file' }).click();
-  await expect(
-    app.getByText(`${path} already exists: Switchyard never overwrites a file.`, { exact: false }),
-  ).toBeVisible();
+  await expect(app.getByTestId('written-path')).toHaveText(join(exportsDir, 'intake-2.txt'));
+  expect(readFileSync(path, 'utf8').trim()).toBe(url);
 
   const response = await fetch(url, { method: 'POST', body: 'from the file' });
   expect(response.status).toBe(200);
@@ -58,16 +77,16 @@ test('webhook intake without a clipboard: main writes the URL to the named file;
 
 test('Local profile: credentials as .env, written by main, drive the vendor SDKs against the stack', async ({
   app,
+  consoleHost,
   frames,
   sink,
 }) => {
   await goOnceStackRuns(app, '#/profiles/local');
   const card = app.getByRole('region', { name: 'Credentials as .env' });
   await expect(card.getByTestId('secret-delivery-method')).toContainText('writes the .env file');
-  const path = join(dir, `local-${test.info().repeatEachIndex}.env`);
-  await card.getByLabel('File to write').fill(path);
   await card.getByRole('button', { name: 'Write file' }).click();
-  await expect(card.getByText(`Written to ${path}.`)).toBeVisible();
+  const path = join(consoleHost.dataDir, 'exports', 'switchyard-local.env');
+  await expect(card.getByTestId('written-path')).toHaveText(path);
 
   const env = parseEnv(readFileSync(path, 'utf8'));
   expect(Object.keys(env).sort()).toEqual([
@@ -101,4 +120,69 @@ test('Local profile: credentials as .env, written by main, drive the vendor SDKs
     body: delivery!.body,
   });
   expect(valid).toBe(true);
+});
+
+test('the page’s own bridge calls cannot choose where main writes, and nothing served holds a token', async ({
+  app,
+  consoleHost,
+}) => {
+  await goOnceStackRuns(app, '#/profiles/local');
+  const tag = `leak-${process.pid}-${test.info().repeatEachIndex}`;
+  const attempts = [
+    { kind: 'file', path: join(RENDERER_DIR, `${tag}.env`) },
+    { kind: 'file', path: join(consoleHost.dataDir, 'exports', '..', '..', `${tag}.env`) },
+    { kind: 'file', suggestedName: `../${tag}.env` },
+    { kind: 'file', suggestedName: `../../../out/renderer/${tag}.env` },
+    { kind: 'file', suggestedName: '..' },
+  ];
+  // What a hostile script in the page could do: its own socket to the bridge, with the tab's secret.
+  const answers = await app.evaluate(async (targets) => {
+    const secret = sessionStorage.getItem('switchyard.bridgeSecret');
+    const ws = new WebSocket(`ws://${location.host}/bridge?secret=${secret}`);
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = reject;
+    });
+    const call = (id: number, name: string, input: unknown) =>
+      new Promise<unknown>((resolve) => {
+        ws.addEventListener('message', (event) => {
+          const frame = JSON.parse(String(event.data)) as { type: string; id: number };
+          if (frame.type === 'result' && frame.id === id) resolve(frame);
+        });
+        ws.send(JSON.stringify({ type: 'call', id, name, input }));
+      });
+    const out: unknown[] = [];
+    let id = 1;
+    for (const to of targets) out.push(await call(id++, 'profiles.copyLocalEnv', { to }));
+    out.push(
+      await call(id++, 'profiles.copyLocalEnv', { to: { kind: 'file', suggestedName: 'index.html' } }),
+    );
+    ws.close();
+    return out;
+  }, attempts);
+
+  for (const [index, answer] of answers.slice(0, attempts.length).entries()) {
+    expect(answer, JSON.stringify(attempts[index])).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
+  }
+  // A plain name is fine, and lands in the exports folder, not in the served one.
+  const last = answers[attempts.length] as { ok: boolean; value: { path: string } };
+  expect(last.ok).toBe(true);
+  expect(last.value.path).toBe(join(consoleHost.dataDir, 'exports', 'index.html'));
+  const localToken = parseEnv(readFileSync(last.value.path, 'utf8')).QSTASH_TOKEN!;
+  expect(localToken).toBe(DEV_TOKEN);
+
+  // Nothing written under the served folder, and nothing it serves holds the token.
+  const served = filesUnder(RENDERER_DIR);
+  expect(served.filter((file) => file.includes(tag))).toEqual([]);
+  for (const file of served) {
+    const response = await app.request.get(new URL(`/${relative(RENDERER_DIR, file)}`, consoleHost.url).href);
+    expect(await response.text(), file).not.toContain(localToken);
+  }
+  for (const url of [`/${tag}.env`, '/../exports/index.html', '/%2e%2e/exports/index.html']) {
+    const response = await app.request.get(new URL(url, consoleHost.url).href);
+    expect(response.status(), url).toBe(404);
+  }
 });

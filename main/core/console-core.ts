@@ -13,8 +13,10 @@ import { jobHandlers } from './jobs/handlers';
 import { JobJournal } from './jobs/journal';
 import { JobRunner } from './jobs/runner';
 import type { Logger } from './logger';
+import { preparePrivateDataDir } from './private-files';
 import { ProfileStore } from './profiles/profile-store';
 import { ProfilesService } from './profiles/profiles-service';
+import type { FileSaver } from './saving/file-saver';
 import type { SecretStore } from './secrets/secret-store';
 import { StackSupervisor, type StackSupervisorOptions } from './local-stack/supervisor';
 import { messageHandlers } from './services/messages';
@@ -24,7 +26,7 @@ import { monitorHandlers } from './services/kv/monitor';
 import { pubsubHandlers } from './services/kv/pubsub';
 
 export interface ConsoleCoreOptions {
-  /** Where profiles.json lives. */
+  /** Where profiles.json lives: made private (0700, files 0600) at start-up. */
   dataDir: string;
   secrets: SecretStore;
   host: AppInfo['host'];
@@ -33,6 +35,11 @@ export interface ConsoleCoreOptions {
   logger: Logger;
   /** Defaults to the installed clipboard (Electron) or the OS tools (browser host). */
   clipboard?: () => Clipboard;
+  /**
+   * Where main writes the files the page asks for: each front door decides (a save dialog in Electron, the
+   * private exports folder in the browser host); the page never names the place.
+   */
+  saver: FileSaver;
 }
 
 export interface ConsoleCore {
@@ -43,6 +50,13 @@ export interface ConsoleCore {
 }
 
 export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
+  if (!preparePrivateDataDir(options.dataDir).tightened) {
+    options.logger.warn(
+      `${options.dataDir} is not Switchyard's own folder (it holds other files): its permissions were left as they are; the files Switchyard writes there are still readable by you only.`,
+    );
+  }
+  const clipboard = options.clipboard ?? currentClipboard;
+  const saver = options.saver;
   const stack = new StackSupervisor(options.stack);
   const profiles = new ProfilesService(
     new ProfileStore(join(options.dataDir, 'profiles.json')),
@@ -67,6 +81,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       host: options.host,
       platform: process.platform,
       secretStorage: { kind: options.secrets.kind, description: options.secrets.description },
+      fileSaving: saver.saving,
     }),
 
     'profiles.list': () => profiles.list(),
@@ -85,13 +100,13 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     'profiles.testConnection': ({ id, service }) => testConnection(profiles.resolve(id), service),
     'profiles.export': ({ ids }) => profiles.exportProfiles(ids),
     'profiles.import': ({ data }) => ({ imported: profiles.importProfiles(data) }),
-    'profiles.copyLocalEnv': async ({ to }) => {
+    'profiles.copyLocalEnv': ({ to }) => {
       const { text, masked } = profiles.localEnv();
-      return {
-        copied: true,
-        masked,
-        ...(await deliverSecret(text, to, options.clipboard ?? currentClipboard)),
-      };
+      return deliverSecret(
+        { text, masked, what: 'the local stack credentials (.env)', defaultName: 'switchyard-local.env' },
+        to,
+        { clipboard, saver },
+      );
     },
 
     'stack.status': () => stack.status(),
@@ -109,7 +124,8 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       profiles,
       jobs,
       dataDir: options.dataDir,
-      clipboard: options.clipboard,
+      clipboard,
+      saver,
       warn: (message) => options.logger.warn(message),
       logError: (message, error) => options.logger.error({ err: error }, message),
     }),
@@ -125,7 +141,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       logError: (message, error) => options.logger.error({ err: error }, message),
       warn: (message) => options.logger.warn(message),
     }),
-    ...monitorHandlers({ profiles, exportDir: join(options.dataDir, 'exports') }),
+    ...monitorHandlers({ profiles, saver }),
     ...pubsubHandlers({ profiles }),
   };
 

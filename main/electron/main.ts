@@ -3,13 +3,14 @@
 // Everything else lives in main/core and runs in plain Node (see ARCHITECTURE.md).
 import { readFile } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
-import { app, BrowserWindow, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
 import { createLogger } from '../core/logger';
 import { createSecretStore } from '../core/secrets/secret-store';
 import type { StackLauncher } from '../core/local-stack/launcher';
 import { installElectronClipboard } from './clipboard';
 import { registerBridgeIpc } from './ipc';
+import { dialogSaver, type ShowSaveDialog } from './save-dialog';
 import {
   APP_ENTRY_URL,
   APP_SCHEME,
@@ -59,6 +60,12 @@ const utilityLauncher: StackLauncher = (entry, args) => {
 };
 
 let core: ConsoleCore | null = null;
+
+/** The native save dialog, modal to the app's window: the user, not the page, picks where a file goes. */
+const showSaveDialog: ShowSaveDialog = (options) => {
+  const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  return window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options);
+};
 
 function hardenSessions(): void {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
@@ -123,6 +130,7 @@ app.whenReady().then(() => {
     host: 'electron',
     version: app.getVersion(),
     logger,
+    saver: dialogSaver({ show: showSaveDialog, defaultFolder: app.getPath('downloads') }),
     stack: {
       // Packaged: out/stack is unpacked next to the asar archive (electron-builder.yml asarUnpack).
       entry: join(outDir, 'stack', 'cli.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),

@@ -1,7 +1,7 @@
 // The browser host as a real process (out/main/web.cjs, built by vitest's global setup): on SIGTERM it
 // shuts down and its last log line, "stopped", reaches stderr before the process ends.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,5 +35,18 @@ describe('npm run web', () => {
     const last = JSON.parse(lines[lines.length - 1] as string) as { msg: string };
     expect(last.msg).toBe('stopped');
     expect(stderr).toContain('"signal":"SIGTERM"');
+  });
+
+  it('refuses a data folder inside the folder it serves (profiles and tokens would be served over HTTP)', async () => {
+    const dataDir = join(process.cwd(), 'out', 'renderer', `data-${process.pid}`);
+    const child = spawn(process.execPath, [WEB, '--port', '0', '--no-open', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+    expect(code).toBe(2);
+    expect(stderr).toContain('which the browser host serves over HTTP');
+    expect(existsSync(dataDir)).toBe(false);
   });
 });

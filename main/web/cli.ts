@@ -9,6 +9,8 @@ import { createLogger, flushLogger } from '../core/logger';
 import { defaultAppDataDir } from '../core/paths';
 import { createSecretStore } from '../core/secrets/secret-store';
 import { nodeLauncher } from '../core/local-stack/launcher';
+import { isInside, realpathOfFuture } from '../core/private-files';
+import { exportsFolderSaver } from '../core/saving/exports-folder';
 import { startWebHost } from './web-host';
 
 const USAGE = `usage: npm run web -- [--port N] [--no-open] [--data-dir DIR] [--stack-port N] [--stack-kv-port N] [--dev-origin URL]`;
@@ -40,6 +42,14 @@ async function main(): Promise<void> {
   const logger = createLogger('switchyard-web');
   // out/main/web.cjs → out/renderer and out/stack/cli.cjs
   const outDir = resolve(__dirname, '..');
+  const rendererDir = join(outDir, 'renderer');
+  // Everything under the renderer folder is served over HTTP: profiles and secrets must never be there.
+  if (isInside(realpathOfFuture(dataDir), realpathOfFuture(rendererDir))) {
+    console.error(
+      `--data-dir ${dataDir} is inside ${rendererDir}, which the browser host serves over HTTP: choose a folder outside it.\n${USAGE}`,
+    );
+    process.exit(2);
+  }
 
   const core = createConsoleCore({
     dataDir,
@@ -47,6 +57,8 @@ async function main(): Promise<void> {
     host: 'browser',
     version: process.env.npm_package_version ?? '0.1.0',
     logger,
+    // The page never names a path: files it asks for go to this private folder, outside what is served.
+    saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [rendererDir] }),
     stack: {
       entry: join(outDir, 'stack', 'cli.cjs'),
       launch: nodeLauncher(),
@@ -57,7 +69,7 @@ async function main(): Promise<void> {
   });
   const host = await startWebHost({
     router: core.router,
-    rendererDir: join(outDir, 'renderer'),
+    rendererDir,
     port,
     logger,
     extraOrigins: values['dev-origin'],

@@ -14,15 +14,15 @@ export interface TestHost {
 
 /**
  * Serves `<dir>/renderer` with an index.html and assets/app.js, and leaves `<dir>/outside.txt` next to it
- * (which must never be served).
+ * (which must never be served). The console's data folder is `<dir>/data` unless `dataDir` says otherwise.
  */
-export async function startTestHost(dir: string): Promise<TestHost> {
+export async function startTestHost(dir: string, options: { dataDir?: string } = {}): Promise<TestHost> {
   const rendererDir = join(dir, 'renderer');
   mkdirSync(join(rendererDir, 'assets'), { recursive: true });
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Switchyard</title>');
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'outside.txt'), 'must not be served');
-  const core = createTestConsoleCore(dir);
+  const core = createTestConsoleCore(dir, { dataDir: options.dataDir, servedFolders: [rendererDir] });
   const host = await startWebHost({
     router: core.router,
     rendererDir,

@@ -54,8 +54,8 @@ export const profileProcedures = {
   'profiles.export': call<ProfileExport>()(z.object({ ids: z.array(id).optional() })),
   /**
    * The Local profile as a .env file (QSTASH_URL, QSTASH_TOKEN, signing keys, UPSTASH_REDIS_REST_URL and
-   * token), written by main to the clipboard or a new file: the stack's own local secrets, for pointing
-   * one's own app at it.
+   * token), written by main to the clipboard or a new file in the place main picks: the stack's own local
+   * secrets, for pointing one's own app at it.
    */
   'profiles.copyLocalEnv': call<CopyResult>()(z.object({ to: secretTargetSchema })),
   'profiles.import': call<{ imported: ProfileView[] }>()(z.object({ data: z.unknown() }), 'local', {

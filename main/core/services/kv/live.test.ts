@@ -1,7 +1,7 @@
 // The live monitor, pub/sub and export, against the real local stack's KV service (redis-server behind
 // the REST bridge), with traffic from the vendor's own client and from main's KvClient.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Redis } from '@upstash/redis';
 import { describe, expect, it } from 'vitest';
 import type { BridgeErrorData } from '../../../../shared/bridge/errors';
@@ -13,13 +13,15 @@ import type {
 import type { StreamSink } from '../../bridge/router';
 import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
+import { exportsFolderSaver } from '../../saving/exports-folder';
 import { useSuiteTempDir } from '../../testing/temp-dir';
 import { kvProfile, useKvStack } from './kv-test-stack';
 import { monitorHandlers } from './monitor';
 import { pubSubEvent, pubsubHandlers } from './pubsub';
 
 const env = useKvStack();
-const exportDir = useSuiteTempDir('kv-live-export-');
+const exportDir = join(useSuiteTempDir('kv-live-export-'), 'exports');
+const saver = exportsFolderSaver({ folder: exportDir, servedFolders: [] });
 
 function profilesOf(profile: ResolvedProfile): ProfilesService {
   return { resolve: () => profile } as unknown as ProfilesService;
@@ -59,7 +61,7 @@ const lines = (r: Recorder<KvMonitorEvent>): KvMonitorLine[] =>
 describe('kv.monitor', () => {
   it('streams parsed lines and tags exactly the commands main sent', async () => {
     const profile = kvProfile(env.kv);
-    const handlers = monitorHandlers({ profiles: profilesOf(profile), exportDir });
+    const handlers = monitorHandlers({ profiles: profilesOf(profile), saver });
     const sink = new Recorder<KvMonitorEvent>();
     const stop = await handlers['kv.monitor']({ profileId: 'kv-test' }, sink);
     try {
@@ -105,7 +107,7 @@ describe('kv.monitor', () => {
 
   it('ends the stream when stopped and tags nothing once closed', async () => {
     const profile = kvProfile(env.kv);
-    const handlers = monitorHandlers({ profiles: profilesOf(profile), exportDir });
+    const handlers = monitorHandlers({ profiles: profilesOf(profile), saver });
     const sink = new Recorder<KvMonitorEvent>();
     const stop = await handlers['kv.monitor']({ profileId: 'kv-test' }, sink);
     stop();
@@ -131,7 +133,7 @@ describe('kv.monitor', () => {
   it('fails the open with the service text for a read-only token (MONITOR is refused to it)', async () => {
     const handlers = monitorHandlers({
       profiles: profilesOf(kvProfile(env.kv, { readOnly: true })),
-      exportDir,
+      saver,
     });
     await expect(handlers['kv.monitor']({ profileId: 'kv-test' }, new Recorder())).rejects.toMatchObject({
       code: 'SERVICE_ERROR',
@@ -142,35 +144,32 @@ describe('kv.monitor', () => {
 
 describe('kv.monitor.export', () => {
   const handlers = (): ReturnType<typeof monitorHandlers> =>
-    monitorHandlers({ profiles: profilesOf(kvProfile(env.kv)), exportDir });
+    monitorHandlers({ profiles: profilesOf(kvProfile(env.kv)), saver });
 
-  it('writes the lines to a file main chooses, or to the path given, never overwriting', () => {
-    const chosen = handlers()['kv.monitor.export']({ lines: ['a', 'b'], format: 'text' }) as {
+  it('writes the lines to a new file in the place main picks, never overwriting', async () => {
+    const chosen = (await handlers()['kv.monitor.export']({ lines: ['a', 'b'], format: 'text' })) as {
       path: string;
       lines: number;
       bytes: number;
     };
-    expect(chosen.path.startsWith(exportDir)).toBe(true);
+    expect(dirname(chosen.path)).toBe(realpathSync(exportDir));
     expect(chosen.path).toMatch(/kv-monitor-.*\.log$/);
     expect(readFileSync(chosen.path, 'utf8')).toBe('a\nb\n');
     expect(chosen).toMatchObject({ lines: 2, bytes: 4 });
 
-    const named = join(exportDir, 'mine.jsonl');
-    handlers()['kv.monitor.export']({ lines: ['{"a":1}'], format: 'jsonl', path: named });
-    expect(readFileSync(named, 'utf8')).toBe('{"a":1}\n');
-    expect(() => handlers()['kv.monitor.export']({ lines: ['x'], format: 'text', path: named })).toThrow(
-      /already exists/,
-    );
-    expect(readFileSync(named, 'utf8')).toBe('{"a":1}\n');
-  });
-
-  it('refuses relative paths, other extensions and missing folders', () => {
-    const run = (path: string) => () =>
-      handlers()['kv.monitor.export']({ lines: ['x'], format: 'text', path });
-    expect(run('relative.log')).toThrow(/absolute/);
-    expect(run(join(exportDir, 'evil.sh'))).toThrow(/must end in/);
-    expect(run(join(exportDir, 'nope', 'x.log'))).toThrow(/does not exist/);
-    expect(existsSync(join(exportDir, 'evil.sh'))).toBe(false);
+    const first = await handlers()['kv.monitor.export']({
+      lines: ['{"a":1}'],
+      format: 'jsonl',
+      suggestedName: 'mine.jsonl',
+    });
+    const second = await handlers()['kv.monitor.export']({
+      lines: ['x'],
+      format: 'jsonl',
+      suggestedName: 'mine.jsonl',
+    });
+    expect(first).toMatchObject({ path: join(realpathSync(exportDir), 'mine.jsonl') });
+    expect(second).toMatchObject({ path: join(realpathSync(exportDir), 'mine-2.jsonl') });
+    expect(readFileSync(join(exportDir, 'mine.jsonl'), 'utf8')).toBe('{"a":1}\n');
   });
 });
 

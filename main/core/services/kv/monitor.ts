@@ -2,13 +2,11 @@
 // each line into a parsed event for the bridge, which buffers them (bounded, oldest dropped and counted)
 // and delivers them in ~50 ms batches. Lines main itself caused are tagged (own-traffic.ts). Closing the
 // bridge stream aborts the request, which closes the service's MONITOR connection.
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join } from 'node:path';
-import { BridgeError } from '../../../../shared/bridge/errors';
 import type { KvMonitorEvent } from '../../../../shared/bridge/procedures/kv/live';
 import { parseMonitorLine } from '../../../../shared/kv/monitor';
 import type { CallHandler, StreamHandler, StreamSink } from '../../bridge/router';
 import type { ProfilesService } from '../../profiles/profiles-service';
+import type { FileSaver } from '../../saving/file-saver';
 import { KvClient } from './client';
 import { ownTraffic } from './own-traffic';
 import { runEventStream } from './sse-stream';
@@ -34,7 +32,7 @@ export function monitorEvent(data: string, isOwn: (command: string) => boolean):
   };
 }
 
-export function monitorHandlers({ profiles, exportDir }: { profiles: ProfilesService; exportDir: string }): {
+export function monitorHandlers({ profiles, saver }: { profiles: ProfilesService; saver: FileSaver }): {
   'kv.monitor': StreamHandler<'kv.monitor'>;
   'kv.monitor.export': CallHandler<'kv.monitor.export'>;
 } {
@@ -57,58 +55,21 @@ export function monitorHandlers({ profiles, exportDir }: { profiles: ProfilesSer
         throw error;
       }
     },
-    'kv.monitor.export': ({ lines, format, path }) => {
-      const target = path ? checkedExportPath(path) : defaultExportPath(exportDir, format);
+    'kv.monitor.export': async ({ lines, format, suggestedName }) => {
       const text = lines.join('\n') + '\n';
-      try {
-        mkdirSync(dirname(target), { recursive: true });
-        // 'wx': never overwrite a file that is already there.
-        writeFileSync(target, text, { flag: 'wx', mode: 0o600 });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        throw new BridgeError({
-          code: 'INVALID_INPUT',
-          message:
-            code === 'EEXIST'
-              ? `${target} already exists: choose another name (exports never overwrite a file).`
-              : `Could not write ${target}: ${(error as Error).message}`,
-          fields: path ? { path: code === 'EEXIST' ? 'already exists' : 'cannot be written' } : undefined,
-        });
-      }
-      return { path: target, lines: lines.length, bytes: Buffer.byteLength(text) };
+      const saved = await saver.save({
+        text,
+        suggestedName,
+        defaultName: defaultExportName(format),
+        what: 'the monitor lines',
+      });
+      if ('canceled' in saved) return saved;
+      return { path: saved.path, lines: lines.length, bytes: Buffer.byteLength(text) };
     },
   };
 }
 
-const EXPORT_EXTENSIONS = ['.log', '.txt', '.jsonl'];
-
-function checkedExportPath(path: string): string {
-  const problem = !isAbsolute(path)
-    ? 'must be an absolute path'
-    : !EXPORT_EXTENSIONS.includes(extname(path).toLowerCase())
-      ? `must end in ${EXPORT_EXTENSIONS.join(', ')}`
-      : !isDirectory(dirname(path))
-        ? `its folder ${dirname(path)} does not exist`
-        : undefined;
-  if (problem) {
-    throw new BridgeError({
-      code: 'INVALID_INPUT',
-      message: `Export path ${problem}.`,
-      fields: { path: problem },
-    });
-  }
-  return path;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function defaultExportPath(dir: string, format: 'text' | 'jsonl'): string {
+function defaultExportName(format: 'text' | 'jsonl'): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  return join(dir, `kv-monitor-${stamp}.${format === 'jsonl' ? 'jsonl' : 'log'}`);
+  return `kv-monitor-${stamp}.${format === 'jsonl' ? 'jsonl' : 'log'}`;
 }

@@ -1,6 +1,6 @@
 // The composer's own procedures: "copy as curl" and the webhook intake URL with the real token, written to
-// the OS clipboard or a new file the user names, and never returned to the renderer; and its files in main (drafts, per-profile
-// history, templates). The clipboard status is the console's (`app.clipboardStatus`), asked here because
+// the OS clipboard or a new file in the place main picks, and never returned to the renderer; and its files
+// in main (drafts, per-profile history, templates). The clipboard status is the console's (`app.clipboardStatus`), asked here because
 // copying is what needs it.
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
@@ -14,7 +14,8 @@ import {
 import type { CopyResult, SecretTarget } from '../../../../shared/bridge/procedures/app';
 import type { CallHandler } from '../../bridge/router';
 import { type Clipboard, currentClipboard } from '../../clipboard/clipboard';
-import { deliverSecret } from '../../clipboard/secret-output';
+import { deliverSecret, type SecretText } from '../../clipboard/secret-output';
+import type { FileSaver } from '../../saving/file-saver';
 import { maskSecret } from '../../secrets/secret-store';
 import type { MessageClient } from './client';
 import type { ComposerStore } from './composer-store';
@@ -38,12 +39,14 @@ export function composerHandlers(deps: {
   now: () => number;
   /** Defaults to the installed clipboard (Electron) or the OS tools (browser host). */
   clipboard?: () => Clipboard;
+  /** Where a file goes when the page asks for one instead of the clipboard. */
+  saver: FileSaver;
 }): { [N in ComposerNames]: CallHandler<N> } {
-  const { client, composer, now } = deps;
+  const { client, composer, now, saver } = deps;
   const clipboard = deps.clipboard ?? currentClipboard;
 
-  async function copy(text: string, masked: string, to: SecretTarget): Promise<CopyResult> {
-    return { copied: true, masked, ...(await deliverSecret(text, to, clipboard)) };
+  function copy(secret: SecretText, to: SecretTarget): Promise<CopyResult> {
+    return deliverSecret(secret, to, { clipboard, saver });
   }
 
   return {
@@ -63,8 +66,12 @@ export function composerHandlers(deps: {
       const url = api.url(request.path);
       const token = api.token();
       return copy(
-        toCurl(request, url, { kind: 'token', token }),
-        toCurl(request, url, { kind: 'token', token: maskSecret(token) }),
+        {
+          text: toCurl(request, url, { kind: 'token', token }),
+          masked: toCurl(request, url, { kind: 'token', token: maskSecret(token) }),
+          what: 'the curl command',
+          defaultName: 'switchyard-curl.sh',
+        },
         input.to,
       );
     },
@@ -76,7 +83,15 @@ export function composerHandlers(deps: {
       const token = api.token();
       const placeholder = 'SWITCHYARD_TOKEN_PLACEHOLDER';
       const masked = webhookUrl(model, base, placeholder).replace(placeholder, maskSecret(token));
-      return copy(webhookUrl(model, base, token), masked, to);
+      return copy(
+        {
+          text: webhookUrl(model, base, token),
+          masked,
+          what: 'the webhook intake URL',
+          defaultName: 'switchyard-intake-url.txt',
+        },
+        to,
+      );
     },
 
     'messages.composer.drafts': ({ profileId }) => composer().drafts(profileId),

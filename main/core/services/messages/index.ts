@@ -3,6 +3,7 @@
 import type { JobRunner } from '../../jobs/runner';
 import type { ProfilesService } from '../../profiles/profiles-service';
 import type { Clipboard } from '../../clipboard/clipboard';
+import type { FileSaver } from '../../saving/file-saver';
 import { dlqHandlers } from './dlq';
 import { flowControlHandlers } from './flow-control';
 import { keyHandlers } from './keys';
@@ -18,6 +19,7 @@ export interface MessageHandlerDeps {
   dataDir: string;
   clipboard?: () => Clipboard;
   jobs: JobRunner;
+  saver: FileSaver;
   warn?: (message: string) => void;
   logError?: (message: string, error: unknown) => void;
 }
@@ -25,7 +27,13 @@ export interface MessageHandlerDeps {
 export function messageHandlers(deps: MessageHandlerDeps) {
   const { profiles } = deps;
   return {
-    ...publishHandlers({ profiles, dataDir: deps.dataDir, clipboard: deps.clipboard, warn: deps.warn }),
+    ...publishHandlers({
+      profiles,
+      dataDir: deps.dataDir,
+      clipboard: deps.clipboard,
+      saver: deps.saver,
+      warn: deps.warn,
+    }),
     ...urlGroupHandlers({ profiles }),
     ...logHandlers({ profiles }),
     ...queueHandlers({ profiles }),

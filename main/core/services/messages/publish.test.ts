@@ -1,6 +1,8 @@
 // The composer's handlers against the real local stack (a child process), through a recording proxy so
 // the test sees exactly what main put on the wire, with real destinations receiving the deliveries.
 import { execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchOutcome } from '../../../../shared/bridge/procedures/messages/batch';
@@ -10,6 +12,7 @@ import { emptyComposer, type ComposerModel } from '../../../../shared/composer/m
 import { MAX_BODY_BYTES } from '../../../../shared/messages/limits';
 import { buildPublishRequest } from '../../../../shared/composer/request';
 import type { Clipboard } from '../../clipboard/clipboard';
+import { exportsFolderSaver } from '../../saving/exports-folder';
 import { useTempDirs } from '../../testing/temp-dir';
 import { eventually, profileFor, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
@@ -45,6 +48,7 @@ function setup(readOnly = false) {
     profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
     dataDir,
     clipboard: () => clipboard,
+    saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [] }),
   });
   const router = routerWith(handlers, readOnly ? new Set(['test']) : new Set());
   const call = async <T>(name: string, input: unknown) => valueOf<T>(await router.call(name, input));
@@ -238,7 +242,7 @@ describe('messages.batch', () => {
 describe('copying with the token goes to the clipboard only', () => {
   it('copy as curl: the clipboard gets a command that works, the answer only a masked one', async () => {
     const { call, clipboard } = setup();
-    const result = await call<CopyResult>('messages.composer.copyCurl', {
+    const result = await call<CopyResult & { masked: string }>('messages.composer.copyCurl', {
       profileId: 'test',
       model: to('/from-curl', {
         body: `{"quote":"it's"}`,
@@ -260,7 +264,7 @@ describe('copying with the token goes to the clipboard only', () => {
 
   it('webhook URL: the clipboard gets a URL that works on its own, the answer a masked one', async () => {
     const { call, clipboard } = setup();
-    const result = await call<CopyResult>('messages.composer.copyWebhookUrl', {
+    const result = await call<CopyResult & { masked: string }>('messages.composer.copyWebhookUrl', {
       profileId: 'test',
       model: to('/hook', { retries: '2', headers: [{ name: 'X-Src', value: 'gh', enabled: true }] }),
     });
@@ -281,10 +285,32 @@ describe('copying with the token goes to the clipboard only', () => {
     expect(delivered.body).toBe('from a webhook');
   });
 
+  it('copy as curl to a file: main writes it in its exports folder (0600), and the file runs', async () => {
+    const { call, clipboard, dataDir } = setup();
+    const result = await call<CopyResult & { path: string }>('messages.composer.copyCurl', {
+      profileId: 'test',
+      model: to('/from-curl-file', { body: 'from the file' }),
+      to: { kind: 'file', suggestedName: 'publish.sh' },
+    });
+    expect(result).toMatchObject({ to: 'file', path: join(dataDir, 'exports', 'publish.sh') });
+    expect(JSON.stringify(result)).not.toContain(env.stack.token);
+    expect(clipboard.texts).toEqual([]);
+    expect(statSync(result.path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(result.path, 'utf8')).toContain(`Authorization: Bearer ${env.stack.token}`);
+    const { stdout } = await promisify(execFile)('sh', [result.path], { encoding: 'utf8' });
+    expect(stdout).toContain('messageId');
+    const delivered = await eventually(async () =>
+      destination.received.find((r) => r.url === '/from-curl-file'),
+    );
+    expect(delivered.body).toBe('from the file');
+  });
+
   it('a missing clipboard is a readable error', async () => {
+    const dataDir = tempDir();
     const handlers = publishHandlers({
       profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
-      dataDir: tempDir(),
+      dataDir,
+      saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [] }),
       clipboard: () => ({
         status: () => ({ available: false, problem: 'no clipboard' }),
         writeText: () => Promise.reject(new Error('No clipboard tool found: install xclip')),
@@ -331,6 +357,7 @@ describe('drafts, history and templates', () => {
     const handlers = publishHandlers({
       profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
       dataDir: first.dataDir,
+      saver: exportsFolderSaver({ folder: join(first.dataDir, 'exports'), servedFolders: [] }),
     });
     const router = routerWith(handlers);
     const call = async <T>(name: string, input: unknown) => valueOf<T>(await router.call(name, input));

@@ -8,6 +8,7 @@ import { buildBatchRequest, validateBatch } from '../../../../shared/composer/re
 import type { CallHandler } from '../../bridge/router';
 import type { Clipboard } from '../../clipboard/clipboard';
 import type { ProfilesService } from '../../profiles/profiles-service';
+import type { FileSaver } from '../../saving/file-saver';
 import { build } from './build-request';
 import { clientsFor } from './client';
 import { composerHandlers, type ComposerNames } from './composer';
@@ -19,6 +20,8 @@ export interface PublishHandlerDeps {
   dataDir: string;
   /** Defaults to the installed clipboard (Electron) or the OS tools (browser host). */
   clipboard?: () => Clipboard;
+  /** Where main writes token-bearing text when the page asks for a file (it never names the place). */
+  saver: FileSaver;
   now?: () => number;
   /** Told when composer.json could not be read (it is moved aside, not overwritten). */
   warn?: (message: string) => void;
@@ -112,6 +115,6 @@ export function publishHandlers(deps: PublishHandlerDeps): { [N in Names]: CallH
       }
     },
 
-    ...composerHandlers({ client, composer, now, clipboard: deps.clipboard }),
+    ...composerHandlers({ client, composer, now, clipboard: deps.clipboard, saver: deps.saver }),
   };
 }

@@ -64,7 +64,7 @@ export function LocalProfileCard({ profile }: { profile: ProfileView }) {
           <SecretDelivery
             label="Copy credentials as .env"
             what="the .env file"
-            defaultPath="~/switchyard-local.env"
+            fileName="switchyard-local.env"
             icon={<CopyIcon />}
             disabled={stack?.state !== 'ready'}
             busy={copyEnv.isPending}

@@ -3,6 +3,7 @@
 // with the profile's token; the renderer only sees parsed events, batched by the bridge.
 import { z } from 'zod';
 import { call, stream } from '../../define';
+import { suggestedFileNameSchema } from '../app';
 
 const profileId = z.string().min(1).max(100);
 
@@ -68,14 +69,14 @@ export const kvLiveProcedures = {
     'write',
   ),
   /**
-   * Writes monitor lines to a file in main. Without `path`, main picks a new file in its exports folder;
-   * a given path must be absolute, end in .log, .txt or .jsonl, and not exist yet (nothing is overwritten).
+   * Writes monitor lines to a new file in the place main picks (app.info's `fileSaving`: a save dialog in
+   * the desktop app, the private exports folder in the browser host); the page may suggest a file name.
    */
-  'kv.monitor.export': call<{ path: string; lines: number; bytes: number }>()(
-    z.object({
+  'kv.monitor.export': call<{ path: string; lines: number; bytes: number } | { canceled: true }>()(
+    z.strictObject({
       lines: z.array(z.string().max(1_000_000)).min(1, 'there is nothing to export').max(200_000),
       format: z.enum(['text', 'jsonl']).default('text'),
-      path: z.string().trim().max(4096).optional(),
+      suggestedName: suggestedFileNameSchema.optional(),
     }),
     'local',
   ),

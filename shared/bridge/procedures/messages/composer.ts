@@ -42,14 +42,14 @@ export interface Drafts {
 }
 
 export const composerProcedures = {
-  /** Writes "copy as curl" with the real token to the OS clipboard or a new file (never to the renderer). */
+  /** Writes "copy as curl" with the real token to the OS clipboard or a new file main places (never to the renderer). */
   'messages.composer.copyCurl': call<CopyResult>()(
     z.union([
       z.object({ profileId, model: composerSchema, to }),
       z.object({ profileId, items: batchItemsSchema, to }),
     ]),
   ),
-  /** Writes the webhook intake URL, token included, to the OS clipboard or a new file (never to the renderer). */
+  /** Writes the webhook intake URL, token included, to the OS clipboard or a new file main places (never to the renderer). */
   'messages.composer.copyWebhookUrl': call<CopyResult>()(z.object({ profileId, model: composerSchema, to })),
 
   'messages.composer.drafts': call<Drafts>()(z.object({ profileId })),

@@ -7,7 +7,7 @@ import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
-import { useBridge, useBridgeMutation } from '../../../bridge/react';
+import { useBridge, useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
@@ -47,7 +47,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
   const [cap, setCap] = useState<number>(10_000);
   const [filters, setFilters] = useState<MonitorFilters>(DEFAULT_FILTERS);
   const [error, setError] = useState<BridgeErrorData>();
-  const [exportPath, setExportPath] = useState('');
+  const [exportName, setExportName] = useState('');
   const [store] = useState(() => new MonitorStore(10_000));
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
 
@@ -84,6 +84,8 @@ function Monitor({ profile }: { profile: ProfileView }) {
   const dropped = snap.bridgeDropped + snap.serverDropped;
 
   const exporter = useBridgeMutation('kv.monitor.export');
+  // Main picks where the export goes (a save dialog, or its exports folder); the page may suggest a name.
+  const saving = useBridgeQuery('app.info', {}, { staleTime: Infinity }).data?.fileSaving;
 
   return (
     <div className="kv-live" data-testid="kv-monitor">
@@ -193,16 +195,18 @@ function Monitor({ profile }: { profile: ProfileView }) {
           exporter.mutate({
             lines: kept.map((line) => line.raw),
             format: 'text',
-            path: exportPath.trim() || undefined,
+            suggestedName: exportName.trim() || undefined,
           });
         }}
       >
-        <ToolbarInput
-          label="Export path"
-          placeholder="Save as (absolute path, .log/.txt) — empty: Switchyard's exports folder"
-          value={exportPath}
-          onChange={setExportPath}
-        />
+        {saving?.kind === 'folder' ? (
+          <ToolbarInput
+            label="Export file name"
+            placeholder={`File name (optional), written to ${saving.folder}`}
+            value={exportName}
+            onChange={setExportName}
+          />
+        ) : null}
         <Button
           size="sm"
           type="submit"
@@ -214,7 +218,13 @@ function Monitor({ profile }: { profile: ProfileView }) {
         </Button>
         {exporter.isSuccess ? (
           <span data-testid="export-result">
-            Saved {plural(exporter.data.lines, 'line')} to <code>{exporter.data.path}</code>
+            {'canceled' in exporter.data ? (
+              'Not saved: the save dialog was closed.'
+            ) : (
+              <>
+                Saved {plural(exporter.data.lines, 'line')} to <code>{exporter.data.path}</code>
+              </>
+            )}
           </span>
         ) : exporter.isError ? (
           <span className="kv-live-drops">{errorMessage(exporter.error)}</span>

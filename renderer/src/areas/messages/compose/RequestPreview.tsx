@@ -1,6 +1,6 @@
 // The live preview of the exact request main will send (same pure builder as main's), with the token
 // masked, plus copy as curl and as @upstash/qstash TypeScript. The renderer copies only token-free text;
-// "with token" asks main, which writes to the OS clipboard itself.
+// "with token" asks main, which writes to the OS clipboard itself (or, without one, a file main places).
 import { useState } from 'react';
 import type { ComposerModel } from '../../../../../shared/composer/model';
 import { toCurl } from '../../../../../shared/composer/curl';
@@ -38,10 +38,21 @@ export function RequestPreview({
   const tokenHint = profile.secrets.messageToken.hint;
   const [view, setView] = useState<'http' | 'curl' | 'ts'>('http');
   const clipboard = useBridgeQuery('app.clipboardStatus', {}, { staleTime: Infinity });
+  // Without an OS clipboard (the browser host on a headless server) main writes the command to a new file
+  // in the place it picks, and the toast says where.
+  const toFile = clipboard.data?.available === false;
   const copyWithToken = useBridgeMutation('messages.composer.copyCurl', {
-    onSuccess: () =>
-      toast.success('Copied with the token', 'The command is on the clipboard; it was never shown here.'),
-    onError: (error) => toast.error('Could not copy', errorMessage(error)),
+    onSuccess: (result) => {
+      if (result.to === 'clipboard')
+        toast.success('Copied with the token', 'The command is on the clipboard; it was never shown here.');
+      else if ('path' in result)
+        toast.success(
+          'Written with the token',
+          `${result.path} — readable by you only; treat it as a secret.`,
+        );
+    },
+    onError: (error) =>
+      toast.error(toFile ? 'Could not write the file' : 'Could not copy', errorMessage(error)),
   });
   const url = request ? `${baseUrl.replace(/\/+$/, '')}${request.path}` : '';
   const masked = tokenHint ?? '(no token set in this profile)';
@@ -112,29 +123,32 @@ export function RequestPreview({
           <Button
             size="sm"
             icon={<LockIcon />}
-            disabled={!request || clipboard.data?.available === false}
+            disabled={!request}
             busy={copyWithToken.isPending}
             title={
-              clipboard.data?.available === false
-                ? clipboard.data.problem
+              toFile
+                ? 'The back end writes the command with the real token to a new file, readable by you only'
                 : 'The back end puts the command with the real token on the clipboard'
             }
-            onClick={() =>
+            onClick={() => {
+              const to = toFile ? ({ kind: 'file' } as const) : ({ kind: 'clipboard' } as const);
               copyWithToken.mutate(
                 target.kind === 'single'
-                  ? { profileId, model: target.model }
-                  : { profileId, items: target.items },
-              )
-            }
+                  ? { profileId, model: target.model, to }
+                  : { profileId, items: target.items, to },
+              );
+            }}
           >
-            Copy curl with token
+            {toFile ? 'Write curl with token to a file' : 'Copy curl with token'}
           </Button>
           {target.kind === 'single' ? (
             <CopyButton size="sm" text={ts} label="Copy TypeScript" disabled={!request} />
           ) : null}
         </div>
-        {clipboard.data?.available === false ? (
-          <p className="field-hint">Copy with token is off: {clipboard.data.problem}</p>
+        {toFile ? (
+          <p className="field-hint">
+            No clipboard here ({clipboard.data?.problem}): the command with the token goes to a file instead.
+          </p>
         ) : null}
       </div>
     </section>

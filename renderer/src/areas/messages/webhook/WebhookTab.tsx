@@ -95,7 +95,7 @@ export default function WebhookTab(_props: { params: string[] }) {
               <SecretDelivery
                 label="Copy URL"
                 what="the URL"
-                defaultPath="~/switchyard-intake-url.txt"
+                fileName="switchyard-intake-url.txt"
                 icon={<CopyIcon />}
                 disabled={!shown || !hint}
                 busy={copy.isPending}
