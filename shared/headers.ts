@@ -102,3 +102,20 @@ export function isValidHeaderName(name: string): boolean {
 export function isValidHeaderValue(value: string): boolean {
   return !/[^\t\u0020-\u007e\u0080-\u00ff]/.test(value);
 }
+
+/**
+ * What is wrong with a header value, said so that the user can fix it — or undefined when it can be sent.
+ * `acme-Ω` is not a line-break problem: it is a character beyond Latin-1, which no HTTP client sends.
+ */
+export function headerValueProblem(value: string): string | undefined {
+  const bad = /[^\t\u0020-\u007e\u0080-\u00ff]/u.exec(value);
+  if (!bad) return undefined;
+  const char = bad[0];
+  if (char === '\r' || char === '\n') return 'header values may not contain line breaks';
+  const point = char.codePointAt(0) ?? 0;
+  const code = `U+${point.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (point < 0x20 || point === 0x7f) {
+    return `header values may not contain control characters (${code} at position ${bad.index + 1})`;
+  }
+  return `“${char}” (${code}) cannot be sent in a header: header values are limited to Latin-1 characters (ASCII, é, ü, …); put such text in the body, or percent-encode it`;
+}

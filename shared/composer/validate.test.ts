@@ -56,6 +56,11 @@ describe('validateComposer', () => {
       valid({ headers: [{ name: 'Bad Name', value: 'x', enabled: true }] }).errors['headers.0.name'],
     ).toMatch(/not a valid header name/);
     expect(valid({ headers: [{ name: 'Bad Name', value: 'x', enabled: false }] }).errors).toEqual({});
+    // A value a user typed with a non-Latin-1 character: the message names it (not "line breaks").
+    expect(
+      valid({ headers: [{ name: 'X-Tenant', value: 'acme-Ω', enabled: true }] }).errors['headers.0.value'],
+    ).toMatch(/^“Ω” \(U\+03A9\) cannot be sent in a header: header values are limited to Latin-1/);
+    expect(valid({ labels: 'a\nb' }).errors.labels).toBe('header values may not contain line breaks');
     expect(valid({ flowControlKey: 'k' }).errors.flowControlParallelism).toMatch(/needs parallelism or rate/);
     expect(valid({ flowControlRate: '5' }).errors.flowControlKey).toBe('flow control needs a key');
     expect(

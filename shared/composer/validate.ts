@@ -1,6 +1,6 @@
 // Checks a composer model as the user types: errors block sending, warnings only inform. Every message says
 // what is wrong and how to write it instead, reusing the same parsers the local stack validates with.
-import { isValidHeaderName, isValidHeaderValue } from '../headers';
+import { headerValueProblem, isValidHeaderName } from '../headers';
 import { parseFlowControlValue } from '../messages/flow-control';
 import { MAX_DELAY_DAYS, MAX_DELAY_MS } from '../messages/limits';
 import { checkName, parseLabels } from '../messages/names';
@@ -59,9 +59,8 @@ function checkHeaderRows(rows: HeaderRow[], prefix: string, errors: FieldMessage
     else if (!isValidHeaderName(name)) {
       errors[`${prefix}.${index}.name`] = `'${name}' is not a valid header name (no spaces or ':')`;
     }
-    if (!isValidHeaderValue(row.value)) {
-      errors[`${prefix}.${index}.value`] = 'header values may not contain line breaks';
-    }
+    const problem = headerValueProblem(row.value);
+    if (problem) errors[`${prefix}.${index}.value`] = problem;
   });
 }
 
@@ -130,7 +129,8 @@ export function validateComposer(model: ComposerModel, now: number): Validation 
   }
   if (kind === 'llm' && model.method !== 'POST') errors.method = 'api/llm is always POST';
 
-  if (!isValidHeaderValue(model.contentType)) errors.contentType = 'may not contain line breaks';
+  const contentTypeProblem = headerValueProblem(model.contentType);
+  if (contentTypeProblem) errors.contentType = contentTypeProblem;
   const bodyTooBig = checkBodySize(utf8Length(model.body));
   if (bodyTooBig) errors.body = bodyTooBig;
   // Parsing a body that cannot be sent anyway would only slow typing down.
@@ -181,11 +181,12 @@ export function validateComposer(model: ComposerModel, now: number): Validation 
 
   if (model.dedupMode === 'id') {
     const id = model.dedupId.trim();
-    if (id === '') errors.dedupId = 'type a deduplication id, or choose another mode';
-    else if (!isValidHeaderValue(id)) errors.dedupId = 'may not contain line breaks';
+    const problem = id === '' ? 'type a deduplication id, or choose another mode' : headerValueProblem(id);
+    if (problem) errors.dedupId = problem;
   }
   if (model.labels.trim() && parseLabels(model.labels).length === 0) errors.labels = 'no label in this list';
-  if (!isValidHeaderValue(model.labels)) errors.labels = 'may not contain line breaks';
+  const labelsProblem = headerValueProblem(model.labels);
+  if (labelsProblem) errors.labels = labelsProblem;
 
   const flowValue = flowControlValueOf(model);
   const flowKey = model.flowControlKey.trim();

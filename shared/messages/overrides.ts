@@ -2,7 +2,7 @@
 // fields are checked with the same parsers as the composer's (shared/messages/settings.ts), so a value the
 // composer takes is taken here too, with the same caps.
 import { z } from 'zod';
-import { canonicalHeaderName, HEADER, isValidHeaderName, isValidHeaderValue } from '../headers';
+import { canonicalHeaderName, HEADER, headerValueProblem, isValidHeaderName } from '../headers';
 import { checkRetryDelay } from '../retry-delay';
 import { isHttpUrl } from '../urls';
 import { MAX_RETRIES } from './limits';
@@ -21,6 +21,12 @@ const checkedText = (check: (text: string) => { ok: true } | { ok: false; error:
 const httpUrl = z.string().trim().refine(isHttpUrl, 'must be an http:// or https:// URL');
 
 /** Settings a retry may override; each becomes an `Upstash-*` header on the retry request. */
+/** A header value that can be sent; the message says what is wrong with one that cannot. */
+export const headerValueSchema = z.string().superRefine((value, context) => {
+  const problem = headerValueProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
+
 export const retryOverridesSchema = z.object({
   retries: z.number().int().min(0).max(MAX_RETRIES).optional(),
   delay: checkedText(parseDelay).optional(),
@@ -33,10 +39,7 @@ export const retryOverridesSchema = z.object({
   label: z.string().trim().min(1).max(500).optional(),
   /** Headers for the destination (sent as `Upstash-Forward-<name>`), replacing the original's of that name. */
   forwardHeaders: z
-    .record(
-      z.string().refine(isValidHeaderName, 'not a valid header name'),
-      z.string().refine(isValidHeaderValue, 'header values may not contain line breaks'),
-    )
+    .record(z.string().refine(isValidHeaderName, 'not a valid header name'), headerValueSchema)
     .optional(),
 });
 export type RetryOverrides = z.input<typeof retryOverridesSchema>;

@@ -1,5 +1,5 @@
 // Default headers of a URL group: the editable rows, and the before/after diff shown before applying.
-import { canonicalHeaderName, isValidHeaderName, isValidHeaderValue } from '../../../../shared/headers';
+import { canonicalHeaderName, headerValueProblem, isValidHeaderName } from '../../../../shared/headers';
 import type { HeaderMap } from '../../../../shared/messages/types';
 
 export interface HeaderRow {
@@ -26,9 +26,13 @@ export function headersFromRows(rows: HeaderRow[]): { headers: HeaderMap; errors
     const name = row.name.trim();
     const value = row.value.trim();
     if (name === '' && value === '') return;
-    if (name === '') errors[index] = 'a header needs a name';
-    else if (!isValidHeaderName(name)) errors[index] = `“${name}” is not a valid header name`;
-    else if (!isValidHeaderValue(value)) errors[index] = 'values may not contain line breaks';
+    const problem =
+      name === ''
+        ? 'a header needs a name'
+        : !isValidHeaderName(name)
+          ? `“${name}” is not a valid header name`
+          : headerValueProblem(value);
+    if (problem) errors[index] = problem;
     else (headers[canonicalHeaderName(name)] ??= []).push(value);
   });
   return { headers, errors };

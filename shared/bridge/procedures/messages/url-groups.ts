@@ -1,6 +1,7 @@
 // URL groups (the service's "topics"): list, inspect, add and remove endpoints, default headers, delete.
 import { z } from 'zod';
-import { isValidHeaderName, isValidHeaderValue } from '../../../headers';
+import { isValidHeaderName } from '../../../headers';
+import { headerValueSchema } from '../../../messages/overrides';
 import { isHttpUrl } from '../../../urls';
 import type { UrlGroup } from '../../../messages/types';
 import { call } from '../../define';
@@ -16,7 +17,7 @@ const endpointName = resourceNameSchema('URL group', 'endpoint');
 /** Default headers as the service stores them: canonical name → values. */
 export const groupHeadersSchema = z.record(
   z.string().refine(isValidHeaderName, 'not a valid header name'),
-  z.array(z.string().refine(isValidHeaderValue, 'header values may not contain line breaks')).min(1).max(20),
+  z.array(headerValueSchema).min(1).max(20),
 );
 
 export const urlGroupProcedures = {
