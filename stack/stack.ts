@@ -4,8 +4,9 @@
 //
 // - messages (stack/messages/): the HTTP API on `port` and the delivery engine;
 // - engine peers (EnginePeer, stack/messages/service.ts): services that share that port and engine, each
-//   attaching its routes and engine hooks — workflows (stack/workflows/) and schedules
-//   (stack/messages/schedule-service.ts);
+//   attaching its routes and engine hooks — workflows (stack/workflows/), schedules
+//   (stack/messages/schedule-service.ts) and the local-only extension under /local/ (stack/local/: the
+//   stack clock and run now);
 // - kv (stack/kv/): its own port, in front of redis-server.
 //
 // A service with tables of its own also adds a migration (stack/store/migrations.ts), a table module
@@ -15,11 +16,13 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { systemClock, type Clock } from './clock';
+import { type AdvanceableClock, StackClock, systemClock } from './clock';
 import { CredentialStore } from './credentials';
 import { defaultDataDir, lockDataDir } from './data-dir';
 import type { RequestTimeouts } from './http/server';
 import { startKvService, type KvService } from './kv/index';
+import { createLocalService } from './local/service';
+import { savedClockOffset } from './local/write-ops';
 import type { Transport } from './messages/delivery';
 import { startMessageService, type MessageService, type MessageServiceOptions } from './messages/service';
 import type { RehearsalReport } from './messages/warm-up';
@@ -61,7 +64,8 @@ export interface StackOptions {
    * loaded as a worker — the bundled CLI passes itself. Without it, everything runs on the main thread.
    */
   writerScript?: string;
-  clock?: Clock;
+  /** The stack clock; by default a StackClock at the offset the data dir keeps (stack/local/). */
+  clock?: AdvanceableClock;
   logger?: Logger;
   transport?: Transport;
   /**
@@ -83,6 +87,8 @@ export interface Stack {
   messages: MessageService;
   workflows: WorkflowService;
   schedules: ScheduleService;
+  /** The clock of every timer and recorded time (stack/clock.ts). */
+  clock: AdvanceableClock;
   credentials: CredentialStore;
   /** What the warm-up did before the ready line (undefined: it was off, or it failed and was logged). */
   warmUp?: RehearsalReport;
@@ -172,6 +178,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // Peers of the message service: same port, same engine, in the order their hooks run.
   const workflows = createWorkflowService(logger.child({ service: 'workflows' }));
   const schedules = createScheduleService(logger.child({ service: 'schedules' }));
+  // The one clock of every timer and recorded time; it moves forward on request (POST /local/clock/advance).
+  const clock = options.clock ?? new StackClock(savedClockOffset(storage.store));
+  const local = createLocalService({ clock, logger: logger.child({ service: 'local' }) });
 
   let messages: MessageService;
   try {
@@ -181,14 +190,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       writer: storage.writer,
       host,
       port: options.port ?? 8080,
-      clock: options.clock ?? systemClock,
+      clock,
       logger,
       allowedHosts: options.allowedHosts,
       token: () => credentials.token(),
       signingKeys: credentials,
       llm: options.llmUrl ? { url: options.llmUrl, key: options.llmKey } : undefined,
       transport: options.transport,
-      peers: [workflows, schedules],
+      peers: [workflows, schedules, local],
     });
   } catch (error) {
     await storage.close();
@@ -242,6 +251,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     messages,
     workflows,
     schedules,
+    clock,
     credentials,
     warmUp,
     close(graceMs) {

@@ -4,6 +4,7 @@
 import { FLOW_CONTROL_WRITES } from './messages/flow-control-writes';
 import { SCHEDULE_WRITES } from './messages/schedule-write-ops';
 import { MESSAGE_WRITES } from './messages/write-ops';
+import { LOCAL_WRITES } from './local/write-ops';
 import { combineWrites, type Writer } from './store/writer';
 import { WORKFLOW_HISTORY_WRITES } from './workflows/history-writes';
 import { WORKFLOW_WRITES } from './workflows/write-ops';
@@ -14,6 +15,7 @@ export const STACK_WRITES = combineWrites({
   workflows: WORKFLOW_WRITES,
   flowControl: FLOW_CONTROL_WRITES,
   workflowHistory: WORKFLOW_HISTORY_WRITES,
+  local: LOCAL_WRITES,
 });
 
 export type StackWrites = typeof STACK_WRITES;

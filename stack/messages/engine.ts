@@ -579,7 +579,8 @@ export class Engine {
         factor: this.options.backoffFactor,
         retryDelay: record.spec.retryDelay,
         responseHeader: status !== undefined ? response.header : undefined,
-        now,
+        // A Retry-After date or a rate-limit reset time is the destination's wall-clock time, not the stack's.
+        now: this.wallClock(),
       });
       entry.retried = retried + 1;
       entry.dueAt = now + delay;

@@ -136,7 +136,8 @@ describe('retry delay overrides', () => {
     behaviour['/after'] = (attempt) => ({
       status: 429,
       headers: {
-        'Retry-After': ['7', '1m30s', new Date(env.stack.clock.now() + 20_000).toUTCString()][attempt] ?? '1',
+        // An HTTP date is the destination's wall-clock time, whatever the stack's clock says.
+        'Retry-After': ['7', '1m30s', new Date(Date.now() + 20_000).toUTCString()][attempt] ?? '1',
       },
     });
     const id = await publish('/after', { 'Upstash-Retries': '3', 'Upstash-Retry-Delay': '5' });

@@ -142,7 +142,19 @@ export async function startMessageService(options: MessageServiceOptions): Promi
   // Housekeeping: expired dedup keys, old log events and finished messages.
   const retention = options.retentionMs ?? DEFAULT_RETENTION_MS;
   let pruneTimer: Timer | undefined;
+  // A clock advance of days fires this once per simulated minute, all at once: while a pass is under way the
+  // next ones only ask for one more pass, which then reads the clock as it is by then.
+  let pruning = false;
+  let pruneAgain = false;
+  let stopped = false;
   const prune = (): void => {
+    if (stopped) return;
+    pruneTimer = clock.setTimer(prune, 60_000);
+    if (pruning) {
+      pruneAgain = true;
+      return;
+    }
+    pruning = true;
     const now = clock.now();
     engine.flowControl.prune(now - retention);
     // Chunked: keep going while whole chunks are deleted, one transaction at a time.
@@ -151,11 +163,21 @@ export async function startMessageService(options: MessageServiceOptions): Promi
         .commit('prune', now, now - retention)
         .then((removed) => {
           if (removed >= 5_000) setImmediate(step);
+          else passDone();
         })
-        .catch((error: unknown) => log.warn({ err: error }, 'pruning failed'));
+        .catch((error: unknown) => {
+          log.warn({ err: error }, 'pruning failed');
+          passDone();
+        });
+    };
+    const passDone = (): void => {
+      pruning = false;
+      if (!pruneAgain || stopped) return;
+      pruneAgain = false;
+      pruneTimer?.cancel();
+      prune();
     };
     step();
-    pruneTimer = clock.setTimer(prune, 60_000);
   };
   pruneTimer = clock.setTimer(prune, 60_000);
 
@@ -168,6 +190,7 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     server,
     close(graceMs = 5_000) {
       closing ??= (async () => {
+        stopped = true;
         pruneTimer?.cancel();
         for (const peer of options.peers ?? []) await peer.close?.();
         const serverClosed = closeServer(server);

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, serve, type RouteFunction, type WorkflowServeOptions } from '@upstash/workflow';
-import { systemClock } from '../clock';
+import { StackClock } from '../clock';
 import { eventually, startTestStack, type TestStack } from '../messages/test-support';
 
 export interface WorkflowApp {
@@ -30,12 +30,15 @@ export interface StackTarget {
   nextSigningKey: string;
 }
 
-/** A stack on the real clock with quick retries (backoff factor 0.001), and an app serving `routes` on it. */
+/**
+ * A stack on the production clock (the wall clock until advanced) with quick retries (backoff factor 0.001),
+ * and an app serving `routes` on it.
+ */
 export async function startStackWithApp(
   routes: Routes,
   extra: Record<string, RouteHandler> = {},
 ): Promise<{ stack: TestStack; app: WorkflowApp }> {
-  const stack = await startTestStack({ clock: systemClock as never, backoffFactor: 0.001 });
+  const stack = await startTestStack({ clock: new StackClock() as never, backoffFactor: 0.001 });
   return { stack, app: await startWorkflowApp(stack, routes, extra) };
 }
 
