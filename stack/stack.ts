@@ -22,6 +22,7 @@ import { defaultDataDir, lockDataDir } from './data-dir';
 import type { RequestTimeouts } from './http/server';
 import { startKvService, type KvService } from './kv/index';
 import { createLocalService } from './local/service';
+import { messageTimeSource, workflowTimeSource } from './local/time-sources';
 import { savedClockOffset } from './local/write-ops';
 import type { Transport } from './messages/delivery';
 import { startMessageService, type MessageService, type MessageServiceOptions } from './messages/service';
@@ -180,7 +181,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const schedules = createScheduleService(logger.child({ service: 'schedules' }));
   // The one clock of every timer and recorded time; it moves forward on request (POST /local/clock/advance).
   const clock = options.clock ?? new StackClock(savedClockOffset(storage.store));
-  const local = createLocalService({ clock, logger: logger.child({ service: 'local' }) });
+  const local = createLocalService({
+    clock,
+    logger: logger.child({ service: 'local' }),
+    sources: [messageTimeSource, workflowTimeSource(workflows)],
+  });
 
   let messages: MessageService;
   try {

@@ -8,7 +8,35 @@ export interface ClockState {
   now: number;
   /** How far the stack's clock is ahead of the wall clock (0 until the first advance). */
   offsetMs: number;
+  /** What the clock fires next (null: nothing waits for it). */
+  next: DueItem | null;
 }
+
+/**
+ * Something that waits for the stack clock: a message's delay, not-before or retry backoff (a workflow step's
+ * sleep is its message's delay), a workflow wait's timeout, a schedule's next tick. `dueAt` is clock time.
+ */
+export type DueItem =
+  | { kind: 'message'; messageId: string; dueAt: number; retried: number; workflowRunId?: string }
+  | { kind: 'wait'; workflowRunId: string; eventId: string; dueAt: number }
+  | { kind: 'schedule'; scheduleId: string; dueAt: number };
+
+/** `POST /local/<collection>/<id>/run-now`: the item that was run, with the time it had been due. */
+export interface RunNowResult {
+  ran: DueItem;
+}
+
+/** `GET /local/<collection>/<id>/due`: what of that message, run or schedule waits for the clock, first due first. */
+export interface DueList {
+  items: DueItem[];
+}
+
+/** The collections of run-now paths: `/local/messages/<id>/run-now`, `/local/workflows/runs/<id>/run-now`, … */
+export const RUN_NOW_COLLECTIONS = {
+  message: 'messages',
+  workflowRun: 'workflows/runs',
+  schedule: 'schedules',
+} as const;
 
 /** One advance moves the clock at most this far (the longest delay a message may have). */
 export const MAX_ADVANCE_MS = 365 * 86_400_000;

@@ -6,7 +6,11 @@ import type { LocalContext } from './service';
 
 export function clockRoutes(router: Router, local: LocalContext): void {
   const { clock, writer } = local;
-  const state = (): ClockState => ({ now: clock.now(), offsetMs: clock.offsetMs() });
+  const state = (): ClockState => ({
+    now: clock.now(),
+    offsetMs: clock.offsetMs(),
+    next: local.nextDue() ?? null,
+  });
   // One advance at a time: each persists the offset it reaches before the clock moves.
   let queue: Promise<unknown> = Promise.resolve();
 

@@ -108,7 +108,20 @@ export interface EngineOptions {
   hooks?: EngineHooks;
 }
 
-type Phase = 'queued' | 'scheduled' | 'flow' | 'ready' | 'inflight' | 'done';
+/**
+ * queued: waits for a slot of its queue; scheduled: waits for its due time; flow: due, held by its flow-control
+ * key; ready: due, waits for a delivery slot; inflight: being delivered.
+ */
+export type Phase = 'queued' | 'scheduled' | 'flow' | 'ready' | 'inflight' | 'done';
+
+/** A pending message as the stack clock's routes see it (stack/local/). */
+export interface PendingState {
+  phase: Phase;
+  dueAt: number;
+  retried: number;
+  queue?: string;
+  flowKey?: string;
+}
 
 interface Entry {
   seq: number;
@@ -772,6 +785,54 @@ export class Engine {
   inflightSince(id: string): number | undefined {
     const entry = this.byId.get(id);
     return entry?.phase === 'inflight' ? entry.activeAt : undefined;
+  }
+
+  // ------------------------------------------------------------------ the stack clock (stack/local/)
+
+  /** Where a pending message stands: what it waits for, and when it is due. Undefined: not pending. */
+  pendingState(id: string): PendingState | undefined {
+    const entry = this.byId.get(id);
+    if (!entry) return undefined;
+    return {
+      phase: entry.phase,
+      dueAt: entry.dueAt,
+      retried: entry.retried,
+      queue: entry.queue?.name,
+      flowKey: entry.flow?.key,
+    };
+  }
+
+  /** The message waiting for its time that falls due first (what the clock fires next), if any. */
+  nextDue(): { id: string; dueAt: number; retried: number } | undefined {
+    const live = (ref: HeapRef | undefined): boolean =>
+      ref !== undefined && ref.ticket === ref.entry.ticket && ref.entry.phase === 'scheduled';
+    // Stale references (cancelled, re-scheduled) would be skipped when popped anyway: drop them now.
+    while (this.heap.size > 0 && !live(this.heap.peek())) this.heap.pop();
+    let soon: HeapRef | undefined;
+    for (let index = this.soonHead; index < this.soon.length && !soon; index++) {
+      const ref = this.soon[index] as HeapRef;
+      if (live(ref)) soon = ref;
+    }
+    const top = this.heap.peek();
+    const first = soon && (!top || soon.dueAt <= top.dueAt) ? soon : top;
+    return first && { id: first.entry.id, dueAt: first.dueAt, retried: first.entry.retried };
+  }
+
+  /**
+   * "Run now": a message waiting for its time (a delay, not-before or retry backoff) becomes due at once,
+   * whatever the clock says — its other limits (queue, flow control, concurrency) still apply. The new due
+   * time is persisted, so a restart does not put it back. Answers where it stood when it could not.
+   */
+  runNow(id: string): { ok: true; wasDueAt: number } | { ok: false; state?: PendingState } {
+    const entry = this.byId.get(id);
+    if (!entry || entry.phase !== 'scheduled') return { ok: false, state: this.pendingState(id) };
+    const wasDueAt = entry.dueAt;
+    entry.dueAt = Math.min(entry.dueAt, this.options.clock.now());
+    // Its heap (or prefetch) reference is stale from here on.
+    entry.ticket++;
+    this.options.writer.enqueue([['scheduleRetry', entry.seq, entry.retried, entry.dueAt]]);
+    this.schedule(entry);
+    return { ok: true, wasDueAt };
   }
 
   /** Numbers for logs and tests. */

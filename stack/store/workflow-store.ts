@@ -462,6 +462,13 @@ export class WorkflowStore {
     return (rows as WaiterRow[]).map(toWaiter);
   }
 
+  /** The waiter whose timeout falls due first (the stack clock's next due item, stack/local/). */
+  nextWaiter(): WaiterRecord | undefined {
+    const row = this.stmt('SELECT * FROM workflow_waiters ORDER BY deadline, seq LIMIT 1').get() as
+      WaiterRow | undefined;
+    return row && toWaiter(row);
+  }
+
   allWaiters(): WaiterRecord[] {
     return (this.stmt('SELECT * FROM workflow_waiters ORDER BY deadline').all() as WaiterRow[]).map(toWaiter);
   }

@@ -213,6 +213,16 @@ export class WorkflowRuntime {
     }
   }
 
+  /**
+   * "Run now" for a wait (stack/local/): its timeout fires at once, whatever the clock says. The result's append
+   * deletes the waiter in the same transaction, so a notify racing it cannot also end the wait.
+   */
+  async expireWaiter(waiter: WaiterRecord): Promise<void> {
+    this.waitTimers.get(waiter.seq)?.cancel();
+    this.waitTimers.delete(waiter.seq);
+    await this.timeoutWaiter(waiter);
+  }
+
   private async timeoutWaiter(waiter: WaiterRecord): Promise<void> {
     const run = this.store.run(waiter.runSeq);
     if (!run || run.state !== 'RUN_STARTED') return;
