@@ -22,7 +22,7 @@ import { defaultDataDir, lockDataDir } from './data-dir';
 import type { RequestTimeouts } from './http/server';
 import { startKvService, type KvService } from './kv/index';
 import { createLocalService } from './local/service';
-import { messageTimeSource, workflowTimeSource } from './local/time-sources';
+import { messageTimeSource, scheduleTimeSource, workflowTimeSource } from './local/time-sources';
 import { savedClockOffset } from './local/write-ops';
 import type { Transport } from './messages/delivery';
 import { startMessageService, type MessageService, type MessageServiceOptions } from './messages/service';
@@ -184,7 +184,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const local = createLocalService({
     clock,
     logger: logger.child({ service: 'local' }),
-    sources: [messageTimeSource, workflowTimeSource(workflows)],
+    sources: [messageTimeSource, workflowTimeSource(workflows), scheduleTimeSource(schedules)],
   });
 
   let messages: MessageService;

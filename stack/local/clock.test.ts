@@ -3,6 +3,7 @@
 // flow-control rate periods, Retry-After dates, retention. Workflow timers: clock-workflows.test.ts.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ClockState } from '../../shared/local-stack/clock';
 import { StackClock } from '../clock';
 import {
   DEV_TOKEN,
@@ -53,13 +54,13 @@ async function publish(path: string, headers: Record<string, string> = {}): Prom
   return response.json.messageId;
 }
 
-async function advance(by: string): Promise<{ now: number; offsetMs: number }> {
+async function advance(by: string): Promise<ClockState> {
   const response = await stack.api('POST', '/local/clock/advance', { body: JSON.stringify({ by }) });
   expect(response.status, response.text).toBe(200);
   return response.json;
 }
 
-async function clockNow(): Promise<{ now: number; offsetMs: number }> {
+async function clockNow(): Promise<ClockState> {
   const response = await stack.api('GET', '/local/clock');
   expect(response.status).toBe(200);
   return response.json;
@@ -228,6 +229,43 @@ describe('message timers follow the clock', () => {
       const logs = await stack.api('GET', `/v2/logs?messageId=${id}`);
       return logs.json.events.length === 0;
     }, 'the old events to be pruned');
+  });
+});
+
+describe('schedules follow the clock', () => {
+  const schedule = async (path: string, cron: string): Promise<string> => {
+    const response = await stack.api('POST', `/v2/schedules/${sink.url}${path}`, {
+      headers: { 'Upstash-Cron': cron },
+    });
+    expect(response.status, response.text).toBe(200);
+    return response.json.scheduleId;
+  };
+
+  it('fires a daily schedule once after advancing a day, and names its tick as the next due item', async () => {
+    const id = await schedule('/daily', '17 3 * * *');
+    const { now, next } = await clockNow();
+    expect(next?.dueAt).toBeLessThanOrEqual(now + DAY);
+    const tick = (await stack.api('GET', `/v2/schedules/${id}`)).json.nextScheduleTime as number;
+    expect(tick - now).toBeLessThanOrEqual(DAY);
+    const due = await stack.api('GET', `/local/schedules/${id}/due`);
+    expect(due.json.items).toEqual([{ kind: 'schedule', scheduleId: id, dueAt: tick }]);
+    await advance('1d');
+    await sink.waitFor(1, { match: at('/daily') });
+    await settle(200);
+    expect(sink.received.filter(at('/daily'))).toHaveLength(1);
+    expect(sink.received.filter(at('/daily'))[0]?.headers['upstash-schedule-id']).toBe(id);
+    await stack.api('DELETE', `/v2/schedules/${id}`);
+  });
+
+  it('fires a schedule once for all the ticks an advance passes (the missed-tick rule)', async () => {
+    const id = await schedule('/minutely', '* * * * *');
+    await advance('1d');
+    await sink.waitFor(1, { match: at('/minutely') });
+    await settle(300);
+    expect(sink.received.filter(at('/minutely'))).toHaveLength(1);
+    await advance('1m');
+    await sink.waitFor(2, { match: at('/minutely') });
+    await stack.api('DELETE', `/v2/schedules/${id}`);
   });
 });
 

@@ -225,6 +225,24 @@ describe('run now: workflow runs', () => {
   });
 });
 
+describe('run now: schedules', () => {
+  it('publishes one message from the schedule now; its next tick stays', async () => {
+    const created = await stack.api('POST', `/v2/schedules/${sink.url}/scheduled`, {
+      headers: { 'Upstash-Cron': '0 0 1 1 *' },
+    });
+    const id = created.json.scheduleId as string;
+    const tick = (await stack.api('GET', `/v2/schedules/${id}`)).json.nextScheduleTime as number;
+    const response = await runNow('schedules', id);
+    expect(response.status, response.text).toBe(200);
+    expect(response.json.ran).toEqual({ kind: 'schedule', scheduleId: id, dueAt: tick });
+    const [delivered] = await sink.waitFor(1, { match: at('/scheduled') });
+    expect(delivered?.headers['upstash-schedule-id']).toBe(id);
+    expect((await stack.api('GET', `/v2/schedules/${id}`)).json.nextScheduleTime).toBe(tick);
+    expect((await runNow('schedules', 'nope')).status).toBe(404);
+    await stack.api('DELETE', `/v2/schedules/${id}`);
+  });
+});
+
 describe('the next due item', () => {
   it('is the first item over messages and waits, and moves on once it ran', async () => {
     const fresh = await startTestStack({ clock: new StackClock() as never });

@@ -3,14 +3,14 @@
 // item at once through a path that does not move the clock.
 //
 // A service whose items wait for the clock adds a source in stack/stack.ts (createLocalService's `sources`):
-// messages and workflow runs here; schedules (stack/schedules/, when they exist) add theirs the same way —
-// `kind: 'schedule'` items in `next()`, and `runNow(id)` firing one tick now.
+// messages, workflow runs and schedules today.
 import type { DueItem } from '../../shared/local-stack/clock';
 import { HttpError } from '../http/server';
 import type { PendingState } from '../messages/engine';
 import type { ServiceContext } from '../messages/service-context';
 import { workflowStoreOf, type WaiterRecord } from '../store/workflow-store';
 import { workflowMeta } from '../workflows/plan';
+import type { ScheduleService } from '../messages/schedule-service';
 import type { WorkflowService } from '../workflows/service';
 
 export interface TimeSource {
@@ -149,6 +149,38 @@ export function workflowTimeSource(workflows: WorkflowService): TimeSourceFactor
         const waiter = waiters.get(first);
         if (waiter) await runtime().expireWaiter(waiter);
         return first;
+      },
+    };
+  };
+}
+
+/**
+ * Schedules wait for their next tick. Run now is the scheduler's trigger (`POST /local/schedules/{id}/trigger`
+ * does the same): one publish from the schedule now, its next tick unchanged.
+ */
+export function scheduleTimeSource(schedules: ScheduleService): TimeSourceFactory {
+  return () => {
+    const scheduler = () => {
+      const attached = schedules.scheduler();
+      if (!attached) throw new HttpError(503, 'the schedule service is not running');
+      return attached;
+    };
+    const item = (id: string, dueAt: number): DueItem => ({ kind: 'schedule', scheduleId: id, dueAt });
+    return {
+      collection: 'schedules',
+      next() {
+        const first = schedules.scheduler()?.nextDue();
+        return first && item(first.id, first.dueAt);
+      },
+      due(id) {
+        const next = scheduler().nextTickOf(id);
+        return next === undefined ? [] : [item(id, next)];
+      },
+      async runNow(id) {
+        const due = scheduler().nextTickOf(id);
+        const messageIds = await scheduler().trigger(id);
+        if (!messageIds) throw new HttpError(404, `schedule '${id}' not found`);
+        return item(id, due ?? schedules.scheduler()?.nextTickOf(id) ?? 0);
       },
     };
   };

@@ -100,6 +100,22 @@ export class Scheduler {
     this.entries.delete(id);
   }
 
+  /** The schedule whose tick falls due first (the stack clock's next due item, stack/local/). */
+  nextDue(): { id: string; dueAt: number } | undefined {
+    for (let top = this.heap.peek(); top; top = this.heap.peek()) {
+      if (top.ticket === top.entry.ticket && this.entries.get(top.entry.id) === top.entry) {
+        return { id: top.entry.id, dueAt: top.dueAt };
+      }
+      this.heap.pop();
+    }
+    return undefined;
+  }
+
+  /** When the schedule's next tick is due; undefined for an unknown or paused schedule. */
+  nextTickOf(id: string): number | undefined {
+    return this.entries.get(id)?.nextTick;
+  }
+
   /** How many schedules wait for a tick (for logs and tests). */
   get size(): number {
     return this.entries.size;
@@ -162,7 +178,12 @@ export class Scheduler {
     this.timer = this.service.clock.setTimer(() => {
       this.timer = undefined;
       this.timerDue = Infinity;
-      this.onTimer();
+      // On the next turn, not at the tick's own time: when the stack clock is advanced past several ticks,
+      // this runs once the advance is over, so the missed ticks fire once, now (the missed-tick rule).
+      this.immediate ??= setImmediate(() => {
+        this.immediate = undefined;
+        this.onTimer();
+      });
     }, top.dueAt - now);
   }
 
