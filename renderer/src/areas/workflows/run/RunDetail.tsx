@@ -186,10 +186,8 @@ function RunBody({
   const [notifyEvent, setNotifyEvent] = useState<string>();
   const [view, setView] = useState<'steps' | 'history'>('steps');
   const reasons = useMemo(() => explainRun(run), [run]);
-  const history = useMemo(
-    () => (mode === 'page' || view === 'history' ? runHistory(run) : undefined),
-    [run, mode, view],
-  );
+  // Built when shown: a 1,000-step run's history is thousands of entries, and the page opens on its steps.
+  const history = useMemo(() => (view === 'history' ? runHistory(run) : undefined), [run, view]);
   const cancel = useBridgeMutation('workflows.runs.cancel', {
     onSuccess: ({ cancelled }) => {
       toast.success(
