@@ -198,7 +198,8 @@ function SearchScope({ scope }: { scope?: { scope: 'index' | 'loaded'; searched?
   );
 }
 
-function RunFilterBar({
+/** The add-filter form (a draft: nothing in it is applied until Add filter), saved views and the chips. */
+export function RunFilterBar({
   profile,
   filters,
   onChange,
@@ -208,7 +209,8 @@ function RunFilterBar({
   onChange: (filters: RunFilters) => void;
 }) {
   const [field, setField] = useState<FilterField>('state');
-  const [text, setText] = useState('RUN_FAILED');
+  // The draft starts empty: a preselected state would read as a filter that is not applied.
+  const [text, setText] = useState('');
   const [error, setError] = useState<string>();
   const [naming, setNaming] = useState<string | null>(null);
   const views = useBridgeQuery('workflows.views.list', { profileId: profile.id });
@@ -228,7 +230,7 @@ function RunFilterBar({
     }
     setError(undefined);
     onChange(result.filters);
-    if (field !== 'state') setText('');
+    setText('');
   };
 
   return (
@@ -241,7 +243,7 @@ function RunFilterBar({
           onChange={(event) => {
             const next = event.target.value as FilterField;
             setField(next);
-            setText(next === 'state' ? 'RUN_FAILED' : '');
+            setText('');
             setError(undefined);
           }}
         >
@@ -258,6 +260,9 @@ function RunFilterBar({
             value={text}
             onChange={(event) => setText(event.target.value)}
           >
+            <option value="" disabled>
+              Pick a state…
+            </option>
             {LOG_STATE_FILTERS.map((state) => (
               <option key={state} value={state}>
                 {STATE_LABELS[state]}

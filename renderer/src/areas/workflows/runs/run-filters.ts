@@ -51,7 +51,11 @@ export function addFilter(
   text: string,
 ): { filters: RunFilters } | { error: string } {
   const value = text.trim();
-  if (!value) return { error: `Type a value for ${fieldLabel(field).toLowerCase()}.` };
+  if (!value) {
+    return {
+      error: field === 'state' ? 'Pick a state.' : `Type a value for ${fieldLabel(field).toLowerCase()}.`,
+    };
+  }
   switch (field) {
     case 'state':
       if (!(LOG_STATE_FILTERS as readonly string[]).includes(value))
