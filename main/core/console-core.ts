@@ -131,6 +131,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     }),
     ...workflowHandlers({
       profiles,
+      jobs,
       dataDir: options.dataDir,
       warn: (message) => options.logger.warn(message),
       logError: (message, error) => options.logger.error({ err: error }, message),

@@ -138,7 +138,7 @@ export class WorkflowClient {
   /** One page of run logs, newest first (at most 10 runs: the service's run-mode maximum). */
   async logs(
     filters: RunFilters,
-    options: { cursor?: string; trimBody?: number } = {},
+    options: { cursor?: string; trimBody?: number; signal?: AbortSignal } = {},
   ): Promise<{ runs: WorkflowRunLog[]; cursor?: string }> {
     const { body } = await this.api.json<WorkflowRunLogsResponse | null>({
       path: '/v2/workflows/logs',
@@ -148,6 +148,7 @@ export class WorkflowClient {
         count: LOGS_RUN_PAGE_MAX,
         trimBody: options.trimBody,
       },
+      signal: options.signal,
     });
     return parseRuns(body);
   }

@@ -15,12 +15,13 @@ import type { viewProcedures } from '../../../../shared/bridge/procedures/workfl
 import type { WorkflowDlqMessage } from '../../../../shared/workflows/types';
 import { endStreamWithJob } from '../../bridge/job-stream';
 import type { Handlers, StreamSink } from '../../bridge/router';
-import type { StoringHandlerDeps } from '../handler-deps';
+import type { JobHandlerDeps, StoringHandlerDeps } from '../handler-deps';
 import { ServiceApi } from '../../http/service-api';
 import { messageEndpoint } from '../messages/client';
 import { WorkflowBulkJob } from './bulk';
 import { WorkflowClient } from './client';
 import { groupFailures } from './failure-groups';
+import { runCancelJobPlan } from './run-cancel-job';
 import { runHandlers } from './runs';
 import { journalCsv, WorkflowsStore } from './store';
 
@@ -54,9 +55,11 @@ export function workflowHandlers({
   warn,
   logError,
   now = Date.now,
-}: StoringHandlerDeps & {
-  now?: () => number;
-}): Pick<Handlers, Names | keyof ReturnType<typeof runHandlers>> {
+  jobs,
+}: StoringHandlerDeps &
+  JobHandlerDeps & {
+    now?: () => number;
+  }): Pick<Handlers, Names | keyof ReturnType<typeof runHandlers> | 'workflows.runs.job'> {
   const client = (profileId: string) =>
     new WorkflowClient(new ServiceApi(messageEndpoint(profiles.resolve(profileId))));
   const store = new WorkflowsStore(join(dataDir, 'workflows.json'), now, warn);
@@ -77,6 +80,7 @@ export function workflowHandlers({
 
   return {
     ...runHandlers(client),
+    'workflows.runs.job': jobs.handler('workflows.runs.job', runCancelJobPlan(client)),
 
     'workflows.dlq.list': async ({ profileId, filters, cursor }) =>
       client(profileId).dlqList(filters, { cursor, count: WORKFLOW_DLQ_PAGE }),

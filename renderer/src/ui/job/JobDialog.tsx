@@ -56,6 +56,8 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
   const all = isAllTarget(props.input);
   const confirmWord = profile.env === 'prod' ? profile.name : all ? 'all' : undefined;
   const started = job.progress !== undefined;
+  // "Cancel" beside "Cancel 3 runs" reads as two ways to cancel: for a cancel job the ways out say so.
+  const cancelJob = /^cancel\b/i.test(props.verb);
   const over = job.phase === 'ended' || job.phase === 'stopped' || job.phase === 'failed';
 
   useEffect(() => {
@@ -82,7 +84,7 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
       footer={
         job.phase === 'running' ? (
           <Button variant="danger" onClick={job.cancel}>
-            Cancel
+            {cancelJob ? 'Stop' : 'Cancel'}
           </Button>
         ) : over ? (
           <Button variant="primary" onClick={onClose}>
@@ -90,7 +92,7 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
           </Button>
         ) : (
           <>
-            <Button onClick={onClose}>Cancel</Button>
+            <Button onClick={onClose}>{cancelJob ? 'Go back' : 'Cancel'}</Button>
             {job.phase === 'idle' && props.setupAction ? (
               <Button
                 variant="primary"

@@ -1,19 +1,34 @@
-// The checkbox cells of a selectable table (see use-selection.ts): one in the header for every loaded
-// row, one per row that does not open the row when clicked.
+// The checkbox cells of a selectable list (see use-selection.ts): in a table, one in the header for every
+// loaded row and one per row; in a list of rows (the logs, the run list), one per row. Clicking one never
+// opens its row.
 interface CheckProps {
   label: string;
   checked: boolean;
   onChange: (on: boolean) => void;
+  /** Off, e.g. for a row that the action cannot touch; `title` says why. */
+  disabled?: boolean;
+  title?: string;
 }
 
-function Check({ label, checked, onChange }: CheckProps) {
+function Check({ label, checked, onChange, disabled, title }: CheckProps) {
   return (
     <input
       type="checkbox"
       aria-label={label}
       checked={checked}
+      disabled={disabled}
+      title={title}
       onChange={(event) => onChange(event.target.checked)}
     />
+  );
+}
+
+/** A list row's checkbox (a grid cell of its own). */
+export function RowCheck(props: CheckProps) {
+  return (
+    <span className="row-check" onClick={(event) => event.stopPropagation()}>
+      <Check {...props} />
+    </span>
   );
 }
 

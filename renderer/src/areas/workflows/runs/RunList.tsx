@@ -1,9 +1,10 @@
 // The virtualized run list: only visible rows are in the DOM, so 10,000 runs scroll smoothly; the next
 // pages load ahead while scrolling (the service pages 10 runs at a time); arrow keys move the selection
-// and Enter opens it; the header sorts the loaded runs.
+// and Enter opens it; the header sorts the loaded runs; active runs can be checked (for a cancel job).
 import { memo, useCallback, useRef } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
+import { RowCheck } from '../../../ui/list/SelectCells';
 import { onListKeys, movedIndex, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { reasonText } from '../../../../../shared/workflows/explain';
@@ -38,6 +39,12 @@ export function runKey(run: Pick<RunSummary, 'workflowRunId' | 'workflowRunCreat
   return `${run.workflowRunId}@${run.workflowRunCreatedAt}`;
 }
 
+/** Checkboxes on the rows: only active runs can be checked (only they can be cancelled). */
+export interface RunChecks {
+  isChecked: (workflowRunId: string) => boolean;
+  onCheck: (workflowRunId: string, on: boolean) => void;
+}
+
 export function RunList({
   runs,
   selectedKey,
@@ -48,6 +55,7 @@ export function RunList({
   sort,
   onSort,
   compact,
+  checks,
 }: {
   runs: RunSummary[];
   selectedKey?: string;
@@ -59,6 +67,7 @@ export function RunList({
   onSort: (sort: RunSort) => void;
   /** Narrow column beside an open run. */
   compact: boolean;
+  checks?: RunChecks;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
@@ -94,8 +103,13 @@ export function RunList({
   );
 
   return (
-    <div className={compact ? 'run-list-wrap run-list-compact' : 'run-list-wrap'}>
+    <div
+      className={['run-list-wrap', compact ? 'run-list-compact' : '', checks ? 'run-list-checks' : '']
+        .filter(Boolean)
+        .join(' ')}
+    >
       <div className="list-row list-row-head run-row" role="presentation">
+        {checks ? <span /> : null}
         <span>{header('state', 'State')}</span>
         <span>{header('url', 'Run')}</span>
         {compact ? null : <span>{header('steps', 'Steps')}</span>}
@@ -115,7 +129,14 @@ export function RunList({
           {(index) => {
             const run = runs[index];
             return run ? (
-              <RunRow run={run} selected={runKey(run) === selectedKey} compact={compact} onOpen={onOpen} />
+              <RunRow
+                run={run}
+                selected={runKey(run) === selectedKey}
+                compact={compact}
+                onOpen={onOpen}
+                checks={checks}
+                checked={checks?.isChecked(run.workflowRunId) ?? false}
+              />
             ) : (
               <div className="run-list-end faint" data-testid="run-list-end">
                 {loadingMore ? <Spinner label="Loading more" /> : null}{' '}
@@ -138,11 +159,15 @@ const RunRow = memo(function RunRow({
   selected,
   compact,
   onOpen,
+  checks,
+  checked,
 }: {
   run: RunSummary;
   selected: boolean;
   compact: boolean;
   onOpen: (run: RunSummary) => void;
+  checks?: RunChecks;
+  checked: boolean;
 }) {
   // The same sentence as the run page's "why not done"; a normal wait reads in the plain colour, only
   // retries, held deliveries and failures stand out.
@@ -158,6 +183,17 @@ const RunRow = memo(function RunRow({
       data-run-id={run.workflowRunId}
       onClick={() => onOpen(run)}
     >
+      {checks ? (
+        <RowCheck
+          label={`Select ${run.workflowRunId}`}
+          checked={checked}
+          disabled={run.workflowState !== 'RUN_STARTED'}
+          title={
+            run.workflowState === 'RUN_STARTED' ? 'Select to cancel' : 'Only active runs can be cancelled'
+          }
+          onChange={(on) => checks.onCheck(run.workflowRunId, on)}
+        />
+      ) : null}
       <span>
         <WfStateBadge state={run.workflowState} />
       </span>

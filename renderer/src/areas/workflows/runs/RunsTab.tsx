@@ -19,6 +19,7 @@ import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { plural } from '../../../ui/format';
+import { useSelection } from '../../../ui/list/use-selection';
 import { EmptyState } from '../../../ui/misc';
 import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { toast } from '../../../ui/toast';
@@ -32,6 +33,7 @@ import {
   STATE_LABELS,
   useRunsUi,
 } from './run-filters';
+import { RunCancelActions } from './RunCancelJob';
 import { RunList, runKey, type RunSort, sortRuns } from './RunList';
 import { RunStats } from './RunStats';
 
@@ -92,6 +94,13 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
     return [...byKey.values()];
   }, [list.items, head.data, live]);
   const runs = useMemo(() => sortRuns(loaded, sort), [loaded, sort]);
+  // Checked runs, for a cancel job: active ones only (only they can be cancelled).
+  const selection = useSelection(
+    useMemo(
+      () => runs.filter((run) => run.workflowState === 'RUN_STARTED').map((run) => run.workflowRunId),
+      [runs],
+    ),
+  );
   const selected = runId
     ? runs.find(
         (run) =>
@@ -130,7 +139,19 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
         refreshing={list.refreshing}
         onRefresh={list.reset}
         className="wf-toolbar"
-      />
+        selected={selection.count}
+      >
+        <RunCancelActions
+          profile={profile}
+          selected={selection.ids}
+          filters={filters}
+          searching={Boolean(search)}
+          onEnded={() => {
+            selection.clear();
+            list.reset();
+          }}
+        />
+      </ListToolbar>
       {search ? <SearchScope scope={list.query.data?.pages[0]?.search} /> : null}
       <div className="wf-split">
         <div className={runId ? 'wf-list wf-list-narrow' : 'wf-list'}>
@@ -159,6 +180,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
               sort={sort}
               onSort={setSort}
               compact={Boolean(runId)}
+              checks={{ isChecked: selection.isChecked, onCheck: selection.toggle }}
             />
           </ListBody>
         </div>

@@ -1,0 +1,33 @@
+// The job plan of cancelling workflow runs: the listing reads the run logs with the list's filters (only
+// active runs: `RUN_STARTED` unless the filter asks for a step state, and then only the runs still active),
+// page by page; each chunk is one cancel request by ids. A run that finished meanwhile is not cancelled:
+// the service counts only what it cancelled, so the rest are "already gone".
+import { JOB_CHUNK } from '../../../../shared/bridge/job';
+import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
+import type { JobPlan } from '../../jobs/plan';
+import type { WorkflowClient } from './client';
+
+type Input = ParsedInputOf<'workflows.runs.job'>;
+
+export function runCancelJobPlan(client: (profileId: string) => WorkflowClient): JobPlan<Input, unknown> {
+  return {
+    service: 'workflows',
+    noun: ['active run', 'active runs'],
+    action: () => 'cancel',
+    chunk: () => JOB_CHUNK,
+    scan: async ({ profileId, target }, cursor, signal) => {
+      const filters = 'filters' in target ? target.filters : {};
+      const page = await client(profileId).logs(
+        { ...filters, state: filters.state ?? 'RUN_STARTED' },
+        { cursor, trimBody: 0, signal },
+      );
+      const active = page.runs.filter((run) => run.workflowState === 'RUN_STARTED');
+      return { items: active.map((run) => run.workflowRunId), cursor: page.cursor };
+    },
+    act: async (chunk, { profileId }) => {
+      const { cancelled } = await client(profileId).cancel(chunk);
+      const succeeded = Math.min(cancelled, chunk.length);
+      return { succeeded, skipped: chunk.length - succeeded };
+    },
+  };
+}
