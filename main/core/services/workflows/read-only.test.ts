@@ -13,6 +13,7 @@ const CALL_SAMPLES: readOnly.Samples = {
 const STREAM_SAMPLES: readOnly.Samples = {
   'workflows.dlq.bulk': { action: 'restart', target: { dlqIds: ['d1'] }, description: 'one' },
   'workflows.jobs.resume': { jobId: 'job-1' },
+  'workflows.runs.job': { target: { ids: ['wfr_1'] } },
 };
 
 describe('read-only profiles and the Workflows area, enforced in main', () => {
