@@ -67,6 +67,21 @@ for (const theme of ['light', 'dark'] as const) {
       await page.mouse.move(0, 0);
       await saveScreenshot(page, 'schedules', theme);
 
+      // Pause many: two selected rows, as a job (listed, confirmed, run, summarised).
+      await page.getByRole('checkbox', { name: 'Select cleanup' }).check();
+      await page.getByRole('checkbox', { name: 'Select crm-sync' }).check();
+      await page.getByRole('button', { name: 'Pause selected…' }).click();
+      const job = page.getByRole('dialog', { name: 'Pause selected schedules' });
+      await expect(job.getByTestId('bulk-count')).toHaveText('2 schedules');
+      await page.mouse.move(0, 0);
+      await saveScreenshot(page, 'schedules-pause-many', theme);
+      await job.getByRole('button', { name: 'Pause 2 schedules' }).click();
+      await expect(job.getByTestId('bulk-summary')).toContainText('2 of 2 paused');
+      await saveScreenshot(page, 'schedules-pause-many-done', theme);
+      await job.getByRole('button', { name: 'Done' }).click();
+      await expect(page.getByTestId('schedule-cleanup')).toContainText('Paused');
+      await expect(page.getByTestId('schedule-crm-sync')).toContainText('Paused');
+
       await page.getByRole('button', { name: 'New schedule' }).click();
       const dialog = page.getByRole('dialog', { name: 'New schedule' });
       await dialog.getByLabel('Cron (minute hour day month weekday)').fill('61 9 * * 1-5');

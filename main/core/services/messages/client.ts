@@ -282,8 +282,8 @@ export class MessageClient {
 
   // ---- schedules; create, pause, resume and delete answer nothing the console needs (read it back)
 
-  async schedules(): Promise<Schedule[]> {
-    return (await this.api.json<Schedule[] | null>({ path: '/v2/schedules' })).body ?? [];
+  async schedules(signal?: AbortSignal): Promise<Schedule[]> {
+    return (await this.api.json<Schedule[] | null>({ path: '/v2/schedules', signal })).body ?? [];
   }
 
   async schedule(id: string): Promise<Schedule> {

@@ -37,7 +37,7 @@ export function messageHandlers(deps: MessageHandlerDeps) {
     ...urlGroupHandlers({ profiles }),
     ...logHandlers({ profiles }),
     ...queueHandlers({ profiles }),
-    ...scheduleHandlers({ profiles }),
+    ...scheduleHandlers({ profiles, jobs: deps.jobs }),
     ...dlqHandlers({ profiles, jobs: deps.jobs }),
     ...keyHandlers({ profiles }),
     ...flowControlHandlers({ profiles }),

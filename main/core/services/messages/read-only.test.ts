@@ -29,6 +29,7 @@ const CALL_SAMPLES: readOnly.Samples = {
 /** Streams and jobs: both refused when opened. */
 const STREAM_SAMPLES: readOnly.Samples = {
   'messages.dlq.job': { action: 'retry', target: { ids: ['1-0'] } },
+  'messages.schedules.job': { action: 'delete', target: { ids: ['s'] } },
 };
 
 describe('read-only profiles, enforced in main', () => {

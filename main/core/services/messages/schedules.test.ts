@@ -11,12 +11,15 @@ import {
   startRealStack,
 } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
+import { runJob, testJobRunner } from '../../testing/jobs';
+import { useSuiteTempDir } from '../../testing/temp-dir';
 import { scheduleHandlers } from './schedules';
 
 describe('schedule handlers against the local stack', () => {
   let stack: RealStack;
   let sink: Awaited<ReturnType<typeof startDestination>>;
   let sdk: Client;
+  const jobs = testJobRunner(useSuiteTempDir());
   beforeAll(async () => {
     stack = await startRealStack();
     sink = await startDestination();
@@ -29,7 +32,10 @@ describe('schedule handlers against the local stack', () => {
 
   const router = (readOnly = new Set<string>()) =>
     routerWith(
-      scheduleHandlers({ profiles: { resolve: (id) => profileFor(stack.url, stack.token, id) } }),
+      scheduleHandlers({
+        profiles: { resolve: (id: string) => profileFor(stack.url, stack.token, id) },
+        jobs,
+      }),
       readOnly,
     );
   const call = async <T>(name: string, input: object, profileId = 'p') =>
@@ -117,5 +123,53 @@ describe('schedule handlers against the local stack', () => {
     expect((await sdk.schedules.get(scheduleId)).lastScheduleStates).toHaveProperty(
       local.messageIds[0] as string,
     );
+  });
+
+  it('pauses, resumes and deletes many as a job: the selected ones, or the ones a filter matches', async () => {
+    const ids: string[] = [];
+    for (const [i, cron] of ['0 1 * * *', '0 2 * * *', '0 3 * * *', '*/5 * * * *'].entries()) {
+      const { scheduleId } = await sdk.schedules.create({
+        scheduleId: `many-${i}`,
+        destination: `${sink.url}/many`,
+        cron,
+        label: i < 3 ? 'nightly' : 'often',
+      });
+      ids.push(scheduleId);
+    }
+    const paused = await runJob(router(), 'messages.schedules.job', {
+      profileId: 'p',
+      action: 'pause',
+      target: { filters: { search: 'nightly' } },
+    });
+    expect(paused.found).toBe(3);
+    expect(paused.summary).toMatchObject({ succeeded: 3, failed: 0 });
+    const states = await Promise.all(ids.map(async (id) => (await sdk.schedules.get(id)).isPaused));
+    expect(states).toEqual([true, true, true, false]);
+
+    const resumed = await runJob(router(), 'messages.schedules.job', {
+      profileId: 'p',
+      action: 'resume',
+      target: { filters: { state: 'paused' } },
+    });
+    expect(resumed.summary).toMatchObject({ succeeded: 3 });
+    expect((await sdk.schedules.get('many-0')).isPaused).toBe(false);
+
+    await sdk.schedules.delete('many-1');
+    const deleted = await runJob(router(), 'messages.schedules.job', {
+      profileId: 'p',
+      action: 'delete',
+      target: { ids: ['many-0', 'many-1', 'many-3'] },
+    });
+    expect(deleted.summary).toMatchObject({ succeeded: 2, skipped: 1, failed: 0 });
+    expect(
+      (await sdk.schedules.list()).map((s) => s.scheduleId).filter((id) => id.startsWith('many-')),
+    ).toEqual(['many-2']);
+    await expect(
+      runJob(router(), 'messages.schedules.job', {
+        profileId: 'p',
+        action: 'delete',
+        target: { filters: {} },
+      }),
+    ).rejects.toThrow('empty filter');
   });
 });

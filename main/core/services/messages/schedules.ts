@@ -1,4 +1,5 @@
-// Schedules: list, get, save (create or update in place), pause and resume, delete, trigger now. Requests are
+// Schedules: list, get, save (create or update in place), pause and resume, delete, trigger now, and the job
+// that pauses, resumes or deletes many (schedule-job.ts). Requests are
 // built by the same pure functions the schedule editor previews (shared/messages/schedule-form.ts); a change
 // answers nothing the console needs, so the handlers read the schedule back and answer it as stored.
 import { BridgeError } from '../../../../shared/bridge/errors';
@@ -7,8 +8,9 @@ import { buildPublishRequest, ComposerError } from '../../../../shared/composer/
 import { buildScheduleRequest, scheduleToForm } from '../../../../shared/messages/schedule-form';
 import { LOCAL_PROFILE_ID } from '../../../../shared/profiles';
 import type { Handlers } from '../../bridge/router';
-import type { HandlerDeps } from '../handler-deps';
+import type { JobHandlerDeps } from '../handler-deps';
 import { clientsFor } from './client';
+import { scheduleJobPlan } from './schedule-job';
 
 type Names = keyof typeof scheduleProcedures;
 
@@ -25,8 +27,9 @@ function invalid<T>(build: () => T): T {
 
 export function scheduleHandlers({
   profiles,
+  jobs,
   now = Date.now,
-}: HandlerDeps & { now?: () => number }): Pick<Handlers, Names> {
+}: JobHandlerDeps & { now?: () => number }): Pick<Handlers, Names> {
   const client = clientsFor(profiles);
   return {
     'messages.schedules.list': ({ profileId }) => client(profileId).schedules(),
@@ -56,5 +59,6 @@ export function scheduleHandlers({
       const sent = await messages.publish(invalid(() => buildPublishRequest(form.message, now())));
       return { messageIds: sent.messages.map((message) => message.messageId), via: 'publish' };
     },
+    'messages.schedules.job': jobs.handler('messages.schedules.job', scheduleJobPlan(client)),
   };
 }

@@ -21,6 +21,7 @@ import { useSelection } from '../../../ui/list/use-selection';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { QueryView, RefreshButton } from '../../../ui/QueryView';
 import { RemoveRowButton } from '../../../ui/RemoveRowButton';
+import { RowActions } from '../../../ui/RowActions';
 import { toast } from '../../../ui/toast';
 import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { WriteButton } from '../../../ui/WriteButton';
@@ -28,6 +29,7 @@ import '../../../ui/tables.css';
 import { useNow } from '../compose/use-now';
 import { useLogsUi } from '../logs/log-filters';
 import { ScheduleDialog } from './ScheduleDialog';
+import { ScheduleJobDialog, type ScheduleJobRequest } from './ScheduleJobDialog';
 import {
   destinationText,
   filterSchedules,
@@ -54,6 +56,7 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
   const [search, setSearch] = useState(focusId ?? '');
   const [state, setState] = useState<StateFilter>('all');
   const [editing, setEditing] = useState<Schedule | 'new' | null>(null);
+  const [job, setJob] = useState<ScheduleJobRequest | null>(null);
   // A link from a logged message (#/messages/schedules/<id>) shows that schedule.
   const [seenFocus, setSeenFocus] = useState(focusId);
   if (seenFocus !== focusId) {
@@ -121,6 +124,23 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
     });
     if (ok) trigger.mutate({ profileId: profile.id, scheduleId: schedule.scheduleId });
   };
+  // Many at once: the selected rows, or (with none selected) every schedule the search and filter match.
+  const filtered = search.trim() !== '' || state !== 'all';
+  const bulkTarget =
+    selection.count > 0
+      ? { target: { ids: selection.ids }, description: `the ${plural(selection.count, 'selected schedule')}` }
+      : filtered
+        ? {
+            target: {
+              filters: {
+                ...(search.trim() ? { search: search.trim() } : {}),
+                ...(state !== 'all' ? { state } : {}),
+              },
+            },
+            description: `schedules matching ${[search.trim() && `“${search.trim()}”`, state !== 'all' && STATE_FILTER_LABELS[state].toLowerCase()].filter(Boolean).join(', ')}`,
+          }
+        : undefined;
+  const startJob = (action: ScheduleJobRequest['action']) => bulkTarget && setJob({ action, ...bulkTarget });
   const openLogs = (scheduleId: string) => {
     showLogs({ scheduleId });
     navigate('messages', 'logs');
@@ -152,6 +172,37 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
           >
             New schedule
           </WriteButton>
+        </div>
+        <div className="row row-wrap schedule-bulk" aria-label="Act on many">
+          <span className="muted">
+            {bulkTarget
+              ? `Acts on ${bulkTarget.description}:`
+              : 'Select schedules, or search or filter, to act on many:'}
+          </span>
+          <RowActions
+            profile={profile}
+            available={bulkTarget !== undefined}
+            title={
+              bulkTarget
+                ? `Acts on ${bulkTarget.description}`
+                : 'Select schedules, or search or filter to act on every one shown'
+            }
+            actions={[
+              {
+                label: selection.count > 0 ? 'Pause selected…' : 'Pause shown…',
+                onClick: () => startJob('pause'),
+              },
+              {
+                label: selection.count > 0 ? 'Resume selected…' : 'Resume shown…',
+                onClick: () => startJob('resume'),
+              },
+              {
+                label: selection.count > 0 ? 'Delete selected…' : 'Delete shown…',
+                variant: 'danger',
+                onClick: () => startJob('delete'),
+              },
+            ]}
+          />
         </div>
         <QueryView query={schedules} failure="Could not load schedules.">
           {(list) =>
@@ -239,6 +290,14 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
           }
         </QueryView>
       </div>
+      {job ? (
+        <ScheduleJobDialog
+          profile={profile}
+          request={job}
+          onClose={() => setJob(null)}
+          onEnded={() => selection.clear()}
+        />
+      ) : null}
       {editing ? (
         <ScheduleDialog
           profile={profile}

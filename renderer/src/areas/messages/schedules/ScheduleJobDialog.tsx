@@ -1,0 +1,63 @@
+// Pause, resume or delete many schedules — the selected ones, or every one the search and state filter
+// match — as a job (ui/job): this part says what the action does; the runner lists, confirms and runs it.
+import { useState } from 'react';
+import type { ScheduleTarget } from '../../../../../shared/bridge/procedures/messages/schedules';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { plural } from '../../../ui/format';
+import { JobDialog } from '../../../ui/job/JobDialog';
+import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+
+export interface ScheduleJobRequest {
+  action: 'pause' | 'resume' | 'delete';
+  target: ScheduleTarget;
+  /** The target in a sentence: "the 3 selected schedules", "schedules matching nightly". */
+  description: string;
+}
+
+const schedules = (count: number) => plural(count, 'schedule');
+const VERBS = { pause: 'Pause', resume: 'Resume', delete: 'Delete' } as const;
+const VERBED = { pause: 'paused', resume: 'resumed', delete: 'deleted' } as const;
+const EFFECT = {
+  pause: 'Each publishes nothing until resumed; the ticks it misses meanwhile never fire.',
+  resume: 'Each waits for its next tick after now; ticks missed while paused do not fire.',
+  delete: 'Each stops publishing for good. Messages already published are delivered as usual.',
+} as const;
+
+export function ScheduleJobDialog({
+  profile,
+  request,
+  onClose,
+  onEnded,
+}: {
+  profile: ProfileView;
+  request: ScheduleJobRequest;
+  onClose: () => void;
+  onEnded: () => void;
+}) {
+  const { action, target, description } = request;
+  const [input] = useState(() => ({ profileId: profile.id, action, target, description }));
+  return (
+    <JobDialog
+      profile={profile}
+      procedure="messages.schedules.job"
+      input={input}
+      title={`${VERBS[action]} ${'ids' in target ? 'selected schedules' : 'matching schedules'}`}
+      verb={VERBS[action]}
+      unit={schedules}
+      description={description}
+      danger={action !== 'resume'}
+      options={{}}
+      preview={
+        <p className="muted">{EFFECT[action]} One request per schedule; you can cancel between them.</p>
+      }
+      cappedNote="The job acts on the schedules listed; run it again for the rest."
+      runningHint="Cancel stops before the next schedule; the journal keeps where the job got to."
+      stoppedHint="The schedules not reached are as they were; resume the rest from Jobs."
+      summary={(summary) => (
+        <JobSummaryView summary={summary} verbed={VERBED[action]} itemLabel="Schedule id" />
+      )}
+      onClose={onClose}
+      onEnded={onEnded}
+    />
+  );
+}
