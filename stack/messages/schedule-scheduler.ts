@@ -3,10 +3,8 @@
 // earliest, so that finding what is due never polls SQL, and advancing the clock fires what falls due.
 //
 // The missed-tick rule: when the scheduler gets to a schedule after its tick has passed — the stack was down,
-// or the event loop was stalled — the schedule fires ONCE, now, for all the ticks it missed, and then waits
-// for its first tick after now. A paused schedule misses its ticks for good. Advancing the stack clock fires
-// every timer at its own time (stack/clock.ts), so each tick in between fires, as the test stepping the clock
-// through minutes shows.
+// the event loop was stalled, or the clock was moved past it — the schedule fires ONCE, now, for all the
+// ticks it missed, and then waits for its first tick after now. A paused schedule misses its ticks for good.
 //
 // No tick fires twice: a tick's messages are inserted in the same transaction that moves the schedule from
 // that tick to the next one, and only if the schedule still waits for that tick (schedule-write-ops.ts).
