@@ -1,16 +1,22 @@
 // Running commands: plain commands and pipelines on a shared connection, transactions on an exclusive one.
-// Refused commands and the bridge's own extensions (ACL RESTTOKEN) are answered here, without Redis.
+// Refused commands and the bridge's own extensions (ACL RESTTOKEN) are answered here, without Redis; the
+// JSON commands (and TYPE, SCAN … TYPE) go to Redis as calls of the JSON script (json/commands.ts).
 import type { CommandList } from './commands';
+import type { RedisConnection } from './connection';
 import { RedisUnavailableError } from './connection';
 import { HttpError } from '../http/server';
 import type { ScanWithType } from './extensions';
 import { addTypes, copyOntoItself, hasExtension, scanWithType } from './extensions';
+import { fcallReadOnly, WRITE_FLAG_ERROR } from './fcall-ro';
+import { explainScriptError, isNoScript, jsonScriptCall, mayUseJsonScript } from './json/commands';
 import type { Backend } from './pool';
-import { changesAclUsers, commandName, explainError, hasRule, isRestTokenCommand, refusal } from './policy';
+import { changesAclUsers, commandName, hasRule, isRestTokenCommand, refusal } from './policy';
 import type { DailyQuota } from './quota';
 import { DAILY_LIMIT_ERROR } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { encodeCommands, ReplyTooLargeError, RespError } from './resp';
+import type { BridgeScripts } from './scripts';
+import { explainNewerCommand } from './versions';
 
 /** Whom a request runs as: the connections of its token's Redis user. */
 export interface Principal {
@@ -32,6 +38,12 @@ export interface ExecutorContext {
   /** A successful ACL SETUSER/DELUSER passed through (the managed Redis saves its ACL file). */
   aclChanged(): void;
   quota: DailyQuota | undefined;
+  /** The bridge's scripts in Redis (JSON, FCALL_RO wrappers). */
+  scripts: BridgeScripts;
+  /** A connection of the admin user (FUNCTION LIST for FCALL_RO). */
+  admin(): Promise<RedisConnection>;
+  /** The running Redis's version (`7.0.15`), for errors about newer commands. */
+  redisVersion(): string | undefined;
 }
 
 export interface Executor {
@@ -60,8 +72,10 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     const granted = ctx.quota ? ctx.quota.take(count) : count;
     const sentAt: number[] = [];
     const sentNames: string[] = [];
-    // SCAN … WITHTYPE goes to Redis without WITHTYPE (extensions.ts); index → what is sent instead.
+    // What is sent instead of the command itself: SCAN without WITHTYPE (extensions.ts), script calls.
+    const replaced = new Map<number, RespArg[]>();
     const scans = new Map<number, ScanWithType>();
+    const scripted = new Set<number>();
     const local: Promise<void>[] = [];
     let lastName = '';
     let lastHasRule = false;
@@ -73,7 +87,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       const name = commands.name(i);
       if (name !== lastName) {
         lastName = name;
-        lastHasRule = hasRule(name) || hasExtension(name);
+        lastHasRule = hasRule(name) || hasExtension(name) || mayUseJsonScript(name);
       }
       // Arguments are only looked at for the few commands that have a rule (most have none).
       const args = lastHasRule ? commands.args(i) : undefined;
@@ -92,7 +106,21 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         );
       } else {
         const scan = args && scanWithType(args, name);
-        if (scan) scans.set(i, scan);
+        if (scan) {
+          scans.set(i, scan);
+          replaced.set(i, scan.send);
+        }
+        if (args && mayUseJsonScript(name)) {
+          const call = jsonScriptCall(scan?.send ?? args, name);
+          if (call && !Array.isArray(call)) {
+            values[i] = new RespError(call.error);
+            continue;
+          }
+          if (call) {
+            replaced.set(i, call);
+            scripted.add(i);
+          }
+        }
         sentAt.push(i);
         sentNames.push(name);
       }
@@ -102,9 +130,10 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     localDone.catch(() => {});
     if (sentAt.length > 0) {
       const connection = await principal.backend.sharedConnection();
-      const replies = await connection.send(encodeSent(commands, sentAt, scans), sentAt.length, withRaw);
+      const replies = await connection.send(encodeSent(commands, sentAt, replaced), sentAt.length, withRaw);
       // Only when nothing ran: a command that did run must be reported, never retried by the client.
       if (replies.values.every(isLoading)) throw unavailableWhileLoading(replies.values[0] as RespError);
+      if (scripted.size > 0) await retryNoScript(connection, sentAt, replaced, scripted, replies);
       for (let j = 0; j < sentAt.length; j++) {
         const name = sentNames[j]!;
         const i = sentAt[j]!;
@@ -112,15 +141,17 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         if (hasExtension(name)) {
           const scan = scans.get(i);
           const extended = scan
-            ? await addTypes(connection, value, scan)
-            : copyOntoItself(commands.args(i), name, value);
+            ? await addTypes(connection, value, scan, ctx.scripts)
+            : name === 'fcall_ro' && value instanceof RespError && value.message === WRITE_FLAG_ERROR
+              ? await fcallReadOnly(connection, ctx.admin, ctx.scripts, commands.args(i), value)
+              : copyOntoItself(commands.args(i), name, value);
           if (extended !== value) {
             values[i] = extended;
             continue;
           }
         }
         if (value instanceof RespError) {
-          const message = explainError(name, value.message);
+          const message = explainReplyError(name, value.message, () => commands.args(i), scripted.has(i));
           if (message !== value.message) {
             values[i] = new RespError(message);
             continue;
@@ -136,6 +167,46 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     return { values, raws };
   }
 
+  /** Errors as the client should read them: the command it sent named, newer commands explained. */
+  function explainReplyError(
+    name: string,
+    message: string,
+    args: () => readonly RespArg[],
+    scripted: boolean,
+  ): string {
+    if (scripted) return explainScriptError(name, message);
+    return explainNewerCommand(name, message, args, ctx.redisVersion());
+  }
+
+  /**
+   * Script calls answered NOSCRIPT (Redis lost its script cache: SCRIPT FLUSH, a restart) are sent again
+   * once the script is loaded. They run after the rest of their pipeline — the one case where a pipeline's
+   * order is not kept (docs/stack-kv.md).
+   */
+  async function retryNoScript(
+    connection: RedisConnection,
+    sentAt: number[],
+    replaced: Map<number, RespArg[]>,
+    scripted: Set<number>,
+    replies: { values: RespValue[]; raws: Buffer[] | undefined },
+  ): Promise<void> {
+    const again: number[] = [];
+    replies.values.forEach((value, j) => {
+      if (scripted.has(sentAt[j]!) && value instanceof RespError && isNoScript(value.message)) again.push(j);
+    });
+    if (again.length === 0) return;
+    await ctx.scripts.load();
+    const retried = await connection.send(
+      encodeCommands(again.map((j) => replaced.get(sentAt[j]!)!)),
+      again.length,
+      replies.raws !== undefined,
+    );
+    again.forEach((j, k) => {
+      replies.values[j] = retried.values[k]!;
+      if (replies.raws) replies.raws[j] = retried.raws![k]!;
+    });
+  }
+
   /** MULTI … EXEC on a connection of its own. A transaction discarded as a whole throws HttpError(400). */
   async function transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]> {
     if (ctx.quota && !ctx.quota.takeAll(commands.length)) throw new HttpError(400, DAILY_LIMIT_ERROR);
@@ -145,8 +216,20 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         : refusal(args);
       if (refused) throw new HttpError(400, refused);
     }
-    const scans = commands.map((args) => scanWithType(args, commandName(args)));
-    const sent = commands.map((args, i) => scans[i]?.send ?? args);
+    const names = commands.map((args) => commandName(args));
+    const scans = commands.map((args, i) => scanWithType(args, names[i]!));
+    const scripted = new Set<number>();
+    const sent = commands.map((args, i) => {
+      const plain = scans[i]?.send ?? args;
+      if (!mayUseJsonScript(names[i]!)) return plain;
+      const call = jsonScriptCall(plain, names[i]!);
+      if (call && !Array.isArray(call)) throw new HttpError(400, call.error);
+      if (!call) return plain;
+      scripted.add(i);
+      return call;
+    });
+    // Inside MULTI a NOSCRIPT could not be retried without breaking atomicity: make sure Redis has it.
+    if (scripted.size > 0) await ctx.scripts.ensureLoaded();
     const connection = await principal.backend.exclusive();
     let clean = false;
     try {
@@ -167,7 +250,11 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         // A command refused at queue time discards the transaction; its own error says more than EXECABORT.
         if (isLoading(queued)) throw unavailableWhileLoading(queued as RespError);
         if (queued instanceof RespError) {
-          throw new HttpError(400, explainError(commandName(commands[i]!), queued.message));
+          const args = commands[i]!;
+          throw new HttpError(
+            400,
+            explainReplyError(names[i]!, queued.message, () => args, scripted.has(i)),
+          );
         }
       }
       const exec = replies[commands.length]!;
@@ -179,12 +266,18 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       if (!Array.isArray(exec)) throw new HttpError(400, 'ERR transaction aborted');
       if (commands.some((args) => changesAclUsers(args))) ctx.aclChanged();
       for (let i = 0; i < commands.length; i++) {
-        const name = commandName(commands[i]!);
-        if (!hasExtension(name)) continue;
         const scan = scans[i];
-        exec[i] = scan
-          ? await addTypes(connection, exec[i]!, scan)
-          : copyOntoItself(commands[i]!, name, exec[i]!);
+        if (hasExtension(names[i]!)) {
+          exec[i] = scan
+            ? await addTypes(connection, exec[i]!, scan, ctx.scripts)
+            : copyOntoItself(commands[i]!, names[i]!, exec[i]!);
+        }
+        const entry = exec[i]!;
+        if (entry instanceof RespError) {
+          const args = commands[i]!;
+          const message = explainReplyError(names[i]!, entry.message, () => args, scripted.has(i));
+          if (message !== entry.message) exec[i] = new RespError(message);
+        }
       }
       return exec;
     } finally {
@@ -195,8 +288,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
   return { run, transaction };
 }
 
-/** The RESP bytes of the commands at `sentAt`, with a SCAN … WITHTYPE replaced by what Redis can run. */
-function encodeSent(commands: CommandList, sentAt: number[], scans: Map<number, ScanWithType>): Buffer {
-  if (scans.size === 0) return commands.encode(sentAt);
-  return encodeCommands(sentAt.map((i) => scans.get(i)?.send ?? commands.args(i)));
+/** The RESP bytes of the commands at `sentAt`, with the replaced ones (SCAN … WITHTYPE, script calls) swapped. */
+function encodeSent(commands: CommandList, sentAt: number[], replaced: Map<number, RespArg[]>): Buffer {
+  if (replaced.size === 0) return commands.encode(sentAt);
+  return encodeCommands(sentAt.map((i) => replaced.get(i) ?? commands.args(i)));
 }

@@ -3,13 +3,17 @@
 // - `SCAN cursor [MATCH p] [COUNT n] [TYPE t] WITHTYPE` answers `[cursor, [key, type, key, type, …]]`.
 //   Redis has no WITHTYPE: the bridge sends the SCAN without it and then asks TYPE for the keys in one
 //   pipelined write on the same connection (with a TYPE filter every key has that type, so none is asked).
-//   The types are read right after the SCAN; a key deleted in between answers `none`.
+//   The types are read right after the SCAN; a key deleted in between answers `none`. TYPE goes through the
+//   JSON script, so a JSON document is `ReJSON-RL`, as with TYPE itself (json/commands.ts).
 // - `COPY key key` (same source and destination, no DB option) answers 0 ("not copied") where Redis 7
 //   says `ERR source and destination objects are the same`. The command still goes to Redis, so a token
 //   that may not write gets Redis's own NOPERM refusal first.
 import type { RedisConnection } from './connection';
+import { isNoScript, typeCall } from './json/commands';
+import { JSON_TYPE } from './json/script';
 import type { RespArg, RespValue } from './resp';
 import { encodeCommands, RespError } from './resp';
+import type { BridgeScripts } from './scripts';
 
 const SAME_OBJECT_ERROR = 'ERR source and destination objects are the same';
 
@@ -18,15 +22,15 @@ function word(arg: RespArg | undefined): string {
   return (typeof arg === 'string' ? arg : arg.toString('latin1')).toLowerCase();
 }
 
-/** The commands whose arguments or replies an extension looks at. */
+/** The commands whose arguments or replies an extension looks at (FCALL_RO: fcall-ro.ts). */
 export function hasExtension(name: string): boolean {
-  return name === 'scan' || name === 'copy';
+  return name === 'scan' || name === 'copy' || name === 'fcall_ro';
 }
 
 /** A SCAN with WITHTYPE: what to send to Redis instead, and the TYPE filter when there is one. */
 export interface ScanWithType {
   send: RespArg[];
-  /** Lower-case TYPE option: every key in the reply has this type. */
+  /** Lower-case TYPE option (`ReJSON-RL` as Redis spells it): every key in the reply has this type. */
   type: string | undefined;
 }
 
@@ -48,7 +52,7 @@ export function scanWithType(args: readonly RespArg[], name: string): ScanWithTy
     }
     send.push(args[i]!);
     if ((option === 'match' || option === 'count' || option === 'type') && i + 1 < args.length) {
-      if (option === 'type') type = word(args[i + 1]);
+      if (option === 'type') type = word(args[i + 1]) === 'rejson-rl' ? JSON_TYPE : word(args[i + 1]);
       send.push(args[++i]!);
     }
   }
@@ -60,6 +64,7 @@ export async function addTypes(
   connection: RedisConnection,
   reply: RespValue,
   scan: ScanWithType,
+  scripts: BridgeScripts,
 ): Promise<RespValue> {
   if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) return reply;
   const keys = reply[1] as RespArg[];
@@ -69,7 +74,13 @@ export async function addTypes(
   } else if (keys.length === 0) {
     types = [];
   } else {
-    types = (await connection.send(encodeCommands(keys.map((key) => ['TYPE', key])), keys.length)).values;
+    const ask = async (): Promise<RespValue[]> =>
+      (await connection.send(encodeCommands(keys.map(typeCall)), keys.length)).values;
+    types = await ask();
+    if (types.some((t) => t instanceof RespError && isNoScript(t.message))) {
+      await scripts.load();
+      types = await ask();
+    }
   }
   const pairs: RespValue[] = [];
   for (let i = 0; i < keys.length; i++) {

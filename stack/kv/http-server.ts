@@ -70,7 +70,7 @@ export interface RequestHandler {
 export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
   const nextSyncToken = syncTokens();
   const executor = createExecutor(ctx);
-  const streams = createStreams({ quota: ctx.quota, sse: ctx.sse, headers });
+  const streams = createStreams({ quota: ctx.quota, sse: ctx.sse, headers, scripts: ctx.scripts });
 
   function headers(contentType: string | undefined): Record<string, string> {
     const h: Record<string, string> = {

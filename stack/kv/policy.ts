@@ -153,11 +153,3 @@ export function changesAclUsers(args: readonly RespArg[], name = commandName(arg
   const sub = argText(args[1]);
   return sub === 'setuser' || sub === 'deluser';
 }
-
-/** Redis without RedisJSON says "unknown command"; say what is actually missing. */
-export function explainError(name: string, message: string): string {
-  if (name.startsWith('json.') && message.startsWith('ERR unknown command')) {
-    return `ERR ${name.toUpperCase()} needs the RedisJSON module, which the backing Redis does not have (${message.slice(4)})`;
-  }
-  return message;
-}

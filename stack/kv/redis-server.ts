@@ -28,8 +28,20 @@ export interface ManagedRedisOptions {
  */
 export const KEY_ENUMERATING_READS = ['keys', 'scan', 'randomkey'];
 
-/** ACL rule of the read-only token's user: Redis refuses every write and the key-enumerating reads itself. */
-export const READ_ONLY_RULES = ['+@read', '-@dangerous', '-scan', '-randomkey', '+ping', '+echo'];
+/**
+ * ACL rule of the read-only token's user: Redis refuses every write and the key-enumerating reads itself.
+ * EVALSHA_RO runs the JSON reads (json/commands.ts): a read-only script, whose every command is checked
+ * against these rules too.
+ */
+export const READ_ONLY_RULES = [
+  '+@read',
+  '-@dangerous',
+  '-scan',
+  '-randomkey',
+  '+ping',
+  '+echo',
+  '+evalsha_ro',
+];
 
 const READY = 'Ready to accept connections';
 const START_TIMEOUT_MS = 20_000;

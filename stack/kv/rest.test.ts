@@ -422,13 +422,15 @@ describe('commands the bridge refuses', () => {
     expect(plain.status).toBe(200);
   });
 
-  it('says which module is missing for JSON.* commands', async () => {
-    const res = await kv.json('/json.get/k');
-    expect(res.status).toBe(400);
-    expect((res.body as { error: string }).error).toMatch(/^ERR JSON\.GET needs the RedisJSON module/);
-    const tx = await kv.json('/multi-exec', post('[["SET","json:a","1"],["JSON.SET","k","$","1"]]'));
-    expect(tx.status).toBe(400);
-    expect((tx.body as { error: string }).error).toMatch(/RedisJSON/);
+  it('answers JSON.* in the path form, and discards a transaction with an unknown JSON command', async () => {
+    expect((await kv.json('/json.set/json:p/$/%7B%22a%22%3A1%7D')).body).toEqual({ result: 'OK' });
+    expect(await kv.json('/json.get/json:p/$.a')).toEqual({ status: 200, body: { result: '[1]' } });
+    const tx = await kv.json('/multi-exec', post('[["SET","json:a","1"],["JSON.NOPE","k"]]'));
+    expect(tx).toEqual({
+      status: 400,
+      body: { error: "ERR unknown command 'JSON.NOPE', with args beginning with: 'k' " },
+    });
+    expect(await kv.admin(['EXISTS', 'json:a'])).toBe(0);
   });
 });
 

@@ -17,6 +17,8 @@ import { DailyQuota } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
 import { ManagedRedis, READ_ONLY_RULES } from './redis-server';
+import { BridgeScripts } from './scripts';
+import { versionFromInfo } from './versions';
 import { createBrowserGuard } from '../security/browser-guard';
 import { baseUrl, closeServer, createJsonServer, listen, type RequestTimeouts } from '../http/server';
 
@@ -210,6 +212,25 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     credentials: readOnlyCredentials,
     repairCredentials: managed ? undefined : ensureReadOnlyUser,
   });
+  const adminConnection = (): Promise<RedisConnection> => admin.sharedConnection();
+  const scripts = new BridgeScripts(adminConnection);
+  let redisVersion: string | undefined;
+  /** The server's version (for "needs Redis 7.4; this server is 7.0.15") and the JSON script, loaded ahead. */
+  async function learnRedis(): Promise<void> {
+    try {
+      const connection = await adminConnection();
+      const info = await connection.call(['INFO', 'server']);
+      if (Buffer.isBuffer(info)) redisVersion = versionFromInfo(info.toString('latin1'));
+      await scripts.load();
+    } catch (error) {
+      // Not fatal: the script is loaded again on first use (NOSCRIPT), the version is only for error texts.
+      logger.warn(
+        { err: (error as Error).message },
+        'kv: cannot read the Redis version or load the JSON script',
+      );
+    }
+  }
+  await learnRedis();
   const aclBackends = new Map<string, Backend>();
   const { token, readOnlyToken } = store.tokens(options.randomCredentials);
   const aclTokens = new Map(store.aclTokens());
@@ -265,6 +286,9 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     authenticate,
     restToken,
     aclChanged,
+    scripts,
+    admin: adminConnection,
+    redisVersion: () => redisVersion,
     quota: options.dailyRequestLimit ? new DailyQuota(options.dailyRequestLimit) : undefined,
     maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
     sse: {
@@ -299,7 +323,12 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     );
   }
   const url = baseUrl(options.host, port);
-  if (managed) managed.onRestart = () => logger.info({ port: managed?.port }, 'kv: redis-server is back');
+  if (managed) {
+    managed.onRestart = () => {
+      logger.info({ port: managed?.port }, 'kv: redis-server is back');
+      void learnRedis();
+    };
+  }
   logger.info({ url, redis: managed ? `managed 127.0.0.1:${managed.port}` : 'external' }, 'kv: ready');
 
   let closing: Promise<void> | undefined;

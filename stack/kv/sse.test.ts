@@ -3,7 +3,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { droppedNotice, monitorLine, sseEvent } from './sse';
+import { MonitorView } from './monitor-view';
+import { droppedNotice, sseEvent } from './sse';
 import type { TestService } from './test-support';
 import { eventually, startTestService } from './test-support';
 
@@ -86,16 +87,41 @@ describe('SSE framing helpers', () => {
   });
 
   it('masks the client address of MONITOR lines and drops AUTH lines', () => {
-    expect(monitorLine('1721284005.242090 [0 127.0.0.1:5000] "GET" "k"')).toBe(
+    const view = new MonitorView({ isOwn: () => false });
+    expect(view.line('1721284005.242090 [0 127.0.0.1:5000] "GET" "k"')).toBe(
       '1721284005.242090 [0 0.0.0.0:0] "GET" "k"',
     );
-    expect(monitorLine('1721284005.242090 [3 lua] "set" "k" "v"')).toBe(
+    expect(view.line('1721284005.242090 [3 lua] "set" "k" "v"')).toBe(
       '1721284005.242090 [3 lua] "set" "k" "v"',
     );
     expect(
-      monitorLine('1721284005.242090 [0 127.0.0.1:5000] "AUTH" "(redacted)" "(redacted)"'),
+      view.line('1721284005.242090 [0 127.0.0.1:5000] "AUTH" "(redacted)" "(redacted)"'),
     ).toBeUndefined();
-    expect(monitorLine('1721284005.242090 [0 127.0.0.1:5000] "auth" "(redacted)"')).toBeUndefined();
+    expect(view.line('1721284005.242090 [0 127.0.0.1:5000] "auth" "(redacted)"')).toBeUndefined();
+  });
+
+  it("shows the bridge's script calls as the client's command, without the script's own commands", () => {
+    const own = 'a'.repeat(40);
+    const view = new MonitorView({ isOwn: (sha) => sha === own });
+    const lines = [
+      `1.000001 [0 127.0.0.1:5000] "EVALSHA" "${own}" "1" "k\\"1" "JSON.SET" "k\\"1" "$" "{\\"a\\":1}"`,
+      '1.000002 [0 lua] "HGET" "k\\"1" "ReJSON-RL"',
+      '1.000003 [0 lua] "HSET" "k\\"1" "ReJSON-RL" "{\\"a\\":1}"',
+      `1.000004 [0 127.0.0.1:5000] "EVALSHA_RO" "${own}" "2" "a" "b" "JSON.MGET" "a" "b" "$"`,
+      '1.000005 [0 lua] "HGET" "a" "ReJSON-RL"',
+      `1.000006 [0 127.0.0.1:5001] "EVALSHA" "${'b'.repeat(40)}" "0"`,
+      '1.000007 [0 lua] "GET" "x"',
+    ];
+    expect(lines.map((l) => view.line(l))).toEqual([
+      '1.000001 [0 0.0.0.0:0] "JSON.SET" "k\\"1" "$" "{\\"a\\":1}"',
+      undefined,
+      undefined,
+      '1.000004 [0 0.0.0.0:0] "JSON.MGET" "a" "b" "$"',
+      undefined,
+      // A client's own script and its commands are shown as they are.
+      `1.000006 [0 0.0.0.0:0] "EVALSHA" "${'b'.repeat(40)}" "0"`,
+      '1.000007 [0 lua] "GET" "x"',
+    ]);
   });
 });
 

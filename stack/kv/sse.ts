@@ -32,20 +32,6 @@ export function droppedNotice(count: number): string {
   return `"DROPPED ${count} lines: the client reads too slowly"`;
 }
 
-const MONITOR_LINE = /^(\d+\.\d+ \[\d+ )([^\]]*)(\] )([\s\S]*)$/;
-
-/**
- * A MONITOR line as the REST API shows it: the client address masked (like the hosted service shows
- * `0.0.0.0:0`; `lua` kept), and AUTH lines — the bridge's own logins among them — left out.
- */
-export function monitorLine(line: string): string | undefined {
-  const m = MONITOR_LINE.exec(line);
-  if (!m) return line;
-  const command = m[4]!;
-  if (command.length >= 6 && command.slice(0, 6).toLowerCase() === '"auth"') return undefined;
-  return `${m[1]}${m[2] === 'lua' ? 'lua' : '0.0.0.0:0'}${m[3]}${command}`;
-}
-
 export class SseStream {
   private queue: string[] = [];
   private queuedBytes = 0;

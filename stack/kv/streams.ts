@@ -9,7 +9,9 @@ import { DAILY_LIMIT_ERROR } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
 import type { SseOptions } from './sse';
-import { monitorLine, SseStream } from './sse';
+import { MonitorView } from './monitor-view';
+import type { BridgeScripts } from './scripts';
+import { SseStream } from './sse';
 
 export interface StreamStats {
   /** SSE streams open now. */
@@ -27,6 +29,8 @@ export interface StreamContext {
   sse: SseOptions;
   /** Response headers (sync token, CORS) for the given content type. */
   headers(contentType: string): Record<string, string>;
+  /** The bridge's scripts, whose MONITOR lines show the client's command instead (monitor-view.ts). */
+  scripts: Pick<BridgeScripts, 'isOwn'>;
 }
 
 export interface Streams {
@@ -108,9 +112,10 @@ export function createStreams(ctx: StreamContext): Streams {
     let push: (value: RespValue) => void;
     if (kind === 'monitor') {
       sse.send('"OK"');
+      const view = new MonitorView(ctx.scripts);
       push = (value) => {
         if (typeof value !== 'string') return;
-        const line = monitorLine(value);
+        const line = view.line(value);
         if (line !== undefined) sse.send(line);
       };
     } else {
