@@ -225,6 +225,24 @@ function send(res: http.ServerResponse, reply: Reply, closeConnection = false): 
 /** Shared by every request without a query string (nobody modifies it). */
 const EMPTY_QUERY = new URLSearchParams();
 
+/**
+ * Refuses (400, naming it) the first parameter of a request that is not one of `known`. Bulk endpoints use it:
+ * there an unknown filter (a typo, `labeel=x`) must never be ignored, or the action widens to everything.
+ */
+export function refuseUnknownParams(
+  names: Iterable<string>,
+  known: ReadonlySet<string>,
+  where: string,
+  /** Also accepted, but not worth listing in the error (the token's query parameters). */
+  unlisted: readonly string[] = [],
+): void {
+  for (const name of names) {
+    if (known.has(name) || unlisted.includes(name)) continue;
+    const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+    throw new HttpError(400, `unknown parameter '${shown}' for ${where}; it takes ${[...known].join(', ')}`);
+  }
+}
+
 export function errorReply(status: number, message: string, headers?: Record<string, string>): Reply {
   return { status, body: { error: message }, headers };
 }

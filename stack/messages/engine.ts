@@ -751,7 +751,8 @@ export class Engine {
   /**
    * Cancels pending messages by id. A message whose attempt is in flight is marked CANCEL_REQUESTED and is
    * cancelled when that attempt fails (a success is too late to cancel). Resolves, once durable, with how
-   * many of the ids were pending.
+   * many of the ids this call cancelled — a message a cancel had already reached is not counted again, so
+   * a client that cancels "all" in a loop until nothing is cancelled comes to an end.
    */
   async cancel(ids: string[], options: { quietInflight?: boolean } = {}): Promise<number> {
     const now = this.options.clock.now();
@@ -759,10 +760,9 @@ export class Engine {
     let count = 0;
     for (const id of ids) {
       const entry = this.byId.get(id);
-      if (!entry) continue;
+      if (!entry || entry.cancelRequested) continue;
       count++;
       if (entry.phase === 'inflight') {
-        if (entry.cancelRequested) continue;
         entry.cancelRequested = true;
         writes.push(['requestCancel', entry.seq]);
         // `quietInflight`: the attempt in flight is the one that made the cancel (a workflow step ending its

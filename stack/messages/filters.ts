@@ -1,10 +1,14 @@
 // Query-string (and legacy JSON-body) filters of bulk cancel, logs and the DLQ. Multi-value filters may be
 // repeated (`label=a&label=b`) or comma-joined (`label=a,b`); values OR within a filter, filters AND.
 import { expandStateFilter, type MessageState } from '../../shared/messages/types';
-import { HttpError } from '../http/server';
+import { HttpError, refuseUnknownParams } from '../http/server';
 import type { StoreFilters } from '../store/query-filters';
+import { TOKEN_PARAMS } from './publish-request';
 
+/** Where filters are read from: a query string, or a legacy JSON body. */
 type Source = { getAll(name: string): string[] };
+/** A source that also tells which names it holds (to refuse unknown ones). */
+type NamedSource = Source & { keys(): Iterable<string> };
 
 const LIST_FILTERS: [keyof StoreFilters, string[]][] = [
   ['messageIds', ['messageIds', 'messageId']],
@@ -18,7 +22,24 @@ const LIST_FILTERS: [keyof StoreFilters, string[]][] = [
   ['host', ['host']],
   ['path', ['path']],
   ['dlqIds', ['dlqIds', 'dlqId']],
+  ['api', ['api']],
 ];
+
+/**
+ * The parameters a bulk request (cancel, DLQ retry and delete) may name: its filters, `count` and `cursor`, and
+ * the token's. Any other is refused, naming it — a typo such as `labeel=x` would otherwise drop the filter and
+ * act on every message.
+ */
+export function refuseUnknownFilters(source: NamedSource, allowed: { dlq?: boolean }, where: string): void {
+  const known = new Set(['count', 'cursor', 'fromDate', 'toDate']);
+  for (const [key, names] of LIST_FILTERS) {
+    if (key === 'dlqIds' && !allowed.dlq) continue;
+    names.forEach((name) => known.add(name));
+  }
+  if (allowed.dlq) known.add('responseStatus');
+  // host and path are known words on the DLQ too: parseFilters explains why they do not apply there.
+  refuseUnknownParams(source.keys(), known, where, TOKEN_PARAMS);
+}
 
 function values(source: Source, names: string[]): string[] {
   const out: string[] = [];
@@ -82,12 +103,13 @@ export function parseFilters(source: Source, allowed: { state?: boolean; dlq?: b
 }
 
 /** Legacy JSON bodies (`{"messageIds": [...]}`, `{"dlqIds": [...]}` or filter fields) as a Source. */
-export function jsonSource(body: unknown): Source {
+export function jsonSource(body: unknown): NamedSource {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new HttpError(400, 'expected a JSON object with ids or filters');
   }
   const record = body as Record<string, unknown>;
   return {
+    keys: () => Object.keys(record),
     getAll(name) {
       const value = record[name];
       if (value === undefined || value === null) return [];

@@ -139,8 +139,8 @@ function randomPath(): string {
       ).join('/'),
   ];
   let path = pick(templates)();
-  // A bare bulk DLQ delete or retry is a well-formed request for "all of them": always give it a filter.
-  if (path === '/v2/dlq' || path === '/v2/dlq/retry')
+  // A bare bulk cancel, DLQ delete or retry is a well-formed request for "all of them": always give it a filter.
+  if (path === '/v2/dlq' || path === '/v2/dlq/retry' || path === '/v2/messages')
     path += `?label=${encodeURIComponent('z' + pick(NASTY))}&`;
   else if (chance(0.5)) path += '?';
   if (path.endsWith('?') || path.endsWith('&')) {

@@ -45,18 +45,24 @@ describe('URL and header sizes (item 16)', () => {
     expect(res.json.error).toMatch(/headers are too large/);
   });
 
-  it('a batch item with a 500 KB destination URL or 20 KB of headers is refused, the others go out', async () => {
-    const res = await env.stack.api('POST', '/v2/batch', {
+  it('a batch item with a 200 KB destination URL or 20 KB of headers makes the batch a 400, nothing published', async () => {
+    const ok = { destination: `${env.sink.url}/ok`, body: 'fine' };
+    const longDestination = await env.stack.api('POST', '/v2/batch', {
+      body: json([ok, { destination: `${env.sink.url}/${'a'.repeat(200_000)}`, body: 'long url' }]),
+    });
+    expect(longDestination.status).toBe(400);
+    expect(longDestination.json.error).toMatch(/batch item 1: .*take 2000\d\d bytes, more than the 16384/);
+    const bigHeaders = await env.stack.api('POST', '/v2/batch', {
       body: json([
-        { destination: longUrl(), body: 'long url' },
         { destination: `${env.sink.url}/ok`, headers: { 'Upstash-Forward-Big': 'b'.repeat(20_000) } },
-        { destination: `${env.sink.url}/ok`, body: 'fine' },
+        ok,
       ]),
     });
-    expect(res.status).toBe(200);
-    expect(res.json[0].error).toMatch(/destination url: it is 5000\d\d bytes, more than the 16384/);
-    expect(res.json[1].error).toMatch(/take \d+ bytes, more than the 16384/);
-    expect(res.json[2].messageId).toEqual(expect.any(String));
+    expect(bigHeaders.status).toBe(400);
+    expect(bigHeaders.json.error).toMatch(/batch item 0: .*take \d+ bytes, more than the 16384/);
+    // Neither batch published its valid item.
+    const logs = await env.stack.api('GET', `/v2/logs?url=${encodeURIComponent(`${env.sink.url}/ok`)}`);
+    expect(logs.json.events).toEqual([]);
   });
 
   it('a URL-group endpoint URL or default header set over the limit is refused', async () => {
@@ -141,18 +147,25 @@ describe('a DLQ page has a bounded size (item 16)', () => {
 });
 
 describe('header values that cannot be sent (item 17)', () => {
-  it('are refused in a batch item, whether forwarded or as Content-Type', async () => {
-    const res = await env.stack.api('POST', '/v2/batch', {
-      body: json([
-        { destination: `${env.sink.url}/v`, headers: { 'Upstash-Forward-X': '\u0100' } },
-        { destination: `${env.sink.url}/v`, headers: { 'Content-Type': 'text/plain\u0001' } },
-        { destination: `${env.sink.url}/v`, headers: { 'Upstash-Forward-X': 'caf\u00e9' } },
-      ]),
-    });
-    expect(res.json[0].error).toMatch(/invalid value for header 'Upstash-Forward-X'/);
-    expect(res.json[1].error).toMatch(/invalid value for header 'Content-Type'/);
+  it('make a batch a 400 naming the item, whether forwarded or as Content-Type (item 18.12)', async () => {
+    for (const [headers, name] of [
+      [{ 'Upstash-Forward-X': '\u0100' }, 'Upstash-Forward-X'],
+      [{ 'Content-Type': 'text/plain\u0001' }, 'Content-Type'],
+    ] as const) {
+      const res = await env.stack.api('POST', '/v2/batch', {
+        body: json([
+          { destination: `${env.sink.url}/v`, body: 'fine' },
+          { destination: `${env.sink.url}/v`, headers },
+        ]),
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatch(new RegExp(`batch item 1: invalid value for header '${name}'`));
+    }
     // Latin-1 is a byte string: it can be sent.
-    expect(res.json[2].messageId).toEqual(expect.any(String));
+    const latin1 = await env.stack.api('POST', '/v2/batch', {
+      body: json([{ destination: `${env.sink.url}/v`, headers: { 'Upstash-Forward-X': 'caf\u00e9' } }]),
+    });
+    expect(latin1.json[0].messageId).toEqual(expect.any(String));
   });
 
   it('are refused as URL-group default headers', async () => {

@@ -4,14 +4,33 @@ import { MAX_PAGE_BYTES } from '../../shared/messages/limits';
 import { HttpError, type RequestContext, type Router } from '../http/server';
 import { DLQ_ENTRY_GONE, type DlqRecord } from '../store/dlq';
 import type { StoreFilters } from '../store/query-filters';
-import { hasFilter, jsonSource, parseCount, parseCursor, parseFilters } from './filters';
+import {
+  hasFilter,
+  jsonSource,
+  parseCount,
+  parseCursor,
+  parseFilters,
+  refuseUnknownFilters,
+} from './filters';
 import { collectHeaders, planOverride, PublishError } from './publish-request';
 import { toDlqMessage, toLogEntry, toMessage } from './records';
 import type { ServiceContext } from './service-context';
 import { prepareInsert, type MessageWrite } from './write-ops';
 
-/** Filters from the query string, or from a legacy JSON body when the query has none. */
-async function bulkFilters(ctx: RequestContext, allowed: { dlq?: boolean }): Promise<StoreFilters> {
+/**
+ * Filters from the query string, or from a legacy JSON body when the query has none. A parameter (or body
+ * field) the endpoint does not know is refused, naming it: ignored, it would widen the action to everything.
+ */
+async function bulkFilters(
+  ctx: RequestContext,
+  allowed: { dlq?: boolean },
+  where: string,
+): Promise<StoreFilters> {
+  refuseUnknownFilters(
+    { getAll: (name) => ctx.query.getAll(name), keys: () => ctx.query.keys() },
+    allowed,
+    where,
+  );
   const fromQuery = parseFilters(ctx.query, allowed);
   if (hasFilter(fromQuery)) return fromQuery;
   const body = await ctx.body();
@@ -22,8 +41,13 @@ async function bulkFilters(ctx: RequestContext, allowed: { dlq?: boolean }): Pro
   } catch (error) {
     throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
   }
-  return parseFilters(jsonSource(json), allowed);
+  const source = jsonSource(json);
+  refuseUnknownFilters(source, allowed, `${where} (JSON body)`);
+  return parseFilters(source, allowed);
 }
+
+/** Most messages one bulk cancel request acts on. */
+const MAX_CANCEL_COUNT = 1_000;
 
 export function messageRoutes(router: Router, service: ServiceContext): void {
   const { store, writer, engine, clock } = service;
@@ -44,16 +68,16 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
     return { body: { cancelled } };
   });
   router.add('DELETE', '/v2/messages', async (ctx) => {
-    const filters = await bulkFilters(ctx, {});
-    if (!hasFilter(filters)) {
-      throw new HttpError(
-        400,
-        'refusing to cancel every message: pass messageIds or at least one filter (url, topicName, queueName, label, …)',
-      );
-    }
+    // No ids and no filter means every pending message, as at the real service (the SDK's
+    // `cancel({all: true})` and `deleteAll()`); the console asks before it sends one. `count` caps how many
+    // one request cancels (the SDK loops until `cancelled` is 0); without it, every match.
+    const filters = await bulkFilters(ctx, {}, 'DELETE /v2/messages');
+    const count = ctx.query.has('count')
+      ? parseCount(ctx.query, MAX_CANCEL_COUNT, MAX_CANCEL_COUNT)
+      : undefined;
     const ids = filters.messageIds
       ? filters.messageIds
-      : store.messages.findPending(filters).map((row) => row.id);
+      : store.messages.findPending(filters, count).map((row) => row.id);
     return { body: { cancelled: await engine.cancel(ids) } };
   });
 
@@ -79,21 +103,30 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
     return { raw: '' };
   });
 
-  /** One page of DLQ entries the bulk operations act on: the listed ids, or the filter's next page. */
+  /**
+   * One page of DLQ entries the bulk operations act on: the listed ids (and those of them not found), or the
+   * filter's next page — every entry when there is no filter, as at the real service.
+   */
   const bulkTargets = async (
     ctx: RequestContext,
-  ): Promise<{ entries: DlqRecord[]; next?: number; byIds: boolean }> => {
-    const filters = await bulkFilters(ctx, { dlq: true });
+    where: string,
+  ): Promise<{ entries: DlqRecord[]; next?: number; byIds: boolean; missing: string[] }> => {
+    const filters = await bulkFilters(ctx, { dlq: true }, where);
     if (filters.dlqIds) {
-      const entries = [...new Set(filters.dlqIds)].map((id) => store.dlq.get(id));
-      return { entries: entries.filter((entry): entry is DlqRecord => entry !== undefined), byIds: true };
+      const ids = [...new Set(filters.dlqIds)];
+      const found = ids.map((id) => store.dlq.get(id));
+      return {
+        entries: found.filter((entry): entry is DlqRecord => entry !== undefined),
+        byIds: true,
+        missing: ids.filter((_, index) => found[index] === undefined),
+      };
     }
     const count = parseCount(ctx.query, 100, 100);
-    return { ...store.dlq.list(filters, parseCursor(ctx.query), count), byIds: false };
+    return { ...store.dlq.list(filters, parseCursor(ctx.query), count), byIds: false, missing: [] };
   };
 
   router.add('DELETE', '/v2/dlq', async (ctx) => {
-    const { entries, next } = await bulkTargets(ctx);
+    const { entries, next } = await bulkTargets(ctx, 'DELETE /v2/dlq');
     const deleted = await writer.commit(
       'deleteDlqMany',
       entries.map((entry) => entry.dlqId),
@@ -157,12 +190,8 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
     return { status: 201, body: response };
   });
   router.add('POST', '/v2/dlq/retry', async (ctx) => {
-    const filters = await bulkFilters(ctx, { dlq: true });
-    if (filters.dlqIds) {
-      const missing = filters.dlqIds.filter((id) => !store.dlq.get(id));
-      if (missing.length > 0) throw new HttpError(404, `some messages were not found: ${missing.join(', ')}`);
-    }
-    const { entries, next, byIds } = await bulkTargets(ctx);
+    const { entries, next, byIds, missing } = await bulkTargets(ctx, 'POST /v2/dlq/retry');
+    if (missing.length > 0) throw new HttpError(404, `some messages were not found: ${missing.join(', ')}`);
     const responses = await retry(ctx, entries, byIds);
     return { status: 201, body: { cursor: next !== undefined ? String(next) : '', responses } };
   });

@@ -3,6 +3,7 @@ import type { BatchResultItem, PublishResponse, PublishResult } from '../../shar
 import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
 import type { UrlGroupRecord } from '../store/url-groups';
 import {
+  checkHeaders,
   collectHeaders,
   destinationQuery,
   type Destination,
@@ -125,6 +126,14 @@ export function checkBatchItem(item: unknown, index: number): BatchItem {
         throw new HttpError(400, `${where}: header '${name}' must be a string`);
       headers[name] = headerValue;
     }
+  }
+  // What no single publish could carry — a header that cannot be sent, a URL and headers larger than a
+  // request head — makes the batch malformed (400, nothing published), as it is refused on a single publish.
+  try {
+    checkHeaders(headersFromRecord(headers), record.destination);
+  } catch (error) {
+    if (error instanceof PublishError) throw new HttpError(400, `${where}: ${error.message}`);
+    throw error;
   }
   return {
     destination: record.destination,

@@ -275,12 +275,19 @@ export class MessageTable {
     }
   }
 
-  /** Pending messages matching the filters (for bulk cancel). */
-  findPending(filters: StoreFilters): { seq: number; id: string }[] {
+  /**
+   * Pending messages matching the filters that no cancel has reached yet, oldest first, at most `limit` (for
+   * bulk cancel: a message already being cancelled is not counted again).
+   */
+  findPending(filters: StoreFilters, limit?: number): { seq: number; id: string }[] {
     const params: Params = {};
-    const clauses = ['m.done = 0', ...whereClause(filters, 'm.created_at', params)];
+    const clauses = ['m.done = 0', 'm.cancel_requested = 0', ...whereClause(filters, 'm.created_at', params)];
+    if (limit !== undefined) params.limit = limit;
     return this.sql
-      .get(`SELECT m.seq, m.id FROM messages m WHERE ${clauses.join(' AND ')} ORDER BY m.seq`)
+      .get(
+        `SELECT m.seq, m.id FROM messages m WHERE ${clauses.join(' AND ')} ORDER BY m.seq
+         ${limit !== undefined ? 'LIMIT @limit' : ''}`,
+      )
       .all(params) as { seq: number; id: string }[];
   }
 

@@ -4,7 +4,10 @@ import type { DlqFilters, LogFilters } from '../../shared/messages/types';
 import type { Params } from './statements';
 
 /** One type for every query: `state` applies to the logs only, `dlqIds` and `responseStatus` to the DLQ only. */
-export interface StoreFilters extends LogFilters, DlqFilters {}
+export interface StoreFilters extends LogFilters, DlqFilters {
+  /** Messages to a named API (`llm`), any of. */
+  api?: string[];
+}
 
 /** The multi-value filters and the column each one matches (`label` is matched inside a JSON array). */
 const LIST_COLUMNS = [
@@ -39,6 +42,9 @@ export function whereClause(filters: StoreFilters, dateColumn: string, params: P
     clauses.push(`${column} IN (${placeholders(values)})`);
   };
   for (const [field, column] of LIST_COLUMNS) list(column, filters[field]);
+  if (filters.api && filters.api.length > 0) {
+    clauses.push(`json_extract(m.spec, '$.api') IN (${placeholders(filters.api)})`);
+  }
   if (filters.label && filters.label.length > 0) {
     clauses.push(
       `m.labels IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(m.labels) WHERE value IN (${placeholders(filters.label)}))`,

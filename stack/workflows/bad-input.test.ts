@@ -91,9 +91,11 @@ describe('bad input', () => {
       ['POST', '/v2/notify/wfr_gone/evt', { body: 'x' }, 404, /not found/],
       ['GET', '/v2/workflows/dlq?count=1000', {}, 400, /count/],
       ['GET', '/v2/dlq?source=workflow&failureFunctionState=OK', {}, 400, /failureFunctionState/],
-      ['POST', '/v2/workflows/dlq/resume', {}, 400, /all=true/],
-      ['DELETE', '/v2/workflows/dlq', {}, 400, /all=true/],
-      ['DELETE', '/v2/workflows/runs', {}, 400, /all=true/],
+      // Bulk endpoints refuse a parameter they do not know, by name (it would otherwise widen the action).
+      ['POST', '/v2/workflows/dlq/resume?workflowRunid=x', {}, 400, /unknown parameter 'workflowRunid'/],
+      ['POST', '/v2/workflows/dlq/restart?lable=x&count=10', {}, 400, /unknown parameter 'lable'/],
+      ['DELETE', '/v2/workflows/dlq?labeel=x', {}, 400, /unknown parameter 'labeel'/],
+      ['DELETE', '/v2/workflows/runs?workflowUrlStartsWith=http://x', {}, 400, /'workflowUrlStartsWith'/],
       ['POST', '/v2/workflows/dlq/restart?dlqIds=nope', {}, 404, /not found/],
       ['POST', '/v2/workflows/dlq/callback/nope', {}, 404, /not found/],
     ];

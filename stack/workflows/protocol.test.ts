@@ -3,7 +3,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type TestStack } from '../messages/test-support';
-import { runWhen, startStackWithApp, type WorkflowApp } from './test-support';
+import { runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
 let app: WorkflowApp;
@@ -351,10 +351,14 @@ describe('answers the SDK depends on', () => {
     const { workflowRunId } = await app.client.trigger({ url: `${app.url}/cancel-inside` });
     await finished(workflowRunId, 'RUN_CANCELED');
     expect((await step(workflowRunId)).status).toBe(400);
+    // Finishing it again succeeds and changes nothing (issue 18 item 11: the SDK expects success).
     const done = await stack.api('DELETE', `/v2/workflows/runs/${workflowRunId}?cancel=false`, {
       body: '"again"',
     });
-    expect(done.status).toBe(400);
+    expect(done.status).toBe(200);
+    const log = await runLog(stack, workflowRunId);
+    expect(log.workflowState).toBe('RUN_CANCELED');
+    expect(log.workflowRunResponse).toBeUndefined();
     expect((await stack.api('GET', `/v2/workflows/runs/${workflowRunId}`)).status).toBe(404);
   });
 

@@ -6,7 +6,8 @@ import {
   STEP_STATES,
   type FailureFunctionState,
 } from '../../shared/workflows/types';
-import { HttpError } from '../http/server';
+import { HttpError, refuseUnknownParams } from '../http/server';
+import { TOKEN_PARAMS } from '../messages/publish-request';
 import type { RunFilters, RunState, StepState } from '../store/workflow-store';
 
 export function integer(query: URLSearchParams, name: string, min: number, max: number): number | undefined {
@@ -135,13 +136,44 @@ export function isEmptyFilter(filters: RunFilters): boolean {
   );
 }
 
-/** A bulk request must name ids, set a filter, or say `all=true`: the vendor's API would act on everything. */
-export function requireFilterOrAll(query: URLSearchParams, filters: RunFilters, what: string): void {
-  if (!isEmptyFilter(filters)) return;
-  const all = query.get('all');
-  if (all === 'true' || all === '1') return;
-  throw new HttpError(
-    400,
-    `refusing to ${what} without ids or a filter: pass ids, at least one filter, or all=true to mean every one`,
+/** The query parameters runFilters() reads. */
+const RUN_FILTER_PARAMS = [
+  'workflowRunId',
+  'workflowCreatedAt',
+  'workflowRuns',
+  'workflowUrl',
+  'workflowUrlExactMatch',
+  'workflowUrlStartingWith',
+  'fromDate',
+  'toDate',
+  'label',
+  'flowControlKey',
+  'callerIp',
+  'messageId',
+  'state',
+  'failureFunctionState',
+];
+
+/** What each bulk endpoint takes besides the run filters. */
+export const BULK_PARAMS = {
+  dlq: ['dlqIds', 'url', 'responseStatus', 'count', 'cursor', 'all'],
+  cancel: ['workflowRunIds', 'host', 'path', 'count', 'all'],
+} as const;
+
+/**
+ * A bulk request (DLQ delete, restart, resume; cancel) names only parameters its endpoint knows: an unknown
+ * one — a typo such as `labeel` — is refused, naming it, instead of being ignored (which would widen the
+ * action to every run). `all=true` is still accepted, and means what no filter means: every one.
+ */
+export function refuseUnknownBulkParams(
+  query: URLSearchParams,
+  kind: keyof typeof BULK_PARAMS,
+  where: string,
+): void {
+  refuseUnknownParams(
+    query.keys(),
+    new Set([...RUN_FILTER_PARAMS, ...BULK_PARAMS[kind]]),
+    where,
+    TOKEN_PARAMS,
   );
 }

@@ -1,6 +1,7 @@
 // The workflow DLQ (failed runs): list, get, delete, restart (a new run from the start), resume (the same run
 // from its failed step), failure-callback retry; and bulk cancel of active runs. Bulk forms take ids or
-// filters with cursor/count batching; a request with neither is refused unless it says all=true.
+// filters with cursor/count batching — with neither, every entry (or run), as at the real service; a parameter
+// the endpoint does not know is refused (400, naming it) so that a typo never widens an action to everything.
 import type { WorkflowDlqMessage } from '../../shared/workflows/types';
 import { HttpError, type Handler, type Reply, type RequestContext, type Router } from '../http/server';
 import { base58, newMessageId } from '../messages/ids';
@@ -8,7 +9,7 @@ import { collectHeaders, parseConfig, PublishError, type ConfigPatch } from '../
 import type { RunFilters, RunRecord } from '../store/workflow-store';
 import { redacted, redactHeaders } from '../messages/records';
 import { planned, planStep, workflowMeta } from './plan';
-import { cursor, integer, multi, requireFilterOrAll, runFilters } from './query';
+import { cursor, integer, multi, refuseUnknownBulkParams, runFilters } from './query';
 import { canceledEvent, restartOrigin } from './origin';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
 import { DLQ_ENTRY_GONE } from '../store/dlq';
@@ -95,18 +96,17 @@ function dlqFilters(query: URLSearchParams): RunFilters {
   return filters;
 }
 
-function withoutDlqMarker(filters: RunFilters): RunFilters {
-  const { inDlq: _inDlq, datesOnCompletion: _dates, ...rest } = filters;
-  return rest;
-}
-
-/** The DLQ entries a bulk request selects: by ids (all of them) or by filters in cursor/count batches. */
+/**
+ * The DLQ entries a bulk request selects: by ids (all of them), or by filters in cursor/count batches — with
+ * no filter, every entry, as at the real service (the SDK's `{all: true}` sends only `count`).
+ */
 function selectDlq(
   runtime: WorkflowRuntime,
   ctx: RequestContext,
-  what: string,
+  where: string,
   defaultCount: number | undefined,
 ): { runs: RunRecord[]; next?: number; byIds: boolean } {
+  refuseUnknownBulkParams(ctx.query, 'dlq', where);
   const filters = dlqFilters(ctx.query);
   if (filters.dlqIds) {
     const runs = [...new Set(filters.dlqIds)].map((id) => {
@@ -116,7 +116,6 @@ function selectDlq(
     });
     return { runs, byIds: true };
   }
-  requireFilterOrAll(ctx.query, withoutDlqMarker(filters), what);
   const count = integer(ctx.query, 'count', 1, 100_000) ?? defaultCount ?? Number.MAX_SAFE_INTEGER;
   return { ...runtime.store.listRuns(filters, cursor(ctx.query), Math.min(count, 1_000_000)), byIds: false };
 }
@@ -305,7 +304,7 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
     return { status: 200, body: { deleted: 1 } };
   });
   router.add('DELETE', '/v2/workflows/dlq', async (ctx) => {
-    const { runs, next } = selectDlq(runtime, ctx, 'delete DLQ entries', 100);
+    const { runs, next } = selectDlq(runtime, ctx, 'DELETE /v2/workflows/dlq', 100);
     return {
       status: 200,
       body: { deleted: await remove(runs), cursor: next !== undefined ? String(next) : '' },
@@ -314,7 +313,7 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
   for (const action of ['restart', 'resume'] as const) {
     const run = action === 'restart' ? restart : resume;
     router.add('POST', `/v2/workflows/dlq/${action}`, async (ctx) => {
-      const { runs, next, byIds } = selectDlq(runtime, ctx, `${action} DLQ runs`, undefined);
+      const { runs, next, byIds } = selectDlq(runtime, ctx, `POST /v2/workflows/dlq/${action}`, undefined);
       const workflowRuns = await run(runtime, ctx, runs, byIds);
       return { status: 200, body: { workflowRuns, cursor: next !== undefined ? String(next) : '' } };
     });
@@ -327,6 +326,7 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
   router.add('POST', '/v2/workflows/dlq/callback/:dlqId', async (ctx) => retryFailure(runtime, one(ctx)));
 
   router.add('DELETE', '/v2/workflows/runs', async (ctx) => {
+    refuseUnknownBulkParams(ctx.query, 'cancel', 'DELETE /v2/workflows/runs');
     const ids = multi(ctx.query, 'workflowRunIds');
     let runs: RunRecord[];
     if (ids) {
@@ -343,7 +343,7 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
           return path;
         });
       }
-      requireFilterOrAll(ctx.query, filters, 'cancel workflow runs');
+      // No filter: every active run (up to `count`), as at the real service.
       const count = integer(ctx.query, 'count', 1, 100_000) ?? 100;
       runs = runtime.store.listRuns({ ...filters, runState: ['RUN_STARTED'] }, undefined, count).runs;
     }

@@ -338,8 +338,12 @@ export function runRoutes(router: Router, runtime: WorkflowRuntime): void {
     }
     const cancel = cancelParam === 'true';
     const run = runtime.store.activeRun(runId);
+    // Finishing a run that has already ended (the SDK finishes again when a delivery it finished in is
+    // delivered again) succeeds and changes nothing: the SDK expects success.
+    const finishedAlready = (): Reply => ({ status: 200, body: {} });
     if (!run) {
       const known = runtime.store.latestRun(runId);
+      if (known && !cancel) return finishedAlready();
       if (!known && cancel) throw new HttpError(404, `workflow run '${runId}' not found`);
       // The SDK reads 400 as "already ended" (a 404 would make it fail and retry).
       throw new HttpError(400, `workflow run '${runId}' is not active (${known?.state ?? 'unknown'})`);
@@ -352,7 +356,10 @@ export function runRoutes(router: Router, runtime: WorkflowRuntime): void {
       null,
       cancel ? canceledEvent(ctx, 'run', runtime.clock.now()) : undefined,
     );
-    if (!ended) throw new HttpError(400, `workflow run '${runId}' is not active`);
+    if (!ended) {
+      if (!cancel) return finishedAlready();
+      throw new HttpError(400, `workflow run '${runId}' is not active`);
+    }
     return { status: 200, body: {} };
   });
   router.add('GET', '/v2/workflows/runs/:id', (ctx) => {
