@@ -45,6 +45,7 @@ test('the Messages area has one tab per job, addressable by URL', async ({ app }
     'Batch',
     'Webhook intake',
     'Logs',
+    'Schedules',
     'Queues',
     'Signing keys',
   ]);

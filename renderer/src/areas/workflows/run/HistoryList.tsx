@@ -4,7 +4,7 @@
 import { memo, useCallback, useMemo, useRef } from 'react';
 import type { HistoryEntry, RunHistory } from '../../../../../shared/workflows/history';
 import type { RunRef } from '../../../../../shared/workflows/types';
-import { formatClock, formatTime } from '../../../ui/format';
+import { formatClock, formatTime, plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
 import { onListKeys, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
@@ -37,7 +37,7 @@ export function HistoryList({
   return (
     <div className="wf-history">
       <div className="wf-history-head faint">
-        {entries.length.toLocaleString()} entries, {counts.toLocaleString()} delivery attempts
+        {plural(entries.length, 'entry', 'entries')}, {plural(counts, 'delivery attempt')}
         {history.complete
           ? ''
           : ' — this service does not report delivery durations or who triggered or canceled a run; the history holds what its record says'}
