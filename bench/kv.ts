@@ -6,6 +6,8 @@
 //   straight to the same Redis for reference.
 // - Pipelines: /pipeline with 100 commands per request vs `redis-benchmark -P 100` (budget ≥ 40 % of its
 //   commands/s).
+// - JSON: JSON.SET and JSON.GET of a small document (the SDK's POST / form) vs plain SET and GET of the same
+//   text in the same rounds (budget ≥ 50 % each): the JSON commands run as a Lua script in Redis.
 // - MONITOR: a deliberately slow monitor client while the bridge serves GETs; the bridge's RSS must stay
 //   under 200 MB (lines are dropped with a notice instead of buffered).
 //
@@ -387,6 +389,46 @@ export async function run(args: string[]): Promise<void> {
     row('redis-benchmark GET -c 50 (no HTTP)', `${fmt(rbGet.perSecond)} req/s`, '(reference)');
     row('redis-benchmark SET -c 50 (no HTTP)', `${fmt(rbSet.perSecond)} req/s`, '(reference)');
 
+    // JSON: the script's cost over plain commands on the same text, in the SDK's form, per round.
+    const doc = JSON.stringify({
+      name: 'Ada',
+      age: 36,
+      tags: ['math', 'engines'],
+      address: { city: 'London' },
+    });
+    await kv.admin(['SET', 'bench:text', doc]);
+    const post = (command: string[]) =>
+      runLoad({ ...base, url: kv.url, path: '/', method: 'POST', body: JSON.stringify(command) });
+    const json = await inRounds(async () => ({
+      set: await post(['SET', 'bench:text', doc]),
+      jsonSet: await post(['JSON.SET', 'bench:doc', '$', doc]),
+      get: await post(['GET', 'bench:text']),
+      jsonGet: await post(['JSON.GET', 'bench:doc']),
+      jsonGetPath: await post(['JSON.GET', 'bench:doc', '$.address.city']),
+    }));
+    const vs = (runs: LoadResult[], baseline: LoadResult[]): number =>
+      median(runs.map((r, i) => r.perSecond / baseline[i]!.perSecond));
+    // CPU per request of the bridge and redis-server together (the script runs in redis-server).
+    const cpuVs = (runs: LoadResult[], baseline: LoadResult[]): string => {
+      const both = (r: LoadResult): number | undefined =>
+        r.redisMicros === undefined ? undefined : r.serverMicros! + r.redisMicros;
+      const a = runs.map(both);
+      const b = baseline.map(both);
+      if (a.includes(undefined) || b.includes(undefined)) return '';
+      return `, CPU-normalized ${pct(median(b as number[]) / median(a as number[]))}`;
+    };
+    row(`plain SET (POST /, ${doc.length} B)`, rate(json.set, 'req/s'), '(baseline)', json.set);
+    row(`plain GET (POST /)`, rate(json.get, 'req/s'), '(baseline)', json.get);
+    for (const [label, what, runs, baseline] of [
+      ['JSON.SET k $ doc', 'JSON.SET vs SET', json.jsonSet, json.set],
+      ['JSON.GET k', 'JSON.GET vs GET', json.jsonGet, json.get],
+      ['JSON.GET k $.address.city', '', json.jsonGetPath, json.get],
+    ] as const) {
+      const detail = `${pct(vs(runs, baseline))} of plain ${baseline === json.set ? 'SET' : 'GET'}${cpuVs(runs, baseline)}`;
+      row(label, rate(runs, 'req/s'), detail, runs);
+      if (what) budget(`${what} >= 50 %`, vs(runs, baseline) >= 0.5, detail);
+    }
+
     // Pipelines: redis-benchmark -P 100 and the bridge with 100 commands per request, per round.
     const hundred = (cmd: string[]): string => JSON.stringify(Array.from({ length: 100 }, () => cmd));
     const pipeline = (body: string) =>
@@ -475,6 +517,7 @@ export async function run(args: string[]): Promise<void> {
       ...single.get,
       ...single.set,
       ...single.json,
+      ...Object.values(json).flat(),
       ...piped.get,
       ...piped.set,
       monitored,
