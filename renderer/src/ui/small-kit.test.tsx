@@ -1,8 +1,7 @@
-// The small ui pieces: a busy Button is off, Form submits without navigating, ToolbarSearch, ChartFrame.
+// The small ui pieces: a busy Button is off, Form submits without navigating, ToolbarSearch.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { Button } from './Button';
-import { ChartFrame } from './ChartFrame';
 import { Form } from './Form';
 import { ToolbarSearch } from './ToolbarInput';
 
@@ -57,19 +56,5 @@ describe('ToolbarSearch', () => {
     expect(labels[0]!.querySelector('svg')).not.toBeNull();
     expect(labels[1]!.querySelector('svg')).toBeNull();
     expect(labels[1]!.className).toBe('toolbar-search wide');
-  });
-});
-
-describe('ChartFrame', () => {
-  it('is one named image drawn at its own pixel size', () => {
-    render(
-      <ChartFrame className="sparkline" width={120} height={24} label="Lines per second">
-        <polyline points="0,1 2,3" />
-      </ChartFrame>,
-    );
-    const chart = screen.getByRole('img', { name: 'Lines per second' });
-    expect(chart.getAttribute('viewBox')).toBe('0 0 120 24');
-    expect(chart.getAttribute('width')).toBe('120');
-    expect(chart.querySelector('polyline')).not.toBeNull();
   });
 });

@@ -1,5 +1,10 @@
-// A tiny SVG line chart (lines/s over the last minute): one polyline, no chart library needed for it.
-import { ChartFrame } from '../../../ui/ChartFrame';
+// The monitor's lines per second over the last minute: a compact chart (ui/Chart), one point per second,
+// x counted in seconds before now.
+import { useMemo } from 'react';
+import { Chart, type ChartSeries } from '../../../ui/Chart';
+
+const SERIES: readonly ChartSeries[] = [{ label: 'Lines/s', color: '--accent' }];
+const secondsAgo = (x: number) => (x === 0 ? 'last second' : `${-x} s before`);
 
 export function Sparkline({
   values,
@@ -7,20 +12,23 @@ export function Sparkline({
   width = 120,
   height = 24,
 }: {
+  /** Per second, oldest first, the last one the latest whole second. */
   values: readonly number[];
   label: string;
   width?: number;
   height?: number;
 }) {
-  const max = Math.max(1, ...values);
-  const step = values.length > 1 ? width / (values.length - 1) : width;
-  const points = values
-    .map((value, i) => `${(i * step).toFixed(1)},${(height - 1 - (value / max) * (height - 2)).toFixed(1)}`)
-    .join(' ');
+  const data = useMemo(() => [values.map((_, i) => i - (values.length - 1)), values], [values]);
   return (
-    <ChartFrame className="sparkline" width={width} height={height} label={label}>
-      <title>{`${label}: peak ${max.toLocaleString()}`}</title>
-      <polyline points={points} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
-    </ChartFrame>
+    <Chart
+      compact
+      className="sparkline"
+      label={label}
+      series={SERIES}
+      data={data}
+      xLabel={secondsAgo}
+      width={width}
+      height={height}
+    />
   );
 }
