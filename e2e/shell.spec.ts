@@ -47,6 +47,7 @@ test('the Messages area has one tab per job, addressable by URL', async ({ app }
     'Logs',
     'Schedules',
     'Queues',
+    'Flow control',
     'Signing keys',
   ]);
   await expect(tabs.getByRole('tab', { name: 'Compose' })).toHaveAttribute('aria-selected', 'true');

@@ -11,6 +11,7 @@ export const AREA_TABS = {
     { id: 'logs', label: 'Logs' },
     { id: 'schedules', label: 'Schedules' },
     { id: 'queues', label: 'Queues' },
+    { id: 'flow-control', label: 'Flow control' },
     { id: 'keys', label: 'Signing keys' },
   ],
   workflows: [

@@ -34,6 +34,7 @@ export const GroupIcon = icon(
   ],
   'GroupIcon',
 );
+export const GaugeIcon = icon(['M3.34 19a10 10 0 1 1 17.32 0', 'M12 14l4-5'], 'GaugeIcon');
 export const WorkflowIcon = icon(['M3 5h6v6H3z', 'M15 13h6v6h-6z', 'M9 8h3a3 3 0 0 1 3 3v5'], 'WorkflowIcon');
 export const InboxIcon = icon(
   [

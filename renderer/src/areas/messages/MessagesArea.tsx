@@ -9,5 +9,6 @@ export default tabbedArea('messages', 'Publish, batch, schedule, follow deliveri
   logs: () => import('./logs/LogsTab'),
   schedules: () => import('./schedules/SchedulesTab'),
   queues: () => import('./queues/QueuesTab'),
+  'flow-control': () => import('./flow-control/FlowControlTab'),
   keys: () => import('./keys/SigningKeysTab'),
 });

@@ -259,6 +259,7 @@ const LOG_TEXT_FILTERS: TextFilter<LogFilterDraft>[] = [
   { key: 'queueName', label: 'Queue', placeholder: 'emails' },
   { key: 'scheduleId', label: 'Schedule', placeholder: 'scd_…' },
   { key: 'label', label: 'Label', placeholder: 'nightly, …' },
+  { key: 'flowControlKey', label: 'Flow-control key', placeholder: 'tenant-42' },
 ];
 
 function LogFilterBar() {

@@ -26,6 +26,7 @@ export interface LogFilterDraft {
   queueName: string;
   scheduleId: string;
   label: string;
+  flowControlKey: string;
   /** `datetime-local` values, local time. */
   from: string;
   to: string;
@@ -41,6 +42,7 @@ export const EMPTY_DRAFT: LogFilterDraft = {
   queueName: '',
   scheduleId: '',
   label: '',
+  flowControlKey: '',
   from: '',
   to: '',
   run: null,
@@ -57,6 +59,7 @@ export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput;
     queueName: splitList(draft.queueName),
     scheduleId: splitList(draft.scheduleId),
     label: splitList(draft.label),
+    flowControlKey: splitList(draft.flowControlKey),
     fromDate,
     toDate,
   };

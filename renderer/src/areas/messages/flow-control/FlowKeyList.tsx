@@ -1,0 +1,128 @@
+// The virtualized list of flow-control keys (thousands scroll smoothly: only the rows on screen are in the
+// DOM): each key's state, what waits, in flight against parallelism and the rate used in the current
+// period against its limit. Arrow keys (and j/k) move through the keys and open them.
+import { memo, useCallback, useRef } from 'react';
+import type { FlowControlInfo } from '../../../../../shared/messages/flow-control';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { movedIndex, onListKeys, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
+import { periodText, usage } from './flow-control-model';
+import { FlowKeyBadges } from './FlowKeyBadges';
+
+export const FLOW_KEY_ROW_HEIGHT = 44;
+
+export function FlowKeyList({
+  keys,
+  selectedKey,
+  compact,
+  onOpen,
+}: {
+  profile: ProfileView;
+  keys: readonly FlowControlInfo[];
+  selectedKey?: string;
+  /** Narrow, beside an open key. */
+  compact: boolean;
+  onOpen: (key: string) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
+  const getItemKey = useCallback((index: number) => keys[index]?.flowControlKey ?? index, [keys]);
+  const rows = useVirtualRows(scrollRef, { count: keys.length, rowHeight: FLOW_KEY_ROW_HEIGHT, getItemKey });
+  const selectedIndex = keys.findIndex((key) => key.flowControlKey === selectedKey);
+  const move = (delta: number) => {
+    const index = movedIndex(selectedIndex, delta, keys.length);
+    const key = keys[index];
+    if (!key) return;
+    onOpen(key.flowControlKey);
+    rows.virtualizer.scrollToIndex(index, { align: 'auto' });
+  };
+
+  return (
+    <div className={compact ? 'fc-list-wrap fc-list-compact' : 'fc-list-wrap'}>
+      <div className="list-row list-row-head fc-row" role="presentation">
+        <span>Key</span>
+        <span className="num">Waiting</span>
+        <span>In flight</span>
+        {compact ? null : <span>Rate in this period</span>}
+      </div>
+      <div
+        ref={scrollRef}
+        className="fc-list"
+        role="listbox"
+        aria-label="Flow-control keys"
+        tabIndex={0}
+        data-testid="fc-list"
+        data-rows={keys.length}
+        onKeyDown={onListKeys(move)}
+      >
+        <VirtualRows rows={rows}>
+          {(index) => {
+            const key = keys[index];
+            return key ? (
+              <FlowKeyRow
+                info={key}
+                selected={key.flowControlKey === selectedKey}
+                compact={compact}
+                onOpen={onOpen}
+              />
+            ) : null;
+          }}
+        </VirtualRows>
+      </div>
+    </div>
+  );
+}
+
+const FlowKeyRow = memo(function FlowKeyRow({
+  info,
+  selected,
+  compact,
+  onOpen,
+}: {
+  info: FlowControlInfo;
+  selected: boolean;
+  compact: boolean;
+  onOpen: (key: string) => void;
+}) {
+  const inflight = usage(info.parallelismCount, info.parallelismMax);
+  const rate = usage(info.rateCount, info.rateMax);
+  return (
+    <div
+      className="list-row fc-row"
+      role="option"
+      aria-selected={selected}
+      aria-label={`Key ${info.flowControlKey}`}
+      data-key={info.flowControlKey}
+      onClick={() => onOpen(info.flowControlKey)}
+    >
+      <span className="fc-row-key">
+        <span className="mono fc-key-name">{info.flowControlKey}</span>
+        <FlowKeyBadges info={info} />
+      </span>
+      <span className={info.waitListSize > 0 ? 'num fc-waiting has-waiting' : 'num fc-waiting'}>
+        {info.waitListSize.toLocaleString()}
+      </span>
+      <Meter text={inflight.text} ratio={inflight.ratio} label="In flight" />
+      {compact ? null : (
+        <Meter
+          text={info.rateMax > 0 ? `${rate.text} ${periodText(info.ratePeriod)}` : rate.text}
+          ratio={rate.ratio}
+          label="Rate used"
+        />
+      )}
+    </div>
+  );
+});
+
+/** A count against its limit as text and a thin bar (full when the limit is reached). */
+export function Meter({ text, ratio, label }: { text: string; ratio: number | undefined; label: string }) {
+  return (
+    <span className="fc-meter" aria-label={`${label}: ${text}`}>
+      <span className="fc-meter-text">{text}</span>
+      {ratio === undefined ? null : (
+        <span className={ratio >= 1 ? 'fc-meter-bar is-full' : 'fc-meter-bar'}>
+          <span style={{ width: `${Math.round(ratio * 100)}%` }} />
+        </span>
+      )}
+    </span>
+  );
+}
