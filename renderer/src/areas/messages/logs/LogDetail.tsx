@@ -18,6 +18,7 @@ import { HeadersView } from '../../../ui/HeadersView';
 import { Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
+import { FlowKeyFact } from '../flow-control/FlowKeyFact';
 import { attemptCount, FINAL_STATES, groupByMessage } from './group-events';
 import { StateBadge } from './StateBadge';
 
@@ -102,6 +103,11 @@ export function LogDetail({
                 ) : undefined}
               </Fact>
               <Fact label="Queue" value={first.queueName} />
+              <FlowKeyFact
+                flowKey={first.flowControlKey}
+                messageId={messageId}
+                pending={!FINAL_STATES.has(latest.state)}
+              />
               <Fact label="Schedule">
                 {first.scheduleId ? (
                   <a className="mono" href={`#/messages/schedules/${encodeURIComponent(first.scheduleId)}`}>

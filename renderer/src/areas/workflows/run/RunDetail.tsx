@@ -25,6 +25,7 @@ import { InAppLink } from '../../../ui/InAppLink';
 import { Badge, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
+import { FlowKeyFact } from '../../messages/flow-control/FlowKeyFact';
 import { showRunMessages } from '../../messages/logs/log-filters';
 import { WfStateBadge } from '../StateBadge';
 import { formatDuration } from './duration';
@@ -237,7 +238,11 @@ function RunBody({
               ))
             : undefined}
         </Fact>
-        <Fact label="Flow-control key" mono value={run.flowControlKey} />
+        <FlowKeyFact
+          flowKey={run.flowControlKey}
+          messageId={run.steps.find((group) => group.type === 'next')?.steps[0]?.messageId}
+          pending={running}
+        />
         <Fact label="Caller IP" mono value={run.workflowRunCallerIp} />
         <Fact label="Invoked by">
           {run.invoker ? (

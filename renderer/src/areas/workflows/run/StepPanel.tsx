@@ -3,6 +3,7 @@
 // (a link), and every failed attempt with its error.
 import { sleepMs } from '../../../../../shared/workflows/history';
 import type { StepError, WorkflowRunLog } from '../../../../../shared/workflows/types';
+import { FlowKeyFact } from '../../messages/flow-control/FlowKeyFact';
 import { Fact } from '../../../ui/Fact';
 import { formatRelative, formatTime } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
@@ -68,6 +69,13 @@ export function StepPanel({
           label="Recorded"
           value={step ? `${formatTime(step.createdAt)} (${formatRelative(step.createdAt)})` : undefined}
         />
+        {next ? (
+          <FlowKeyFact
+            flowKey={run?.flowControlKey}
+            messageId={next.messageId}
+            pending={next.state === 'STEP_PROGRESS' || next.state === 'STEP_RETRY'}
+          />
+        ) : null}
         <Fact label="Parallel branches" value={step && step.concurrent > 1 ? step.concurrent : undefined} />
         <Fact label="Retries (max)" value={step?.retries ?? next?.retries} />
         <Fact label="Retry delay" value={step?.retryDelay ?? next?.retryDelay} />
