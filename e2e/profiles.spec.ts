@@ -3,29 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { expect, test, waitForStack } from './fixtures';
-import { useAsReadOnlyProduction } from './support/profiles';
+import { createProfile, E2E_KV_TOKEN, E2E_TOKEN, useAsReadOnlyProduction } from './support/profiles';
 
-const TOKEN = 'SY-E2E-TOKEN-7c1d9e3f5a2b4c6d';
-const KV_TOKEN = 'SY-E2E-KVTOKEN-0a9b8c7d6e5f4a3b';
-
-async function createProfile(
-  page: Page,
-  name: string,
-  options: { env?: 'Dev' | 'Prod'; messagesUrl?: string } = {},
-) {
-  await page.getByRole('button', { name: 'New profile' }).click();
-  const form = page.getByRole('form', { name: 'New profile' });
-  await form.getByLabel('Name').fill(name);
-  if (options.env) await form.getByRole('button', { name: options.env, exact: true }).click();
-  if (options.messagesUrl) {
-    await form.getByLabel('Region').selectOption('custom');
-    await form.getByLabel('Base URL').fill(options.messagesUrl);
-  }
-  await form.getByLabel('Message token', { exact: true }).fill(TOKEN);
-  await form.getByLabel('KV standard token', { exact: true }).fill(KV_TOKEN);
-  await form.getByRole('button', { name: 'Create profile' }).click();
-  await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
-}
+const TOKEN = E2E_TOKEN;
+const KV_TOKEN = E2E_KV_TOKEN;
 
 /** Everything the renderer can read: DOM (with input values), storage, IndexedDB. */
 async function rendererVisibleText(page: Page): Promise<string> {

@@ -10,3 +10,27 @@ export async function useAsReadOnlyProduction(page: Page, profile: string): Prom
   await expect(page.getByText('Profile saved')).toBeVisible();
   await page.getByRole('button', { name: 'Use this profile' }).click();
 }
+
+/** The tokens a profile made by createProfile carries unless told otherwise (profiles.spec.ts checks them). */
+export const E2E_TOKEN = 'SY-E2E-TOKEN-7c1d9e3f5a2b4c6d';
+export const E2E_KV_TOKEN = 'SY-E2E-KVTOKEN-0a9b8c7d6e5f4a3b';
+
+/** Creates a profile on the Profiles page (which must be open) and waits until it is saved. */
+export async function createProfile(
+  page: Page,
+  name: string,
+  options: { env?: 'Dev' | 'Prod'; messagesUrl?: string; messageToken?: string } = {},
+): Promise<void> {
+  await page.getByRole('button', { name: 'New profile' }).click();
+  const form = page.getByRole('form', { name: 'New profile' });
+  await form.getByLabel('Name').fill(name);
+  if (options.env) await form.getByRole('button', { name: options.env, exact: true }).click();
+  if (options.messagesUrl) {
+    await form.getByLabel('Region').selectOption('custom');
+    await form.getByLabel('Base URL').fill(options.messagesUrl);
+  }
+  await form.getByLabel('Message token', { exact: true }).fill(options.messageToken ?? E2E_TOKEN);
+  await form.getByLabel('KV standard token', { exact: true }).fill(E2E_KV_TOKEN);
+  await form.getByRole('button', { name: 'Create profile' }).click();
+  await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+}
