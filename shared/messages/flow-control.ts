@@ -131,7 +131,7 @@ export interface FlowControlHistory {
  * `GET /local/flowControl/{key}/messages/{messageId}`). `waiting` is false when the key does not hold it
  * (not due yet, in flight, or finished).
  */
-export interface FlowControlHold {
+export interface FlowControlMessageHold {
   flowControlKey: string;
   messageId: string;
   waiting: boolean;

@@ -6,7 +6,7 @@
 import {
   checkFlowControlPin,
   type FlowControlHistory,
-  type FlowControlHold,
+  type FlowControlMessageHold,
   type FlowControlInfo,
   type FlowControlPin,
   MAX_FLOW_CONTROL_KEY_LENGTH,
@@ -149,7 +149,7 @@ export function flowControlRoutes(router: Router, service: ServiceContext): void
     const { isPaused } = info(key);
     const messageId = ctx.params.messageId as string;
     const hold = engine.flowHold(messageId);
-    const body: FlowControlHold = {
+    const body: FlowControlMessageHold = {
       flowControlKey: key,
       messageId,
       waiting: hold?.key === key,

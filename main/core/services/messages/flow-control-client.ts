@@ -4,7 +4,7 @@ import { BridgeError } from '../../../../shared/bridge/errors';
 import type { FlowControlOverview } from '../../../../shared/bridge/procedures/messages/flow-control';
 import type {
   FlowControlHistory,
-  FlowControlHold,
+  FlowControlMessageHold,
   FlowControlInfo,
   FlowControlPin,
   FlowControlUnpin,
@@ -108,8 +108,8 @@ export class FlowControlClient {
   }
 
   /** Whether the key holds the message now (local stack only; null elsewhere). */
-  hold(key: string, messageId: string): Promise<FlowControlHold | null> {
-    return this.local<FlowControlHold>(key, `/messages/${enc(messageId)}`);
+  hold(key: string, messageId: string): Promise<FlowControlMessageHold | null> {
+    return this.local<FlowControlMessageHold>(key, `/messages/${enc(messageId)}`);
   }
 
   /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowControlOverview } from '../../../../shared/bridge/procedures/messages/flow-control';
 import type {
   FlowControlHistory,
-  FlowControlHold,
+  FlowControlMessageHold,
   FlowControlInfo,
 } from '../../../../shared/messages/flow-control';
 import {
@@ -79,7 +79,7 @@ describe('flow-control handlers against the local stack', () => {
       },
     ]);
     expect(
-      await call<FlowControlHold>('messages.flowControl.hold', {
+      await call<FlowControlMessageHold>('messages.flowControl.hold', {
         key: 'tenant-1',
         messageId: held.messageId,
       }),

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import {
   checkFlowControlPin,
   type FlowControlHistory,
-  type FlowControlHold,
+  type FlowControlMessageHold,
   type FlowControlInfo,
   type GlobalParallelismInfo,
   MAX_FLOW_CONTROL_KEY_LENGTH,
@@ -54,7 +54,7 @@ export const flowControlProcedures = {
   /** The key's waiting and delivered counts over the last minutes; null where the service keeps none. */
   'messages.flowControl.history': call<FlowControlHistory | null>()(keyInput, 'read'),
   /** Whether the key holds this message now, and how many wait ahead of it; null where unknown. */
-  'messages.flowControl.hold': call<FlowControlHold | null>()(
+  'messages.flowControl.hold': call<FlowControlMessageHold | null>()(
     keyInput.extend({ messageId: z.string().min(1).max(200) }),
     'read',
   ),

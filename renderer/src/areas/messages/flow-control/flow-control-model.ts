@@ -3,7 +3,7 @@
 import { tryParseDuration } from '../../../../../shared/duration';
 import {
   checkFlowControlPin,
-  type FlowControlHold,
+  type FlowControlMessageHold,
   type FlowControlInfo,
   type FlowControlPin,
 } from '../../../../../shared/messages/flow-control';
@@ -73,7 +73,7 @@ export function explainKey(key: FlowControlInfo): string {
 }
 
 /** Why one message of the key is not delivered yet. */
-export function explainHold(hold: FlowControlHold): string {
+export function explainHold(hold: FlowControlMessageHold): string {
   if (!hold.waiting) {
     return 'This key does not hold the message now: it is not due yet, in flight, or finished.';
   }
