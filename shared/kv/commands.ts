@@ -162,6 +162,30 @@ GEODIST|geo|r|key member1 member2 [M|KM|FT|MI]|Distance between two members
 GEOHASH|geo|r|key member [member …]|Geohash strings of members
 GEOPOS|geo|r|key member [member …]|Longitude and latitude of members
 GEOSEARCH|geo|r|key FROMMEMBER m|FROMLONLAT lon lat BYRADIUS r unit|BYBOX w h unit [ASC|DESC] [COUNT n] [WITHCOORD] [WITHDIST]|Searches within an area
+JSON.SET|json|w|key path value [NX|XX]|Sets a JSON value at a path (a new document at $)
+JSON.GET|json|r|key [INDENT i] [NEWLINE n] [SPACE s] [path …]|Returns the JSON at one or more paths
+JSON.MGET|json|r|key [key …] path|Returns the JSON at a path of several documents
+JSON.MSET|json|w|key path value [key path value …]|Sets JSON values of several documents atomically
+JSON.MERGE|json|w|key path value|Merges a JSON value into the document (RFC 7396; null removes)
+JSON.DEL|json|w|key [path]|Deletes the values at a path (the key at $); returns how many
+JSON.FORGET|json|w|key [path]|The same as JSON.DEL
+JSON.TYPE|json|r|key [path]|Returns the JSON type of the values at a path
+JSON.STRLEN|json|r|key [path]|Returns the length of JSON strings at a path
+JSON.STRAPPEND|json|w|key [path] value|Appends a JSON string to the strings at a path
+JSON.NUMINCRBY|json|w|key path number|Adds a number to the numbers at a path
+JSON.NUMMULTBY|json|w|key path number|Multiplies the numbers at a path
+JSON.TOGGLE|json|w|key path|Flips the booleans at a path
+JSON.CLEAR|json|w|key [path]|Empties arrays and objects and zeroes numbers at a path
+JSON.OBJKEYS|json|r|key [path]|Returns the member names of the objects at a path
+JSON.OBJLEN|json|r|key [path]|Returns the number of members of the objects at a path
+JSON.ARRAPPEND|json|w|key path value [value …]|Appends JSON values to the arrays at a path
+JSON.ARRINDEX|json|r|key path value [start [stop]]|Returns the first index of a JSON value in the arrays at a path
+JSON.ARRINSERT|json|w|key path index value [value …]|Inserts JSON values into the arrays at a path
+JSON.ARRLEN|json|r|key [path]|Returns the length of the arrays at a path
+JSON.ARRPOP|json|w|key [path [index]]|Removes and returns an item of the arrays at a path
+JSON.ARRTRIM|json|w|key path start stop|Keeps only a range of the arrays at a path
+JSON.RESP|json|r|key [path]|Returns the JSON at a path in RESP form
+JSON.DEBUG|json|r|MEMORY key [path]|Memory used by the JSON at a path
 PUBLISH|pubsub|w|channel message|Posts a message to a channel; returns the number of receivers
 PUBSUB|pubsub|r|CHANNELS [pattern]|NUMSUB [channel …]|NUMPAT|Inspects the pub/sub system
 EVAL|scripting|w|script numkeys [key …] [arg …]|Runs a Lua script
