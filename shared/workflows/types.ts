@@ -88,7 +88,8 @@ export interface StepLog {
   createdAt: number;
   /**
    * The step's result as the service stores it: a string (often JSON text; the Initial step's is the
-   * trigger payload). Absent when `trimBody` excluded it or the step has not finished.
+   * trigger payload). Always whole — `trimBody` governs request and response bodies, not outputs; absent
+   * while the step has not finished.
    */
   out?: string;
   /** 1 for a sequential step; the number of branches for a parallel one. */

@@ -8,6 +8,14 @@ export const MAX_BACKOFF_MS = 86_400_000;
 /** The vendor documents e^(2.5·n) (its table 12 s, 2m28s, 30m8s, 6h7m, 24h matches 2.5); the seed says 2. */
 export const DEFAULT_BACKOFF_FACTOR = 2.5;
 
+/**
+ * The default backoff as an `Upstash-Retry-Delay` expression (milliseconds; `retried` = retries made so far):
+ * what a workflow step's `retryDelay` shows when its run set none.
+ */
+export function defaultBackoffExpression(factor: number): string {
+  return `min(${MAX_BACKOFF_MS}, 1000 * exp(${factor} * (retried + 1)))`;
+}
+
 const RETRY_AFTER_HEADERS = [
   'retry-after',
   'x-ratelimit-reset',

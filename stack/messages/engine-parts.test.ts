@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
-import { nextDelayMs, retryAfterFromResponse } from './backoff';
+import { parseRetryDelay } from '../../shared/retry-delay';
+import { defaultBackoffExpression, nextDelayMs, retryAfterFromResponse } from './backoff';
 import { MinHeap } from './heap';
 import { destinationQuery, parseDestination, PublishError } from './publish-request';
 import { bodyHash, signDelivery } from './signing';
@@ -23,6 +24,15 @@ describe('backoff', () => {
     const delays = [0, 1, 2, 3, 4].map((retried) => nextDelayMs({ retried, factor: 2.5, now: 0 }));
     expect(delays).toEqual([12_182, 148_413, 1_808_042, 22_026_466, 86_400_000]);
     expect(nextDelayMs({ retried: 0, factor: 2, now: 0 })).toBe(7_389);
+  });
+
+  it('written as a retry-delay expression, gives the same delays (what workflow logs show as retryDelay)', () => {
+    for (const factor of [2.5, 0.001]) {
+      const expression = parseRetryDelay(defaultBackoffExpression(factor));
+      for (let retried = 0; retried < 6; retried++) {
+        expect(Math.round(expression.evaluate(retried))).toBe(nextDelayMs({ retried, factor, now: 0 }));
+      }
+    }
   });
 
   it('prefers Retry-After-like headers, then the expression', () => {

@@ -15,7 +15,7 @@ import type { EventData } from '../store/events';
 import { FlowKeyTable } from '../store/flow-keys';
 import type { MessageRecord, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
-import { nextDelayMs } from './backoff';
+import { defaultBackoffExpression, nextDelayMs } from './backoff';
 import type { DeliveryResponse, OutgoingRequest, Transport } from './delivery';
 import type { FlowControlWrite } from './flow-control-writes';
 import { type FlowControl, FlowGate, type FlowState } from './flow-gate';
@@ -775,6 +775,11 @@ export class Engine {
     }
     if (writes.length > 0) await this.options.writer.commitAll(writes);
     return count;
+  }
+
+  /** The default backoff of messages without a retry delay, as a retry-delay expression. */
+  defaultRetryDelay(): string {
+    return defaultBackoffExpression(this.options.backoffFactor);
   }
 
   isPending(id: string): boolean {

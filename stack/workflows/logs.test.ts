@@ -18,21 +18,34 @@ async function ids(query: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  ({ stack, app } = await startStackWithApp({
-    '/ok': { fn: async (context) => context.run('only', () => ({ big: 'x'.repeat(50) })) },
-    '/retrying': {
-      fn: async (context) => {
-        await context.run('always-fails', () => {
-          throw new Error('still broken');
-        });
+  ({ stack, app } = await startStackWithApp(
+    {
+      '/ok': { fn: async (context) => context.run('only', () => ({ big: 'x'.repeat(50) })) },
+      '/retrying': {
+        fn: async (context) => {
+          await context.run('always-fails', () => {
+            throw new Error('still broken');
+          });
+        },
+      },
+      '/parallel-pending': {
+        fn: async (context) => {
+          await Promise.all([context.run('quick', () => 'q'), context.sleep('slow', 3600)]);
+        },
+      },
+      '/calls': {
+        fn: async (context) => {
+          const answer = await context.call<string>('ask', {
+            url: `${app.url}/echo`,
+            method: 'POST',
+            body: 'request-body',
+          });
+          return answer.body;
+        },
       },
     },
-    '/parallel-pending': {
-      fn: async (context) => {
-        await Promise.all([context.run('quick', () => 'q'), context.sleep('slow', 3600)]);
-      },
-    },
-  }));
+    { '/echo': () => ({ status: 200, body: 'response-body' }) },
+  ));
   start = Date.now();
   runs.ok = (
     await app.client.trigger({ url: `${app.url}/ok`, label: [label, 'ok'], body: 'hello' })
@@ -122,14 +135,19 @@ describe('filters', () => {
 });
 
 describe('the run record', () => {
-  it('bodies only with trimBody (cut to its length); every step field', async () => {
-    const hidden = (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runs.ok}`)).json.runs[0];
-    expect(hidden.steps[1].steps[0].out).toBeUndefined();
-    expect(hidden.workflowRunResponse).toBeUndefined();
-    const cut = (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runs.ok}&trimBody=5`)).json
-      .runs[0];
-    expect(cut.steps[0].steps[0].out).toBe('hello');
-    expect(cut.steps[1].steps[0].out).toBe('{"big');
+  it('outputs always, as the SDK reads them (client.logs() sends no trimBody); every step field', async () => {
+    // Issue 18 item 7: apps read step results from `out` and the run's result from workflowRunResponse.
+    const viaSdk = (await app.client.logs({ workflowRunId: runs.ok })).runs[0] as any;
+    expect(viaSdk.steps[0].steps[0].out).toBe('hello');
+    expect(viaSdk.steps[1].steps[0].out).toBe(JSON.stringify({ big: 'x'.repeat(50) }));
+    expect(JSON.parse(viaSdk.workflowRunResponse)).toEqual({ big: 'x'.repeat(50) });
+    // Every step shows the headers its delivery carried and a retry delay (the default backoff here).
+    for (const step of viaSdk.steps.flatMap((group: any) => group.steps)) {
+      expect(step.headers, step.stepName).toMatchObject({ 'Upstash-Workflow-Sdk-Version': ['1'] });
+      expect(step.retryDelay, step.stepName).toMatch(
+        /^min\(86400000, 1000 \* exp\([\d.]+ \* \(retried \+ 1\)\)\)$/,
+      );
+    }
     const full = await runLog(stack, runs.ok as string);
     expect(full).toMatchObject({
       workflowRunId: runs.ok,
@@ -151,6 +169,32 @@ describe('the run record', () => {
       createdAt: expect.any(Number),
     });
     expect((await runLog(stack, runs.flow as string)).flowControlKey).toBe(`fc-${label}`);
+  });
+
+  it('trimBody cuts the request and response bodies (and leaves them out by default), never outputs', async () => {
+    const runId = (await app.client.trigger({ url: `${app.url}/calls` })).workflowRunId;
+    await runWhen(stack, runId, (log) => log.workflowState === 'RUN_SUCCESS', 'call run');
+    const callStep = async (query: string): Promise<any> => {
+      const response = await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}${query}`);
+      const run = response.json.runs[0];
+      return {
+        run,
+        call: run.steps.flatMap((group: any) => group.steps).find((s: any) => s.stepType === 'Call'),
+      };
+    };
+    const plain = await callStep('');
+    expect(plain.call.callBody).toBeUndefined();
+    expect(plain.call.callResponseBody).toBeUndefined();
+    expect(JSON.parse(plain.call.out)).toMatchObject({ status: 200, body: 'response-body' });
+    expect(JSON.parse(plain.run.workflowRunResponse)).toBe('response-body');
+    const cut = await callStep('&trimBody=3');
+    expect([cut.call.callBody, cut.call.callResponseBody]).toEqual(['req', 'res']);
+    expect(JSON.parse(cut.call.out)).toMatchObject({ body: 'response-body' });
+    // A failed attempt's response body is a body too; its errors are listed either way.
+    const retrying = (await app.client.logs({ workflowRunId: runs.retrying })).runs[0] as any;
+    const next = retrying.steps.find((group: any) => group.type === 'next').steps[0];
+    expect(next.errors.length).toBeGreaterThan(0);
+    expect(next.errors[0]).toMatchObject({ status: 500, body: '' });
   });
 
   it('a retrying step: the next group with its errors, retry delay and next delivery time', async () => {

@@ -11,5 +11,6 @@ export function recordLive(runtime: WorkflowRuntime): RecordLive {
     flowHold: (messageId) => runtime.engine.flowHold(messageId),
     inflightSince: (messageId) => runtime.engine.inflightSince(messageId),
     history: (runSeq) => history.ofRun(runSeq),
+    defaultRetryDelay: runtime.engine.defaultRetryDelay(),
   };
 }

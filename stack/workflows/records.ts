@@ -25,6 +25,11 @@ export interface RecordLive {
   /** The start of a message's attempt in flight, before its ACTIVE event is written. */
   inflightSince?(messageId: string): number | undefined;
   history?(runSeq: number): RunHistoryEvent[];
+  /**
+   * The retry delay a step shows when its run set none: the engine's default backoff as an expression (the
+   * SDK's own test reads `retryDelay` as a string on every step).
+   */
+  defaultRetryDelay?: string;
 }
 
 /** A run log as the SDK reads it (deliveries and the lazy fetch): `[{messageId, body: base64, callType}]`. */
@@ -36,7 +41,11 @@ export function rawSteps(entries: LogEntry[]): { messageId: string; body: string
   }));
 }
 
-/** Bodies are cut to `trimBody` bytes; -1 leaves them out. */
+/**
+ * Request and response bodies (a call's, a failed attempt's, a failure callback's) are cut to `trimBody`
+ * characters; -1 (the default) leaves them out. Step outputs and the run's response are not bodies: they
+ * are always there, whole (the SDK's `client.logs()` sends no `trimBody`, and apps read results from them).
+ */
 function trim(text: string | undefined, trimBody: number): string | undefined {
   if (text === undefined || trimBody < 0) return undefined;
   return text.length > trimBody ? text.slice(0, trimBody) : text;
@@ -120,6 +129,7 @@ export function buildRunRecord(
   const historyOf = (entry: LogEntry): MessageHistory | undefined =>
     entry.messageSeq !== undefined ? histories.get(entry.messageSeq) : undefined;
   const retries = run.config.maxRetries;
+  const retryDelay = run.config.retryDelay ?? live?.defaultRetryDelay;
   const groups: StepLogGroup[] = [];
   const calls = new Map<string, Record<string, unknown>>();
   const callbacks = new Map<string, Record<string, unknown>>();
@@ -165,7 +175,7 @@ export function buildRunRecord(
       messageId: entry.messageId,
       createdAt: entry.createdAt,
       retries,
-      ...(run.config.retryDelay !== undefined ? { retryDelay: run.config.retryDelay } : {}),
+      ...(retryDelay !== undefined ? { retryDelay } : {}),
     };
     if (index === 0) {
       groups.push({
@@ -178,7 +188,7 @@ export function buildRunRecord(
             callType: 'step',
             state: 'STEP_SUCCESS',
             concurrent: 1,
-            out: trim(entry.body.toString('utf8'), trimBody),
+            out: entry.body.toString('utf8'),
             headers: run.config.header,
           },
         ],
@@ -201,9 +211,11 @@ export function buildRunRecord(
         callType: 'step',
         state: 'STEP_SUCCESS',
         concurrent,
+        // What the step's delivery carried: the trigger's forwarded headers (every step gets them).
+        headers: run.config.header,
       };
       const out = str(step.out);
-      if (out !== undefined) log.out = trim(out, trimBody);
+      if (out !== undefined) log.out = out;
       if (step.sleepFor !== undefined) log.sleepFor = step.sleepFor as number;
       if (step.sleepUntil !== undefined) log.sleepUntil = step.sleepUntil as number;
       // A sleep is not over until its delivery, which the step's own delay holds back, is due.
@@ -267,7 +279,7 @@ export function buildRunRecord(
     // the call's response, never a failed step. While the run waits on a retrying call, `next` names it.
     if (entry.callType === 'toCallback' && (state !== 'STEP_RETRY' || run.state !== 'RUN_STARTED')) return;
     const item: NextStepLog = { messageId: entry.messageId, state, retries, createdAt: entry.createdAt };
-    if (run.config.retryDelay !== undefined) item.retryDelay = run.config.retryDelay;
+    if (retryDelay !== undefined) item.retryDelay = retryDelay;
     const name = stepName(history);
     if (name !== undefined) item.stepName = name;
     if (entry.callType === 'toCallback') {
@@ -284,8 +296,8 @@ export function buildRunRecord(
       }
     }
     if (history && !history.done && history.dueAt > now) item.nextDeliveryTime = history.dueAt;
-    const errors = errorsOf(history, trimBody);
-    if (errors.length > 0) item.errors = errors;
+    // Every failed attempt's error; an empty list when none failed yet (the SDK reads an array).
+    item.errors = errorsOf(history, trimBody);
     next.push(item);
   });
 
@@ -327,10 +339,7 @@ export function buildRunRecord(
   };
   if (run.completedAt !== undefined) record.workflowRunCompletedAt = run.completedAt;
   if (run.callerIp !== undefined) record.workflowRunCallerIp = run.callerIp;
-  if (run.response !== undefined) {
-    const response = trim(run.response, trimBody);
-    if (response !== undefined) record.workflowRunResponse = response;
-  }
+  if (run.response !== undefined) record.workflowRunResponse = run.response;
   if (run.invoker) {
     record.invoker = {
       workflowRunId: run.invoker.workflowRunId,
