@@ -24,6 +24,7 @@ import { kvHandlers } from './services/kv/handlers';
 import { workflowHandlers } from './services/workflows/handlers';
 import { monitorHandlers } from './services/kv/monitor';
 import { pubsubHandlers } from './services/kv/pubsub';
+import { stackClockHandlers } from './services/stack-clock/handlers';
 
 export interface ConsoleCoreOptions {
   /** Where profiles.json lives: made private (0700, files 0600) at start-up. */
@@ -117,6 +118,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
       stack.on('change', onChange);
       return () => stack.off('change', onChange);
     },
+    ...stackClockHandlers({ profiles }),
 
     ...jobHandlers(jobs, { exportDir: join(options.dataDir, 'exports') }),
 

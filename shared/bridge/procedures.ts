@@ -1,11 +1,12 @@
 // The one list of every bridge procedure, by service: `messages.*` (procedures/messages/, one file per
 // feature), `workflows.*` (procedures/workflows/), `kv.*` (procedures/kv/), and the console's own
-// `profiles.*`, `stack.*`, `jobs.*` and `app.*`. This file only merges them and derives the types both
-// sides use.
+// `profiles.*`, `stack.*` (the local stack's process, and its clock: `stack.clock.*`), `jobs.*` and
+// `app.*`. This file only merges them and derives the types both sides use.
 import type { z } from 'zod';
 import type { CallDef, JobDef, ProcedureDef, StreamDef } from './define';
 import type { JobEvent } from './job';
 import { appProcedures } from './procedures/app';
+import { clockProcedures } from './procedures/clock';
 import { jobProcedures } from './procedures/jobs';
 import { profileProcedures } from './procedures/profiles';
 import { stackProcedures } from './procedures/stack';
@@ -18,6 +19,7 @@ export const procedures = {
   ...profileProcedures,
   ...stackProcedures,
   ...jobProcedures,
+  ...clockProcedures,
   ...messageProcedures,
   ...workflowProcedures,
   ...kvProcedures,
