@@ -84,7 +84,7 @@ for (const theme of ['light', 'dark'] as const) {
         await expect(page.getByTestId('bulk-summary')).toContainText('4 of 4 restarted');
       });
       await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
-      await go(page, '#/workflows/jobs');
+      await go(page, '#/jobs');
       await shoot('workflows-jobs', async () => {
         await expect(page.getByTestId('job-row')).toHaveCount(1);
       });

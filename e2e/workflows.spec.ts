@@ -135,7 +135,7 @@ test('DLQ triage groups failures; a group is restarted in bulk with progress, su
   await expect(groups).toContainText('label');
 
   // The journal has the job, with its target and the runs it created.
-  await go(app, '#/workflows/jobs');
+  await go(app, '#/jobs');
   const job = app.getByTestId('job-row').first();
   await expect(job).toHaveAttribute('data-status', 'done');
   await expect(job).toContainText('restart');

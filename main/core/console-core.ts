@@ -120,7 +120,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     },
     ...stackClockHandlers({ profiles }),
 
-    ...jobHandlers(jobs, { exportDir: join(options.dataDir, 'exports') }),
+    ...jobHandlers(jobs, { saver }),
 
     ...messageHandlers({
       profiles,

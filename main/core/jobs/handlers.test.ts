@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../shared/bridge/job';
 import { routerWith, valueOf } from '../services/test-stack/router';
 import { useTempDirs } from '../testing/temp-dir';
+import { exportsFolderSaver } from '../saving/exports-folder';
 import { jobHandlers, journalCsv } from './handlers';
 import { JobJournal } from './journal';
 import { JobRunner } from './runner';
@@ -50,9 +51,8 @@ describe('jobs.* procedures', () => {
     });
     journal.end(done, 'done');
     journal.begin({ record: record('b', 2, 'running'), input: {}, items: ['z'], next: 0 });
-    const router = routerWith(
-      jobHandlers(runner, { exportDir: join(dir, 'exports'), now: () => Date.UTC(2025, 0, 2) }),
-    );
+    const saver = exportsFolderSaver({ folder: join(dir, 'exports'), servedFolders: [] });
+    const router = routerWith(jobHandlers(runner, { saver, now: () => Date.UTC(2025, 0, 2) }));
     return { router, journal };
   }
 
@@ -84,18 +84,21 @@ describe('jobs.* procedures', () => {
     const csv = valueOf<{ path: string }>(await router.call('jobs.export', { format: 'csv' }));
     expect(dirname(csv.path)).toBe(dirname(json.path));
     expect(readFileSync(csv.path, 'utf8')).toContain('"Local, ""the default"""');
-    // A second export at the same moment gets a name of its own; a path from the page is not looked at.
-    const again = valueOf<{ path: string }>(
-      await router.call('jobs.export', { format: 'csv', path: '/tmp/elsewhere.csv' }),
-    );
+    // A second export at the same moment gets a name of its own; the page cannot name a path at all.
+    const again = valueOf<{ path: string }>(await router.call('jobs.export', { format: 'csv' }));
     expect(again.path).not.toBe(csv.path);
     expect(dirname(again.path)).toBe(dirname(json.path));
+    expect(await router.call('jobs.export', { format: 'csv', path: '/tmp/elsewhere.csv' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
   });
 
   it('resume writes: a read-only profile is refused before anything runs', async () => {
     const dir = tempDir();
     const runner = new JobRunner(new JobJournal(join(dir, 'jobs')), { profileName: () => 'Local' });
-    const router = routerWith(jobHandlers(runner, { exportDir: dir }), new Set(['ro']));
+    const saver = exportsFolderSaver({ folder: join(dir, 'exports'), servedFolders: [] });
+    const router = routerWith(jobHandlers(runner, { saver }), new Set(['ro']));
     await expect(
       router.open('jobs.resume', { profileId: 'ro', jobId: 'a' }, { push: () => {}, end: () => {} }),
     ).rejects.toMatchObject({ code: 'READ_ONLY' });

@@ -1,19 +1,18 @@
 // The `jobs.*` procedures (the console's Jobs screen): the journal of every service's jobs, one job in
-// full, resume, export and clear. Exports are written by main into its own exports folder under a name
-// main picks (the page never names a path), 0600 and never over an existing file.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// full, resume, export and clear. Exports go where the front door's FileSaver puts files (a save dialog in
+// the desktop app, the private exports folder in the browser host): the page never names a path.
 import type { JobRecord } from '../../../shared/bridge/job';
 import type { jobProcedures } from '../../../shared/bridge/procedures/jobs';
 import { BridgeError } from '../../../shared/bridge/errors';
 import type { Handlers } from '../bridge/router';
+import type { FileSaver } from '../saving/file-saver';
 import type { JobRunner } from './runner';
 
 type Names = keyof typeof jobProcedures;
 
 export function jobHandlers(
   runner: JobRunner,
-  { exportDir, now = Date.now }: { exportDir: string; now?: () => number },
+  { saver, now = Date.now }: { saver: FileSaver; now?: () => number },
 ): Pick<Handlers, Names> {
   const journal = runner.journal;
   return {
@@ -24,29 +23,20 @@ export function jobHandlers(
       return record;
     },
     'jobs.resume': runner.resume,
-    'jobs.export': ({ format }) => {
+    'jobs.export': async ({ format }) => {
       const jobs = journal.list();
       const text = format === 'json' ? `${JSON.stringify(jobs, null, 2)}\n` : journalCsv(jobs);
       const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
-      const path = writeNewFile(exportDir, `switchyard-jobs-${stamp}`, `.${format}`, text);
-      return { path, jobs: jobs.length, bytes: Buffer.byteLength(text) };
+      const saved = await saver.save({
+        text,
+        defaultName: `switchyard-jobs-${stamp}.${format}`,
+        what: 'the job journal',
+      });
+      if ('canceled' in saved) return saved;
+      return { path: saved.path, jobs: jobs.length, bytes: Buffer.byteLength(text) };
     },
     'jobs.clear': () => ({ removed: journal.clear() }),
   };
-}
-
-/** Writes `text` to a new file `<base>[-n]<ext>` in `dir` (0600): never over a file that is there. */
-function writeNewFile(dir: string, base: string, ext: string, text: string): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (let n = 1; ; n += 1) {
-    const path = join(dir, `${base}${n === 1 ? '' : `-${n}`}${ext}`);
-    try {
-      writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
-      return path;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw error;
-    }
-  }
 }
 
 /** The journal as CSV: one row per job (created items and failures joined), RFC 4180 quoting. */

@@ -40,7 +40,7 @@ export interface JournaledJob {
 }
 
 type Line =
-  | { kind: 'job'; record: JobRecord; input: unknown; items: string[]; cursor?: string }
+  | { kind: 'job'; record: JobRecord; input: unknown; items: string[]; cursor?: string; next?: number }
   | { kind: 'chunk'; next: number; outcome: Required<ChunkOutcome> }
   | { kind: 'more'; items: string[]; cursor?: string }
   | { kind: 'resume'; at: number }
@@ -90,6 +90,33 @@ export class JobJournal {
       ...(job.cursor !== undefined ? { cursor: job.cursor } : {}),
     });
     this.loaded().set(job.record.id, { record: job.record, job });
+  }
+
+  /**
+   * A job recorded elsewhere (an older version's journal), written as it stands: its counts, where it got
+   * to, and its end when it had one.
+   */
+  adopt(job: JournaledJob): void {
+    if (this.loaded().has(job.record.id)) return;
+    this.append(job.record.id, {
+      kind: 'job',
+      record: job.record,
+      input: job.input,
+      items: job.items,
+      next: job.next,
+    });
+    const { status, finishedAt, error } = job.record;
+    if (status !== 'running' && status !== 'interrupted') {
+      this.append(job.record.id, {
+        kind: 'end',
+        status,
+        at: finishedAt ?? job.record.startedAt,
+        ...(error ? { error } : {}),
+      });
+    } else {
+      job.record.status = 'interrupted';
+    }
+    this.loaded().set(job.record.id, { record: job.record });
   }
 
   resumed(job: JournaledJob): void {
@@ -185,7 +212,7 @@ export class JobJournal {
         const line = JSON.parse(text) as Line;
         if (!job) {
           if (line.kind !== 'job') throw new Error('the first line is not a job');
-          job = { record: line.record, input: line.input, items: line.items, next: 0 };
+          job = { record: line.record, input: line.input, items: line.items, next: line.next ?? 0 };
           if (line.cursor !== undefined) job.cursor = line.cursor;
           continue;
         }

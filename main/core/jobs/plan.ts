@@ -35,8 +35,8 @@ export interface JobPlan<Input extends JobInput = JobInput, Start = unknown> {
   service: JobRecord['service'];
   /** The thing acted on, singular and plural ("DLQ entry", "DLQ entries"): descriptions and messages. */
   noun: readonly [string, string];
-  /** The action the journal shows ("retry", "restart", "cancel", "delete"). */
-  action(input: Input): string;
+  /** The action the journal shows ("retry", "restart", "cancel", "delete"); the start may pick it. */
+  action(input: Input, start: Start): string;
   /** Items per request. */
   chunk(input: Input): number;
   /**
@@ -60,4 +60,32 @@ export interface JobPlan<Input extends JobInput = JobInput, Start = unknown> {
 /** The text of anything thrown, for a failure row. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A chunk sent one request per item (an API without a bulk form, or a bulk request the service refused
+ * because some items are gone): a failed request fails its item only, and a cancel stops asking.
+ */
+export async function oneByOne(
+  chunk: readonly string[],
+  context: ChunkContext,
+  one: (item: string) => Promise<ChunkOutcome>,
+): Promise<ChunkOutcome> {
+  const total: Required<ChunkOutcome> = { succeeded: 0, skipped: 0, failures: [], created: [] };
+  for (const item of chunk) {
+    if (context.stopped()) {
+      total.failures.push({ id: item, message: 'not attempted: the job was cancelled' });
+      continue;
+    }
+    try {
+      const outcome = await one(item);
+      total.succeeded += outcome.succeeded;
+      total.skipped += outcome.skipped ?? 0;
+      total.failures.push(...(outcome.failures ?? []));
+      total.created.push(...(outcome.created ?? []));
+    } catch (error) {
+      total.failures.push({ id: item, message: messageOf(error) });
+    }
+  }
+  return total;
 }

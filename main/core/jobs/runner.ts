@@ -232,7 +232,7 @@ class Job {
       service: this.plan.service,
       profileId,
       profileName: this.profileName(profileId),
-      action: this.plan.action(this.input),
+      action: this.plan.action(this.input, options),
       description: this.input.description ?? describeTarget(target, this.plan.noun),
       target: targetView(target),
       options: (options ?? {}) as Record<string, unknown>,

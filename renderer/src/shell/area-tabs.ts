@@ -20,7 +20,6 @@ export const AREA_TABS = {
     { id: 'run', label: 'Run', under: 'runs' },
     { id: 'compare', label: 'Compare' },
     { id: 'dlq', label: 'DLQ triage' },
-    { id: 'jobs', label: 'Jobs' },
   ],
   kv: [
     { id: 'workbench', label: 'Workbench' },

@@ -5,6 +5,7 @@ import {
   DatabaseIcon,
   GroupIcon,
   InboxIcon,
+  JobsIcon,
   SendIcon,
   ServerIcon,
   UserIcon,
@@ -63,6 +64,14 @@ export const AREAS: AreaDef[] = [
     shortcut: '5',
     section: 'services',
     component: lazyWithPreload(() => import('../areas/kv/KvArea')),
+  },
+  {
+    id: 'jobs',
+    label: 'Jobs',
+    icon: JobsIcon,
+    shortcut: '8',
+    section: 'console',
+    component: lazyWithPreload(() => import('../areas/jobs/JobsArea')),
   },
   {
     id: 'profiles',

@@ -2,7 +2,16 @@
 // works the same under the browser host and Electron's custom protocol, and survives a reload.
 import { create } from 'zustand';
 
-export const AREA_IDS = ['messages', 'url-groups', 'workflows', 'dlq', 'kv', 'profiles', 'stack'] as const;
+export const AREA_IDS = [
+  'messages',
+  'url-groups',
+  'workflows',
+  'dlq',
+  'kv',
+  'jobs',
+  'profiles',
+  'stack',
+] as const;
 export type AreaId = (typeof AREA_IDS)[number];
 
 export interface Route {
@@ -15,6 +24,8 @@ export const DEFAULT_ROUTE: Route = { area: 'messages', params: [] };
 export function parseHash(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   const [area, ...params] = parts;
+  // The Jobs screen was once a tab of Workflows: an old link still gets there.
+  if (area === 'workflows' && params[0] === 'jobs') return { area: 'jobs', params: [] };
   return (AREA_IDS as readonly string[]).includes(area ?? '')
     ? { area: area as AreaId, params }
     : DEFAULT_ROUTE;

@@ -55,6 +55,18 @@ export const UserIcon = icon(
   ['M20 21v-2a4 4 0 0 0-4-4H8a4 4 0 0 0-4 4v2', 'M12 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8z'],
   'UserIcon',
 );
+/** A checklist: the Jobs screen (bulk work and how far it got). */
+export const JobsIcon = icon(
+  [
+    'M10 6h10',
+    'M10 12h10',
+    'M10 18h10',
+    'M3.5 6l1.5 1.5L8 4.5',
+    'M3.5 12l1.5 1.5L8 10.5',
+    'M3.5 18l1.5 1.5L8 16.5',
+  ],
+  'JobsIcon',
+);
 export const ServerIcon = icon(['M4 3h16v7H4z', 'M4 14h16v7H4z', 'M8 6.5h.01', 'M8 17.5h.01'], 'ServerIcon');
 export const PlusIcon = icon(['M12 5v14', 'M5 12h14'], 'PlusIcon');
 export const CopyIcon = icon(['M9 9h11v11H9z', 'M5 15H4V4h11v1'], 'CopyIcon');

@@ -1,6 +1,7 @@
 // The journal of every job of every service (console level, `jobs.*`): the list, one job in full, resume
 // of a job cut short (by Cancel, by giving up, or by a console restart), export as JSON or CSV — written by
-// main into its exports folder, never to a path the page names —, and clearing the finished ones.
+// main where main picks (a save dialog in the desktop app, the private exports folder in the browser host),
+// never to a path the page names —, and clearing the finished ones.
 import { z } from 'zod';
 import { call, job } from '../define';
 import type { JobRecord, JobSummary } from '../job';
@@ -30,8 +31,8 @@ export const jobProcedures = {
       'workflows.runs.list',
     ],
   }),
-  'jobs.export': call<{ path: string; jobs: number; bytes: number }>()(
-    z.object({ format: z.enum(['json', 'csv']) }),
+  'jobs.export': call<{ path: string; jobs: number; bytes: number } | { canceled: true }>()(
+    z.strictObject({ format: z.enum(['json', 'csv']) }),
     'local',
   ),
   /** Removes every finished job (a running one keeps its entry). */

@@ -4,7 +4,7 @@
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { BatchItemOutcome } from '../../../../shared/bridge/procedures/messages/batch';
 import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
-import { hasAnyFilter } from '../../../../shared/bridge/procedures/messages/filters';
+import { hasAnyFilter } from '../../../../shared/bridge/job';
 import {
   type CancelTarget,
   LOGS_MAX_COUNT,

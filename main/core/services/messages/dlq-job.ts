@@ -3,11 +3,11 @@
 // request per chunk. A bulk retry that meets a missing entry (404) retries that chunk one entry at a time,
 // so each one gets its own outcome; a bulk delete only counts, so the missing ones are "already gone".
 import { BridgeError } from '../../../../shared/bridge/errors';
-import { JOB_CHUNK, type JobFailure } from '../../../../shared/bridge/job';
+import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import { DLQ_PAGE } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { ParsedInputOf, ParsedStartOf } from '../../../../shared/bridge/procedures';
 import { overrideHeaders } from '../../../../shared/messages/overrides';
-import { type ChunkContext, type ChunkOutcome, type JobPlan, messageOf } from '../../jobs/plan';
+import { type ChunkContext, type ChunkOutcome, type JobPlan, oneByOne } from '../../jobs/plan';
 import type { MessageClient } from './client';
 
 type Input = ParsedInputOf<'messages.dlq.job'>;
@@ -47,25 +47,10 @@ async function retry(
     if (!(error instanceof BridgeError) || error.status !== 404 || chunk.length === 1) throw error;
   }
   // Some entries are gone (retried or deleted elsewhere, or expired): the rest one at a time.
-  const outcome: Required<Pick<ChunkOutcome, 'succeeded' | 'failures' | 'created'>> = {
-    succeeded: 0,
-    failures: [],
-    created: [],
-  };
-  for (const dlqId of chunk) {
-    if (context.stopped()) {
-      outcome.failures.push({ id: dlqId, message: 'not attempted: the job was cancelled' });
-      continue;
-    }
-    try {
-      const { messageId } = await api.retryDlq(dlqId, headers);
-      outcome.created.push({ id: messageId, from: dlqId });
-      outcome.succeeded += 1;
-    } catch (error) {
-      outcome.failures.push({ id: dlqId, message: messageOf(error) } satisfies JobFailure);
-    }
-  }
-  return outcome;
+  return oneByOne(chunk, context, async (dlqId) => {
+    const { messageId } = await api.retryDlq(dlqId, headers);
+    return { succeeded: 1, created: [{ id: messageId, from: dlqId }] };
+  });
 }
 
 async function remove(api: MessageClient, chunk: readonly string[]): Promise<ChunkOutcome> {

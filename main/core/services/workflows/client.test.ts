@@ -1,36 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../../shared/bridge/errors';
-import { bulkTargetSchema, runOverridesSchema } from '../../../../shared/bridge/procedures/workflows/dlq';
-import { dlqActionQuery, overrideHeaders, runFiltersQuery } from './client';
+import {
+  runOverridesSchema,
+  workflowDlqTargetSchema,
+} from '../../../../shared/bridge/procedures/workflows/dlq';
+import { dlqIdsQuery, overrideHeaders, runFiltersQuery } from './client';
 
-describe('an empty bulk request is refused twice', () => {
-  it('by the bridge schema', () => {
-    expect(bulkTargetSchema.safeParse({ filters: {} }).success).toBe(false);
-    expect(bulkTargetSchema.safeParse({ filters: { label: [] } }).success).toBe(false);
-    expect(bulkTargetSchema.safeParse({ dlqIds: [] }).success).toBe(false);
-    expect(bulkTargetSchema.safeParse({ filters: { label: ['nightly'] } }).success).toBe(true);
+describe('an empty DLQ request is refused twice', () => {
+  it('by the bridge schema: no empty filter, no empty ids; everything only as an explicit "all"', () => {
+    expect(workflowDlqTargetSchema.safeParse({ filters: {} }).success).toBe(false);
+    expect(workflowDlqTargetSchema.safeParse({ filters: { label: [] } }).success).toBe(false);
+    expect(workflowDlqTargetSchema.safeParse({ ids: [] }).success).toBe(false);
+    expect(workflowDlqTargetSchema.safeParse({ all: false }).success).toBe(false);
+    expect(workflowDlqTargetSchema.safeParse({ filters: { label: ['nightly'] } }).success).toBe(true);
+    expect(workflowDlqTargetSchema.safeParse({ all: true }).success).toBe(true);
   });
 
-  it('and where main builds the request', () => {
-    for (const target of [
-      { filters: {}, count: 50 },
-      { filters: { label: [] }, count: 50 },
-      { dlqIds: [] },
-    ]) {
-      expect(() => dlqActionQuery(target)).toThrow(BridgeError);
-      expect(() => dlqActionQuery(target)).toThrow(/every entry of the DLQ/);
-    }
-  });
-
-  it('builds ids, or filters with count and cursor', () => {
-    expect(dlqActionQuery({ dlqIds: ['a', 'b'] })).toEqual({ dlqIds: ['a', 'b'] });
-    expect(
-      dlqActionQuery({
-        filters: { workflowUrl: ['https://x.example/wf'], fromDate: 5 },
-        cursor: 'c1',
-        count: 50,
-      }),
-    ).toEqual({ workflowUrl: ['https://x.example/wf'], fromDate: 5, cursor: 'c1', count: 50 });
+  it('and where main builds the request: actions go by id, never none', () => {
+    expect(() => dlqIdsQuery([])).toThrow(BridgeError);
+    expect(() => dlqIdsQuery([])).toThrow(/every entry/);
+    expect(dlqIdsQuery(['a', 'b'])).toEqual({ dlqIds: ['a', 'b'] });
   });
 });
 

@@ -1,16 +1,11 @@
 // The workflow service's client: every path, query and wire parse of the `/v2/workflows…` API (run logs,
-// cancel, notify, trigger, the workflow DLQ and its bulk actions) in one place. It rides on the message
-// API client of the profile (same host, same token; undici in main, never the renderer). Feature
-// handlers call these methods and never build URLs or headers themselves.
+// cancel, notify, trigger, the workflow DLQ and its actions) in one place. It rides on `ServiceApi` with the
+// message API's endpoint of the profile (same host, same token; undici in main, never the renderer).
+// Feature handlers call these methods and never build URLs or headers themselves.
 import { randomBytes } from 'node:crypto';
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { RunOverrides } from '../../../../shared/bridge/procedures/workflows/dlq';
-import {
-  EMPTY_FILTER_REFUSAL,
-  hasAnyWorkflowFilter,
-  type RunFilters,
-  type WorkflowDlqFilters,
-} from '../../../../shared/bridge/procedures/workflows/filters';
+import type { RunFilters, WorkflowDlqFilters } from '../../../../shared/bridge/procedures/workflows/filters';
 import {
   DLQ_OVERRIDE_HEADERS,
   type DlqCallbackRetryResponse,
@@ -27,10 +22,6 @@ import type { QueryValue, ServiceApi } from '../../http/service-api';
 
 /** What the client needs of the profile's HTTP client. */
 export type WorkflowTransport = Pick<ServiceApi, 'json'>;
-
-/** A bulk action's target on the wire: ids, or a non-empty filter continued by the service's cursor. */
-export type DlqActionTarget =
-  { dlqIds: readonly string[] } | { filters: WorkflowDlqFilters; cursor?: string; count: number };
 
 const enc = encodeURIComponent;
 
@@ -79,19 +70,17 @@ export function dlqFiltersQuery(filters: WorkflowDlqFilters): Record<string, Que
 }
 
 /**
- * The query of a bulk DLQ action. The second guard against an empty request (the bridge schema is the
- * first): with no ids and no filter the service would act on the whole DLQ, so this throws instead.
+ * The query of an action on DLQ entries: their ids, never none — with no ids and no filter the service would
+ * act on the whole DLQ (the console's jobs list the entries first and act on them by id).
  */
-export function dlqActionQuery(target: DlqActionTarget): Record<string, QueryValue> {
-  if ('dlqIds' in target) {
-    if (target.dlqIds.length === 0)
-      throw new BridgeError({ code: 'INVALID_INPUT', message: EMPTY_FILTER_REFUSAL });
-    return { dlqIds: [...target.dlqIds] };
+export function dlqIdsQuery(dlqIds: readonly string[]): Record<string, QueryValue> {
+  if (dlqIds.length === 0) {
+    throw new BridgeError({
+      code: 'INVALID_INPUT',
+      message: 'refusing to act on no DLQ entries: the service would take it as every entry',
+    });
   }
-  const query = dlqFiltersQuery(target.filters);
-  if (!hasAnyWorkflowFilter(query))
-    throw new BridgeError({ code: 'INVALID_INPUT', message: EMPTY_FILTER_REFUSAL });
-  return { ...query, cursor: target.cursor, count: target.count };
+  return { dlqIds: [...dlqIds] };
 }
 
 /** Overrides → the `Upstash-*` headers of a restart/resume request. */
@@ -259,7 +248,7 @@ export class WorkflowClient {
   /** One page of the workflow DLQ (`GET /v2/dlq?source=workflow`). */
   async dlqList(
     filters: WorkflowDlqFilters,
-    options: { cursor?: string; count: number },
+    options: { cursor?: string; count: number; signal?: AbortSignal },
   ): Promise<WorkflowDlqListResponse> {
     const { body } = await this.api.json<WorkflowDlqListResponse | null>({
       path: '/v2/dlq',
@@ -269,22 +258,23 @@ export class WorkflowClient {
         cursor: options.cursor,
         count: options.count,
       },
+      signal: options.signal,
     });
     const messages = Array.isArray(body?.messages) ? body.messages : [];
     const cursor = cursorOf(body?.cursor);
     return cursor ? { messages, cursor } : { messages };
   }
 
-  /** Restart (from the first step) or resume (from the failed step) the runs of a target. */
+  /** Restart (from the first step) or resume (from the failed step) the runs of these entries. */
   async dlqRestartOrResume(
     action: 'restart' | 'resume',
-    target: DlqActionTarget,
+    dlqIds: readonly string[],
     overrides: RunOverrides,
   ): Promise<DlqRestartResumeResponse> {
     const { body } = await this.api.json<DlqRestartResumeResponse | null>({
       method: 'POST',
       path: `/v2/workflows/dlq/${action}`,
-      query: dlqActionQuery(target),
+      query: dlqIdsQuery(dlqIds),
       headers: overrideHeaders(overrides),
     });
     const workflowRuns = Array.isArray(body?.workflowRuns) ? body.workflowRuns : [];
@@ -292,11 +282,11 @@ export class WorkflowClient {
     return cursor ? { workflowRuns, cursor } : { workflowRuns };
   }
 
-  async dlqDelete(target: DlqActionTarget): Promise<DlqDeleteResponse> {
+  async dlqDelete(dlqIds: readonly string[]): Promise<DlqDeleteResponse> {
     const { body } = await this.api.json<DlqDeleteResponse | null>({
       method: 'DELETE',
       path: '/v2/workflows/dlq',
-      query: dlqActionQuery(target),
+      query: dlqIdsQuery(dlqIds),
     });
     const cursor = cursorOf(body?.cursor);
     const deleted = Number(body?.deleted ?? 0);

@@ -10,9 +10,9 @@ const CALL_SAMPLES: readOnly.Samples = {
   'workflows.runs.notify': { eventId: 'evt', eventData: '{}' },
   'workflows.runs.trigger': { workflowUrl: 'http://127.0.0.1:9/wf', body: '{}' },
 };
+/** Streams and jobs: both refused when opened. */
 const STREAM_SAMPLES: readOnly.Samples = {
-  'workflows.dlq.bulk': { action: 'restart', target: { dlqIds: ['d1'] }, description: 'one' },
-  'workflows.jobs.resume': { jobId: 'job-1' },
+  'workflows.dlq.job': { action: 'restart', target: { ids: ['d1'] }, description: 'one' },
   'workflows.runs.job': { target: { ids: ['wfr_1'] } },
 };
 
@@ -37,10 +37,7 @@ describe('read-only profiles and the Workflows area, enforced in main', () => {
         filters: { state: 'RUN_FAILED' },
       });
       expect(saved.ok).toBe(true);
-      expect(await core.router.call('workflows.jobs.list', { profileId })).toEqual({
-        ok: true,
-        value: [],
-      });
+      expect(await core.router.call('jobs.list', {})).toEqual({ ok: true, value: [] });
       expect(env.proxy.requests).toEqual([]);
     }));
 });

@@ -13,7 +13,14 @@ import { InAppLink } from '../../ui/InAppLink';
 import { JobDialog } from '../../ui/job/JobDialog';
 import { JobSummaryView } from '../../ui/job/JobSummaryView';
 import { type OverrideField, OverridesFieldset, RETRY_OVERRIDE_FIELDS } from '../../ui/job/OverridesFieldset';
-import { describeOverrides, EMPTY_OVERRIDES, type OverridesDraft, toOverrides } from './overrides-form';
+import {
+  describeOverrides,
+  EMPTY_OVERRIDES,
+  type OverrideErrors,
+  type OverridesDraft,
+  toOverrides,
+} from '../../ui/job/overrides-draft';
+import { retryOverridesSchema } from '../../../../shared/messages/overrides';
 
 export interface DlqJobRequest {
   action: 'retry' | 'delete';
@@ -40,7 +47,7 @@ export function DlqJobDialog({
   const navigate = useNav((state) => state.navigate);
   const [draft, setDraft] = useState<OverridesDraft>(EMPTY_OVERRIDES);
   const { action, target, description } = request;
-  const { overrides, errors } = toOverrides(draft);
+  const { overrides, errors } = toOverrides(draft, retryOverridesSchema);
   const retry = action === 'retry';
   const verb = retry ? 'Retry' : 'Delete';
   const what =
@@ -116,7 +123,7 @@ function MessageOverrides({
   entry,
 }: {
   draft: OverridesDraft;
-  errors: Partial<Record<keyof OverridesDraft, string>>;
+  errors: OverrideErrors;
   onChange: (draft: OverridesDraft) => void;
   entry?: Pick<DLQMessage, 'maxRetries'>;
 }) {

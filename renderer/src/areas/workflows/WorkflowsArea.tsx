@@ -2,8 +2,8 @@
 //   #/workflows/runs[/<runId>[/<createdAt>]]   run list with the open run beside it (browsing)
 //   #/workflows/run/<runId>[/<createdAt>]      a run's own page: why not done, steps, history
 //   #/workflows/compare/<runA>/<runB>          two runs side by side
-//   #/workflows/dlq                            failed runs grouped by failure, bulk recovery
-//   #/workflows/jobs                           the journal of bulk jobs
+//   #/workflows/dlq                            failed runs grouped by failure, recovery in bulk (jobs)
+// The jobs themselves are on the console's Jobs screen (#/jobs), with every other service's.
 // Each tab is its own lazily loaded module.
 import { tabbedArea } from '../../shell/TabbedArea';
 import '../../ui/chip.css';
@@ -14,5 +14,4 @@ export default tabbedArea('workflows', 'Runs step by step, failures grouped, rec
   run: () => import('./run/RunPage'),
   compare: () => import('./compare/CompareTab'),
   dlq: () => import('./dlq/DlqTab'),
-  jobs: () => import('./jobs/JobsTab'),
 });

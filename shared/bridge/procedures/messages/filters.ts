@@ -49,10 +49,3 @@ export type DlqFiltersInput = z.input<typeof dlqFiltersSchema>;
 /** Filters bulk cancel accepts (no message id: pass ids instead). */
 export const cancelFiltersSchema = messageFiltersSchema.extend({ host: values, path: values });
 export type CancelFiltersInput = z.input<typeof cancelFiltersSchema>;
-
-/** True when at least one filter is set: an empty filter means "everything" to the service. */
-export function hasAnyFilter(filters: Record<string, unknown>): boolean {
-  return Object.values(filters).some((entry) =>
-    Array.isArray(entry) ? entry.length > 0 : entry !== undefined && entry !== null && entry !== '',
-  );
-}

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { LogEntry } from '../../../messages/types';
 import { pagedListInput } from '../../list-input';
 import { call } from '../../define';
-import { cancelFiltersSchema, hasAnyFilter, logFiltersSchema } from './filters';
+import { hasAnyFilter } from '../../job';
+import { cancelFiltersSchema, logFiltersSchema } from './filters';
 import { profileIdSchema as profileId } from '../../profile-id';
 
 const messageId = z.string().trim().min(1).max(200);

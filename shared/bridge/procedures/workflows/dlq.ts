@@ -1,26 +1,25 @@
 // The workflow DLQ: a page of failed runs, triage groups (by URL + failing step + status + error
-// signature), the preview count of a filter, and bulk jobs — restart, resume, delete, retry the failure
-// function — as a stream: chunked, progress per chunk, closing the stream stops before the next chunk,
-// every job written to the profile's journal.
+// signature), and the job over many entries — restart, resume, delete, retry the failure function — on the
+// one runner (main/core/jobs): the preview lists the entries, the job acts on exactly those in chunks.
 import { z } from 'zod';
 import { parseFlowControlValue } from '../../../messages/flow-control';
 import { retryOverridesSchema } from '../../../messages/overrides';
-import type { RestartedRun, WorkflowDlqMessage } from '../../../workflows/types';
-import type { JobDone, JobProgress } from '../../job-events';
+import type { WorkflowDlqMessage } from '../../../workflows/types';
+import { jobInput, type JobSummary, jobTargetSchema } from '../../job';
 import { pagedListInput } from '../../list-input';
-import { call, stream } from '../../define';
-import { EMPTY_FILTER_REFUSAL, hasAnyWorkflowFilter, workflowDlqFiltersSchema } from './filters';
+import { call, job } from '../../define';
+import { workflowDlqFiltersSchema } from './filters';
 import { profileIdSchema as profileId } from '../../profile-id';
 
 const dlqId = z.string().trim().min(1).max(300);
 
 /** Entries per page of the DLQ list (the service's maximum). */
 export const WORKFLOW_DLQ_PAGE = 100;
-/** Triage and preview counts look at most this many entries. */
-export const DLQ_SCAN_LIMIT = 20_000;
+/** Triage groups look at most this many entries (kept whole in memory while grouped). */
+export const TRIAGE_SCAN_LIMIT = 20_000;
 
-export const BULK_ACTIONS = ['restart', 'resume', 'delete', 'callback'] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
+export const DLQ_ACTIONS = ['restart', 'resume', 'delete', 'callback'] as const;
+export type DlqAction = (typeof DLQ_ACTIONS)[number];
 
 /** Every override of the restart/resume endpoints, checked like the message DLQ's; each becomes a header. */
 export const runOverridesSchema = retryOverridesSchema
@@ -40,13 +39,12 @@ export const runOverridesSchema = retryOverridesSchema
 export type RunOverrides = z.output<typeof runOverridesSchema>;
 export type RunOverridesInput = z.input<typeof runOverridesSchema>;
 
-/** What a bulk job acts on: listed DLQ ids, or every entry a non-empty filter matches. */
-export const bulkTargetSchema = z.union([
-  z.object({ dlqIds: z.array(dlqId).min(1, 'pick at least one entry').max(DLQ_SCAN_LIMIT) }),
-  z.object({ filters: workflowDlqFiltersSchema.refine(hasAnyWorkflowFilter, EMPTY_FILTER_REFUSAL) }),
-]);
-export type BulkTarget = z.output<typeof bulkTargetSchema>;
-export type BulkTargetInput = z.input<typeof bulkTargetSchema>;
+export const workflowDlqTargetSchema = jobTargetSchema(workflowDlqFiltersSchema, {
+  id: dlqId,
+  max: TRIAGE_SCAN_LIMIT,
+  what: 'entry',
+});
+export type WorkflowDlqTarget = z.input<typeof workflowDlqTargetSchema>;
 
 export interface WorkflowDlqPage {
   messages: WorkflowDlqMessage[];
@@ -77,32 +75,9 @@ export interface FailureGroups {
   groups: FailureGroup[];
   /** Entries looked at. */
   scanned: number;
-  /** True when the scan stopped at DLQ_SCAN_LIMIT. */
+  /** True when the scan stopped at TRIAGE_SCAN_LIMIT. */
   capped: boolean;
 }
-
-export interface BulkFailure {
-  /** The entry, when the failure concerns one (a filter chunk fails as a whole). */
-  dlqId?: string;
-  /** The service's own text. */
-  message: string;
-}
-
-export interface BulkSummary {
-  jobId: string;
-  action: BulkAction;
-  /** Entries the job meant to touch (the preview count for filters; may be exceeded by new failures). */
-  total: number;
-  succeeded: number;
-  failures: BulkFailure[];
-  /** Runs created by restart / resume (and the runs whose failure function was re-sent). */
-  runs: RestartedRun[];
-  /** True when the job was cancelled before it finished. */
-  cancelled: boolean;
-}
-
-export type BulkEvent =
-  { type: 'started'; jobId: string; total: number } | JobProgress | JobDone<BulkSummary>;
 
 export const workflowDlqProcedures = {
   'workflows.dlq.list': call<WorkflowDlqPage>()(pagedListInput(workflowDlqFiltersSchema, 2000), 'read'),
@@ -110,20 +85,20 @@ export const workflowDlqProcedures = {
     z.object({ profileId, filters: workflowDlqFiltersSchema.default({}) }),
     'read',
   ),
-  /** How many entries a bulk action on this target would touch (`capped` past DLQ_SCAN_LIMIT). */
-  'workflows.dlq.count': call<{ count: number; capped: boolean }>()(
-    z.object({ profileId, target: bulkTargetSchema }),
-    'read',
-  ),
-  'workflows.dlq.bulk': stream<BulkEvent>()(
-    z.object({
-      profileId,
-      action: z.enum(BULK_ACTIONS),
-      target: bulkTargetSchema,
-      overrides: runOverridesSchema.default({}),
-      /** How the target reads in the journal ("group charge · 503 · …", "3 selected entries"). */
-      description: z.string().trim().min(1).max(500),
-    }),
+  /**
+   * Restart, resume, delete or retry the failure function of many failed runs. Restart and resume list the
+   * same entries, so the start picks between them (with the overrides the new runs get).
+   */
+  'workflows.dlq.job': job<JobSummary>()(
+    jobInput({ action: z.enum(DLQ_ACTIONS), target: workflowDlqTargetSchema }),
     'write',
+    {
+      invalidates: ['workflows.dlq.list', 'workflows.dlq.groups', 'workflows.runs.list', 'jobs.list'],
+      start: z.object({
+        /** For a restart or resume job: which of the two (default: the input's action). */
+        action: z.enum(['restart', 'resume']).optional(),
+        overrides: runOverridesSchema.default({}),
+      }),
+    },
   ),
 };

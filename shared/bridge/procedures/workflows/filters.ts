@@ -42,13 +42,3 @@ export const workflowDlqFiltersSchema = z.object({
 });
 export type WorkflowDlqFilters = z.output<typeof workflowDlqFiltersSchema>;
 export type WorkflowDlqFiltersInput = z.input<typeof workflowDlqFiltersSchema>;
-
-/** True when at least one filter is set: an empty filter means "everything" to the service. */
-export function hasAnyWorkflowFilter(filters: Record<string, unknown>): boolean {
-  return Object.values(filters).some((entry) =>
-    Array.isArray(entry) ? entry.length > 0 : entry !== undefined && entry !== null && entry !== '',
-  );
-}
-
-export const EMPTY_FILTER_REFUSAL =
-  'refusing to act without a filter or ids: the service would take it as every entry of the DLQ';

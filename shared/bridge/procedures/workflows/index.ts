@@ -1,6 +1,5 @@
 // Every procedure of the workflow service (`workflows.*`), merged from one file per feature.
 import { workflowDlqProcedures } from './dlq';
-import { jobProcedures } from './jobs';
 import { runCancelProcedures } from './run-cancel';
 import { runProcedures } from './runs';
 import { viewProcedures } from './views';
@@ -9,6 +8,5 @@ export const workflowProcedures = {
   ...runProcedures,
   ...runCancelProcedures,
   ...workflowDlqProcedures,
-  ...jobProcedures,
   ...viewProcedures,
 };

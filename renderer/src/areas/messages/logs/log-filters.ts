@@ -5,7 +5,8 @@ import type {
   LogFiltersInput,
   LogStateFilter,
 } from '../../../../../shared/bridge/procedures/messages/filters';
-import { hasAnyFilter, MESSAGE_IDS_MAX } from '../../../../../shared/bridge/procedures/messages/filters';
+import { hasAnyFilter } from '../../../../../shared/bridge/job';
+import { MESSAGE_IDS_MAX } from '../../../../../shared/bridge/procedures/messages/filters';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 import { createFilterStore } from '../../../ui/list/filter-store';
 

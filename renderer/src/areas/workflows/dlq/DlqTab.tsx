@@ -3,11 +3,9 @@
 // Act on groups, on a hand selection of runs inside them, or on the filter.
 import { useQueryClient } from '@tanstack/react-query';
 import { Fragment, useMemo, useState } from 'react';
-import type { BulkAction, FailureGroup } from '../../../../../shared/bridge/procedures/workflows/dlq';
-import {
-  hasAnyWorkflowFilter,
-  type WorkflowDlqFiltersInput,
-} from '../../../../../shared/bridge/procedures/workflows/filters';
+import { hasAnyFilter } from '../../../../../shared/bridge/job';
+import type { DlqAction, FailureGroup } from '../../../../../shared/bridge/procedures/workflows/dlq';
+import type { WorkflowDlqFiltersInput } from '../../../../../shared/bridge/procedures/workflows/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
@@ -23,7 +21,7 @@ import { Callout, EmptyState, Spinner } from '../../../ui/misc';
 import { RowActions } from '../../../ui/RowActions';
 import '../../../ui/tables.css';
 import { TableHead } from '../../../ui/TableHead';
-import { BulkJobDialog, type BulkJobRequest } from './BulkJobDialog';
+import { WorkflowDlqJobDialog, type WorkflowDlqJobRequest } from './WorkflowDlqJobDialog';
 
 export default function DlqTab() {
   return <ActiveService>{(profile) => <Triage profile={profile} />}</ActiveService>;
@@ -77,10 +75,10 @@ function Triage({ profile }: { profile: ProfileView }) {
   );
   const [checked, setChecked] = useState<Set<string>>(() => new Set());
   const [open, setOpen] = useState<string | null>(null);
-  const [bulk, setBulk] = useState<BulkJobRequest | null>(null);
+  const [job, setJob] = useState<WorkflowDlqJobRequest | null>(null);
   const data = groups.data;
   const selectedGroups = (data?.groups ?? []).filter((group) => group.dlqIds.some((id) => checked.has(id)));
-  const canFilter = hasAnyWorkflowFilter(filters as Record<string, unknown>);
+  const canFilter = hasAnyFilter(filters as Record<string, unknown>);
 
   const toggle = (ids: string[], on: boolean) =>
     setChecked((current) => {
@@ -91,9 +89,9 @@ function Triage({ profile }: { profile: ProfileView }) {
       }
       return next;
     });
-  const act = (action: BulkAction, scope: 'selection' | 'filter') => {
+  const act = (action: DlqAction, scope: 'selection' | 'filter') => {
     if (scope === 'filter') {
-      setBulk({ action, target: { filters }, description: 'every failed run matching the filter' });
+      setJob({ action, target: { filters }, description: 'every failed run matching the filter' });
       return;
     }
     const ids = [...checked];
@@ -103,7 +101,7 @@ function Triage({ profile }: { profile: ProfileView }) {
       selectedGroups[0]!.count === ids.length
         ? `the group “${groupTitle(selectedGroups[0]!)}: ${selectedGroups[0]!.signature}”`
         : `${plural(ids.length, 'selected run')} in ${plural(selectedGroups.length, 'group')}`;
-    setBulk({ action, target: { dlqIds: ids }, description });
+    setJob({ action, target: { ids }, description });
   };
   const filterForm: FilterForm<Draft> = {
     draft,
@@ -121,8 +119,6 @@ function Triage({ profile }: { profile: ProfileView }) {
   const refresh = () => {
     setChecked(new Set());
     void queryClient.invalidateQueries({ queryKey: ['workflows.dlq.groups'] });
-    void queryClient.invalidateQueries({ queryKey: ['workflows.runs.list'] });
-    void queryClient.invalidateQueries({ queryKey: ['workflows.jobs.list'] });
   };
 
   return (
@@ -270,8 +266,13 @@ function Triage({ profile }: { profile: ProfileView }) {
           </table>
         )}
       </div>
-      {bulk ? (
-        <BulkJobDialog profile={profile} request={bulk} onClose={() => setBulk(null)} onChanged={refresh} />
+      {job ? (
+        <WorkflowDlqJobDialog
+          profile={profile}
+          request={job}
+          onClose={() => setJob(null)}
+          onEnded={() => setChecked(new Set())}
+        />
       ) : null}
     </div>
   );

@@ -1,0 +1,75 @@
+// The workflow DLQ's job plan: restart or resume (a new run each, with the overrides the start carries),
+// delete, or retry the failure function of many failed runs. The runner lists the entries (the DLQ page
+// by page) and runs the chunks; this says how: restart, resume and delete take a chunk of ids per request
+// (a 404 — some entries gone — falls back to one request per entry, so each gets its own outcome); the
+// failure function is retried one entry at a time (the API has no bulk form).
+import { BridgeError } from '../../../../shared/bridge/errors';
+import { JOB_CHUNK } from '../../../../shared/bridge/job';
+import type { ParsedInputOf, ParsedStartOf } from '../../../../shared/bridge/procedures';
+import { WORKFLOW_DLQ_PAGE } from '../../../../shared/bridge/procedures/workflows/dlq';
+import { type ChunkOutcome, type JobPlan, oneByOne } from '../../jobs/plan';
+import type { WorkflowClient } from './client';
+
+type Input = ParsedInputOf<'workflows.dlq.job'>;
+type Start = ParsedStartOf<'workflows.dlq.job'>;
+
+export function workflowDlqJobPlan(client: (profileId: string) => WorkflowClient): JobPlan<Input, Start> {
+  return {
+    service: 'workflows',
+    noun: ['failed run', 'failed runs'],
+    action: (input, start) => actionOf(input, start),
+    chunk: () => JOB_CHUNK,
+    scan: async ({ profileId, target }, cursor, signal) => {
+      const filters = 'filters' in target ? target.filters : {};
+      const page = await client(profileId).dlqList(filters, { cursor, count: WORKFLOW_DLQ_PAGE, signal });
+      return { items: page.messages.map((entry) => entry.dlqId), cursor: page.cursor };
+    },
+    act: async (chunk, input, start, context) => {
+      const api = client(input.profileId);
+      const action = actionOf(input, start);
+      if (action === 'callback') return oneByOne(chunk, context, (dlqId) => callback(api, dlqId));
+      const bulk = (ids: readonly string[]) =>
+        action === 'delete' ? remove(api, ids) : rerun(api, action, ids, start);
+      try {
+        return await bulk(chunk);
+      } catch (error) {
+        if (!(error instanceof BridgeError) || error.status !== 404 || chunk.length === 1) throw error;
+      }
+      return oneByOne(chunk, context, (dlqId) => bulk([dlqId]));
+    },
+  };
+}
+
+function actionOf(input: Input, start: Start | undefined) {
+  return input.action === 'restart' || input.action === 'resume'
+    ? (start?.action ?? input.action)
+    : input.action;
+}
+
+async function rerun(
+  api: WorkflowClient,
+  action: 'restart' | 'resume',
+  dlqIds: readonly string[],
+  start: Start,
+): Promise<ChunkOutcome> {
+  const { workflowRuns } = await api.dlqRestartOrResume(action, dlqIds, start.overrides);
+  const made = Math.min(workflowRuns.length, dlqIds.length);
+  return {
+    succeeded: made,
+    skipped: dlqIds.length - made,
+    created: workflowRuns.map((run) => ({ id: run.workflowRunId, createdAt: run.workflowCreatedAt })),
+  };
+}
+
+async function remove(api: WorkflowClient, dlqIds: readonly string[]): Promise<ChunkOutcome> {
+  const { deleted } = await api.dlqDelete(dlqIds);
+  const done = Math.min(deleted, dlqIds.length);
+  // The service counts; it does not say which entries were already gone.
+  return { succeeded: done, skipped: dlqIds.length - done };
+}
+
+async function callback(api: WorkflowClient, dlqId: string): Promise<ChunkOutcome> {
+  const result = await api.dlqRetryCallback(dlqId);
+  if (result.error) return { succeeded: 0, failures: [{ id: dlqId, message: result.error }] };
+  return { succeeded: 1, created: [{ id: result.workflowRunId, createdAt: result.workflowCreatedAt }] };
+}
