@@ -1,6 +1,6 @@
 // Every KV screen in both themes, with no console errors: the workbench (results by shape, RESP2 hex view,
 // pipeline with a failing row, autocomplete), the key browser (tree, flat list, each type's viewer, TTL
-// dialog, bulk delete) — looked at, and with SCREENSHOTS=1 written to docs/screenshots for the README.
+// dialog, delete by pattern) — looked at, and with SCREENSHOTS=1 written to docs/screenshots for the README.
 import { expect, go, test } from './fixtures';
 import { seedSampleKeys } from './support/kv-api';
 import { localStack } from './support/local-stack';
@@ -88,9 +88,9 @@ for (const theme of ['light', 'dark'] as Theme[]) {
     await expect(page.locator('.kv-cell-binary')).toHaveText('hex 89 50 4e 47 0d 0a 1a 0a ff 00');
     await saveScreenshot(page, 'kv-keys-binary', theme);
 
-    // Bulk delete preview.
-    await page.getByRole('button', { name: 'Bulk delete…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Bulk delete by pattern' });
+    // Delete by pattern: the job's preview.
+    await page.getByRole('button', { name: 'Delete by pattern…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete keys by pattern' });
     await dialog.getByLabel('MATCH pattern').fill('user:*');
     await dialog.getByRole('button', { name: 'Count matching keys' }).click();
     await expect(dialog.getByRole('button', { name: 'Delete 4 keys' })).toBeVisible();

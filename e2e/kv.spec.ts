@@ -300,24 +300,38 @@ test('edits of every type, TTL, rename, duplicate and delete', async ({ app }) =
   await expect.poll(() => kv.command('EXISTS', 'events:archived')).toBe(0);
 });
 
-test('bulk delete by pattern: preview count, chunked delete with progress, summary', async ({ app }) => {
+test('delete by pattern is a job: preview count, chunked delete with progress, summary, in the journal', async ({
+  app,
+}) => {
   const kv = await openKv(app, 'keys');
   const rows: (string | number)[][] = [];
   for (let i = 0; i < 1500; i += 1) rows.push(['SET', `tmp:${i}`, i]);
   await kv.pipeline(rows);
   await kv.command('SET', 'keep', 'me');
-  await app.getByRole('button', { name: 'Bulk delete…' }).click();
-  const dialog = app.getByRole('dialog', { name: 'Bulk delete by pattern' });
+  await app.getByRole('button', { name: 'Delete by pattern…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Delete keys by pattern' });
   await dialog.getByLabel('MATCH pattern').fill('*');
   await expect(dialog).toContainText('matches every key is refused');
   await expect(dialog.getByRole('button', { name: 'Count matching keys' })).toBeDisabled();
   await dialog.getByLabel('MATCH pattern').fill('tmp:*');
   await dialog.getByRole('button', { name: 'Count matching keys' }).click();
-  await expect(dialog).toContainText('1,500 keys match tmp:*');
+  await expect(dialog.getByTestId('bulk-count')).toHaveText('1,500 keys');
+  // The preview deleted nothing.
+  expect(await kv.command('DBSIZE')).toBe(1501);
   await dialog.getByRole('button', { name: 'Delete 1,500 keys' }).click();
-  await expect(dialog).toContainText('1,500 of 1,500 keys deleted.', { timeout: 30_000 });
+  await expect(dialog.getByTestId('bulk-summary')).toContainText('1,500 of 1,500 deleted.', {
+    timeout: 30_000,
+  });
   expect(await kv.command('DBSIZE')).toBe(1);
   expect(await kv.command('GET', 'keep')).toBe('me');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  // The console's Jobs screen lists it with every other service's jobs.
+  await go(app, '#/jobs');
+  const job = app.getByTestId('job-row').first();
+  await expect(job).toHaveAttribute('data-status', 'done');
+  await expect(job).toContainText('KV');
+  await expect(job).toContainText('1,500/1,500');
 });
 
 test('read-only: a read-only production profile sends its read-only token; the server refuses writes and SCAN', async ({

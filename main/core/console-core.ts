@@ -140,6 +140,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     }),
     ...kvHandlers({
       profiles,
+      jobs,
       dataDir: options.dataDir,
       logError: (message, error) => options.logger.error({ err: error }, message),
       warn: (message) => options.logger.warn(message),

@@ -1,5 +1,5 @@
-// The transport every service client in main rides on (messages/client.ts, workflows/client.ts,
-// kv/client.ts): a base URL and bearer token from the profile, NOT_CONFIGURED when either is missing, and
+// The transport the message and workflow clients in main ride on (messages/client.ts, workflows/client.ts;
+// kv/client.ts has its own, on the same service-http.ts, for the REST API's command bodies): a base URL and bearer token from the profile, NOT_CONFIGURED when either is missing, and
 // a non-2xx answer turned into SERVICE_ERROR with the service's own text. It knows no paths: those live in
 // the service clients. The renderer never builds URLs or headers itself.
 import { BridgeError } from '../../../shared/bridge/errors';

@@ -1,11 +1,13 @@
 // Binary members of collections, read and edited through the kv.keys.* handlers and main's KV client against
 // the real local stack (a real redis-server): the read model carries the exact bytes, never U+FFFD, and
 // removals and score edits hit those bytes.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ParsedInputOf, CallName, OutputOf } from '../../../../shared/bridge/procedures';
 import { procedures } from '../../../../shared/bridge/procedures';
 import { type KvBytes, toHex } from '../../../../shared/kv/bytes';
 import { base64ToBytes } from '../../../../shared/kv/resp2';
+import { testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
 import { KvClient } from './client';
 import { kvHandlers } from './handlers';
@@ -13,7 +15,11 @@ import { kvProfile, useKvStack } from './kv-test-stack';
 
 const env = useKvStack();
 const dataDir = useSuiteTempDir('kv-binary-');
-const handlers = kvHandlers({ profiles: { resolve: () => kvProfile(env.kv) }, dataDir });
+const handlers = kvHandlers({
+  profiles: { resolve: () => kvProfile(env.kv) },
+  dataDir,
+  jobs: testJobRunner(join(dataDir, 'jobs')),
+});
 
 async function callKv<N extends CallName & keyof typeof handlers>(name: N, input: unknown) {
   const parsed = procedures[name].input.parse(input) as ParsedInputOf<N>;

@@ -1,11 +1,8 @@
 // The kv.* handlers (workbench and key browser) against the real local stack's KV service.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  KV_SCAN_FIRST_COUNT,
-  type KvBulkEvent,
-  type KvScanEvent,
-} from '../../../../shared/bridge/procedures/kv/keys';
+import { KV_DELETE_CHUNK } from '../../../../shared/bridge/procedures/kv/delete-job';
+import { KV_SCAN_FIRST_COUNT, type KvScanEvent } from '../../../../shared/bridge/procedures/kv/keys';
 import type {
   ParsedInputOf,
   StreamName,
@@ -17,7 +14,9 @@ import { procedures } from '../../../../shared/bridge/procedures';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
 import { kvHandlers } from './handlers';
+import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
+import { routerWith } from '../test-stack/router';
 import { kvProfile, useKvStack } from './kv-test-stack';
 import { KvHistoryStore } from './history-store';
 
@@ -25,7 +24,8 @@ const env = useKvStack();
 const dataDir = useSuiteTempDir('kv-handlers-');
 
 let profile: ResolvedProfile;
-const handlers = kvHandlers({ profiles: { resolve: () => profile }, dataDir });
+const jobs = testJobRunner(join(dataDir, 'jobs'));
+const handlers = kvHandlers({ profiles: { resolve: () => profile }, dataDir, jobs });
 const use = (options: Parameters<typeof kvProfile>[1] = {}) => {
   profile = kvProfile(env.kv, options);
 };
@@ -292,22 +292,34 @@ describe('key browser', () => {
     expect((await callKv('kv.keys.lookup', { profileId: 'p', key: 'e:s2' })).exists).toBe(false);
   });
 
-  it('bulk delete: a count preview, then chunked UNLINK with progress; refuses a match-all pattern', async () => {
+  it('delete by pattern is a job: the preview is the SCAN listing, then UNLINK in chunks; a match-all pattern is refused', async () => {
     use();
     const client = kv();
     const rows = Array.from({ length: 1200 }, (_, i) => ['SET', `bulk:${i}`, 'v']);
     for (let i = 0; i < rows.length; i += 600) await client.batch(rows.slice(i, i + 600));
     await client.call(['SET', 'keep:1', 'v']);
-    const count = await collect('kv.keys.bulkCount', { profileId: 'p', pattern: 'bulk:*' });
-    expect(count.events.at(-1)).toMatchObject({ matched: 1200, done: true });
-    const run = await collect('kv.keys.bulkDelete', { profileId: 'p', pattern: 'bulk:*', chunk: 250 });
-    const events = run.events as KvBulkEvent[];
-    expect(events.length).toBeGreaterThan(4);
-    expect(events.at(-1)).toMatchObject({ deleted: 1200, done: true });
-    expect(await client.call(['EXISTS', 'keep:1'])).toBe(1);
-    expect(() => procedures['kv.keys.bulkDelete'].input.parse({ profileId: 'p', pattern: '**' })).toThrow(
-      /every key/,
-    );
-    expect(() => procedures['kv.keys.bulkDelete'].input.parse({ profileId: 'p', pattern: ' ' })).toThrow();
+    await client.call(['HSET', 'bulk:hash', 'f', 'v']);
+    const router = routerWith(handlers);
+    const input = { profileId: 'p', target: { filters: { pattern: 'bulk:*', type: 'string' } } };
+
+    // The preview alone deletes nothing.
+    const preview = await runJob(router, 'kv.keys.job', input, { start: false });
+    expect(preview.found).toBe(1200);
+    expect(await client.call(['EXISTS', 'bulk:0', 'bulk:1199'])).toBe(2);
+
+    const run = await runJob(router, 'kv.keys.job', input);
+    expect(run.error).toBeUndefined();
+    const chunks = run.events.filter((event) => event.type === 'progress' && event.processed > 0);
+    expect(chunks).toHaveLength(Math.ceil(1200 / KV_DELETE_CHUNK));
+    expect(run.summary).toMatchObject({ status: 'done', action: 'delete', total: 1200, succeeded: 1200 });
+    expect(await client.call(['EXISTS', 'bulk:0', 'bulk:1199'])).toBe(0);
+    // The type filter and the pattern both held.
+    expect(await client.call(['EXISTS', 'keep:1', 'bulk:hash'])).toBe(2);
+    expect(jobs.journal.list()[0]).toMatchObject({ service: 'kv', procedure: 'kv.keys.job', status: 'done' });
+
+    const job = procedures['kv.keys.job'].input;
+    expect(() => job.parse({ profileId: 'p', target: { filters: { pattern: '**' } } })).toThrow(/every key/);
+    expect(() => job.parse({ profileId: 'p', target: { filters: { pattern: ' ' } } })).toThrow();
+    expect(() => job.parse({ profileId: 'p', target: { all: true } })).toThrow();
   });
 });

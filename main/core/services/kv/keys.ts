@@ -1,9 +1,8 @@
 // Key browser handlers: the progressive SCAN stream, type and TTL for the rows on screen, exact-key
-// lookup, paged values by type, edits, TTL, rename, duplicate, delete and bulk delete by pattern.
+// lookup, paged values by type, edits, TTL, rename, duplicate and delete (by pattern: delete-job.ts).
 import { randomUUID } from 'node:crypto';
 import {
   KV_SCAN_FIRST_COUNT,
-  type KvBulkEvent,
   type KvEdit,
   type kvKeyProcedures,
   type KvScanEvent,
@@ -173,49 +172,7 @@ export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handler
     'kv.keys.delete': async ({ profileId, keys }) => ({
       deleted: await client(profileId).call<number>(['UNLINK', ...keys]),
     }),
-
-    'kv.keys.bulkCount': ({ profileId, pattern, type }, sink) => {
-      const kv = client(profileId);
-      return runJob('kv.keys.bulkCount', sink, async (signal) => {
-        let matched = 0;
-        const result = await walkKeys(kv, { match: pattern, type, count: 1000, signal }, (page, calls) => {
-          matched += page.keys.length;
-          sink.push(progress('count', matched, 0, calls, page.cursor === '0'));
-          return true;
-        });
-        if (!result.complete) return;
-      });
-    },
-
-    'kv.keys.bulkDelete': ({ profileId, pattern, type, chunk }, sink) => {
-      const kv = client(profileId);
-      return runJob('kv.keys.bulkDelete', sink, async (signal) => {
-        let matched = 0;
-        let deleted = 0;
-        await walkKeys(kv, { match: pattern, type, count: 1000, signal }, async (page, calls) => {
-          matched += page.keys.length;
-          for (let i = 0; i < page.keys.length; i += chunk) {
-            // Cancel lands between chunks: a chunk sent is a chunk done, so the summary is exact.
-            if (signal.aborted) return false;
-            deleted += await kv.call<number>(['UNLINK', ...page.keys.slice(i, i + chunk)]);
-            sink.push(progress('delete', matched, deleted, calls, false));
-          }
-          if (page.cursor === '0') sink.push(progress('delete', matched, deleted, calls, true));
-          return true;
-        });
-      });
-    },
   };
-}
-
-function progress(
-  phase: KvBulkEvent['phase'],
-  matched: number,
-  deleted: number,
-  calls: number,
-  done: boolean,
-) {
-  return { phase, matched, deleted, calls, done };
 }
 
 function throwEntry(entry: KvReplyEntry | undefined): void {

@@ -8,6 +8,8 @@ export interface ScanOptions {
   match: string;
   type?: string;
   count: number;
+  /** Aborts the SCAN in flight (a job being cancelled). */
+  signal?: AbortSignal;
 }
 
 export interface ScanPage {
@@ -30,7 +32,7 @@ export async function scanPage(client: KvClient, cursor: string, options: ScanOp
   const url = client.url('/');
   const tryWithType = withTypeSupport.get(url) !== false;
   if (tryWithType) {
-    const reply = await client.command([...base, 'WITHTYPE']);
+    const reply = await client.command([...base, 'WITHTYPE'], 'json', { signal: options.signal });
     if (reply.ok) {
       withTypeSupport.set(url, true);
       const [next, flat] = reply.result as [string, string[]];
@@ -47,7 +49,7 @@ export async function scanPage(client: KvClient, cursor: string, options: ScanOp
     }
     withTypeSupport.set(url, false);
   }
-  const [next, keys] = await client.call<[string, string[]]>(base);
+  const [next, keys] = await client.call<[string, string[]]>(base, { signal: options.signal });
   return {
     cursor: String(next),
     keys,

@@ -1,4 +1,6 @@
-// Every `kv.*` procedure: the workbench, the key browser, and the live monitor and pub/sub (live.ts).
+// Every `kv.*` procedure: the workbench, the key browser and its delete-by-pattern job, and the live
+// monitor and pub/sub (live.ts).
+import { kvDeleteJobProcedures } from './delete-job';
 import { kvKeyProcedures } from './keys';
 import { kvLiveProcedures } from './live';
 import { kvWorkbenchProcedures } from './workbench';
@@ -6,5 +8,6 @@ import { kvWorkbenchProcedures } from './workbench';
 export const kvProcedures = {
   ...kvWorkbenchProcedures,
   ...kvKeyProcedures,
+  ...kvDeleteJobProcedures,
   ...kvLiveProcedures,
 };

@@ -1,6 +1,5 @@
 // The KV key browser: progressive SCAN as a stream, type and TTL for the rows on screen, exact-key lookup,
-// paged values by type, edits, TTL, rename, duplicate, delete, and bulk delete by pattern (a counting scan,
-// then a stream that UNLINKs in chunks and reports progress; closing either stream cancels it).
+// paged values by type, edits, TTL, rename, duplicate and delete. Delete by pattern is a job (delete-job.ts).
 import { z } from 'zod';
 import type { KvBytes } from '../../../kv/bytes';
 import { call, stream } from '../../define';
@@ -115,29 +114,6 @@ export const kvEditSchema = z.discriminatedUnion('op', [
 ]);
 export type KvEdit = z.input<typeof kvEditSchema>;
 
-/** A pattern for bulk work: never empty, never everything. */
-const bulkPattern = z
-  .string()
-  .trim()
-  .min(1, 'a pattern is needed')
-  .max(1000)
-  .refine(
-    (p) => !/^\*+$/.test(p),
-    'a pattern that matches every key is refused: use FLUSHDB in the workbench',
-  );
-
-export interface KvBulkEvent {
-  phase: 'count' | 'delete';
-  /** Keys matched so far. */
-  matched: number;
-  /** Keys deleted so far (delete phase). */
-  deleted: number;
-  calls: number;
-  done: boolean;
-  /** Keys matched before deletion failed, with the server's text. */
-  error?: string;
-}
-
 export const kvKeyProcedures = {
   'kv.keys.scan': stream<KvScanEvent>()(
     z.object({
@@ -189,21 +165,6 @@ export const kvKeyProcedures = {
   'kv.keys.duplicate': call<{ key: string }>()(z.object({ profileId, key, to: key }), 'write'),
   'kv.keys.delete': call<{ deleted: number }>()(
     z.object({ profileId, keys: z.array(key).min(1).max(1000) }),
-    'write',
-  ),
-  /** Counts the keys a bulk delete would remove (a full scan). */
-  'kv.keys.bulkCount': stream<KvBulkEvent>()(
-    z.object({ profileId, pattern: bulkPattern, type: z.enum(KV_TYPES).optional() }),
-    'read',
-  ),
-  /** Scans and UNLINKs matching keys in chunks; closing the stream stops it between chunks. */
-  'kv.keys.bulkDelete': stream<KvBulkEvent>()(
-    z.object({
-      profileId,
-      pattern: bulkPattern,
-      type: z.enum(KV_TYPES).optional(),
-      chunk: z.number().int().min(1).max(1000).default(500),
-    }),
     'write',
   ),
 };

@@ -20,7 +20,7 @@ import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
 import '../kv.css';
 import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { WriteButton } from '../../../ui/WriteButton';
-import { BulkDeleteDialog } from './BulkDeleteDialog';
+import { KeyDeleteJobDialog } from './KeyDeleteJobDialog';
 import { KeyDetail } from './KeyDetail';
 import { KeyList } from './KeyList';
 import { type ScanFilter, SCAN_LIMIT, useKeyScan } from './use-key-scan';
@@ -54,7 +54,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
   const [view, setView] = useState<'tree' | 'list'>('tree');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [meta, setMeta] = useState<ReadonlyMap<string, KvKeyMeta>>(new Map());
-  const [bulkOpen, setBulkOpen] = useState(false);
+  const [deleteOpen, setDeleteOpen] = useState(false);
   const [lookup, setLookup] = useState('');
   const selected = selectedFromRoute;
   const { scan, continueScan, cancel, forget, remember } = useKeyScan(profile.id, filter, true);
@@ -156,9 +156,9 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
           profile={profile}
           icon={<TrashIcon />}
           variant="danger"
-          onClick={() => setBulkOpen(true)}
+          onClick={() => setDeleteOpen(true)}
         >
-          Bulk delete…
+          Delete by pattern…
         </WriteButton>
       </div>
       <div className="kv-scan-status" data-testid="scan-status" data-status={scan.status}>
@@ -254,15 +254,13 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
           )}
         </div>
       </div>
-      {bulkOpen ? (
-        <BulkDeleteDialog
+      {deleteOpen ? (
+        <KeyDeleteJobDialog
           profile={profile}
           initialPattern={filter.match === '*' ? '' : filter.match}
           type={filter.type}
-          onClose={(changed) => {
-            setBulkOpen(false);
-            if (changed) changeFilter((f) => ({ ...f, epoch: (f.epoch ?? 0) + 1 }));
-          }}
+          onClose={() => setDeleteOpen(false)}
+          onEnded={() => changeFilter((f) => ({ ...f, epoch: (f.epoch ?? 0) + 1 }))}
         />
       ) : null}
     </div>

@@ -12,7 +12,7 @@ export interface ScanFilter {
   type?: KvType;
   count: number;
   delimiter: string;
-  /** Bumped to walk again with the same filter (after a bulk delete). */
+  /** Bumped to walk again with the same filter (after a delete by pattern). */
   epoch?: number;
 }
 

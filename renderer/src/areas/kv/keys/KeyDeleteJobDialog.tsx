@@ -1,0 +1,87 @@
+// KV delete by pattern as a job (ui/job): the user writes the MATCH pattern (the browser's type filter comes
+// along), main lists the matching keys with SCAN — that list is the preview count, and exactly what the
+// job deletes — then UNLINKs them in chunks with progress. An empty or match-everything pattern is refused
+// (here and by main's schema); a production profile asks for its name; closing the dialog cancels.
+import { useState } from 'react';
+import type { JobSummary } from '../../../../../shared/bridge/job';
+import { KV_DELETE_CHUNK, KV_MATCH_ALL_REFUSAL } from '../../../../../shared/bridge/procedures/kv/delete-job';
+import type { KvType } from '../../../../../shared/bridge/procedures/kv/keys';
+import type { ProfileView } from '../../../../../shared/profiles';
+import { TextField } from '../../../ui/fields';
+import { plural } from '../../../ui/format';
+import { JobDialog } from '../../../ui/job/JobDialog';
+import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+
+const keys = (count: number) => plural(count, 'key');
+
+export function KeyDeleteJobDialog({
+  profile,
+  initialPattern,
+  type,
+  onClose,
+  onEnded,
+}: {
+  profile: ProfileView;
+  initialPattern: string;
+  type?: KvType;
+  onClose: () => void;
+  /** The job deleted keys (or was stopped after it started): the browser's listing is stale. */
+  onEnded: () => void;
+}) {
+  const [pattern, setPattern] = useState(initialPattern);
+  const [listed, setListed] = useState<string | null>(null);
+  const trimmed = pattern.trim();
+  const problem = !trimmed ? 'a pattern is needed' : /^\*+$/.test(trimmed) ? KV_MATCH_ALL_REFUSAL : undefined;
+  const description = `every key matching ${listed ?? trimmed}${type ? ` of type ${type}` : ''}`;
+  const input =
+    listed === null
+      ? null
+      : {
+          profileId: profile.id,
+          description,
+          target: { filters: { pattern: listed, ...(type ? { type } : {}) } },
+        };
+
+  return (
+    <JobDialog
+      profile={profile}
+      procedure="kv.keys.job"
+      input={input}
+      title="Delete keys by pattern"
+      verb="Delete"
+      unit={keys}
+      description={description}
+      danger
+      options={{}}
+      setup={
+        <TextField
+          label="MATCH pattern"
+          mono
+          value={pattern}
+          autoFocus
+          disabled={listed !== null}
+          error={pattern ? problem : undefined}
+          hint={type ? `Only keys of type ${type} (the browser's type filter).` : 'Glob-style: * ? [abc]'}
+          onChange={(event) => setPattern(event.target.value)}
+        />
+      }
+      setupAction={{
+        label: 'Count matching keys',
+        disabled: problem !== undefined,
+        onClick: () => setListed(trimmed),
+      }}
+      preview={
+        <p className="muted">
+          The keys listed are removed with UNLINK, {KV_DELETE_CHUNK} per request; this cannot be undone. A key
+          that expires or is deleted meanwhile is counted as already gone.
+        </p>
+      }
+      cappedNote="The job goes on walking the keyspace past the listing and deletes every key that matches."
+      runningHint="Cancel stops before the next UNLINK; one already sent completes."
+      stoppedHint="Keys not reached are still there; resume the job from Jobs."
+      summary={(summary: JobSummary) => <JobSummaryView summary={summary} verbed="deleted" itemLabel="Key" />}
+      onClose={onClose}
+      onEnded={onEnded}
+    />
+  );
+}
