@@ -5,9 +5,13 @@ import { newJwtId } from './ids';
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
-/** base64url of SHA-256, keeping the `=` padding as the real service does (verifiers strip it). */
+/**
+ * base64url of SHA-256, keeping the `=` padding as the real service does (verifiers strip it). A SHA-256
+ * digest is 32 bytes, whose base64 always ends in exactly one `=`, which Node's base64url leaves out; adding
+ * it back is cheaper than rewriting the base64 with two regular expressions, on every delivery.
+ */
 export function bodyHash(body: Buffer): string {
-  return createHash('sha256').update(body).digest('base64').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${createHash('sha256').update(body).digest('base64url')}=`;
 }
 
 export function signDelivery(signingKey: string, url: string, body: Buffer, nowMs: number): string {
@@ -22,8 +26,7 @@ export function signDelivery(signingKey: string, url: string, body: Buffer, nowM
     body: bodyHash(body),
   };
   const unsigned = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  const signature = createHmac('sha256', Buffer.from(signingKey, 'utf8'))
-    .update(unsigned)
-    .digest('base64url');
+  // A string key is used as its UTF-8 bytes.
+  const signature = createHmac('sha256', signingKey).update(unsigned).digest('base64url');
   return `${unsigned}.${signature}`;
 }
