@@ -71,6 +71,29 @@ describe('flow-control gate', () => {
     expect(released).toEqual([3]);
   });
 
+  it('does not wake a key at the end of its rate period while its parallelism is what holds it', () => {
+    const { clock, flows, released, due } = gate();
+    // Counts the gate's timers; a timer re-armed at the same instant would otherwise spin forever here.
+    let timers = 0;
+    const setTimer = clock.setTimer.bind(clock);
+    clock.setTimer = (callback, ms) => {
+      if (++timers > 50) throw new Error('the gate keeps arming timers');
+      return setTimer(callback, ms);
+    };
+    const spec = { key: 'pr', parallelism: 2, rate: 2, period: 10 };
+    const flow = flows.acquire(spec, 1);
+    flows.acquire(spec, 2);
+    flows.acquire(spec, 3);
+    expect([1, 2, 3].map((seq) => due(flow, { seq }))).toEqual([true, true, false]);
+    clock.advance(10_000); // the period ends; both attempts are still in flight
+    expect(released).toEqual([]);
+    expect(timers).toBeLessThanOrEqual(1);
+    flows.attemptEnded(flow);
+    flows.pump(flow);
+    expect(released).toEqual([3]);
+    expect(flows.info('pr')).toMatchObject({ waitListSize: 0, parallelismCount: 2, rateCount: 1 });
+  });
+
   it('takes the newest message’s settings and remembers an idle key (with its open rate period)', () => {
     const { clock, flows, due } = gate();
     const first = flows.acquire({ key: 'n', parallelism: 1, period: 1 }, 1);

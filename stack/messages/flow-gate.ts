@@ -149,8 +149,12 @@ export class FlowGate<E extends { seq: number }> {
       this.take(flow, now);
       this.options.release(entry);
     }
-    if (flow.waitlist.size > 0 && !flow.timer && flow.rate !== undefined && flow.windowCount >= flow.rate) {
-      // Rate-limited: wake up when the period ends. (Parallelism waits are woken by finishing attempts.)
+    const rateFull =
+      flow.rate !== undefined && now < flow.windowStart + flow.periodMs && flow.windowCount >= flow.rate;
+    if (flow.waitlist.size > 0 && !flow.timer && rateFull) {
+      // Rate-limited: wake up when the period ends. (Parallelism waits are woken by finishing attempts: once
+      // the period is over, a timer at its end would fire at once and again for as long as they run — a
+      // busy loop on the wall clock, and one that never ends inside an advance of the stack clock.)
       flow.timer = this.options.clock.setTimer(
         () => {
           flow.timer = undefined;
