@@ -105,7 +105,8 @@ describe('useBridgeMutation', () => {
         [...new Set((procedures[name] as CallDef).invalidates)].sort(),
       );
     }
-  });
+    // One render per declaring call (dozens, more with every feature): over vitest's 5 s on a loaded machine.
+  }, 60_000);
 
   it('invalidates nothing when the call fails', async () => {
     const queryClient = filledCache();

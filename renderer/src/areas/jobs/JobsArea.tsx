@@ -294,7 +294,7 @@ function actionText(action: string): string {
 }
 
 /** "restart · retries 2 · labels replay" from a job's start options. */
+/** The overrides a job ran with (its action, restart or resume, is already the row's verb). */
 function describeOptions(options: Record<string, unknown>): string {
-  const action = typeof options.action === 'string' ? [options.action] : [];
-  return [...action, ...describeOverrides(options.overrides as Record<string, unknown>)].join(' · ');
+  return describeOverrides(options.overrides as Record<string, unknown>).join(' · ');
 }
