@@ -25,6 +25,9 @@
 //    entries: each step fails once or twice first) scrolled. `--only workflows` runs just these rows.
 // 5. The KV live monitor under 20,000 lines/s for 30 s (bench/ui-monitor.ts): frame time, renderer heap,
 //    drops. `--only monitor` runs just these rows; `--monitor-rate N`, `--monitor-seconds N` size them.
+// 6. The Flow control tab with --fc-keys keys (issue 22: smooth with 1,000 keys): each key gets messages
+//    held for an hour (Upstash-Delay) so it stays listed; the tab's list, refreshed every 2 s, is scrolled
+//    like the logs (baseline: a static copy of its rows). `--only flow-control` runs just this row.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -355,6 +358,68 @@ async function createWorkflowRuns(api: string, sinkUrl: string, count: number): 
   return (performance.now() - started) / 1000;
 }
 
+/** The Flow control tab with `keys` keys, each holding `perKey` delayed messages: its list scrolled. */
+async function benchFlowControl(
+  page: Page,
+  api: string,
+  sinkUrl: string,
+  options: { keys: number; perKey: number },
+): Promise<{ rows: string[][]; notes: string[] }> {
+  const started = performance.now();
+  const messages = Array.from({ length: options.keys * options.perKey }, (_, index) => index);
+  for (let start = 0; start < messages.length; start += 100) {
+    const items = messages.slice(start, start + 100).map((index) => ({
+      destination: `${sinkUrl}/fc/${index}`,
+      headers: {
+        'Upstash-Delay': '1h',
+        'Upstash-Flow-Control-Key': `bench-key-${String(index % options.keys).padStart(5, '0')}`,
+        'Upstash-Flow-Control-Value': `parallelism=${1 + (index % 5)}, rate=${10 + (index % 90)}, period=1m`,
+      },
+      body: '{}',
+    }));
+    const response = await fetch(`${api}/v2/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(items),
+    });
+    if (!response.ok)
+      throw new Error(`flow-control batch failed: ${response.status} ${await response.text()}`);
+  }
+  const createSeconds = (performance.now() - started) / 1000;
+  await page.evaluate(() => (location.hash = '#/messages/flow-control'));
+  const summary = page.getByTestId('fc-summary');
+  const keysText = `${options.keys.toLocaleString('en-US')} keys`;
+  for (let tries = 0; !((await summary.textContent()) ?? '').startsWith(keysText); tries += 1) {
+    if (tries > 300)
+      throw new Error(`the Flow control tab never listed ${keysText}: ${await summary.textContent()}`);
+    await page.waitForTimeout(100);
+  }
+  const list = '[data-testid="fc-list"]';
+  const domRows = await page.locator(list).evaluate((element) => element.querySelectorAll('.fc-row').length);
+  const frames = await scrollFrameTimes(page, list);
+  await buildStaticList(page, options.keys, list, '.fc-row');
+  const staticFrames = await scrollFrameTimes(page, '#bench-static-list');
+  await page.evaluate(() => document.getElementById('bench-static-list')?.remove());
+  const p95 = percentile(frames, 95);
+  const staticP95 = percentile(staticFrames, 95);
+  return {
+    rows: [
+      [
+        `Flow control tab, ${options.keys.toLocaleString('en-US')} keys (refreshed every 2 s): scroll frame time p95`,
+        `${p95.toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median)`,
+        `${staticP95.toFixed(1)} ms (static list)`,
+        (p95 / staticP95).toFixed(2),
+        `≤ ${FRAME_BUDGET_MS.toFixed(1)} ms (60 fps)`,
+        p95 <= FRAME_BUDGET_MS + 0.5 ? 'within' : 'MISSED',
+      ],
+    ],
+    notes: [
+      `flow control: ${options.keys} keys × ${options.perKey} delayed messages made in ${createSeconds.toFixed(1)} s; ` +
+        `${domRows} rows in the DOM while ${options.keys} are listed`,
+    ],
+  };
+}
+
 /**
  * One run of `steps` sequential steps from a real serve() app; resolves with its id once it succeeded. Every
  * step fails its first attempt and every other step its second too (retried at once: `Upstash-Retry-Delay:
@@ -636,6 +701,10 @@ export async function run(args: string[]): Promise<void> {
     if (only === 'keys') return printOnly('key browser', await benchKeyBrowser(page, keyOptions));
     const api = await stackPageUrl(page, 'Message + workflow API');
     const wfOptions = { runs: wfRuns, steps: bigSteps, opens: Math.min(runs, 6), baseline: 0 };
+    if (only === 'flow-control') {
+      const fcOptions = { keys: flag(args, '--fc-keys', 1_000), perKey: flag(args, '--fc-per-key', 2) };
+      return printOnly('flow control', await benchFlowControl(page, api, sink.url, fcOptions));
+    }
     if (only === 'workflows') {
       const floor: number[] = [];
       for (let i = 0; i < runs; i += 1) floor.push(await timeBaselineOpen(page));
