@@ -2,7 +2,7 @@
 // (`@upstash/workflow`) from a node:http server on 127.0.0.1, talking to the console's local stack. It
 // produces runs of every step type (Run, parallel Runs, Call, SleepFor, SleepUntil, Wait, Notify,
 // Invoke), failures at a named step — so the DLQ has entries to triage — and runs that wait an hour for an
-// event or sleep an hour (the run page's pending states).
+// event or sleep an hour (the run page's pending states) or a week (the stack clock's advance).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, serve, type RouteFunction } from '@upstash/workflow';
@@ -74,6 +74,12 @@ export async function startWorkflowApp(stackUrl: string): Promise<WorkflowApp> {
     '/nap': async (context) => {
       await context.run('prepare', () => 'ready');
       await context.sleep('nap', '1h');
+    },
+    // Sleeps a week (the stack clock's e2e: advancing 7 days completes it).
+    '/week': async (context) => {
+      await context.run('before', () => 'slept');
+      await context.sleep('a-week', '7d');
+      return context.run('after', () => 'woke up');
     },
     '/ship': async (context) => {
       await context.run('label', () => {

@@ -1,6 +1,7 @@
 import appIcon from '../../../assets/icon.svg';
 import { Kbd } from '../ui/misc';
 import { AREAS } from './areas';
+import { ClockPill } from './ClockPill';
 import { STACK_STATE_LABEL, useStackStatus } from './data';
 import { useNav } from './nav';
 import { ProfileSwitcher } from './ProfileSwitcher';
@@ -54,6 +55,7 @@ export function Sidebar({ onOpenPalette }: { onOpenPalette: () => void }) {
           <span className="spacer" />
           <span data-testid="stack-state">{stack ? STACK_STATE_LABEL[stack.state] : '…'}</span>
         </button>
+        <ClockPill />
         <button type="button" className="stack-pill" onClick={onOpenPalette}>
           Commands
           <span className="spacer" />

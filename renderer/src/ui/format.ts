@@ -17,8 +17,23 @@ export function formatClock(ms: number): string {
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
 }
 
+/**
+ * How far the active profile's service clock is ahead of this computer's: the local stack's clock can be moved
+ * forward (renderer/src/clock/), and the times it records are its own. 0 for every other profile.
+ */
+let serviceClockOffsetMs = 0;
+
+export function setServiceClockOffset(ms: number): void {
+  serviceClockOffsetMs = ms;
+}
+
+/** "Now" as the active profile's service counts it. */
+export function serviceNow(): number {
+  return Date.now() + serviceClockOffsetMs;
+}
+
 /** `just now`, `5 s ago`, `3 min ago`, `2 h ago`, `4 d ago`; `in 5 min` for the future. */
-export function formatRelative(ms: number | undefined, now: number = Date.now()): string {
+export function formatRelative(ms: number | undefined, now: number = serviceNow()): string {
   if (ms === undefined || !Number.isFinite(ms)) return '—';
   const diff = Math.round((now - ms) / 1000);
   const future = diff < 0;

@@ -97,5 +97,6 @@ export const DownloadIcon = icon(
 export const ChevronDownIcon = icon(['M6 9l6 6 6-6'], 'ChevronDownIcon');
 export const SearchIcon = icon(['M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16z', 'M21 21l-4.35-4.35'], 'SearchIcon');
 export const MoonIcon = icon(['M21 12.79A9 9 0 1 1 11.21 3 7 7 0 0 0 21 12.79z'], 'MoonIcon');
+export const ClockIcon = icon(['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M12 7v5l3 2'], 'ClockIcon');
 export const LockIcon = icon(['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 8 0v4'], 'LockIcon');
 export const XIcon = icon(['M18 6 6 18', 'M6 6l12 12'], 'XIcon');

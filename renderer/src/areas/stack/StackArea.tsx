@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button';
 import { RefreshIcon } from '../../ui/icons';
 import { Callout, Spinner } from '../../ui/misc';
 import { toast } from '../../ui/toast';
+import { ClockCard } from '../../clock/ClockCard';
 import { formatLogLine } from './log-line';
 import { plural } from '../../ui/format';
 
@@ -73,6 +74,7 @@ export default function StackArea() {
                 </dl>
               </div>
             </section>
+            <ClockCard />
             <section className="stack" style={{ gap: 8 }}>
               <h3 className="section-title">Log (last {plural(status.log.length, 'line')})</h3>
               <pre className="log-view" ref={logRef} aria-label="Local stack log">

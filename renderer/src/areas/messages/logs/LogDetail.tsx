@@ -13,11 +13,12 @@ import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
 import { DetailSection } from '../../../ui/DetailSection';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Fact } from '../../../ui/Fact';
-import { formatClock, formatRelative, formatTime } from '../../../ui/format';
+import { formatClock, formatRelative, formatTime, serviceNow } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
+import { RunNowButton } from '../../../clock/RunNow';
 import { FlowKeyFact } from '../flow-control/FlowKeyFact';
 import { attemptCount, FINAL_STATES, groupByMessage } from './group-events';
 import { StateBadge } from './StateBadge';
@@ -65,6 +66,13 @@ export function LogDetail({
   return (
     <aside className="detail-panel log-detail" aria-label="Message detail">
       <DetailPanelHeader kind="Message" id={messageId} onClose={onClose}>
+        {latest && !FINAL_STATES.has(latest.state) ? (
+          <RunNowButton
+            profile={profile}
+            item={{ kind: 'message', messageId }}
+            waiting={latest.state === 'RETRY' || (latest.nextDeliveryTime ?? 0) > serviceNow()}
+          />
+        ) : null}
         {latest && !FINAL_STATES.has(latest.state) ? (
           <WriteButton
             profile={profile}

@@ -211,6 +211,7 @@ function RunBody({
     <div className={mode === 'page' ? 'wf-run-page-body' : 'detail-panel-body wf-detail-body'}>
       <WhyNotDone
         profile={profile}
+        runId={run.workflowRunId}
         reasons={reasons}
         onNotify={(eventId) => {
           setNotifyEvent(eventId);

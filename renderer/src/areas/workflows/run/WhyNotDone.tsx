@@ -7,6 +7,7 @@ import type { ProfileView } from '../../../../../shared/profiles';
 import { formatTime } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
 import { WriteButton } from '../../../ui/WriteButton';
+import { RunNowButton } from '../../../clock/RunNow';
 import { Words } from './Words';
 
 /** The reason's tone: attention (warning), the end of a failed run (danger), or plain information. */
@@ -19,11 +20,14 @@ export const REASON_FORMAT = { time: (ms: number) => formatTime(ms) };
 
 export function WhyNotDone({
   profile,
+  runId,
   reasons,
   onNotify,
   onOpenRun,
 }: {
   profile: ProfileView;
+  /** For Run now on the local stack (a sleep, a retry, a wait's timeout). */
+  runId?: string;
   reasons: RunReason[];
   onNotify: (eventId: string) => void;
   onOpenRun: (runId: string, createdAt?: number) => void;
@@ -43,6 +47,21 @@ export function WhyNotDone({
               <WriteButton profile={profile} size="sm" onClick={() => onNotify(reason.eventId)}>
                 Notify…
               </WriteButton>
+            ) : null}
+            {(reason.kind === 'sleeping' || reason.kind === 'retrying' || reason.kind === 'scheduled') &&
+            reason.messageId ? (
+              <RunNowButton
+                profile={profile}
+                item={{ kind: 'message', messageId: reason.messageId }}
+                waiting
+              />
+            ) : null}
+            {reason.kind === 'waiting' && reason.deadline !== undefined && runId ? (
+              <RunNowButton
+                profile={profile}
+                item={{ kind: 'workflowRun', workflowRunId: runId }}
+                label="Time out now"
+              />
             ) : null}
             {reason.kind === 'invoked' ? (
               <InAppLink
