@@ -8,7 +8,7 @@ import { StackStore } from './stack-store';
 import { workflowStoreOf } from './workflow-store';
 import { MIGRATIONS } from './migrations';
 import type { MESSAGE_WRITES } from '../messages/write-ops';
-import { InlineWriter, ThreadWriter, type Writer } from './writer';
+import { GROUPS_PER_TURN, InlineWriter, ThreadWriter, type Writer } from './writer';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -172,6 +172,27 @@ const TEST_WRITES = {
   },
 };
 
+/**
+ * Commits `count` writes at once and answers the turns of the event loop (counted by a setImmediate chain) in
+ * which they resolved; checks that they resolved in the order they were made.
+ */
+async function turnsToSettle(count: number, commit: (i: number) => Promise<unknown>): Promise<Set<number>> {
+  let turn = 0;
+  let ticking = true;
+  const tick = (): void => {
+    turn++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const resolved: { index: number; turn: number }[] = [];
+  await Promise.all(
+    Array.from({ length: count }, (_, i) => commit(i).then(() => resolved.push({ index: i, turn }))),
+  );
+  ticking = false;
+  expect(resolved.map((entry) => entry.index)).toEqual(Array.from({ length: count }, (_, i) => i));
+  return new Set(resolved.map((entry) => entry.turn));
+}
+
 describe('inline writer', () => {
   it('commits a burst of writes in one transaction and resolves after the commit', async () => {
     const db = openDatabase(dbFile(), 'full');
@@ -189,6 +210,18 @@ describe('inline writer', () => {
     expect(results).toHaveLength(50);
     expect(transactions).toBe(1);
     expect(store.settings.get('k49')).toBe('49');
+    db.close();
+  });
+
+  it('lets the event loop turn within a burst: 1,000 commits settle over several turns, all in order', async () => {
+    // Issue 18 item 4: a burst committed and settled in one turn held the loop for seconds.
+    const db = openDatabase(dbFile(), 'full');
+    const store = new StackStore(db);
+    const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
+    const turns = await turnsToSettle(1_000, (i) => writer.commit('set', `k${i}`, String(i)));
+    expect(turns.size).toBeGreaterThanOrEqual(1_000 / GROUPS_PER_TURN);
+    expect(store.settings.get('k999')).toBe('999');
+    await writer.close();
     db.close();
   });
 
@@ -214,6 +247,23 @@ describe('inline writer', () => {
 });
 
 describe('writer thread', () => {
+  it('settles a big batch over several turns of the event loop, all in order', async () => {
+    const file = dbFile();
+    const db = openDatabase(file, 'full');
+    const store = new StackStore(db);
+    const writer: Writer<typeof MESSAGE_WRITES> = new ThreadWriter(
+      join(process.cwd(), 'out', 'stack', 'cli.cjs'),
+      { file, durability: 'full' },
+      () => undefined,
+    );
+    await writer.commit('upsertQueue', 'first', 1, false, 1); // the thread is up: the burst is one batch
+    const turns = await turnsToSettle(1_000, (i) => writer.commit('upsertQueue', `q${i}`, 1, false, 1));
+    expect(turns.size).toBeGreaterThanOrEqual(1_000 / GROUPS_PER_TURN);
+    expect(store.queues.get('q999')).toBeDefined();
+    await writer.close();
+    db.close();
+  });
+
   it('commits in its own thread, isolates failures, and drains on close', async () => {
     const file = dbFile();
     const db = openDatabase(file, 'full');

@@ -54,6 +54,15 @@ export interface Writer<O extends OpRegistry> {
   close(): Promise<void>;
 }
 
+/**
+ * Groups (commits of callers) settled in one turn of the event loop at most, and committed in one inline
+ * transaction at most. A burst of 1,000 concurrent workflow triggers used to commit and settle in one turn: the
+ * SQL of 1,000 groups plus each caller's continuation (its answer, its delivery's launch) held the event loop
+ * for 2 s, so every other request of every service waited. Bounded turns keep one burst from blocking the loop;
+ * a transaction still takes up to this many groups (few commits under load).
+ */
+export const GROUPS_PER_TURN = 64;
+
 interface Group {
   calls: [string, ...unknown[]][];
   resolve?: (results: unknown[]) => void;
@@ -142,15 +151,26 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
     }
   }
 
-  protected takeQueue(): Group[] {
+  /** The queued groups (at most `limit`, oldest first); the rest stay queued. */
+  protected takeQueue(limit = Infinity): Group[] {
     if (this.scheduled) {
       this.scheduled.cancel();
       this.scheduled = undefined;
     }
-    const groups = this.queue;
-    this.queue = [];
+    const groups = this.queue.length > limit ? this.queue.splice(0, limit) : this.queue;
+    if (groups === this.queue) this.queue = [];
     if (groups.length > 0) this.lastFlush = performance.now();
     return groups;
+  }
+
+  /** Flushes again at the next turn, without the minimum interval: the rest of a burst is already waiting. */
+  protected flushNextTurn(): void {
+    if (this.scheduled || this.queue.length === 0) return;
+    const immediate = setImmediate(() => {
+      this.scheduled = undefined;
+      this.flushQueue();
+    });
+    this.scheduled = { cancel: () => clearImmediate(immediate) };
   }
 
   protected settle(
@@ -190,14 +210,16 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
   }
 
   protected flushQueue(): void {
-    const groups = this.takeQueue();
+    // A bounded transaction per turn: its SQL and its callers' continuations run before the next one starts.
+    const groups = this.takeQueue(GROUPS_PER_TURN);
     if (groups.length === 0) return;
     const outcomes = runGroups(this.db, this.store, this.registry, groups);
     groups.forEach((group, index) => this.settle(group, outcomes[index] as never));
+    this.flushNextTurn();
   }
 
   async close(): Promise<void> {
-    this.flushQueue();
+    while (this.queue.length > 0) this.flushQueue();
     this.closed = true;
   }
 }
@@ -251,10 +273,7 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
           return;
         }
         const groups = this.inflight.get(message.batch) ?? [];
-        this.inflight.delete(message.batch);
-        groups.forEach((group, index) => this.settle(group, message.outcomes[index] as never));
-        if (this.queue.length > 0) this.flushQueue();
-        else if (this.inflight.size === 0) this.drained?.();
+        this.settleInTurns(message.batch, groups, message.outcomes);
       },
     );
     const fail = (error: Error): void => {
@@ -271,6 +290,30 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
     this.worker.on('exit', (code) => {
       if (!this.closed) fail(new Error(`writer thread exited with code ${code}`));
     });
+  }
+
+  /**
+   * Settles a committed batch GROUPS_PER_TURN groups per turn (the batch itself may be big: one fsync for all
+   * of it); the batch counts as in flight until its last group is settled.
+   */
+  private settleInTurns(
+    batch: number,
+    groups: Group[],
+    outcomes: Parameters<BatchingWriter<O>['settle']>[1][],
+    from = 0,
+  ): void {
+    if (!this.inflight.has(batch)) return; // the thread failed meanwhile and settled the rest
+    const to = Math.min(groups.length, from + GROUPS_PER_TURN);
+    for (let index = from; index < to; index++) this.settle(groups[index] as Group, outcomes[index] as never);
+    if (to < groups.length) {
+      // Only the unsettled ones stay in flight: a failure of the thread before the next turn settles those.
+      this.inflight.set(batch, groups.slice(to));
+      setImmediate(() => this.settleInTurns(batch, groups, outcomes, to));
+      return;
+    }
+    this.inflight.delete(batch);
+    if (this.queue.length > 0) this.flushQueue();
+    else if (this.inflight.size === 0) this.drained?.();
   }
 
   protected flushQueue(): void {
