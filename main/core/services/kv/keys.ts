@@ -33,10 +33,10 @@ const SIZE_COMMAND: Record<string, string> = {
 export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handlers, Names> {
   const client = (profileId: string) => new KvClient(profiles.resolve(profileId));
 
-  /** Runs a job for a stream; errors end the stream with readable data, never a stack trace. */
-  const runJob = <E>(name: string, sink: StreamSink<E>, job: (signal: AbortSignal) => Promise<void>) => {
+  /** Feeds a stream until `feed` ends; errors end the stream with readable data, never a stack trace. */
+  const runStream = <E>(name: string, sink: StreamSink<E>, feed: (signal: AbortSignal) => Promise<void>) => {
     const controller = new AbortController();
-    job(controller.signal)
+    feed(controller.signal)
       .then(() => sink.end())
       .catch((error: unknown) => {
         if (controller.signal.aborted) return sink.end();
@@ -53,7 +53,7 @@ export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handler
   return {
     'kv.keys.scan': ({ profileId, match, type, count, cursor, limit, paceMs }, sink) => {
       const kv = client(profileId);
-      return runJob('kv.keys.scan', sink, async (signal) => {
+      return runStream('kv.keys.scan', sink, async (signal) => {
         // DBSIZE goes out beside the first SCAN, not before it: the first rows never wait for a count.
         let dbsize: number | undefined;
         let dbsizeSent = false;
