@@ -24,6 +24,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['renderer/**/*.test.{ts,tsx}'],
           setupFiles: ['./vitest.setup.ts'],
+          // A hang guard, not a budget: on 2 shared cores a jsdom render with user-event steps takes
+          // several seconds (TabbedArea and the bridge's invalidation test passed 5 s under load).
+          testTimeout: 20_000,
         },
       },
     ],
