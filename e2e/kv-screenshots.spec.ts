@@ -1,6 +1,7 @@
 // Every KV screen in both themes, with no console errors: the workbench (results by shape, RESP2 hex view,
 // pipeline with a failing row, autocomplete), the key browser (tree, flat list, each type's viewer, TTL
-// dialog, delete by pattern) — looked at, and with SCREENSHOTS=1 written to docs/screenshots for the README.
+// dialog, a JSON document and its edit dialog, delete by pattern) — looked at, and with SCREENSHOTS=1
+// written to docs/screenshots for the README.
 import { expect, go, test } from './fixtures';
 import { seedSampleKeys } from './support/kv-api';
 import { localStack } from './support/local-stack';
@@ -87,6 +88,30 @@ for (const theme of ['light', 'dark'] as Theme[]) {
     await page.getByLabel('Open exact key').press('Enter');
     await expect(page.locator('.kv-cell-binary')).toHaveText('hex 89 50 4e 47 0d 0a 1a 0a ff 00');
     await saveScreenshot(page, 'kv-keys-binary', theme);
+
+    // A JSON document (JSON.* of the stack): the tree, and an edit with its command previewed.
+    await kv.command(
+      'JSON.SET',
+      'orders:1001',
+      '$',
+      '{"id":1001,"status":"paid","total":129.90,"customer":{"name":"Ada Lovelace","email":"ada@example.com"},"items":[{"sku":"ENG-1","qty":1},{"sku":"PUNCH-CARDS","qty":200}],"gift":false,"note":null}',
+    );
+    await page.getByLabel('Open exact key').fill('orders:1001');
+    await page.getByLabel('Open exact key').press('Enter');
+    const jsonEditor = page.getByTestId('json-editor');
+    await jsonEditor.getByRole('button', { name: 'Expand all' }).click();
+    await expect(jsonEditor.locator('[data-path="$.items[1].qty"]')).toContainText('200');
+    // The chevrons turn in a 0.1 s transition: the picture waits until the last one has turned.
+    await expect(
+      jsonEditor.getByRole('button', { name: 'Collapse $.items[1]' }).locator('.kv-chevron'),
+    ).toHaveCSS('transform', 'none');
+    await saveScreenshot(page, 'kv-keys-json', theme);
+    await jsonEditor.locator('[data-path="$.status"]').getByRole('button', { name: 'Edit' }).click();
+    const jsonDialog = page.getByRole('dialog', { name: 'Edit $.status' });
+    await jsonDialog.getByLabel('Value (JSON)').fill('"shipped"');
+    await expect(jsonDialog.getByTestId('json-command')).toContainText('JSON.SET orders:1001 $.status');
+    await saveScreenshot(page, 'kv-keys-json-edit', theme);
+    await jsonDialog.getByRole('button', { name: 'Cancel' }).click();
 
     // Delete by pattern: the job's preview.
     await page.getByRole('button', { name: 'Delete by pattern…' }).click();

@@ -79,6 +79,34 @@ export function tokenizeCommandLine(line: string): TokenizeResult {
   }
 }
 
+const QUOTED: Record<string, string> = {
+  '\\': '\\\\',
+  '"': '\\"',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\x07': '\\a',
+};
+
+/**
+ * Arguments as a command line that `tokenizeCommandLine` reads back to the same arguments: plain words as
+ * they are, anything else in double quotes with escapes (what the JSON editor previews, ready to paste).
+ */
+export function formatCommandLine(args: readonly string[]): string {
+  return args
+    .map((arg) => (/^[^\s"'\\]+$/.test(arg) ? arg : `"${arg.replace(NEEDS_ESCAPE, escapeChar)}"`))
+    .join(' ');
+}
+
+// Control characters are exactly what has to be escaped here.
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /[\\"\u0000-\u001f]/g;
+
+function escapeChar(c: string): string {
+  return QUOTED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+}
+
 /** The body of `POST /` for these arguments (the form that needs no URL escaping). */
 export function commandBody(args: readonly string[]): string {
   return JSON.stringify(args);

@@ -292,6 +292,49 @@ describe('key browser', () => {
     expect((await callKv('kv.keys.lookup', { profileId: 'p', key: 'e:s2' })).exists).toBe(false);
   });
 
+  it('JSON documents: type, size and text as stored; edits by path; changes that cannot apply say why', async () => {
+    use();
+    const client = kv();
+    await client.call(['DEL', 'e:json', 'e:jarr']);
+    const doc = '{"b":1,"10":"ten","big":12345678901234567890,"tags":["x"],"address":{"city":"London"}}';
+    await client.call(['JSON.SET', 'e:json', '$', doc]);
+    await client.call(['JSON.SET', 'e:jarr', '$', '[1,2,3]']);
+    expect(await callKv('kv.keys.lookup', { profileId: 'p', key: 'e:json' })).toMatchObject({
+      exists: true,
+      type: 'ReJSON-RL',
+      size: 5,
+    });
+    expect((await callKv('kv.keys.lookup', { profileId: 'p', key: 'e:jarr' })).size).toBe(3);
+    const value = await callKv('kv.keys.value', { profileId: 'p', key: 'e:json', type: 'ReJSON-RL' });
+    expect(value).toEqual({ type: 'json', text: doc, length: doc.length, truncated: false });
+
+    const edit = (e: object) => callKv('kv.keys.edit', { profileId: 'p', edit: e });
+    await edit({ op: 'json.set', key: 'e:json', path: '$.address.city', value: '"Paris"' });
+    await edit({ op: 'json.set', key: 'e:json', path: '$["new one"]', value: '{"n": 1.10}', nx: true });
+    await edit({ op: 'json.append', key: 'e:json', path: '$.tags', value: '"y"' });
+    await edit({ op: 'json.delete', key: 'e:json', path: '$.b' });
+    expect(await client.call(['JSON.GET', 'e:json'])).toBe(
+      '{"10":"ten","big":12345678901234567890,"tags":["x","y"],"address":{"city":"Paris"},"new one":{"n":1.10}}',
+    );
+    // NX on a member that exists, a parent that is gone, invalid JSON: refused with the reason, nothing changes.
+    await expect(
+      edit({ op: 'json.set', key: 'e:json', path: '$.big', value: '1', nx: true }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('already exists') });
+    await expect(
+      edit({ op: 'json.set', key: 'e:json', path: '$.gone.city', value: '1' }),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('Nothing at $.gone.city'),
+    });
+    await expect(edit({ op: 'json.set', key: 'e:json', path: '$.big', value: '{oops' })).rejects.toThrow(
+      /not valid JSON/,
+    );
+    await expect(edit({ op: 'json.set', key: 'e:json', path: 'big', value: '1' })).rejects.toThrow(
+      /a JSONPath starts with \$/,
+    );
+    expect(await client.call(['JSON.GET', 'e:json', '$.big'])).toBe('[12345678901234567890]');
+  });
+
   it('delete by pattern is a job: the preview is the SCAN listing, then UNLINK in chunks; a match-all pattern is refused', async () => {
     use();
     const client = kv();

@@ -11,6 +11,7 @@ import {
 import { BridgeError } from '../../../../shared/bridge/errors';
 import { type KvBytes, kvBytesOf, kvTextOf } from '../../../../shared/kv/bytes';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
+import { jsonEditCommand } from '../../../../shared/kv/json-doc';
 import type { Handlers, StreamSink } from '../../bridge/router';
 import type { HandlerDeps } from '../handler-deps';
 import { type KvArgs, KvClient } from './client';
@@ -130,6 +131,8 @@ export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handler
       if (exists && sizeCommand) {
         const [reply] = await kv.batch([[sizeCommand, key]]);
         size = typeof reply?.result === 'number' ? reply.result : null;
+      } else if (exists && keyType === JSON_TYPE) {
+        size = await jsonSize(kv, key);
       }
       return {
         key,
@@ -303,6 +306,16 @@ async function readValue(
       const last = entries[entries.length - 1]?.id;
       return { type, entries, cursor: next(last ?? '', entries.length < count || !last), total };
     }
+    case JSON_TYPE: {
+      const text = String(await kv.call(['JSON.GET', key]));
+      const truncated = text.length > STRING_VIEW_LIMIT;
+      return {
+        type: 'json',
+        text: truncated ? text.slice(0, STRING_VIEW_LIMIT) : text,
+        length: text.length,
+        truncated,
+      };
+    }
     default:
       return {
         type: 'other',
@@ -363,5 +376,39 @@ async function applyEdit(kv: KvClient, input: KvEdit): Promise<unknown> {
       return kv.call(['XADD', edit.key, '*', ...edit.fields.flat()]);
     case 'stream.delete':
       return kv.call(['XDEL', edit.key, edit.id]);
+    case 'json.set': {
+      const result = await kv.call(jsonEditCommand(edit));
+      if (edit.nx && result === null) {
+        throw new BridgeError({
+          code: 'INVALID_INPUT',
+          message: `${edit.path} already exists in ${edit.key}; edit it instead.`,
+        });
+      }
+      if (result === null) {
+        throw new BridgeError({
+          code: 'NOT_FOUND',
+          message: `Nothing at ${edit.path} in ${edit.key} (its parent may be gone): nothing was changed.`,
+        });
+      }
+      return result;
+    }
+    case 'json.delete':
+    case 'json.append':
+      return kv.call(jsonEditCommand(edit));
   }
+}
+
+/** TYPE of a JSON document (RedisJSON's module type name). */
+const JSON_TYPE = 'ReJSON-RL';
+
+/** Members of a JSON document's root object, or items of its root array; null for a scalar. */
+async function jsonSize(kv: KvClient, key: string): Promise<number | null> {
+  const [objects, arrays] = await kv.batch([
+    ['JSON.OBJLEN', key, '$'],
+    ['JSON.ARRLEN', key, '$'],
+  ]);
+  const first = (entry: KvReplyEntry | undefined): unknown =>
+    Array.isArray(entry?.result) ? (entry.result as unknown[])[0] : undefined;
+  const size = first(objects) ?? first(arrays);
+  return typeof size === 'number' ? size : null;
 }

@@ -2,12 +2,14 @@
 // paged values by type, edits, TTL, rename, duplicate and delete. Delete by pattern is a job (delete-job.ts).
 import { z } from 'zod';
 import type { KvBytes } from '../../../kv/bytes';
+import { parseJsonDoc } from '../../../kv/json-doc';
 import { call, stream } from '../../define';
 
 const profileId = z.string().min(1).max(100);
 const key = z.string().min(1, 'a key is needed').max(32_768, 'keys are at most 32 KB');
 
-export const KV_TYPES = ['string', 'hash', 'list', 'set', 'zset', 'stream'] as const;
+/** Key types as TYPE names them; `ReJSON-RL` is a JSON document (JSON.* commands). */
+export const KV_TYPES = ['string', 'hash', 'list', 'set', 'zset', 'stream', 'ReJSON-RL'] as const;
 export type KvType = (typeof KV_TYPES)[number];
 
 /**
@@ -61,6 +63,8 @@ export type KvValuePage =
   | { type: 'set'; members: KvBytes[]; cursor: string; total: number }
   | { type: 'zset'; entries: { member: KvBytes; score: string }[]; cursor: string; total: number }
   | { type: 'stream'; entries: { id: string; fields: [KvBytes, KvBytes][] }[]; cursor: string; total: number }
+  /** A JSON document's compact text (JSON.GET); cut at the view limit when `truncated`. */
+  | { type: 'json'; text: string; length: number; truncated: boolean }
   | { type: 'other'; message: string };
 
 const value = z.string().max(10_000_000);
@@ -74,6 +78,14 @@ const target = z.union([
       .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
   }),
 ]);
+
+/** A JSONPath of the JSON editor (always the `$` form). */
+const jsonPath = z.string().min(1).max(10_000).regex(/^\$/, 'a JSONPath starts with $');
+/** JSON text, checked here so the form shows what is wrong before anything is sent. */
+const jsonValue = value.superRefine((text, ctx) => {
+  const parsed = parseJsonDoc(text);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `not valid JSON: ${parsed.error}` });
+});
 
 export const kvEditSchema = z.discriminatedUnion('op', [
   z.object({
@@ -111,6 +123,16 @@ export const kvEditSchema = z.discriminatedUnion('op', [
       .min(1, 'at least one field'),
   }),
   z.object({ op: z.literal('stream.delete'), key, id: z.string().regex(/^\d+-\d+$/, 'not a stream id') }),
+  // JSON documents (shared/kv/json-doc.ts builds the command each one runs).
+  z.object({
+    op: z.literal('json.set'),
+    key,
+    path: jsonPath,
+    value: jsonValue,
+    nx: z.boolean().default(false),
+  }),
+  z.object({ op: z.literal('json.delete'), key, path: jsonPath }),
+  z.object({ op: z.literal('json.append'), key, path: jsonPath, value: jsonValue }),
 ]);
 export type KvEdit = z.input<typeof kvEditSchema>;
 

@@ -60,7 +60,7 @@ export function KeyDetail({
   const remove = async () => {
     const ok = await confirmDanger(profile, {
       title: `Delete ${keyName}?`,
-      body: `The ${data.type} is removed with UNLINK; this cannot be undone.`,
+      body: `The ${data.type === 'ReJSON-RL' ? 'JSON document' : data.type} is removed with UNLINK; this cannot be undone.`,
       confirmLabel: 'Delete key',
     });
     if (!ok) return;
@@ -169,13 +169,15 @@ export function KeyDetail({
 function sizeLabel(type: string): string {
   return type === 'string'
     ? 'Length'
-    : type === 'hash'
-      ? 'Fields'
-      : type === 'stream'
-        ? 'Entries'
-        : type === 'list'
-          ? 'Items'
-          : 'Members';
+    : type === 'ReJSON-RL'
+      ? 'Top-level size'
+      : type === 'hash'
+        ? 'Fields'
+        : type === 'stream'
+          ? 'Entries'
+          : type === 'list'
+            ? 'Items'
+            : 'Members';
 }
 
 function TtlDialog({

@@ -205,7 +205,7 @@ function TreeItemButton({
 }
 
 export function typeLabel(type: string): string {
-  return type === 'string' ? 'STR' : type === 'stream' ? 'STREAM' : type.toUpperCase();
+  return type === 'string' ? 'STR' : type === 'ReJSON-RL' ? 'JSON' : type.toUpperCase();
 }
 
 const TYPE_TONE: Record<string, string> = {
@@ -215,6 +215,7 @@ const TYPE_TONE: Record<string, string> = {
   set: 'warning',
   zset: 'danger',
   stream: 'dev',
+  'ReJSON-RL': 'json',
 };
 
 /** The chip of a key's type, coloured by type; a type not known yet is plain. */

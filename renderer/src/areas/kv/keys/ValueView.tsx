@@ -1,5 +1,6 @@
 // The value of one key, by type: strings as text, JSON or hex (each editable); hashes, lists, sets, sorted
-// sets and streams as tables paged with "load more", each row editable or removable, with an add row.
+// sets and streams as tables paged with "load more", each row editable or removable, with an add row; JSON
+// documents in the JSON editor (JsonEditor.tsx).
 // Binary members (not valid UTF-8) show as marked hex; their rows are read-only except where the edit
 // can carry the exact bytes (removal, a sorted-set score), so an edit never corrupts them.
 import { useState } from 'react';
@@ -18,6 +19,7 @@ import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
+import { JsonEditor } from './JsonEditor';
 
 const PAGE = 100;
 
@@ -65,13 +67,18 @@ export function ValueView({
     }
   };
 
+  /** Runs an edit and reloads the value; throws with the server's text when it fails. */
+  const apply = async (change: KvEdit) => {
+    await bridge.call('kv.keys.edit', { profileId: profile.id, edit: change });
+    // Pages after an edit may have shifted (list indexes, scan cursors): start again from the top.
+    setMore([]);
+    await firstQuery.refetch();
+    onChanged();
+  };
+
   const edit = async (change: KvEdit) => {
     try {
-      await bridge.call('kv.keys.edit', { profileId: profile.id, edit: change });
-      // Pages after an edit may have shifted (list indexes, scan cursors): start again from the top.
-      setMore([]);
-      await firstQuery.refetch();
-      onChanged();
+      await apply(change);
       return true;
     } catch (e) {
       toast.error('The change was not saved', errorMessage(e));
@@ -113,6 +120,8 @@ export function ValueView({
           onSave={(value, base64) => edit({ op: 'string.set', key: keyName, value, base64 })}
         />
       );
+    case 'json':
+      return <JsonEditor keyName={keyName} page={first} canWrite={canWrite} onEdit={apply} />;
     case 'other':
       return <Callout tone="info" title={first.message} />;
     default: {
@@ -136,7 +145,7 @@ export function ValueView({
   }
 }
 
-type CollectionType = Exclude<KvValuePage['type'], 'string' | 'other'>;
+type CollectionType = Exclude<KvValuePage['type'], 'string' | 'json' | 'other'>;
 
 /** How one collection type shows as an editable table: its columns, rows and the edit each action sends. */
 function collectionTable(
