@@ -3,7 +3,14 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Chart } from './Chart';
-import { chartSummary, resolveColor, stackForDrawing, tooltipRows, type ChartSeries } from './chart-model';
+import {
+  chartSummary,
+  resolveColor,
+  stackForDrawing,
+  timeRange,
+  tooltipRows,
+  type ChartSeries,
+} from './chart-model';
 
 const SERIES: ChartSeries[] = [
   { label: 'Waiting', color: '--warning' },
@@ -40,6 +47,12 @@ describe('chart model', () => {
       { label: 'Delivered', color: '--success', value: '4' },
     ]);
     expect(chartSummary('Key k', SERIES, DATA)).toBe('Key k: Waiting 0 now, peak 5; Delivered 2 now, peak 4');
+  });
+
+  it('keeps a time axis over one point to a minute either side, and other data to its own range', () => {
+    // uPlot's own range for one point runs 86,400,000 s past it.
+    expect(timeRange([1_000], 1_000, 86_401_000)).toEqual([940, 1_060]);
+    expect(timeRange([1_000, 1_300, 1_600], 1_000, 1_600)).toEqual([1_000, 1_600]);
   });
 
   it('resolves theme tokens, and leaves plain colours alone', () => {

@@ -12,6 +12,7 @@ import {
   formatCount,
   resolveColor,
   stackForDrawing,
+  timeRange,
   tooltipRows,
 } from './chart-model';
 import './chart.css';
@@ -187,11 +188,12 @@ function chartOptions(
   return {
     width,
     height,
-    padding: compact ? [2, 0, 2, 0] : [8, 8, 0, 0],
+    // Room either side for the date line under the first and last time ticks, centred on the plot edges.
+    padding: compact ? [2, 0, 2, 0] : [8, 24, 0, 16],
     legend: { show: false },
     cursor: { points: { size: 6 }, y: false, drag: { x: false, y: false } },
     scales: {
-      x: { time },
+      x: time ? { time, range: (u, min, max) => timeRange(u.data[0] ?? [], min, max) } : { time },
       // Counts: from 0, and never a flat line at the top when everything is 0.
       y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
     },

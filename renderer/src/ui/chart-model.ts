@@ -81,3 +81,17 @@ export function resolveColor(token: string, style: Pick<CSSStyleDeclaration, 'ge
   if (!token.startsWith('--')) return token;
   return style.getPropertyValue(token).trim() || 'currentColor';
 }
+
+/**
+ * The x range of a time axis: the data's own, except when every x is the same point, where uPlot stretches
+ * the axis over 1,000 days (its one-day fallback counted in milliseconds on a seconds axis): a minute either side.
+ */
+export function timeRange(
+  xs: ArrayLike<number | null | undefined>,
+  min: number,
+  max: number,
+): [number, number] {
+  const first = xs[0];
+  if (typeof first === 'number' && first === xs[xs.length - 1]) return [first - 60, first + 60];
+  return [min, max];
+}
