@@ -1,10 +1,11 @@
 // What every screen showing one bridge query does before it has data: the service's own error text in a
-// callout (a 404 is a warning: the thing is gone, nothing failed), a spinner while loading, and only then
-// the screen's content.
+// callout (a 404 is a warning: the thing is gone, nothing failed; a refused token says what to do), a
+// spinner while loading, and only then the screen's content.
 import type { ReactNode } from 'react';
 import type { BridgeError } from '../../../shared/bridge/errors';
 import { errorMessage } from '../bridge/client';
 import { Button } from './Button';
+import { ErrorCallout } from './ErrorCallout';
 import { RefreshIcon } from './icons';
 import { Callout, Spinner } from './misc';
 
@@ -23,12 +24,16 @@ export function QueryView<T>({
   failure: string;
   children: (data: T) => ReactNode;
 }) {
-  if (query.error)
-    return (
-      <Callout tone={query.error.status === 404 ? 'warning' : 'danger'} title={failure}>
-        {errorMessage(query.error)}
-      </Callout>
-    );
+  if (query.error) {
+    if (query.error.status === 404) {
+      return (
+        <Callout tone="warning" title={failure}>
+          {errorMessage(query.error)}
+        </Callout>
+      );
+    }
+    return <ErrorCallout error={query.error} title={failure} />;
+  }
   if (query.data === undefined) return <Spinner />;
   return <>{children(query.data)}</>;
 }

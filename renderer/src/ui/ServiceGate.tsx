@@ -1,9 +1,11 @@
 // Shown instead of a service screen while the service cannot be used: no active profile yet, the local
 // stack still starting (or failed), or a profile without the service's URL or token (message API or KV).
+// Past the gate, the screen's profile and service are in ServiceAccessContext for its error callouts.
 import type { ReactNode } from 'react';
 import type { ProfileView } from '../../../shared/profiles';
 import type { StackStatus } from '../../../shared/stack-status';
 import { Callout, Spinner } from './misc';
+import { ServiceAccessContext } from './service-access';
 
 export function ServiceGate({
   profile,
@@ -29,7 +31,12 @@ export function ServiceGate({
       </>
     );
   }
-  return <>{children(profile)}</>;
+  // The screen's errors can then say what to do when the service refuses this profile (service-access.tsx).
+  return (
+    <ServiceAccessContext.Provider value={{ profile: { id: profile.id, name: profile.name }, service }}>
+      {children(profile)}
+    </ServiceAccessContext.Provider>
+  );
 }
 
 function waitingFor(

@@ -117,6 +117,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
       <DlqFilterBar />
       <ListToolbar
         testId="dlq-summary"
+        failed={Boolean(list.query.error)}
         summary={
           list.loaded
             ? `${plural(entries.length, 'entry', 'entries')}${list.hasMore ? ' loaded (more below)' : ''}`

@@ -11,6 +11,7 @@ import { RefreshIcon } from '../icons';
 
 export function ListToolbar({
   summary,
+  failed = false,
   lead,
   testId,
   refreshing,
@@ -22,6 +23,8 @@ export function ListToolbar({
 }: {
   /** "12 entries loaded"; undefined while the first page loads. */
   summary?: string;
+  /** The list could not be loaded: no summary and no counts (they would read as an empty list). */
+  failed?: boolean;
   /** Shown instead of the summary text, e.g. counts per state. */
   lead?: ReactNode;
   testId?: string;
@@ -36,10 +39,16 @@ export function ListToolbar({
 }) {
   return (
     <div className={className ? `toolbar ${className}` : 'toolbar'}>
-      {lead ?? (
+      {failed ? (
         <span className="muted" data-testid={testId}>
-          {summary ?? 'Loading…'}
+          Not loaded
         </span>
+      ) : (
+        (lead ?? (
+          <span className="muted" data-testid={testId}>
+            {summary ?? 'Loading…'}
+          </span>
+        ))
       )}
       {controls}
       <Button size="sm" icon={<RefreshIcon />} busy={refreshing} onClick={onRefresh}>

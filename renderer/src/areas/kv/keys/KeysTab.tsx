@@ -14,6 +14,7 @@ import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Segmented } from '../../../ui/fields';
 import { SearchIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
@@ -162,15 +163,22 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
         </WriteButton>
       </div>
       <div className="kv-scan-status" data-testid="scan-status" data-status={scan.status}>
-        <span data-testid="scanned-count">{plural(scan.tree.size, 'key')} loaded</span>
-        <span
-          className="muted"
-          title={`Each walk's first SCAN asks for COUNT ${Math.min(filter.count, KV_SCAN_FIRST_COUNT)}, so the first keys show at once; the next ones for COUNT ${filter.count}.`}
-        >
-          · {scan.calls.toLocaleString()} SCAN calls of COUNT {filter.count}
-          {scan.dbsize !== undefined ? ` · ${plural(scan.dbsize, 'key')} in the database` : ''}
-          {scan.withType ? ' · types from WITHTYPE' : ''}
-        </span>
+        {scan.status === 'error' ? (
+          // A failed scan counted nothing: "0 keys loaded" would read as an empty database.
+          <span data-testid="scanned-count">Not loaded</span>
+        ) : (
+          <>
+            <span data-testid="scanned-count">{plural(scan.tree.size, 'key')} loaded</span>
+            <span
+              className="muted"
+              title={`Each walk's first SCAN asks for COUNT ${Math.min(filter.count, KV_SCAN_FIRST_COUNT)}, so the first keys show at once; the next ones for COUNT ${filter.count}.`}
+            >
+              · {scan.calls.toLocaleString()} SCAN calls of COUNT {filter.count}
+              {scan.dbsize !== undefined ? ` · ${plural(scan.dbsize, 'key')} in the database` : ''}
+              {scan.withType ? ' · types from WITHTYPE' : ''}
+            </span>
+          </>
+        )}
         {scan.status === 'scanning' ? (
           <>
             <Spinner label="Scanning" />
@@ -199,61 +207,61 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
         />
       </div>
       {scan.status === 'error' ? (
-        <Callout tone="danger" title="The scan failed.">
-          {scan.error?.message}
-        </Callout>
-      ) : null}
-      <div className="kv-keys-split">
-        <div className="kv-keys-left">
-          {scan.tree.size === 0 && scan.status !== 'scanning' ? (
-            <EmptyState icon={<SearchIcon />} title="No keys match">
-              Nothing matches <code>{filter.match}</code>
-              {filter.type ? ` of type ${filter.type}` : ''}.
-            </EmptyState>
-          ) : (
-            <KeyList
-              scan={scan}
-              view={view}
-              expanded={expanded}
-              onToggle={(path) =>
-                setExpanded((old) => {
-                  const next = new Set(old);
-                  if (next.has(path)) next.delete(path);
-                  else next.add(path);
-                  return next;
-                })
-              }
-              selected={selected}
-              onSelect={select}
-              meta={meta}
-              onVisibleKeys={onVisibleKeys}
-            />
-          )}
+        // The error alone (with what to do): no "No keys match" beside it.
+        <ErrorCallout error={scan.error ?? 'The scan failed.'} title="The scan failed." />
+      ) : (
+        <div className="kv-keys-split">
+          <div className="kv-keys-left">
+            {scan.tree.size === 0 && scan.status !== 'scanning' ? (
+              <EmptyState icon={<SearchIcon />} title="No keys match">
+                Nothing matches <code>{filter.match}</code>
+                {filter.type ? ` of type ${filter.type}` : ''}.
+              </EmptyState>
+            ) : (
+              <KeyList
+                scan={scan}
+                view={view}
+                expanded={expanded}
+                onToggle={(path) =>
+                  setExpanded((old) => {
+                    const next = new Set(old);
+                    if (next.has(path)) next.delete(path);
+                    else next.add(path);
+                    return next;
+                  })
+                }
+                selected={selected}
+                onSelect={select}
+                meta={meta}
+                onVisibleKeys={onVisibleKeys}
+              />
+            )}
+          </div>
+          <div className="kv-keys-right">
+            {selected ? (
+              <KeyDetail
+                key={selected}
+                profile={profile}
+                keyName={selected}
+                onDeleted={(key) => {
+                  forget([key]);
+                  navigate('kv', 'keys');
+                }}
+                onCreated={(key, type) => remember([key], type)}
+                onRenamed={(from, to, type) => {
+                  forget([from]);
+                  remember([to], type);
+                  navigate('kv', 'keys', to);
+                }}
+              />
+            ) : (
+              <EmptyState icon={<SearchIcon />} title="Select a key">
+                Pick a key on the left, or open one by its exact name.
+              </EmptyState>
+            )}
+          </div>
         </div>
-        <div className="kv-keys-right">
-          {selected ? (
-            <KeyDetail
-              key={selected}
-              profile={profile}
-              keyName={selected}
-              onDeleted={(key) => {
-                forget([key]);
-                navigate('kv', 'keys');
-              }}
-              onCreated={(key, type) => remember([key], type)}
-              onRenamed={(from, to, type) => {
-                forget([from]);
-                remember([to], type);
-                navigate('kv', 'keys', to);
-              }}
-            />
-          ) : (
-            <EmptyState icon={<SearchIcon />} title="Select a key">
-              Pick a key on the left, or open one by its exact name.
-            </EmptyState>
-          )}
-        </div>
-      </div>
+      )}
       {deleteOpen ? (
         <KeyDeleteJobDialog
           profile={profile}

@@ -11,11 +11,12 @@ import { useBridge, useBridgeMutation, useBridgeQuery } from '../../../bridge/re
 import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { Switch } from '../../../ui/fields';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Form } from '../../../ui/Form';
 import { formatClock, plural } from '../../../ui/format';
 import { DownloadIcon } from '../../../ui/icons';
 import { useStreamRows } from '../../../ui/list/VirtualRows';
-import { Badge, Callout } from '../../../ui/misc';
+import { Badge } from '../../../ui/misc';
 import '../live.css';
 import {
   compileFilters,
@@ -181,13 +182,10 @@ function Monitor({ profile }: { profile: ProfileView }) {
         </span>
       </div>
 
-      {error ? (
-        <Callout tone="danger" title="The monitor stopped">
-          {error.message}
-        </Callout>
-      ) : null}
+      <ErrorCallout error={error} title="The monitor stopped." />
 
-      <MonitorList lines={shown} follow={!paused} />
+      {/* Stopped by an error before any line: the error alone, not "No lines match" beside it. */}
+      {error && kept.length === 0 ? null : <MonitorList lines={shown} follow={!paused} />}
 
       <Form
         className="toolbar kv-live-export"

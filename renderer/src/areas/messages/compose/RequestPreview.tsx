@@ -147,7 +147,7 @@ export function RequestPreview({
         </div>
         {toFile ? (
           <p className="field-hint">
-            No clipboard here ({clipboard.data?.problem}): the command with the token goes to a file instead.
+            {clipboard.data?.problem} The command with the token goes to a file instead.
           </p>
         ) : null}
       </div>

@@ -167,6 +167,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
       <ListToolbar
         className="logs-toolbar"
         testId="logs-summary"
+        failed={Boolean(list.query.error)}
         summary={
           list.loaded
             ? `${plural(trails.length, 'message')} · ${plural(events.length, 'event')}${list.hasMore ? ' loaded' : ''}`

@@ -116,6 +116,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
       <RunFilterBar profile={profile} filters={filters} onChange={setFilters} />
       <ListToolbar
         lead={<RunStats runs={loaded} hasMore={list.hasMore} />}
+        failed={Boolean(list.query.error)}
         controls={
           <>
             {!live && newer > 0 ? (
