@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { app, BrowserWindow, dialog, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
+import { announceLocalStack } from '../core/local-stack/ready-output';
 import { createLogger } from '../core/logger';
 import { createSecretStore } from '../core/secrets/secret-store';
 import type { StackLauncher } from '../core/local-stack/launcher';
@@ -141,6 +142,14 @@ app.whenReady().then(() => {
     },
   });
   registerBridgeIpc(core.router, logger, devServerUrl);
+  // `npm start` in a terminal: where the local stack listens and its .env file, as the browser host prints.
+  const started = core;
+  announceLocalStack({
+    dataDir,
+    stack: started.stack,
+    localEnv: () => started.profiles.localEnv().text,
+    print: (lines) => console.log(lines),
+  });
   createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();

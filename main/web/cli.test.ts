@@ -1,7 +1,7 @@
 // The browser host as a real process (out/main/web.cjs, built by vitest's global setup): on SIGTERM it
 // shuts down and its last log line, "stopped", reaches stderr before the process ends.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,5 +48,50 @@ describe('npm run web', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('which the browser host serves over HTTP');
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('prints where the local stack listens and the path of its .env once it is up (issue 19 item 11)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-web-cli-'));
+    dirs.push(dataDir);
+    const child = spawn(
+      process.execPath,
+      [WEB, '--port', '0', '--no-open', '--data-dir', dataDir, '--stack-port', '0', '--stack-kv-port', '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (/credentials[^\n]*: \S+\n/.test(stdout)) resolve();
+        });
+        void closed.then(() =>
+          reject(new Error(`web host exited before the stack was up:\n${stdout}\n${stderr}`)),
+        );
+      });
+      const url = /Local stack: messages and workflows at (http:\/\/127\.0\.0\.1:\d+), KV at (http:\S+)/.exec(
+        stdout,
+      );
+      const file = /credentials for your app \(\.env, readable by you only\): (\S+)/.exec(stdout)?.[1];
+      expect(url, stdout).not.toBeNull();
+      expect(file, stdout).toBeDefined();
+      const env = readFileSync(file as string, 'utf8');
+      expect(env).toContain(`QSTASH_URL=${url?.[1]}\n`);
+      expect(env).toContain(`UPSTASH_REDIS_REST_URL=${url?.[2]}\n`);
+      expect(env).toMatch(/^QSTASH_TOKEN=\S{8,}$/m);
+      expect(statSync(file as string).mode & 0o777).toBe(0o600);
+      // The printed URL and token work: the message API answers the .env's token.
+      const token = /^QSTASH_TOKEN=(\S+)$/m.exec(env)?.[1];
+      const response = await fetch(`${url?.[1]}/v2/queues`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await closed;
+    }
   });
 });

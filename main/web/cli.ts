@@ -11,6 +11,7 @@ import { createSecretStore } from '../core/secrets/secret-store';
 import { nodeLauncher } from '../core/local-stack/launcher';
 import { isInside, realpathOfFuture } from '../core/private-files';
 import { exportsFolderSaver } from '../core/saving/exports-folder';
+import { announceLocalStack } from '../core/local-stack/ready-output';
 import { startWebHost } from './web-host';
 
 const USAGE = `usage: npm run web -- [--port N] [--no-open] [--data-dir DIR] [--stack-port N] [--stack-kv-port N] [--dev-origin URL]`;
@@ -92,6 +93,13 @@ async function main(): Promise<void> {
   // The ready line comes after the signal handlers: whoever reads it may stop us at once, and a SIGTERM that
   // arrives before the handlers exist kills the process without shutting the stack down or logging "stopped".
   console.log(`Switchyard ready at ${host.url}`);
+  // Then, once it is up, where the local stack listens and its credentials as a .env file (no clipboard needed).
+  announceLocalStack({
+    dataDir,
+    stack: core.stack,
+    localEnv: () => core.profiles.localEnv().text,
+    print: (lines) => console.log(lines),
+  });
   if (!values['no-open'] && hasDisplay()) openInBrowser(host.url);
 }
 
