@@ -1,11 +1,12 @@
 // The stack as a real process: its ready line, logs on stderr only, credentials, clean shutdown on signals,
 // refusal of unsafe or conflicting starts, and the message service staying up when KV cannot start.
 import { existsSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_TOKEN, startSink, tempDir } from './messages/test-support';
-import { CLI, spawnStack, type StackProcess } from './test-process';
+import { CLI, freePort, spawnStack, type StackProcess } from './test-process';
 
 const running: StackProcess[] = [];
 const dirs: string[] = [];
@@ -127,6 +128,37 @@ describe('npm run stack', () => {
     const second = start(['--port', '0', '--kv-port', '0', '--data-dir', dataDir]);
     expect((await second.exit).code).toBe(2);
     expect(second.stderr()).toMatch(/another stack \(pid \d+\) is using the data dir/);
+  });
+
+  it('names the process holding its port and suggests --port 0 (issue 19 item 10)', async () => {
+    const server = net.createServer();
+    const port = await new Promise<number>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+    );
+    try {
+      const proc = start(['--port', String(port), '--kv-port', '0', '--data-dir', dir()]);
+      expect((await proc.exit).code).toBe(2);
+      const said = proc.stderr().trim().split('\n').pop();
+      expect(said).toContain(`stack: port ${port} is already in use by pid ${process.pid} (`);
+      expect(said).toContain('npm run stack -- --port 0 --kv-port 0');
+      expect(proc.stdoutLines).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('on the port of a running stack, says so and prints its URLs', async () => {
+    // Fixed ports, as the console's own stack has (8080 and 8079).
+    const [port, kvPort] = [await freePort(), await freePort()];
+    const first = start(['--port', String(port), '--kv-port', String(kvPort), '--data-dir', dir()]);
+    await first.ready;
+    const second = start(['--port', String(port), '--kv-port', '0', '--data-dir', dir()]);
+    expect((await second.exit).code).toBe(2);
+    expect(second.stderr()).toContain(
+      `stack: port ${port} is already in use by another Switchyard local stack (pid ${first.child.pid}): ` +
+        `use it — messages and workflows at http://127.0.0.1:${port}, KV at http://127.0.0.1:${kvPort}`,
+    );
+    expect(second.stderr()).toContain('--port 0 --kv-port 0');
   });
 
   it('refuses unknown or malformed flags with the usage', async () => {

@@ -6,6 +6,7 @@ import { BROWSER_HOST_NODE, nodeVersionProblem } from '../scripts/node-version.m
 import { ArgsError, parseArgs, USAGE, type StackArgs } from './args';
 import { startStack, StackConfigError, type Stack } from './stack';
 import { DataDirBusyError } from './data-dir';
+import { addressInUseHint, findPortHolder } from './port-holder';
 import { startCheckpointerThread, startWriterThread, type WriterThreadData } from './writer-thread';
 
 async function main(): Promise<void> {
@@ -78,10 +79,19 @@ async function main(): Promise<void> {
     // This same file, loaded as a worker thread, is the SQLite writer (see the end of the file).
     stack = await startStack({ ...args, logger, writerScript: __filename });
   } catch (error) {
-    const known = error instanceof StackConfigError || error instanceof DataDirBusyError;
+    const inUse = portInUse(error);
+    const known =
+      error instanceof StackConfigError || error instanceof DataDirBusyError || inUse !== undefined;
     if (!known) logger.fatal({ err: error }, 'stack failed to start');
     destination.flushSync();
-    process.stderr.write(`stack: ${error instanceof Error ? error.message : String(error)}\n`);
+    // A taken port names who holds it and the way out (--port 0), not only EADDRINUSE.
+    const text =
+      inUse !== undefined
+        ? addressInUseHint(inUse, findPortHolder(inUse))
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    process.stderr.write(`stack: ${text}\n`);
     exit(known ? 2 : 1);
   }
   if (stopping) {
@@ -90,6 +100,12 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`${JSON.stringify(stack.info)}\n`);
   logger.info({ messages: stack.info.messages.url, dataDir: stack.info.dataDir }, 'stack ready');
+}
+
+/** The port of an EADDRINUSE error from listen(), else undefined. */
+function portInUse(error: unknown): number | undefined {
+  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
+  return code === 'EADDRINUSE' && typeof port === 'number' ? port : undefined;
 }
 
 // The same file also serves as the SQLite writer and checkpointer threads; in a worker thread it never starts
