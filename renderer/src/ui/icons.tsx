@@ -100,3 +100,15 @@ export const MoonIcon = icon(['M21 12.79A9 9 0 1 1 11.21 3 7 7 0 0 0 21 12.79z']
 export const ClockIcon = icon(['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M12 7v5l3 2'], 'ClockIcon');
 export const LockIcon = icon(['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 8 0v4'], 'LockIcon');
 export const XIcon = icon(['M18 6 6 18', 'M6 6l12 12'], 'XIcon');
+
+// Workflow step types and small list marks: drawn here, never a Unicode glyph (⏸, ☾, ✉, ▸ …), which shows
+// as an empty box where the system's fonts lack it (Debian's Chromium).
+export const PlayIcon = icon(['M7 4v16l13-8z'], 'PlayIcon');
+export const DotIcon = icon(['M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8z'], 'DotIcon');
+export const CircleIcon = icon(['M12 19a7 7 0 1 0 0-14 7 7 0 0 0 0 14z'], 'CircleIcon');
+export const SwapIcon = icon(['M4 8h15', 'M15 4l4 4-4 4', 'M20 16H5', 'M9 12l-4 4 4 4'], 'SwapIcon');
+export const PauseIcon = icon(['M8 5v14', 'M16 5v14'], 'PauseIcon');
+export const MailIcon = icon(['M3 6h18v12H3z', 'M3 7l9 6 9-6'], 'MailIcon');
+export const InvokeIcon = icon(['M6 4v8a4 4 0 0 0 4 4h9', 'M15 12l4 4-4 4'], 'InvokeIcon');
+export const ParallelIcon = icon(['M9 5v14', 'M15 5v14'], 'ParallelIcon');
+export const ChevronRightIcon = icon(['M9 6l6 6-6 6'], 'ChevronRightIcon');

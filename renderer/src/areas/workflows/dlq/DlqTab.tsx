@@ -15,7 +15,7 @@ import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 import { FilterBar, type FilterForm, type TextFilter } from '../../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../../ui/format';
-import { InboxIcon, RefreshIcon } from '../../../ui/icons';
+import { ChevronDownIcon, ChevronRightIcon, InboxIcon, RefreshIcon } from '../../../ui/icons';
 import { InAppLink } from '../../../ui/InAppLink';
 import { Callout, EmptyState, Spinner } from '../../../ui/misc';
 import { RowActions } from '../../../ui/RowActions';
@@ -202,7 +202,12 @@ function Triage({ profile }: { profile: ProfileView }) {
                           className="wf-group-count"
                           onClick={() => setOpen(open === group.key ? null : group.key)}
                         >
-                          {group.count.toLocaleString()} {open === group.key ? '▾' : '▸'}
+                          {group.count.toLocaleString()}{' '}
+                          {open === group.key ? (
+                            <ChevronDownIcon width={12} height={12} />
+                          ) : (
+                            <ChevronRightIcon width={12} height={12} />
+                          )}
                         </button>
                       </td>
                       <td>

@@ -1,23 +1,41 @@
 // The step tree beside the timeline, in one virtualized grid: each row is a step (or a group header) on
 // the left and its bar on the right, so the two scroll together and selecting either highlights both.
 // A run with thousands of steps keeps only the visible rows in the DOM.
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect, useRef, type ComponentType, type SVGProps } from 'react';
+import {
+  CircleIcon,
+  DotIcon,
+  InvokeIcon,
+  MailIcon,
+  MoonIcon,
+  ParallelIcon,
+  PauseIcon,
+  PlayIcon,
+  RefreshIcon,
+  SwapIcon,
+} from '../../../ui/icons';
 import { movedIndex, onListKeys, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
 import { barGeometry, type StepLayout, type StepRow } from './step-layout';
 
 export const STEP_ROW_HEIGHT = 30;
 
-const TYPE_ICON: Record<string, string> = {
-  Initial: '▶',
-  Run: '●',
-  Call: '⇄',
-  SleepFor: '☾',
-  SleepUntil: '☾',
-  Wait: '⏸',
-  Notify: '✉',
-  Invoke: '↳',
+// SVG icons, not glyphs: ⏸ or ☾ show as empty boxes where the fonts lack them (issue 19 item 8).
+const TYPE_ICON: Record<string, ComponentType<SVGProps<SVGSVGElement>>> = {
+  Initial: PlayIcon,
+  Run: DotIcon,
+  Call: SwapIcon,
+  SleepFor: MoonIcon,
+  SleepUntil: MoonIcon,
+  Wait: PauseIcon,
+  Notify: MailIcon,
+  Invoke: InvokeIcon,
 };
+
+function StepTypeIcon({ type }: { type?: string }) {
+  const Icon = TYPE_ICON[type ?? ''] ?? CircleIcon;
+  return <Icon width={13} height={13} data-icon={type ?? 'none'} />;
+}
 
 export function StepsView({
   layout,
@@ -124,10 +142,16 @@ const StepLine = memo(function StepLine({
         onClick={select}
       >
         {row.kind === 'header' ? (
-          <span className="wf-group-tag">{row.groupType === 'next' ? 'next' : '∥'}</span>
+          <span className="wf-group-tag" title={row.groupType === 'next' ? undefined : 'Parallel'}>
+            {row.groupType === 'next' ? (
+              'next'
+            ) : (
+              <ParallelIcon width={11} height={11} aria-label="parallel" />
+            )}
+          </span>
         ) : (
           <span className={`wf-step-icon wf-state-${row.state ?? 'none'}`} title={row.stepType}>
-            {TYPE_ICON[row.stepType ?? ''] ?? '○'}
+            <StepTypeIcon type={row.stepType} />
           </span>
         )}
         <span className="wf-step-name">{row.label}</span>
@@ -136,7 +160,8 @@ const StepLine = memo(function StepLine({
         ) : null}
         {row.attempts.length > 0 ? (
           <span className="wf-step-retries" title="Failed attempts">
-            ↻{row.attempts.length}
+            <RefreshIcon width={11} height={11} />
+            {row.attempts.length}
           </span>
         ) : null}
       </button>

@@ -126,7 +126,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
             ) : null}
             <ToolbarSearch
               label="Search runs"
-              placeholder="Search payload, output, error ⏎"
+              placeholder="Search payload, output, error (Enter)"
               value={searchText}
               onChange={(text) => {
                 setSearchText(text);
