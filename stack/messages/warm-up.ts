@@ -7,6 +7,7 @@
 // and starts no new wave once `maxMs` (2 s) have passed, so that a loaded machine does not hold the ready line
 // up for long: on a quiet machine 1,000 take ~0.7 s, at load average 25 on 2 cores one wave took 2.3 s. After
 // the last wave, at most `drainMs` (1 s) for the deliveries, and the scratch service closes (0.5 s grace).
+// The real stack passes a shorter `maxMs`: what is left of its spawn-to-ready budget (stack/stack.ts).
 //
 // This module only drives the requests: the service it is given must be one that nothing else can reach
 // and whose storage is thrown away afterwards (stack/warm-up.ts: a scratch database, a private port).
