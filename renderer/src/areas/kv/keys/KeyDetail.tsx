@@ -1,7 +1,7 @@
 // One key: type, TTL (view and edit), size, MEMORY USAGE; rename, duplicate, delete (each asks first);
 // and the type-aware viewer/editor of its value.
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { bridgeKey, useBridge, useBridgeQuery } from '../../../bridge/react';
@@ -14,6 +14,7 @@ import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { useAsyncSave } from '../../../ui/use-async-save';
 import { formatTtl } from './format-ttl';
+import { useNow } from '../../../ui/use-now';
 import { typeClass, typeLabel } from './KeyList';
 import { ValueView } from './ValueView';
 
@@ -106,7 +107,7 @@ export function KeyDetail({
         <div>
           <dt>TTL</dt>
           <dd data-testid="key-ttl">
-            {formatTtl(data.ttlMs)}{' '}
+            <LiveTtl ttlMs={data.ttlMs} readAt={info.dataUpdatedAt} onCountedOut={() => void refresh()} />{' '}
             {canWrite ? (
               <Button size="sm" variant="ghost" onClick={() => setEditingTtl(true)}>
                 Edit
@@ -178,6 +179,32 @@ function sizeLabel(type: string): string {
           : type === 'list'
             ? 'Items'
             : 'Members';
+}
+
+/**
+ * The key's TTL counting down from the moment it was read. At zero the key is read again: it is gone (the
+ * detail then says so) or another client gave it a new TTL.
+ */
+function LiveTtl({
+  ttlMs,
+  readAt,
+  onCountedOut,
+}: {
+  ttlMs: number;
+  readAt: number;
+  onCountedOut: () => void;
+}) {
+  const now = useNow(ttlMs >= 0 ? 1_000 : 3_600_000);
+  const left = ttlMs >= 0 ? Math.max(0, ttlMs - (Math.max(now, readAt) - readAt)) : ttlMs;
+  const countedOut = ttlMs >= 0 && left === 0;
+  const onCountedOutRef = useRef(onCountedOut);
+  useEffect(() => {
+    onCountedOutRef.current = onCountedOut;
+  });
+  useEffect(() => {
+    if (countedOut) onCountedOutRef.current();
+  }, [countedOut, readAt]);
+  return <>{formatTtl(left)}</>;
 }
 
 function TtlDialog({

@@ -3,10 +3,10 @@
 // pipelined batch.
 import { type ButtonHTMLAttributes, memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { TreeRow } from '../../../../../shared/kv/key-tree';
-import type { KvKeyMeta } from '../../../../../shared/bridge/procedures/kv/keys';
 import { ChevronDownIcon } from '../../../ui/icons';
 import { useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { formatTtl } from './format-ttl';
+import { type TimedKeyMeta, ttlLeft } from './ttl-countdown';
 import type { ScanState } from './use-key-scan';
 
 export const KEY_ROW_HEIGHT = 30;
@@ -19,6 +19,7 @@ export function KeyList({
   selected,
   onSelect,
   meta,
+  now,
   onVisibleKeys,
 }: {
   scan: ScanState;
@@ -27,7 +28,9 @@ export function KeyList({
   onToggle: (path: string) => void;
   selected?: string;
   onSelect: (key: string) => void;
-  meta: ReadonlyMap<string, KvKeyMeta>;
+  meta: ReadonlyMap<string, TimedKeyMeta>;
+  /** The time the TTLs count down to (ticks each second while one counts). */
+  now: number;
   onVisibleKeys: (keys: string[]) => void;
 }) {
   // The tree view flattens its open folders once per flush or toggle; the flat view reads the arrival
@@ -96,7 +99,7 @@ export function KeyList({
               label={row.name}
               depth={row.depth}
               type={scan.types.get(row.key) ?? meta.get(row.key)?.type}
-              ttlMs={meta.get(row.key)?.ttlMs}
+              ttlMs={ttlOf(meta.get(row.key), now)}
               selected={row.key === selected}
               onSelect={onSelect}
             />
@@ -105,6 +108,11 @@ export function KeyList({
       </VirtualRows>
     </div>
   );
+}
+
+/** A row's TTL at `now`, or undefined while its meta has not arrived. */
+function ttlOf(meta: TimedKeyMeta | undefined, now: number): number | undefined {
+  return meta === undefined ? undefined : ttlLeft(meta, now);
 }
 
 const FolderRow = memo(function FolderRow({

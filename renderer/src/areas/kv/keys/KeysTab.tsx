@@ -2,17 +2,14 @@
 // "continue"; a tree by delimiter with counts (or a flat list) built as keys arrive; type and TTL fetched in
 // pipelined batches only for the rows on screen (none for types where the server answers WITHTYPE); the
 // selected key's viewer and editor beside it; exact-key lookup (the only mode for a read-only token).
+// TTLs count down live; a key whose count runs out is asked about again and leaves the view once gone.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  KV_SCAN_FIRST_COUNT,
-  KV_TYPES,
-  type KvKeyMeta,
-  type KvType,
-} from '../../../../../shared/bridge/procedures/kv/keys';
+import { KV_SCAN_FIRST_COUNT, KV_TYPES, type KvType } from '../../../../../shared/bridge/procedures/kv/keys';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
+import { useNow } from '../../../ui/use-now';
 import { Button } from '../../../ui/Button';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Segmented } from '../../../ui/fields';
@@ -24,6 +21,7 @@ import { WriteButton } from '../../../ui/WriteButton';
 import { KeyDeleteJobDialog } from './KeyDeleteJobDialog';
 import { KeyDetail } from './KeyDetail';
 import { KeyList } from './KeyList';
+import { anyCountingDown, countedOut, stampExpiry, type TimedKeyMeta } from './ttl-countdown';
 import { type ScanFilter, SCAN_LIMIT, useKeyScan } from './use-key-scan';
 import { plural } from '../../../ui/format';
 
@@ -54,7 +52,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
   const [filter, setFilter] = useState<ScanFilter>({ match: '*', count: 500, delimiter: ':' });
   const [view, setView] = useState<'tree' | 'list'>('tree');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const [meta, setMeta] = useState<ReadonlyMap<string, KvKeyMeta>>(new Map());
+  const [meta, setMeta] = useState<ReadonlyMap<string, TimedKeyMeta>>(new Map());
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [lookup, setLookup] = useState('');
   const selected = selectedFromRoute;
@@ -71,6 +69,45 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
   useEffect(() => {
     metaRef.current = meta;
   }, [meta]);
+  // Rows read with PTTL: stamped with the time their TTL ends; a key already gone leaves the view.
+  const forgetRef = useRef(forget);
+  useEffect(() => {
+    forgetRef.current = forget;
+  });
+  const takeMeta = useCallback((rows: { key: string; type: string; ttlMs: number }[]) => {
+    const receivedAt = Date.now();
+    const gone = rows.filter((row) => row.ttlMs === -2).map((row) => row.key);
+    setMeta((old) => {
+      const next = new Map(old);
+      for (const row of rows) {
+        if (row.ttlMs === -2) next.delete(row.key);
+        // A recheck asks without the type: keep the one already known.
+        else
+          next.set(
+            row.key,
+            stampExpiry({ ...row, type: row.type || (old.get(row.key)?.type ?? '') }, receivedAt),
+          );
+      }
+      return next;
+    });
+    if (gone.length > 0) forgetRef.current(gone);
+  }, []);
+
+  const now = useNow(anyCountingDown(meta) ? 1_000 : 60_000);
+  const rechecking = useRef(new Set<string>());
+  useEffect(() => {
+    const due = countedOut(metaRef.current, now).filter((key) => !rechecking.current.has(key));
+    if (due.length === 0) return;
+    for (const key of due) rechecking.current.add(key);
+    void bridge
+      .call('kv.keys.meta', { profileId: profile.id, keys: due.slice(0, 200), withType: false })
+      .then(takeMeta)
+      .catch(() => undefined)
+      .finally(() => {
+        for (const key of due) rechecking.current.delete(key);
+      });
+  }, [now, bridge, profile.id, takeMeta]);
+
   const pending = useRef<number | undefined>(undefined);
   const onVisibleKeys = useCallback(
     (keys: string[]) => {
@@ -82,17 +119,11 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
         const withType = !scan.withType && !filter.type;
         void bridge
           .call('kv.keys.meta', { profileId: profile.id, keys: missing, withType })
-          .then((rows) =>
-            setMeta((old) => {
-              const next = new Map(old);
-              for (const row of rows) next.set(row.key, row);
-              return next;
-            }),
-          )
+          .then(takeMeta)
           .catch(() => undefined);
       }, 80);
     },
-    [bridge, profile.id, scan.withType, filter.type],
+    [bridge, profile.id, scan.withType, filter.type, takeMeta],
   );
 
   const applyMatch = () => changeFilter((f) => ({ ...f, match: draftMatch.trim() || '*' }));
@@ -233,6 +264,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
                 selected={selected}
                 onSelect={select}
                 meta={meta}
+                now={now}
                 onVisibleKeys={onVisibleKeys}
               />
             )}

@@ -25,7 +25,7 @@ import { RequestPreview } from '../compose/RequestPreview';
 import { FOLLOW_LIMIT, SentMessages } from '../compose/SendResult';
 import { fieldLabel } from '../compose/prefill';
 import { useDraft } from '../compose/use-draft';
-import { useNow } from '../compose/use-now';
+import { useNow } from '../../../ui/use-now';
 import '../compose/composer.css';
 
 const firstBatch = () => [emptyComposer()];

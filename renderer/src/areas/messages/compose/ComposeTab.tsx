@@ -23,7 +23,7 @@ import { RequestPreview } from './RequestPreview';
 import { SentMessages } from './SendResult';
 import { type DraftSaveState, storeDraft, useDraft } from './use-draft';
 import { buildOrNull, fieldLabel, prefilledModel } from './prefill';
-import { useNow } from './use-now';
+import { useNow } from '../../../ui/use-now';
 import './composer.css';
 
 const newMessage = () => emptyComposer();

@@ -10,7 +10,7 @@ import { Button } from '../../../ui/Button';
 import { CopyButton } from '../../../ui/CopyButton';
 import { Badge } from '../../../ui/misc';
 import { compareLifecycle } from '../logs/group-events';
-import { useNow } from './use-now';
+import { useNow } from '../../../ui/use-now';
 
 /** Following states costs one logs call per message every 1.5 s: only for a handful of messages. */
 export const FOLLOW_LIMIT = 10;

@@ -22,7 +22,7 @@ import { FormDialog } from '../../../ui/FormDialog';
 import { Callout } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
 import { ComposerForm } from '../compose/ComposerForm';
-import { useNow } from '../compose/use-now';
+import { useNow } from '../../../ui/use-now';
 import { formatInZone } from './schedule-list';
 
 const PRESETS: { label: string; cron: string }[] = [

@@ -26,7 +26,7 @@ import { toast } from '../../../ui/toast';
 import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { WriteButton } from '../../../ui/WriteButton';
 import '../../../ui/tables.css';
-import { useNow } from '../compose/use-now';
+import { useNow } from '../../../ui/use-now';
 import { useLogsUi } from '../logs/log-filters';
 import { ScheduleDialog } from './ScheduleDialog';
 import { ScheduleJobDialog, type ScheduleJobRequest } from './ScheduleJobDialog';

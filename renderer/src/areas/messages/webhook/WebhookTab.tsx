@@ -17,7 +17,7 @@ import { Callout, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { ComposerForm } from '../compose/ComposerForm';
 import { useDraft } from '../compose/use-draft';
-import { useNow } from '../compose/use-now';
+import { useNow } from '../../../ui/use-now';
 import '../compose/composer.css';
 
 const PLACEHOLDER = 'SWITCHYARD_MASKED_TOKEN';
