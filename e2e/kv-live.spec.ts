@@ -56,8 +56,12 @@ test('monitor: filters while traffic runs, own traffic hidden by default, pause 
     await app.getByLabel('Filter by command').fill('');
     await app.getByLabel('Filter by key pattern').fill('e2e:user:*');
     await expect.poll(async () => new Set(await commandsShown(app))).toEqual(new Set(['SET']));
-    // By client: the service masks addresses, so only script lines (`lua`) differ; none here.
-    await app.getByLabel('Filter by client').fill('lua');
+    // By client: the stack names each REST caller by its IP and the token's user; the SDK here uses the
+    // standard token, nothing uses the read-only one.
+    await app.getByLabel('Filter by client').fill('127.0.0.1 default');
+    await expect(list.getByText(/e2e:user:\d+/).first()).toBeVisible();
+    await expect(list.locator('.kv-live-client-cell').first()).toHaveText('127.0.0.1 default');
+    await app.getByLabel('Filter by client').fill('read-only');
     await expect(app.getByTestId('monitor-shown')).toHaveText('0');
     await app.getByLabel('Filter by client').fill('');
     await app.getByLabel('Filter by key pattern').fill('');

@@ -90,10 +90,15 @@ export class RedisConnection {
   /** When the oldest unanswered command was sent, or the last bytes arrived since. */
   private waitingSince = 0;
 
+  /** This connection as Redis names its client (`127.0.0.1:54321`), for MONITOR lines (client-labels.ts). */
+  readonly clientAddress: string | undefined;
+
   private constructor(
     private readonly socket: net.Socket,
     readonly target: RedisTarget,
   ) {
+    this.clientAddress =
+      socket.localAddress === undefined ? undefined : `${socket.localAddress}:${socket.localPort}`;
     this.parser = new RespParser((value) => this.onReply(value), target.maxReplyBytes);
     socket.on('data', (chunk: Buffer) => {
       this.waitingSince = Date.now();

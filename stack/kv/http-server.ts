@@ -7,6 +7,7 @@ import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entriesJson, entryJson, errorJson } from './encode';
 import { HttpError } from '../http/server';
+import type { ClientLabels } from './client-labels';
 import type { ExecutorContext, Principal, Results } from './execute';
 import { createExecutor } from './execute';
 import { BadRequestError, JsonCommandBatch, parseCommandBody, parseCommandsBody } from './json-args';
@@ -22,7 +23,9 @@ import type { StreamStats } from './streams';
 import { createStreams } from './streams';
 
 export interface KvHandlerContext extends ExecutorContext {
-  authenticate(token: string): Principal | undefined;
+  /** The principal of a token, for the caller at `remoteAddress` (MONITOR lines name it). */
+  authenticate(token: string, remoteAddress: string | undefined): Principal | undefined;
+  clientLabels?: Pick<ClientLabels, 'of'>;
   /** Refuses requests from web pages and foreign Host names while the stack is on loopback. */
   guard: BrowserGuard;
   maxRequestBytes: number;
@@ -70,7 +73,13 @@ export interface RequestHandler {
 export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
   const nextSyncToken = syncTokens();
   const executor = createExecutor(ctx);
-  const streams = createStreams({ quota: ctx.quota, sse: ctx.sse, headers, scripts: ctx.scripts });
+  const streams = createStreams({
+    quota: ctx.quota,
+    sse: ctx.sse,
+    headers,
+    scripts: ctx.scripts,
+    clientLabels: ctx.clientLabels,
+  });
 
   function headers(contentType: string | undefined): Record<string, string> {
     const h: Record<string, string> = {
@@ -166,7 +175,10 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       });
     }
     const url: ParsedUrl = parseUrl(req.url ?? '/');
-    const principal = ctx.authenticate(bearer(req.headers.authorization) ?? url.token ?? '');
+    const principal = ctx.authenticate(
+      bearer(req.headers.authorization) ?? url.token ?? '',
+      req.socket.remoteAddress,
+    );
     if (!principal) return sendError(res, 401, UNAUTHORIZED_ERROR);
 
     const target = route(url.path);

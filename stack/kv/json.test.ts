@@ -330,13 +330,14 @@ describe('the read-only token', () => {
 });
 
 describe('MONITOR', () => {
-  it('shows the JSON command the client sent, not the script', async () => {
+  it('shows the JSON command the client sent, not the script, and names the REST caller', async () => {
     const res = await kv.call('/monitor', { method: 'POST' });
     const reader = res.body!.getReader();
     let text = '';
     await run('JSON.SET', 'mon:doc', '$', '{"a": 1}');
     await run('JSON.GET', 'mon:doc', '$.a');
     await run('TYPE', 'mon:doc');
+    await runAs(kv.readOnlyToken, 'GET', 'mon:read-only');
     await run('GET', 'mon:end');
     while (!text.includes('"mon:end"')) {
       const { value, done } = await reader.read();
@@ -346,10 +347,12 @@ describe('MONITOR', () => {
     await reader.cancel();
     const lines = text.split('\n').filter((l) => l.startsWith('data: ') && l.includes('mon:'));
     expect(lines.map((l) => l.replace(/^data: \d+\.\d+ /, ''))).toEqual([
-      '[0 0.0.0.0:0] "JSON.SET" "mon:doc" "$" "{\\"a\\": 1}"',
-      '[0 0.0.0.0:0] "JSON.GET" "mon:doc" "$.a"',
-      '[0 0.0.0.0:0] "TYPE" "mon:doc"',
-      '[0 0.0.0.0:0] "GET" "mon:end"',
+      // Each REST caller as the monitor names it: its IP and the token's user.
+      '[0 127.0.0.1 default] "JSON.SET" "mon:doc" "$" "{\\"a\\": 1}"',
+      '[0 127.0.0.1 default] "JSON.GET" "mon:doc" "$.a"',
+      '[0 127.0.0.1 default] "TYPE" "mon:doc"',
+      '[0 127.0.0.1 read-only] "GET" "mon:read-only"',
+      '[0 127.0.0.1 default] "GET" "mon:end"',
     ]);
   });
 });

@@ -1,10 +1,13 @@
 // MONITOR lines as the REST API shows them. Redis's own line for every command, except:
-// - the client address is masked (the hosted service shows `0.0.0.0:0`; `lua` is kept);
+// - a command a REST caller sent names that caller — its IP and the token's user, `127.0.0.1 read-only`
+//   (client-labels.ts); any other client's address is masked as the hosted service does (`0.0.0.0:0`), and
+//   `lua` is kept;
 // - AUTH lines are left out (they include the bridge's own logins);
 // - a command the bridge ran as one of its scripts (JSON.*, TYPE, SCAN … TYPE, FCALL_RO of a function not
 //   flagged no-writes) shows as the command the client sent — `"JSON.SET" "k" "$" "{}"`, not
 //   `"EVALSHA" "<sha>" "1" "k" "JSON.SET" …` — and the script's own commands (the `lua` lines right after it,
 //   Redis writes them after the script's line) are left out.
+import type { ClientLabels } from './client-labels';
 import type { BridgeScripts } from './scripts';
 
 const MONITOR_LINE = /^(\d+\.\d+ \[\d+ )([^\]]*)(\] )([\s\S]*)$/;
@@ -47,7 +50,10 @@ export function ownScriptCommand(command: string, scripts: Pick<BridgeScripts, '
 export class MonitorView {
   private insideOwnScript = false;
 
-  constructor(private readonly scripts: Pick<BridgeScripts, 'isOwn'>) {}
+  constructor(
+    private readonly scripts: Pick<BridgeScripts, 'isOwn'>,
+    private readonly labels?: Pick<ClientLabels, 'of'>,
+  ) {}
 
   /** The line to send, or undefined to leave it out. */
   line(raw: string): string | undefined {
@@ -62,6 +68,6 @@ export class MonitorView {
       this.insideOwnScript = true;
       command = own;
     }
-    return `${m[1]}0.0.0.0:0${m[3]}${command}`;
+    return `${m[1]}${this.labels?.of(m[2]!) ?? '0.0.0.0:0'}${m[3]}${command}`;
   }
 }

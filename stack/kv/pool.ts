@@ -5,6 +5,7 @@
 //   so requests can interleave safely; many requests in flight on one socket batch into few syscalls.
 // - exclusive: a connection lent to exactly one /multi-exec at a time (MULTI…EXEC must not interleave).
 // - dedicated: a fresh connection per SSE stream, closed with the stream.
+import type { ClientLabels } from './client-labels';
 import type { RedisConnection, RedisCredentials, RedisTarget } from './connection';
 import { RedisAuthError, RedisConnection as Connection } from './connection';
 
@@ -25,6 +26,8 @@ export interface BackendOptions {
    * external Redis that restarted and forgot it).
    */
   repairCredentials?(): Promise<boolean>;
+  /** The caller these connections work for, recorded in `labels` so MONITOR lines can name it. */
+  caller?: { label: string; labels: ClientLabels };
 }
 
 export class Backend {
@@ -110,6 +113,12 @@ export class Backend {
   }
 
   private async open(): Promise<Connection> {
+    const connection = await this.connect();
+    this.options.caller?.labels.track(connection, this.options.caller.label);
+    return connection;
+  }
+
+  private async connect(): Promise<Connection> {
     try {
       return await Connection.open(this.options.target(), this.options.credentials);
     } catch (error) {

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 
+import { callerLabel, ClientLabels } from './client-labels';
 import type { RedisCredentials, RedisTarget } from './connection';
 import { RedisAuthError, RedisConnection, RedisUnavailableError } from './connection';
 import { CredentialStore } from './credentials';
@@ -11,7 +12,7 @@ import { KvUnavailableError, REDIS_INSTALL_HINT } from './errors';
 import type { Principal } from './execute';
 import type { StreamStats } from './streams';
 import { createRequestHandler } from './http-server';
-import { Backend } from './pool';
+import { Backend, type BackendOptions } from './pool';
 import { READ_ONLY_USER } from './policy';
 import { DailyQuota } from './quota';
 import type { RespArg, RespValue } from './resp';
@@ -19,10 +20,13 @@ import { RespError } from './resp';
 import { ManagedRedis, READ_ONLY_RULES } from './redis-server';
 import { BridgeScripts } from './scripts';
 import { versionFromInfo } from './versions';
+
 import { createBrowserGuard } from '../security/browser-guard';
 import { baseUrl, closeServer, createJsonServer, listen, type RequestTimeouts } from '../http/server';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** REST callers (IP and token) whose commands MONITOR lines name; later ones share their token's set. */
+const MAX_CALLERS = 64;
 /**
  * The hosted service's largest record is 100 MB, so a value of that size must be readable; anything above
  * this is refused (400) rather than held in memory (issue 18).
@@ -235,21 +239,60 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   const { token, readOnlyToken } = store.tokens(options.randomCredentials);
   const aclTokens = new Map(store.aclTokens());
 
-  function authenticate(presented: string): Principal | undefined {
-    if (presented === token) return { backend: admin };
-    if (presented === readOnlyToken) return { backend: readOnly };
-    let backend = aclBackends.get(presented);
+  // REST callers get connections of their own, one set per caller (IP and the token's user), so that
+  // MONITOR lines can name them (client-labels.ts). Past MAX_CALLERS sets a new caller shares its token's
+  // unlabelled set, whose MONITOR lines stay masked.
+  const clientLabels = new ClientLabels();
+  const callerBackends = new Map<string, Backend>();
+  function callerBackend(
+    presented: string,
+    user: string,
+    remoteAddress: string | undefined,
+    shared: Backend,
+    options: BackendOptions,
+  ): Backend {
+    const label = callerLabel(remoteAddress, user);
+    const key = `${presented}\n${label}`;
+    let backend = callerBackends.get(key);
     if (!backend) {
-      const entry = aclTokens.get(presented);
-      if (!entry) return undefined;
-      backend = new Backend({
-        target,
-        credentials: { username: entry.user, password: entry.password },
-        sharedSize: 2,
-      });
-      aclBackends.set(presented, backend);
+      if (callerBackends.size >= MAX_CALLERS) return shared;
+      backend = new Backend({ ...options, caller: { label, labels: clientLabels } });
+      callerBackends.set(key, backend);
     }
-    return { backend };
+    return backend;
+  }
+
+  function authenticate(presented: string, remoteAddress: string | undefined): Principal | undefined {
+    if (presented === token) {
+      return {
+        backend: callerBackend(presented, 'default', remoteAddress, admin, {
+          target,
+          credentials: adminCredentials,
+        }),
+      };
+    }
+    if (presented === readOnlyToken) {
+      return {
+        backend: callerBackend(presented, 'read-only', remoteAddress, readOnly, {
+          target,
+          credentials: readOnlyCredentials,
+          repairCredentials: managed ? undefined : ensureReadOnlyUser,
+        }),
+      };
+    }
+    const entry = aclTokens.get(presented);
+    if (!entry) return undefined;
+    const options: BackendOptions = {
+      target,
+      credentials: { username: entry.user, password: entry.password },
+      sharedSize: 2,
+    };
+    let shared = aclBackends.get(presented);
+    if (!shared) {
+      shared = new Backend(options);
+      aclBackends.set(presented, shared);
+    }
+    return { backend: callerBackend(presented, entry.user, remoteAddress, shared, options) };
   }
 
   async function restToken(userArg: RespArg, passwordArg: RespArg): Promise<RespValue> {
@@ -284,6 +327,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
 
   const handler = createRequestHandler({
     authenticate,
+    clientLabels,
     restToken,
     aclChanged,
     scripts,
@@ -309,7 +353,9 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   async function shutdown(): Promise<void> {
     // SSE streams never end by themselves: cut every connection at once.
     await closeServer(server, 0);
-    for (const backend of [admin, readOnly, ...aclBackends.values()]) backend.close();
+    for (const backend of [admin, readOnly, ...aclBackends.values(), ...callerBackends.values()]) {
+      backend.close();
+    }
     await managed?.stop();
   }
 
@@ -341,7 +387,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     managed,
     connections() {
       const total = { shared: 0, idle: 0, dedicated: 0 };
-      for (const backend of [admin, readOnly, ...aclBackends.values()]) {
+      for (const backend of [admin, readOnly, ...aclBackends.values(), ...callerBackends.values()]) {
         const s = backend.stats();
         total.shared += s.shared;
         total.idle += s.idle;

@@ -100,6 +100,15 @@ describe('SSE framing helpers', () => {
     expect(view.line('1721284005.242090 [0 127.0.0.1:5000] "auth" "(redacted)"')).toBeUndefined();
   });
 
+  it('names the REST caller of a connection the bridge labelled, and masks every other client', () => {
+    const labels = new Map([['127.0.0.1:5000', '127.0.0.1 read-only']]);
+    const view = new MonitorView({ isOwn: () => false }, { of: (address) => labels.get(address) });
+    expect(view.line('1.000001 [0 127.0.0.1:5000] "GET" "k"')).toBe(
+      '1.000001 [0 127.0.0.1 read-only] "GET" "k"',
+    );
+    expect(view.line('1.000002 [0 127.0.0.1:5001] "GET" "k"')).toBe('1.000002 [0 0.0.0.0:0] "GET" "k"');
+  });
+
   it("shows the bridge's script calls as the client's command, without the script's own commands", () => {
     const own = 'a'.repeat(40);
     const view = new MonitorView({ isOwn: (sha) => sha === own });
@@ -126,14 +135,14 @@ describe('SSE framing helpers', () => {
 });
 
 describe('/monitor', () => {
-  it('starts with "OK" and then shows every command with the client masked and no AUTH lines', async () => {
+  it('starts with "OK" and then shows every command with its REST caller and no AUTH lines', async () => {
     const monitor = await SseClient.open(kv, '/monitor');
     expect(await monitor.next()).toBe('"OK"');
     // A new Redis connection (its AUTH must not show) and commands with commas, quotes and newlines.
     const other = await SseClient.open(kv, '/subscribe/mon-chan');
     await kv.call('/set/mon:k', { method: 'POST', body: 'a,b "c"\nd' });
     const seen = await monitor.until((line) => line.includes('"mon:k"'));
-    expect(seen.at(-1)).toMatch(/^\d+\.\d+ \[0 0\.0\.0\.0:0\] "set" "mon:k" "a,b \\"c\\"\\nd"$/);
+    expect(seen.at(-1)).toMatch(/^\d+\.\d+ \[0 127\.0\.0\.1 default\] "set" "mon:k" "a,b \\"c\\"\\nd"$/);
     expect(seen.some((line) => /"auth"/i.test(line))).toBe(false);
     expect(seen.some((line) => line.includes('"SUBSCRIBE" "mon-chan"'))).toBe(true);
     other.close();

@@ -9,6 +9,7 @@ import { DAILY_LIMIT_ERROR } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
 import type { SseOptions } from './sse';
+import type { ClientLabels } from './client-labels';
 import { MonitorView } from './monitor-view';
 import type { BridgeScripts } from './scripts';
 import { SseStream } from './sse';
@@ -31,6 +32,8 @@ export interface StreamContext {
   headers(contentType: string): Record<string, string>;
   /** The bridge's scripts, whose MONITOR lines show the client's command instead (monitor-view.ts). */
   scripts: Pick<BridgeScripts, 'isOwn'>;
+  /** The REST caller each of the bridge's connections works for, named in MONITOR lines. */
+  clientLabels?: Pick<ClientLabels, 'of'>;
 }
 
 export interface Streams {
@@ -112,7 +115,7 @@ export function createStreams(ctx: StreamContext): Streams {
     let push: (value: RespValue) => void;
     if (kind === 'monitor') {
       sse.send('"OK"');
-      const view = new MonitorView(ctx.scripts);
+      const view = new MonitorView(ctx.scripts, ctx.clientLabels);
       push = (value) => {
         if (typeof value !== 'string') return;
         const line = view.line(value);

@@ -15,7 +15,10 @@ export interface KvMonitorLine {
   /** Server timestamp, milliseconds since the epoch. */
   at: number;
   db: number;
-  /** `0.0.0.0:0` (masked by the service), `lua` for commands a script ran. */
+  /**
+   * Who sent it: on the local stack the REST caller's IP and token user (`127.0.0.1 read-only`), else
+   * `0.0.0.0:0` (the hosted service masks addresses); `lua` for commands a script ran.
+   */
   client: string;
   /** The command name first, then its arguments. */
   args: string[];

@@ -75,7 +75,7 @@ export interface MonitorFilters {
   commands: string;
   /** Redis glob matched against every argument after the command name. */
   keyPattern: string;
-  /** Text the client descriptor must contain (`lua`, an address). */
+  /** Text the client descriptor must contain (`lua`, an address, a token user such as `read-only`). */
   client: string;
   /** Show the console's own commands (hidden by default). */
   showOwn: boolean;
