@@ -97,8 +97,11 @@ describe('kv.monitor', () => {
       expect(same).toHaveLength(2);
       expect(same.filter((l) => l.own)).toHaveLength(1);
       const own = lines(sink).find((l) => l.args[1] === 'mon:own')!;
-      expect(own.raw).toMatch(/^\d+\.\d+ \[0 0\.0\.0\.0:0\] "SET" "mon:own" "h\\xc3\\xa9llo \\"q\\""$/);
-      expect(own.client).toBe('0.0.0.0:0');
+      // The local stack names the REST caller: this process's IP and the standard token's user.
+      expect(own.raw).toMatch(
+        /^\d+\.\d+ \[0 127\.0\.0\.1 default\] "SET" "mon:own" "h\\xc3\\xa9llo \\"q\\""$/,
+      );
+      expect(own.client).toBe('127.0.0.1 default');
       expect(Math.abs(own.at - Date.now())).toBeLessThan(24 * 3600_000);
     } finally {
       stop();

@@ -1,7 +1,8 @@
 // Recognising the console's own commands in a MONITOR stream.
 //
-// The REST API gives no way to mark a request: client addresses are masked (`0.0.0.0:0` on the hosted
-// service and the local stack alike), CLIENT SETNAME is refused, and a marker command (say an ECHO before
+// The REST API gives no way to mark a request: the hosted service masks client addresses (`0.0.0.0:0`),
+// the local stack names only the caller's IP and token user (the console and an app on this computer look
+// the same), CLIENT SETNAME is refused, and a marker command (say an ECHO before
 // each request) would be billed and could be interleaved with other clients' commands anyway. But main
 // knows exactly what it sends. So while a monitor is open on a KV URL, every command main's KvClient sends
 // there is noted as the text MONITOR will show for it (`"SET" "k" "v"`, quoted as Redis quotes), and each
