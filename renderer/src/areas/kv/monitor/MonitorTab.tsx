@@ -35,7 +35,12 @@ const ROW_HEIGHT = 26;
 const FILTER_FIELDS: readonly ToolbarInputField<'commands' | 'keyPattern' | 'client'>[] = [
   { name: 'commands', label: 'Filter by command', placeholder: 'Commands: get set (-ping hides)' },
   { name: 'keyPattern', label: 'Filter by key pattern', placeholder: 'Key pattern: user:*' },
-  { name: 'client', label: 'Filter by client', placeholder: 'Client: lua', className: 'kv-live-client' },
+  {
+    name: 'client',
+    label: 'Filter by client',
+    placeholder: 'Client: read-only, lua',
+    className: 'kv-live-client',
+  },
 ];
 
 export default function MonitorTab(_props: { params: string[] }) {
@@ -275,7 +280,7 @@ const MonitorRow = memo(function MonitorRow({ line, top }: { line: KeptLine; top
       {/* formatClock, not toLocaleTimeString: Intl formatting of every visible row on every frame was a
           third of the tab's script time at 20,000 lines/s. */}
       <span className="kv-live-time">{formatClock(line.at)}</span>
-      <span className="kv-live-client-cell" title={`db ${line.db}`}>
+      <span className="kv-live-client-cell" title={`${line.client} · db ${line.db}`}>
         {line.client}
       </span>
       <span className="kv-live-command">{line.args[0]?.toUpperCase()}</span>
