@@ -16,6 +16,13 @@ import { Callout } from '../misc';
 import { ProgressBar } from '../ProgressBar';
 import { TypeToConfirm } from '../TypeToConfirm';
 
+/** What the two DLQs' jobs say (the defaults); jobs over other things word their own. */
+const DEFAULT_HINTS = {
+  capped: 'The job acts on the entries listed; run it again for the rest.',
+  running: 'Cancel stops before the next request; the journal keeps where the job got to.',
+  stopped: 'A request already sent when you cancelled completes; resume the rest from Jobs.',
+};
+
 export interface JobDialogProps<N extends JobName> {
   profile: ProfileView;
   procedure: N;
@@ -37,12 +44,12 @@ export interface JobDialogProps<N extends JobName> {
   setupAction?: { label: string; disabled: boolean; onClick: () => void };
   /** Beside the count: what the job does, its overrides. */
   preview?: ReactNode;
-  /** Under the count when the listing stopped at the limit: what happens to the rest. */
-  cappedNote: string;
-  /** Under the running progress bar: where Cancel stops. */
-  runningHint: string;
-  /** After "n of m processed" when cancelled: what is left and where. */
-  stoppedHint: string;
+  /** Under the count when the listing stopped at the limit: what happens to the rest (default: a DLQ's). */
+  cappedNote?: string;
+  /** Under the running progress bar: where Cancel stops (default: a DLQ job's). */
+  runningHint?: string;
+  /** After "n of m processed" when cancelled: what is left and where (default: a DLQ job's). */
+  stoppedHint?: string;
   summary: (summary: SummaryOf<N>) => ReactNode;
   onClose: () => void;
   /** The job ended or was cancelled after it started: what it acted on has changed. */
@@ -127,7 +134,7 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
             <strong data-testid="bulk-count">{props.unit(job.found)}</strong>
             {job.capped ? ' (at least: listing stopped there)' : ''}.
           </p>
-          {job.capped ? <p className="muted">{props.cappedNote}</p> : null}
+          {job.capped ? <p className="muted">{props.cappedNote ?? DEFAULT_HINTS.capped}</p> : null}
           {job.found === 0 ? <Callout tone="info">Nothing to do: nothing matches.</Callout> : null}
           {props.preview}
           {profile.readOnly ? (
@@ -157,14 +164,14 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
           >
             {progressText(job.progress)}
           </ProgressBar>
-          <p className="faint">{props.runningHint}</p>
+          <p className="faint">{props.runningHint ?? DEFAULT_HINTS.running}</p>
         </div>
       ) : job.phase === 'stopped' ? (
         <Callout tone="warning" title="Cancelled.">
           {job.progress
             ? `${job.progress.processed.toLocaleString()} of ${job.progress.total.toLocaleString()} processed (${job.progress.succeeded.toLocaleString()} succeeded). `
             : 'Nothing was sent. '}
-          {started ? props.stoppedHint : ''}
+          {started ? (props.stoppedHint ?? DEFAULT_HINTS.stopped) : ''}
         </Callout>
       ) : job.phase === 'failed' ? (
         <Callout tone="danger" title={started ? 'The job stopped.' : 'The job could not start.'}>

@@ -130,9 +130,6 @@ export function WorkflowDlqJobDialog({
           ) : null}
         </>
       }
-      cappedNote="The job acts on the entries listed; run it again for the rest."
-      runningHint="Cancel stops before the next request; the journal keeps where the job got to."
-      stoppedHint="A request already sent when you cancelled completes; resume the rest from Jobs."
       summary={(summary) => (
         <SummaryView
           summary={summary}
