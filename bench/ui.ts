@@ -505,39 +505,39 @@ async function createBigRun(api: string, steps: number): Promise<{ runId: string
 }
 
 /** Opens the run by its route and answers the time until `steps` step rows are laid out and painted. */
-async function timeRunOpen(page: Page, runId: string, steps: number): Promise<number> {
-  return page.evaluate(
-    async ({ id, rows }) => {
-      const started = performance.now();
-      location.hash = `#/workflows/runs/${encodeURIComponent(id)}`;
-      await new Promise<void>((resolve) => {
-        const check = () => {
-          const tree = document.querySelector('[data-testid="step-tree"]');
-          if (tree && Number(tree.getAttribute('data-rows')) >= rows && tree.querySelector('.wf-step-line')) {
-            observer.disconnect();
-            resolve();
-          }
-        };
-        const observer = new MutationObserver(check);
-        observer.observe(document.body, { childList: true, subtree: true, attributes: true });
-        check();
-      });
-      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-      return performance.now() - started;
-    },
-    { id: runId, rows: steps },
+function timeRunOpen(page: Page, runId: string, steps: number): Promise<number> {
+  return timeStepTreeOpen(
+    page,
+    `#/workflows/runs/${encodeURIComponent(runId)}`,
+    '[data-testid="step-tree"]',
+    steps,
   );
 }
 
 /** Opens the run's own page by its route; the time until `steps` step rows are laid out and painted. */
-async function timeRunPageOpen(page: Page, runId: string, steps: number): Promise<number> {
+function timeRunPageOpen(page: Page, runId: string, steps: number): Promise<number> {
+  return timeStepTreeOpen(
+    page,
+    `#/workflows/run/${encodeURIComponent(runId)}`,
+    '[data-testid="run-page"] [data-testid="step-tree"]',
+    steps,
+  );
+}
+
+/** Goes to `hash`; the time until the step tree at `treeSelector` has laid out `steps` rows and painted. */
+async function timeStepTreeOpen(
+  page: Page,
+  hash: string,
+  treeSelector: string,
+  steps: number,
+): Promise<number> {
   return page.evaluate(
-    async ({ id, rows }) => {
+    async ({ route, selector, rows }) => {
       const started = performance.now();
-      location.hash = `#/workflows/run/${encodeURIComponent(id)}`;
+      location.hash = route;
       await new Promise<void>((resolve) => {
         const check = () => {
-          const tree = document.querySelector('[data-testid="run-page"] [data-testid="step-tree"]');
+          const tree = document.querySelector(selector);
           if (tree && Number(tree.getAttribute('data-rows')) >= rows && tree.querySelector('.wf-step-line')) {
             observer.disconnect();
             resolve();
@@ -550,7 +550,7 @@ async function timeRunPageOpen(page: Page, runId: string, steps: number): Promis
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
       return performance.now() - started;
     },
-    { id: runId, rows: steps },
+    { route: hash, selector: treeSelector, rows: steps },
   );
 }
 
