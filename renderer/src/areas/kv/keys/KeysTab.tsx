@@ -3,7 +3,7 @@
 // pipelined batches only for the rows on screen (none for types where the server answers WITHTYPE); the
 // selected key's viewer and editor beside it; exact-key lookup (the only mode for a read-only token).
 // TTLs count down live; a key whose count runs out is asked about again and leaves the view once gone.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { KV_SCAN_FIRST_COUNT, KV_TYPES, type KvType } from '../../../../../shared/bridge/procedures/kv/keys';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
@@ -93,7 +93,9 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
     if (gone.length > 0) forgetRef.current(gone);
   }, []);
 
-  const now = useNow(anyCountingDown(meta) ? 1_000 : 60_000);
+  // Tick each second only while a shown key counts down (the scan re-renders often; the map changes rarely).
+  const counting = useMemo(() => anyCountingDown(meta), [meta]);
+  const now = useNow(counting ? 1_000 : 60_000);
   const rechecking = useRef(new Set<string>());
   useEffect(() => {
     const due = countedOut(metaRef.current, now).filter((key) => !rechecking.current.has(key));
