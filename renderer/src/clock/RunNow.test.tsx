@@ -2,29 +2,10 @@
 // waiting item early) and never asks main for anything — main refuses it too (services/stack-clock/).
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ProfileView } from '../../../shared/profiles';
+import { stagingProfile } from '../test-support/profiles';
 import { LOCAL_ONLY_TITLE, RunNowButton } from './RunNow';
 
-const unset = { hasValue: false, hint: null };
-const cloud: ProfileView = {
-  id: 'p-cloud',
-  name: 'Staging',
-  env: 'dev',
-  messagesUrl: 'https://qstash-us-east-1.upstash.io',
-  kvUrl: 'https://kv.example.io',
-  readOnly: false,
-  confirmDangerous: false,
-  builtIn: false,
-  createdAt: 1,
-  updatedAt: 1,
-  secrets: {
-    messageToken: { hasValue: true, hint: '••••abcd' },
-    currentSigningKey: unset,
-    nextSigningKey: unset,
-    kvToken: unset,
-    kvReadOnlyToken: unset,
-  },
-};
+const cloud = stagingProfile({ id: 'p-cloud' });
 
 describe('Run now on a cloud profile', () => {
   it('is off, with the reason as its title, where the item is known to wait', () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ProfileView } from '../../../../shared/profiles';
 import {
   draftFromProfile,
   emptyDraft,
@@ -9,28 +8,11 @@ import {
   settingsFromDraft,
   validateDraft,
 } from './profile-draft';
+import { HIDDEN_SECRET, stagingProfile } from '../../test-support/profiles';
 
-const hidden = { hasValue: true, hint: '••••abcd' };
-const unset = { hasValue: false, hint: null };
-const profile: ProfileView = {
-  id: 'p1',
-  name: 'Staging',
-  env: 'dev',
-  messagesUrl: 'https://qstash-us-east-1.upstash.io',
-  kvUrl: 'https://kv.example.io',
-  readOnly: false,
-  confirmDangerous: false,
-  builtIn: false,
-  createdAt: 1,
-  updatedAt: 1,
-  secrets: {
-    messageToken: hidden,
-    currentSigningKey: unset,
-    nextSigningKey: unset,
-    kvToken: hidden,
-    kvReadOnlyToken: unset,
-  },
-};
+const profile = stagingProfile({
+  secrets: { ...stagingProfile().secrets, kvToken: HIDDEN_SECRET },
+});
 
 describe('profile drafts', () => {
   it('recognises the region presets and treats other URLs as custom', () => {
