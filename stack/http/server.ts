@@ -42,6 +42,12 @@ export interface RequestContext {
   body(): Promise<Buffer>;
   /** Reads and parses a JSON body; 400 with the parser's reason when it is not JSON. */
   json(): Promise<unknown>;
+  /**
+   * The reply of the next route added for this method and path (404 if there is none): a route that takes
+   * over a path for some requests hands the others on — the workflow service's /v2/publish takes the
+   * publishes that carry a run id, and the message service's route, added after it, serves the rest.
+   */
+  next(): Promise<Reply>;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
@@ -58,6 +64,15 @@ interface Route {
  * Patterns are `/`-separated: literals, `:name` for one percent-decoded segment, and a final `*` for the raw
  * remainder of the path (publish destinations are URLs that must not be decoded or normalised).
  */
+export interface RouteMatch {
+  handler: Handler;
+  params: Record<string, string>;
+  rest: string;
+  open?: boolean;
+  /** The route's place in the router (RequestContext.next continues after it). */
+  index: number;
+}
+
 export class Router {
   private readonly routes: Route[] = [];
 
@@ -66,19 +81,15 @@ export class Router {
     return this;
   }
 
-  match(
-    method: string,
-    path: string,
-  ):
-    | { handler: Handler; params: Record<string, string>; rest: string; open?: boolean }
-    | { allowed: string[] }
-    | undefined {
+  /** The first route for `method` and `path` added after the route numbered `after` (all routes by default). */
+  match(method: string, path: string, after = -1): RouteMatch | { allowed: string[] } | undefined {
     const segments = path.split('/').slice(1);
     const allowed = new Set<string>();
-    for (const route of this.routes) {
+    for (let index = after + 1; index < this.routes.length; index++) {
+      const route = this.routes[index] as Route;
       const found = matchRoute(route.segments, segments, path);
       if (!found) continue;
-      if (route.method === method) return { handler: route.handler, open: route.open, ...found };
+      if (route.method === method) return { handler: route.handler, open: route.open, index, ...found };
       allowed.add(route.method);
     }
     return allowed.size > 0 ? { allowed: [...allowed] } : undefined;
@@ -389,11 +400,20 @@ async function handle(
     const token = matched.open ? undefined : authenticate(req, query, options);
     let bodyPromise: Promise<Buffer> | undefined;
     const body = (): Promise<Buffer> => (bodyPromise ??= readBody(req, options.maxBody));
-    const ctx: RequestContext = {
+    const serve = (route: RouteMatch): Promise<Reply> | Reply =>
+      route.handler({
+        ...ctx,
+        params: decodeParams(route.params),
+        rest: route.rest,
+        next: async () => {
+          const following = options.router.match(method, path, route.index);
+          if (!following || 'allowed' in following) throw new HttpError(404, `not found: ${method} ${path}`);
+          return serve(following);
+        },
+      });
+    const ctx: Omit<RequestContext, 'params' | 'rest' | 'next'> = {
       req,
       method,
-      params: decodeParams(matched.params),
-      rest: matched.rest,
       rawQuery,
       query,
       remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
@@ -409,7 +429,7 @@ async function handle(
         }
       },
     };
-    const reply = await matched.handler(ctx);
+    const reply = await serve(matched);
     send(res, reply);
   } catch (error) {
     if (error instanceof HttpError) {

@@ -34,8 +34,7 @@ export function createLocalService(options: LocalServiceOptions): EnginePeer {
       const sources = options.sources.map((source) => source(service));
       const local: LocalContext = {
         clock: options.clock,
-        // The stack's writer: its registry has the local writes (stack/writes.ts).
-        writer: service.writer as unknown as StackWriter,
+        writer: service.writer,
         logger: options.logger,
         sources,
         nextDue() {

@@ -24,7 +24,8 @@ import { newDlqId } from './ids';
 import { planCallback, type PlannedMessage } from './publish-request';
 import { QueueGate, type QueueState } from './queue-gate';
 import { signDelivery } from './signing';
-import { prepareInsert, type InsertResult, type MessageWrite, type MessageWriter } from './write-ops';
+import type { StackWriter } from '../writes';
+import { prepareInsert, type InsertResult, type MessageWrite } from './write-ops';
 
 export interface EngineHooks {
   /**
@@ -94,7 +95,7 @@ export function combineHooks(list: readonly EngineHooks[]): EngineHooks {
 
 export interface EngineOptions {
   store: StackStore;
-  writer: MessageWriter;
+  writer: StackWriter;
   clock: Clock;
   logger: Logger;
   transport: Transport;
@@ -184,8 +185,7 @@ export class Engine {
       settings: (name) => options.store.queues.get(name),
       admit: (entry) => this.schedule(entry),
     });
-    // The flow-control ops are the stack's (stack/writes.ts), outside the message registry this writer is typed with.
-    const writeFlow = (calls: FlowControlWrite[]): void => options.writer.enqueue(calls as never[]);
+    const writeFlow = (calls: FlowControlWrite[]): void => options.writer.enqueue(calls);
     this.flows = new FlowGate<Entry>({
       clock: options.clock,
       release: (entry) => this.ready(entry),

@@ -14,7 +14,6 @@ import {
 import { tryParseDuration } from '../../shared/duration';
 import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
 import type { FlowKeyRecord } from '../store/flow-keys';
-import type { FlowControlWriter } from './flow-control-writes';
 import { HISTORY_BUCKET_MS } from './flow-history';
 import type { ServiceContext } from './service-context';
 
@@ -60,8 +59,7 @@ function boolParam(ctx: RequestContext, name: 'parallelism' | 'rate'): boolean {
 export function flowControlRoutes(router: Router, service: ServiceContext): void {
   const { engine } = service;
   const flows = engine.flowControl;
-  // The stack's writer runs every service's write ops (stack/writes.ts), flow control's among them.
-  const writer = service.writer as unknown as FlowControlWriter;
+  const { writer } = service;
 
   const info = (key: string): FlowControlInfo => {
     const found = flows.info(key);

@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import type { EnginePeer } from './service';
 import { scheduleRoutes } from './schedule-routes';
 import { Scheduler } from './schedule-scheduler';
-import type { ScheduleWriter } from './schedule-write-ops';
 
 export interface ScheduleService extends EnginePeer {
   /** The scheduler, once the message service has attached this peer. */
@@ -17,9 +16,7 @@ export function createScheduleService(logger: Logger): ScheduleService {
   return {
     name: 'schedules',
     attach(context, router) {
-      // The context's writer is the stack's one writer (stack/writes.ts registers the schedule operations);
-      // its type only names the message service's.
-      const writer = context.writer as unknown as ScheduleWriter;
+      const { writer } = context;
       const started = new Scheduler(context, writer, logger);
       scheduler = started;
       scheduleRoutes(router, context, writer, started);

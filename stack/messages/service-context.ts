@@ -4,7 +4,7 @@ import type { SigningKeys } from '../../shared/messages/types';
 import type { Clock } from '../clock';
 import type { StackStore } from '../store/stack-store';
 import type { Engine } from './engine';
-import type { MessageWriter } from './write-ops';
+import type { StackWriter } from '../writes';
 
 export interface SigningKeyStore {
   keys(): SigningKeys;
@@ -14,7 +14,8 @@ export interface SigningKeyStore {
 
 export interface ServiceContext {
   store: StackStore;
-  writer: MessageWriter;
+  /** The stack's one writer: it commits every service's write operations (stack/writes.ts). */
+  writer: StackWriter;
   engine: Engine;
   clock: Clock;
   logger: Logger;

@@ -23,7 +23,7 @@ import { messageRoutes } from './routes-messages';
 import { publishRoutes } from './routes-publish';
 import { resourceRoutes } from './routes-resources';
 import type { ServiceContext, SigningKeyStore } from './service-context';
-import type { MessageWriter } from './write-ops';
+import type { StackWriter } from '../writes';
 
 /**
  * A service that shares the message service's port and delivery engine (the workflow service). It is
@@ -40,7 +40,7 @@ export interface EnginePeer {
 export interface MessageServiceOptions {
   /** The stack's store and its group-commit writer (stack/store/open.ts), shared with the other services. */
   store: StackStore;
-  writer: MessageWriter;
+  writer: StackWriter;
   host: string;
   port: number;
   /** Host names accepted besides loopback ones (see stack/security/browser-guard.ts). */

@@ -43,11 +43,29 @@ export function combineWrites<R extends Record<string, OpRegistry>>(byService: R
 export type WriteCall<O extends OpRegistry> = { [K in keyof O & string]: [K, ...Args<O[K]>] }[keyof O &
   string];
 
+/** The result of one write call: what its operation returns. */
+export type WriteResult<O extends OpRegistry, C> = C extends [infer K, ...unknown[]]
+  ? K extends keyof O
+    ? Result<O[K]>
+    : never
+  : never;
+
+/**
+ * The results of a commitAll, call by call: a tuple of calls gives a tuple of their results (so that
+ * `[finish, append]` resolves to `[string[] | null, AppendResult[]]`), an array the union of its results.
+ */
+export type WriteResults<O extends OpRegistry, C extends readonly unknown[]> = {
+  -readonly [I in keyof C]: WriteResult<O, C[I]>;
+};
+
 export interface Writer<O extends OpRegistry> {
   /** Runs one operation in the next group transaction; resolves with its result once committed. */
   commit<K extends keyof O & string>(name: K, ...args: Args<O[K]>): Promise<Result<O[K]>>;
-  /** Several operations in the same transaction (all or nothing); resolves with their results. */
-  commitAll(calls: WriteCall<O>[]): Promise<unknown[]>;
+  /**
+   * Several operations in the same transaction (all or nothing); resolves with their results, typed call by
+   * call (the `[] |` lets a literal list of calls be read as a tuple).
+   */
+  commitAll<C extends [] | WriteCall<O>[]>(calls: C): Promise<WriteResults<O, C>>;
   /** Fire and forget (engine bookkeeping, log events); a failure is reported, never thrown. */
   enqueue(calls: WriteCall<O>[]): void;
   /** Commits what is queued, waits for it, and releases the writer. */
@@ -69,13 +87,16 @@ interface Group {
   reject?: (error: Error) => void;
 }
 
+/** What became of one group: its operations' results, or the error that failed it (and only it). */
+type Outcome = { ok: true; results: unknown[] } | { ok: false; error: string };
+
 /** Runs groups in one transaction; if that fails, each group alone so that only the culprit fails. */
 function runGroups(
   db: Db,
   store: StackStore,
   registry: OpRegistry,
   groups: { calls: [string, ...unknown[]][] }[],
-): ({ ok: true; results: unknown[] } | { ok: false; error: string })[] {
+): Outcome[] {
   const exec = (group: { calls: [string, ...unknown[]][] }): unknown[] =>
     group.calls.map(([name, ...args]) => {
       const op = registry[name];
@@ -121,12 +142,12 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
     return this.commitAll([[name, ...args] as WriteCall<O>]).then((results) => results[0] as Result<O[K]>);
   }
 
-  commitAll(calls: WriteCall<O>[]): Promise<unknown[]> {
+  commitAll<C extends [] | WriteCall<O>[]>(calls: C): Promise<WriteResults<O, C>> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
-    return new Promise((resolve, reject) => {
+    return new Promise<unknown[]>((resolve, reject) => {
       this.queue.push({ calls: calls as [string, ...unknown[]][], resolve, reject });
       this.schedule();
-    });
+    }).then((results) => results as WriteResults<O, C>);
   }
 
   enqueue(calls: WriteCall<O>[]): void {
@@ -173,10 +194,7 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
     this.scheduled = { cancel: () => clearImmediate(immediate) };
   }
 
-  protected settle(
-    group: Group,
-    outcome: { ok: true; results: unknown[] } | { ok: false; error: string },
-  ): void {
+  protected settle(group: Group, outcome: Outcome): void {
     if (outcome.ok) group.resolve?.(outcome.results);
     else if (group.reject) group.reject(new Error(outcome.error));
     else this.onBackgroundError(new Error(outcome.error));
@@ -214,7 +232,7 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
     const groups = this.takeQueue(GROUPS_PER_TURN);
     if (groups.length === 0) return;
     const outcomes = runGroups(this.db, this.store, this.registry, groups);
-    groups.forEach((group, index) => this.settle(group, outcomes[index] as never));
+    groups.forEach((group, index) => this.settle(group, outcomes[index] as Outcome));
     this.flushNextTurn();
   }
 
@@ -265,17 +283,14 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
       markFailed = reject;
     });
     this.ready.catch(() => undefined);
-    this.worker.on(
-      'message',
-      (message: { ready?: true; batch: number; outcomes: Parameters<BatchingWriter<O>['settle']>[1][] }) => {
-        if (message.ready) {
-          markReady();
-          return;
-        }
-        const groups = this.inflight.get(message.batch) ?? [];
-        this.settleInTurns(message.batch, groups, message.outcomes);
-      },
-    );
+    this.worker.on('message', (message: { ready?: true; batch: number; outcomes: Outcome[] }) => {
+      if (message.ready) {
+        markReady();
+        return;
+      }
+      const groups = this.inflight.get(message.batch) ?? [];
+      this.settleInTurns(message.batch, groups, message.outcomes);
+    });
     const fail = (error: Error): void => {
       this.failure = error;
       markFailed(error);
@@ -296,15 +311,11 @@ export class ThreadWriter<O extends OpRegistry> extends BatchingWriter<O> {
    * Settles a committed batch GROUPS_PER_TURN groups per turn (the batch itself may be big: one fsync for all
    * of it); the batch counts as in flight until its last group is settled.
    */
-  private settleInTurns(
-    batch: number,
-    groups: Group[],
-    outcomes: Parameters<BatchingWriter<O>['settle']>[1][],
-    from = 0,
-  ): void {
+  private settleInTurns(batch: number, groups: Group[], outcomes: Outcome[], from = 0): void {
     if (!this.inflight.has(batch)) return; // the thread failed meanwhile and settled the rest
     const to = Math.min(groups.length, from + GROUPS_PER_TURN);
-    for (let index = from; index < to; index++) this.settle(groups[index] as Group, outcomes[index] as never);
+    for (let index = from; index < to; index++)
+      this.settle(groups[index] as Group, outcomes[index] as Outcome);
     if (to < groups.length) {
       // Only the unsettled ones stay in flight: a failure of the thread before the next turn settles those.
       this.inflight.set(batch, groups.slice(to));

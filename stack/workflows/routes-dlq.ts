@@ -11,16 +11,16 @@ import { redacted, redactHeaders } from '../messages/records';
 import { planned, planStep, workflowMeta } from './plan';
 import { cursor, integer, multi, refuseUnknownBulkParams, runFilters } from './query';
 import { canceledEvent, restartOrigin } from './origin';
-import type { PlannedAppend, WorkflowRuntime } from './runtime';
+import type { Call, PlannedAppend, WorkflowRuntime } from './runtime';
 import { DLQ_ENTRY_GONE } from '../store/dlq';
 
 /**
  * Commits a DLQ action's writes. Each entry is claimed inside them; an entry another request took first is
  * skipped, or — for an action on named entries — fails the whole action with 404, acting on none.
  */
-async function commitClaims(runtime: WorkflowRuntime, calls: unknown[]): Promise<unknown[]> {
+async function commitClaims<C extends [] | Call[]>(runtime: WorkflowRuntime, calls: C) {
   try {
-    return await runtime.writer.commitAll(calls as never);
+    return await runtime.writer.commitAll(calls);
   } catch (error) {
     if (error instanceof Error && error.message.includes(DLQ_ENTRY_GONE)) {
       throw new HttpError(
@@ -210,7 +210,7 @@ async function resume(
 ): Promise<unknown[]> {
   const now = runtime.clock.now();
   const configOf = overrides(runtime, ctx);
-  const calls: unknown[] = [];
+  const calls: Call[] = [];
   const reopened: { run: RunRecord; seq: number; dueAt: number }[] = [];
   for (const run of runs) {
     const entry = run.dlqId !== undefined ? runtime.stackStore.dlq.get(run.dlqId) : undefined;
@@ -262,7 +262,7 @@ async function resume(
   return out;
 }
 
-export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Router): void {
+export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
   const list: Handler = (ctx) => {
     const filters = dlqFilters(ctx.query);
     const count = integer(ctx.query, 'count', 1, DLQ_PAGE_MAX) ?? DLQ_PAGE_MAX;
@@ -275,12 +275,8 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
       },
     };
   };
-  router.add('GET', '/v2/dlq', (ctx) => {
-    if (ctx.query.get('source') === 'workflow') return list(ctx);
-    const found = fallback.match('GET', '/v2/dlq');
-    if (!found || 'allowed' in found) throw new HttpError(404, 'not found');
-    return found.handler(ctx);
-  });
+  // The message DLQ's path: its workflow source is ours, the rest goes on to the message service's route.
+  router.add('GET', '/v2/dlq', (ctx) => (ctx.query.get('source') === 'workflow' ? list(ctx) : ctx.next()));
   router.add('GET', '/v2/workflows/dlq', list);
   const one = (ctx: RequestContext): RunRecord => {
     const run = runtime.store.runByDlqId(ctx.params.dlqId as string);
@@ -293,8 +289,10 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime, fallback: Ro
     return { status: 200, body: view };
   });
   const remove = async (runs: RunRecord[]): Promise<number> => {
-    const calls = runs.map((run) => ['wfDeleteDlq', run.seq, run.dlqId]);
-    const results = await runtime.writer.commitAll(calls as never);
+    const calls = runs.flatMap((run): Call[] =>
+      run.dlqId === undefined ? [] : [['wfDeleteDlq', run.seq, run.dlqId]],
+    );
+    const results = await runtime.writer.commitAll(calls);
     return results.filter((result) => result === true).length;
   };
   router.add('DELETE', '/v2/workflows/dlq/:dlqId', async (ctx) => {
@@ -371,13 +369,13 @@ async function retryFailure(runtime: WorkflowRuntime, run: RunRecord): Promise<R
   const info = { ...failure, messageId: message.row.id, state: 'CALLBACK_INPROGRESS' as const };
   const [seq] = await runtime.writer.commitAll([
     ['wfRetryFailure', run.seq, previous.id, info, message.row, now],
-  ] as never);
+  ]);
   if (seq === null) {
     throw new HttpError(
       409,
       `the failure callback of workflow run '${run.runId}' was just sent again by another request`,
     );
   }
-  runtime.engine.add([runtime.pendingRow(message, seq as number, now)]);
+  runtime.engine.add([runtime.pendingRow(message, seq, now)]);
   return { status: 200, body: { workflowRunId: run.runId, workflowCreatedAt: run.createdAt } };
 }

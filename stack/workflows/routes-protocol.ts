@@ -244,7 +244,7 @@ async function workflowBatch(
   const append = runtime.appendCall(plans, runtime.clock.now());
   let committed: unknown[];
   try {
-    committed = await runtime.writer.commitAll([append.call, ...plain.calls] as never);
+    committed = await runtime.writer.commitAll([append.call, ...plain.calls]);
   } catch (error) {
     badRequest(error);
   }
@@ -262,22 +262,13 @@ async function workflowBatch(
   return { status: 200, body: answers };
 }
 
-/** Takes over /v2/batch and /v2/publish for workflow messages; hands everything else to `fallback`. */
-export function publishRoutes(
-  router: Router,
-  runtime: WorkflowRuntime,
-  messages: ServiceContext,
-  fallback: Router,
-): void {
-  const delegate = async (
-    method: string,
-    path: string,
-    ctx: RequestContext,
-    arrivedAt: number,
-  ): Promise<Reply> => {
-    const found = fallback.match(method, path);
-    if (!found || 'allowed' in found) throw new HttpError(404, `not found: ${method} ${path}`);
-    const reply = await found.handler({ ...ctx, params: found.params, rest: found.rest });
+/**
+ * Takes over /v2/batch and /v2/publish for workflow messages; everything else goes on to the message service's
+ * routes (added after these: ctx.next()).
+ */
+export function publishRoutes(router: Router, runtime: WorkflowRuntime, messages: ServiceContext): void {
+  const delegate = async (ctx: RequestContext, arrivedAt: number): Promise<Reply> => {
+    const reply = await ctx.next();
     for (const item of [reply.body].flat()) {
       const messageId = (item as { messageId?: unknown } | null)?.messageId;
       if (typeof messageId === 'string') runtime.timing.arrived('message', messageId, arrivedAt);
@@ -290,12 +281,12 @@ export function publishRoutes(
     if (Array.isArray(parsed) && parsed.some(isWorkflowItem)) {
       return workflowBatch(runtime, messages, ctx, parsed, arrivedAt);
     }
-    return delegate('POST', '/v2/batch', ctx, arrivedAt);
+    return delegate(ctx, arrivedAt);
   });
   router.add('POST', '/v2/publish/*', async (ctx) => {
     const arrivedAt = performance.now();
     const headers = collectHeaders(ctx.req.rawHeaders, ctx.query);
-    if (!isWorkflowHeaders(headers)) return delegate('POST', `/v2/publish/${ctx.rest}`, ctx, arrivedAt);
+    if (!isWorkflowHeaders(headers)) return delegate(ctx, arrivedAt);
     const query = destinationQuery(ctx.rawQuery);
     const destination = ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
     let plan: PlannedAppend;
@@ -441,7 +432,7 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
         ...(typeof step.stepName === 'string' ? { stepName: step.stepName } : {}),
         ...(kind === 'webhook' ? { webhook: true } : {}),
       });
-      committed((await runtime.writer.commitAll([call, started] as never))[0]);
+      committed((await runtime.writer.commitAll([call, started]))[0]);
       return { status: 200, body: {} };
     }
     const waiter: NewWaiter = {
@@ -461,8 +452,7 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       ...(typeof step.stepName === 'string' ? { stepName: step.stepName } : {}),
       ...(kind === 'webhook' ? { webhook: true } : {}),
     });
-    const seq = (await runtime.writer.commitAll([['wfAddWaiter', waiter], started] as never))[0] as
-      number | null;
+    const [seq] = await runtime.writer.commitAll([['wfAddWaiter', waiter], started]);
     if (seq === null) throw new HttpError(400, `${RUN_NOT_ACTIVE}: ${runId}`);
     runtime.armWaiter({ ...waiter, seq });
     return { status: 200, body: {} };
@@ -520,7 +510,7 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       await runtime.writer.commitAll([
         ['wfStoreEvent', run.seq, eventId, now, data],
         historyCall(run.seq, notified(now, true)),
-      ] as never);
+      ]);
     }
     return { status: 200, body: response };
   };
@@ -571,7 +561,7 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       await runtime.writer.commitAll([
         ['wfStoreEvent', run.seq, eventId, now, request],
         historyCall(run.seq, called),
-      ] as never);
+      ]);
     }
     return { status: 200, body: { workflowRunId: run.runId, eventId } };
   };

@@ -7,16 +7,16 @@ import type { Clock, Timer } from '../clock';
 import type { OutgoingRequest } from '../messages/delivery';
 import type { AttemptOutcome, Engine, EngineHooks, OutcomeWrites } from '../messages/engine';
 import { planCallback } from '../messages/publish-request';
-import type { MessageWriter } from '../messages/write-ops';
 import type { MessageRecord, MessageSpec, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
 import type { WorkflowStore, FailureInfo, RunRecord, RunState, WaiterRecord } from '../store/workflow-store';
 import { planned, planStep, stepKeyOf, workflowMeta, type PlannedRunMessage } from './plan';
-import type { WORKFLOW_HISTORY_WRITES } from './history-writes';
 import { rawSteps } from './records';
 import { errorText } from './search-text';
 import { stepTiming } from './step-timing';
-import type { AppendItem, AppendResult, WorkflowWrites } from './write-ops';
+import type { WriteCall } from '../store/writer';
+import type { StackWriter, StackWrites } from '../writes';
+import type { AppendItem, AppendResult } from './write-ops';
 
 /** One item of an append, with the message planned for it. */
 export interface PlannedAppend {
@@ -24,7 +24,8 @@ export interface PlannedAppend {
   message?: PlannedRunMessage;
 }
 
-type Call = [keyof (WorkflowWrites & typeof WORKFLOW_HISTORY_WRITES) & string, ...unknown[]];
+/** One write of the stack's registry (stack/writes.ts): the runtime's writes join other services' commits. */
+export type Call = WriteCall<StackWrites>;
 
 export class WorkflowRuntime {
   private readonly waitTimers = new Map<number, Timer>();
@@ -36,15 +37,11 @@ export class WorkflowRuntime {
     readonly store: WorkflowStore,
     /** The whole store (message tables included); `store` is its workflow table group. */
     readonly stackStore: StackStore,
-    readonly writer: MessageWriter,
+    readonly writer: StackWriter,
     readonly engine: Engine,
     readonly clock: Clock,
     readonly logger: Logger,
   ) {}
-
-  private commit(calls: Call[]): Promise<unknown[]> {
-    return this.writer.commitAll(calls as never);
-  }
 
   // ------------------------------------------------------------------ appending
 
@@ -78,7 +75,7 @@ export class WorkflowRuntime {
   async append(items: PlannedAppend[]): Promise<AppendResult[]> {
     const now = this.clock.now();
     const { call, committed } = this.appendCall(items, now);
-    const [result] = await this.commit([call]);
+    const [result] = await this.writer.commitAll([call]);
     return committed(result);
   }
 
@@ -153,7 +150,7 @@ export class WorkflowRuntime {
   ): Promise<boolean> {
     const now = this.clock.now();
     const { calls, committed } = this.finishCalls(run, state, now, response, dlqId, event);
-    const results = await this.commit(calls);
+    const results = await this.writer.commitAll(calls);
     committed(results);
     return results[0] !== null;
   }

@@ -1,12 +1,10 @@
 // The workflow service: the server side of the protocol the vendor's workflow SDK speaks, run logs, the
 // workflow DLQ and cancel. It is a peer of the message service (stack/stack.ts): same port, same store, same
-// group commits. Its routes are matched before the message routes, its write operations are part of the
+// group commits. Its routes are matched before the message routes (where it takes over a message path — /v2/publish,
+// /v2/batch, /v2/dlq — it hands the requests that are not its own on with ctx.next()), its write operations are part of the
 // stack's registry (stack/writes.ts), its tables are a group of the StackStore (stack/store/workflow-store.ts),
 // and the delivery engine calls its hooks for messages that belong to a run.
 import type { Logger } from 'pino';
-import { Router } from '../http/server';
-import { messageRoutes } from '../messages/routes-messages';
-import { publishRoutes as messagePublishRoutes } from '../messages/routes-publish';
 import type { EnginePeer } from '../messages/service';
 import { workflowStoreOf } from '../store/workflow-store';
 import { dlqRoutes } from './routes-dlq';
@@ -34,15 +32,11 @@ export function createWorkflowService(logger: Logger): WorkflowService {
         logger,
       );
       runtime = started;
-      // The message service's own handlers, for the requests the workflow routes hand back.
-      const fallback = new Router();
-      messagePublishRoutes(fallback, context);
-      messageRoutes(fallback, context);
-      publishRoutes(router, started, context, fallback);
+      publishRoutes(router, started, context);
       runRoutes(router, started);
       waitRoutes(router, started);
       logRoutes(router, started);
-      dlqRoutes(router, started, fallback);
+      dlqRoutes(router, started);
       searchRoutes(router, started);
       started.start();
       return started.hooks();
