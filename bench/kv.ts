@@ -23,6 +23,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { Pool } from 'undici';
 
+import { KV_CREDENTIALS_KEY, settingsOfDataDir } from '../stack/kv/credentials';
 import { createKvService } from '../stack/kv/service';
 
 interface LoadSpec {
@@ -319,10 +320,9 @@ export async function run(args: string[]): Promise<void> {
     randomCredentials: false,
     logger: pino({ level: 'warn' }, pino.destination(2)),
   });
+  // The service's secrets are in the data dir's database (the stack's credentials store).
   const redisPassword = (
-    JSON.parse(readFileSync(path.join(dataDir, 'kv', 'credentials.json'), 'utf8')) as {
-      redisPassword: string;
-    }
+    JSON.parse(settingsOfDataDir(dataDir).get(KV_CREDENTIALS_KEY) ?? '{}') as { redisPassword: string }
   ).redisPassword;
   const redisPort = kv.target().port;
   redisPid = kv.managed?.pid;

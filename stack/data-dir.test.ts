@@ -1,6 +1,6 @@
 // The data dir holds the message token, the signing keys and the KV credentials: it and its files are for
 // the user alone (0700 / 0600) whatever the umask, and a data dir left by an older stack is tightened.
-import { chmodSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
@@ -38,7 +38,8 @@ it('creates the data dir 0700 and stack.db, -wal, -shm, the lock and the KV cred
       expect(mode(file), file).toBe('600');
     }
     expect(mode(join(dataDir, 'kv'))).toBe('700');
-    expect(mode(join(dataDir, 'kv', 'credentials.json'))).toBe('600');
+    // KV's secrets are in stack.db (0600, checked above), the stack's one credentials store: no file of their own.
+    expect(existsSync(join(dataDir, 'kv', 'credentials.json'))).toBe(false);
   } finally {
     await test.close(false);
   }

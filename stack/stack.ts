@@ -228,6 +228,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         host,
         port: options.kvPort ?? 8079,
         dataDir,
+        // The stack's one credentials store: KV's secrets beside the message token and signing keys.
+        settings: storage.store.settings,
         redisUrl: options.redisUrl,
         allowedHosts: options.allowedHosts,
         randomCredentials,

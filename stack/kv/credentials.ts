@@ -1,10 +1,46 @@
-// Secrets of the KV service, persisted in <dataDir>/kv/credentials.json (mode 0600) so that every token
-// keeps working after a restart of the stack.
+// Secrets of the KV service, kept in the stack's one credentials store: the `settings` table of the data dir's
+// database (stack.db, mode 0600), beside the message service's token and signing keys (stack/credentials.ts),
+// so that every token keeps working after a restart. The KV service runs in the stack's process and is handed
+// the stack's open settings table; started alone (its tests, the KV bench) it reads and writes the same
+// database file itself (settingsOfDataDir). Stacks before this one kept them in <dataDir>/kv/credentials.json:
+// that file is moved into the store once, then deleted.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 
+import { openDatabase } from '../store/db';
+import { StackStore } from '../store/stack-store';
 import { KvUnavailableError } from './errors';
+
+/** Where the secrets live: the stack's settings (stack/store/settings.ts), by key. */
+export interface SecretSettings {
+  get(key: string): string | undefined;
+  set(key: string, value: string): void;
+}
+
+/** The settings key of the KV secrets. */
+export const KV_CREDENTIALS_KEY = 'kv.credentials';
+
+/**
+ * The settings of the data dir's database, for a KV service started without the stack (its tests, the bench):
+ * each call opens the database (created and migrated if new), reads or writes, and closes it again. Calls are
+ * rare (start-up, random tokens, ACL RESTTOKEN), so no connection is held.
+ */
+export function settingsOfDataDir(dataDir: string): SecretSettings {
+  const file = path.join(dataDir, 'stack.db');
+  const use = <T>(action: (store: StackStore) => T): T => {
+    const db = openDatabase(file, 'full');
+    try {
+      return action(new StackStore(db));
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    get: (key) => use((store) => store.settings.get(key)),
+    set: (key, value) => use((store) => store.settings.set(key, value)),
+  };
+}
 
 /**
  * The well-known local tokens, used unless the stack runs with --random-credentials. Like the vendor's
@@ -18,7 +54,7 @@ export interface AclToken {
   password: string;
 }
 
-interface CredentialsFile {
+interface KvSecrets {
   version: 1;
   /** Password of Redis's `default` user (managed redis-server only). */
   redisPassword: string;
@@ -35,39 +71,58 @@ export function newSecret(): string {
   return randomBytes(24).toString('base64url');
 }
 
+/** Secrets as stored (or as the old JSON file held them); undefined when they lack the two passwords. */
+function parseSecrets(text: string, unreadable: string, remedy: string): KvSecrets | undefined {
+  let parsed: Partial<KvSecrets>;
+  try {
+    parsed = JSON.parse(text) as Partial<KvSecrets>;
+  } catch (error) {
+    throw new KvUnavailableError(
+      `${unreadable} (${(error as Error).message}); ${remedy} ` +
+        '(tokens issued by ACL RESTTOKEN and random tokens are then lost)',
+    );
+  }
+  if (typeof parsed.redisPassword !== 'string' || typeof parsed.readOnlyPassword !== 'string')
+    return undefined;
+  return { version: 1, aclTokens: {}, ...parsed } as KvSecrets;
+}
+
 export class CredentialStore {
   private constructor(
-    private readonly file: string,
-    private data: CredentialsFile,
+    private readonly settings: SecretSettings,
+    private data: KvSecrets,
   ) {}
 
-  static load(dir: string): CredentialStore {
-    const file = path.join(dir, 'credentials.json');
-    let data: CredentialsFile | undefined;
-    if (existsSync(file)) {
-      let parsed: Partial<CredentialsFile> = {};
-      try {
-        parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CredentialsFile>;
-      } catch (error) {
-        throw new KvUnavailableError(
-          `the KV credentials file ${file} is unreadable (${(error as Error).message}); fix it, or delete it to ` +
-            'generate new secrets (tokens issued by ACL RESTTOKEN and random tokens are then lost)',
-        );
-      }
-      if (typeof parsed.redisPassword === 'string' && typeof parsed.readOnlyPassword === 'string') {
-        data = { version: 1, aclTokens: {}, ...parsed } as CredentialsFile;
-      }
+  /**
+   * The secrets from the stack's store; on the first start after an upgrade, the ones of the old
+   * `<kvDir>/credentials.json`, moved into the store (the file is deleted once the store holds them); new
+   * ones otherwise. Unreadable secrets stop the service rather than being replaced.
+   */
+  static load(settings: SecretSettings, kvDir: string): CredentialStore {
+    const stored = settings.get(KV_CREDENTIALS_KEY);
+    if (stored !== undefined) {
+      const data = parseSecrets(
+        stored,
+        `the KV credentials in the stack's store (settings '${KV_CREDENTIALS_KEY}') are unreadable`,
+        'delete that row to generate new secrets',
+      );
+      if (data) return new CredentialStore(settings, data);
     }
+    const legacy = path.join(kvDir, 'credentials.json');
+    const migrated = existsSync(legacy)
+      ? parseSecrets(
+          readFileSync(legacy, 'utf8'),
+          `the KV credentials file ${legacy} is unreadable`,
+          'fix it, or delete it to generate new secrets',
+        )
+      : undefined;
     const store = new CredentialStore(
-      file,
-      data ?? {
-        version: 1,
-        redisPassword: newSecret(),
-        readOnlyPassword: newSecret(),
-        aclTokens: {},
-      },
+      settings,
+      migrated ?? { version: 1, redisPassword: newSecret(), readOnlyPassword: newSecret(), aclTokens: {} },
     );
-    if (!data) store.save();
+    store.save();
+    // Only once the store holds them: a crash before this line leaves the file, and the next start moves it again.
+    if (existsSync(legacy)) unlinkSync(legacy);
     return store;
   }
 
@@ -106,9 +161,6 @@ export class CredentialStore {
   }
 
   private save(): void {
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    this.settings.set(KV_CREDENTIALS_KEY, JSON.stringify(this.data));
   }
 }

@@ -106,10 +106,13 @@ describe('startKvService', () => {
   it('refuses to start on a corrupt credentials file instead of replacing its secrets', async () => {
     const dir = dataDir();
     mkdirSync(path.join(dir, 'kv'), { recursive: true });
-    writeFileSync(path.join(dir, 'kv', 'credentials.json'), '{ not json');
+    const file = path.join(dir, 'kv', 'credentials.json');
+    writeFileSync(file, '{ not json');
     const error = await startKvService({ ...base, dataDir: dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KvUnavailableError);
     expect((error as Error).message).toMatch(/credentials file .* is unreadable/);
+    // Kept for the user to fix: secrets are never moved (or replaced) from a file that cannot be read.
+    expect(existsSync(file)).toBe(true);
   });
 
   it('reports a KV port that is taken, and leaves no redis-server behind', async () => {
@@ -179,8 +182,11 @@ describe('a stack process that is killed outright', () => {
         contents: `
           const pino = require('pino');
           const { createKvService } = require('./service');
+          // Secrets in memory: the child opens no database (its bundle does not carry SQLite's native module).
+          const secrets = new Map();
+          const settings = { get: (key) => secrets.get(key), set: (key, value) => void secrets.set(key, value) };
           createKvService({ host: '127.0.0.1', port: 0, dataDir: process.argv[2], randomCredentials: false,
-            logger: pino({ level: 'silent' }) }).then((s) => console.log(JSON.stringify({ pid: s.managed.pid })));
+            settings, logger: pino({ level: 'silent' }) }).then((s) => console.log(JSON.stringify({ pid: s.managed.pid })));
           setInterval(() => {}, 1000);`,
         resolveDir: import.meta.dirname,
         loader: 'ts',

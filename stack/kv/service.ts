@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { callerLabel, ClientLabels } from './client-labels';
 import type { RedisCredentials, RedisTarget } from './connection';
 import { RedisAuthError, RedisConnection, RedisUnavailableError } from './connection';
-import { CredentialStore } from './credentials';
+import { CredentialStore, settingsOfDataDir, type SecretSettings } from './credentials';
 import { KvUnavailableError, REDIS_INSTALL_HINT } from './errors';
 import type { Principal } from './execute';
 import type { StreamStats } from './streams';
@@ -38,8 +38,13 @@ export interface KvServiceOptions {
   host: string;
   /** Port for the KV REST server; 0 picks a free one. */
   port: number;
-  /** The stack's data dir; the KV service keeps its redis-server folder and tokens under `<dataDir>/kv`. */
+  /** The stack's data dir; the KV service keeps its redis-server folder under `<dataDir>/kv`. */
   dataDir: string;
+  /**
+   * Where its secrets (Redis passwords, random and ACL tokens) live: the stack's settings table, the one
+   * credentials store of the stack. Default: the data dir's database, opened per use (a service without a stack).
+   */
+  settings?: SecretSettings;
   /** How long a client may take to send a request (stack/http/server.ts). */
   timeouts?: RequestTimeouts;
   /** Use this Redis instead of starting redis-server from PATH. */
@@ -134,7 +139,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   const { logger } = options;
   const dir = path.join(options.dataDir, 'kv');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const store = CredentialStore.load(dir);
+  const store = CredentialStore.load(options.settings ?? settingsOfDataDir(options.dataDir), dir);
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
 
   let managed: ManagedRedis | undefined;

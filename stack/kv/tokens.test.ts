@@ -1,8 +1,11 @@
 // Tokens: the read-only token over the whole Redis command table, ACL RESTTOKEN tokens, and tokens (and
 // data) surviving a restart of the service.
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { LOCAL_READ_ONLY_TOKEN, LOCAL_TOKEN } from './credentials';
+import { openDatabase } from '../store/db';
+import { KV_CREDENTIALS_KEY, LOCAL_READ_ONLY_TOKEN, LOCAL_TOKEN, settingsOfDataDir } from './credentials';
 import { refusal } from './policy';
 import { KEY_ENUMERATING_READS } from './redis-server';
 import type { RespValue } from './resp';
@@ -263,6 +266,64 @@ describe('after a restart of the stack', () => {
           (await third.json('/get/persist:k', { headers: { authorization: `Bearer ${first.token}` } }))
             .status,
         ).toBe(401);
+      } finally {
+        await third.stop(true);
+      }
+    } finally {
+      data.remove();
+    }
+  });
+  it("moves an older stack's kv/credentials.json into the stack's store once, losing no token", async () => {
+    const data = tempDir();
+    const legacy = path.join(data.dir, 'kv', 'credentials.json');
+    const asRead = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+    try {
+      const first = await startTestService({ dataDir: data.dir, randomCredentials: true });
+      await first.json('/set/moved:k/v');
+      await first.json(
+        '/',
+        post(['ACL', 'SETUSER', 'mover', 'on', '>mover-pass', '~*', '+get'], first.token),
+      );
+      const acl = (
+        (await first.json('/', post(['ACL', 'RESTTOKEN', 'mover', 'mover-pass'], first.token))).body as {
+          result: string;
+        }
+      ).result;
+      await first.stop(true);
+
+      // What an older stack left: the same secrets in kv/credentials.json (0600), none in stack.db.
+      const db = openDatabase(path.join(data.dir, 'stack.db'), 'full');
+      const secrets = JSON.parse(
+        (db.prepare('SELECT value FROM settings WHERE key = ?').get(KV_CREDENTIALS_KEY) as { value: string })
+          .value,
+      ) as Record<string, unknown>;
+      db.prepare('DELETE FROM settings WHERE key = ?').run(KV_CREDENTIALS_KEY);
+      db.close();
+      expect(Object.keys(secrets.aclTokens as object)).toEqual([acl]);
+      writeFileSync(legacy, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
+
+      const second = await startTestService({ dataDir: data.dir, randomCredentials: true });
+      try {
+        expect(existsSync(legacy)).toBe(false);
+        expect(JSON.parse(settingsOfDataDir(data.dir).get(KV_CREDENTIALS_KEY) ?? 'null')).toEqual(secrets);
+        expect((statSync(path.join(data.dir, 'stack.db')).mode & 0o777).toString(8)).toBe('600');
+        expect(second.token).toBe(first.token);
+        expect(second.readOnlyToken).toBe(first.readOnlyToken);
+        for (const token of [second.token, second.readOnlyToken, acl]) {
+          expect(await second.json('/get/moved:k', asRead(token)), token).toEqual({
+            status: 200,
+            body: { result: 'v' },
+          });
+        }
+      } finally {
+        await second.stop(true);
+      }
+
+      // Moved once: the store alone serves the next start.
+      const third = await startTestService({ dataDir: data.dir, randomCredentials: true });
+      try {
+        expect(third.token).toBe(first.token);
+        expect(await third.json('/get/moved:k', asRead(acl))).toEqual({ status: 200, body: { result: 'v' } });
       } finally {
         await third.stop(true);
       }
