@@ -342,9 +342,6 @@ export interface WorkflowDlqActionQuery {
   flowControlKey?: string[];
 }
 
-/** Most entries one restart/resume request should touch (the vendor's documented per-request maximum). */
-export const DLQ_ACTION_CHUNK = 50;
-
 /** Headers that override the settings of restarted/resumed runs. */
 export const DLQ_OVERRIDE_HEADERS = {
   retries: 'Upstash-Retries',

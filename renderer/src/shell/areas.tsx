@@ -55,7 +55,7 @@ export const AREAS: AreaDef[] = [
     icon: InboxIcon,
     shortcut: '4',
     section: 'services',
-    component: lazyWithPreload(() => import('../areas/dlq/DlqArea')),
+    component: lazyWithPreload(() => import('../areas/dlq/MessageDlqArea')),
   },
   {
     id: 'kv',

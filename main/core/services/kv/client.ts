@@ -200,8 +200,8 @@ export class KvClient {
     return { entries: entriesOf(response, rows.length), status: response.status, ms: response.latencyMs };
   }
 
-  /** `pipeline` for main's own batches: the entries, or SERVICE_ERROR when the request as a whole failed. */
-  async batch(
+  /** `pipeline` for main's own rows: the entries, or SERVICE_ERROR when the request as a whole failed. */
+  async pipelineEntries(
     rows: readonly KvArgs[],
     format: 'json' | 'base64' = 'json',
     options: KvCallOptions = {},

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KV_DELETE_CHUNK } from '../../../../shared/bridge/procedures/kv/delete-job';
-import { KV_SCAN_FIRST_COUNT, type KvScanEvent } from '../../../../shared/bridge/procedures/kv/keys';
+import { KV_SCAN_FIRST_COUNT, type KvScanEvent } from '../../../../shared/bridge/procedures/kv/key-browser';
 import type {
   ParsedInputOf,
   StreamName,
@@ -105,7 +105,7 @@ describe('workbench', () => {
     });
     const many = Array.from({ length: 11 }, (_, i) => `wb:many:${i}`);
     await expect(
-      callKv('kv.batch', { profileId: 'p', mode: 'pipeline', rows: [['DEL', ...many]] }),
+      callKv('kv.pipeline', { profileId: 'p', mode: 'pipeline', rows: [['DEL', ...many]] }),
     ).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });
@@ -143,14 +143,14 @@ describe('workbench', () => {
       ['INCR', 'wb:p'],
       ['GET', 'wb:p'],
     ];
-    const pipe = await callKv('kv.batch', { profileId: 'p', mode: 'pipeline', rows });
+    const pipe = await callKv('kv.pipeline', { profileId: 'p', mode: 'pipeline', rows });
     expect('entries' in pipe && pipe.entries.map((e) => e.error === undefined)).toEqual([true, false, true]);
-    const tx = await callKv('kv.batch', { profileId: 'p', mode: 'transaction', rows });
+    const tx = await callKv('kv.pipeline', { profileId: 'p', mode: 'transaction', rows });
     expect('entries' in tx && tx.entries[1]!.error).toMatch(/not an integer/);
-    const raw = await callKv('kv.batch', { profileId: 'p', mode: 'pipeline', rows, format: 'resp2' });
+    const raw = await callKv('kv.pipeline', { profileId: 'p', mode: 'pipeline', rows, format: 'resp2' });
     expect('raw' in raw && Buffer.from(raw.raw!, 'base64').toString()).toMatch(/^\+OK\r\n-ERR/);
     expect('entries' in raw && raw.entries[2]).toEqual({ result: 'v' });
-    const discarded = await callKv('kv.batch', {
+    const discarded = await callKv('kv.pipeline', {
       profileId: 'p',
       mode: 'transaction',
       rows: [['SET', 'wb:q', '1'], ['NOPE']],
@@ -174,7 +174,7 @@ describe('key browser', () => {
     await client.call(['FLUSHDB']);
     const rows = Array.from({ length: 3000 }, (_, i) => ['SET', `scan:${i % 10}:${i}`, 'v']);
     rows.push(['RPUSH', 'scan:list', 'a'], ['HSET', 'scan:hash', 'f', 'v']);
-    for (let i = 0; i < rows.length; i += 500) await client.batch(rows.slice(i, i + 500));
+    for (let i = 0; i < rows.length; i += 500) await client.pipelineEntries(rows.slice(i, i + 500));
     const first = await collect('kv.keys.scan', { profileId: 'p', match: 'scan:*', count: 200, limit: 1000 });
     const keys1 = first.events.flatMap((e: KvScanEvent) => e.keys);
     const last = first.events.at(-1)!;
@@ -339,7 +339,7 @@ describe('key browser', () => {
     use();
     const client = kv();
     const rows = Array.from({ length: 1200 }, (_, i) => ['SET', `bulk:${i}`, 'v']);
-    for (let i = 0; i < rows.length; i += 600) await client.batch(rows.slice(i, i + 600));
+    for (let i = 0; i < rows.length; i += 600) await client.pipelineEntries(rows.slice(i, i + 600));
     await client.call(['SET', 'keep:1', 'v']);
     await client.call(['HSET', 'bulk:hash', 'f', 'v']);
     const router = routerWith(handlers);

@@ -6,7 +6,7 @@ import type { JobHandlerDeps, StoringHandlerDeps } from '../handler-deps';
 import { KvClient } from './client';
 import { kvDeleteJobPlan } from './delete-job';
 import { KvHistoryStore } from './history-store';
-import { kvKeyHandlers } from './keys';
+import { kvKeyHandlers } from './key-browser';
 import { kvWorkbenchHandlers } from './workbench';
 
 export function kvHandlers({ profiles, dataDir, logError, warn, jobs }: StoringHandlerDeps & JobHandlerDeps) {

@@ -2,7 +2,7 @@
 // per-profile history and command docs. Every request goes through KvClient; the safety checks in
 // guard.ts run first.
 import type {
-  KvBatchResult,
+  KvPipelineResult,
   KvCommandResult,
   kvWorkbenchProcedures,
 } from '../../../../shared/bridge/procedures/kv/workbench';
@@ -16,7 +16,7 @@ import { guardCommands } from './guard';
 import type { KvHistoryStore } from './history-store';
 
 type Names = keyof typeof kvWorkbenchProcedures;
-type KvBatchEntry = Extract<KvBatchResult, { entries: unknown }>['entries'][number];
+type KvPipelineEntry = Extract<KvPipelineResult, { entries: unknown }>['entries'][number];
 
 export function kvWorkbenchHandlers({
   profiles,
@@ -77,7 +77,7 @@ export function kvWorkbenchHandlers({
       return { results, access: client.access, skipped };
     },
 
-    'kv.batch': async ({ profileId, mode, rows, format, text, confirmed }) => {
+    'kv.pipeline': async ({ profileId, mode, rows, format, text, confirmed }) => {
       const profile = profiles.resolve(profileId);
       const client = new KvClient(profile);
       guardCommands(profile, client.access, rows, confirmed);
@@ -112,7 +112,7 @@ export function kvWorkbenchHandlers({
 }
 
 /** Per-row results of a RESP2 pipeline, read with the same parser the renderer's raw view uses. */
-function rawEntries(bytes: Buffer): KvBatchEntry[] {
+function rawEntries(bytes: Buffer): KvPipelineEntry[] {
   return parseResp2(bytes).map(({ value }) =>
     value.kind === 'error' ? { error: value.text } : { result: resp2ToPlain(value) },
   );

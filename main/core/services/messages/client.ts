@@ -363,7 +363,7 @@ export class MessageClient {
 
   // ---- the DLQ
 
-  async dlq(
+  async listDlq(
     filters: FilterInput,
     cursor: string | undefined,
     count: number,
@@ -380,7 +380,7 @@ export class MessageClient {
     return page;
   }
 
-  async dlqEntry(dlqId: string): Promise<DLQMessage> {
+  async getDlqEntry(dlqId: string): Promise<DLQMessage> {
     return (await this.api.json<DLQMessage>({ path: dlqPath(dlqId) })).body;
   }
 

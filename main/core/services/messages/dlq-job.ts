@@ -21,7 +21,7 @@ export function dlqJobPlan(client: (profileId: string) => MessageClient): JobPla
     chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, cursor, signal) => {
       const filters = 'filters' in target ? target.filters : {};
-      const page = await client(profileId).dlq(filters, cursor, DLQ_PAGE, signal);
+      const page = await client(profileId).listDlq(filters, cursor, DLQ_PAGE, signal);
       return { items: page.messages.map((message) => message.dlqId), cursor: page.cursor };
     },
     act: (chunk, { profileId, action }, { overrides }, context) =>

@@ -12,8 +12,8 @@ export function dlqHandlers({ profiles, jobs }: JobHandlerDeps): Pick<Handlers, 
   const api = clientsFor(profiles);
   return {
     'messages.dlq.list': ({ profileId, filters, cursor, count }) =>
-      api(profileId).dlq(filters, cursor, count),
-    'messages.dlq.get': ({ profileId, dlqId }) => api(profileId).dlqEntry(dlqId),
+      api(profileId).listDlq(filters, cursor, count),
+    'messages.dlq.get': ({ profileId, dlqId }) => api(profileId).getDlqEntry(dlqId),
     'messages.dlq.retry': ({ profileId, dlqId, overrides }) =>
       api(profileId).retryDlq(dlqId, overrideHeaders(overrides)),
     'messages.dlq.delete': async ({ profileId, dlqId }) => {

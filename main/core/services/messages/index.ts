@@ -6,7 +6,7 @@ import type { Clipboard } from '../../clipboard/clipboard';
 import type { FileSaver } from '../../saving/file-saver';
 import { dlqHandlers } from './dlq';
 import { flowControlHandlers } from './flow-control';
-import { keyHandlers } from './keys';
+import { signingKeyHandlers } from './signing-keys';
 import { logHandlers } from './logs';
 import { publishHandlers } from './publish';
 import { queueHandlers } from './queues';
@@ -39,7 +39,7 @@ export function messageHandlers(deps: MessageHandlerDeps) {
     ...queueHandlers({ profiles }),
     ...scheduleHandlers({ profiles, jobs: deps.jobs }),
     ...dlqHandlers({ profiles, jobs: deps.jobs }),
-    ...keyHandlers({ profiles }),
+    ...signingKeyHandlers({ profiles }),
     ...flowControlHandlers({ profiles }),
   };
 }

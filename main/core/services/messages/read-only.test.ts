@@ -16,7 +16,7 @@ const CALL_SAMPLES: readOnly.Samples = {
   'messages.queues.delete': { name: 'q' },
   'messages.dlq.retry': { dlqId: '1-0' },
   'messages.dlq.delete': { dlqId: '1-0' },
-  'messages.keys.rotate': {},
+  'messages.signingKeys.rotate': {},
   'messages.schedules.save': { form: { cron: '* * * * *', message: { url: 'http://127.0.0.1:9/x' } } },
   'messages.schedules.setPaused': { scheduleId: 's', paused: true },
   'messages.schedules.delete': { scheduleId: 's' },
@@ -39,7 +39,7 @@ describe('read-only profiles, enforced in main', () => {
   it('covers every write procedure of the message operations', () => {
     expect(
       readOnly.writeProcedureNames((name) =>
-        /^messages\.(urlGroups|logs|queues|dlq|keys|schedules|flowControl)\./.test(name),
+        /^messages\.(urlGroups|logs|queues|dlq|signingKeys|schedules|flowControl)\./.test(name),
       ),
     ).toEqual([...Object.keys(CALL_SAMPLES), ...Object.keys(STREAM_SAMPLES)].sort());
   });
@@ -54,7 +54,7 @@ describe('read-only profiles, enforced in main', () => {
         'messages.queues.list',
         'messages.dlq.list',
         'messages.logs.list',
-        'messages.keys.get',
+        'messages.signingKeys.get',
         'messages.schedules.list',
         'messages.flowControl.list',
       ]) {

@@ -246,7 +246,7 @@ export class WorkflowClient {
   }
 
   /** One page of the workflow DLQ (`GET /v2/dlq?source=workflow`). */
-  async dlqList(
+  async listDlq(
     filters: WorkflowDlqFilters,
     options: { cursor?: string; count: number; signal?: AbortSignal },
   ): Promise<WorkflowDlqListResponse> {
@@ -266,7 +266,7 @@ export class WorkflowClient {
   }
 
   /** Restart (from the first step) or resume (from the failed step) the runs of these entries. */
-  async dlqRestartOrResume(
+  async restartOrResumeDlq(
     action: 'restart' | 'resume',
     dlqIds: readonly string[],
     overrides: RunOverrides,
@@ -282,7 +282,7 @@ export class WorkflowClient {
     return cursor ? { workflowRuns, cursor } : { workflowRuns };
   }
 
-  async dlqDelete(dlqIds: readonly string[]): Promise<DlqDeleteResponse> {
+  async deleteDlqMany(dlqIds: readonly string[]): Promise<DlqDeleteResponse> {
     const { body } = await this.api.json<DlqDeleteResponse | null>({
       method: 'DELETE',
       path: '/v2/workflows/dlq',
@@ -294,7 +294,7 @@ export class WorkflowClient {
   }
 
   /** Sends the failure callback of one failed run again. */
-  async dlqRetryCallback(dlqId: string): Promise<DlqCallbackRetryResponse> {
+  async retryDlqCallback(dlqId: string): Promise<DlqCallbackRetryResponse> {
     const { body } = await this.api.json<DlqCallbackRetryResponse>({
       method: 'POST',
       path: `/v2/workflows/dlq/callback/${enc(dlqId)}`,

@@ -21,7 +21,7 @@ export function workflowDlqJobPlan(client: (profileId: string) => WorkflowClient
     chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, cursor, signal) => {
       const filters = 'filters' in target ? target.filters : {};
-      const page = await client(profileId).dlqList(filters, { cursor, count: WORKFLOW_DLQ_PAGE, signal });
+      const page = await client(profileId).listDlq(filters, { cursor, count: WORKFLOW_DLQ_PAGE, signal });
       return { items: page.messages.map((entry) => entry.dlqId), cursor: page.cursor };
     },
     act: async (chunk, input, start, context) => {
@@ -52,7 +52,7 @@ async function rerun(
   dlqIds: readonly string[],
   start: Start,
 ): Promise<ChunkOutcome> {
-  const { workflowRuns } = await api.dlqRestartOrResume(action, dlqIds, start.overrides);
+  const { workflowRuns } = await api.restartOrResumeDlq(action, dlqIds, start.overrides);
   const made = Math.min(workflowRuns.length, dlqIds.length);
   return {
     succeeded: made,
@@ -62,14 +62,14 @@ async function rerun(
 }
 
 async function remove(api: WorkflowClient, dlqIds: readonly string[]): Promise<ChunkOutcome> {
-  const { deleted } = await api.dlqDelete(dlqIds);
+  const { deleted } = await api.deleteDlqMany(dlqIds);
   const done = Math.min(deleted, dlqIds.length);
   // The service counts; it does not say which entries were already gone.
   return { succeeded: done, skipped: dlqIds.length - done };
 }
 
 async function callback(api: WorkflowClient, dlqId: string): Promise<ChunkOutcome> {
-  const result = await api.dlqRetryCallback(dlqId);
+  const result = await api.retryDlqCallback(dlqId);
   if (result.error) return { succeeded: 0, failures: [{ id: dlqId, message: result.error }] };
   return { succeeded: 1, created: [{ id: result.workflowRunId, createdAt: result.workflowCreatedAt }] };
 }

@@ -33,7 +33,7 @@ export async function scanDlq(
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {
-    const page = await client.dlqList(filters, { cursor, count: WORKFLOW_DLQ_PAGE });
+    const page = await client.listDlq(filters, { cursor, count: WORKFLOW_DLQ_PAGE });
     for (const entry of page.messages) {
       if (seen.has(entry.dlqId)) continue;
       seen.add(entry.dlqId);
@@ -73,7 +73,7 @@ export function workflowHandlers({
     'workflows.runs.job': jobs.handler('workflows.runs.job', runCancelJobPlan(client)),
 
     'workflows.dlq.list': async ({ profileId, filters, cursor }) =>
-      client(profileId).dlqList(filters, { cursor, count: WORKFLOW_DLQ_PAGE }),
+      client(profileId).listDlq(filters, { cursor, count: WORKFLOW_DLQ_PAGE }),
     'workflows.dlq.groups': async ({ profileId, filters }) => {
       const { entries, capped } = await scanDlq(client(profileId), filters);
       return { groups: groupFailures(entries), scanned: entries.length, capped };

@@ -3,12 +3,12 @@
 import { tabbedArea } from '../../shell/TabbedArea';
 
 export default tabbedArea('messages', 'Publish, batch, schedule, follow deliveries', {
-  compose: () => import('./compose/ComposeTab'),
+  compose: () => import('./composer/ComposerTab'),
   batch: () => import('./batch/BatchTab'),
   webhook: () => import('./webhook/WebhookTab'),
   logs: () => import('./logs/LogsTab'),
   schedules: () => import('./schedules/SchedulesTab'),
   queues: () => import('./queues/QueuesTab'),
   'flow-control': () => import('./flow-control/FlowControlTab'),
-  keys: () => import('./keys/SigningKeysTab'),
+  keys: () => import('./signing-keys/SigningKeysTab'),
 });

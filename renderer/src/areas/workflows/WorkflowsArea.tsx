@@ -13,5 +13,5 @@ export default tabbedArea('workflows', 'Runs step by step, failures grouped, rec
   runs: () => import('./runs/RunsTab'),
   run: () => import('./run/RunPage'),
   compare: () => import('./compare/CompareTab'),
-  dlq: () => import('./dlq/DlqTab'),
+  dlq: () => import('./dlq/WorkflowDlqTab'),
 });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { job } from '../../define';
 import { jobInput, type JobSummary } from '../../job';
-import { KV_TYPES } from './keys';
+import { KV_TYPES } from './key-browser';
 
 /** Keys per UNLINK: one request each, far below a request body's limit. */
 export const KV_DELETE_CHUNK = 500;

@@ -38,7 +38,7 @@ export interface KvRunResult {
   skipped: number;
 }
 
-export type KvBatchResult =
+export type KvPipelineResult =
   | {
       mode: 'pipeline' | 'transaction';
       ms: number;
@@ -80,7 +80,7 @@ export const kvWorkbenchProcedures = {
     'read',
   ),
   /** Rows sent as one `/pipeline` or `/multi-exec` request. */
-  'kv.batch': call<KvBatchResult>()(
+  'kv.pipeline': call<KvPipelineResult>()(
     z.object({
       profileId,
       mode: z.enum(['pipeline', 'transaction']),

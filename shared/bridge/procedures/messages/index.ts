@@ -3,7 +3,7 @@ import { batchProcedures } from './batch';
 import { composerProcedures } from './composer';
 import { dlqProcedures } from './dlq';
 import { flowControlProcedures } from './flow-control';
-import { keyProcedures } from './keys';
+import { signingKeyProcedures } from './signing-keys';
 import { logProcedures } from './logs';
 import { publishProcedures } from './publish';
 import { queueProcedures } from './queues';
@@ -19,6 +19,6 @@ export const messageProcedures = {
   ...queueProcedures,
   ...scheduleProcedures,
   ...dlqProcedures,
-  ...keyProcedures,
+  ...signingKeyProcedures,
   ...flowControlProcedures,
 };

@@ -2,7 +2,7 @@
 // text (shared/kv/json-doc.ts); edit the value at a path, add a member or an item, remove one. Every change
 // opens a dialog that shows the JSON.* command it runs (the same one main sends) before it runs.
 import { useMemo, useState } from 'react';
-import type { KvEdit, KvValuePage } from '../../../../../shared/bridge/procedures/kv/keys';
+import type { KvEdit, KvValuePage } from '../../../../../shared/bridge/procedures/kv/key-browser';
 import { formatCommandLine } from '../../../../../shared/kv/command-line';
 import {
   type JsonEdit,

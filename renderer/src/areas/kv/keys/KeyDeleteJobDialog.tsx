@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { JobSummary } from '../../../../../shared/bridge/job';
 import { KV_DELETE_CHUNK, KV_MATCH_ALL_REFUSAL } from '../../../../../shared/bridge/procedures/kv/delete-job';
-import type { KvType } from '../../../../../shared/bridge/procedures/kv/keys';
+import type { KvType } from '../../../../../shared/bridge/procedures/kv/key-browser';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { TextField } from '../../../ui/fields';
 import { plural } from '../../../ui/format';

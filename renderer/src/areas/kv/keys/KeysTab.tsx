@@ -4,7 +4,11 @@
 // selected key's viewer and editor beside it; exact-key lookup (the only mode for a read-only token).
 // TTLs count down live; a key whose count runs out is asked about again and leaves the view once gone.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { KV_SCAN_FIRST_COUNT, KV_TYPES, type KvType } from '../../../../../shared/bridge/procedures/kv/keys';
+import {
+  KV_SCAN_FIRST_COUNT,
+  KV_TYPES,
+  type KvType,
+} from '../../../../../shared/bridge/procedures/kv/key-browser';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';

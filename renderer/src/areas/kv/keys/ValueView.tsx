@@ -4,7 +4,7 @@
 // Binary members (not valid UTF-8) show as marked hex; their rows are read-only except where the edit
 // can carry the exact bytes (removal, a sorted-set score), so an edit never corrupts them.
 import { useState } from 'react';
-import type { KvEdit, KvValuePage } from '../../../../../shared/bridge/procedures/kv/keys';
+import type { KvEdit, KvValuePage } from '../../../../../shared/bridge/procedures/kv/key-browser';
 import { decodeUtf8, type KvBytes, kvBytesLabel, toHex } from '../../../../../shared/kv/bytes';
 import { tokenizeCommandLine } from '../../../../../shared/kv/command-line';
 import { base64ToBytes, bytesToBase64 } from '../../../../../shared/kv/resp2';

@@ -2,7 +2,7 @@
 // moment the answer arrived, so "9 m 42 s" keeps moving without a request per second. A key whose count
 // reaches zero is asked about again rather than dropped on the estimate: another client may have changed its
 // TTL meanwhile, and only the service knows whether it is gone.
-import type { KvKeyMeta } from '../../../../../shared/bridge/procedures/kv/keys';
+import type { KvKeyMeta } from '../../../../../shared/bridge/procedures/kv/key-browser';
 
 export interface TimedKeyMeta extends KvKeyMeta {
   /** Wall-clock time (ms) at which the key's TTL ends, by the PTTL answer; absent without expiry. */

@@ -2,7 +2,7 @@
 // cancel, on leaving — stops the walk in main between SCAN calls). Keys go into a KeyTree as they arrive;
 // React hears about it at most once per frame, so a fast walk never re-renders per batch.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { KvType } from '../../../../../shared/bridge/procedures/kv/keys';
+import type { KvType } from '../../../../../shared/bridge/procedures/kv/key-browser';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import { KeyTree } from '../../../../../shared/kv/key-tree';
 import { useBridge } from '../../../bridge/react';

@@ -19,7 +19,7 @@ import { formatRelative } from '../../../ui/format';
 import { Badge, Callout, Kbd } from '../../../ui/misc';
 import { askBeforeDanger } from '../kv-safety';
 import '../kv.css';
-import { BatchEditor } from './BatchEditor';
+import { PipelineEditor } from './PipelineEditor';
 import { RawView, ReplyValue } from './ResultView';
 import { commandNameAt, commandWordAt, parseScript } from './script';
 
@@ -83,7 +83,7 @@ function Workbench({ profile }: { profile: ProfileView }) {
       {mode === 'command' ? (
         <CommandConsole profile={profile} format={format} docs={docs} onUse={() => setDocsWanted(true)} />
       ) : (
-        <BatchEditor key={mode} profile={profile} mode={mode} format={format} />
+        <PipelineEditor key={mode} profile={profile} mode={mode} format={format} />
       )}
     </div>
   );

@@ -19,14 +19,14 @@ import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { plural } from '../../../ui/format';
 import { toast } from '../../../ui/toast';
-import { ComposerForm } from '../compose/ComposerForm';
-import { ImportCurlDialog } from '../compose/ImportCurlDialog';
-import { RequestPreview } from '../compose/RequestPreview';
-import { FOLLOW_LIMIT, SentMessages } from '../compose/SendResult';
-import { fieldLabel } from '../compose/prefill';
-import { useDraft } from '../compose/use-draft';
+import { ComposerForm } from '../composer/ComposerForm';
+import { ImportCurlDialog } from '../composer/ImportCurlDialog';
+import { RequestPreview } from '../composer/RequestPreview';
+import { FOLLOW_LIMIT, SentMessages } from '../composer/SendResult';
+import { fieldLabel } from '../composer/prefill';
+import { useDraft } from '../composer/use-draft';
 import { useNow } from '../../../ui/use-now';
-import '../compose/composer.css';
+import '../composer/composer.css';
 
 const firstBatch = () => [emptyComposer()];
 

@@ -21,7 +21,7 @@ import { WriteButton } from '../../../ui/WriteButton';
 import { RunNowButton } from '../../../clock/RunNow';
 import { FlowKeyFact } from '../flow-control/FlowKeyFact';
 import { attemptCount, FINAL_STATES, groupByMessage } from './group-events';
-import { StateBadge } from './StateBadge';
+import { MessageStateBadge } from './MessageStateBadge';
 
 export function LogDetail({
   profile,
@@ -98,7 +98,7 @@ export function LogDetail({
           <>
             <dl className="kv-list detail-facts">
               <Fact label="State">
-                <StateBadge state={latest.state} />{' '}
+                <MessageStateBadge state={latest.state} />{' '}
                 <span className="muted">{formatRelative(latest.time)}</span>
               </Fact>
               <Fact label="Destination" mono value={first.url} />
@@ -166,7 +166,7 @@ function TimelineEvent({ event }: { event: LogEntry }) {
         <span className="mono faint" title={formatTime(event.time)}>
           {formatClock(event.time)}
         </span>
-        <StateBadge state={event.state} />
+        <MessageStateBadge state={event.state} />
         {event.responseStatus !== undefined ? (
           <span className="mono timeline-status">HTTP {event.responseStatus}</span>
         ) : null}

@@ -7,7 +7,7 @@ import { formatClock, formatRelative, formatTime, plural } from '../../../ui/for
 import { useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { FINAL_STATES, type MessageTrail, trailSteps } from './group-events';
-import { StateBadge, Trail } from './StateBadge';
+import { MessageStateBadge, Trail } from './MessageStateBadge';
 
 export const ROW_HEIGHT = 58;
 
@@ -145,7 +145,7 @@ export const TrailRow = memo(function TrailRow({
         />
       </span>
       <span className="log-row-state">
-        {state ? <StateBadge state={state} /> : <Spinner label="Loading the current state" />}
+        {state ? <MessageStateBadge state={state} /> : <Spinner label="Loading the current state" />}
       </span>
       <span className="log-row-main">
         <span className="log-row-id mono">{trail.messageId}</span>

@@ -21,7 +21,7 @@ import { Field, TextField } from '../../../ui/fields';
 import { FormDialog } from '../../../ui/FormDialog';
 import { Callout } from '../../../ui/misc';
 import { toast } from '../../../ui/toast';
-import { ComposerForm } from '../compose/ComposerForm';
+import { ComposerForm } from '../composer/ComposerForm';
 import { useNow } from '../../../ui/use-now';
 import { formatInZone } from './schedule-list';
 

@@ -15,10 +15,10 @@ import { CopyIcon } from '../../../ui/icons';
 import { SecretDelivery } from '../../../ui/SecretDelivery';
 import { Callout, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
-import { ComposerForm } from '../compose/ComposerForm';
-import { useDraft } from '../compose/use-draft';
+import { ComposerForm } from '../composer/ComposerForm';
+import { useDraft } from '../composer/use-draft';
 import { useNow } from '../../../ui/use-now';
-import '../compose/composer.css';
+import '../composer/composer.css';
 
 const PLACEHOLDER = 'SWITCHYARD_MASKED_TOKEN';
 const firstWebhook = () => emptyComposer({ headerForward: true, contentType: '' });

@@ -15,7 +15,7 @@ import { plural } from '../../../ui/format';
 import { Spinner } from '../../../ui/misc';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { formatDuration } from '../run/duration';
-import { WfStateBadge } from '../StateBadge';
+import { WorkflowStateBadge } from '../WorkflowStateBadge';
 import {
   alignRuns,
   type AlignedStep,
@@ -98,7 +98,7 @@ function SideHead({ run }: { run: WorkflowRunLog }) {
   return (
     <th>
       <div className="wf-compare-side">
-        <span className="mono">{run.workflowRunId}</span> <WfStateBadge state={run.workflowState} />
+        <span className="mono">{run.workflowRunId}</span> <WorkflowStateBadge state={run.workflowState} />
         <div className="faint mono">{run.workflowUrl}</div>
       </div>
     </th>
@@ -119,7 +119,7 @@ function Cell({
   return (
     <td>
       <div className={highlight.state ? 'wf-diff' : undefined}>
-        {step.state ? <WfStateBadge state={step.state} /> : null}{' '}
+        {step.state ? <WorkflowStateBadge state={step.state} /> : null}{' '}
         <span className="faint">{step.stepType}</span>
       </div>
       <div className={highlight.duration ? 'wf-diff mono' : 'mono faint'}>

@@ -27,7 +27,7 @@ import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import { FlowKeyFact } from '../../messages/flow-control/FlowKeyFact';
 import { showRunMessages } from '../../messages/logs/log-filters';
-import { WfStateBadge } from '../StateBadge';
+import { WorkflowStateBadge } from '../WorkflowStateBadge';
 import { formatDuration } from './duration';
 import { FailedAttempts } from './FailedAttempts';
 import { HistoryList } from './HistoryList';
@@ -145,7 +145,7 @@ function RunBadges({ run }: { run: WorkflowRunLog }) {
   const restartedAs = events.find((event) => event.kind === 'restarted');
   return (
     <span className="row wf-run-badges">
-      <WfStateBadge state={run.workflowState} />
+      <WorkflowStateBadge state={run.workflowState} />
       {from ? <Badge tone="info">Restarted from {from.workflowRunId}</Badge> : null}
       {resumed ? <Badge tone="info">Resumed from the DLQ{resumed > 1 ? ` ×${resumed}` : ''}</Badge> : null}
       {restartedAs ? <Badge>Restarted as {restartedAs.to.workflowRunId}</Badge> : null}
@@ -411,7 +411,7 @@ function FailurePanel({ run, trim }: { run: WorkflowRunLog; trim: BodyTrim }) {
   return (
     <section className="wf-section wf-failure" aria-label="Failure function" data-testid="failure-function">
       <h4 className="section-title">
-        Failure function <WfStateBadge state={ff.state} />
+        Failure function <WorkflowStateBadge state={ff.state} />
       </h4>
       <dl className="wf-facts">
         <Fact label="URL" mono value={ff.url} />

@@ -8,7 +8,7 @@ import { Fact } from '../../../ui/Fact';
 import { formatRelative, formatTime } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
-import { WfStateBadge } from '../StateBadge';
+import { WorkflowStateBadge } from '../WorkflowStateBadge';
 import { formatDuration } from './duration';
 import type { StepRow } from './step-layout';
 import { type BodyTrim, WfBody } from './WfBody';
@@ -45,7 +45,7 @@ export function StepPanel({
   return (
     <section className="wf-step-panel" aria-label={`Step ${row.label}`} data-testid="step-panel">
       <h3 className="wf-step-title">
-        {row.label} {row.state ? <WfStateBadge state={row.state} /> : null}
+        {row.label} {row.state ? <WorkflowStateBadge state={row.state} /> : null}
       </h3>
       <dl className="wf-facts">
         <Fact

@@ -10,7 +10,7 @@ import { Spinner } from '../../../ui/misc';
 import { reasonText } from '../../../../../shared/workflows/explain';
 import { REASON_FORMAT, reasonTone } from '../run/WhyNotDone';
 import { plainWords } from '../run/Words';
-import { WfStateBadge } from '../StateBadge';
+import { WorkflowStateBadge } from '../WorkflowStateBadge';
 
 export const RUN_ROW_HEIGHT = 52;
 /** Start loading the next pages when the last visible row is this close to the end. */
@@ -195,7 +195,7 @@ const RunRow = memo(function RunRow({
         />
       ) : null}
       <span>
-        <WfStateBadge state={run.workflowState} />
+        <WorkflowStateBadge state={run.workflowState} />
       </span>
       <span className="run-row-main">
         <span className="mono run-row-id">{run.workflowRunId}</span>

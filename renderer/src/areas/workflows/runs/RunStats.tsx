@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { RUN_STATES, type RunState } from '../../../../../shared/workflows/types';
 import { Chart, type ChartSeries } from '../../../ui/Chart';
-import { stateLabel } from '../StateBadge';
+import { stateLabel } from '../WorkflowStateBadge';
 import { countStates, runsPerMinute } from './run-stats';
 
 const STATE_COLOR: Record<RunState, string> = {

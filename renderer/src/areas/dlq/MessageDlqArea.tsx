@@ -1,5 +1,5 @@
 // The message dead-letter queue: filters, a paged list with selection, the failing response of each
-// entry, and retry / delete for one entry, the selected ones or everything matching (see DlqJobDialog).
+// entry, and retry / delete for one entry, the selected ones or everything matching (see MessageDlqJobDialog).
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { hasAnyFilter } from '../../../../shared/bridge/job';
@@ -24,13 +24,13 @@ import { Badge, EmptyState } from '../../ui/misc';
 import { RowActions } from '../../ui/RowActions';
 import '../../ui/tables.css';
 import { TableHead } from '../../ui/TableHead';
-import { DlqJobDialog, type DlqJobRequest } from './DlqJobDialog';
-import { DlqDetail } from './DlqDetail';
+import { MessageDlqJobDialog, type MessageDlqJobRequest } from './MessageDlqJobDialog';
+import { MessageDlqDetail } from './MessageDlqDetail';
 import { statusTone } from './status';
 import { type DlqFilterDraft, describeDlqFilters, toDlqFilters, useDlqUi } from './dlq-filters';
 import './dlq.css';
 
-export default function DlqArea({ params }: { params: string[] }) {
+export default function MessageDlqArea({ params }: { params: string[] }) {
   return (
     <>
       <PageHeader
@@ -47,7 +47,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   const navigate = useNav((state) => state.navigate);
   const applied = useDlqUi((state) => state.applied);
   const { filters, error: filterError } = useMemo(() => toDlqFilters(applied), [applied]);
-  const [bulk, setBulk] = useState<DlqJobRequest | null>(null);
+  const [bulk, setBulk] = useState<MessageDlqJobRequest | null>(null);
 
   const list = usePagedBridgeQuery('messages.dlq.list', { profileId: profile.id, filters }, 'messages', {
     enabled: !filterError,
@@ -65,14 +65,14 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
     selection.clear();
     refresh();
   };
-  const askSelected = (action: DlqJobRequest['action']) =>
+  const askSelected = (action: MessageDlqJobRequest['action']) =>
     setBulk({
       action,
       target: { ids: selection.ids },
       description: `the ${plural(selection.count, 'selected entry', 'selected entries')}`,
     });
   // Every entry matching the filters, also ones not loaded here; without a filter, explicitly everything.
-  const askMatching = (action: DlqJobRequest['action']) =>
+  const askMatching = (action: MessageDlqJobRequest['action']) =>
     setBulk({
       action,
       target: hasAnyFilter(filters) ? { filters } : { all: true },
@@ -151,7 +151,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
         mainClassName="dlq-main"
         detail={
           dlqId ? (
-            <DlqDetail
+            <MessageDlqDetail
               key={dlqId}
               profile={profile}
               dlqId={dlqId}
@@ -221,7 +221,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
         </ListBody>
       </ListWithDetail>
       {bulk ? (
-        <DlqJobDialog
+        <MessageDlqJobDialog
           profile={profile}
           request={bulk}
           onClose={() => setBulk(null)}
@@ -238,7 +238,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
 }
 
 /** Whether a job may have changed this entry: it names it, or it works by filter or on everything. */
-function actsOn(request: DlqJobRequest, dlqId: string): boolean {
+function actsOn(request: MessageDlqJobRequest, dlqId: string): boolean {
   return !('ids' in request.target) || request.target.ids.includes(dlqId);
 }
 

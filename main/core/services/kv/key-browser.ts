@@ -7,7 +7,7 @@ import {
   type kvKeyProcedures,
   type KvScanEvent,
   type KvValuePage,
-} from '../../../../shared/bridge/procedures/kv/keys';
+} from '../../../../shared/bridge/procedures/kv/key-browser';
 import { BridgeError } from '../../../../shared/bridge/errors';
 import { type KvBytes, kvBytesOf, kvTextOf } from '../../../../shared/kv/bytes';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
@@ -107,7 +107,7 @@ export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handler
             ]
           : [['PTTL', key]],
       );
-      const entries = await client(profileId).batch(rows);
+      const entries = await client(profileId).pipelineEntries(rows);
       const per = withType ? 2 : 1;
       return keys.map((key, i) => ({
         key,
@@ -118,7 +118,7 @@ export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handler
 
     'kv.keys.lookup': async ({ profileId, key }) => {
       const kv = client(profileId);
-      const [type, ttl, memory] = await kv.batch([
+      const [type, ttl, memory] = await kv.pipelineEntries([
         ['TYPE', key],
         ['PTTL', key],
         ['MEMORY', 'USAGE', key],
@@ -129,7 +129,7 @@ export function kvKeyHandlers({ profiles, logError }: HandlerDeps): Pick<Handler
       let size: number | null = null;
       const sizeCommand = SIZE_COMMAND[keyType];
       if (exists && sizeCommand) {
-        const [reply] = await kv.batch([[sizeCommand, key]]);
+        const [reply] = await kv.pipelineEntries([[sizeCommand, key]]);
         size = typeof reply?.result === 'number' ? reply.result : null;
       } else if (exists && keyType === JSON_TYPE) {
         size = await jsonSize(kv, key);
@@ -211,7 +211,7 @@ async function scanPage(
   scan: KvArgs,
   size: KvArgs,
 ): Promise<{ items: KvBytes[]; cursor: string; total: number }> {
-  const [[at, items], total] = entriesOrThrow(await kv.batch([scan, size], 'base64')) as [
+  const [[at, items], total] = entriesOrThrow(await kv.pipelineEntries([scan, size], 'base64')) as [
     [string, string[]],
     number,
   ];
@@ -238,7 +238,7 @@ async function readValue(
   switch (type) {
     case 'string': {
       const [length, bytes] = entriesOrThrow(
-        await kv.batch(
+        await kv.pipelineEntries(
           [
             ['STRLEN', key],
             ['GETRANGE', key, 0, STRING_VIEW_LIMIT - 1],
@@ -259,7 +259,7 @@ async function readValue(
     case 'list': {
       const start = Number(cursor) || 0;
       const [items, total] = entriesOrThrow(
-        await kv.batch(
+        await kv.pipelineEntries(
           [
             ['LRANGE', key, start, start + count - 1],
             ['LLEN', key],
@@ -277,7 +277,7 @@ async function readValue(
     case 'zset': {
       const start = Number(cursor) || 0;
       const [flat, total] = entriesOrThrow(
-        await kv.batch(
+        await kv.pipelineEntries(
           [
             ['ZRANGE', key, start, start + count - 1, 'WITHSCORES'],
             ['ZCARD', key],
@@ -294,7 +294,7 @@ async function readValue(
     case 'stream': {
       const from = cursor === '0' || cursor === '' ? '-' : `(${cursor}`;
       const [raw, total] = entriesOrThrow(
-        await kv.batch(
+        await kv.pipelineEntries(
           [
             ['XRANGE', key, from, '+', 'COUNT', count],
             ['XLEN', key],
@@ -403,7 +403,7 @@ const JSON_TYPE = 'ReJSON-RL';
 
 /** Members of a JSON document's root object, or items of its root array; null for a scalar. */
 async function jsonSize(kv: KvClient, key: string): Promise<number | null> {
-  const [objects, arrays] = await kv.batch([
+  const [objects, arrays] = await kv.pipelineEntries([
     ['JSON.OBJLEN', key, '$'],
     ['JSON.ARRLEN', key, '$'],
   ]);

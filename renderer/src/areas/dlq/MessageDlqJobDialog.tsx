@@ -22,7 +22,7 @@ import {
 } from '../../ui/job/overrides-draft';
 import { retryOverridesSchema } from '../../../../shared/messages/overrides';
 
-export interface DlqJobRequest {
+export interface MessageDlqJobRequest {
   action: 'retry' | 'delete';
   target: DlqTarget;
   /** How the target reads in a sentence: "the 3 selected entries", "entries matching label nightly". */
@@ -33,14 +33,14 @@ export interface DlqJobRequest {
 
 const entries = (count: number) => plural(count, 'entry', 'entries');
 
-export function DlqJobDialog({
+export function MessageDlqJobDialog({
   profile,
   request,
   onClose,
   onEnded,
 }: {
   profile: ProfileView;
-  request: DlqJobRequest;
+  request: MessageDlqJobRequest;
   onClose: () => void;
   onEnded: () => void;
 }) {

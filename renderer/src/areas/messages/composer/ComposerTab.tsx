@@ -28,7 +28,7 @@ import './composer.css';
 
 const newMessage = () => emptyComposer();
 
-export default function ComposeTab({ params }: { params: string[] }) {
+export default function ComposerTab({ params }: { params: string[] }) {
   const profile = useActiveProfile();
   const bridge = useBridge();
   const queryClient = useQueryClient();

@@ -14,15 +14,15 @@ export interface SigningKeysView {
   profileKeys: 'match' | 'differ' | 'none' | 'builtIn';
 }
 
-export const keyProcedures = {
-  'messages.keys.get': call<SigningKeysView>()(z.object({ profileId }), 'read'),
+export const signingKeyProcedures = {
+  'messages.signingKeys.get': call<SigningKeysView>()(z.object({ profileId }), 'read'),
   /**
    * Rotates: next becomes current and the service makes a new next. When the profile stores signing
    * keys, main updates them to the new pair (`profileUpdated`).
    */
-  'messages.keys.rotate': call<SigningKeysView & { profileUpdated: boolean }>()(
+  'messages.signingKeys.rotate': call<SigningKeysView & { profileUpdated: boolean }>()(
     z.object({ profileId }),
     'write',
-    { invalidates: ['messages.keys.get', 'profiles.list'] },
+    { invalidates: ['messages.signingKeys.get', 'profiles.list'] },
   ),
 };

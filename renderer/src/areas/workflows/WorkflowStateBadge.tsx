@@ -24,7 +24,7 @@ export function stateLabel(state: string): string {
   return STATES[state as RunState]?.[0] ?? state;
 }
 
-export function WfStateBadge({ state }: { state: string }) {
+export function WorkflowStateBadge({ state }: { state: string }) {
   const [label, tone] = STATES[state as RunState] ?? [state, undefined];
   return (
     <span data-state={state}>

@@ -2,7 +2,7 @@
 // row's result or error shown in place; "Paste a list" turns one command per line into rows.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { KvBatchResult, KvReplyFormat } from '../../../../../shared/bridge/procedures/kv/workbench';
+import type { KvPipelineResult, KvReplyFormat } from '../../../../../shared/bridge/procedures/kv/workbench';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { bridgeKey, useBridge } from '../../../bridge/react';
@@ -17,7 +17,7 @@ import { parseScript } from './script';
 import { plural } from '../../../ui/format';
 import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 
-export function BatchEditor({
+export function PipelineEditor({
   profile,
   mode,
   format,
@@ -29,7 +29,11 @@ export function BatchEditor({
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const [rows, setRows] = useState<string[]>(['', '']);
-  const [result, setResult] = useState<{ reply: KvBatchResult; rows: string[][]; format: KvReplyFormat }>();
+  const [result, setResult] = useState<{
+    reply: KvPipelineResult;
+    rows: string[][];
+    format: KvReplyFormat;
+  }>();
   const [problem, setProblem] = useState<string>();
   const [running, setRunning] = useState(false);
   const [pasting, setPasting] = useState(false);
@@ -48,7 +52,7 @@ export function BatchEditor({
     if (!(await askBeforeDanger(profile, parsed.commands))) return;
     setRunning(true);
     try {
-      const reply = await bridge.call('kv.batch', {
+      const reply = await bridge.call('kv.pipeline', {
         profileId: profile.id,
         mode,
         rows: parsed.commands,
@@ -70,18 +74,21 @@ export function BatchEditor({
 
   const entries = result && 'entries' in result.reply ? result.reply.entries : undefined;
   return (
-    <div className="kv-batch">
+    <div className="kv-pipeline">
       <p className="muted small">
         {mode === 'pipeline'
           ? 'Rows run in order as one /pipeline request, not atomically: a failing row does not stop the others.'
           : 'Rows run atomically as one /multi-exec request. A failing row shows its error in place and the others still run; a refused transaction runs nothing.'}
         {mode === 'transaction' && format === 'resp2' ? ' Transactions always answer JSON.' : null}
       </p>
-      <ol className="kv-batch-rows" aria-label={mode === 'pipeline' ? 'Pipeline rows' : 'Transaction rows'}>
+      <ol
+        className="kv-pipeline-rows"
+        aria-label={mode === 'pipeline' ? 'Pipeline rows' : 'Transaction rows'}
+      >
         {rows.map((row, index) => {
           const entry = entries?.[index];
           return (
-            <li key={index} className="kv-batch-row" data-testid="batch-row">
+            <li key={index} className="kv-pipeline-row" data-testid="pipeline-row">
               <span className="kvr-index">{index + 1}</span>
               <input
                 className="input input-mono"
@@ -101,7 +108,7 @@ export function BatchEditor({
                 disabled={rows.length === 1}
                 onClick={() => setRows((old) => old.filter((_, i) => i !== index))}
               />
-              <div className="kv-batch-result" data-testid="row-result">
+              <div className="kv-pipeline-result" data-testid="row-result">
                 {entry === undefined ? null : entry.error !== undefined ? (
                   <span className="kv-error">(error) {entry.error}</span>
                 ) : (

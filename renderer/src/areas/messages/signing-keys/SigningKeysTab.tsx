@@ -11,7 +11,7 @@ import { Callout } from '../../../ui/misc';
 import { QueryView } from '../../../ui/QueryView';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
-import './keys.css';
+import './signing-keys.css';
 
 export default function SigningKeysTab(_props: { params: string[] }) {
   return <ActiveService>{(profile) => <SigningKeys profile={profile} />}</ActiveService>;
@@ -31,8 +31,8 @@ const PROFILE_KEYS: Record<string, { tone: 'info' | 'success' | 'warning'; text:
 };
 
 function SigningKeys({ profile }: { profile: ProfileView }) {
-  const keys = useBridgeQuery('messages.keys.get', { profileId: profile.id });
-  const rotate = useBridgeMutation('messages.keys.rotate', {
+  const keys = useBridgeQuery('messages.signingKeys.get', { profileId: profile.id });
+  const rotate = useBridgeMutation('messages.signingKeys.rotate', {
     onSuccess: (result) =>
       toast.success(
         'Signing keys rotated',

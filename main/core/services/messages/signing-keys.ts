@@ -1,6 +1,9 @@
 // Signing keys of the message service. The keys are secrets: they stay in main, the renderer gets masked hints
 // and whether the profile's stored keys (used to verify signatures) still match the service's.
-import type { keyProcedures, SigningKeysView } from '../../../../shared/bridge/procedures/messages/keys';
+import type {
+  signingKeyProcedures,
+  SigningKeysView,
+} from '../../../../shared/bridge/procedures/messages/signing-keys';
 import type { SigningKeys } from '../../../../shared/messages/types';
 import { LOCAL_PROFILE_ID } from '../../../../shared/profiles';
 import type { Handlers } from '../../bridge/router';
@@ -8,7 +11,7 @@ import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-s
 import { maskSecret } from '../../secrets/secret-store';
 import { MessageClient } from './client';
 
-type Names = keyof typeof keyProcedures;
+type Names = keyof typeof signingKeyProcedures;
 
 function view(profile: ResolvedProfile, keys: SigningKeys): SigningKeysView {
   let profileKeys: SigningKeysView['profileKeys'];
@@ -22,17 +25,17 @@ function view(profile: ResolvedProfile, keys: SigningKeys): SigningKeysView {
   return { current: maskSecret(keys.current ?? ''), next: maskSecret(keys.next ?? ''), profileKeys };
 }
 
-export function keyHandlers({
+export function signingKeyHandlers({
   profiles,
 }: {
   profiles: Pick<ProfilesService, 'resolve' | 'update'>;
 }): Pick<Handlers, Names> {
   return {
-    'messages.keys.get': async ({ profileId }) => {
+    'messages.signingKeys.get': async ({ profileId }) => {
       const profile = profiles.resolve(profileId);
       return view(profile, await MessageClient.forProfile(profile).signingKeys());
     },
-    'messages.keys.rotate': async ({ profileId }) => {
+    'messages.signingKeys.rotate': async ({ profileId }) => {
       const profile = profiles.resolve(profileId);
       const body = await MessageClient.forProfile(profile).rotateSigningKeys();
       // A profile that stores signing keys keeps verifying signatures only with the new pair.

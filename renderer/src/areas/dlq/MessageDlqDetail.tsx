@@ -20,7 +20,7 @@ import { toast } from '../../ui/toast';
 import { WriteButton } from '../../ui/WriteButton';
 import { statusTone } from './status';
 
-export function DlqDetail({
+export function MessageDlqDetail({
   profile,
   dlqId,
   loaded,

@@ -23,7 +23,7 @@ import '../../../ui/tables.css';
 import { TableHead } from '../../../ui/TableHead';
 import { WorkflowDlqJobDialog, type WorkflowDlqJobRequest } from './WorkflowDlqJobDialog';
 
-export default function DlqTab() {
+export default function WorkflowDlqTab() {
   return <ActiveService>{(profile) => <Triage profile={profile} />}</ActiveService>;
 }
 
