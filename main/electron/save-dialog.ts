@@ -3,9 +3,8 @@
 // it `dialog.showSaveDialog`), so its paths are unit-tested in plain Node.
 import { isAbsolute, join } from 'node:path';
 import { BridgeError } from '../../shared/bridge/errors';
-import { fileNameProblem } from '../../shared/bridge/procedures/app';
 import { replacePrivateFile } from '../core/private-files';
-import type { FileSaver } from '../core/saving/file-saver';
+import { savedFileName, type FileSaver } from '../core/saving/file-saver';
 
 /** The part of Electron's `SaveDialogOptions` used here. */
 export interface SaveDialogOptions {
@@ -31,16 +30,9 @@ export function dialogSaver({ show, defaultFolder }: DialogSaverOptions): FileSa
   let open = false;
   return {
     saving: { kind: 'dialog' },
-    async save({ text, suggestedName, defaultName, what }) {
-      const name = suggestedName ?? defaultName;
-      const problem = fileNameProblem(name);
-      if (problem) {
-        throw new BridgeError({
-          code: 'INVALID_INPUT',
-          message: `Not a file name: ${problem}.`,
-          fields: { suggestedName: problem },
-        });
-      }
+    async save(request) {
+      const { text, what } = request;
+      const name = savedFileName(request);
       if (open) {
         throw new BridgeError({
           code: 'INVALID_INPUT',

@@ -4,9 +4,8 @@
 import { realpathSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { BridgeError } from '../../../shared/bridge/errors';
-import { fileNameProblem } from '../../../shared/bridge/procedures/app';
 import { ensurePrivateDir, isInside, realpathOfFuture, writeNewPrivateFile } from '../private-files';
-import type { FileSaver } from './file-saver';
+import { savedFileName, type FileSaver } from './file-saver';
 
 export interface ExportsFolderOptions {
   /** Absolute: `<data dir>/exports`. */
@@ -21,16 +20,9 @@ const MAX_NUMBERED = 1000;
 export function exportsFolderSaver({ folder, servedFolders }: ExportsFolderOptions): FileSaver {
   return {
     saving: { kind: 'folder', folder },
-    async save({ text, suggestedName, defaultName }) {
-      const name = suggestedName ?? defaultName;
-      const problem = fileNameProblem(name);
-      if (problem) {
-        throw new BridgeError({
-          code: 'INVALID_INPUT',
-          message: `Not a file name: ${problem}.`,
-          fields: { suggestedName: problem },
-        });
-      }
+    async save(request) {
+      const { text } = request;
+      const name = savedFileName(request);
       const real = privateFolderOutside(folder, servedFolders);
       for (let n = 1; n <= MAX_NUMBERED; n++) {
         const path = join(real, numbered(name, n));

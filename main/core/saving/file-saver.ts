@@ -2,7 +2,8 @@
 // page is untrusted: it never names the place. A FileSaver is how each front door picks it — the desktop
 // app asks the user in a native save dialog (main/electron/save-dialog.ts), the browser host writes into
 // its private exports folder (exports-folder.ts). The page may at most suggest a plain file name.
-import type { FileSaving } from '../../../shared/bridge/procedures/app';
+import { BridgeError } from '../../../shared/bridge/errors';
+import { fileNameProblem, type FileSaving } from '../../../shared/bridge/procedures/app';
 
 export interface SaveRequest {
   text: string;
@@ -25,4 +26,21 @@ export interface FileSaver {
   /** For the UI (app.info): a save dialog, or the folder files go to. */
   readonly saving: FileSaving;
   save(request: SaveRequest): Promise<SaveResult>;
+}
+
+/**
+ * The name a saver writes under: the page's suggestion or the default, refused unless it is a plain file
+ * name. Every saver checks it here again, whatever the procedure's schema let through.
+ */
+export function savedFileName({ suggestedName, defaultName }: SaveRequest): string {
+  const name = suggestedName ?? defaultName;
+  const problem = fileNameProblem(name);
+  if (problem) {
+    throw new BridgeError({
+      code: 'INVALID_INPUT',
+      message: `Not a file name: ${problem}.`,
+      fields: { suggestedName: problem },
+    });
+  }
+  return name;
 }

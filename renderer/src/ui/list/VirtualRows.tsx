@@ -4,9 +4,9 @@
 //
 //   const scrollRef = useRef<HTMLDivElement>(null);
 //   const rows = useVirtualRows(scrollRef, { count: runs.length + 1, rowHeight: 52, paging: { … } });
-//   <div ref={scrollRef} className="run-list" …>
-//     <VirtualRows rows={rows}>{(index) => <RunRow run={runs[index]} … />}</VirtualRows>
-//   </div>
+//   <VirtualList scrollRef={scrollRef} rows={rows} className="run-list" label="Workflow runs" … onMove={move}>
+//     {(index) => <RunRow run={runs[index]} … />}
+//   </VirtualList>
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type ReactNode, type RefObject, useCallback, useEffect, useRef } from 'react';
 import './list.css';
@@ -79,6 +79,72 @@ export function VirtualRows({
       ))}
     </div>
   );
+}
+
+/** Any `data-*` attribute, passed on to the element (`data-events` on the message log). */
+type DataAttributes = { [name: `data-${string}`]: string | number | undefined };
+
+/**
+ * A long list's scroll box (the element `scrollRef` names) with `VirtualRows` inside. With `onMove`
+ * it takes focus and the keyboard (arrow keys, j/k, Home/End, see onListKeys). `count` is its `data-rows`,
+ * what the e2e specs and the benchmark wait on.
+ */
+export function VirtualList({
+  scrollRef,
+  rows,
+  className,
+  role,
+  label,
+  testId,
+  count,
+  onMove,
+  children,
+  ...data
+}: {
+  /** The ref given to useVirtualRows. */
+  scrollRef: RefObject<HTMLDivElement | null>;
+  rows: VirtualRowsState;
+  className: string;
+  role: 'list' | 'listbox' | 'tree';
+  label: string;
+  testId: string;
+  count: number;
+  onMove?: (delta: number) => void;
+  children: (index: number) => ReactNode;
+} & DataAttributes) {
+  return (
+    <div
+      ref={scrollRef}
+      className={className}
+      role={role}
+      aria-label={label}
+      tabIndex={onMove ? 0 : undefined}
+      data-testid={testId}
+      data-rows={count}
+      onKeyDown={onMove ? onListKeys(onMove) : undefined}
+      {...data}
+    >
+      <VirtualRows rows={rows}>{children}</VirtualRows>
+    </div>
+  );
+}
+
+/**
+ * Moves a list's selection `delta` rows from `selectedIndex` (see movedIndex), opens the item there and
+ * scrolls it into view.
+ */
+export function moveSelection<T>(
+  rows: VirtualRowsState,
+  list: readonly T[],
+  selectedIndex: number,
+  delta: number,
+  open: (item: T) => void,
+) {
+  const index = movedIndex(selectedIndex, delta, list.length);
+  const item = list[index];
+  if (item === undefined) return;
+  open(item);
+  rows.virtualizer.scrollToIndex(index, { align: 'auto' });
 }
 
 /** The index `delta` rows from `current` (-1: nothing selected yet), kept inside a list of `length`. */

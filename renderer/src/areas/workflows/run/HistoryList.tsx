@@ -6,7 +6,7 @@ import type { HistoryEntry, RunHistory } from '../../../../../shared/workflows/h
 import type { RunRef } from '../../../../../shared/workflows/types';
 import { formatClock, formatTime, plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
-import { onListKeys, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
+import { useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
 import { Words } from './Words';
 
@@ -42,35 +42,31 @@ export function HistoryList({
           ? ''
           : ' — this service does not report delivery durations or who triggered or canceled a run; the history holds what its record says'}
       </div>
-      <div
-        ref={scrollRef}
+      <VirtualList
+        scrollRef={scrollRef}
+        rows={rows}
         className="wf-history-scroll"
         role="list"
-        aria-label="Run history"
-        tabIndex={0}
-        data-testid="run-history"
-        data-rows={entries.length}
-        onKeyDown={(event) => {
+        label="Run history"
+        testId="run-history"
+        count={entries.length}
+        onMove={(delta) => {
           // Arrow keys, j/k, Home/End scroll the list a row (or to an end) at a time.
-          const element = event.currentTarget;
-          onListKeys((delta) =>
-            Number.isFinite(delta)
-              ? element.scrollBy({ top: delta * HISTORY_ROW_HEIGHT })
-              : element.scrollTo({ top: delta > 0 ? element.scrollHeight : 0 }),
-          )(event);
+          const element = scrollRef.current;
+          if (!element) return;
+          if (Number.isFinite(delta)) element.scrollBy({ top: delta * HISTORY_ROW_HEIGHT });
+          else element.scrollTo({ top: delta > 0 ? element.scrollHeight : 0 });
         }}
       >
-        <VirtualRows rows={rows}>
-          {(index) => (
-            <HistoryRow
-              entry={entries[index]!}
-              start={start}
-              onOpenRun={onOpenRun}
-              onOpenMessage={onOpenMessage}
-            />
-          )}
-        </VirtualRows>
-      </div>
+        {(index) => (
+          <HistoryRow
+            entry={entries[index]!}
+            start={start}
+            onOpenRun={onOpenRun}
+            onOpenMessage={onOpenMessage}
+          />
+        )}
+      </VirtualList>
     </div>
   );
 }

@@ -14,7 +14,7 @@ import {
   RefreshIcon,
   SwapIcon,
 } from '../../../ui/icons';
-import { movedIndex, onListKeys, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
+import { movedIndex, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
 import { barGeometry, type StepLayout, type StepRow } from './step-layout';
 
@@ -79,33 +79,31 @@ export function StepsView({
           <span>{formatDuration(span)}</span>
         </span>
       </div>
-      <div
-        ref={scrollRef}
+      <VirtualList
+        scrollRef={scrollRef}
+        rows={list}
         className="wf-steps-scroll"
         role="tree"
-        aria-label="Steps and timeline"
-        tabIndex={0}
-        data-testid="step-tree"
-        data-rows={rows.length}
-        onKeyDown={onListKeys(move)}
+        label="Steps and timeline"
+        testId="step-tree"
+        count={rows.length}
+        onMove={move}
       >
-        <VirtualRows rows={list}>
-          {(index) => {
-            const row = rows[index]!;
-            return (
-              <StepLine
-                row={row}
-                layout={layout}
-                selected={
-                  row.key === selectedKey ||
-                  (row.kind === 'header' && selectedKey?.startsWith(`${row.key}.`) === true)
-                }
-                onSelect={onSelect}
-              />
-            );
-          }}
-        </VirtualRows>
-      </div>
+        {(index) => {
+          const row = rows[index]!;
+          return (
+            <StepLine
+              row={row}
+              layout={layout}
+              selected={
+                row.key === selectedKey ||
+                (row.kind === 'header' && selectedKey?.startsWith(`${row.key}.`) === true)
+              }
+              onSelect={onSelect}
+            />
+          );
+        }}
+      </VirtualList>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { memo, useCallback, useRef } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { RowCheck } from '../../../ui/list/SelectCells';
-import { onListKeys, movedIndex, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
+import { moveSelection, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { reasonText } from '../../../../../shared/workflows/explain';
 import { REASON_FORMAT, reasonTone } from '../run/WhyNotDone';
@@ -80,13 +80,7 @@ export function RunList({
   });
 
   const selectedIndex = runs.findIndex((run) => runKey(run) === selectedKey);
-  const move = (delta: number) => {
-    const index = movedIndex(selectedIndex, delta, runs.length);
-    const run = runs[index];
-    if (!run) return;
-    onOpen(run);
-    rows.virtualizer.scrollToIndex(index, { align: 'auto' });
-  };
+  const move = (delta: number) => moveSelection(rows, runs, selectedIndex, delta, onOpen);
 
   const header = (column: RunSort['column'], label: string) => (
     <button
@@ -115,41 +109,39 @@ export function RunList({
         {compact ? null : <span>{header('steps', 'Steps')}</span>}
         <span>{header('created', 'Created')}</span>
       </div>
-      <div
-        ref={scrollRef}
+      <VirtualList
+        scrollRef={scrollRef}
+        rows={rows}
         className="run-list"
         role="listbox"
-        aria-label="Workflow runs"
-        tabIndex={0}
-        data-testid="run-list"
-        data-rows={runs.length}
-        onKeyDown={onListKeys(move)}
+        label="Workflow runs"
+        testId="run-list"
+        count={runs.length}
+        onMove={move}
       >
-        <VirtualRows rows={rows}>
-          {(index) => {
-            const run = runs[index];
-            return run ? (
-              <RunRow
-                run={run}
-                selected={runKey(run) === selectedKey}
-                compact={compact}
-                onOpen={onOpen}
-                checks={checks}
-                checked={checks?.isChecked(run.workflowRunId) ?? false}
-              />
-            ) : (
-              <div className="run-list-end faint" data-testid="run-list-end">
-                {loadingMore ? <Spinner label="Loading more" /> : null}{' '}
-                {runs.length === 0
-                  ? null
-                  : hasMore
-                    ? `${runs.length.toLocaleString()} loaded, more available`
-                    : `${plural(runs.length, 'run')} — the end`}
-              </div>
-            );
-          }}
-        </VirtualRows>
-      </div>
+        {(index) => {
+          const run = runs[index];
+          return run ? (
+            <RunRow
+              run={run}
+              selected={runKey(run) === selectedKey}
+              compact={compact}
+              onOpen={onOpen}
+              checks={checks}
+              checked={checks?.isChecked(run.workflowRunId) ?? false}
+            />
+          ) : (
+            <div className="run-list-end faint" data-testid="run-list-end">
+              {loadingMore ? <Spinner label="Loading more" /> : null}{' '}
+              {runs.length === 0
+                ? null
+                : hasMore
+                  ? `${runs.length.toLocaleString()} loaded, more available`
+                  : `${plural(runs.length, 'run')} — the end`}
+            </div>
+          );
+        }}
+      </VirtualList>
     </div>
   );
 }
