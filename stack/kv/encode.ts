@@ -52,6 +52,8 @@ function isPlainAscii(buf: Buffer): boolean {
 const OPEN_STRING = Buffer.from('{"result":"');
 /** `{"result":"OK"}` — the same in both modes (a top-level OK status is never base64-encoded). */
 const OK_ENTRY = '{"result":"OK"}';
+/** A nil reply (GET of a missing key), the same in both modes. */
+const NULL_ENTRY = '{"result":null}';
 
 /**
  * A pipeline reply body: `[{"result":…},…]` as bytes. The common entry — a short plain ASCII bulk
@@ -69,6 +71,9 @@ export function entriesJson(values: readonly RespValue[], base64: boolean): Buff
     } else if (value === 'OK') {
       texts[i] = OK_ENTRY;
       size += OK_ENTRY.length;
+    } else if (value === null) {
+      texts[i] = NULL_ENTRY;
+      size += NULL_ENTRY.length;
     } else {
       const text = entryJson(value, base64);
       texts[i] = text;
@@ -81,8 +86,9 @@ export function entriesJson(values: readonly RespValue[], base64: boolean): Buff
   for (let i = 0; i < n; i++) {
     if (i > 0) out[offset++] = 0x2c; // ,
     const text = texts[i];
-    if (text === OK_ENTRY) {
-      for (let k = 0; k < OK_ENTRY.length; k++) out[offset++] = OK_ENTRY.charCodeAt(k);
+    if (text === OK_ENTRY || text === NULL_ENTRY) {
+      // Short constant ASCII: a byte loop is cheaper than a call into the UTF-8 encoder.
+      for (let k = 0; k < text.length; k++) out[offset++] = text.charCodeAt(k);
       continue;
     }
     if (text !== undefined) {

@@ -73,10 +73,12 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     const sentAt: number[] = [];
     const sentNames: string[] = [];
     // What is sent instead of the command itself: SCAN without WITHTYPE (extensions.ts), script calls.
-    const replaced = new Map<number, RespArg[]>();
-    const scans = new Map<number, ScanWithType>();
-    const scripted = new Set<number>();
-    const local: Promise<void>[] = [];
+    // These and `local` are only needed by the few commands with a rule or an extension, so they are
+    // created on first use: a plain GET or SET (nearly every request) allocates none of them.
+    let replaced: Map<number, RespArg[]> | undefined;
+    let scans: Map<number, ScanWithType> | undefined;
+    let scripted: Set<number> | undefined;
+    let local: Promise<void>[] | undefined;
     let lastName = '';
     let lastHasRule = false;
     for (let i = 0; i < count; i++) {
@@ -99,7 +101,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           values[i] = new RespError("ERR wrong number of arguments for 'acl|resttoken' command");
           continue;
         }
-        local.push(
+        (local ??= []).push(
           ctx.restToken(args[2]!, args[3]!).then((value) => {
             values[i] = value;
           }),
@@ -107,8 +109,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       } else {
         const scan = args && scanWithType(args, name);
         if (scan) {
-          scans.set(i, scan);
-          replaced.set(i, scan.send);
+          (scans ??= new Map()).set(i, scan);
+          (replaced ??= new Map()).set(i, scan.send);
         }
         if (args && mayUseJsonScript(name)) {
           const call = jsonScriptCall(scan?.send ?? args, name);
@@ -117,8 +119,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
             continue;
           }
           if (call) {
-            replaced.set(i, call);
-            scripted.add(i);
+            (replaced ??= new Map()).set(i, call);
+            (scripted ??= new Set()).add(i);
           }
         }
         sentAt.push(i);
@@ -126,20 +128,20 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       }
     }
     // Settled before anything below can throw, so a failing RESTTOKEN is never an unhandled rejection.
-    const localDone = Promise.all(local);
-    localDone.catch(() => {});
+    const localDone = local && Promise.all(local);
+    localDone?.catch(() => {});
     if (sentAt.length > 0) {
-      const connection = await principal.backend.sharedConnection();
+      const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
       const replies = await connection.send(encodeSent(commands, sentAt, replaced), sentAt.length, withRaw);
       // Only when nothing ran: a command that did run must be reported, never retried by the client.
       if (replies.values.every(isLoading)) throw unavailableWhileLoading(replies.values[0] as RespError);
-      if (scripted.size > 0) await retryNoScript(connection, sentAt, replaced, scripted, replies);
+      if (scripted) await retryNoScript(connection, sentAt, replaced!, scripted, replies);
       for (let j = 0; j < sentAt.length; j++) {
         const name = sentNames[j]!;
         const i = sentAt[j]!;
         const value = replies.values[j]!;
         if (hasExtension(name)) {
-          const scan = scans.get(i);
+          const scan = scans?.get(i);
           const extended = scan
             ? await addTypes(connection, value, scan, ctx.scripts)
             : name === 'fcall_ro' && value instanceof RespError && value.message === WRITE_FLAG_ERROR
@@ -151,7 +153,12 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           }
         }
         if (value instanceof RespError) {
-          const message = explainReplyError(name, value.message, () => commands.args(i), scripted.has(i));
+          const message = explainReplyError(
+            name,
+            value.message,
+            () => commands.args(i),
+            scripted?.has(i) ?? false,
+          );
           if (message !== value.message) {
             values[i] = new RespError(message);
             continue;
@@ -163,7 +170,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         if (raws) raws[i] = replies.raws![j];
       }
     }
-    await localDone;
+    if (localDone) await localDone;
     return { values, raws };
   }
 
@@ -289,7 +296,11 @@ export function createExecutor(ctx: ExecutorContext): Executor {
 }
 
 /** The RESP bytes of the commands at `sentAt`, with the replaced ones (SCAN … WITHTYPE, script calls) swapped. */
-function encodeSent(commands: CommandList, sentAt: number[], replaced: Map<number, RespArg[]>): Buffer {
-  if (replaced.size === 0) return commands.encode(sentAt);
+function encodeSent(
+  commands: CommandList,
+  sentAt: number[],
+  replaced: Map<number, RespArg[]> | undefined,
+): Buffer {
+  if (!replaced) return commands.encode(sentAt);
   return encodeCommands(sentAt.map((i) => replaced.get(i) ?? commands.args(i)));
 }

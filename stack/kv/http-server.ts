@@ -98,7 +98,12 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     extra?: Record<string, string>,
   ): void {
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, { ...headers('application/json'), ...extra });
+    // Why Content-Length: after writeHead without it, node:http frames the body in chunked encoding
+    // (length line, data, CRLF, closing chunk: one writev of five pieces per response). With it, headers
+    // and body leave in one write. Every reply of this kind is whole in memory, so its length is known.
+    const h = headers('application/json');
+    h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    res.writeHead(status, extra ? { ...h, ...extra } : h);
     res.end(body);
   }
 
@@ -125,13 +130,29 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     sendError(res, 500, `ERR internal error: ${(error as Error).message}`);
   }
 
-  /** Reads a body up to `budget` bytes; beyond that it stops reading (the connection is then closed). */
-  function readBody(req: IncomingMessage, budget: number): Promise<Buffer> {
+  /**
+   * Reads a body up to `budget` bytes; beyond that it stops reading (the connection is then closed).
+   *
+   * Fast path: a small request (every SDK command) arrives in one socket read, and node:http parses its
+   * body in the same call that emitted the request, right after this handler returned. So one microtask
+   * later the request is complete and its body sits in the stream's buffer, where one `read()` takes it —
+   * without the stream's 'data'/'end' events and their ticks, which were the largest part of what
+   * `POST /` costs over the path form (profile in docs/stack-kv.md). Anything else (a body still
+   * arriving) is read as a stream.
+   */
+  async function readBody(req: IncomingMessage, budget: number): Promise<Buffer> {
+    if (Number(req.headers['content-length']) > budget) throw new HttpError(400, REQUEST_SIZE_ERROR);
+    // Lets node:http finish parsing the socket read that carried the headers (see above).
+    await Promise.resolve();
+    if (req.complete && req.readableFlowing === null) {
+      if (req.readableLength > budget) throw new HttpError(400, REQUEST_SIZE_ERROR);
+      return (req.read() as Buffer | null) ?? EMPTY_BODY;
+    }
+    return streamBody(req, budget);
+  }
+
+  function streamBody(req: IncomingMessage, budget: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      if (Number(req.headers['content-length']) > budget) {
-        reject(new HttpError(400, REQUEST_SIZE_ERROR));
-        return;
-      }
       const chunks: Buffer[] = [];
       let size = 0;
       const onData = (chunk: Buffer): void => {
@@ -253,10 +274,19 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
   };
 }
 
+const EMPTY_BODY = Buffer.alloc(0);
+
+/** The last Authorization header and its token: a client sends the same header on every request. */
+let lastAuthorization = '';
+let lastBearer: string | undefined;
+
 function bearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
+  if (header === lastAuthorization) return lastBearer;
   const m = /^bearer\s+(\S+)\s*$/i.exec(header);
-  return m ? m[1] : undefined;
+  lastAuthorization = header;
+  lastBearer = m ? m[1] : undefined;
+  return lastBearer;
 }
 
 function replyFormat(req: IncomingMessage): { base64: boolean; resp2: boolean } {

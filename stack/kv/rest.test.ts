@@ -1,5 +1,7 @@
 // The REST API against a real redis-server started by the service: request forms, errors, encodings,
 // transactions, headers, CORS, limits and the commands the bridge refuses.
+import net from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { commandBody, commandPath, tokenizeCommandLine } from '../../shared/kv/command-line';
@@ -24,6 +26,38 @@ const post = (body: string | Uint8Array<ArrayBuffer>, headers: Record<string, st
   headers,
 });
 
+/**
+ * Sends a raw HTTP/1.1 request in the given pieces (the next one after the previous was written and a
+ * short pause) and resolves with the whole response text once the server closes or answers fully.
+ */
+async function rawRequest(service: TestService, pieces: string[]): Promise<string> {
+  const { port } = new URL(service.url);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let text = '';
+  const answered = new Promise<string>((resolve, reject) => {
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const head = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)/i.exec(text);
+      if (head !== -1 && length && text.length >= head + 4 + Number(length[1])) resolve(text);
+    });
+    socket.once('error', reject);
+    socket.once('close', () => resolve(text));
+  });
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 30));
+    await new Promise<void>((resolve) => socket.write(piece, () => resolve()));
+  }
+  const response = await answered;
+  socket.destroy();
+  return response;
+}
+
+function requestHead(service: TestService, extra: string): string {
+  return `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${service.token}\r\n${extra}\r\n`;
+}
+
 describe('request forms', () => {
   it('runs path commands with GET, HEAD, POST and PUT', async () => {
     expect(await kv.json('/set/form:get/v1')).toEqual({ status: 200, body: { result: 'OK' } });
@@ -35,6 +69,39 @@ describe('request forms', () => {
     expect((await kv.json('/set/form:post/v3', { method: 'POST' })).body).toEqual({ result: 'OK' });
     expect((await kv.json('/set/form:put/v4', { method: 'PUT' })).body).toEqual({ result: 'OK' });
     expect((await kv.json('/mget/form:post/form:put')).body).toEqual({ result: ['v3', 'v4'] });
+  });
+
+  it('reads a POST / body whole or in pieces, with a length or chunked, and answers with Content-Length', async () => {
+    const body = '["SET","form:pieces","' + 'v'.repeat(200) + '"]';
+    const cases = [
+      // One write (the usual case: the body is parsed with the headers), then the body in two pieces.
+      [requestHead(kv, `Content-Length: ${body.length}\r\n`) + body],
+      [requestHead(kv, `Content-Length: ${body.length}\r\n`) + body.slice(0, 50), body.slice(50)],
+      [
+        requestHead(kv, 'Transfer-Encoding: chunked\r\n') +
+          `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      ],
+      [
+        requestHead(kv, 'Transfer-Encoding: chunked\r\n') + `32\r\n${body.slice(0, 50)}\r\n`,
+        `${(body.length - 50).toString(16)}\r\n${body.slice(50)}\r\n0\r\n\r\n`,
+      ],
+    ];
+    for (const pieces of cases) {
+      await kv.admin(['DEL', 'form:pieces']);
+      const response = await rawRequest(kv, pieces);
+      expect(response.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+      expect(response).toMatch(/\r\ncontent-length: 15\r\n/i);
+      expect(response.endsWith('\r\n\r\n{"result":"OK"}')).toBe(true);
+      expect(await kv.admin(['GET', 'form:pieces'])).toEqual(Buffer.from('v'.repeat(200)));
+    }
+    // An empty body is no command, whichever way it comes.
+    for (const extra of ['Content-Length: 0\r\n', 'Transfer-Encoding: chunked\r\n']) {
+      const response = await rawRequest(kv, [
+        requestHead(kv, extra) + (extra.startsWith('Transfer') ? '0\r\n\r\n' : ''),
+      ]);
+      expect(response.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+      expect(response).toContain('{"error":"ERR no command');
+    }
   });
 
   it('percent-decodes path segments into bytes', async () => {
@@ -468,6 +535,16 @@ describe('limits', () => {
     );
     expect(tx).toEqual({ status: 400, body: { error: 'ERR max request size exceeded' } });
     expect(await limited.admin(['EXISTS', 'lim:a', 'lim:b', 'lim:c'])).toBe(0);
+  });
+
+  it('refuses a chunked body over the limit that arrives in one piece', async () => {
+    const big = 'x'.repeat(1200);
+    const response = await rawRequest(limited, [
+      requestHead(limited, 'Transfer-Encoding: chunked\r\n') +
+        `${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`,
+    ]);
+    expect(response.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+    expect(response).toContain('{"error":"ERR max request size exceeded"}');
   });
 
   it('stops reading a chunked body as soon as it passes the limit', async () => {
