@@ -7,15 +7,23 @@ import tseslint from 'typescript-eslint';
 // The architecture's import boundaries (ARCHITECTURE.md) are enforced here, not only documented.
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'];
 
-/** A layer's boundary: each argument is [import patterns it may not use, why]. */
+/** A layer's boundary: each argument is [import patterns it may not use, why, (only these names)]. */
 function refuseImports(...refusals) {
   return {
     'no-restricted-imports': [
       'error',
-      { patterns: refusals.map(([group, message]) => ({ group, message })) },
+      {
+        patterns: refusals.map(([group, message, importNames]) =>
+          importNames ? { group, message, importNames } : { group, message },
+        ),
+      },
     ],
   };
 }
+const rendererRefusals = [
+  [['**/main/**', '**/stack/**'], 'The renderer talks to main only through the bridge.'],
+  [['electron', ...nodeBuiltins], 'The renderer has no Node or Electron access.'],
+];
 const mainTalksHttpOnly = [['**/stack/**', '**/renderer/**'], 'main/ talks to the stack over HTTP only.'];
 
 export default tseslint.config(
@@ -47,11 +55,17 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'react-hooks/incompatible-library': 'off',
-      ...refuseImports(
-        [['**/main/**', '**/stack/**'], 'The renderer talks to main only through the bridge.'],
-        [['electron', ...nodeBuiltins], 'The renderer has no Node or Electron access.'],
-      ),
+      ...refuseImports(...rendererRefusals),
     },
+  },
+  {
+    // One way for a screen to get its profile (issue 20): <ActiveService>, which also gates and keys it.
+    files: ['renderer/src/areas/**/*.{ts,tsx}'],
+    rules: refuseImports(...rendererRefusals, [
+      ['**/shell/data'],
+      'A screen gets its profile from <ActiveService> (shell/ActiveService.tsx), which gates and keys it.',
+      ['useActiveProfile'],
+    ]),
   },
   {
     files: ['shared/**/*.ts'],

@@ -5,14 +5,12 @@ import { ErrorCallout } from '../ui/ErrorCallout';
 import { Fact } from '../ui/Fact';
 import { formatTime } from '../ui/format';
 import { WriteButton } from '../ui/WriteButton';
-import { useActiveProfile } from '../shell/data';
 import { AdvanceDialog, KV_TTL_NOTE, NextDueFact } from './AdvanceDialog';
 import { offsetWords } from './clock-words';
 import { useStackClock } from './use-stack-clock';
 
 export function ClockCard() {
-  const profile = useActiveProfile();
-  const { available, clock, error } = useStackClock();
+  const { available, profile, clock, error } = useStackClock();
   const [open, setOpen] = useState(false);
   if (!available || !profile) return null;
   const ahead = clock ? offsetWords(clock.offsetMs) : undefined;

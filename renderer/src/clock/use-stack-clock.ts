@@ -3,7 +3,7 @@
 // relative times ("in 2 h", "5 min ago") on the Local profile are counted from the stack's clock.
 import { useEffect } from 'react';
 import type { ClockState } from '../../../shared/local-stack/clock';
-import { LOCAL_PROFILE_ID } from '../../../shared/profiles';
+import { LOCAL_PROFILE_ID, type ProfileView } from '../../../shared/profiles';
 import { useBridgeQuery } from '../bridge/react';
 import { useActiveProfile, useStackStatus } from '../shell/data';
 import { setServiceClockOffset } from '../ui/format';
@@ -14,6 +14,8 @@ const REFRESH_MS = 15_000;
 export interface StackClockView {
   /** The Local profile is active and its stack runs: the clock can be read and moved. */
   available: boolean;
+  /** The Local profile, while the clock is available (what its Advance… button acts for). */
+  profile?: ProfileView;
   clock?: ClockState;
   error?: Error | null;
 }
@@ -35,5 +37,10 @@ export function useStackClock(): StackClockView {
   );
   const offset = available ? (query.data?.offsetMs ?? 0) : 0;
   useEffect(() => setServiceClockOffset(offset), [offset]);
-  return { available, clock: available ? query.data : undefined, error: query.error };
+  return {
+    available,
+    profile: available ? profile : undefined,
+    clock: available ? query.data : undefined,
+    error: query.error,
+  };
 }

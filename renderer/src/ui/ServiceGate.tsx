@@ -1,6 +1,8 @@
 // Shown instead of a service screen while the service cannot be used: no active profile yet, the local
 // stack still starting (or failed), or a profile without the service's URL or token (message API or KV).
-// Past the gate, the screen's profile and service are in ServiceAccessContext for its error callouts.
+// A screen that only edits the profile's own drafts passes `needsService={false}` and waits for the
+// profile alone. Past the gate, the screen's profile and service are in ServiceAccessContext for its error
+// callouts. Screens reach it through shell/ActiveService.tsx.
 import type { ReactNode } from 'react';
 import type { ProfileView } from '../../../shared/profiles';
 import type { StackStatus } from '../../../shared/stack-status';
@@ -12,17 +14,20 @@ export function ServiceGate({
   stack,
   header,
   service = 'messages',
+  needsService = true,
   children,
 }: {
   /** Which service the screen needs (default: the message API). */
   service?: 'messages' | 'kv';
+  /** False: shown once a profile is active, even while the service cannot be reached yet. */
+  needsService?: boolean;
   profile: ProfileView | undefined;
   stack: StackStatus | undefined;
   /** Shown above the waiting message (a screen whose page header lives inside `children`). */
   header?: ReactNode;
   children: (profile: ProfileView) => ReactNode;
 }) {
-  const waiting = waitingFor(profile, stack, service);
+  const waiting = needsService ? waitingFor(profile, stack, service) : null;
   if (waiting || !profile) {
     return (
       <>

@@ -10,9 +10,10 @@ import {
 import { type ComposerModel, describeDestination, emptyComposer } from '../../../../../shared/composer/model';
 import { buildBatchRequest } from '../../../../../shared/composer/request';
 import { type Validation, validateComposer } from '../../../../../shared/composer/validate';
+import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation } from '../../../bridge/react';
-import { useActiveProfile } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { Button } from '../../../ui/Button';
 import { ChevronDownIcon, CopyIcon, DownloadIcon, PlusIcon, SendIcon } from '../../../ui/icons';
 import { RemoveRowButton } from '../../../ui/RemoveRowButton';
@@ -39,8 +40,11 @@ function moved<T>(list: T[], from: number, to: number): T[] {
 }
 
 export default function BatchTab(_props: { params: string[] }) {
-  const profile = useActiveProfile();
-  const draft = useDraft(profile?.id ?? '', 'batch', firstBatch);
+  return <ActiveService gate="profile">{(profile) => <Batch profile={profile} />}</ActiveService>;
+}
+
+function Batch({ profile }: { profile: ProfileView }) {
+  const draft = useDraft(profile.id, 'batch', firstBatch);
   const { value: items, update, loaded, flush: flushDraft } = draft;
   const [selected, setSelected] = useState(0);
   const [showAll, setShowAll] = useState(false);
@@ -70,7 +74,7 @@ export default function BatchTab(_props: { params: string[] }) {
     },
   });
 
-  if (!profile || !loaded) {
+  if (!loaded) {
     return (
       <div className="page-body">
         <Spinner />
@@ -221,6 +225,7 @@ export default function BatchTab(_props: { params: string[] }) {
                               : 'accepted'}
                           </Badge>
                           <SentMessages
+                            profileId={profile.id}
                             messages={result.messages}
                             fanOut={result.fanOut}
                             follow={sentCount <= FOLLOW_LIMIT}

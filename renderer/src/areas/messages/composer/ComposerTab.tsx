@@ -4,12 +4,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PublishOutcome } from '../../../../../shared/bridge/procedures/messages/publish';
+import type { ProfileView } from '../../../../../shared/profiles';
 import { BridgeError } from '../../../../../shared/bridge/errors';
 import { type ComposerModel, describeDestination, emptyComposer } from '../../../../../shared/composer/model';
 import { validateComposer } from '../../../../../shared/composer/validate';
 import { errorMessage } from '../../../bridge/client';
 import { useBridge, useBridgeMutation } from '../../../bridge/react';
-import { useActiveProfile } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { Form } from '../../../ui/Form';
@@ -29,11 +30,18 @@ import './composer.css';
 const newMessage = () => emptyComposer();
 
 export default function ComposerTab({ params }: { params: string[] }) {
-  const profile = useActiveProfile();
+  return (
+    <ActiveService gate="profile">
+      {(profile) => <Composer profile={profile} params={params} />}
+    </ActiveService>
+  );
+}
+
+function Composer({ profile, params }: { profile: ProfileView; params: string[] }) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const navigate = useNav((state) => state.navigate);
-  const draft = useDraft(profile?.id ?? '', 'compose', newMessage);
+  const draft = useDraft(profile.id, 'compose', newMessage);
   const { value: model, update, loaded, flush: flushDraft } = draft;
   const now = useNow();
   const [showAll, setShowAll] = useState(false);
@@ -75,7 +83,7 @@ export default function ComposerTab({ params }: { params: string[] }) {
   const trySend = () => {
     setShowAll(true);
     flushDraft();
-    if (!profile || problems > 0 || send.isPending) return;
+    if (problems > 0 || send.isPending) return;
     setResult(null);
     send.mutate({ profileId: profile.id, model });
   };
@@ -98,7 +106,7 @@ export default function ComposerTab({ params }: { params: string[] }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  if (!profile || !loaded) {
+  if (!loaded) {
     return (
       <div className="page-body">
         <Spinner />
@@ -179,7 +187,7 @@ export default function ComposerTab({ params }: { params: string[] }) {
                   </span>
                 ) : null}
               </div>
-              {result ? <ResultPanel result={result} /> : null}
+              {result ? <ResultPanel profileId={profile.id} result={result} /> : null}
             </div>
           </div>
           <RequestPreview
@@ -227,7 +235,13 @@ export default function ComposerTab({ params }: { params: string[] }) {
   );
 }
 
-function ResultPanel({ result }: { result: { outcome: PublishOutcome } | { error: BridgeError | Error } }) {
+function ResultPanel({
+  profileId,
+  result,
+}: {
+  profileId: string;
+  result: { outcome: PublishOutcome } | { error: BridgeError | Error };
+}) {
   if ('error' in result) {
     const error = result.error;
     const status = error instanceof BridgeError && error.status ? `HTTP ${error.status}: ` : '';
@@ -252,7 +266,7 @@ function ResultPanel({ result }: { result: { outcome: PublishOutcome } | { error
             ? `${count} message${count === 1 ? '' : 's'}, one per endpoint of the group.`
             : `HTTP ${outcome.status} at ${new Date(outcome.sentAt).toLocaleTimeString()}.`}
       </Callout>
-      <SentMessages messages={outcome.messages} fanOut={outcome.fanOut} />
+      <SentMessages profileId={profileId} messages={outcome.messages} fanOut={outcome.fanOut} />
     </div>
   );
 }

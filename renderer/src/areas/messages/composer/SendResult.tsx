@@ -4,7 +4,6 @@ import { useState } from 'react';
 import type { SentMessage } from '../../../../../shared/bridge/procedures/messages/publish';
 import type { LogEntry } from '../../../../../shared/messages/types';
 import { useBridgeQuery } from '../../../bridge/react';
-import { useActiveProfile } from '../../../shell/data';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { CopyButton } from '../../../ui/CopyButton';
@@ -16,10 +15,13 @@ import { useNow } from '../../../ui/use-now';
 export const FOLLOW_LIMIT = 10;
 
 export function SentMessages({
+  profileId,
   messages,
   fanOut,
   follow = messages.length <= FOLLOW_LIMIT,
 }: {
+  /** The profile the messages were sent with (their logs are read with it). */
+  profileId: string;
   messages: SentMessage[];
   fanOut: boolean;
   /** Show each message's states from the logs as they happen. */
@@ -37,7 +39,7 @@ export function SentMessages({
             </span>
             {message.deduplicated ? <Badge tone="warning">deduplicated</Badge> : null}
           </div>
-          {follow ? <DeliveryTrail messageId={message.messageId} /> : null}
+          {follow ? <DeliveryTrail profileId={profileId} messageId={message.messageId} /> : null}
           <div className="row">
             <CopyButton size="sm" variant="ghost" text={message.messageId} label="Copy id" />
             <Button size="sm" onClick={() => navigate('messages', 'logs', message.messageId)}>
@@ -67,15 +69,13 @@ export function stateTrail(events: LogEntry[]): string[] {
   return [...events].sort(compareLifecycle).map((event) => event.state);
 }
 
-function DeliveryTrail({ messageId }: { messageId: string }) {
-  const profile = useActiveProfile();
+function DeliveryTrail({ profileId, messageId }: { profileId: string; messageId: string }) {
   const [since] = useState(() => Date.now());
   const now = useNow(5_000);
   const logs = useBridgeQuery(
     'messages.logs.list',
-    { profileId: profile?.id ?? '', filters: { messageId }, count: 50 },
+    { profileId, filters: { messageId }, count: 50 },
     {
-      enabled: Boolean(profile),
       refetchInterval: (query) => {
         const trail = stateTrail(query.state.data?.events ?? []);
         const last = trail[trail.length - 1];

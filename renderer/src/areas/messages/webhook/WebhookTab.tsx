@@ -8,9 +8,10 @@ import type { CopyResult } from '../../../../../shared/bridge/procedures/app';
 import { type ComposerModel, emptyComposer } from '../../../../../shared/composer/model';
 import { webhookQuery, webhookUrl } from '../../../../../shared/composer/request';
 import { validateComposer } from '../../../../../shared/composer/validate';
+import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation } from '../../../bridge/react';
-import { useActiveProfile } from '../../../shell/data';
+import { ActiveService } from '../../../shell/ActiveService';
 import { CopyIcon } from '../../../ui/icons';
 import { SecretDelivery } from '../../../ui/SecretDelivery';
 import { Callout, Spinner } from '../../../ui/misc';
@@ -24,8 +25,11 @@ const PLACEHOLDER = 'SWITCHYARD_MASKED_TOKEN';
 const firstWebhook = () => emptyComposer({ headerForward: true, contentType: '' });
 
 export default function WebhookTab(_props: { params: string[] }) {
-  const profile = useActiveProfile();
-  const draft = useDraft(profile?.id ?? '', 'webhook', firstWebhook);
+  return <ActiveService gate="profile">{(profile) => <Webhook profile={profile} />}</ActiveService>;
+}
+
+function Webhook({ profile }: { profile: ProfileView }) {
+  const draft = useDraft(profile.id, 'webhook', firstWebhook);
   const { value: model, update, loaded } = draft;
   const setModel = useCallback((next: ComposerModel) => update(() => next), [update]);
   const [copied, setCopied] = useState<CopyResult | null>(null);
@@ -35,7 +39,7 @@ export default function WebhookTab(_props: { params: string[] }) {
     onError: () => setCopied(null),
   });
 
-  if (!profile || !loaded) {
+  if (!loaded) {
     return (
       <div className="page-body">
         <Spinner />
