@@ -19,11 +19,9 @@ import { ProfilesService } from './profiles/profiles-service';
 import type { FileSaver } from './saving/file-saver';
 import type { SecretStore } from './secrets/secret-store';
 import { StackSupervisor, type StackSupervisorOptions } from './local-stack/supervisor';
+import { kvHandlers } from './services/kv';
 import { messageHandlers } from './services/messages';
-import { kvHandlers } from './services/kv/handlers';
-import { workflowHandlers } from './services/workflows/handlers';
-import { monitorHandlers } from './services/kv/monitor';
-import { pubsubHandlers } from './services/kv/pubsub';
+import { workflowHandlers } from './services/workflows';
 import { stackClockHandlers } from './services/stack-clock/handlers';
 
 export interface ConsoleCoreOptions {
@@ -76,6 +74,16 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     },
   );
 
+  const serviceDeps = {
+    profiles,
+    jobs,
+    dataDir: options.dataDir,
+    clipboard,
+    saver,
+    warn: (message: string) => options.logger.warn(message),
+    logError: (message: string, error: unknown) => options.logger.error({ err: error }, message),
+  };
+
   const handlers: Handlers = {
     'app.info': () => ({
       version: options.version,
@@ -122,31 +130,10 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
 
     ...jobHandlers(jobs, { saver }),
 
-    ...messageHandlers({
-      profiles,
-      jobs,
-      dataDir: options.dataDir,
-      clipboard,
-      saver,
-      warn: (message) => options.logger.warn(message),
-      logError: (message, error) => options.logger.error({ err: error }, message),
-    }),
-    ...workflowHandlers({
-      profiles,
-      jobs,
-      dataDir: options.dataDir,
-      warn: (message) => options.logger.warn(message),
-      logError: (message, error) => options.logger.error({ err: error }, message),
-    }),
-    ...kvHandlers({
-      profiles,
-      jobs,
-      dataDir: options.dataDir,
-      logError: (message, error) => options.logger.error({ err: error }, message),
-      warn: (message) => options.logger.warn(message),
-    }),
-    ...monitorHandlers({ profiles, saver }),
-    ...pubsubHandlers({ profiles }),
+    // One composition point per service (services/<service>/index.ts), each handed the same things.
+    ...messageHandlers(serviceDeps),
+    ...workflowHandlers(serviceDeps),
+    ...kvHandlers(serviceDeps),
   };
 
   const router = createRouter({

@@ -7,10 +7,11 @@ import type { ParsedInputOf, CallName, OutputOf } from '../../../../shared/bridg
 import { procedures } from '../../../../shared/bridge/procedures';
 import { type KvBytes, toHex } from '../../../../shared/kv/bytes';
 import { base64ToBytes } from '../../../../shared/kv/resp2';
+import { exportsFolderSaver } from '../../saving/exports-folder';
 import { testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
 import { KvClient } from './client';
-import { kvHandlers } from './handlers';
+import { kvHandlers } from './index';
 import { kvProfile, useKvStack } from './kv-test-stack';
 
 const env = useKvStack();
@@ -19,6 +20,7 @@ const handlers = kvHandlers({
   profiles: { resolve: () => kvProfile(env.kv) },
   dataDir,
   jobs: testJobRunner(join(dataDir, 'jobs')),
+  saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [] }),
 });
 
 async function callKv<N extends CallName & keyof typeof handlers>(name: N, input: unknown) {

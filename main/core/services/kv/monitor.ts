@@ -5,7 +5,7 @@
 import type { KvMonitorEvent } from '../../../../shared/bridge/procedures/kv/live';
 import { parseMonitorLine } from '../../../../shared/kv/monitor';
 import type { CallHandler, StreamHandler, StreamSink } from '../../bridge/router';
-import type { ProfilesService } from '../../profiles/profiles-service';
+import type { HandlerDeps } from '../handler-deps';
 import type { FileSaver } from '../../saving/file-saver';
 import { KvClient } from './client';
 import { ownTraffic } from './own-traffic';
@@ -32,7 +32,7 @@ export function monitorEvent(data: string, isOwn: (command: string) => boolean):
   };
 }
 
-export function monitorHandlers({ profiles, saver }: { profiles: ProfilesService; saver: FileSaver }): {
+export function monitorHandlers({ profiles, saver }: HandlerDeps & { saver: FileSaver }): {
   'kv.monitor': StreamHandler<'kv.monitor'>;
   'kv.monitor.export': CallHandler<'kv.monitor.export'>;
 } {

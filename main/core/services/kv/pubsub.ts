@@ -4,7 +4,7 @@
 // fails as a whole only when every one is refused). Publish is an ordinary command.
 import type { KvPubSubEvent } from '../../../../shared/bridge/procedures/kv/live';
 import type { CallHandler, StreamHandler, StreamSink } from '../../bridge/router';
-import type { ProfilesService } from '../../profiles/profiles-service';
+import type { HandlerDeps } from '../handler-deps';
 import { KvClient } from './client';
 import { runEventStream } from './sse-stream';
 
@@ -51,7 +51,7 @@ export function pubSubEvent(
   return undefined;
 }
 
-export function pubsubHandlers({ profiles }: { profiles: ProfilesService }): {
+export function pubsubHandlers({ profiles }: HandlerDeps): {
   'kv.subscribe': StreamHandler<'kv.subscribe'>;
   'kv.publish': CallHandler<'kv.publish'>;
 } {

@@ -1,5 +1,6 @@
-// Every handler of the message service (`messages.*`), one module per feature, all over one client
-// (client.ts). console-core.ts spreads this into its handler table.
+// Every handler of the message service (`messages.*`), composed here and nowhere else: one module per
+// feature, all over one client (client.ts). console-core.ts spreads this into its handler table, as it does
+// workflows/index.ts and kv/index.ts.
 import type { JobRunner } from '../../jobs/runner';
 import type { ProfilesService } from '../../profiles/profiles-service';
 import type { Clipboard } from '../../clipboard/clipboard';

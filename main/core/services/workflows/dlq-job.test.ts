@@ -14,7 +14,8 @@ import { messageEndpoint } from '../messages/client';
 import { type RealStack, startDestination, startRealStack } from '../test-stack/real-stack';
 import { routerWith } from '../test-stack/router';
 import { WorkflowClient } from './client';
-import { scanDlq, workflowHandlers } from './handlers';
+import { scanDlq } from './dlq-triage';
+import { workflowHandlers } from './index';
 
 const RUNS = JOB_CHUNK + 10;
 

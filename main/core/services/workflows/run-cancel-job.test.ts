@@ -9,7 +9,7 @@ import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
 import { profileFor, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
-import { workflowHandlers } from './handlers';
+import { workflowHandlers } from './index';
 
 describe('cancelling workflow runs as a job', () => {
   const env = useStackBehindProxy();

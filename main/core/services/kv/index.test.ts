@@ -13,19 +13,25 @@ import type {
 import { procedures } from '../../../../shared/bridge/procedures';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
-import { kvHandlers } from './handlers';
+import { kvHandlers } from './index';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
 import { routerWith } from '../test-stack/router';
 import { kvProfile, useKvStack } from './kv-test-stack';
 import { KvHistoryStore } from './history-store';
+import { exportsFolderSaver } from '../../saving/exports-folder';
 
 const env = useKvStack();
 const dataDir = useSuiteTempDir('kv-handlers-');
 
 let profile: ResolvedProfile;
 const jobs = testJobRunner(join(dataDir, 'jobs'));
-const handlers = kvHandlers({ profiles: { resolve: () => profile }, dataDir, jobs });
+const handlers = kvHandlers({
+  profiles: { resolve: () => profile },
+  dataDir,
+  jobs,
+  saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [] }),
+});
 const use = (options: Parameters<typeof kvProfile>[1] = {}) => {
   profile = kvProfile(env.kv, options);
 };
