@@ -47,7 +47,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   const navigate = useNav((state) => state.navigate);
   const applied = useDlqUi((state) => state.applied);
   const { filters, error: filterError } = useMemo(() => toDlqFilters(applied), [applied]);
-  const [bulk, setBulk] = useState<MessageDlqJobRequest | null>(null);
+  const [job, setJob] = useState<MessageDlqJobRequest | null>(null);
 
   const list = usePagedBridgeQuery('messages.dlq.list', { profileId: profile.id, filters }, 'messages', {
     enabled: !filterError,
@@ -66,14 +66,14 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
     refresh();
   };
   const askSelected = (action: MessageDlqJobRequest['action']) =>
-    setBulk({
+    setJob({
       action,
       target: { ids: selection.ids },
       description: `the ${plural(selection.count, 'selected entry', 'selected entries')}`,
     });
   // Every entry matching the filters, also ones not loaded here; without a filter, explicitly everything.
   const askMatching = (action: MessageDlqJobRequest['action']) =>
-    setBulk({
+    setJob({
       action,
       target: hasAnyFilter(filters) ? { filters } : { all: true },
       description: hasAnyFilter(filters)
@@ -158,7 +158,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
               loaded={selected}
               onClose={() => navigate('dlq')}
               onRetry={(entry) =>
-                setBulk({
+                setJob({
                   action: 'retry',
                   target: { ids: [entry.dlqId] },
                   description: `entry ${entry.dlqId}`,
@@ -220,15 +220,15 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
           ) : null}
         </ListBody>
       </ListWithDetail>
-      {bulk ? (
+      {job ? (
         <MessageDlqJobDialog
           profile={profile}
-          request={bulk}
-          onClose={() => setBulk(null)}
+          request={job}
+          onClose={() => setJob(null)}
           onEnded={() => {
             // The open entry may be gone now (retried entries leave the DLQ): close its panel rather than
             // show "not found"; the dialog's summary says what became of it.
-            if (dlqId && actsOn(bulk, dlqId)) navigate('dlq');
+            if (dlqId && actsOn(job, dlqId)) navigate('dlq');
             afterChange();
           }}
         />

@@ -126,7 +126,7 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
   };
   // Many at once: the selected rows, or (with none selected) every schedule the search and filter match.
   const filtered = search.trim() !== '' || state !== 'all';
-  const bulkTarget =
+  const jobTarget =
     selection.count > 0
       ? { target: { ids: selection.ids }, description: `the ${plural(selection.count, 'selected schedule')}` }
       : filtered
@@ -140,7 +140,7 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
             description: `schedules matching ${[search.trim() && `“${search.trim()}”`, state !== 'all' && STATE_FILTER_LABELS[state].toLowerCase()].filter(Boolean).join(', ')}`,
           }
         : undefined;
-  const startJob = (action: ScheduleJobRequest['action']) => bulkTarget && setJob({ action, ...bulkTarget });
+  const startJob = (action: ScheduleJobRequest['action']) => jobTarget && setJob({ action, ...jobTarget });
   const openLogs = (scheduleId: string) => {
     showLogs({ scheduleId });
     navigate('messages', 'logs');
@@ -175,16 +175,16 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
         </div>
         <div className="row row-wrap schedule-bulk" aria-label="Act on many">
           <span className="muted">
-            {bulkTarget
-              ? `Acts on ${bulkTarget.description}:`
+            {jobTarget
+              ? `Acts on ${jobTarget.description}:`
               : 'Select schedules, or search or filter, to act on many:'}
           </span>
           <RowActions
             profile={profile}
-            available={bulkTarget !== undefined}
+            available={jobTarget !== undefined}
             title={
-              bulkTarget
-                ? `Acts on ${bulkTarget.description}`
+              jobTarget
+                ? `Acts on ${jobTarget.description}`
                 : 'Select schedules, or search or filter to act on every one shown'
             }
             actions={[
