@@ -57,6 +57,9 @@ const QUICK: Options = {
   thinkMs: 250,
 };
 
+/** Step throughput at least this many times the message service's rate in the same run. */
+const STEP_RATE_BUDGET = 1.0;
+
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 const perSecond = (value: number, unit: string): string =>
   `${Math.round(value).toLocaleString('en-US')} ${unit}/s`;
@@ -736,8 +739,9 @@ export async function run(args: string[]): Promise<void> {
           `step throughput (${options.runs} runs × ${options.steps} steps)`,
           perSecond(workflow.perSecond, 'steps'),
           perSecond(baseline.perSecond, 'msg'),
-          `${ratio.toFixed(2)} (≥ 0.80)`,
-          ratio >= 0.8 ? 'ok' : 'MISS',
+          // Issue 26 raised this budget from 0.8: a step should cost no more than the message it rides on.
+          `${ratio.toFixed(2)} (≥ ${STEP_RATE_BUDGET.toFixed(2)})`,
+          ratio >= STEP_RATE_BUDGET ? 'ok' : 'MISS',
         ],
         [
           `step overhead p50 (${options.overheadRuns} runs, stack time)`,

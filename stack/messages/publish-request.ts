@@ -135,7 +135,11 @@ export function parseDestination(raw: string): Destination {
   return { kind: 'group', name: text };
 }
 
+/** The last URL checkUrl accepted: publishes to one destination repeat it, and its `URL` parse showed in the profile. */
+let lastValidUrl: string | undefined;
+
 export function checkUrl(text: string, what: string): string {
+  if (text === lastValidUrl) return text;
   if (Buffer.byteLength(text) > MAX_HEADER_BYTES) {
     throw new PublishError(
       400,
@@ -152,6 +156,7 @@ export function checkUrl(text: string, what: string): string {
     throw new PublishError(400, `invalid ${what} url: endpoint has invalid scheme, add http:// or https://`);
   }
   if (url.hostname === '') throw new PublishError(400, `invalid ${what} url: '${text}' has no host`);
+  lastValidUrl = text;
   return text;
 }
 

@@ -81,6 +81,9 @@ export interface Writer<O extends OpRegistry> {
  */
 export const GROUPS_PER_TURN = 64;
 
+/** A transaction of this many groups or more means the writer is saturated (see busyIntervalMs). */
+const BUSY_GROUPS = 8;
+
 interface Group {
   calls: [string, ...unknown[]][];
   resolve?: (results: unknown[]) => void;
@@ -135,6 +138,16 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
    * leaves at the next turn of the event loop.
    */
   protected minIntervalMs = 0;
+  /**
+   * The minimum time between transactions once the last one took BUSY_GROUPS groups or more: the stack is
+   * saturated (a publish burst), and each commit's fixed cost — BEGIN/COMMIT and the WAL pages that every
+   * transaction rewrites (the tail pages of the messages and events tables and their indexes) — is then
+   * shared by more messages. Measured in `bench messages`' throughput run (issue 26): 2 → 6 ms cut the WAL
+   * bytes and the server CPU per message and raised throughput; a steady 1,000 msg/s (about 4 groups a
+   * transaction) stays on `minIntervalMs` and keeps its latency.
+   */
+  protected busyIntervalMs = 0;
+  private lastGroups = 0;
 
   constructor(protected readonly onBackgroundError: (error: Error) => void) {}
 
@@ -162,7 +175,8 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
       this.scheduled = undefined;
       this.flushQueue();
     };
-    const wait = this.lastFlush + this.minIntervalMs - performance.now();
+    const interval = this.lastGroups >= BUSY_GROUPS ? this.busyIntervalMs : this.minIntervalMs;
+    const wait = this.lastFlush + interval - performance.now();
     if (wait > 0) {
       const timer = setTimeout(run, wait);
       this.scheduled = { cancel: () => clearTimeout(timer) };
@@ -180,7 +194,10 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
     }
     const groups = this.queue.length > limit ? this.queue.splice(0, limit) : this.queue;
     if (groups === this.queue) this.queue = [];
-    if (groups.length > 0) this.lastFlush = performance.now();
+    if (groups.length > 0) {
+      this.lastFlush = performance.now();
+      this.lastGroups = groups.length;
+    }
     return groups;
   }
 
@@ -216,6 +233,7 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
     super(onBackgroundError);
     this.store = new StackStore(db);
     this.minIntervalMs = 2;
+    this.busyIntervalMs = 6;
   }
 
   /**
