@@ -1,23 +1,19 @@
 // The Workflows screens (run list, run detail, a run's messages in the logs, compare, DLQ triage, the bulk job dialog, the job journal)
 // in both themes, with real runs from a serve() app on the local stack: no console errors, one screenshot
 // each — to test-results/screenshots, or to docs/screenshots with SCREENSHOTS=1.
-import { expect, go, test } from './fixtures';
-import { localStack } from './support/local-stack';
-import { saveScreenshot, themedPage } from './support/screenshots';
+import { expect, go } from './fixtures';
+import { themedConsoleTest } from './support/screenshots';
 import { startWorkflowApp } from './support/workflow-app';
 
-for (const theme of ['light', 'dark'] as const) {
-  test(`workflow screens render cleanly in the ${theme} theme`, async ({ browser, consoleHost }) => {
-    test.setTimeout(180_000);
-    const { page, errors } = await themedPage(browser, theme, { width: 1440, height: 900 });
-    await page.goto(consoleHost.url);
-    const { api } = await localStack(page);
+themedConsoleTest(
+  'workflow screens render cleanly',
+  { timeout: 180_000, viewport: { width: 1440, height: 900 } },
+  async ({ page, errors, api, shoot: save }) => {
     const wf = await startWorkflowApp(api.url);
     try {
       const shoot = async (name: string, check: () => Promise<void>) => {
         await check();
-        await page.mouse.move(0, 0);
-        await saveScreenshot(page, name, theme);
+        await save(name);
       };
       const { workflowRunId: order } = await wf.client.trigger({
         url: `${wf.url}/order`,
@@ -91,7 +87,6 @@ for (const theme of ['light', 'dark'] as const) {
       expect(errors).toEqual([]);
     } finally {
       await wf.close();
-      await page.close();
     }
-  });
-}
+  },
+);
