@@ -3,16 +3,9 @@
 // docs/screenshots with SCREENSHOTS=1.
 import { expect, go, test, waitForStack } from './fixtures';
 import { saveScreenshot, themedPage } from './support/screenshots';
+import { withoutClipboard } from './support/secrets';
 
-const saved = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
-test.beforeAll(async () => {
-  // The host each test starts inherits this: no graphical session, so no clipboard.
-  delete process.env.DISPLAY;
-  delete process.env.WAYLAND_DISPLAY;
-});
-test.afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
-});
+withoutClipboard();
 
 for (const theme of ['light', 'dark'] as const) {
   test(`secrets written to a file render cleanly in the ${theme} theme`, async ({

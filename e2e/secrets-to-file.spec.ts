@@ -9,18 +9,10 @@ import { parseEnv } from 'node:util';
 import { Client, Receiver } from '@upstash/qstash';
 import { Redis } from '@upstash/redis';
 import { expect, goOnceStackRuns, openWebhookIntake, test } from './fixtures';
-import { expectSecretKeptFromPage } from './support/secrets';
+import { expectSecretKeptFromPage, withoutClipboard } from './support/secrets';
 import { DEV_TOKEN } from './support/stack-api';
 
-const saved = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
-test.beforeAll(async () => {
-  // The host each test starts inherits this: no graphical session, so no clipboard.
-  delete process.env.DISPLAY;
-  delete process.env.WAYLAND_DISPLAY;
-});
-test.afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
-});
+withoutClipboard();
 
 const RENDERER_DIR = join(process.cwd(), 'out', 'renderer');
 
