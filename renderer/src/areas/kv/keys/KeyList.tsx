@@ -4,7 +4,7 @@
 import { type ButtonHTMLAttributes, memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { TreeRow } from '../../../../../shared/kv/key-tree';
 import { ChevronDownIcon } from '../../../ui/icons';
-import { useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
+import { useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { formatTtl } from './format-ttl';
 import { type TimedKeyMeta, ttlLeft } from './ttl-countdown';
 import type { ScanState } from './use-key-scan';
@@ -73,40 +73,39 @@ export function KeyList({
   }, [first, last, count, rowAt, onVisibleKeys]);
 
   return (
-    <div
-      ref={scrollRef}
+    <VirtualList
+      scrollRef={scrollRef}
+      rows={list}
       className="kv-key-list"
       role="tree"
-      aria-label="Keys"
-      data-testid="key-list"
-      data-rows={count}
+      label="Keys"
+      testId="key-list"
+      count={count}
     >
-      <VirtualRows rows={list}>
-        {(index) => {
-          const row = rowAt(index);
-          return row.kind === 'folder' ? (
-            <FolderRow
-              path={row.folder.path}
-              name={row.folder.name}
-              count={row.folder.count}
-              depth={row.depth}
-              open={expanded.has(row.folder.path)}
-              onToggle={onToggle}
-            />
-          ) : (
-            <KeyRow
-              keyName={row.key}
-              label={row.name}
-              depth={row.depth}
-              type={scan.types.get(row.key) ?? meta.get(row.key)?.type}
-              ttlMs={ttlOf(meta.get(row.key), now)}
-              selected={row.key === selected}
-              onSelect={onSelect}
-            />
-          );
-        }}
-      </VirtualRows>
-    </div>
+      {(index) => {
+        const row = rowAt(index);
+        return row.kind === 'folder' ? (
+          <FolderRow
+            path={row.folder.path}
+            name={row.folder.name}
+            count={row.folder.count}
+            depth={row.depth}
+            open={expanded.has(row.folder.path)}
+            onToggle={onToggle}
+          />
+        ) : (
+          <KeyRow
+            keyName={row.key}
+            label={row.name}
+            depth={row.depth}
+            type={scan.types.get(row.key) ?? meta.get(row.key)?.type}
+            ttlMs={ttlOf(meta.get(row.key), now)}
+            selected={row.key === selected}
+            onSelect={onSelect}
+          />
+        );
+      }}
+    </VirtualList>
   );
 }
 
