@@ -8,7 +8,7 @@ import { newRuns } from '../runs/RunsTab';
 import { bodyProblem, triggerSettings } from './RunDetail';
 import { layoutRun } from './step-layout';
 import { StepPanel } from './StepPanel';
-import { run, step, T0 } from './test-runs';
+import { activeRun, run, step, T0 } from './test-runs';
 import { reasonTone } from './WhyNotDone';
 
 const trim = { loadingFull: false, onLoadFull: () => undefined };
@@ -78,28 +78,16 @@ describe('the run list on return (defect 6)', () => {
 // The body views render the code viewer: slow on a loaded machine, so these get room (no timing asserted).
 describe('the step panel', { timeout: 30_000 }, () => {
   it('shows a pending wait’s event id, since when and its timeout (defect 1)', () => {
-    const waiting = run({
-      workflowState: 'RUN_STARTED',
-      workflowRunCompletedAt: undefined,
-      steps: [
-        { type: 'sequential', steps: [step({ stepName: 'init', stepType: 'Initial' })] },
-        {
-          type: 'next',
-          steps: [
-            {
-              messageId: '',
-              stepName: 'approval',
-              stepType: 'Wait',
-              state: 'STEP_PROGRESS',
-              retries: 1,
-              createdAt: T0 + 1_000,
-              waitEventId: 'approve-90',
-              waitTimeoutDuration: '1h',
-              waitTimeoutDeadline: T0 + 3_601_000,
-            },
-          ],
-        },
-      ],
+    const waiting = activeRun({
+      messageId: '',
+      stepName: 'approval',
+      stepType: 'Wait',
+      state: 'STEP_PROGRESS',
+      retries: 1,
+      createdAt: T0 + 1_000,
+      waitEventId: 'approve-90',
+      waitTimeoutDuration: '1h',
+      waitTimeoutDeadline: T0 + 3_601_000,
     });
     const row = layoutRun(waiting, T0 + 5_000).rows.find((candidate) => candidate.label === 'approval')!;
     render(

@@ -1,5 +1,5 @@
 // Run logs for the Workflows area's unit tests.
-import type { StepLog, WorkflowRunLog } from '../../../../../shared/workflows/types';
+import type { NextStepLog, StepLog, WorkflowRunLog } from '../../../../../shared/workflows/types';
 
 export const T0 = 1_700_000_000_000;
 
@@ -48,4 +48,16 @@ export function run(over: Partial<WorkflowRunLog> = {}): WorkflowRunLog {
     ],
     ...over,
   };
+}
+
+/** A run still going: its Initial step done, `next` the step being delivered, retried or waiting. */
+export function activeRun(next: NextStepLog): WorkflowRunLog {
+  return run({
+    workflowState: 'RUN_STARTED',
+    workflowRunCompletedAt: undefined,
+    steps: [
+      { type: 'sequential', steps: [step({ stepName: 'init', stepType: 'Initial' })] },
+      { type: 'next', steps: [next] },
+    ],
+  });
 }
