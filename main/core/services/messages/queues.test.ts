@@ -1,29 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Queue } from '../../../../shared/messages/types';
-import {
-  eventually,
-  profileFor,
-  type RealStack,
-  startDestination,
-  startRealStack,
-} from '../test-stack/real-stack';
+import { eventually, profileFor, useStackWithDestination } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { queueHandlers } from './queues';
 
 describe('queue handlers against the local stack', () => {
-  let stack: RealStack;
-  let sink: Awaited<ReturnType<typeof startDestination>>;
-  beforeAll(async () => {
-    stack = await startRealStack();
-    sink = await startDestination();
-  });
-  afterAll(async () => {
-    await sink.close();
-    await stack.stop();
-  });
+  const env = useStackWithDestination();
 
   const router = () =>
-    routerWith(queueHandlers({ profiles: { resolve: () => profileFor(stack.url, stack.token) } }));
+    routerWith(queueHandlers({ profiles: { resolve: () => profileFor(env.stack.url, env.stack.token) } }));
   const call = async <T>(name: string, input: object) =>
     valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
 
@@ -39,18 +24,18 @@ describe('queue handlers against the local stack', () => {
     );
 
     for (let i = 0; i < 3; i += 1) {
-      await fetch(`${stack.url}/v2/enqueue/emails/${sink.url}/q`, {
+      await fetch(`${env.stack.url}/v2/enqueue/emails/${env.sink.url}/q`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${stack.token}` },
+        headers: { authorization: `Bearer ${env.stack.token}` },
         body: `m${i}`,
       });
     }
     const [paused] = await call<Queue[]>('messages.queues.list', {});
     expect(paused).toMatchObject({ name: 'emails', paused: true, lag: 3 });
-    expect(sink.received).toHaveLength(0);
+    expect(env.sink.received).toHaveLength(0);
 
     await call('messages.queues.setPaused', { name: 'emails', paused: false });
-    await eventually(async () => (sink.received.length === 3 ? true : undefined));
+    await eventually(async () => (env.sink.received.length === 3 ? true : undefined));
     const updated = await call<Queue>('messages.queues.upsert', {
       name: 'emails',
       parallelism: 5,

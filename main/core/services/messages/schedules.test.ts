@@ -1,39 +1,21 @@
-import { Client } from '@upstash/qstash';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emptyComposer } from '../../../../shared/composer/model';
 import { emptyScheduleForm } from '../../../../shared/messages/schedule-form';
 import type { Schedule } from '../../../../shared/messages/schedules';
-import {
-  eventually,
-  profileFor,
-  type RealStack,
-  startDestination,
-  startRealStack,
-} from '../test-stack/real-stack';
+import { eventually, profileFor, useStackWithDestination } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
 import { scheduleHandlers } from './schedules';
 
 describe('schedule handlers against the local stack', () => {
-  let stack: RealStack;
-  let sink: Awaited<ReturnType<typeof startDestination>>;
-  let sdk: Client;
+  const env = useStackWithDestination();
   const jobs = testJobRunner(useSuiteTempDir());
-  beforeAll(async () => {
-    stack = await startRealStack();
-    sink = await startDestination();
-    sdk = new Client({ baseUrl: stack.url, token: stack.token, retry: false, enableTelemetry: false });
-  });
-  afterAll(async () => {
-    await sink.close();
-    await stack.stop();
-  });
 
   const router = (readOnly = new Set<string>()) =>
     routerWith(
       scheduleHandlers({
-        profiles: { resolve: (id: string) => profileFor(stack.url, stack.token, id) },
+        profiles: { resolve: (id: string) => profileFor(env.stack.url, env.stack.token, id) },
         jobs,
       }),
       readOnly,
@@ -42,8 +24,8 @@ describe('schedule handlers against the local stack', () => {
     valueOf<T>(await router().call(name, { profileId, ...input }));
 
   it('lists a schedule the SDK made, and the SDK sees a pause made here', async () => {
-    const { scheduleId } = await sdk.schedules.create({
-      destination: `${sink.url}/sdk`,
+    const { scheduleId } = await env.sdk.schedules.create({
+      destination: `${env.sink.url}/sdk`,
       cron: 'CRON_TZ=Europe/Berlin 17 3 * * *',
       body: 'from the sdk',
     });
@@ -55,11 +37,11 @@ describe('schedule handlers against the local stack', () => {
     });
     const paused = await call<Schedule>('messages.schedules.setPaused', { scheduleId, paused: true });
     expect(paused.isPaused).toBe(true);
-    expect((await sdk.schedules.get(scheduleId)).isPaused).toBe(true);
+    expect((await env.sdk.schedules.get(scheduleId)).isPaused).toBe(true);
     await call('messages.schedules.setPaused', { scheduleId, paused: false });
-    expect((await sdk.schedules.get(scheduleId)).isPaused).toBe(false);
+    expect((await env.sdk.schedules.get(scheduleId)).isPaused).toBe(false);
     expect(await call('messages.schedules.delete', { scheduleId })).toEqual({ deleted: scheduleId });
-    await expect(sdk.schedules.get(scheduleId)).rejects.toThrow('not found');
+    await expect(env.sdk.schedules.get(scheduleId)).rejects.toThrow('not found');
   });
 
   it('saves the editor’s form (create, then update in place) and refuses a bad one field by field', async () => {
@@ -67,7 +49,7 @@ describe('schedule handlers against the local stack', () => {
       scheduleId: 'nightly-report',
       cron: '0 4 * * *',
       timezone: 'America/New_York',
-      message: emptyComposer({ url: `${sink.url}/report`, retries: '1', labels: 'reports' }),
+      message: emptyComposer({ url: `${env.sink.url}/report`, retries: '1', labels: 'reports' }),
     });
     const created = await call<Schedule>('messages.schedules.save', { form });
     expect(created).toMatchObject({
@@ -97,8 +79,8 @@ describe('schedule handlers against the local stack', () => {
   });
 
   it('triggers now: through the local stack’s trigger on the Local profile, as a publish elsewhere', async () => {
-    const { scheduleId } = await sdk.schedules.create({
-      destination: `${sink.url}/now`,
+    const { scheduleId } = await env.sdk.schedules.create({
+      destination: `${env.sink.url}/now`,
       cron: '0 0 1 1 *',
       body: 'now',
       retries: 0,
@@ -114,13 +96,13 @@ describe('schedule handlers against the local stack', () => {
     });
     expect(viaPublish.via).toBe('publish');
     const arrived = await eventually(async () => {
-      const now = sink.received.filter((r) => r.url === '/now');
+      const now = env.sink.received.filter((r) => r.url === '/now');
       return now.length === 2 ? now : undefined;
     });
     const tagged = arrived.map((r) => r.headers['upstash-schedule-id']);
     expect(tagged.sort()).toEqual([scheduleId, undefined].sort());
     expect(arrived.every((r) => r.body === 'now')).toBe(true);
-    expect((await sdk.schedules.get(scheduleId)).lastScheduleStates).toHaveProperty(
+    expect((await env.sdk.schedules.get(scheduleId)).lastScheduleStates).toHaveProperty(
       local.messageIds[0] as string,
     );
   });
@@ -128,9 +110,9 @@ describe('schedule handlers against the local stack', () => {
   it('pauses, resumes and deletes many as a job: the selected ones, or the ones a filter matches', async () => {
     const ids: string[] = [];
     for (const [i, cron] of ['0 1 * * *', '0 2 * * *', '0 3 * * *', '*/5 * * * *'].entries()) {
-      const { scheduleId } = await sdk.schedules.create({
+      const { scheduleId } = await env.sdk.schedules.create({
         scheduleId: `many-${i}`,
-        destination: `${sink.url}/many`,
+        destination: `${env.sink.url}/many`,
         cron,
         label: i < 3 ? 'nightly' : 'often',
       });
@@ -143,7 +125,7 @@ describe('schedule handlers against the local stack', () => {
     });
     expect(paused.found).toBe(3);
     expect(paused.summary).toMatchObject({ succeeded: 3, failed: 0 });
-    const states = await Promise.all(ids.map(async (id) => (await sdk.schedules.get(id)).isPaused));
+    const states = await Promise.all(ids.map(async (id) => (await env.sdk.schedules.get(id)).isPaused));
     expect(states).toEqual([true, true, true, false]);
 
     const resumed = await runJob(router(), 'messages.schedules.job', {
@@ -152,9 +134,9 @@ describe('schedule handlers against the local stack', () => {
       target: { filters: { state: 'paused' } },
     });
     expect(resumed.summary).toMatchObject({ succeeded: 3 });
-    expect((await sdk.schedules.get('many-0')).isPaused).toBe(false);
+    expect((await env.sdk.schedules.get('many-0')).isPaused).toBe(false);
 
-    await sdk.schedules.delete('many-1');
+    await env.sdk.schedules.delete('many-1');
     const deleted = await runJob(router(), 'messages.schedules.job', {
       profileId: 'p',
       action: 'delete',
@@ -162,7 +144,7 @@ describe('schedule handlers against the local stack', () => {
     });
     expect(deleted.summary).toMatchObject({ succeeded: 2, skipped: 1, failed: 0 });
     expect(
-      (await sdk.schedules.list()).map((s) => s.scheduleId).filter((id) => id.startsWith('many-')),
+      (await env.sdk.schedules.list()).map((s) => s.scheduleId).filter((id) => id.startsWith('many-')),
     ).toEqual(['many-2']);
     await expect(
       runJob(router(), 'messages.schedules.job', {

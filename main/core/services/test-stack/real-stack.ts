@@ -13,6 +13,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@upstash/qstash';
 import { afterAll, beforeAll } from 'vitest';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 
@@ -174,6 +175,37 @@ export function useStackBehindProxy(): StackBehindProxy {
   });
   return env;
 }
+
+/** A real stack, a destination for its messages and an SDK client of it, shared by the tests of one scope. */
+export interface StackWithDestination {
+  stack: RealStack;
+  sink: Destination;
+  /** `@upstash/qstash` against the stack, without retries. */
+  sdk: Client;
+}
+
+/** Starts a stack and a destination before the tests of the enclosing scope and stops both after them. */
+export function useStackWithDestination(): StackWithDestination {
+  // All three are set before the first test runs.
+  const env = {} as StackWithDestination;
+  beforeAll(async () => {
+    env.stack = await startRealStack();
+    env.sink = await startDestination();
+    env.sdk = new Client({
+      baseUrl: env.stack.url,
+      token: env.stack.token,
+      retry: false,
+      enableTelemetry: false,
+    });
+  });
+  afterAll(async () => {
+    await env.sink.close();
+    await env.stack.stop();
+  });
+  return env;
+}
+
+export type Destination = Awaited<ReturnType<typeof startDestination>>;
 
 /** A destination that answers `status(path, count)` and records what arrives. */
 export function startDestination(
