@@ -83,22 +83,17 @@ export default function JobsArea() {
         subtitle="Bulk work of every service: what ran, how far it got — resume what was cut short"
         actions={
           <>
-            <Button
-              size="sm"
-              icon={<DownloadIcon />}
-              disabled={count === 0}
-              onClick={() => void exportAs('json')}
-            >
-              Export JSON
-            </Button>
-            <Button
-              size="sm"
-              icon={<DownloadIcon />}
-              disabled={count === 0}
-              onClick={() => void exportAs('csv')}
-            >
-              Export CSV
-            </Button>
+            {(['json', 'csv'] as const).map((format) => (
+              <Button
+                key={format}
+                size="sm"
+                icon={<DownloadIcon />}
+                disabled={count === 0}
+                onClick={() => void exportAs(format)}
+              >
+                Export {format.toUpperCase()}
+              </Button>
+            ))}
             <Button size="sm" disabled={count === 0} busy={clear.isPending} onClick={() => void askClear()}>
               Clear finished…
             </Button>
