@@ -147,7 +147,7 @@ export function workflowTimeSource(workflows: WorkflowService): TimeSourceFactor
           return first;
         }
         const waiter = waiters.get(first);
-        if (waiter) await runtime().expireWaiter(waiter);
+        if (waiter) await runtime().waiters.expire(waiter);
         return first;
       },
     };

@@ -1,27 +1,29 @@
-// The workflow DLQ (failed runs): list, get, delete, restart (a new run from the start), resume (the same run
-// from its failed step), failure-callback retry; and bulk cancel of active runs. Bulk forms take ids or
+// The workflow DLQ's endpoints (failed runs): list, get, delete, restart (a new run from the start), resume (the
+// same run from its failed step), failure-callback retry; and bulk cancel of active runs. The actions themselves
+// are the runtime's (dlq-actions.ts); these routes select the runs and answer. Bulk forms take ids or
 // filters with cursor/count batching — with neither, every entry (or run), as at the real service; a parameter
 // the endpoint does not know is refused (400, naming it) so that a typo never widens an action to everything.
 import type { WorkflowDlqMessage } from '../../shared/workflows/types';
-import { HttpError, type Handler, type Reply, type RequestContext, type Router } from '../http/server';
-import { base58, newMessageId } from '../messages/ids';
+import { HttpError, type Handler, type RequestContext, type Router } from '../http/server';
 import { collectHeaders, parseConfig, PublishError, type ConfigPatch } from '../messages/publish-request';
 import type { RunFilters, RunRecord } from '../store/workflow-store';
 import { redacted, redactHeaders } from '../messages/records';
-import { planned, planStep, workflowMeta } from './plan';
+import { workflowMeta } from './plan';
 import { cursor, integer, multi, refuseUnknownBulkParams, runFilters } from './query';
 import { canceledEvent, restartOrigin } from './origin';
-import type { Call, PlannedAppend, WorkflowRuntime } from './runtime';
+import { DlqEntryMissing, overriding, type ConfigOf, type RunRef } from './dlq-actions';
+import type { WorkflowRuntime } from './runtime';
 import { DLQ_ENTRY_GONE } from '../store/dlq';
 
 /**
- * Commits a DLQ action's writes. Each entry is claimed inside them; an entry another request took first is
- * skipped, or — for an action on named entries — fails the whole action with 404, acting on none.
+ * A DLQ action's answer. Each entry is claimed inside the action's transaction; an entry another request took
+ * first is skipped, or — for an action on named entries — fails the whole action with 404, acting on none.
  */
-async function commitClaims<C extends [] | Call[]>(runtime: WorkflowRuntime, calls: C) {
+async function claimed<T>(action: Promise<T>): Promise<T> {
   try {
-    return await runtime.writer.commitAll(calls);
+    return await action;
   } catch (error) {
+    if (error instanceof DlqEntryMissing) throw new HttpError(404, error.message);
     if (error instanceof Error && error.message.includes(DLQ_ENTRY_GONE)) {
       throw new HttpError(
         404,
@@ -120,11 +122,8 @@ function selectDlq(
   return { ...runtime.store.listRuns(filters, cursor(ctx.query), Math.min(count, 1_000_000)), byIds: false };
 }
 
-/** Settings a restart/resume request overrides (Retries, Delay, Retry-Delay, Flow-Control, Label, Failure-Callback). */
-type Overrides = (run: RunRecord) => RunRecord['config'];
-
-/** Reads a restart/resume request's override headers once; applies them to each run's settings. */
-function overrides(runtime: WorkflowRuntime, ctx: RequestContext): Overrides {
+/** Reads a restart/resume request's override headers once; they apply to each run's settings. */
+function overrides(runtime: WorkflowRuntime, ctx: RequestContext): ConfigOf {
   let patch: ConfigPatch;
   try {
     patch = parseConfig(collectHeaders(ctx.req.rawHeaders), runtime.clock.now());
@@ -132,134 +131,7 @@ function overrides(runtime: WorkflowRuntime, ctx: RequestContext): Overrides {
     if (error instanceof PublishError) throw new HttpError(400, error.message);
     throw error;
   }
-  return (run) => {
-    const config = { ...run.config, header: { ...run.config.header } };
-    if (patch.retries !== undefined) config.maxRetries = patch.retries;
-    if (patch.delayMs !== undefined) config.delayMs = patch.delayMs;
-    if (patch.retryDelay !== undefined) config.retryDelay = patch.retryDelay;
-    if (patch.flowControl) config.flowControl = patch.flowControl;
-    if (patch.labels) {
-      config.labels = patch.labels;
-      config.header['Upstash-Label'] = [patch.labels.join(',')];
-    }
-    if (patch.failureCallback !== undefined) config.failureCallback = patch.failureCallback;
-    return config;
-  };
-}
-
-/**
- * New runs from the start of failed ones: one transaction for the whole batch (runs, logs, DLQ removals). A run
- * starts only if its DLQ entry is claimed in that transaction; `named` (entries asked for by id) fails the
- * whole batch when one is gone, otherwise the gone ones are skipped.
- */
-async function restart(
-  runtime: WorkflowRuntime,
-  ctx: RequestContext,
-  runs: RunRecord[],
-  named: boolean,
-): Promise<unknown[]> {
-  const now = runtime.clock.now();
-  const configOf = overrides(runtime, ctx);
-  const initials = runtime.store.firstEntries(runs.map((run) => run.seq));
-  const plans: PlannedAppend[] = [];
-  for (const old of runs) {
-    if (old.dlqId === undefined) continue;
-    const config = configOf(old);
-    const from = { workflowRunId: old.runId, workflowRunCreatedAt: old.createdAt, dlqId: old.dlqId };
-    const run = {
-      runId: `wfr_${base58(21)}`,
-      url: old.url,
-      createdAt: now,
-      callerIp: old.callerIp,
-      config,
-      origin: restartOrigin(ctx, now, from),
-    };
-    const message = planStep(run, { forward: {} }, Buffer.alloc(0), now);
-    plans.push({
-      item: {
-        create: run,
-        claimDlq: { runSeq: old.seq, dlqId: old.dlqId },
-        soft: !named,
-        entry: {
-          messageId: message.row.id,
-          callType: 'step',
-          body: initials.get(old.seq) ?? Buffer.alloc(0),
-        },
-        stepState: 'STEP_PROGRESS',
-      },
-      message,
-    });
-  }
-  if (plans.length === 0) return [];
-  const append = runtime.appendCall(plans, now);
-  const [result] = await commitClaims(runtime, [append.call]);
-  const appended = append.committed(result);
-  return plans.flatMap((plan, index) =>
-    appended[index]
-      ? [{ workflowRunId: plan.item.create?.runId, workflowCreatedAt: plan.item.create?.createdAt }]
-      : [],
-  );
-}
-
-/** The same runs from their failed messages; each only if its DLQ entry is claimed (see restart). */
-async function resume(
-  runtime: WorkflowRuntime,
-  ctx: RequestContext,
-  runs: RunRecord[],
-  named: boolean,
-): Promise<unknown[]> {
-  const now = runtime.clock.now();
-  const configOf = overrides(runtime, ctx);
-  const calls: Call[] = [];
-  const reopened: { run: RunRecord; seq: number; dueAt: number }[] = [];
-  for (const run of runs) {
-    const entry = run.dlqId !== undefined ? runtime.stackStore.dlq.get(run.dlqId) : undefined;
-    if (!entry || run.dlqId === undefined) continue;
-    const config = configOf(run);
-    const spec = { ...entry.message.spec, maxRetries: config.maxRetries };
-    if (config.retryDelay !== undefined) spec.retryDelay = config.retryDelay;
-    if (config.flowControl) spec.flowControl = config.flowControl;
-    if (config.labels) spec.labels = config.labels;
-    const dueAt = now + (config.delayMs ?? 0);
-    spec.notBefore = dueAt;
-    calls.push([
-      'wfResume',
-      run.seq,
-      run.dlqId,
-      entry.message.seq,
-      now,
-      dueAt,
-      config,
-      JSON.stringify(spec),
-      named,
-      { kind: 'resumed', time: now, dlqId: run.dlqId, messageId: entry.message.id },
-    ]);
-    reopened.push({ run, seq: entry.message.seq, dueAt });
-  }
-  if (named && reopened.length < runs.length) {
-    const gone = runs.find((run) => !reopened.some((item) => item.run === run));
-    throw new HttpError(404, `DLQ entry '${gone?.dlqId ?? gone?.runId}' not found`);
-  }
-  const results = await commitClaims(runtime, calls);
-  const out: unknown[] = [];
-  reopened.forEach(({ run, seq }, index) => {
-    if (results[index] !== true) return;
-    const record = runtime.stackStore.messages.get(seq);
-    if (record) {
-      runtime.engine.add([
-        {
-          seq,
-          id: record.id,
-          dueAt: record.dueAt,
-          retried: 0,
-          cancelRequested: false,
-          flowControl: record.spec.flowControl,
-        },
-      ]);
-    }
-    out.push({ workflowRunId: run.runId, workflowCreatedAt: run.createdAt });
-  });
-  return out;
+  return overriding(patch);
 }
 
 export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
@@ -288,16 +160,9 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
     if (!view) throw new HttpError(404, `DLQ entry '${ctx.params.dlqId}' not found`);
     return { status: 200, body: view };
   });
-  const remove = async (runs: RunRecord[]): Promise<number> => {
-    const calls = runs.flatMap((run): Call[] =>
-      run.dlqId === undefined ? [] : [['wfDeleteDlq', run.seq, run.dlqId]],
-    );
-    const results = await runtime.writer.commitAll(calls);
-    return results.filter((result) => result === true).length;
-  };
   router.add('DELETE', '/v2/workflows/dlq/:dlqId', async (ctx) => {
     // Deleted by another request since `one` found it: gone, as for any second delete.
-    if ((await remove([one(ctx)])) === 0)
+    if ((await runtime.dlq.remove([one(ctx)])) === 0)
       throw new HttpError(404, `DLQ entry '${ctx.params.dlqId}' not found`);
     return { status: 200, body: { deleted: 1 } };
   });
@@ -305,23 +170,44 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
     const { runs, next } = selectDlq(runtime, ctx, 'DELETE /v2/workflows/dlq', 100);
     return {
       status: 200,
-      body: { deleted: await remove(runs), cursor: next !== undefined ? String(next) : '' },
+      body: { deleted: await runtime.dlq.remove(runs), cursor: next !== undefined ? String(next) : '' },
     };
   });
+  const actions = {
+    restart: (ctx: RequestContext, runs: RunRecord[], named: boolean) =>
+      runtime.dlq.restart(runs, overrides(runtime, ctx), named, (time, from) =>
+        restartOrigin(ctx, time, from),
+      ),
+    resume: (ctx: RequestContext, runs: RunRecord[], named: boolean) =>
+      runtime.dlq.resume(runs, overrides(runtime, ctx), named),
+  };
   for (const action of ['restart', 'resume'] as const) {
-    const run = action === 'restart' ? restart : resume;
+    const run = (ctx: RequestContext, runs: RunRecord[], named: boolean): Promise<RunRef[]> =>
+      claimed(actions[action](ctx, runs, named));
     router.add('POST', `/v2/workflows/dlq/${action}`, async (ctx) => {
       const { runs, next, byIds } = selectDlq(runtime, ctx, `POST /v2/workflows/dlq/${action}`, undefined);
-      const workflowRuns = await run(runtime, ctx, runs, byIds);
+      const workflowRuns = await run(ctx, runs, byIds);
       return { status: 200, body: { workflowRuns, cursor: next !== undefined ? String(next) : '' } };
     });
     router.add('POST', `/v2/workflows/dlq/${action}/:dlqId`, async (ctx) => {
-      const [result] = await run(runtime, ctx, [one(ctx)], true);
+      const [result] = await run(ctx, [one(ctx)], true);
       if (!result) throw new HttpError(409, `DLQ entry '${ctx.params.dlqId}' could not be ${action}ed`);
-      return { status: 200, body: { workflowRuns: [result], ...(result as object) } };
+      return { status: 200, body: { workflowRuns: [result], ...result } };
     });
   }
-  router.add('POST', '/v2/workflows/dlq/callback/:dlqId', async (ctx) => retryFailure(runtime, one(ctx)));
+  router.add('POST', '/v2/workflows/dlq/callback/:dlqId', async (ctx) => {
+    const run = one(ctx);
+    const sent = await runtime.dlq.retryFailure(run);
+    if (sent === 'none')
+      throw new HttpError(400, `workflow run '${run.runId}' has no failure callback to retry`);
+    if (sent === 'raced') {
+      throw new HttpError(
+        409,
+        `the failure callback of workflow run '${run.runId}' was just sent again by another request`,
+      );
+    }
+    return { status: 200, body: { workflowRunId: run.runId, workflowCreatedAt: run.createdAt } };
+  });
 
   router.add('DELETE', '/v2/workflows/runs', async (ctx) => {
     refuseUnknownBulkParams(ctx.query, 'cancel', 'DELETE /v2/workflows/runs');
@@ -352,30 +238,4 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
     }
     return { status: 200, body: { cancelled } };
   });
-}
-
-/** Sends the failure callback of a failed run again (its previous one failed, or an operator asks). */
-async function retryFailure(runtime: WorkflowRuntime, run: RunRecord): Promise<Reply> {
-  const failure = run.failure;
-  const previous =
-    failure?.messageId !== undefined ? runtime.stackStore.messages.getById(failure.messageId) : undefined;
-  if (!failure || !previous) {
-    throw new HttpError(400, `workflow run '${run.runId}' has no failure callback to retry`);
-  }
-  const now = runtime.clock.now();
-  const message = planned({ ...previous.spec, notBefore: now }, now, previous.body, now);
-  message.row.id = newMessageId();
-  message.record.id = message.row.id;
-  const info = { ...failure, messageId: message.row.id, state: 'CALLBACK_INPROGRESS' as const };
-  const [seq] = await runtime.writer.commitAll([
-    ['wfRetryFailure', run.seq, previous.id, info, message.row, now],
-  ]);
-  if (seq === null) {
-    throw new HttpError(
-      409,
-      `the failure callback of workflow run '${run.runId}' was just sent again by another request`,
-    );
-  }
-  runtime.engine.add([runtime.pendingRow(message, seq, now)]);
-  return { status: 200, body: { workflowRunId: run.runId, workflowCreatedAt: run.createdAt } };
 }

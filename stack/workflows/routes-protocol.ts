@@ -15,8 +15,7 @@ import {
   PublishError,
   type HeaderInput,
 } from '../messages/publish-request';
-import type { RunHistoryEvent } from '../../shared/workflows/types';
-import type { NewWaiter, RunRecord, WaiterKind, WaiterRecord } from '../store/workflow-store';
+import type { RunRecord, WaiterRecord } from '../store/workflow-store';
 import {
   callKey,
   checkRunId,
@@ -31,7 +30,6 @@ import {
 } from './plan';
 import { rawSteps } from './records';
 import type { PlannedAppend, WorkflowRuntime } from './runtime';
-import { historyCall } from './history-writes';
 import { agentOf, canceledEvent, triggerOrigin } from './origin';
 import { RUN_NOT_ACTIVE, type AppendResult } from './write-ops';
 import { type BatchItem, checkBatchItem, prepareBatch } from '../messages/routes-publish';
@@ -395,90 +393,33 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
     const run = runtime.store.activeRun(runId);
     if (!run) throw new HttpError(400, `${RUN_NOT_ACTIVE}: ${runId}`);
     const step = body.step as Record<string, unknown>;
-    const kind: WaiterKind = step.stepType === 'WaitForWebhook' ? 'webhook' : 'wait';
-    const now = runtime.clock.now();
     const requestHeaders: Record<string, string[]> = {};
     for (const [name, values] of headers) if (name.startsWith('upstash-')) requestHeaders[name] = values;
-    const data = {
+    const waiting = await runtime.waiters.wait(run, {
+      eventId,
+      kind: step.stepType === 'WaitForWebhook' ? 'webhook' : 'wait',
+      timeoutMs: parsed.ms,
       url: body.url,
       headers: requestHeaders,
       timeout,
       timeoutUrl: typeof body.timeoutUrl === 'string' ? body.timeoutUrl : undefined,
       timeoutHeaders: (body.timeoutHeaders ?? undefined) as Record<string, string[]> | undefined,
       step,
-    };
-    // The lookback: a run-scoped notification or a webhook call that arrived first satisfies the wait now.
-    const early = runtime.store.lookbackEvent(run.seq, eventId);
-    if (early) {
-      const waiter: WaiterRecord = {
-        ...data,
-        seq: -1,
-        eventId,
-        runSeq: run.seq,
-        kind,
-        createdAt: now,
-        deadline: now,
-      };
-      const append = runtime.waitResult(run, waiter, waitStep(waiter, early));
-      delete append.item.waiterSeq;
-      append.item.consumeEvent = eventId;
-      const { call, committed } = runtime.appendCall([append], now);
-      const started = historyCall(run.seq, {
-        kind: 'waitStarted',
-        time: now,
-        eventId,
-        timeout,
-        deadline: now,
-        ...(typeof step.stepName === 'string' ? { stepName: step.stepName } : {}),
-        ...(kind === 'webhook' ? { webhook: true } : {}),
-      });
-      committed((await runtime.writer.commitAll([call, started]))[0]);
-      return { status: 200, body: {} };
-    }
-    const waiter: NewWaiter = {
-      ...data,
-      eventId,
-      runSeq: run.seq,
-      kind,
-      createdAt: now,
-      deadline: now + parsed.ms,
-    };
-    const started = historyCall(run.seq, {
-      kind: 'waitStarted',
-      time: now,
-      eventId,
-      timeout,
-      deadline: waiter.deadline,
-      ...(typeof step.stepName === 'string' ? { stepName: step.stepName } : {}),
-      ...(kind === 'webhook' ? { webhook: true } : {}),
     });
-    const [seq] = await runtime.writer.commitAll([['wfAddWaiter', waiter], started]);
-    if (seq === null) throw new HttpError(400, `${RUN_NOT_ACTIVE}: ${runId}`);
-    runtime.armWaiter({ ...waiter, seq });
+    if (!waiting) throw new HttpError(400, `${RUN_NOT_ACTIVE}: ${runId}`);
     return { status: 200, body: {} };
   });
 
   const notify = async (ctx: RequestContext, runId: string | undefined): Promise<Reply> => {
     const eventId = ctx.params.eventId as string;
     const data = await ctx.body();
-    let runSeq: number | undefined;
     let run: RunRecord | undefined;
     if (runId !== undefined) {
       run = runtime.store.activeRun(checkRunIdParam(runId));
       if (!run) throw new HttpError(404, `workflow run '${runId}' not found or not active`);
-      runSeq = run.seq;
-    }
-    const waiters = runtime.store.waitersFor(eventId, 'wait', runSeq);
-    const appends: PlannedAppend[] = [];
-    const served: WaiterRecord[] = [];
-    for (const waiter of waiters) {
-      const owner = runtime.store.run(waiter.runSeq);
-      if (!owner || owner.state !== 'RUN_STARTED') continue;
-      appends.push(runtime.waitResult(owner, waiter, waitStep(waiter, data)));
-      served.push(waiter);
     }
     const agent = agentOf(collectHeaders(ctx.req.rawHeaders));
-    const notified = (time: number, kept?: boolean): RunHistoryEvent => ({
+    const served = await runtime.waiters.notify(eventId, data, run, (time, kept) => ({
       kind: 'notified',
       time,
       eventId,
@@ -486,32 +427,14 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       ...(kept ? { kept } : {}),
       ...(agent ? { agent } : {}),
       ...(ctx.remoteAddress ? { callerIp: ctx.remoteAddress } : {}),
-    });
-    // Each served run records the notify (a run whose wait ended meanwhile appends nothing, so records nothing).
-    for (const append of appends) append.item.history = notified(runtime.clock.now());
-    const results = appends.length > 0 ? await runtime.append(appends) : [];
-    const response = served.flatMap((waiter, index) => {
-      const result = results[index];
-      if (!result) return [];
-      const owner = runtime.store.run(waiter.runSeq);
-      return [
-        {
-          waiter: waiterView(waiter),
-          messageId: appends[index]?.item.entry.messageId,
-          workflowRunId: owner?.runId,
-          workflowCreatedAt: owner?.createdAt,
-          error: '',
-        },
-      ];
-    });
-    if (run && response.length === 0) {
-      // Nobody waits yet: keep it for the run's next wait on this event.
-      const now = runtime.clock.now();
-      await runtime.writer.commitAll([
-        ['wfStoreEvent', run.seq, eventId, now, data],
-        historyCall(run.seq, notified(now, true)),
-      ]);
-    }
+    }));
+    const response = served.map(({ waiter, messageId, run: owner }) => ({
+      waiter: waiterView(waiter),
+      messageId,
+      workflowRunId: owner?.runId,
+      workflowCreatedAt: owner?.createdAt,
+      error: '',
+    }));
     return { status: 200, body: response };
   };
   router.add('POST', '/v2/notify/:eventId', (ctx) => notify(ctx, undefined));
@@ -543,40 +466,17 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
         url: ctx.req.url ?? '',
       }),
     );
-    const [waiter] = runtime.store.waitersFor(eventId, 'webhook', run.seq);
-    const now = runtime.clock.now();
-    const called: RunHistoryEvent = {
+    await runtime.waiters.webhook(run, eventId, request, (time, kept) => ({
       kind: 'webhookCalled',
-      time: now,
+      time,
       eventId,
       method: ctx.method,
       ...(ctx.remoteAddress ? { callerIp: ctx.remoteAddress } : {}),
-      ...(waiter ? {} : { kept: true }),
-    };
-    if (waiter) {
-      const append = runtime.waitResult(run, waiter, waitStep(waiter, request));
-      append.item.history = called;
-      await runtime.append([append]);
-    } else {
-      await runtime.writer.commitAll([
-        ['wfStoreEvent', run.seq, eventId, now, request],
-        historyCall(run.seq, called),
-      ]);
-    }
+      ...(kept ? { kept: true } : {}),
+    }));
     return { status: 200, body: { workflowRunId: run.runId, eventId } };
   };
   for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']) {
     router.add(method, '/v2/workflows/hooks/:userId/:runId/:eventId', hook, { open: true });
   }
-}
-
-/** The result step of a satisfied wait: the waited step with the event data as `out` (base64). */
-function waitStep(waiter: WaiterRecord, data: Buffer): Record<string, unknown> {
-  return {
-    ...waiter.step,
-    out: data.toString('base64'),
-    waitEventId: waiter.eventId,
-    timeout: waiter.timeout,
-    waitTimeout: false,
-  };
 }

@@ -3,17 +3,19 @@
 // and the outcome hook that fails runs, calls failure functions and turns call results into callbacks.
 import type { Logger } from 'pino';
 import type { RunHistoryEvent } from '../../shared/workflows/types';
-import type { Clock, Timer } from '../clock';
+import type { Clock } from '../clock';
 import type { OutgoingRequest } from '../messages/delivery';
 import type { AttemptOutcome, Engine, EngineHooks, OutcomeWrites } from '../messages/engine';
 import { planCallback } from '../messages/publish-request';
 import type { MessageRecord, MessageSpec, PendingRow } from '../store/messages';
 import type { StackStore } from '../store/stack-store';
-import type { WorkflowStore, FailureInfo, RunRecord, RunState, WaiterRecord } from '../store/workflow-store';
+import type { WorkflowStore, FailureInfo, RunRecord, RunState } from '../store/workflow-store';
 import { planned, planStep, stepKeyOf, workflowMeta, type PlannedRunMessage } from './plan';
 import { rawSteps } from './records';
 import { errorText } from './search-text';
 import { stepTiming } from './step-timing';
+import { DlqActions } from './dlq-actions';
+import { RunWaiters } from './waiters';
 import type { WriteCall } from '../store/writer';
 import type { StackWriter, StackWrites } from '../writes';
 import type { AppendItem, AppendResult } from './write-ops';
@@ -28,8 +30,11 @@ export interface PlannedAppend {
 export type Call = WriteCall<StackWrites>;
 
 export class WorkflowRuntime {
-  private readonly waitTimers = new Map<number, Timer>();
   private stopped = false;
+  /** Waits, notifies, webhook calls and wait timeouts (waiters.ts). */
+  readonly waiters: RunWaiters = new RunWaiters(this);
+  /** Restart, resume, delete and failure-callback retry of failed runs (dlq-actions.ts). */
+  readonly dlq: DlqActions = new DlqActions(this);
   /** The bench's probe of the stack time per hop (off unless asked for). */
   readonly timing = stepTiming();
 
@@ -72,8 +77,7 @@ export class WorkflowRuntime {
   }
 
   /** Appends in one transaction (all or nothing) and schedules the new messages. */
-  async append(items: PlannedAppend[]): Promise<AppendResult[]> {
-    const now = this.clock.now();
+  async append(items: PlannedAppend[], now = this.clock.now()): Promise<AppendResult[]> {
     const { call, committed } = this.appendCall(items, now);
     const [result] = await this.writer.commitAll([call]);
     return committed(result);
@@ -127,7 +131,7 @@ export class WorkflowRuntime {
       committed: (results) => {
         const pending = results[0] as string[] | null;
         if (pending === null) return;
-        this.cancelWaitTimers(run.seq);
+        this.waiters.cancelTimersOf(run.seq);
         if (pending.length > 0) {
           // A run that succeeded ended inside its last delivery: that attempt is not cancelled by anyone.
           this.engine
@@ -178,73 +182,6 @@ export class WorkflowRuntime {
         ...message,
         record: { ...message.record, spec: withRunSeq(message.record.spec, parent.seq) },
       },
-    };
-  }
-
-  // ------------------------------------------------------------------ waiters
-
-  /** Arms the timeout of a waiter (at start-up for every stored waiter, and for each new one). */
-  armWaiter(waiter: WaiterRecord): void {
-    if (this.stopped) return;
-    this.waitTimers.get(waiter.seq)?.cancel();
-    const timer = this.clock.setTimer(
-      () => {
-        this.waitTimers.delete(waiter.seq);
-        this.timeoutWaiter(waiter).catch((error: unknown) =>
-          this.logger.error({ err: error, eventId: waiter.eventId }, 'wait timeout failed'),
-        );
-      },
-      Math.max(0, waiter.deadline - this.clock.now()),
-    );
-    this.waitTimers.set(waiter.seq, timer);
-  }
-
-  private cancelWaitTimers(runSeq: number): void {
-    // Waiters of an ended run are deleted with it; their timers find nothing to do. Only drop the ones known.
-    for (const [seq, timer] of this.waitTimers) {
-      const waiter = this.store.waiter(seq);
-      if (!waiter || waiter.runSeq === runSeq) {
-        timer.cancel();
-        this.waitTimers.delete(seq);
-      }
-    }
-  }
-
-  /**
-   * "Run now" for a wait (stack/local/): its timeout fires at once, whatever the clock says. The result's append
-   * deletes the waiter in the same transaction, so a notify racing it cannot also end the wait.
-   */
-  async expireWaiter(waiter: WaiterRecord): Promise<void> {
-    this.waitTimers.get(waiter.seq)?.cancel();
-    this.waitTimers.delete(waiter.seq);
-    await this.timeoutWaiter(waiter);
-  }
-
-  private async timeoutWaiter(waiter: WaiterRecord): Promise<void> {
-    const run = this.store.run(waiter.runSeq);
-    if (!run || run.state !== 'RUN_STARTED') return;
-    const step = { ...waiter.step, waitTimeout: true, waitEventId: waiter.eventId, timeout: waiter.timeout };
-    await this.append([this.waitResult(run, waiter, step)]);
-  }
-
-  /** A server-built Wait (or WaitForWebhook) result step for a waiter. */
-  waitResult(run: RunRecord, waiter: WaiterRecord, step: Record<string, unknown>): PlannedAppend {
-    const now = this.clock.now();
-    const message = planStep(run, undefined, Buffer.alloc(0), now, { url: waiter.timeoutUrl ?? waiter.url });
-    return {
-      item: {
-        runSeq: run.seq,
-        soft: true,
-        waiterSeq: waiter.seq,
-        entry: {
-          messageId: message.row.id,
-          callType: 'step',
-          body: Buffer.from(JSON.stringify(step)),
-          stepKey: stepKeyOf(step),
-        },
-        stepState: 'STEP_PROGRESS',
-      },
-      message,
     };
   }
 
@@ -459,14 +396,13 @@ export class WorkflowRuntime {
   // ------------------------------------------------------------------ life cycle
 
   start(): void {
-    for (const waiter of this.store.allWaiters()) this.armWaiter(waiter);
+    this.waiters.start();
   }
 
   stop(): void {
     this.stopped = true;
     this.timing.close();
-    for (const timer of this.waitTimers.values()) timer.cancel();
-    this.waitTimers.clear();
+    this.waiters.stop();
   }
 }
 
