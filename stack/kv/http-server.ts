@@ -98,9 +98,9 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     extra?: Record<string, string>,
   ): void {
     if (res.headersSent || res.destroyed) return;
-    // Why Content-Length: after writeHead without it, node:http frames the body in chunked encoding
-    // (length line, data, CRLF, closing chunk: one writev of five pieces per response). With it, headers
-    // and body leave in one write. Every reply of this kind is whole in memory, so its length is known.
+    // Why Content-Length: after writeHead without it, node:http frames the body in chunked encoding, so
+    // every response carried a length line, a CRLF and a closing `0` chunk as extra pieces of its socket
+    // write. Every reply sent here is whole in memory, so its length is known.
     const h = headers('application/json');
     h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
     res.writeHead(status, extra ? { ...h, ...extra } : h);
@@ -130,29 +130,13 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     sendError(res, 500, `ERR internal error: ${(error as Error).message}`);
   }
 
-  /**
-   * Reads a body up to `budget` bytes; beyond that it stops reading (the connection is then closed).
-   *
-   * Fast path: a small request (every SDK command) arrives in one socket read, and node:http parses its
-   * body in the same call that emitted the request, right after this handler returned. So one microtask
-   * later the request is complete and its body sits in the stream's buffer, where one `read()` takes it —
-   * without the stream's 'data'/'end' events and their ticks, which were the largest part of what
-   * `POST /` costs over the path form (profile in docs/stack-kv.md). Anything else (a body still
-   * arriving) is read as a stream.
-   */
-  async function readBody(req: IncomingMessage, budget: number): Promise<Buffer> {
-    if (Number(req.headers['content-length']) > budget) throw new HttpError(400, REQUEST_SIZE_ERROR);
-    // Lets node:http finish parsing the socket read that carried the headers (see above).
-    await Promise.resolve();
-    if (req.complete && req.readableFlowing === null) {
-      if (req.readableLength > budget) throw new HttpError(400, REQUEST_SIZE_ERROR);
-      return (req.read() as Buffer | null) ?? EMPTY_BODY;
-    }
-    return streamBody(req, budget);
-  }
-
-  function streamBody(req: IncomingMessage, budget: number): Promise<Buffer> {
+  /** Reads a body up to `budget` bytes; beyond that it stops reading (the connection is then closed). */
+  function readBody(req: IncomingMessage, budget: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
+      if (Number(req.headers['content-length']) > budget) {
+        reject(new HttpError(400, REQUEST_SIZE_ERROR));
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       const onData = (chunk: Buffer): void => {
@@ -273,8 +257,6 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     streamStats: () => streams.stats(),
   };
 }
-
-const EMPTY_BODY = Buffer.alloc(0);
 
 /** The last Authorization header and its token: a client sends the same header on every request. */
 let lastAuthorization = '';
