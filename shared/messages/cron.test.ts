@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectRefusals } from '../testing/parse-tables';
-import { nextTick, nextTicks, parseCron, type CronSpec } from './cron';
+import { nextTick, nextTicks, parseCron, storedCronSpec, type CronSpec } from './cron';
 
 function spec(text: string): CronSpec {
   const parsed = parseCron(text);
@@ -29,6 +29,19 @@ describe('parseCron', () => {
       value: { timezone: 'America/New_York', expression: '0 4 * * MON-FRI' },
     });
     expect(parseCron('@daily')).toMatchObject({ ok: true, value: { expression: '@daily' } });
+  });
+
+  it('reads a stored cron (its text) back as the same spec', () => {
+    for (const input of [
+      '*/10  * * * *',
+      'CRON_TZ=Europe/Berlin 17 3 * * *',
+      'TZ=Asia/Tokyo @daily',
+      '@weekly',
+    ]) {
+      const parsed = parseCron(input);
+      if (!parsed.ok) throw new Error(parsed.error);
+      expect(storedCronSpec(parsed.value.text)).toEqual(parsed.value);
+    }
   });
 
   it('refuses what is wrong, naming the problem', () => {

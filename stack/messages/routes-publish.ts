@@ -42,7 +42,8 @@ export function plan(
   destination: Destination,
   headers: HeaderInput,
   body: Buffer,
-  extra: { callerIp?: string; token?: string; queueName?: string },
+  /** `now`: the time the messages are published at (a schedule plans its tick's messages ahead of it). */
+  extra: { callerIp?: string; token?: string; queueName?: string; now?: number },
 ): PlannedMessage[] {
   let group: UrlGroupRecord | undefined;
   if (destination.kind === 'group') {
@@ -50,9 +51,9 @@ export function plan(
     headers = withDefaults(headers, group?.headers);
   }
   return planPublish(destination, group, headers, body, {
-    now: service.clock.now(),
     llm: service.llm,
     ...extra,
+    now: extra.now ?? service.clock.now(),
   });
 }
 

@@ -2,7 +2,7 @@
 // turned into a stored schedule, a stored schedule turned into the messages of one tick (through the same
 // planning as a publish, so every publish header means the same here), and the record the API answers.
 import { canonicalHeaderName, H, HOP_BY_HOP, SERVICE_PREFIX } from '../../shared/headers';
-import { nextTick, parseCron, type CronSpec } from '../../shared/messages/cron';
+import { nextTick, parseCron } from '../../shared/messages/cron';
 import { checkName } from '../../shared/messages/names';
 import { SCHEDULE_ID_PREFIX, type Schedule } from '../../shared/messages/schedules';
 import type { HeaderMap } from '../../shared/messages/types';
@@ -25,13 +25,6 @@ export function newScheduleId(): string {
 
 function first(headers: HeaderInput, name: string): string | undefined {
   return headers.get(name)?.[0]?.trim();
-}
-
-/** The cron of a stored schedule (it was valid when stored, and croner's rules do not change under it). */
-export function storedCron(text: string): CronSpec {
-  const parsed = parseCron(text);
-  if (!parsed.ok) throw new Error(`stored schedule has an invalid cron: ${parsed.error}`);
-  return parsed.value;
 }
 
 // Headers of the create request that configure the schedule itself or the SDK's telemetry, not its messages.
@@ -111,12 +104,20 @@ export function parseScheduleRequest(
   return input;
 }
 
-/** The messages one tick of `schedule` publishes now (one per endpoint for a URL group; due now + Delay). */
-export function planTick(service: ServiceContext, schedule: ScheduleRecord): PlannedMessage[] {
+/**
+ * The messages one tick of `schedule` publishes at `at` (default now): one per endpoint for a URL group, due
+ * at `at` + Delay.
+ */
+export function planTick(
+  service: ServiceContext,
+  schedule: ScheduleRecord,
+  at = service.clock.now(),
+): PlannedMessage[] {
   const headers = headerInput(schedule.headers);
   const planned = plan(service, parseDestination(schedule.destination), headers, schedule.body, {
     callerIp: schedule.callerIp,
     queueName: first(headers, H.queueName),
+    now: at,
   });
   for (const item of planned) item.spec.scheduleId = schedule.id;
   return planned;

@@ -3,11 +3,11 @@
 // `…/{id}/pause|resume` (the vendor's API reference says POST, the SDK sends PATCH: both are accepted).
 // Beyond the vendor: `POST /local/schedules/{id}/trigger` publishes one message from the schedule now.
 import type { ScheduleCreated, ScheduleTriggered } from '../../shared/messages/schedules';
-import { nextTick } from '../../shared/messages/cron';
+import { nextTick, storedCronSpec } from '../../shared/messages/cron';
 import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
 import { scheduleStoreOf } from '../store/schedules';
 import { collectHeaders, destinationQuery, PublishError } from './publish-request';
-import { parseScheduleRequest, scheduleView, storedCron } from './schedule-request';
+import { parseScheduleRequest, scheduleView } from './schedule-request';
 import type { Scheduler } from './schedule-scheduler';
 import type { ScheduleWriter } from './schedule-write-ops';
 import type { ServiceContext } from './service-context';
@@ -51,7 +51,7 @@ export function scheduleRoutes(
     if (!current) throw notFound(id);
     const now = service.clock.now();
     // Resuming waits for the first tick after now: the ticks missed while paused never fire.
-    const next = pause ? null : (nextTick(storedCron(current.cron), now) ?? null);
+    const next = pause ? null : (nextTick(storedCronSpec(current.cron), now) ?? null);
     const updated = await writer.commit('setSchedulePaused', id, next, now);
     if (!updated) throw notFound(id);
     scheduler.apply(updated);

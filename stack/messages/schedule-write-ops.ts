@@ -2,12 +2,16 @@
 // tick's messages are inserted in the same transaction that moves the schedule to its next tick, and only if
 // the schedule still waits for that tick: a crash can never keep one without the other, so no tick fires
 // twice and none is lost (a tick whose transaction did not commit fires after the restart).
-import { nextTick } from '../../shared/messages/cron';
+import { nextTick, storedCronSpec } from '../../shared/messages/cron';
 import type { ScheduleRunState } from '../../shared/messages/schedules';
-import { scheduleStoreOf, type ScheduleInput, type ScheduleRecord } from '../store/schedules';
+import {
+  scheduleStoreOf,
+  type PlannedTick,
+  type ScheduleInput,
+  type ScheduleRecord,
+} from '../store/schedules';
 import type { StackStore } from '../store/stack-store';
 import type { Writer, WriteCall } from '../store/writer';
-import { storedCron } from './schedule-request';
 import { MESSAGE_WRITES, type InsertOutcome, type PreparedMessage } from './write-ops';
 
 /** Inserts a run's messages and records them on the schedule as IN_PROGRESS. */
@@ -36,7 +40,7 @@ export const SCHEDULE_WRITES = {
   upsertSchedule: (store: StackStore, input: ScheduleInput, now: number): ScheduleRecord => {
     const table = scheduleStoreOf(store);
     const lastRun = table.get(input.id)?.lastTick ?? 0;
-    const next = nextTick(storedCron(input.cron), Math.max(now, lastRun)) ?? null;
+    const next = nextTick(storedCronSpec(input.cron), Math.max(now, lastRun)) ?? null;
     return table.upsert(input, next, now);
   },
   deleteSchedule: (store: StackStore, id: string): boolean => scheduleStoreOf(store).delete(id),
@@ -50,7 +54,7 @@ export const SCHEDULE_WRITES = {
   fireSchedule: (
     store: StackStore,
     id: string,
-    expected: number,
+    expected: PlannedTick,
     next: number | null,
     messages: PreparedMessage[],
     now: number,
@@ -62,7 +66,7 @@ export const SCHEDULE_WRITES = {
   scheduleTickFailed: (
     store: StackStore,
     id: string,
-    expected: number,
+    expected: PlannedTick,
     next: number | null,
     now: number,
     error: string,

@@ -3,6 +3,7 @@
 import { Client, type Schedule } from '@upstash/qstash';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
+import { PLAN_AHEAD_MS } from './schedule-scheduler';
 import {
   eventually,
   settle,
@@ -36,6 +37,9 @@ beforeEach(async () => {
   for (const schedule of await client.schedules.list()) await client.schedules.delete(schedule.scheduleId);
   sink.received.length = 0;
 });
+
+/** Resolves after the turns the stack queued so far (the scheduler plans and fires on the next turn). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Moves the clock to the next whole minute (+ `extra` ms) and returns that minute. */
 function toNextMinute(extra = 0): number {
@@ -270,6 +274,33 @@ describe('firing', () => {
     expect(deliveries('new')).toHaveLength(1);
   });
 
+  it('leaves a schedule paused, deleted or updated after its tick was planned out of that tick', async () => {
+    const create = (name: string, scheduleId?: string) =>
+      client.schedules.create({ destination: path(name), cron: '* * * * *', scheduleId });
+    await create('ahead-kept');
+    const { scheduleId: paused } = await create('ahead-paused');
+    const { scheduleId: deleted } = await create('ahead-deleted');
+    await create('ahead-old', 'ahead-updated');
+    // Inside PLAN_AHEAD_MS of the tick: the scheduler plans the four runs on its next turn (the stack runs in
+    // this process), before the requests below reach it; the update's new version is planned likewise.
+    const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
+    clock.set(minute - PLAN_AHEAD_MS / 2);
+    await nextTurn();
+    await client.schedules.pause({ schedule: paused });
+    await client.schedules.delete(deleted);
+    await create('ahead-new', 'ahead-updated');
+    await nextTurn();
+    clock.set(minute);
+    await sink.waitFor(2, { match: (r) => r.url === '/ahead-kept' || r.url === '/ahead-new' });
+    await settle(200);
+    expect(deliveries('ahead-kept')).toHaveLength(1);
+    expect(deliveries('ahead-new')).toHaveLength(1);
+    expect(deliveries('ahead-old')).toHaveLength(0);
+    expect(deliveries('ahead-paused')).toHaveLength(0);
+    expect(deliveries('ahead-deleted')).toHaveLength(0);
+    expect((await client.schedules.get('ahead-updated')).nextScheduleTime).toBe(minute + MINUTE);
+  });
+
   it('follows CRON_TZ', async () => {
     // 12:xx UTC is 13:xx in Berlin (winter): a 13:30 Berlin schedule fires at 12:30 UTC.
     const { scheduleId } = await client.schedules.create({
@@ -437,5 +468,20 @@ describe('durability', () => {
     expect(schedule.nextScheduleTime).toBe(minute + 5 * MINUTE);
     toNextMinute();
     await sink.waitFor(2, { match: (r) => r.url === '/missed' });
+  });
+
+  it('a tick planned ahead but not reached before the stack stopped fires once on restart', async () => {
+    await client.schedules.create({ destination: path('planned'), cron: '* * * * *' });
+    const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
+    clock.set(minute - PLAN_AHEAD_MS / 2);
+    await settle(50);
+    await stack.close(false);
+    clock.set(minute + 20_000);
+    stack = await stack.restart();
+    client = new Client({ baseUrl: stack.url, token: stack.token, retry: false, enableTelemetry: false });
+    const [delivery] = await sink.waitFor(1, { match: (r) => r.url === '/planned' });
+    await settle(300);
+    expect(deliveries('planned')).toHaveLength(1);
+    expect(delivery?.headers['upstash-schedule-id']).toMatch(/^scd_/);
   });
 });

@@ -64,6 +64,12 @@ function toSchedule(row: ScheduleRow): ScheduleRecord {
   return record;
 }
 
+/** The tick a firing was planned for, and the version of the schedule it was planned from (its updated_at). */
+export interface PlannedTick {
+  tick: number;
+  version: number;
+}
+
 /** The few fields the scheduler keeps in memory for each schedule. */
 export interface ScheduleTimes {
   id: string;
@@ -136,14 +142,17 @@ export class ScheduleTable {
   }
 
   /**
-   * Moves an active schedule's next tick from `expected` to `next`: only if the schedule still exists, is not
-   * paused and still waits for `expected` (a concurrent update, pause or delete wins). Returns whether it moved.
+   * Moves an active schedule's next tick from `expected.tick` to `next`: only if the schedule still exists, is
+   * not paused, still waits for that tick and was not changed since the tick was planned (`expected.version`,
+   * its updated_at then) — a concurrent update, pause or delete wins. Returns whether it moved.
    */
-  advance(id: string, expected: number, next: number | null): boolean {
+  advance(id: string, expected: PlannedTick, next: number | null): boolean {
     return (
       this.sql
-        .get('UPDATE schedules SET next_tick = ? WHERE id = ? AND paused = 0 AND next_tick = ?')
-        .run(next, id, expected).changes > 0
+        .get(
+          'UPDATE schedules SET next_tick = ? WHERE id = ? AND paused = 0 AND next_tick = ? AND updated_at = ?',
+        )
+        .run(next, id, expected.tick, expected.version).changes > 0
     );
   }
 
