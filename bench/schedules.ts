@@ -287,6 +287,7 @@ export async function run(args: string[]): Promise<void> {
         'lateness p50',
         'p99',
         'max',
+        'publish p99',
         'CPU/msg tick',
         'CPU/msg publish',
         'ratio',
