@@ -301,6 +301,18 @@ describe('firing', () => {
     expect((await client.schedules.get('ahead-updated')).nextScheduleTime).toBe(minute + MINUTE);
   });
 
+  it('fires each of 250 schedules due at the same tick once (their runs commit in several groups)', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 250; i++) {
+      ids.add((await client.schedules.create({ destination: path('many'), cron: '* * * * *' })).scheduleId);
+    }
+    toNextMinute();
+    const received = await sink.waitFor(250, { match: (r) => r.url === '/many', timeoutMs: 30_000 });
+    await settle(300);
+    expect(deliveries('many')).toHaveLength(250);
+    expect(new Set(received.map((r) => r.headers['upstash-schedule-id']))).toEqual(ids);
+  });
+
   it('follows CRON_TZ', async () => {
     // 12:xx UTC is 13:xx in Berlin (winter): a 13:30 Berlin schedule fires at 12:30 UTC.
     const { scheduleId } = await client.schedules.create({
