@@ -149,6 +149,34 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     retentionMs: options.retentionMs,
   } satisfies Partial<MessageServiceOptions>;
 
+  // KV starts beside the warm-up: most of its start is redis-server's own, in another process, so the
+  // rehearsal gets that time instead of waiting for it (the ready line is due ≤ 1 s after spawn).
+  const kvStarting: Promise<{ kv?: KvService; kvInfo: ReadyInfo['kv'] }> =
+    options.kv === false
+      ? Promise.resolve({ kvInfo: { error: 'the KV service was not started (kv: false)' } })
+      : startKvService({
+          host,
+          port: options.kvPort ?? 8079,
+          dataDir,
+          // The stack's one credentials store: KV's secrets beside the message token and signing keys.
+          settings: storage.store.settings,
+          redisUrl: options.redisUrl,
+          allowedHosts: options.allowedHosts,
+          randomCredentials,
+          maxRequestBytes: options.kvMaxRequestBytes,
+          maxReplyBytes: options.kvMaxReplyBytes,
+          dailyRequestLimit: options.kvDailyLimit,
+          timeouts: options.timeouts,
+          logger: logger.child({ service: 'kv' }),
+        }).then(
+          (kv) => ({ kv, kvInfo: { url: kv.url, token: kv.token, readOnlyToken: kv.readOnlyToken } }),
+          (error: unknown) => {
+            // The message service keeps running without KV; the ready line says why KV is missing.
+            logger.warn({ err: error }, 'KV service unavailable');
+            return { kvInfo: { error: error instanceof Error ? error.message : String(error) } };
+          },
+        );
+
   // Before the real service exists: no recovered message is in its engine and its port is not listening
   // while the rehearsal runs (stack/warm-up.ts says why that makes losing data impossible).
   let warmUp: RehearsalReport | undefined;
@@ -213,39 +241,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       peers: [workflows, schedules, local],
     });
   } catch (error) {
+    await (await kvStarting).kv?.close();
     await storage.close();
     unlock();
     throw error;
   }
-
-  let kv: KvService | undefined;
-  let kvInfo: ReadyInfo['kv'];
-  if (options.kv === false) {
-    kvInfo = { error: 'the KV service was not started (kv: false)' };
-  } else {
-    try {
-      kv = await startKvService({
-        host,
-        port: options.kvPort ?? 8079,
-        dataDir,
-        // The stack's one credentials store: KV's secrets beside the message token and signing keys.
-        settings: storage.store.settings,
-        redisUrl: options.redisUrl,
-        allowedHosts: options.allowedHosts,
-        randomCredentials,
-        maxRequestBytes: options.kvMaxRequestBytes,
-        maxReplyBytes: options.kvMaxReplyBytes,
-        dailyRequestLimit: options.kvDailyLimit,
-        timeouts: options.timeouts,
-        logger: logger.child({ service: 'kv' }),
-      });
-      kvInfo = { url: kv.url, token: kv.token, readOnlyToken: kv.readOnlyToken };
-    } catch (error) {
-      // The message service keeps running without KV; the ready line says why KV is missing.
-      kvInfo = { error: error instanceof Error ? error.message : String(error) };
-      logger.warn({ err: error }, 'KV service unavailable');
-    }
-  }
+  const { kv, kvInfo } = await kvStarting;
 
   const creds = credentials.credentials();
   const info: ReadyInfo = {

@@ -1,6 +1,6 @@
 // The HTTP side of a delivery: one request to the destination over a keep-alive undici pool, with a
 // timeout, and the response (status, headers, a bounded body) or the reason there was none.
-import { Agent } from 'undici';
+import { Agent } from './undici-agent';
 import type { HeaderMap } from '../../shared/messages/types';
 
 export interface OutgoingRequest {

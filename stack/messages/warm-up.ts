@@ -12,7 +12,6 @@
 // This module only drives the requests: the service it is given must be one that nothing else can reach
 // and whose storage is thrown away afterwards (stack/warm-up.ts: a scratch database, a private port).
 import http from 'node:http';
-import { Agent, request } from 'undici';
 import { closeServer, listen } from '../http/server';
 import type { Engine } from './engine';
 
@@ -57,27 +56,20 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     });
   });
   const sinkPort = await listen(sink, '127.0.0.1', 0);
-  const client = new Agent({ connections: 16 });
+  // node:http as the client (the stack's deliveries warm undici's Agent): the stack loads no more of undici.
+  const client = new http.Agent({ keepAlive: true, maxSockets: 16 });
   let published = 0;
   try {
     for (let wave = 0; wave < total && performance.now() - started < maxMs; wave += WAVE) {
       const requests: Promise<void>[] = [];
       for (let i = wave; i < Math.min(total, wave + WAVE); i++) {
         requests.push(
-          request(`${options.url}/v2/publish/http://127.0.0.1:${sinkPort}/warm-up/${i}`, {
-            method: 'POST',
-            dispatcher: client,
-            headers: {
-              authorization: `Bearer ${options.token}`,
-              'content-type': 'application/json',
-              'upstash-retries': '2',
-              'upstash-forward-x-warm-up': String(i),
-            },
-            body: BODY,
-          }).then(async (response) => {
-            await response.body.dump();
-            if (response.statusCode !== 200)
-              throw new Error(`warm-up publish answered ${response.statusCode}`);
+          publish(client, `${options.url}/v2/publish/http://127.0.0.1:${sinkPort}/warm-up/${i}`, {
+            authorization: `Bearer ${options.token}`,
+            'content-type': 'application/json',
+            'upstash-retries': '2',
+            'upstash-forward-x-warm-up': String(i),
+          }).then(() => {
             published++;
           }),
         );
@@ -99,8 +91,24 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   } finally {
-    await client.close();
+    client.destroy();
     await closeServer(sink, 0);
   }
   return { published, delivered, ms: Math.round(performance.now() - started) };
+}
+
+/** One rehearsal publish; rejects unless the service answered 200. */
+function publish(agent: http.Agent, url: string, headers: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers }, (response) => {
+      response.resume();
+      response.once('end', () =>
+        response.statusCode === 200
+          ? resolve()
+          : reject(new Error(`warm-up publish answered ${response.statusCode}`)),
+      );
+    });
+    req.once('error', reject);
+    req.end(BODY);
+  });
 }
