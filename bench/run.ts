@@ -4,6 +4,7 @@ type Bench = { run(args: string[]): Promise<void> };
 
 const benches: Record<string, () => Promise<Bench>> = {
   startup: () => import('./startup'),
+  burst: () => import('./burst'),
   messages: () => import('./messages'),
   schedules: () => import('./schedules'),
   workflows: () => import('./workflows'),
