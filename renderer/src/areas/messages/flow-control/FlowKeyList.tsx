@@ -4,7 +4,7 @@
 import { memo, useCallback, useRef } from 'react';
 import type { FlowControlInfo } from '../../../../../shared/messages/flow-control';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { movedIndex, onListKeys, useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
+import { moveSelection, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { periodText, usage } from './flow-control-model';
 import { FlowKeyBadges } from './FlowKeyBadges';
 
@@ -28,13 +28,8 @@ export function FlowKeyList({
   const getItemKey = useCallback((index: number) => keys[index]?.flowControlKey ?? index, [keys]);
   const rows = useVirtualRows(scrollRef, { count: keys.length, rowHeight: FLOW_KEY_ROW_HEIGHT, getItemKey });
   const selectedIndex = keys.findIndex((key) => key.flowControlKey === selectedKey);
-  const move = (delta: number) => {
-    const index = movedIndex(selectedIndex, delta, keys.length);
-    const key = keys[index];
-    if (!key) return;
-    onOpen(key.flowControlKey);
-    rows.virtualizer.scrollToIndex(index, { align: 'auto' });
-  };
+  const move = (delta: number) =>
+    moveSelection(rows, keys, selectedIndex, delta, (key) => onOpen(key.flowControlKey));
 
   return (
     <div className={compact ? 'fc-list-wrap fc-list-compact' : 'fc-list-wrap'}>
@@ -44,30 +39,28 @@ export function FlowKeyList({
         <span>In flight</span>
         {compact ? null : <span>Rate in this period</span>}
       </div>
-      <div
-        ref={scrollRef}
+      <VirtualList
+        scrollRef={scrollRef}
+        rows={rows}
         className="fc-list"
         role="listbox"
-        aria-label="Flow-control keys"
-        tabIndex={0}
-        data-testid="fc-list"
-        data-rows={keys.length}
-        onKeyDown={onListKeys(move)}
+        label="Flow-control keys"
+        testId="fc-list"
+        count={keys.length}
+        onMove={move}
       >
-        <VirtualRows rows={rows}>
-          {(index) => {
-            const key = keys[index];
-            return key ? (
-              <FlowKeyRow
-                info={key}
-                selected={key.flowControlKey === selectedKey}
-                compact={compact}
-                onOpen={onOpen}
-              />
-            ) : null;
-          }}
-        </VirtualRows>
-      </div>
+        {(index) => {
+          const key = keys[index];
+          return key ? (
+            <FlowKeyRow
+              info={key}
+              selected={key.flowControlKey === selectedKey}
+              compact={compact}
+              onOpen={onOpen}
+            />
+          ) : null;
+        }}
+      </VirtualList>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { memo, useRef } from 'react';
 import type { MessageState } from '../../../../../shared/messages/types';
 import { useBridgeQuery } from '../../../bridge/react';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
-import { useVirtualRows, VirtualRows } from '../../../ui/list/VirtualRows';
+import { useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { FINAL_STATES, type MessageTrail, trailSteps } from './group-events';
 import { MessageStateBadge, Trail } from './MessageStateBadge';
@@ -51,43 +51,42 @@ export function LogList({
   });
 
   return (
-    <div
-      ref={scrollRef}
+    <VirtualList
+      scrollRef={scrollRef}
+      rows={rows}
       className="log-list"
       role="list"
-      aria-label="Messages"
-      data-testid="log-list"
-      data-rows={trails.length}
+      label="Messages"
+      testId="log-list"
+      count={trails.length}
       data-events={eventCount}
     >
-      <VirtualRows rows={rows}>
-        {(index) => {
-          const trail = trails[index];
-          return trail ? (
-            <TrailRow
-              trail={trail}
-              selected={trail.messageId === selectedId}
-              checked={isChecked(trail.messageId)}
-              onOpen={onOpen}
-              onCheck={onCheck}
-              canCancel={canCancel}
-              profileId={profileId}
-              stateFiltered={stateFiltered}
-            />
-          ) : (
-            <div className="log-list-end faint" role="listitem">
-              {loadingMore || hasMore ? (
-                <>
-                  <Spinner label="Loading more" /> Loading older events…
-                </>
-              ) : trails.length === 0 ? null : (
-                `End of the logs · ${plural(trails.length, 'message')}, ${plural(eventCount, 'event')}`
-              )}
-            </div>
-          );
-        }}
-      </VirtualRows>
-    </div>
+      {(index) => {
+        const trail = trails[index];
+        return trail ? (
+          <TrailRow
+            trail={trail}
+            selected={trail.messageId === selectedId}
+            checked={isChecked(trail.messageId)}
+            onOpen={onOpen}
+            onCheck={onCheck}
+            canCancel={canCancel}
+            profileId={profileId}
+            stateFiltered={stateFiltered}
+          />
+        ) : (
+          <div className="log-list-end faint" role="listitem">
+            {loadingMore || hasMore ? (
+              <>
+                <Spinner label="Loading more" /> Loading older events…
+              </>
+            ) : trails.length === 0 ? null : (
+              `End of the logs · ${plural(trails.length, 'message')}, ${plural(eventCount, 'event')}`
+            )}
+          </div>
+        );
+      }}
+    </VirtualList>
   );
 }
 
