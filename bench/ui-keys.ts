@@ -120,7 +120,7 @@ async function staticListFrames(page: Page, options: KeyBrowserOptions): Promise
     const rect = list.getBoundingClientRect();
     const container = document.createElement('div');
     container.id = 'bench-static-keys';
-    container.className = 'kv-key-list';
+    container.className = 'virtual-list kv-key-list';
     container.style.cssText = `position:fixed;left:${rect.left}px;top:${rect.top}px;width:${rect.width}px;height:${rect.height}px;z-index:50;contain:none`;
     const html = sample.innerHTML;
     const fragment = document.createDocumentFragment();

@@ -115,7 +115,7 @@ export function VirtualList({
   return (
     <div
       ref={scrollRef}
-      className={className}
+      className={`virtual-list ${className}`}
       role={role}
       aria-label={label}
       tabIndex={onMove ? 0 : undefined}
