@@ -1,26 +1,19 @@
 // At-least-once across a crash: thousands of messages in flight, `kill -9` of the stack process, a restart on
 // the same data dir, and every message that was acknowledged with 200 arrives at the sink.
-import { rmSync } from 'node:fs';
 import { Agent, request } from 'undici';
-import { afterAll, expect, it } from 'vitest';
-import { eventually, startSink, tempDir } from './messages/test-support';
-import { freePortArgs, spawnStack, type StackProcess } from './test-process';
+import { expect, it } from 'vitest';
+import { crashTestResources } from './crash-test-support';
+import { eventually, startSink } from './messages/test-support';
+import { freePortArgs } from './test-process';
 
 const TOTAL = 5000;
-const processes: StackProcess[] = [];
-const dataDirs: string[] = [];
-
-afterAll(async () => {
-  await Promise.all(processes.map((proc) => proc.stop()));
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-});
+const resources = crashTestResources();
 
 // Both durability modes: `normal` commits on the main thread, `full` in the writer thread with an fsync each.
 it.each(['normal', 'full'])(
   'delivers every acknowledged message after kill -9 (durability %s, 3000+ acknowledged when it dies)',
   async (durability) => {
-    const dataDir = tempDir('switchyard-crash-');
-    dataDirs.push(dataDir);
+    const dataDir = resources.dataDir('switchyard-crash-');
     // A slowish sink keeps plenty of messages in flight when the stack dies.
     const sink = await startSink(() => ({ wait: new Promise((resolve) => setTimeout(resolve, 50)) }));
     const delivered = new Map<string, number>();
@@ -36,8 +29,7 @@ it.each(['normal', 'full'])(
     ];
     const agent = new Agent({ connections: 32 });
     try {
-      const first = spawnStack(args);
-      processes.push(first);
+      const first = resources.spawn(args);
       const ready = await first.ready;
 
       const acknowledged = new Set<string>();
@@ -86,8 +78,7 @@ it.each(['normal', 'full'])(
       expect(missing.length).toBeGreaterThan(500);
       expect(deliveredAtKill).toBeGreaterThanOrEqual(100);
 
-      const second = spawnStack(args);
-      processes.push(second);
+      const second = resources.spawn(args);
       await second.ready;
       await eventually(
         () => {

@@ -222,6 +222,25 @@ describe('ACL RESTTOKEN', () => {
 });
 
 describe('after a restart of the stack', () => {
+  /** A new ACL user that may GET, and the token ACL RESTTOKEN issues for it. */
+  async function aclTokenFor(service: TestService, user: string): Promise<string> {
+    const password = `${user}-pass`;
+    await service.json(
+      '/',
+      post(['ACL', 'SETUSER', user, 'on', `>${password}`, '~*', '+get'], service.token),
+    );
+    const issued = await service.json('/', post(['ACL', 'RESTTOKEN', user, password], service.token));
+    return (issued.body as { result: string }).result;
+  }
+
+  /** `key` (set to 'v') reads back with each of `tokens`. */
+  async function expectReadable(service: TestService, key: string, tokens: string[]): Promise<void> {
+    for (const token of tokens) {
+      const read = await service.json(`/get/${key}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(read, token).toEqual({ status: 200, body: { result: 'v' } });
+    }
+  }
+
   it('keeps random tokens, ACL tokens, ACL users and data', async () => {
     const data = tempDir();
     try {
@@ -229,30 +248,14 @@ describe('after a restart of the stack', () => {
       expect(first.token).not.toBe(LOCAL_TOKEN);
       expect(first.readOnlyToken).not.toBe(first.token);
       await first.json('/set/persist:k/v');
-      await first.json(
-        '/',
-        post(['ACL', 'SETUSER', 'keeper', 'on', '>keeper-pass', '~*', '+get'], first.token),
-      );
-      const acl = (
-        (await first.json('/', post(['ACL', 'RESTTOKEN', 'keeper', 'keeper-pass'], first.token))).body as {
-          result: string;
-        }
-      ).result;
+      const acl = await aclTokenFor(first, 'keeper');
       await first.stop(true);
 
       const second = await startTestService({ dataDir: data.dir, randomCredentials: true });
       try {
         expect(second.token).toBe(first.token);
         expect(second.readOnlyToken).toBe(first.readOnlyToken);
-        expect(
-          await second.json('/get/persist:k', {
-            headers: { authorization: `Bearer ${second.readOnlyToken}` },
-          }),
-        ).toEqual({ status: 200, body: { result: 'v' } });
-        expect(await second.json('/get/persist:k', { headers: { authorization: `Bearer ${acl}` } })).toEqual({
-          status: 200,
-          body: { result: 'v' },
-        });
+        await expectReadable(second, 'persist:k', [second.readOnlyToken, acl]);
       } finally {
         await second.stop(true);
       }
@@ -273,22 +276,14 @@ describe('after a restart of the stack', () => {
       data.remove();
     }
   });
+
   it("moves an older stack's kv/credentials.json into the stack's store once, losing no token", async () => {
     const data = tempDir();
     const legacy = path.join(data.dir, 'kv', 'credentials.json');
-    const asRead = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
     try {
       const first = await startTestService({ dataDir: data.dir, randomCredentials: true });
       await first.json('/set/moved:k/v');
-      await first.json(
-        '/',
-        post(['ACL', 'SETUSER', 'mover', 'on', '>mover-pass', '~*', '+get'], first.token),
-      );
-      const acl = (
-        (await first.json('/', post(['ACL', 'RESTTOKEN', 'mover', 'mover-pass'], first.token))).body as {
-          result: string;
-        }
-      ).result;
+      const acl = await aclTokenFor(first, 'mover');
       await first.stop(true);
 
       // What an older stack left: the same secrets in kv/credentials.json (0600), none in stack.db.
@@ -309,12 +304,7 @@ describe('after a restart of the stack', () => {
         expect((statSync(path.join(data.dir, 'stack.db')).mode & 0o777).toString(8)).toBe('600');
         expect(second.token).toBe(first.token);
         expect(second.readOnlyToken).toBe(first.readOnlyToken);
-        for (const token of [second.token, second.readOnlyToken, acl]) {
-          expect(await second.json('/get/moved:k', asRead(token)), token).toEqual({
-            status: 200,
-            body: { result: 'v' },
-          });
-        }
+        await expectReadable(second, 'moved:k', [second.token, second.readOnlyToken, acl]);
       } finally {
         await second.stop(true);
       }
@@ -323,7 +313,7 @@ describe('after a restart of the stack', () => {
       const third = await startTestService({ dataDir: data.dir, randomCredentials: true });
       try {
         expect(third.token).toBe(first.token);
-        expect(await third.json('/get/moved:k', asRead(acl))).toEqual({ status: 200, body: { result: 'v' } });
+        await expectReadable(third, 'moved:k', [acl]);
       } finally {
         await third.stop(true);
       }

@@ -5,42 +5,30 @@
 // logged a second time or delivered. Checked: every run succeeds with the right result; each step is logged
 // once per run; a step ran more than once only inside redeliveries of one and the same message (the one in
 // flight); the third party was called more than once only by redeliveries of one call message.
-import { rmSync } from 'node:fs';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { crashTestResources } from '../crash-test-support';
 import { freePort } from '../kv/redis-server';
-import { eventually, tempDir } from '../messages/test-support';
-import { spawnStack, type StackProcess } from '../test-process';
-import { startWorkflowApp, type WorkflowApp } from './test-support';
+import { eventually } from '../messages/test-support';
+import type { StackProcess } from '../test-process';
+import { allSucceeded, startWorkflowApp } from './test-support';
 
 const RUNS = 30;
 const KILLS = 3;
-const processes: StackProcess[] = [];
-const dataDirs: string[] = [];
-const apps: WorkflowApp[] = [];
-
-afterAll(async () => {
-  await Promise.all(processes.map((proc) => proc.stop()));
-  await Promise.all(apps.map((app) => app.close()));
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-});
+const resources = crashTestResources();
 
 it(
   'kill -9 under load: one log entry per step, and only the deliveries in flight run again',
   async () => {
-    const dataDir = tempDir('switchyard-wf-dup-crash-');
-    dataDirs.push(dataDir);
+    const dataDir = resources.dataDir('switchyard-wf-dup-crash-');
     const port = await freePort();
-    const start = (): StackProcess => {
-      const proc = spawnStack(
+    const start = (): StackProcess =>
+      resources.spawn(
         ['--port', String(port), '--kv-port', '0', '--data-dir', dataDir, '--log-level', 'warn'].concat(
           // Quick retries: a delivery that failed while the stack restarted is tried again within seconds.
           ['--backoff-factor', '0.3'],
         ),
         { timeoutMs: 60_000 },
       );
-      processes.push(proc);
-      return proc;
-    };
     let proc = start();
     const ready = await proc.ready;
 
@@ -89,7 +77,7 @@ it(
       // Deliveries stay open a little after their step published: a kill finds many such.
       { holdAnswerMs: 150 },
     );
-    apps.push(app);
+    resources.onCleanup(() => app.close());
 
     const ids = await Promise.all(
       Array.from(
@@ -108,18 +96,7 @@ it(
       await proc.ready;
     }
 
-    const logs = await eventually(
-      async () => {
-        const all = await Promise.all(
-          ids.map(
-            async (id) => (await app.client.logs({ workflowRunId: id, trimBody: 10_000 } as never)).runs[0],
-          ),
-        );
-        return all.every((log) => log?.workflowState === 'RUN_SUCCESS') ? all : undefined;
-      },
-      'every run succeeded',
-      180_000,
-    );
+    const logs = await allSucceeded(app, ids, 180_000);
 
     for (const [index, log] of logs.entries()) {
       const id = ids[index] as string;

@@ -2,36 +2,23 @@
 // party and inside parallel groups when the stack dies all finish after a restart on the same data dir (a step
 // may run twice — at-least-once — but never zero times). Both durability modes: `full` commits in the writer
 // thread, where the workflow writes must be registered too.
-import { rmSync } from 'node:fs';
-import { afterAll, expect, it } from 'vitest';
-import { eventually, tempDir } from '../messages/test-support';
-import { freePort, spawnStack, type StackProcess } from '../test-process';
-import { startWorkflowApp, type WorkflowApp } from './test-support';
+import { expect, it } from 'vitest';
+import { crashTestResources } from '../crash-test-support';
+import { eventually } from '../messages/test-support';
+import { freePort, type StackProcess } from '../test-process';
+import { allSucceeded, startWorkflowApp } from './test-support';
 
 const RUNS = 12;
-const processes: StackProcess[] = [];
-const dataDirs: string[] = [];
-const apps: WorkflowApp[] = [];
-
-afterAll(async () => {
-  await Promise.all(processes.map((proc) => proc.stop()));
-  await Promise.all(apps.map((app) => app.close()));
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-});
+const resources = crashTestResources();
 
 it.each(['normal', 'full'])(
   'every run finishes after kill -9 mid-run (durability %s)',
   async (durability) => {
-    const dataDir = tempDir('switchyard-wf-crash-');
-    dataDirs.push(dataDir);
+    const dataDir = resources.dataDir('switchyard-wf-crash-');
     // The app must reach the restarted stack at the same address.
     const port = await freePort();
     const args = ['--port', String(port), '--kv-port', '0', '--data-dir', dataDir, '--log-level', 'warn'];
-    const start = (): StackProcess => {
-      const proc = spawnStack([...args, '--durability', durability]);
-      processes.push(proc);
-      return proc;
-    };
+    const start = (): StackProcess => resources.spawn([...args, '--durability', durability]);
     const first = start();
     const ready = await first.ready;
     const executed = new Map<string, number>();
@@ -62,7 +49,7 @@ it.each(['normal', 'full'])(
         },
       },
     );
-    apps.push(app);
+    resources.onCleanup(() => app.close());
     const ids: string[] = [];
     for (let i = 0; i < RUNS; i++)
       ids.push((await app.client.trigger({ url: `${app.url}/crash`, retries: 5 })).workflowRunId);
@@ -93,18 +80,7 @@ it.each(['normal', 'full'])(
       'every run waiting after the restart',
       60_000,
     );
-    const results = await eventually(
-      async () => {
-        const logs = await Promise.all(
-          ids.map(
-            async (id) => (await app.client.logs({ workflowRunId: id, trimBody: 10_000 } as never)).runs[0],
-          ),
-        );
-        return logs.every((log) => log?.workflowState === 'RUN_SUCCESS') ? logs : undefined;
-      },
-      'every run succeeded',
-      60_000,
-    );
+    const results = await allSucceeded(app, ids, 60_000);
     for (const [index, log] of results.entries()) {
       const id = ids[index] as string;
       expect(JSON.parse(log?.workflowRunResponse as string)).toEqual({

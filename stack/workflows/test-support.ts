@@ -30,6 +30,28 @@ export interface StackTarget {
   nextSigningKey: string;
 }
 
+/** The runs' logs (the SDK's client.logs(), bodies untrimmed) once every one of them has succeeded. */
+export function allSucceeded(
+  app: WorkflowApp,
+  ids: string[],
+  timeoutMs: number,
+): Promise<Awaited<ReturnType<Client['logs']>>['runs']> {
+  return eventually(
+    async () => {
+      const logs = await Promise.all(
+        ids.map(
+          async (id) => (await app.client.logs({ workflowRunId: id, trimBody: 10_000 } as never)).runs[0],
+        ),
+      );
+      return logs.every((log) => log?.workflowState === 'RUN_SUCCESS')
+        ? logs.flatMap((log) => log ?? [])
+        : undefined;
+    },
+    'every run succeeded',
+    timeoutMs,
+  );
+}
+
 /**
  * A stack on the production clock (the wall clock until advanced) with quick retries (backoff factor 0.001),
  * and an app serving `routes` on it.
