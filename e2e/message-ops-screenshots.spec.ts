@@ -117,6 +117,14 @@ for (const theme of ['light', 'dark'] as const) {
         await expect(trail).toContainText('FAILED');
         await trail.getByText('Response').first().click();
       });
+      await shoot('logs-cancel-preview', async () => {
+        await go(page, '#/messages/logs');
+        await page.getByRole('button', { name: 'Cancel all pending…' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Cancel messages' });
+        await expect(dialog.getByTestId('bulk-count')).toHaveText(/^\d+ pending messages?$/);
+        await expect(dialog.getByRole('textbox', { name: /type all to confirm/i })).toBeVisible();
+      });
+      await page.getByRole('button', { name: 'Go back' }).click();
 
       await shoot('queues', async () => {
         await go(page, '#/messages/queues');

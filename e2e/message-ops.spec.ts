@@ -142,7 +142,7 @@ test('URL group: create by pasting endpoints, edit default headers with a diff, 
   await expect(app.getByRole('heading', { name: 'No URL groups yet' })).toBeVisible();
 });
 
-test('logs group events by message with the trail; cancel asks first and never goes out empty', async ({
+test('logs group events by message with the trail; cancel is a job that asks first and never goes out empty', async ({
   app,
   frames,
   sink,
@@ -169,24 +169,39 @@ test('logs group events by message with the trail; cancel asks first and never g
     );
   }).toPass({ timeout: 20_000 });
 
-  // "Cancel matching" needs a filter the cancel API understands; with none it is not offered.
-  await expect(app.getByRole('button', { name: 'Cancel matching…' })).toBeDisabled();
+  // Cancel is a job: the preview is what main lists, it asks first, and nothing starts on the way back.
+  const opened = (from: number) =>
+    frames.sent.slice(from).flatMap((frame) => {
+      const parsed = JSON.parse(frame) as { type: string; name?: string; input?: { target: unknown } };
+      return parsed.type === 'open' && parsed.name === 'messages.logs.job' ? [parsed.input!.target] : [];
+    });
+  const started = (from: number) =>
+    frames.sent.slice(from).filter((frame) => frame.includes('"type":"start"'));
+
+  // With no filter at all, "matching" is "all": asked for by name and typed, never an empty filter.
+  let from = frames.sent.length;
+  await app.getByRole('button', { name: 'Cancel all pending…' }).click();
+  const everything = app.getByRole('dialog', { name: 'Cancel messages' });
+  await expect(everything.getByTestId('bulk-count')).toHaveText('2 pending messages');
+  await expect(everything.getByRole('button', { name: 'Cancel 2 pending messages' })).toBeDisabled();
+  await expect(everything.getByRole('textbox', { name: /type all to confirm/i })).toBeVisible();
+  // The way back is not a second "Cancel" beside "Cancel 2 pending messages".
+  await expect(everything.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
+  await everything.getByRole('button', { name: 'Go back' }).click();
+  expect(opened(from)).toEqual([{ all: true }]);
+  expect(started(from)).toEqual([]);
 
   for (const id of later) await list.getByRole('checkbox', { name: `Select ${id}` }).check();
   await expect(list.getByRole('checkbox', { name: `Select ${delivered.messageId}` })).toBeDisabled();
-  await app.getByRole('button', { name: 'Cancel selected' }).click();
-  const question = app.getByRole('dialog', { name: 'Cancel 2 messages?' });
-  await expect(question).toContainText('cannot be undone');
-  // The way back is not a second "Cancel" beside "Cancel 2 messages".
-  await expect(question.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
-  await question.getByRole('button', { name: 'Keep them', exact: true }).click();
-  expect(frames.sent.some((frame) => frame.includes('"messages.logs.cancel"'))).toBe(false);
-
-  await app.getByRole('button', { name: 'Cancel selected' }).click();
-  await confirm(app, 'Cancel 2 messages?', 'Cancel 2 messages');
-  await expect(app.getByRole('region', { name: 'Notifications' })).toContainText('2 messages cancelled');
-  const cancelFrame = frames.sent.find((frame) => frame.includes('"messages.logs.cancel"'))!;
-  expect(JSON.parse(cancelFrame).input.target.messageIds.sort()).toEqual([...later].sort());
+  from = frames.sent.length;
+  await app.getByRole('button', { name: 'Cancel selected…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Cancel messages' });
+  await expect(dialog).toContainText('cannot be undone');
+  await expect(dialog.getByTestId('bulk-count')).toHaveText('2 pending messages');
+  await dialog.getByRole('button', { name: 'Cancel 2 pending messages' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toContainText('2 of 2 cancelled.');
+  expect((opened(from)[0] as { ids: string[] }).ids.sort()).toEqual([...later].sort());
+  await dialog.getByRole('button', { name: 'Done' }).click();
   for (const id of later) {
     await expect(list.getByRole('listitem', { name: `Message ${id}` })).toContainText('CANCELLED');
   }
@@ -197,6 +212,21 @@ test('logs group events by message with the trail; cancel asks first and never g
   await app.getByRole('button', { name: 'Apply' }).click();
   await expect(list.getByRole('listitem')).toHaveCount(2); // the message and the end-of-list line
   await expect(app.getByRole('button', { name: 'Cancel matching…' })).toBeEnabled();
+  await app.getByRole('form', { name: 'Log filters' }).getByLabel('State').selectOption('DELIVERED');
+  await app.getByRole('button', { name: 'Apply' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(2);
+  // The state filter does not narrow a cancel: the label still does, and says so.
+  await app.getByRole('button', { name: 'Cancel matching…' }).click();
+  const matching = app.getByRole('dialog', { name: 'Cancel messages' });
+  await expect(matching).toContainText('every pending message matching label demo');
+  await expect(matching.getByTestId('bulk-count')).toHaveText('0 pending messages');
+  await matching.getByRole('button', { name: 'Go back' }).click();
+
+  // The job is in the console's journal, with every other service's.
+  await go(app, '#/jobs');
+  const job = app.getByTestId('job-row').first();
+  await expect(job).toHaveAttribute('data-status', 'done');
+  await expect(job).toContainText('the 2 selected messages');
 });
 
 test('queues: create, pause (messages wait), resume (delivered), delete', async ({

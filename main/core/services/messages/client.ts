@@ -4,12 +4,7 @@
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { BatchItemOutcome } from '../../../../shared/bridge/procedures/messages/batch';
 import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
-import { hasAnyFilter } from '../../../../shared/bridge/job';
-import {
-  type CancelTarget,
-  LOGS_MAX_COUNT,
-  type LogsPage,
-} from '../../../../shared/bridge/procedures/messages/logs';
+import { LOGS_MAX_COUNT, type LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
 import type { SentMessage } from '../../../../shared/bridge/procedures/messages/publish';
 import type { BuiltRequest } from '../../../../shared/composer/request';
 import type {
@@ -25,17 +20,9 @@ import type {
 } from '../../../../shared/messages/types';
 import type { Schedule, ScheduleCreated, ScheduleTriggered } from '../../../../shared/messages/schedules';
 import type { ServiceResponse } from '../../http/service-http';
-import {
-  type QueryValue,
-  ServiceApi,
-  type ServiceApiRequest,
-  type ServiceEndpoint,
-} from '../../http/service-api';
+import { type QueryValue, ServiceApi, type ServiceEndpoint } from '../../http/service-api';
 import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
 import { logsByIds, type ReadLogsPage } from './logs-by-ids';
-
-/** Ids per cancel request: the service's bulk-cancel maximum is 500; 100 keeps URLs short. */
-export const CANCEL_CHUNK = 100;
 
 const enc = encodeURIComponent;
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -98,39 +85,6 @@ function normalizeGroup(group: UrlGroup): UrlGroup {
 /** An empty or absent cursor means "no more"; the console uses undefined for that. */
 function cursorOf(value: unknown): string | undefined {
   return value ? String(value) : undefined;
-}
-
-const refuseEmptyCancel = () =>
-  new BridgeError({
-    code: 'INVALID_INPUT',
-    message:
-      'Refusing to send a cancel request without message ids or filters: the service would cancel every message.',
-  });
-
-/**
- * The requests a cancel takes (ids in chunks, or one filtered request). `DELETE /v2/messages` without ids
- * or filters cancels EVERY pending message at the real service: the bridge schema refuses such input
- * already, and this refuses it again right where the request is built, so no caller can send one.
- */
-export function cancelRequests(target: CancelTarget): ServiceApiRequest[] {
-  if ('messageIds' in target) {
-    const ids = (target.messageIds ?? []).filter((id) => typeof id === 'string' && id.trim() !== '');
-    if (ids.length === 0) throw refuseEmptyCancel();
-    if (ids.length === 1) return [{ method: 'DELETE', path: `/v2/messages/${enc(ids[0]!)}` }];
-    const requests: ServiceApiRequest[] = [];
-    for (let start = 0; start < ids.length; start += CANCEL_CHUNK) {
-      requests.push({
-        method: 'DELETE',
-        path: '/v2/messages',
-        query: { messageIds: ids.slice(start, start + CANCEL_CHUNK) },
-      });
-    }
-    return requests;
-  }
-  const filters = (target as { filters?: Record<string, unknown> }).filters ?? {};
-  const query: Record<string, QueryValue> = filtersToQuery(filters as never);
-  if (!hasAnyFilter(filters) || Object.keys(query).length === 0) throw refuseEmptyCancel();
-  return [{ method: 'DELETE', path: '/v2/messages', query }];
 }
 
 function isPublishResponse(value: unknown): value is PublishResponse {
@@ -324,7 +278,12 @@ export class MessageClient {
   // ---- logs and cancel
 
   /** One page, newest first; `events` whichever key the service used (`logs` in the current OpenAPI). */
-  async logs(filters: FilterInput, cursor: string | undefined, count: number): Promise<LogsPage> {
+  async logs(
+    filters: FilterInput,
+    cursor: string | undefined,
+    count: number,
+    signal?: AbortSignal,
+  ): Promise<LogsPage> {
     const { messageIds } = filters;
     if (Array.isArray(messageIds) && messageIds.length > 0) {
       // The service filters by one message id: read the set id by id (logs-by-ids.ts).
@@ -332,14 +291,20 @@ export class MessageClient {
         this.logsPage(idFilters as FilterInput, idCursor, LOGS_MAX_COUNT);
       return logsByIds(read, messageIds.map(String), filters, cursor);
     }
-    return this.logsPage(filters, cursor, count);
+    return this.logsPage(filters, cursor, count, signal);
   }
 
   /** One request to the logs endpoint. */
-  private async logsPage(filters: FilterInput, cursor: string | undefined, count: number): Promise<LogsPage> {
+  private async logsPage(
+    filters: FilterInput,
+    cursor: string | undefined,
+    count: number,
+    signal?: AbortSignal,
+  ): Promise<LogsPage> {
     const { body } = await this.api.json<Partial<LogsResponse> | null>({
       path: '/v2/logs',
       query: { ...filtersToQuery(filters), cursor, count },
+      signal,
     });
     const events = body?.events ?? body?.logs ?? [];
     const page: LogsPage = { events: events.map(normalizeLogEntry) };
@@ -348,17 +313,27 @@ export class MessageClient {
     return page;
   }
 
-  /** Answers how many the service cancelled. Never sends an empty request (see cancelRequests). */
-  async cancel(target: CancelTarget): Promise<{ cancelled: number }> {
-    const requests = cancelRequests(target);
-    let cancelled = 0;
-    for (const request of requests) {
-      const { body } = await this.api.json<{ cancelled?: number } | null>(request);
-      // Older services answer `202 OK` with no JSON count: count the ids we asked for.
-      const ids = request.query?.messageIds;
-      cancelled += body?.cancelled ?? (Array.isArray(ids) ? ids.length : 1);
+  /**
+   * Cancels the listed messages in one request; answers how many the service cancelled (finished ones are
+   * not counted). `DELETE /v2/messages` without ids cancels EVERY pending message at the real service, so
+   * an empty list is refused right here, where the request is built, whoever calls.
+   */
+  async cancelMany(messageIds: readonly string[]): Promise<number> {
+    const ids = messageIds.filter((id) => id.trim() !== '');
+    if (ids.length === 0 || ids.length !== messageIds.length) {
+      throw new BridgeError({
+        code: 'INVALID_INPUT',
+        message:
+          'Refusing to send a cancel request without message ids: the service would cancel every message.',
+      });
     }
-    return { cancelled };
+    const { body } = await this.api.json<{ cancelled?: number } | null>({
+      method: 'DELETE',
+      path: '/v2/messages',
+      query: { messageIds: ids },
+    });
+    // Older services answer `202 OK` with no JSON count: count the ids we asked for.
+    return Math.min(ids.length, body?.cancelled ?? ids.length);
   }
 
   // ---- the DLQ

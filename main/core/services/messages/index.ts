@@ -36,7 +36,7 @@ export function messageHandlers(deps: MessageHandlerDeps) {
       warn: deps.warn,
     }),
     ...urlGroupHandlers({ profiles }),
-    ...logHandlers({ profiles }),
+    ...logHandlers({ profiles, jobs: deps.jobs }),
     ...queueHandlers({ profiles }),
     ...scheduleHandlers({ profiles, jobs: deps.jobs }),
     ...dlqHandlers({ profiles, jobs: deps.jobs }),

@@ -10,7 +10,6 @@ const CALL_SAMPLES: readOnly.Samples = {
   'messages.urlGroups.removeEndpoints': { name: 'g', endpoints: [{ url: 'http://127.0.0.1:9/x' }] },
   'messages.urlGroups.delete': { name: 'g' },
   'messages.urlGroups.setHeaders': { name: 'g', headers: { 'Upstash-Retries': ['1'] } },
-  'messages.logs.cancel': { target: { messageIds: ['msg_1'] } },
   'messages.queues.upsert': { name: 'q', parallelism: 1, paused: false },
   'messages.queues.setPaused': { name: 'q', paused: true },
   'messages.queues.delete': { name: 'q' },
@@ -28,6 +27,7 @@ const CALL_SAMPLES: readOnly.Samples = {
 };
 /** Streams and jobs: both refused when opened. */
 const STREAM_SAMPLES: readOnly.Samples = {
+  'messages.logs.job': { target: { ids: ['msg_1'] } },
   'messages.dlq.job': { action: 'retry', target: { ids: ['1-0'] } },
   'messages.schedules.job': { action: 'delete', target: { ids: ['s'] } },
 };

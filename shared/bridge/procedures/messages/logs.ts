@@ -1,13 +1,14 @@
 // Message logs (`GET /v2/logs`): one page of events, newest first, with a cursor for the next page; and
-// cancelling messages, one, many or by filter — never with an empty request, which the real service
-// would take as "cancel every message".
+// cancelling messages as a job — the messages picked in the list, every pending message a filter matches,
+// or (chosen and confirmed) every pending message. The preview lists the pending messages from the logs,
+// and the job cancels exactly those, by id, in chunks: never with an empty request, which the real
+// service would take as "cancel every message".
 import { z } from 'zod';
 import type { LogEntry } from '../../../messages/types';
 import { pagedListInput } from '../../list-input';
-import { call } from '../../define';
-import { hasAnyFilter } from '../../job';
+import { call, job } from '../../define';
+import { jobInput, type JobSummary, jobTargetSchema } from '../../job';
 import { cancelFiltersSchema, logFiltersSchema } from './filters';
-import { profileIdSchema as profileId } from '../../profile-id';
 
 const messageId = z.string().trim().min(1).max(200);
 
@@ -22,15 +23,11 @@ export const LOGS_PAGE_SIZE = 100;
 /** The most events the service returns per request. */
 export const LOGS_MAX_COUNT = 1000;
 
-export const cancelTargetSchema = z.union([
-  z.object({ messageIds: z.array(messageId).min(1, 'select at least one message').max(1000) }),
-  z.object({
-    filters: cancelFiltersSchema.refine(
-      hasAnyFilter,
-      'refusing to cancel without a filter: the service would cancel every message',
-    ),
-  }),
-]);
+export const cancelTargetSchema = jobTargetSchema(cancelFiltersSchema, {
+  id: messageId,
+  max: 10_000,
+  what: 'message',
+});
 export type CancelTarget = z.input<typeof cancelTargetSchema>;
 
 export const logProcedures = {
@@ -40,10 +37,10 @@ export const logProcedures = {
     }),
     'read',
   ),
-  /** Cancels pending messages; answers how many the service cancelled. */
-  'messages.logs.cancel': call<{ cancelled: number }>()(
-    z.object({ profileId, target: cancelTargetSchema }),
+  /** Cancels pending messages: the listed ids, a filter's pending messages, or every pending one. */
+  'messages.logs.job': job<JobSummary>()(
+    jobInput({ action: z.literal('cancel').default('cancel'), target: cancelTargetSchema }),
     'write',
-    { invalidates: ['messages.logs.list'] },
+    { invalidates: ['messages.logs.list', 'jobs.list'] },
   ),
 };

@@ -1,14 +1,13 @@
 // One message's whole trail: every event with its time, error, next attempt and the destination's
-// response; the request's headers and body (base64 in the logs, decoded here); cancel while pending.
-import { useMemo } from 'react';
+// response; the request's headers and body (base64 in the logs, decoded here); cancel while pending (the
+// cancel job's dialog, for this one message).
+import { useMemo, useState } from 'react';
 import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/messages/logs';
 import type { LogEntry } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { errorMessage } from '../../../bridge/client';
-import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { useBridgeQuery } from '../../../bridge/react';
 import { BodyView } from '../../../ui/BodyView';
 import '../../../ui/detail-panel.css';
-import { confirmDanger } from '../../../ui/confirm-danger';
 import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
 import { DetailSection } from '../../../ui/DetailSection';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
@@ -16,11 +15,11 @@ import { Fact } from '../../../ui/Fact';
 import { formatClock, formatRelative, formatTime, serviceNow } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { Callout, Spinner } from '../../../ui/misc';
-import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import { RunNowButton } from '../../../clock/RunNow';
 import { FlowKeyFact } from '../flow-control/FlowKeyFact';
 import { attemptCount, FINAL_STATES, groupByMessage } from './group-events';
+import { MessageCancelDialog, selectedMessages } from './MessageCancelJob';
 import { MessageStateBadge } from './MessageStateBadge';
 
 export function LogDetail({
@@ -40,26 +39,7 @@ export function LogDetail({
     { refetchInterval: autoRefresh ? 3000 : false },
   );
   const trail = useMemo(() => (query.data ? groupByMessage(query.data.events)[0] : undefined), [query.data]);
-  const cancel = useBridgeMutation('messages.logs.cancel', {
-    onSuccess: ({ cancelled }) =>
-      toast.success(cancelled ? 'Cancel requested' : 'Nothing to cancel', `${messageId}`),
-    onError: (error) => toast.error('Could not cancel', errorMessage(error)),
-  });
-  const askCancel = async () => {
-    const ok = await confirmDanger(profile, {
-      title: 'Cancel this message?',
-      body: (
-        <>
-          <span className="mono">{messageId}</span> will not be delivered (again). A delivery already in
-          flight may still arrive. This cannot be undone.
-        </>
-      ),
-      confirmLabel: 'Cancel message',
-      cancelLabel: 'Keep message',
-      typeOnProd: 'cancel',
-    });
-    if (ok) cancel.mutate({ profileId: profile.id, target: { messageIds: [messageId] } });
-  };
+  const [cancelling, setCancelling] = useState(false);
 
   const first = trail?.events[0];
   const latest = trail?.latest;
@@ -74,13 +54,7 @@ export function LogDetail({
           />
         ) : null}
         {latest && !FINAL_STATES.has(latest.state) ? (
-          <WriteButton
-            profile={profile}
-            size="sm"
-            variant="danger"
-            busy={cancel.isPending}
-            onClick={() => void askCancel()}
-          >
+          <WriteButton profile={profile} size="sm" variant="danger" onClick={() => setCancelling(true)}>
             Cancel message
           </WriteButton>
         ) : null}
@@ -151,6 +125,13 @@ export function LogDetail({
           </>
         )}
       </div>
+      {cancelling ? (
+        <MessageCancelDialog
+          profile={profile}
+          request={selectedMessages([messageId])}
+          onClose={() => setCancelling(false)}
+        />
+      ) : null}
     </aside>
   );
 }

@@ -1,19 +1,18 @@
 // Message logs: filters, one row per message with its attempt trail (virtualized, loading older pages as
-// you scroll), an auto-refresh toggle, a detail panel (#/messages/logs/<messageId>), and cancel — for the
-// selected messages or everything matching the filters, never with an empty request.
+// you scroll), an auto-refresh toggle, a detail panel (#/messages/logs/<messageId>), and cancel as a job
+// (MessageCancelJob.tsx) — the selected messages, every pending one matching the filters, or with no filter
+// "all" chosen and confirmed; never with an empty filter.
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/messages/logs';
 import { LOG_STATE_FILTERS } from '../../../../../shared/bridge/procedures/messages/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { errorMessage } from '../../../bridge/client';
-import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
+import { useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { type PaletteCommand, useContextCommands } from '../../../shell/context-commands';
 
 import { useNav } from '../../../shell/nav';
 import { RemovableChip } from '../../../ui/Chip';
-import { confirmDanger } from '../../../ui/confirm-danger';
 import { describeDraft } from '../../../ui/filter-draft';
 import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
 import { Switch } from '../../../ui/fields';
@@ -25,17 +24,21 @@ import { ListWithDetail } from '../../../ui/list/ListWithDetail';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { useSelection } from '../../../ui/list/use-selection';
 import { EmptyState } from '../../../ui/misc';
-import { RowActions } from '../../../ui/RowActions';
-import { toast } from '../../../ui/toast';
 import '../../../ui/tables.css';
 import { groupByMessage, mergeEvents } from './group-events';
 import { LogDetail } from './LogDetail';
 import { LogList } from './LogList';
 import {
+  MessageCancelActions,
+  MessageCancelDialog,
+  type MessageCancelRequest,
+  selectedMessages,
+} from './MessageCancelJob';
+import {
+  cancelScope,
   type LogFilterDraft,
   removeRunFilter,
   runFilterText,
-  toCancelFilters,
   toLogFilters,
   useLogsUi,
 } from './log-filters';
@@ -92,25 +95,8 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
     if (oldestHead && oldestHead.time > loaded[0]!.time) reset();
   }, [autoRefresh, head.data, loaded, reset]);
 
-  const cancel = useBridgeMutation('messages.logs.cancel', {
-    onSuccess: ({ cancelled }) => {
-      toast.success(`${plural(cancelled, 'message')} cancelled`);
-      selection.clear();
-    },
-    onError: (error) => toast.error('Could not cancel', errorMessage(error)),
-  });
-  const cancelFilters = toCancelFilters(filters);
-  const askCancelSelected = async () => {
-    const ids = selection.ids;
-    const ok = await confirmDanger(profile, {
-      title: `Cancel ${plural(ids.length, 'message')}?`,
-      body: 'They will not be delivered (again). A delivery already in flight may still arrive. This cannot be undone.',
-      confirmLabel: `Cancel ${plural(ids.length, 'message')}`,
-      cancelLabel: ids.length === 1 ? 'Keep it' : 'Keep them',
-      typeOnProd: 'cancel',
-    });
-    if (ok) cancel.mutate({ profileId: profile.id, target: { messageIds: ids } });
-  };
+  const [cancelRequest, setCancelRequest] = useState<MessageCancelRequest | null>(null);
+  const askCancelSelected = () => setCancelRequest(selectedMessages(selection.ids));
   const selectedCount = selection.count;
   const writable = !profile.readOnly;
   const askCancelSelectedRef = useRef(askCancelSelected);
@@ -126,31 +112,13 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
               title: `Cancel ${plural(selectedCount, 'selected message')}…`,
               group: 'Logs',
               icon: XIcon,
-              run: () => void askCancelSelectedRef.current(),
+              run: () => askCancelSelectedRef.current(),
             },
           ]
         : [],
     [writable, selectedCount],
   );
   useContextCommands('logs', paletteCommands);
-  const askCancelMatching = async () => {
-    if (!cancelFilters) return;
-    const ok = await confirmDanger(profile, {
-      title: 'Cancel every pending message that matches?',
-      body: (
-        <>
-          Every message not yet delivered that matches <strong>{describeFilters(applied)}</strong> is
-          cancelled — also ones not loaded here. The state, message-id and run filters do not apply to cancel.
-          This cannot be undone.
-        </>
-      ),
-      confirmLabel: 'Cancel matching messages',
-      cancelLabel: 'Keep them',
-      typeOnProd: 'cancel',
-    });
-    if (ok) cancel.mutate({ profileId: profile.id, target: { filters: cancelFilters } });
-  };
-
   const refresh = () => {
     list.reset();
     if (messageId) void queryClient.invalidateQueries({ queryKey: ['messages.logs.list'] });
@@ -178,28 +146,11 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
         onRefresh={refresh}
         selected={selection.count}
       >
-        <RowActions
+        <MessageCancelActions
           profile={profile}
-          available={selection.count > 0}
-          title="Select pending messages in the list"
-          actions={[
-            {
-              label: 'Cancel selected',
-              variant: 'danger',
-              busy: cancel.isPending,
-              onClick: () => void askCancelSelected(),
-            },
-          ]}
-        />
-        <RowActions
-          profile={profile}
-          available={Boolean(cancelFilters)}
-          title={
-            cancelFilters
-              ? 'Cancel every pending message matching the filters'
-              : 'Set a URL, group, queue, label or date filter first'
-          }
-          actions={[{ label: 'Cancel matching…', onClick: () => void askCancelMatching() }]}
+          selected={selection.ids}
+          matching={cancelScope(filters)}
+          onAsk={setCancelRequest}
         />
       </ListToolbar>
       <ListWithDetail
@@ -249,6 +200,14 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
           />
         </ListBody>
       </ListWithDetail>
+      {cancelRequest ? (
+        <MessageCancelDialog
+          profile={profile}
+          request={cancelRequest}
+          onClose={() => setCancelRequest(null)}
+          onEnded={() => selection.clear()}
+        />
+      ) : null}
     </div>
   );
 }

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { logFiltersSchema, MESSAGE_IDS_MAX } from '../../../../../shared/bridge/procedures/messages/filters';
 import { splitList } from '../../../ui/filter-draft';
 import {
+  cancelScope,
   EMPTY_DRAFT,
   removeRunFilter,
   runFilterText,
   showRunMessages,
-  toCancelFilters,
   toLogFilters,
   useLogsUi,
 } from './log-filters';
@@ -37,10 +37,18 @@ describe('logs filter form', () => {
     expect(splitList('a,a, b')).toEqual(['a', 'b']);
   });
 
-  it('never offers an empty cancel filter: state and message id do not count', () => {
-    expect(toCancelFilters({})).toBeUndefined();
-    expect(toCancelFilters({ state: ['CREATED'], messageId: 'msg_1' })).toBeUndefined();
-    expect(toCancelFilters({ state: ['CREATED'], queueName: ['q'] })).toEqual({ queueName: ['q'] });
+  it('never offers an empty cancel filter: state and message id do not count; no filter at all is "all"', () => {
+    expect(cancelScope({})).toBe('all');
+    expect(cancelScope({ state: ['CREATED'], messageId: 'msg_1' })).toEqual({
+      off: expect.stringMatching(/state, message-id and run filters do not apply/),
+    });
+    expect(cancelScope({ state: ['CREATED'], queueName: ['q'], label: ['a', 'b'] })).toEqual({
+      filters: { queueName: ['q'], label: ['a', 'b'] },
+      text: 'queue q, label a, b',
+    });
+    expect(cancelScope({ flowControlKey: ['tenant-1'] })).toMatchObject({
+      text: 'flow-control key tenant-1',
+    });
   });
 
   it('a run filter sends the run’s message ids, says what it is, never reaches cancel, and is removable', () => {
@@ -48,8 +56,8 @@ describe('logs filter form', () => {
     expect(toLogFilters({ ...EMPTY_DRAFT, run }).filters).toEqual({ messageIds: ['msg_b', 'msg_a'] });
     expect(runFilterText(run)).toBe('Run wfr_1: 2 messages');
     expect(runFilterText({ runId: 'wfr_2', messageIds: ['msg_c'], total: 1 })).toBe('Run wfr_2: 1 message');
-    // A run filter alone gives cancel nothing to go on: an empty cancel would cancel every message.
-    expect(toCancelFilters(toLogFilters({ ...EMPTY_DRAFT, run }).filters)).toBeUndefined();
+    // A run filter alone gives cancel nothing to go on (and is not "all"): the action is off.
+    expect(cancelScope(toLogFilters({ ...EMPTY_DRAFT, run }).filters)).toHaveProperty('off');
 
     useLogsUi.getState().show({ label: 'old' });
     showRunMessages('wfr_1', ['msg_b', 'msg_a']);

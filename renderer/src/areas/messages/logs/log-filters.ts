@@ -70,13 +70,52 @@ export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput;
   return error ? { filters, error } : { filters };
 }
 
+/** What "Cancel matching" acts on, as the logs' filters stand. */
+export type CancelScope =
+  /** The filters cancel understands, and how they read. */
+  | { filters: CancelFiltersInput; text: string }
+  /** No filter at all: the action is "all", which the user must choose and confirm. */
+  | 'all'
+  /** Only filters cancel cannot take are set (state, message id, run): the action is off, and says why. */
+  | { off: string };
+
+const CANCEL_FILTER_WORDS: Record<keyof CancelFiltersInput, string> = {
+  url: 'URL',
+  topicName: 'URL group',
+  queueName: 'queue',
+  scheduleId: 'schedule',
+  label: 'label',
+  flowControlKey: 'flow-control key',
+  callerIp: 'caller IP',
+  host: 'host',
+  path: 'path',
+  fromDate: 'from',
+  toDate: 'to',
+};
+
 /**
- * The filters bulk cancel can use (it has no state, message id or run filter). Undefined when nothing is
- * left: an empty cancel request would cancel every message.
+ * The cancel job's scope: the filters it can use (it has no state, message id or run filter). Never an
+ * empty filter: with none set the scope is "all" (asked for explicitly), and with only the others set
+ * there is nothing cancel could honour, so the action is off.
  */
-export function toCancelFilters(filters: LogFiltersInput): CancelFiltersInput | undefined {
+export function cancelScope(filters: LogFiltersInput): CancelScope {
   const { state: _state, messageId: _messageId, messageIds: _messageIds, ...rest } = filters;
-  return hasAnyFilter(rest) ? rest : undefined;
+  if (hasAnyFilter(rest)) {
+    const text = Object.entries(rest)
+      .filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0))
+      .map(([key, value]) => {
+        const word = CANCEL_FILTER_WORDS[key as keyof CancelFiltersInput] ?? key;
+        const shown =
+          typeof value === 'number' ? new Date(value).toLocaleString() : (value as string[]).join(', ');
+        return `${word} ${shown}`;
+      })
+      .join(', ');
+    return { filters: rest, text };
+  }
+  if (!hasAnyFilter(filters)) return 'all';
+  return {
+    off: 'Cancel takes a URL, group, queue, schedule, label, flow-control key or date filter; the state, message-id and run filters do not apply',
+  };
 }
 
 /** The run filter's chip text: what it is, honestly. */
