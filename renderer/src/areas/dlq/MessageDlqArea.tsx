@@ -12,6 +12,7 @@ import { useNav } from '../../shell/nav';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
 import { FilterBar, type TextFilter } from '../../ui/FilterBar';
+import { MESSAGE_TEXT_FILTERS } from '../messages/message-filter-fields';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { InboxIcon, RefreshIcon, TrashIcon } from '../../ui/icons';
 import { ListBody } from '../../ui/list/ListBody';
@@ -291,12 +292,12 @@ function DlqRow({
 }
 
 const DLQ_TEXT_FILTERS: TextFilter<DlqFilterDraft>[] = [
-  { key: 'url', label: 'URL', placeholder: 'https://…, …', wide: true },
-  { key: 'topicName', label: 'URL group', placeholder: 'orders' },
-  { key: 'queueName', label: 'Queue', placeholder: 'emails' },
-  { key: 'label', label: 'Label', placeholder: 'nightly, …' },
+  MESSAGE_TEXT_FILTERS.url,
+  MESSAGE_TEXT_FILTERS.topicName,
+  MESSAGE_TEXT_FILTERS.queueName,
+  MESSAGE_TEXT_FILTERS.label,
   { key: 'responseStatus', label: 'Response status', placeholder: '500, 404' },
-  { key: 'messageId', label: 'Message id', placeholder: 'msg_…' },
+  MESSAGE_TEXT_FILTERS.messageId,
 ];
 
 function DlqFilterBar() {

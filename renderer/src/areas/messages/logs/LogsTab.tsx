@@ -15,6 +15,7 @@ import { useNav } from '../../../shell/nav';
 import { RemovableChip } from '../../../ui/Chip';
 import { describeDraft } from '../../../ui/filter-draft';
 import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
+import { MESSAGE_TEXT_FILTERS } from '../message-filter-fields';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { SearchIcon, XIcon } from '../../../ui/icons';
@@ -213,12 +214,12 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
 }
 
 const LOG_TEXT_FILTERS: TextFilter<LogFilterDraft>[] = [
-  { key: 'messageId', label: 'Message id', placeholder: 'msg_…' },
-  { key: 'url', label: 'URL', placeholder: 'https://…, …', wide: true },
-  { key: 'topicName', label: 'URL group', placeholder: 'orders' },
-  { key: 'queueName', label: 'Queue', placeholder: 'emails' },
+  MESSAGE_TEXT_FILTERS.messageId,
+  MESSAGE_TEXT_FILTERS.url,
+  MESSAGE_TEXT_FILTERS.topicName,
+  MESSAGE_TEXT_FILTERS.queueName,
   { key: 'scheduleId', label: 'Schedule', placeholder: 'scd_…' },
-  { key: 'label', label: 'Label', placeholder: 'nightly, …' },
+  MESSAGE_TEXT_FILTERS.label,
   { key: 'flowControlKey', label: 'Flow-control key', placeholder: 'tenant-42' },
 ];
 
