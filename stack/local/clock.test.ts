@@ -8,51 +8,34 @@ import { StackClock } from '../clock';
 import {
   DEV_TOKEN,
   settle,
-  startSink,
   startTestStack,
   tempDir,
   waitForState,
   WRITER_SCRIPT,
   eventually,
-  type Sink,
-  type SinkReply,
   type TestStack,
 } from '../messages/test-support';
 import { startStack } from '../stack';
+import { at, publishTo, startScriptedSink, type ScriptedSink } from './test-support';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 let stack: TestStack;
-let sink: Sink;
-let behaviour: Record<string, (attempt: number) => SinkReply> = {};
-const attempts = new Map<string, number>();
+let sink: ScriptedSink;
 
 beforeAll(async () => {
   stack = await startTestStack({ clock: new StackClock() as never });
-  sink = await startSink((request) => {
-    const path = request.url.split('?')[0] as string;
-    const attempt = attempts.get(path) ?? 0;
-    attempts.set(path, attempt + 1);
-    return behaviour[path]?.(attempt) ?? {};
-  });
+  sink = await startScriptedSink();
 });
 afterAll(async () => {
   await stack.close();
   await sink.close();
 });
-beforeEach(() => {
-  behaviour = {};
-  attempts.clear();
-});
+beforeEach(() => sink.reset());
 
-const at = (path: string) => (r: { url: string }) => r.url.split('?')[0] === path;
-
-async function publish(path: string, headers: Record<string, string> = {}): Promise<string> {
-  const response = await stack.api('POST', `/v2/publish/${sink.url}${path}`, { headers, body: 'hi' });
-  expect(response.status).toBe(200);
-  return response.json.messageId;
-}
+const publish = (path: string, headers?: Record<string, string>): Promise<string> =>
+  publishTo(stack, sink, path, headers);
 
 async function advance(by: string): Promise<ClockState> {
   const response = await stack.api('POST', '/local/clock/advance', { body: JSON.stringify({ by }) });
@@ -159,7 +142,7 @@ describe('message timers follow the clock', () => {
   });
 
   it('takes a message failing with 2 retries to the DLQ after two advances, each attempt once', async () => {
-    behaviour['/failing'] = () => ({ status: 503, body: 'down' });
+    sink.script['/failing'] = () => ({ status: 503, body: 'down' });
     const id = await publish('/failing', { 'Upstash-Retries': '2' });
     await sink.waitFor(1, { match: at('/failing') });
     await waitForState(stack, id, 'RETRY', 1);
@@ -181,7 +164,7 @@ describe('message timers follow the clock', () => {
   });
 
   it('retries a failing callback on the clock', async () => {
-    behaviour['/callback'] = (attempt) => (attempt === 0 ? { status: 500 } : {});
+    sink.script['/callback'] = (attempt) => (attempt === 0 ? { status: 500 } : {});
     await publish('/with-callback', {
       'Upstash-Callback': `${sink.url}/callback`,
       'Upstash-Callback-Retries': '1',
@@ -196,7 +179,7 @@ describe('message timers follow the clock', () => {
   it('waits for a destination’s Retry-After date in wall-clock terms while the clock is ahead', async () => {
     await advance('7d');
     const retryAt = new Date(Date.now() + HOUR).toUTCString();
-    behaviour['/later'] = (attempt) =>
+    sink.script['/later'] = (attempt) =>
       attempt === 0 ? { status: 503, headers: { 'retry-after': retryAt } } : {};
     const id = await publish('/later');
     const [retry] = await waitForState(stack, id, 'RETRY');

@@ -5,37 +5,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClockState } from '../../shared/local-stack/clock';
 import { StackClock } from '../clock';
-import {
-  eventually,
-  settle,
-  startSink,
-  startTestStack,
-  waitForState,
-  type Sink,
-  type SinkReply,
-  type TestStack,
-} from '../messages/test-support';
+import { eventually, settle, startTestStack, waitForState, type TestStack } from '../messages/test-support';
 import { runWhen, startWorkflowApp, type WorkflowApp } from '../workflows/test-support';
+import { at, publishTo, startScriptedSink, type ScriptedSink } from './test-support';
 
 const HOUR = 3_600_000;
 
 let stack: TestStack;
-let sink: Sink;
+let sink: ScriptedSink;
 let app: WorkflowApp;
-let behaviour: Record<string, (attempt: number) => SinkReply> = {};
-const attempts = new Map<string, number>();
 const ran = new Map<string, number>();
 /** Holds the '/busy' route's step until the test lets it go (set once the step runs). */
 let releaseBusy: (() => void) | undefined;
 
 beforeAll(async () => {
   stack = await startTestStack({ clock: new StackClock() as never, backoffFactor: 2.5 });
-  sink = await startSink((request) => {
-    const path = request.url.split('?')[0] as string;
-    const attempt = attempts.get(path) ?? 0;
-    attempts.set(path, attempt + 1);
-    return behaviour[path]?.(attempt) ?? {};
-  });
+  sink = await startScriptedSink();
   app = await startWorkflowApp(stack, {
     '/sleepy': {
       fn: async (context) => {
@@ -66,18 +51,10 @@ afterAll(async () => {
   await stack?.close();
   await sink?.close();
 });
-beforeEach(() => {
-  behaviour = {};
-  attempts.clear();
-});
+beforeEach(() => sink.reset());
 
-const at = (path: string) => (r: { url: string }) => r.url.split('?')[0] === path;
-
-async function publish(path: string, headers: Record<string, string> = {}): Promise<string> {
-  const response = await stack.api('POST', `/v2/publish/${sink.url}${path}`, { headers, body: 'hi' });
-  expect(response.status).toBe(200);
-  return response.json.messageId;
-}
+const publish = (path: string, headers?: Record<string, string>): Promise<string> =>
+  publishTo(stack, sink, path, headers);
 
 async function clock(): Promise<ClockState> {
   return (await stack.api('GET', '/local/clock')).json;
@@ -117,7 +94,7 @@ describe('run now: messages', () => {
   });
 
   it('runs a retrying message’s next attempt now, down to the DLQ', async () => {
-    behaviour['/failing'] = () => ({ status: 500 });
+    sink.script['/failing'] = () => ({ status: 500 });
     const id = await publish('/failing', { 'Upstash-Retries': '2' });
     await waitForState(stack, id, 'RETRY', 1);
     const first = await runNow('messages', id);
@@ -149,7 +126,7 @@ describe('run now: messages', () => {
     // In flight: the destination holds the request open.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    behaviour['/held'] = () => ({ wait: held });
+    sink.script['/held'] = () => ({ wait: held });
     const busy = await publish('/held');
     await sink.waitFor(1, { match: at('/held') });
     const inflight = await runNow('messages', busy);
