@@ -1,20 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@upstash/qstash';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FlowControlOverview } from '../../../../shared/bridge/procedures/messages/flow-control';
 import type {
   FlowControlHistory,
   FlowControlMessageHold,
   FlowControlInfo,
 } from '../../../../shared/messages/flow-control';
-import {
-  eventually,
-  profileFor,
-  type RealStack,
-  startDestination,
-  startRealStack,
-} from '../test-stack/real-stack';
+import { eventually, profileFor, useStackWithDestination } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { flowControlHandlers } from './flow-control';
 
@@ -23,37 +16,26 @@ function routerFor(url: string, token: string) {
 }
 
 describe('flow-control handlers against the local stack', () => {
-  let stack: RealStack;
-  let sink: Awaited<ReturnType<typeof startDestination>>;
-  let sdk: Client;
-  beforeAll(async () => {
-    stack = await startRealStack();
-    sink = await startDestination();
-    sdk = new Client({ baseUrl: stack.url, token: stack.token, retry: false, enableTelemetry: false });
-  });
-  afterAll(async () => {
-    await sink.close();
-    await stack.stop();
-  });
+  const env = useStackWithDestination();
 
   const call = async <T>(name: string, input: object) =>
-    valueOf<T>(await routerFor(stack.url, stack.token).call(name, { profileId: 'p', ...input }));
+    valueOf<T>(await routerFor(env.stack.url, env.stack.token).call(name, { profileId: 'p', ...input }));
   const publish = (key: string, path: string) =>
-    sdk.publish({
-      url: `${sink.url}${path}`,
+    env.sdk.publish({
+      url: `${env.sink.url}${path}`,
       body: path,
       flowControl: { key, parallelism: 2, rate: 50, period: '1m' },
     });
 
   it('lists an SDK-made key with its numbers; a pause and resume here are what flowControl.get sees', async () => {
     await publish('tenant-1', '/first');
-    await eventually(async () => (sink.received.length === 1 ? true : undefined));
+    await eventually(async () => (env.sink.received.length === 1 ? true : undefined));
     const paused = await call<FlowControlInfo>('messages.flowControl.setPaused', {
       key: 'tenant-1',
       paused: true,
     });
     expect(paused).toMatchObject({ flowControlKey: 'tenant-1', isPaused: true });
-    expect((await sdk.flowControl.get('tenant-1')).isPaused).toBe(true);
+    expect((await env.sdk.flowControl.get('tenant-1')).isPaused).toBe(true);
 
     const held = await publish('tenant-1', '/held');
     await publish('tenant-1', '/held-too');
@@ -96,9 +78,9 @@ describe('flow-control handlers against the local stack', () => {
       paused: false,
     });
     expect(resumed.isPaused).toBe(false);
-    expect((await sdk.flowControl.get('tenant-1')).isPaused).toBe(false);
-    await eventually(async () => (sink.received.length === 3 ? true : undefined));
-    expect(sink.received.map((r) => r.url)).toEqual(['/first', '/held', '/held-too']);
+    expect((await env.sdk.flowControl.get('tenant-1')).isPaused).toBe(false);
+    await eventually(async () => (env.sink.received.length === 3 ? true : undefined));
+    expect(env.sink.received.map((r) => r.url)).toEqual(['/first', '/held', '/held-too']);
     const history = await call<FlowControlHistory>('messages.flowControl.history', { key: 'tenant-1' });
     expect(history.bucketMs).toBe(10_000);
     expect(history.points.reduce((sum, point) => sum + point.delivered, 0)).toBe(3);
@@ -135,7 +117,7 @@ describe('flow-control handlers against the local stack', () => {
   });
 
   it('refuses bad input before the service sees it, and shows the service’s 404 for an unknown key', async () => {
-    const router = routerFor(stack.url, stack.token);
+    const router = routerFor(env.stack.url, env.stack.token);
     const pin = await router.call('messages.flowControl.pin', {
       profileId: 'p',
       key: 'pinned',
