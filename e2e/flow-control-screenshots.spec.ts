@@ -74,6 +74,15 @@ for (const theme of ['light', 'dark'] as const) {
       await page.mouse.move(0, 0);
       await saveScreenshot(page, 'flow-control-held', theme);
 
+      // Pausing every key the search shows, as a job: the preview before the start.
+      await go(page, '#/messages/flow-control');
+      await page.getByLabel('Search keys').fill('tenant-');
+      await page.getByRole('button', { name: 'Pause shown…' }).click();
+      await expect(page.getByRole('dialog').getByTestId('bulk-count')).toHaveText('5 keys');
+      await page.mouse.move(0, 0);
+      await saveScreenshot(page, 'flow-control-pause-many', theme);
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel', exact: true }).click();
+
       expect(errors.filter((text) => !/net::ERR_/.test(text))).toEqual([]);
     } finally {
       await page.close();

@@ -137,3 +137,41 @@ test('a held message’s “Why is this not delivered?” opens its key; on prod
   await pause.click();
   await expect.poll(async () => (await client.flowControl.get('tenant-7')).isPaused).toBe(true);
 });
+
+test('pause every key shown, as a job: previewed, confirmed, run, listed on Jobs', async ({
+  app,
+  stack,
+  sink,
+}) => {
+  test.setTimeout(90_000);
+  const client = sdk(stack.api.url, stack.api.token);
+  for (const key of ['tenant-a-1', 'tenant-a-2', 'tenant-b-1']) {
+    await client.publish({ url: `${sink.url}/${key}`, body: key, flowControl: { key, parallelism: 1 } });
+  }
+  await go(app, '#/messages/flow-control');
+  await expect(app.getByTestId('fc-summary')).toHaveText(/^3 keys/);
+  // No search: the actions are over every key, and "all" is typed first.
+  await app.getByRole('button', { name: 'Pause all…' }).click();
+  const all = app.getByRole('dialog', { name: 'Pause flow-control keys' });
+  await expect(all.getByTestId('bulk-count')).toHaveText('3 keys');
+  await expect(all.getByRole('button', { name: 'Pause 3 keys' })).toBeDisabled();
+  await all.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+  await app.getByLabel('Search keys').fill('tenant-a');
+  await app.getByRole('button', { name: 'Pause shown…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Pause flow-control keys' });
+  await expect(dialog).toContainText('every key matching “tenant-a”');
+  await expect(dialog.getByTestId('bulk-count')).toHaveText('2 keys');
+  await dialog.getByRole('button', { name: 'Pause 2 keys' }).click();
+  await expect(dialog.getByTestId('bulk-summary')).toContainText('2 of 2 paused.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  for (const key of ['tenant-a-1', 'tenant-a-2']) {
+    await expect.poll(async () => (await client.flowControl.get(key)).isPaused).toBe(true);
+  }
+  expect((await client.flowControl.get('tenant-b-1')).isPaused).toBe(false);
+
+  await go(app, '#/jobs');
+  const job = app.getByTestId('job-row').first();
+  await expect(job).toHaveAttribute('data-status', 'done');
+  await expect(job).toContainText('every key matching “tenant-a”');
+});

@@ -160,3 +160,20 @@ export function checkFlowControlPin(pin: FlowControlPin): string | undefined {
   }
   return undefined;
 }
+
+/** Which keys the Flow control list shows: its search and its "waiting only" switch. */
+export interface FlowKeyFilters {
+  /** Part of the key, any case (as the service's `?search=`). */
+  search?: string;
+  /** Only keys with waiting messages (absent, not false, when off: false is no filter). */
+  waitingOnly?: true;
+}
+
+/** The console's list and main's job plan (pause/resume/reset many keys) both filter with this. */
+export function matchesFlowKey(key: FlowControlInfo, filters: FlowKeyFilters): boolean {
+  const search = (filters.search ?? '').trim().toLowerCase();
+  return (
+    (!filters.waitingOnly || key.waitListSize > 0) &&
+    (search === '' || key.flowControlKey.toLowerCase().includes(search))
+  );
+}

@@ -47,15 +47,19 @@ export class FlowControlClient {
 
   /** Every key (the docs' `GET /v2/flowControl`, optionally narrowed by `search`) and the global numbers. */
   async overview(search?: string): Promise<FlowControlOverview> {
-    const [list, global] = await Promise.all([
-      this.api.json<WireInfo[] | { flowControls?: WireInfo[] } | null>({
-        path: '/v2/flowControl',
-        query: { search: search || undefined },
-      }),
-      this.global(),
-    ]);
+    const [list, global] = await Promise.all([this.list(search), this.global()]);
+    return { keys: list.keys, global, detailed: list.detailed };
+  }
+
+  /** Every key (narrowed by `search`), by key; `detailed` as in the overview. */
+  async list(search?: string, signal?: AbortSignal): Promise<{ keys: FlowControlInfo[]; detailed: boolean }> {
+    const { body } = await this.api.json<WireInfo[] | { flowControls?: WireInfo[] } | null>({
+      path: '/v2/flowControl',
+      query: { search: search || undefined },
+      signal,
+    });
     // The current docs answer an array; an older page wraps it as `{"flowControls": […]}`.
-    const items = Array.isArray(list.body) ? list.body : (list.body?.flowControls ?? []);
+    const items = Array.isArray(body) ? body : (body?.flowControls ?? []);
     const normalized = items.map(normalizeFlowControlInfo);
     return {
       keys: normalized
@@ -63,7 +67,6 @@ export class FlowControlClient {
         .sort((a, b) =>
           a.flowControlKey < b.flowControlKey ? -1 : a.flowControlKey > b.flowControlKey ? 1 : 0,
         ),
-      global,
       detailed: normalized.every(({ complete }) => complete),
     };
   }

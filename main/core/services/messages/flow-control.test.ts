@@ -8,11 +8,16 @@ import type {
   FlowControlInfo,
 } from '../../../../shared/messages/flow-control';
 import { eventually, profileFor, useStackWithDestination } from '../test-stack/real-stack';
+import { testJobRunner } from '../../testing/jobs';
+import { useSuiteTempDir } from '../../testing/temp-dir';
 import { routerWith, valueOf } from '../test-stack/router';
 import { flowControlHandlers } from './flow-control';
 
+// The key changes only; the job over many keys is flow-control-job.test.ts.
+const jobs = testJobRunner(useSuiteTempDir());
+
 function routerFor(url: string, token: string) {
-  return routerWith(flowControlHandlers({ profiles: { resolve: () => profileFor(url, token) } }));
+  return routerWith(flowControlHandlers({ profiles: { resolve: () => profileFor(url, token) }, jobs }));
 }
 
 describe('flow-control handlers against the local stack', () => {

@@ -1,15 +1,17 @@
 // Flow-control keys: the list with the global numbers, one key, its history and holds (local stack), and
-// the changes — pause/resume, pin, unpin, resetRate. The service answers nothing to a change; the handlers
-// read the key back so the UI shows what the service now holds.
+// the changes — pause/resume, pin, unpin, resetRate — and the job that pauses, resumes or resets many keys
+// (flow-control-job.ts). The service answers nothing to a change; the handlers read the key back so the UI
+// shows what the service now holds.
 import type { flowControlProcedures } from '../../../../shared/bridge/procedures/messages/flow-control';
 import type { Handlers } from '../../bridge/router';
-import type { HandlerDeps } from '../handler-deps';
+import type { JobHandlerDeps } from '../handler-deps';
 import { clientsFor } from './client';
 import { FlowControlClient } from './flow-control-client';
+import { flowKeyJobPlan } from './flow-control-job';
 
 type Names = keyof typeof flowControlProcedures;
 
-export function flowControlHandlers({ profiles }: HandlerDeps): Pick<Handlers, Names> {
+export function flowControlHandlers({ profiles, jobs }: JobHandlerDeps): Pick<Handlers, Names> {
   const messages = clientsFor(profiles);
   const client = (profileId: string) => new FlowControlClient(messages(profileId).api);
   /** Runs a change, then answers the key as the service now has it. */
@@ -31,5 +33,6 @@ export function flowControlHandlers({ profiles }: HandlerDeps): Pick<Handlers, N
       change(profileId, key, (flows) => flows.unpin(key, { parallelism, rate })),
     'messages.flowControl.resetRate': ({ profileId, key }) =>
       change(profileId, key, (flows) => flows.resetRate(key)),
+    'messages.flowControl.job': jobs.handler('messages.flowControl.job', flowKeyJobPlan(client)),
   };
 }

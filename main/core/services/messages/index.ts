@@ -41,6 +41,6 @@ export function messageHandlers(deps: MessageHandlerDeps) {
     ...scheduleHandlers({ profiles, jobs: deps.jobs }),
     ...dlqHandlers({ profiles, jobs: deps.jobs }),
     ...signingKeyHandlers({ profiles }),
-    ...flowControlHandlers({ profiles }),
+    ...flowControlHandlers({ profiles, jobs: deps.jobs }),
   };
 }

@@ -29,6 +29,7 @@ const CALL_SAMPLES: readOnly.Samples = {
 const STREAM_SAMPLES: readOnly.Samples = {
   'messages.logs.job': { target: { ids: ['msg_1'] } },
   'messages.dlq.job': { action: 'retry', target: { ids: ['1-0'] } },
+  'messages.flowControl.job': { action: 'pause', target: { ids: ['k'] } },
   'messages.schedules.job': { action: 'delete', target: { ids: ['s'] } },
 };
 

@@ -1,5 +1,5 @@
 // Flow-control keys (`/v2/flowControl…`): every key with its limits and what is in use now, one key, pause
-// and resume, pin and unpin its settings, reset its rate period; and, where the service is the local stack,
+// and resume, pin and unpin its settings, reset its rate period; pause, resume or reset many as a job; and, where the service is the local stack,
 // a key's recent history and why a message waits (null elsewhere: the cloud has neither).
 import { z } from 'zod';
 import {
@@ -10,7 +10,8 @@ import {
   type GlobalParallelismInfo,
   MAX_FLOW_CONTROL_KEY_LENGTH,
 } from '../../../messages/flow-control';
-import { call } from '../../define';
+import { call, job } from '../../define';
+import { jobInput, type JobSummary, jobTargetSchema } from '../../job';
 import { profileIdSchema as profileId } from '../../profile-id';
 
 export const flowControlKeySchema = z
@@ -33,6 +34,23 @@ export interface FlowControlOverview {
 }
 
 const keyInput = z.object({ profileId, key: flowControlKeySchema });
+
+/** The list's search and "waiting only" switch, as a job's filter (at least one set, or "all"). */
+export const flowKeyFiltersSchema = z.object({
+  search: z.string().trim().min(1).max(MAX_FLOW_CONTROL_KEY_LENGTH).optional(),
+  waitingOnly: z.literal(true).optional(),
+});
+
+export const flowKeyTargetSchema = jobTargetSchema(flowKeyFiltersSchema, {
+  id: flowControlKeySchema,
+  max: 10_000,
+  what: 'key',
+});
+export type FlowKeyTarget = z.input<typeof flowKeyTargetSchema>;
+
+/** What a job over many keys does to each: the per-key actions that need no settings. */
+export const FLOW_KEY_JOB_ACTIONS = ['pause', 'resume', 'resetRate'] as const;
+export type FlowKeyJobAction = (typeof FLOW_KEY_JOB_ACTIONS)[number];
 const limit = z.number().int();
 
 /** What a change to a key makes stale. */
@@ -85,4 +103,10 @@ export const flowControlProcedures = {
   ),
   /** Clears the current rate period's count: the period starts again now. */
   'messages.flowControl.resetRate': call<FlowControlInfo>()(keyInput, 'write', CHANGES),
+  /** Pause, resume or reset the rate of many keys: the ones the list shows, or every key (a job). */
+  'messages.flowControl.job': job<JobSummary>()(
+    jobInput({ action: z.enum(FLOW_KEY_JOB_ACTIONS), target: flowKeyTargetSchema }),
+    'write',
+    { invalidates: [...CHANGES.invalidates, 'jobs.list'] },
+  ),
 };

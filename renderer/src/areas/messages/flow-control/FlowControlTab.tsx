@@ -1,7 +1,8 @@
 // Flow control: every flow-control key with what waits and what is in use against its limits, refreshed
 // every 2 s; the opened key beside the list with its history chart and its actions (pause/resume, pin,
-// unpin, reset the rate). Route: #/messages/flow-control[/<key>[/<messageId>]] — a message id names the
-// message whose "why is this not delivered?" brought the user here.
+// unpin, reset the rate); pause, resume or reset the rate of every key shown, as a job (FlowKeyJob.tsx).
+// Route: #/messages/flow-control[/<key>[/<messageId>]] — a message id names the message whose "why is
+// this not delivered?" brought the user here.
 import { useMemo } from 'react';
 import { create } from 'zustand';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -18,11 +19,13 @@ import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { useBridgeQuery } from '../../../bridge/react';
 import {
   FLOW_CONTROL_REFRESH_MS,
+  flowKeyFilters,
   type FlowKeySort,
   type FlowKeyView,
   visibleKeys,
 } from './flow-control-model';
 import { FlowKeyDetail } from './FlowKeyDetail';
+import { FlowKeyJobActions } from './FlowKeyJob';
 import { FlowKeyList } from './FlowKeyList';
 import './flow-control.css';
 
@@ -112,7 +115,9 @@ function FlowControl({
         }
         refreshing={overview.isFetching && !overview.isLoading}
         onRefresh={() => void overview.refetch()}
-      />
+      >
+        <FlowKeyJobActions profile={profile} filters={flowKeyFilters(view)} shown={shown.length} />
+      </ListToolbar>
       {overview.data && !overview.data.detailed ? (
         <p className="fc-note muted">
           This service lists keys with their waiting counts only: open a key for its limits and what is in

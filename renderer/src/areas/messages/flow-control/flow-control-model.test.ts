@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowControlInfo } from '../../../../../shared/messages/flow-control';
+import { type FlowControlInfo, matchesFlowKey } from '../../../../../shared/messages/flow-control';
 import {
   explainHold,
   explainKey,
+  flowKeyFilters,
   periodText,
   pinFormOf,
   readPinForm,
@@ -42,6 +43,16 @@ describe('flow-control screen model', () => {
     expect(names({ search: ' tenant ', waitingOnly: false, sort: 'key' })).toEqual(['Tenant-C']);
     expect(names({ search: '', waitingOnly: false, sort: 'inflight' })).toEqual(['Tenant-C', 'b', 'a']);
     expect(names({ search: '', waitingOnly: false, sort: 'key' })).toEqual(['Tenant-C', 'a', 'b']);
+  });
+
+  it('hands a job over the shown keys the same filter, never an empty one ("waiting only" off is no filter)', () => {
+    expect(flowKeyFilters({ search: '  ', waitingOnly: false })).toEqual({});
+    expect(flowKeyFilters({ search: ' tenant ', waitingOnly: true })).toEqual({
+      search: 'tenant',
+      waitingOnly: true,
+    });
+    const filters = flowKeyFilters({ search: 'tenant', waitingOnly: false });
+    expect(keys.filter((k) => matchesFlowKey(k, filters)).map((k) => k.flowControlKey)).toEqual(['Tenant-C']);
   });
 
   it('reads a count against its limit, and a period', () => {

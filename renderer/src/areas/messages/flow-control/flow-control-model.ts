@@ -6,6 +6,8 @@ import {
   type FlowControlMessageHold,
   type FlowControlInfo,
   type FlowControlPin,
+  type FlowKeyFilters,
+  matchesFlowKey,
 } from '../../../../../shared/messages/flow-control';
 import { formatClock, plural } from '../../../ui/format';
 
@@ -22,12 +24,8 @@ export interface FlowKeyView {
 
 /** The keys the list shows: matching the search (part of the key, any case), waiting ones only if asked. */
 export function visibleKeys(keys: readonly FlowControlInfo[], view: FlowKeyView): FlowControlInfo[] {
-  const search = view.search.trim().toLowerCase();
-  const shown = keys.filter(
-    (key) =>
-      (!view.waitingOnly || key.waitListSize > 0) &&
-      (search === '' || key.flowControlKey.toLowerCase().includes(search)),
-  );
+  const filters = flowKeyFilters(view);
+  const shown = keys.filter((key) => matchesFlowKey(key, filters));
   const byKey = (a: FlowControlInfo, b: FlowControlInfo) =>
     a.flowControlKey < b.flowControlKey ? -1 : a.flowControlKey > b.flowControlKey ? 1 : 0;
   const order =
@@ -37,6 +35,12 @@ export function visibleKeys(keys: readonly FlowControlInfo[], view: FlowKeyView)
         ? (a: FlowControlInfo, b: FlowControlInfo) => b.parallelismCount - a.parallelismCount || byKey(a, b)
         : (a: FlowControlInfo, b: FlowControlInfo) => b.waitListSize - a.waitListSize || byKey(a, b);
   return shown.sort(order);
+}
+
+/** The list's view as the filters a job over the shown keys takes (none set: every key). */
+export function flowKeyFilters(view: Pick<FlowKeyView, 'search' | 'waitingOnly'>): FlowKeyFilters {
+  const search = view.search.trim();
+  return { ...(search ? { search } : {}), ...(view.waitingOnly ? { waitingOnly: true as const } : {}) };
 }
 
 /** A use against its limit: "3 of 5", or "3 · no limit" when the key has none (0 on the wire). */
