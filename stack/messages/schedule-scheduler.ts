@@ -49,12 +49,6 @@ const RETRY_MS = 5_000;
 /** How long before a tick its messages are planned. */
 export const PLAN_AHEAD_MS = 1_000;
 
-/**
- * A tick's runs commit in groups of this many, one transaction each. 1,000 runs in one transaction took
- * 300–470 ms (on a loaded machine) before the first of their deliveries could start.
- */
-const RUNS_PER_COMMIT = 100;
-
 /** One schedule's part of a firing, planned: the write that fires it and how to start its messages. */
 interface PlannedRun {
   entry: Entry;
@@ -328,7 +322,7 @@ export class Scheduler {
   }
 
   /**
-   * Fires planned runs (in groups of RUNS_PER_COMMIT transactions). Each schedule moves on in memory at once, to its first tick after
+   * Fires planned runs in one transaction. Each schedule moves on in memory at once, to its first tick after
    * now (the missed-tick rule); the store agrees once the transaction commits. A run whose schedule changed
    * since it was planned (updated, paused, deleted: its entry was replaced or dropped) is left out.
    */
@@ -362,38 +356,26 @@ export class Scheduler {
       }
     }
     this.arm();
-    this.commitInGroups(runs, calls, 0);
-  }
-
-  /**
-   * Commits runs RUNS_PER_COMMIT at a time, each group on its own turn so that it is its own transaction: the
-   * writer thread commits one group while this thread starts the deliveries of the one before.
-   */
-  private commitInGroups(runs: PlannedRun[], calls: ScheduleWrite[], start: number): void {
-    if (this.stopped) return;
-    const end = Math.min(start + RUNS_PER_COMMIT, runs.length);
-    const group = runs.slice(start, end);
     this.writer
-      .commitAll(calls.slice(start, end))
+      .commitAll(calls)
       .then((results) => {
         if (this.stopped) return;
         results.forEach((outcomes, index) => {
-          const insert = group[index]?.insert;
+          const insert = runs[index]?.insert;
           if (insert && outcomes !== null) {
             this.service.engine.addInserted(insert.result(outcomes), insert.planned);
           }
         });
       })
       .catch((error: unknown) => {
-        this.logger.error({ err: error, schedules: group.length }, 'could not fire schedules; retrying');
+        this.logger.error({ err: error, schedules: runs.length }, 'could not fire schedules; retrying');
         // Nothing of the transaction was kept: the store still waits for the same ticks.
-        for (const { entry, expected } of group) {
+        for (const { entry, expected } of runs) {
           if (this.entries.get(entry.id) !== entry) continue;
           entry.nextTick = expected;
           this.put(entry, this.service.clock.now() + RETRY_MS);
         }
         this.arm();
       });
-    if (end < runs.length) setImmediate(() => this.commitInGroups(runs, calls, end));
   }
 }
