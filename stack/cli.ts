@@ -7,7 +7,6 @@ import { ArgsError, parseArgs, USAGE, type StackArgs } from './args';
 import { startStack, StackConfigError, type Stack } from './stack';
 import { DataDirBusyError } from './data-dir';
 import { addressInUseHint, findPortHolder } from './port-holder';
-import { runDriverThread } from './messages/warm-up-driver';
 import { startCheckpointerThread, startWriterThread, type WriterThreadData } from './writer-thread';
 
 async function main(): Promise<void> {
@@ -109,7 +108,7 @@ function portInUse(error: unknown): number | undefined {
   return code === 'EADDRINUSE' && typeof port === 'number' ? port : undefined;
 }
 
-// The same file also serves as the SQLite writer and checkpointer threads and the warm-up's driver; in a worker thread it never starts
+// The same file also serves as the SQLite writer and checkpointer threads; in a worker thread it never starts
 // a stack, whatever it was asked for.
 const role = (workerData as { role?: string } | null)?.role;
 if (isMainThread) {
@@ -118,8 +117,6 @@ if (isMainThread) {
   startWriterThread(parentPort, workerData as WriterThreadData);
 } else if (role === 'sqlite-checkpointer' && parentPort) {
   startCheckpointerThread(parentPort, workerData as { file: string });
-} else if (role === 'warm-up-driver' && parentPort) {
-  runDriverThread(parentPort);
 } else {
   throw new Error(`stack/cli loaded in a worker thread with an unknown role '${String(role)}'`);
 }

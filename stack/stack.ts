@@ -32,7 +32,6 @@ import { openStorage, type Storage } from './store/open';
 import { createScheduleService, type ScheduleService } from './messages/schedule-service';
 import { createWorkflowService, type WorkflowService } from './workflows/service';
 import { warmUpOnScratch } from './warm-up';
-import { startDriverThread, type RehearsalDriver } from './messages/warm-up-driver';
 import { STACK_WRITES, type StackWrites } from './writes';
 
 export interface StackOptions {
@@ -123,15 +122,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const dataDir = options.dataDir ?? defaultDataDir();
   const unlock = lockDataDir(dataDir);
-  // The warm-up's client and sink run in a thread of their own, which loads while the database opens
-  // (stack/messages/warm-up-driver.ts says why). Without the bundle to start it from, the main thread drives.
-  const driverStarting: Promise<RehearsalDriver | undefined> =
-    options.warmUp !== false && options.writerScript
-      ? startDriverThread(options.writerScript).catch((error: unknown) => {
-          logger.warn({ err: error }, 'warm-up driver thread failed; driving from the main thread');
-          return undefined;
-        })
-      : Promise.resolve(undefined);
   const dbFile = join(dataDir, 'stack.db');
   const durability = options.durability ?? 'normal';
   let storage: Storage<StackWrites>;
@@ -144,7 +134,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       onBackgroundError: (error) => logger.error({ err: error }, 'background write failed'),
     });
   } catch (error) {
-    await (await driverStarting)?.close();
     unlock();
     throw error;
   }
@@ -193,11 +182,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let warmUp: RehearsalReport | undefined;
   if (options.warmUp !== false) {
     const silent = pino({ level: 'silent' });
-    const driver = await driverStarting;
     try {
       warmUp = await warmUpOnScratch({
         dataDir,
-        driver,
         // The ready line is due ≤ 1 s after spawn (a restart after a crash must be fast). The rehearsal gets
         // what is left of WARM_UP_READY_BY_MS since startStack began: its first wave always runs, later waves
         // only while time is left, so a loaded machine — where the warm-up helps least — is not held up.
@@ -222,9 +209,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     } catch (error) {
       // The rehearsal touched nothing of the real stack: start without it.
       logger.warn({ err: error }, 'warm-up failed; starting without it');
-    } finally {
-      // Its thread ends on its own time: the ready line does not wait for it.
-      driver?.close().catch((error: unknown) => logger.warn({ err: error }, 'warm-up driver close'));
     }
   }
 

@@ -27,7 +27,6 @@ import { join } from 'node:path';
 import { CredentialStore } from './credentials';
 import type { MessageService } from './messages/service';
 import { rehearse, type RehearsalReport } from './messages/warm-up';
-import type { RehearsalDriver } from './messages/warm-up-driver';
 import type { Durability } from './store/db';
 import { openStorage, type Storage } from './store/open';
 import { STACK_WRITES, type StackWrites } from './writes';
@@ -45,8 +44,6 @@ export interface ScratchWarmUpOptions {
    * silent logger (stack/stack.ts passes the same service options as the real stack's).
    */
   startServices(storage: Storage<StackWrites>, credentials: CredentialStore): Promise<MessageService>;
-  /** Who publishes and receives (stack/messages/warm-up-driver.ts); default: this thread. */
-  driver?: RehearsalDriver;
   /** Messages and time at most (stack/messages/warm-up.ts). */
   messages?: number;
   maxMs?: number;
@@ -71,7 +68,6 @@ export async function warmUpOnScratch(options: ScratchWarmUpOptions): Promise<Re
         url: service.url,
         token: credentials.token(),
         engine: service.engine,
-        driver: options.driver,
         messages: options.messages,
         maxMs: options.maxMs,
       });
