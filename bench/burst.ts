@@ -10,7 +10,7 @@
 //              workflow served by the vendor's serve() from this process, until all N runs finished.
 // The figure is the longest delay of the loop in each window; the budget is ≤ 100 ms.
 // A report, not a test: it prints the numbers with the machine's load and writes bench/results/burst.json.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,6 +27,20 @@ const BUDGET_MS = 100;
 interface LoopWindow {
   maxMs: number;
   p99Ms: number;
+  /** The stack's main thread in this window: time on a CPU, and time ready to run but waiting for one. */
+  onCpuMs: number;
+  waitingForCpuMs: number;
+}
+
+/** The main thread's scheduler counters (Linux /proc/<pid>/schedstat: ns on a CPU, ns waiting on a run queue). */
+function schedstat(pid: number): { onCpuMs: number; waitingForCpuMs: number } {
+  let fields: number[];
+  try {
+    fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+  } catch {
+    return { onCpuMs: Number.NaN, waitingForCpuMs: Number.NaN }; // not Linux: the columns say NaN
+  }
+  return { onCpuMs: (fields[0] ?? 0) / 1e6, waitingForCpuMs: (fields[1] ?? 0) / 1e6 };
 }
 
 const load = (): string =>
@@ -34,15 +48,28 @@ const load = (): string =>
     .map((value) => value.toFixed(1))
     .join(' ');
 
-/** Ends the probe's current window and returns its figures (the probe answers SIGUSR2 on stderr). */
+let lastSched = { onCpuMs: 0, waitingForCpuMs: 0 };
+
+/**
+ * Ends the probe's current window and returns its figures (the probe answers SIGUSR2 on stderr), with the main
+ * thread's CPU time and run-queue wait since the last window: a long loop delay with little wait for a CPU is
+ * the stack's own work; one with much wait is the machine's.
+ */
 async function closeWindow(stack: StackProcess): Promise<LoopWindow> {
+  const pid = stack.child.pid as number;
+  const sched = schedstat(pid);
+  const cpu = {
+    onCpuMs: sched.onCpuMs - lastSched.onCpuMs,
+    waitingForCpuMs: sched.waitingForCpuMs - lastSched.waitingForCpuMs,
+  };
+  lastSched = sched;
   const seen = stack.stderr().split('loop-probe ').length;
   stack.child.kill('SIGUSR2');
   const deadline = performance.now() + 10_000;
   for (;;) {
     const parts = stack.stderr().split('loop-probe ');
     if (parts.length > seen)
-      return JSON.parse((parts[seen] as string).split('\n')[0] as string) as LoopWindow;
+      return { ...(JSON.parse((parts[seen] as string).split('\n')[0] as string) as LoopWindow), ...cpu };
     if (performance.now() > deadline) throw new Error('the stack did not answer the loop probe');
     await new Promise((done) => setTimeout(done, 10));
   }
@@ -204,7 +231,15 @@ export async function run(args: string[]): Promise<void> {
       `${size.toLocaleString('en-US')} at once; the longest event-loop delay of the stack in each window`,
     );
     printTable(
-      ['window', 'loop max', 'loop p99', 'window', `max vs budget ${BUDGET_MS} ms`],
+      [
+        'window',
+        'loop max',
+        'loop p99',
+        'window',
+        'main thread on CPU',
+        'waiting for a CPU',
+        `max vs budget ${BUDGET_MS} ms`,
+      ],
       (['idle', 'publishes', 'triggers'] as const).map((name) => {
         const window = windows[name] as LoopWindow & { ms: number };
         return [
@@ -212,6 +247,8 @@ export async function run(args: string[]): Promise<void> {
           `${window.maxMs.toFixed(1)} ms`,
           `${window.p99Ms.toFixed(1)} ms`,
           `${Math.round(window.ms)} ms`,
+          `${Math.round(window.onCpuMs)} ms`,
+          `${Math.round(window.waitingForCpuMs)} ms`,
           name === 'idle' ? 'baseline' : window.maxMs <= BUDGET_MS ? 'within' : 'MISSED',
         ];
       }),
