@@ -59,6 +59,15 @@ export function useBridgeQuery<N extends CallName>(
 // load when a screen first mounts a mutation hook, long before that mutation can succeed.
 let contract: Promise<{ invalidatedBy: typeof InvalidatedBy }> | undefined;
 const loadContract = () => (contract ??= import('../../../shared/bridge/procedures'));
+/**
+ * Loads the contract ahead of need. A preload that fails (a chunk that did not load; in tests, a file that ended
+ * before the import did) is forgotten, not left as an unhandled rejection: the next use loads it again.
+ */
+const preloadContract = (): void => {
+  loadContract().catch(() => {
+    contract = undefined;
+  });
+};
 
 /**
  * A call that changes something. On success it first invalidates what the procedure declares in
@@ -70,7 +79,7 @@ export function useBridgeMutation<N extends CallName>(
 ) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
-  useEffect(() => void loadContract(), []);
+  useEffect(preloadContract, []);
   const { onSuccess, ...rest } = options;
   return useMutation<OutputOf<N>, BridgeError, InputOf<N>>({
     mutationFn: (input) => bridge.call(name, input),
@@ -185,7 +194,7 @@ export function useBridgeJob<N extends JobName>(
     if (job.started) void invalidateAfter(name, queryClient);
   }, [name, queryClient]);
 
-  useEffect(() => void loadContract(), []);
+  useEffect(preloadContract, []);
   useEffect(() => {
     if (inputKey === null) return;
     const setState = (next: (now: BridgeJobState<SummaryOf<N>>) => BridgeJobState<SummaryOf<N>>) =>
@@ -244,6 +253,14 @@ export function useBridgeJob<N extends JobName>(
 
 /** After a job ends: what its declaration says it makes stale. */
 async function invalidateAfter(name: JobName, queryClient: ReturnType<typeof useQueryClient>) {
-  const { invalidatedBy } = await loadContract();
+  let invalidatedBy: typeof InvalidatedBy;
+  try {
+    ({ invalidatedBy } = await loadContract());
+  } catch {
+    // Without the contract the declaration is unknown: everything is stale rather than something stale shown.
+    contract = undefined;
+    await queryClient.invalidateQueries();
+    return;
+  }
   await Promise.all(invalidatedBy(name).map((key) => queryClient.invalidateQueries({ queryKey: [key] })));
 }
