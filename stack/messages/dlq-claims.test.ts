@@ -3,23 +3,10 @@
 // each entry once. Requests go out truly at once (Promise.all over real HTTP); the stack claims every entry
 // inside the transaction that acts on it.
 /* eslint-disable @typescript-eslint/no-explicit-any -- responses are read as loose JSON */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, startSink, startTestStack, type Sink, type TestStack } from './test-support';
+import { expect, it } from 'vitest';
+import { DLQ_RACE, eventually, useStackAndSink } from './test-support';
 
-let stack: TestStack;
-let sink: Sink;
-
-beforeAll(async () => {
-  // Commits in the writer thread, each with its fsync: the second request is read while the first one's
-  // writes are still on their way to the disk, as on a busy machine.
-  stack = await startTestStack({ durability: 'full' });
-  sink = await startSink(() => ({ status: 500, body: 'down' }));
-});
-
-afterAll(async () => {
-  await stack?.close();
-  await sink?.close();
-});
+const env = useStackAndSink(DLQ_RACE);
 
 /** Retried messages wait an hour (the manual clock never gets there): they do not fail again. */
 const DEFER = { 'upstash-delay': '1h' };
@@ -27,14 +14,14 @@ const DEFER = { 'upstash-delay': '1h' };
 /** Publishes `count` messages labelled `label` that fail at once; resolves with their DLQ ids. */
 async function failed(label: string, count: number): Promise<string[]> {
   const items = Array.from({ length: count }, () => ({
-    destination: `${sink.url}/${label}`,
+    destination: `${env.sink.url}/${label}`,
     headers: { 'upstash-retries': '0', 'upstash-label': label },
     body: label,
   }));
-  expect((await stack.api('POST', '/v2/batch', { body: JSON.stringify(items) })).status).toBe(200);
+  expect((await env.stack.api('POST', '/v2/batch', { body: JSON.stringify(items) })).status).toBe(200);
   return eventually(
     async () => {
-      const page = await stack.api('GET', `/v2/dlq?label=${label}&count=100`);
+      const page = await env.stack.api('GET', `/v2/dlq?label=${label}&count=100`);
       const ids = page.json.messages.map((entry: any) => entry.dlqId as string);
       return ids.length === count ? ids : undefined;
     },
@@ -44,7 +31,7 @@ async function failed(label: string, count: number): Promise<string[]> {
 }
 
 async function pending(label: string): Promise<number> {
-  const page = await stack.api('GET', `/v2/logs?label=${label}&state=CREATED&count=1000`);
+  const page = await env.stack.api('GET', `/v2/logs?label=${label}&state=CREATED&count=1000`);
   return page.json.events.length;
 }
 
@@ -52,7 +39,7 @@ it('four retries by filter at once publish each failed message once', async () =
   await failed('twice', 80);
   const answers = await Promise.all(
     Array.from({ length: 4 }, () =>
-      stack.api('POST', '/v2/dlq/retry?label=twice&count=100', { headers: DEFER }),
+      env.stack.api('POST', '/v2/dlq/retry?label=twice&count=100', { headers: DEFER }),
     ),
   );
   expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
@@ -61,23 +48,23 @@ it('four retries by filter at once publish each failed message once', async () =
   expect(new Set(retried).size).toBe(80);
   // 80 first publishes and 80 retries: 160 messages created, not 240 or more.
   expect(await pending('twice')).toBe(160);
-  expect((await stack.api('GET', '/v2/dlq?label=twice')).json.messages).toEqual([]);
+  expect((await env.stack.api('GET', '/v2/dlq?label=twice')).json.messages).toEqual([]);
 });
 
 it('two retries of the same dlqIds, and of one /retry/{dlqId}, at once: one acts, the other gets 404', async () => {
   const ids = await failed('byids', 10);
   const query = ids.map((id) => `dlqIds=${id}`).join('&');
   const bulk = await Promise.all([
-    stack.api('POST', `/v2/dlq/retry?${query}`, { headers: DEFER }),
-    stack.api('POST', `/v2/dlq/retry?${query}`, { headers: DEFER }),
+    env.stack.api('POST', `/v2/dlq/retry?${query}`, { headers: DEFER }),
+    env.stack.api('POST', `/v2/dlq/retry?${query}`, { headers: DEFER }),
   ]);
   expect(bulk.map((answer) => answer.status).sort()).toEqual([201, 404]);
   expect(bulk.find((answer) => answer.status === 201)!.json.responses).toHaveLength(10);
 
   const [one] = await failed('single', 1);
   const single = await Promise.all([
-    stack.api('POST', `/v2/dlq/retry/${one}`, { headers: DEFER }),
-    stack.api('POST', `/v2/dlq/retry/${one}`, { headers: DEFER }),
+    env.stack.api('POST', `/v2/dlq/retry/${one}`, { headers: DEFER }),
+    env.stack.api('POST', `/v2/dlq/retry/${one}`, { headers: DEFER }),
   ]);
   expect(single.map((answer) => answer.status).sort()).toEqual([201, 404]);
   expect(await pending('byids')).toBe(20);
@@ -87,16 +74,16 @@ it('two retries of the same dlqIds, and of one /retry/{dlqId}, at once: one acts
 it('retry racing delete, and two deletes, act on each entry once', async () => {
   await failed('race', 60);
   const [retried, deleted] = await Promise.all([
-    stack.api('POST', '/v2/dlq/retry?label=race&count=100', { headers: DEFER }),
-    stack.api('DELETE', '/v2/dlq?label=race&count=100'),
+    env.stack.api('POST', '/v2/dlq/retry?label=race&count=100', { headers: DEFER }),
+    env.stack.api('DELETE', '/v2/dlq?label=race&count=100'),
   ]);
   expect(retried.json.responses.length + deleted.json.deleted).toBe(60);
   expect(await pending('race')).toBe(60 + retried.json.responses.length);
 
   await failed('delete', 40);
   const answers = await Promise.all([
-    stack.api('DELETE', '/v2/dlq?label=delete&count=100'),
-    stack.api('DELETE', '/v2/dlq?label=delete&count=100'),
+    env.stack.api('DELETE', '/v2/dlq?label=delete&count=100'),
+    env.stack.api('DELETE', '/v2/dlq?label=delete&count=100'),
   ]);
   expect(answers[0].json.deleted + answers[1].json.deleted).toBe(40);
 });

@@ -2,9 +2,9 @@
 // (src/client/flow-control.test.ts), driven by the real SDK, then what they do not check — pause holding
 // deliveries and resume releasing them in order, pins overriding new messages, resetRate, the list,
 // the local history and hold endpoints, and bad input.
-import { Client, QstashError } from '@upstash/qstash';
+import { type Client, QstashError } from '@upstash/qstash';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, settle, useStackAndSink } from './test-support';
+import { eventually, sdkClient, settle, useStackAndSink } from './test-support';
 
 const env = useStackAndSink();
 let client: Client;
@@ -12,12 +12,7 @@ let client: Client;
 const holds: (() => void)[] = [];
 
 beforeAll(() => {
-  client = new Client({
-    baseUrl: env.stack.url,
-    token: env.stack.token,
-    retry: false,
-    enableTelemetry: false,
-  });
+  client = sdkClient(env.stack);
 });
 afterEach(() => {
   for (const release of holds.splice(0)) release();
@@ -76,32 +71,29 @@ describe('the SDK’s own flow-control cases', () => {
     await client.messages.delete(messageId);
   });
 
-  it('pins and unpins a key’s configuration', async () => {
-    const { key, messageId } = await publishWithKey('fc-pin');
+  it.each([
+    { what: 'both fields', name: 'fc-pin', unpin: { parallelism: true, rate: true }, rateStaysPinned: false },
+    {
+      what: 'a single field while keeping the other pinned',
+      name: 'fc-unpin-single',
+      unpin: { parallelism: true },
+      rateStaysPinned: true,
+    },
+  ])('pins a key’s configuration and unpins $what', async ({ name, unpin, rateStaysPinned }) => {
+    const { key, messageId } = await publishWithKey(name);
     await client.flowControl.pin(key, { parallelism: 3, rate: 20, period: 120 });
-    const pinned = await client.flowControl.get(key);
-    expect(pinned.isPinnedParallelism).toBe(true);
-    expect(pinned.isPinnedRate).toBe(true);
-    expect(pinned.parallelismMax).toBe(3);
-    expect(pinned.rateMax).toBe(20);
-    expect(pinned.ratePeriod).toBe(120);
-    await client.flowControl.unpin(key, { parallelism: true, rate: true });
-    const unpinned = await client.flowControl.get(key);
-    expect(unpinned.isPinnedParallelism).toBe(false);
-    expect(unpinned.isPinnedRate).toBe(false);
-    await client.messages.delete(messageId);
-  });
-
-  it('unpins a single field while keeping the other pinned', async () => {
-    const { key, messageId } = await publishWithKey('fc-unpin-single');
-    await client.flowControl.pin(key, { parallelism: 3, rate: 20, period: 120 });
-    const pinned = await client.flowControl.get(key);
-    expect(pinned.isPinnedParallelism).toBe(true);
-    expect(pinned.isPinnedRate).toBe(true);
-    await client.flowControl.unpin(key, { parallelism: true });
-    const partial = await client.flowControl.get(key);
-    expect(partial.isPinnedParallelism).toBe(false);
-    expect(partial.isPinnedRate).toBe(true);
+    expect(await client.flowControl.get(key)).toMatchObject({
+      isPinnedParallelism: true,
+      isPinnedRate: true,
+      parallelismMax: 3,
+      rateMax: 20,
+      ratePeriod: 120,
+    });
+    await client.flowControl.unpin(key, unpin);
+    expect(await client.flowControl.get(key)).toMatchObject({
+      isPinnedParallelism: false,
+      isPinnedRate: rateStaysPinned,
+    });
     await client.messages.delete(messageId);
   });
 

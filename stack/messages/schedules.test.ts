@@ -1,11 +1,12 @@
 // Schedules on the local stack, driven by the vendor's own client (@upstash/qstash 2.12.0) where it has a
 // call for it, and with a manual clock: ticks fire when the clock reaches them, never in real minutes.
-import { Client, type Schedule } from '@upstash/qstash';
+import type { Client, Schedule } from '@upstash/qstash';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
 import { PLAN_AHEAD_MS } from './schedule-scheduler';
 import {
   eventually,
+  sdkClient,
   settle,
   startSink,
   startTestStack,
@@ -25,7 +26,7 @@ beforeAll(async () => {
   clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 30));
   stack = await startTestStack({ clock });
   sink = await startSink(() => ({}));
-  client = new Client({ baseUrl: stack.url, token: stack.token, retry: false, enableTelemetry: false });
+  client = sdkClient(stack);
 });
 
 afterAll(async () => {
@@ -179,13 +180,7 @@ describe('the SDK’s schedule calls (cases of qstash-js src/client/schedules.te
   });
 
   it('keeps redact fields and several labels, and forwards the SDK’s global headers', async () => {
-    const withHeaders = new Client({
-      baseUrl: stack.url,
-      token: stack.token,
-      retry: false,
-      enableTelemetry: false,
-      headers: { 'global-header': 'g' },
-    });
+    const withHeaders = sdkClient(stack, { headers: { 'global-header': 'g' } });
     const { scheduleId } = await withHeaders.schedules.create({
       scheduleId: 'test-redact',
       destination: path('redact'),
@@ -471,7 +466,7 @@ describe('durability', () => {
     const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
     clock.set(minute + 4 * MINUTE + 20_000);
     stack = await stack.restart();
-    client = new Client({ baseUrl: stack.url, token: stack.token, retry: false, enableTelemetry: false });
+    client = sdkClient(stack);
     await sink.waitFor(1, { match: (r) => r.url === '/missed' });
     await settle(300);
     expect(deliveries('missed')).toHaveLength(1);
@@ -490,7 +485,7 @@ describe('durability', () => {
     await stack.close(false);
     clock.set(minute + 20_000);
     stack = await stack.restart();
-    client = new Client({ baseUrl: stack.url, token: stack.token, retry: false, enableTelemetry: false });
+    client = sdkClient(stack);
     const [delivery] = await sink.waitFor(1, { match: (r) => r.url === '/planned' });
     await settle(300);
     expect(deliveries('planned')).toHaveLength(1);

@@ -1,20 +1,15 @@
 // Compatibility: the vendor's own client (@upstash/qstash 2.12.0) drives the stack, and its Receiver verifies
 // the deliveries a local sink receives.
-import { Client, QstashError, Receiver } from '@upstash/qstash';
+import { type Client, QstashError, Receiver } from '@upstash/qstash';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { settle, useStackAndSink, waitForState } from './test-support';
+import { sdkClient, settle, useStackAndSink, waitForState } from './test-support';
 
 const env = useStackAndSink();
 let client: Client;
 let receiver: Receiver;
 
 beforeAll(() => {
-  client = new Client({
-    baseUrl: env.stack.url,
-    token: env.stack.token,
-    retry: false,
-    enableTelemetry: false,
-  });
+  client = sdkClient(env.stack);
   const keys = env.stack.stack.info.messages;
   receiver = new Receiver({ currentSigningKey: keys.currentSigningKey, nextSigningKey: keys.nextSigningKey });
 });

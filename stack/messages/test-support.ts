@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@upstash/qstash';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ManualClock } from '../clock';
 import { startStack, type Stack, type StackOptions } from '../stack';
@@ -16,6 +17,24 @@ export const DEV_TOKEN = 'eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYX
 
 export function tempDir(prefix = 'switchyard-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * The vendor's client (@upstash/qstash) pointed at a stack (a TestStack, or a spawned stack's `ready.messages`).
+ * Its own retries are off, so a refused call fails the test at once instead of after backoff, and so is its
+ * telemetry, so nothing leaves the machine. `more` adds client options (e.g. global headers).
+ */
+export function sdkClient(
+  target: { url: string; token: string },
+  more: ConstructorParameters<typeof Client>[0] = {},
+): Client {
+  return new Client({
+    baseUrl: target.url,
+    token: target.token,
+    retry: false,
+    enableTelemetry: false,
+    ...more,
+  });
 }
 
 export interface ApiResponse {
@@ -98,29 +117,48 @@ export async function startTestStack(
 export interface StackAndSink {
   stack: TestStack;
   sink: Sink;
-  /** How the sink answers, by request path (without the query); back to 200 "ok" before each test. */
+  /** How the sink answers, by request path (without the query); back to the file's default before each test. */
   behaviour: (path: string) => SinkReply;
 }
 
+/** What `useStackAndSink` starts: stack options, and how the sink answers when a test has not said otherwise. */
+export interface StackAndSinkOptions {
+  stack?: Parameters<typeof startTestStack>[0];
+  /** The sink's answer before each test; 200 "ok" unless given. */
+  behaviour?: (path: string) => SinkReply;
+}
+
+/**
+ * The setup of the DLQ race tests (messages and workflows dlq-claims.test.ts): commits in the writer thread,
+ * each with its fsync, so the second of two concurrent requests is read while the first one's writes are still
+ * on their way to the disk, as on a busy machine; and a sink that always fails, so every message or run lands
+ * in the DLQ.
+ */
+export const DLQ_RACE: StackAndSinkOptions = {
+  stack: { durability: 'full' },
+  behaviour: () => ({ status: 500, body: 'down' }),
+};
+
 /**
  * Starts a stack and a sink before a file's tests and closes both after them. Before each test the sink
- * forgets what it received and its concurrency high-water mark, and answers 200 again.
+ * forgets what it received and its concurrency high-water mark, and answers as `options.behaviour` says again.
  */
-export function useStackAndSink(): StackAndSink {
+export function useStackAndSink(options: StackAndSinkOptions = {}): StackAndSink {
+  const initial = options.behaviour ?? (() => ({}));
   // `stack` and `sink` are set before the first test runs.
-  const env = { behaviour: () => ({}) } as unknown as StackAndSink;
+  const env = { behaviour: initial } as unknown as StackAndSink;
   beforeAll(async () => {
-    env.stack = await startTestStack();
+    env.stack = await startTestStack(options.stack);
     env.sink = await startSink((request) => env.behaviour(request.url.split('?')[0] as string));
   });
   afterAll(async () => {
-    await env.stack.close();
-    await env.sink.close();
+    await env.stack?.close();
+    await env.sink?.close();
   });
   beforeEach(() => {
     env.sink.received.length = 0;
     env.sink.maxOpen = 0;
-    env.behaviour = () => ({});
+    env.behaviour = initial;
   });
   return env;
 }

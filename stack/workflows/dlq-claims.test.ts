@@ -3,31 +3,11 @@
 // delete, restart racing resume, and the failure-callback retry. Requests go out truly at once
 // (Promise.all over real HTTP); the stack claims every entry inside the transaction that acts on it.
 /* eslint-disable @typescript-eslint/no-explicit-any -- responses are read as loose JSON */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  eventually,
-  settle,
-  startSink,
-  startTestStack,
-  type Sink,
-  type TestStack,
-} from '../messages/test-support';
+import { expect, it } from 'vitest';
+import { DLQ_RACE, eventually, settle, useStackAndSink } from '../messages/test-support';
 
-let stack: TestStack;
-let sink: Sink;
-
-beforeAll(async () => {
-  // Commits in the writer thread, each with its fsync: the second request is read while the first one's
-  // writes are still on their way to the disk, as on a busy machine.
-  stack = await startTestStack({ durability: 'full' });
-  // Every workflow delivery fails: retries 0 sends each run to the DLQ at its first step.
-  sink = await startSink(() => ({ status: 500, body: 'down' }));
-});
-
-afterAll(async () => {
-  await stack?.close();
-  await sink?.close();
-});
+// Every workflow delivery fails: retries 0 sends each run to the DLQ at its first step.
+const env = useStackAndSink(DLQ_RACE);
 
 /** The new runs' first deliveries wait an hour (the manual clock never gets there): nothing fails again. */
 const DEFER = { 'upstash-delay': '1h' };
@@ -41,11 +21,11 @@ async function failedRuns(
   const items = Array.from({ length: count }, (_, index) => {
     const runId = `wfr_${label}-${index}`;
     return {
-      destination: `${sink.url}/wf`,
+      destination: `${env.sink.url}/wf`,
       headers: {
         'upstash-workflow-runid': runId,
         'upstash-workflow-init': 'true',
-        'upstash-workflow-url': `${sink.url}/wf`,
+        'upstash-workflow-url': `${env.sink.url}/wf`,
         'upstash-workflow-sdk-version': '1',
         'upstash-forward-upstash-workflow-sdk-version': '1',
         'upstash-retries': '0',
@@ -56,7 +36,7 @@ async function failedRuns(
     };
   });
   for (let start = 0; start < items.length; start += 100) {
-    const response = await stack.api('POST', '/v2/batch', {
+    const response = await env.stack.api('POST', '/v2/batch', {
       body: JSON.stringify(items.slice(start, start + 100)),
     });
     expect(response.status).toBe(200);
@@ -76,7 +56,7 @@ async function dlqIds(label: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor = '';
   do {
-    const page = await stack.api('GET', `/v2/workflows/dlq?label=${label}&count=100&cursor=${cursor}`);
+    const page = await env.stack.api('GET', `/v2/workflows/dlq?label=${label}&count=100&cursor=${cursor}`);
     expect(page.status).toBe(200);
     ids.push(...page.json.messages.map((entry: any) => entry.dlqId));
     cursor = page.json.cursor;
@@ -89,14 +69,17 @@ async function runIds(label: string, state: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor = '';
   do {
-    const page = await stack.api('GET', `/v2/workflows/logs?label=${label}&state=${state}&cursor=${cursor}`);
+    const page = await env.stack.api(
+      'GET',
+      `/v2/workflows/logs?label=${label}&state=${state}&cursor=${cursor}`,
+    );
     ids.push(...page.json.runs.map((run: any) => run.workflowRunId));
     cursor = page.json.cursor;
   } while (cursor);
   return ids;
 }
 
-const post = (path: string) => stack.api('POST', path, { headers: DEFER });
+const post = (path: string) => env.stack.api('POST', path, { headers: DEFER });
 
 it('two restarts by filter at once restart each failed run once', async () => {
   await failedRuns('twice', 150);
@@ -166,33 +149,33 @@ it('resume twice, and restart racing resume, act on each entry once', async () =
 it('two deletes at once delete each entry once', async () => {
   await failedRuns('delete', 30);
   const answers = await Promise.all([
-    stack.api('DELETE', '/v2/workflows/dlq?label=delete&count=100'),
-    stack.api('DELETE', '/v2/workflows/dlq?label=delete&count=100'),
+    env.stack.api('DELETE', '/v2/workflows/dlq?label=delete&count=100'),
+    env.stack.api('DELETE', '/v2/workflows/dlq?label=delete&count=100'),
   ]);
   expect(answers[0].json.deleted + answers[1].json.deleted).toBe(30);
   const [id] = await failedRuns('delete-one', 1);
   const single = await Promise.all([
-    stack.api('DELETE', `/v2/workflows/dlq/${id}`),
-    stack.api('DELETE', `/v2/workflows/dlq/${id}`),
+    env.stack.api('DELETE', `/v2/workflows/dlq/${id}`),
+    env.stack.api('DELETE', `/v2/workflows/dlq/${id}`),
   ]);
   expect(single.map((answer) => answer.status).sort()).toEqual([200, 404]);
 });
 
 it('two failure-callback retries at once send the failure callback once', async () => {
   const [dlqId] = await failedRuns('callback', 1, {
-    'upstash-failure-callback': `${sink.url}/failure`,
+    'upstash-failure-callback': `${env.sink.url}/failure`,
     'upstash-failure-callback-retries': '0',
   });
   // The first failure callback fails too (the sink answers 500): CALLBACK_FAIL.
   await eventually(async () => {
-    const entry = await stack.api('GET', `/v2/workflows/dlq/${dlqId}`);
+    const entry = await env.stack.api('GET', `/v2/workflows/dlq/${dlqId}`);
     return entry.json.failureCallbackInfo?.state === 'CALLBACK_FAIL';
   }, 'the failure callback failed');
-  const sent = () => sink.received.filter((request) => request.url === '/failure').length;
+  const sent = () => env.sink.received.filter((request) => request.url === '/failure').length;
   const before = sent();
   const answers = await Promise.all([
-    stack.api('POST', `/v2/workflows/dlq/callback/${dlqId}`),
-    stack.api('POST', `/v2/workflows/dlq/callback/${dlqId}`),
+    env.stack.api('POST', `/v2/workflows/dlq/callback/${dlqId}`),
+    env.stack.api('POST', `/v2/workflows/dlq/callback/${dlqId}`),
   ]);
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
   await eventually(() => sent() === before + 1, 'the failure callback sent again');
