@@ -58,12 +58,11 @@ export class FlowKeyTable {
   constructor(private readonly sql: Statements) {}
 
   list(): FlowKeyRecord[] {
-    return (this.sql.get('SELECT * FROM flow_keys ORDER BY key').all() as FlowKeyRow[]).map(toRecord);
+    return this.sql.all('SELECT * FROM flow_keys ORDER BY key', toRecord);
   }
 
   get(key: string): FlowKeyRecord | undefined {
-    const row = this.sql.get('SELECT * FROM flow_keys WHERE key = ?').get(key) as FlowKeyRow | undefined;
-    return row && toRecord(row);
+    return this.sql.one('SELECT * FROM flow_keys WHERE key = ?', toRecord, key);
   }
 
   /** Writes a key's whole row (the gate's state of it at one moment). */

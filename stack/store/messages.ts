@@ -220,9 +220,7 @@ export class MessageTable {
   }
 
   get(seq: number): MessageRecord | undefined {
-    const row = this.sql.get(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.seq = ?`).get(seq) as
-      StoredRow | undefined;
-    return row && toMessage(row);
+    return this.sql.one(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.seq = ?`, toMessage, seq);
   }
 
   /** Several messages by row number, read in chunks of 200 (for the engine's read-ahead). */
@@ -239,9 +237,7 @@ export class MessageTable {
   }
 
   getById(id: string): MessageRecord | undefined {
-    const row = this.sql.get(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(id) as
-      StoredRow | undefined;
-    return row && toMessage(row);
+    return this.sql.one(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`, toMessage, id);
   }
 
   /** Every message not yet finished, oldest first: what the engine loads at start-up. */

@@ -31,12 +31,11 @@ export class QueueTable {
   constructor(private readonly sql: Statements) {}
 
   get(name: string): QueueRecord | undefined {
-    const row = this.sql.get('SELECT * FROM queues WHERE name = ?').get(name) as QueueRow | undefined;
-    return row && toQueue(row);
+    return this.sql.one('SELECT * FROM queues WHERE name = ?', toQueue, name);
   }
 
   list(): QueueRecord[] {
-    return (this.sql.get('SELECT * FROM queues ORDER BY name').all() as QueueRow[]).map(toQueue);
+    return this.sql.all('SELECT * FROM queues ORDER BY name', toQueue);
   }
 
   upsert(name: string, parallelism: number, paused: boolean, now: number): QueueRecord {

@@ -81,15 +81,12 @@ export class ScheduleTable {
   constructor(private readonly sql: Statements) {}
 
   get(id: string): ScheduleRecord | undefined {
-    const row = this.sql.get('SELECT * FROM schedules WHERE id = ?').get(id) as ScheduleRow | undefined;
-    return row && toSchedule(row);
+    return this.sql.one('SELECT * FROM schedules WHERE id = ?', toSchedule, id);
   }
 
   /** Every schedule, oldest first. */
   list(): ScheduleRecord[] {
-    return (this.sql.get('SELECT * FROM schedules ORDER BY created_at, id').all() as ScheduleRow[]).map(
-      toSchedule,
-    );
+    return this.sql.all('SELECT * FROM schedules ORDER BY created_at, id', toSchedule);
   }
 
   /** What the scheduler loads at start-up: id, cron and next tick of every schedule that is not paused. */

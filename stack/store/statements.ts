@@ -21,4 +21,15 @@ export class Statements {
     }
     return statement;
   }
+
+  /** The row `sql` selects with `params`, made a record by `toRecord`; undefined when there is none. */
+  one<Row, Rec>(sql: string, toRecord: (row: Row) => Rec, ...params: unknown[]): Rec | undefined {
+    const row = this.get(sql).get(...params) as Row | undefined;
+    return row && toRecord(row);
+  }
+
+  /** Every row `sql` selects with `params`, each made a record by `toRecord`. */
+  all<Row, Rec>(sql: string, toRecord: (row: Row) => Rec, ...params: unknown[]): Rec[] {
+    return (this.get(sql).all(...params) as Row[]).map((row) => toRecord(row));
+  }
 }

@@ -21,14 +21,15 @@ export class UrlGroupTable {
   constructor(private readonly sql: Statements) {}
 
   get(name: string): UrlGroupRecord | undefined {
-    const row = this.sql.get('SELECT * FROM url_groups WHERE name = ?').get(name) as GroupRow | undefined;
-    return row && this.toGroup(row);
+    return this.sql.one(
+      'SELECT * FROM url_groups WHERE name = ?',
+      (row: GroupRow) => this.toGroup(row),
+      name,
+    );
   }
 
   list(): UrlGroupRecord[] {
-    return (this.sql.get('SELECT * FROM url_groups ORDER BY name').all() as GroupRow[]).map((row) =>
-      this.toGroup(row),
-    );
+    return this.sql.all('SELECT * FROM url_groups ORDER BY name', (row: GroupRow) => this.toGroup(row));
   }
 
   /** Creates the group if needed; endpoints are matched by name (when given) or URL and updated in place. */

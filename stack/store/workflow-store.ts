@@ -227,8 +227,7 @@ export class WorkflowStore {
 
   /** The run a `SELECT * FROM workflow_runs …` finds first. */
   private oneRun(where: string, value: string | number): RunRecord | undefined {
-    const row = this.stmt(`SELECT * FROM workflow_runs ${where}`).get(value) as RunRow | undefined;
-    return row && toRun(row);
+    return this.sql.one(`SELECT * FROM workflow_runs ${where}`, toRun, value);
   }
 
   activeRun(runId: string): RunRecord | undefined {
@@ -356,19 +355,20 @@ export class WorkflowStore {
   // ---------------------------------------------------------------- the log
 
   log(runSeq: number): LogEntry[] {
-    return (
-      this.stmt(
-        'SELECT pos, message_id, message_seq, call_type, created_at, body FROM workflow_log WHERE run_seq = ? ORDER BY pos',
-      ).all(runSeq) as LogRow[]
-    ).map(toEntry);
+    return this.sql.all(
+      'SELECT pos, message_id, message_seq, call_type, created_at, body FROM workflow_log WHERE run_seq = ? ORDER BY pos',
+      toEntry,
+      runSeq,
+    );
   }
 
   /** Entry 0 of a run's log: the trigger, whose body is the initial payload. */
   firstEntry(runSeq: number): LogEntry | undefined {
-    const row = this.stmt(
+    return this.sql.one(
       'SELECT pos, message_id, message_seq, call_type, created_at, body FROM workflow_log WHERE run_seq = ? AND pos = 0',
-    ).get(runSeq) as LogRow | undefined;
-    return row && toEntry(row);
+      toEntry,
+      runSeq,
+    );
   }
 
   /** Entry 0 of each of these runs, by run seq. */
@@ -445,8 +445,7 @@ export class WorkflowStore {
   }
 
   waiter(seq: number): WaiterRecord | undefined {
-    const row = this.stmt('SELECT * FROM workflow_waiters WHERE seq = ?').get(seq) as WaiterRow | undefined;
-    return row && toWaiter(row);
+    return this.sql.one('SELECT * FROM workflow_waiters WHERE seq = ?', toWaiter, seq);
   }
 
   waitersFor(eventId: string, kind: WaiterKind, runSeq?: number): WaiterRecord[] {
@@ -464,13 +463,11 @@ export class WorkflowStore {
 
   /** The waiter whose timeout falls due first (the stack clock's next due item, stack/local/). */
   nextWaiter(): WaiterRecord | undefined {
-    const row = this.stmt('SELECT * FROM workflow_waiters ORDER BY deadline, seq LIMIT 1').get() as
-      WaiterRow | undefined;
-    return row && toWaiter(row);
+    return this.sql.one('SELECT * FROM workflow_waiters ORDER BY deadline, seq LIMIT 1', toWaiter);
   }
 
   allWaiters(): WaiterRecord[] {
-    return (this.stmt('SELECT * FROM workflow_waiters ORDER BY deadline').all() as WaiterRow[]).map(toWaiter);
+    return this.sql.all('SELECT * FROM workflow_waiters ORDER BY deadline', toWaiter);
   }
 
   storeEvent(runSeq: number, eventId: string, now: number, body: Buffer): void {
