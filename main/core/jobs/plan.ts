@@ -1,6 +1,7 @@
 // What a service contributes to the one job runner: a plan. The runner (runner.ts) does everything else —
 // the preview list, waiting for the user's go, chunks, progress, cancel, giving up, the journal, resume.
 // A plan says how to list a filter's items one page at a time, and how to act on one chunk of them.
+import { BridgeError } from '../../../shared/bridge/errors';
 import type { JobCreated, JobFailure, JobRecord, JobTarget } from '../../../shared/bridge/job';
 
 /** Every job input: the profile, an optional description, and the target. */
@@ -88,4 +89,55 @@ export async function oneByOne(
     }
   }
   return total;
+}
+
+/** The filters a scan lists by: the target's, or none for "all" (an ids target is never scanned). */
+export function filtersOf<Filters extends object>(
+  target: { filters: Filters } | { ids: readonly string[] } | { all: true },
+): Partial<Filters> {
+  return 'filters' in target ? target.filters : {};
+}
+
+/** The service answered 404: the item (or one item of a bulk request) no longer exists there. */
+function isGone(error: unknown): boolean {
+  return error instanceof BridgeError && error.status === 404;
+}
+
+/** One item's request, in `oneByOne`: an item the service no longer knows (404) is already gone, not failed. */
+export async function skipIfGone(request: () => Promise<unknown>): Promise<ChunkOutcome> {
+  try {
+    await request();
+    return { succeeded: 1 };
+  } catch (error) {
+    if (isGone(error)) return { succeeded: 0, skipped: 1 };
+    throw error;
+  }
+}
+
+/**
+ * The outcome of a bulk request the service answers with a count (deleted, cancelled, restarted) and not
+ * with the ids: the rest of the chunk were already gone. A count above the chunk's size is read as all.
+ */
+export function countedOutcome(chunk: readonly string[], count: number): ChunkOutcome {
+  const succeeded = Math.min(count, chunk.length);
+  return { succeeded, skipped: chunk.length - succeeded };
+}
+
+/**
+ * A chunk as one bulk request. When the service refuses it because some of its items are gone (404), the
+ * chunk goes again one request per item (`one`, by default the bulk request of that item alone), so each
+ * item gets its own outcome.
+ */
+export async function bulkOrOneByOne(
+  chunk: readonly string[],
+  context: ChunkContext,
+  bulk: (items: readonly string[]) => Promise<ChunkOutcome>,
+  one: (item: string) => Promise<ChunkOutcome> = (item) => bulk([item]),
+): Promise<ChunkOutcome> {
+  try {
+    return await bulk(chunk);
+  } catch (error) {
+    if (!isGone(error) || chunk.length === 1) throw error;
+  }
+  return oneByOne(chunk, context, one);
 }

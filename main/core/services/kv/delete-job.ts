@@ -5,7 +5,7 @@
 // job runs (`continuesScan`).
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import { KV_DELETE_CHUNK } from '../../../../shared/bridge/procedures/kv/delete-job';
-import type { JobPlan } from '../../jobs/plan';
+import { countedOutcome, type JobPlan } from '../../jobs/plan';
 import type { KvClient } from './client';
 import { scanPage } from './scan';
 
@@ -32,9 +32,7 @@ export function kvDeleteJobPlan(client: (profileId: string) => KvClient): JobPla
       return { items: page.keys, cursor: page.cursor === '0' ? undefined : page.cursor };
     },
     act: async (chunk, { profileId }) => {
-      const deleted = await client(profileId).call<number>(['UNLINK', ...chunk]);
-      const succeeded = Math.min(deleted, chunk.length);
-      return { succeeded, skipped: chunk.length - succeeded };
+      return countedOutcome(chunk, await client(profileId).call<number>(['UNLINK', ...chunk]));
     },
   };
 }

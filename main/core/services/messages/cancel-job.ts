@@ -12,7 +12,7 @@ import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import { LOGS_MAX_COUNT } from '../../../../shared/bridge/procedures/messages/logs';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import type { MessageState } from '../../../../shared/messages/types';
-import type { JobPlan } from '../../jobs/plan';
+import { countedOutcome, filtersOf, type JobPlan } from '../../jobs/plan';
 import type { MessageClient } from './client';
 
 type Input = ParsedInputOf<'messages.logs.job'>;
@@ -37,8 +37,7 @@ export function cancelJobPlan(
       const { profileId, target } = input;
       if (cursor === undefined || !met.has(input)) met.set(input, new Set());
       const seen = met.get(input)!;
-      const filters = 'filters' in target ? target.filters : {};
-      const page = await client(profileId).logs(filters, cursor, pageSize, signal);
+      const page = await client(profileId).logs(filtersOf(target), cursor, pageSize, signal);
       const items: string[] = [];
       for (const event of page.events) {
         if (seen.has(event.messageId)) continue;
@@ -48,8 +47,7 @@ export function cancelJobPlan(
       return { items, cursor: page.cursor };
     },
     act: async (chunk, { profileId }) => {
-      const cancelled = await client(profileId).cancelMany(chunk);
-      return { succeeded: cancelled, skipped: chunk.length - cancelled };
+      return countedOutcome(chunk, await client(profileId).cancelMany(chunk));
     },
   };
 }

@@ -3,11 +3,17 @@
 // by page) and runs the chunks; this says how: restart, resume and delete take a chunk of ids per request
 // (a 404 — some entries gone — falls back to one request per entry, so each gets its own outcome); the
 // failure function is retried one entry at a time (the API has no bulk form).
-import { BridgeError } from '../../../../shared/bridge/errors';
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { ParsedInputOf, ParsedStartOf } from '../../../../shared/bridge/procedures';
 import { WORKFLOW_DLQ_PAGE } from '../../../../shared/bridge/procedures/workflows/dlq';
-import { type ChunkOutcome, type JobPlan, oneByOne } from '../../jobs/plan';
+import {
+  bulkOrOneByOne,
+  type ChunkOutcome,
+  countedOutcome,
+  filtersOf,
+  type JobPlan,
+  oneByOne,
+} from '../../jobs/plan';
 import type { WorkflowClient } from './client';
 
 type Input = ParsedInputOf<'workflows.dlq.job'>;
@@ -20,22 +26,20 @@ export function workflowDlqJobPlan(client: (profileId: string) => WorkflowClient
     action: (input, start) => actionOf(input, start),
     chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, cursor, signal) => {
-      const filters = 'filters' in target ? target.filters : {};
-      const page = await client(profileId).listDlq(filters, { cursor, count: WORKFLOW_DLQ_PAGE, signal });
+      const page = await client(profileId).listDlq(filtersOf(target), {
+        cursor,
+        count: WORKFLOW_DLQ_PAGE,
+        signal,
+      });
       return { items: page.messages.map((entry) => entry.dlqId), cursor: page.cursor };
     },
     act: async (chunk, input, start, context) => {
       const api = client(input.profileId);
       const action = actionOf(input, start);
       if (action === 'callback') return oneByOne(chunk, context, (dlqId) => callback(api, dlqId));
-      const bulk = (ids: readonly string[]) =>
-        action === 'delete' ? remove(api, ids) : rerun(api, action, ids, start);
-      try {
-        return await bulk(chunk);
-      } catch (error) {
-        if (!(error instanceof BridgeError) || error.status !== 404 || chunk.length === 1) throw error;
-      }
-      return oneByOne(chunk, context, (dlqId) => bulk([dlqId]));
+      return bulkOrOneByOne(chunk, context, (ids) =>
+        action === 'delete' ? remove(api, ids) : rerun(api, action, ids, start),
+      );
     },
   };
 }
@@ -53,19 +57,15 @@ async function rerun(
   start: Start,
 ): Promise<ChunkOutcome> {
   const { workflowRuns } = await api.restartOrResumeDlq(action, dlqIds, start.overrides);
-  const made = Math.min(workflowRuns.length, dlqIds.length);
   return {
-    succeeded: made,
-    skipped: dlqIds.length - made,
+    ...countedOutcome(dlqIds, workflowRuns.length),
     created: workflowRuns.map((run) => ({ id: run.workflowRunId, createdAt: run.workflowCreatedAt })),
   };
 }
 
 async function remove(api: WorkflowClient, dlqIds: readonly string[]): Promise<ChunkOutcome> {
-  const { deleted } = await api.deleteDlqMany(dlqIds);
-  const done = Math.min(deleted, dlqIds.length);
   // The service counts; it does not say which entries were already gone.
-  return { succeeded: done, skipped: dlqIds.length - done };
+  return countedOutcome(dlqIds, (await api.deleteDlqMany(dlqIds)).deleted);
 }
 
 async function callback(api: WorkflowClient, dlqId: string): Promise<ChunkOutcome> {

@@ -4,7 +4,7 @@
 // the service counts only what it cancelled, so the rest are "already gone".
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
-import type { JobPlan } from '../../jobs/plan';
+import { countedOutcome, filtersOf, type JobPlan } from '../../jobs/plan';
 import type { WorkflowClient } from './client';
 
 type Input = ParsedInputOf<'workflows.runs.job'>;
@@ -16,7 +16,7 @@ export function runCancelJobPlan(client: (profileId: string) => WorkflowClient):
     action: () => 'cancel',
     chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, cursor, signal) => {
-      const filters = 'filters' in target ? target.filters : {};
+      const filters = filtersOf(target);
       const page = await client(profileId).logs(
         { ...filters, state: filters.state ?? 'RUN_STARTED' },
         { cursor, trimBody: 0, signal },
@@ -25,9 +25,7 @@ export function runCancelJobPlan(client: (profileId: string) => WorkflowClient):
       return { items: active.map((run) => run.workflowRunId), cursor: page.cursor };
     },
     act: async (chunk, { profileId }) => {
-      const { cancelled } = await client(profileId).cancel(chunk);
-      const succeeded = Math.min(cancelled, chunk.length);
-      return { succeeded, skipped: chunk.length - succeeded };
+      return countedOutcome(chunk, (await client(profileId).cancel(chunk)).cancelled);
     },
   };
 }
