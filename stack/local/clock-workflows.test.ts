@@ -74,16 +74,21 @@ function pendingStep(runId: string, stepName: string): Promise<Record<string, an
 
 const done = (runId: string) => runWhen(stack, runId, (log) => log.workflowState === 'RUN_SUCCESS');
 
+/** The run still waits after the clock moves `early`, and finishes once it moves `rest` more; its log. */
+async function finishesOnlyAfter(runId: string, early: string, rest: string) {
+  await advance(early);
+  await settle(200);
+  expect((await runLog(stack, runId)).workflowState).toBe('RUN_STARTED');
+  await advance(rest);
+  return done(runId);
+}
+
 describe('workflow timers on the stack clock', () => {
   it('completes a run that sleeps 7 days once the clock moves 7 days, and its log shows the 7 days', async () => {
     const { workflowRunId } = await app.client.trigger({ url: `${app.url}/week` });
     const sleeping = await pendingStep(workflowRunId, 'a-week');
     expect(sleeping.workflowState).toBe('RUN_STARTED');
-    await advance('6d23h');
-    await settle(200);
-    expect((await runLog(stack, workflowRunId)).workflowState).toBe('RUN_STARTED');
-    await advance('1h');
-    const log = await done(workflowRunId);
+    const log = await finishesOnlyAfter(workflowRunId, '6d23h', '1h');
     expect(log.workflowRunCompletedAt - log.workflowRunCreatedAt).toBeGreaterThanOrEqual(7 * DAY);
     expect(log.workflowRunCompletedAt - log.workflowRunCreatedAt).toBeLessThan(7 * DAY + 60_000);
     const byName = new Map<string, any>(steps(log).map((step) => [step.stepName, step]));
@@ -99,11 +104,7 @@ describe('workflow timers on the stack clock', () => {
     const until = Math.ceil((clock.now + 2 * DAY) / 1000);
     const { workflowRunId } = await app.client.trigger({ url: `${app.url}/until`, body: until });
     await pendingStep(workflowRunId, 'until');
-    await advance('1d');
-    await settle(200);
-    expect((await runLog(stack, workflowRunId)).workflowState).toBe('RUN_STARTED');
-    await advance('1d1s');
-    const log = await done(workflowRunId);
+    const log = await finishesOnlyAfter(workflowRunId, '1d', '1d1s');
     expect(log.workflowRunCompletedAt).toBeGreaterThanOrEqual(until * 1000);
     expect(ran.get('until')).toBe(1);
   });
@@ -114,11 +115,7 @@ describe('workflow timers on the stack clock', () => {
       steps(log).some((step) => step.stepType === 'Wait' && step.waitTimeoutDeadline !== undefined),
     );
     expect(waiting.workflowState).toBe('RUN_STARTED');
-    await advance('23h');
-    await settle(200);
-    expect((await runLog(stack, workflowRunId)).workflowState).toBe('RUN_STARTED');
-    await advance('1h');
-    const log = await done(workflowRunId);
+    const log = await finishesOnlyAfter(workflowRunId, '23h', '1h');
     expect(JSON.parse(log.workflowRunResponse)).toEqual({ timedOut: true });
     const wait = steps(log).find((step) => step.stepType === 'Wait');
     expect(wait).toMatchObject({ waitTimeout: true });

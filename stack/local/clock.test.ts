@@ -43,6 +43,18 @@ async function advance(by: string): Promise<ClockState> {
   return response.json;
 }
 
+/**
+ * Waits for `count` deliveries to `path`, then checks that no more follow while the clock stands still
+ * (`settleMs` of real time): what arrived came from the clock's last move, not from real time passing.
+ */
+async function deliveredOnly(path: string, count: number, settleMs?: number) {
+  await sink.waitFor(count, { match: at(path) });
+  await settle(settleMs);
+  const delivered = sink.received.filter(at(path));
+  expect(delivered).toHaveLength(count);
+  return delivered;
+}
+
 async function clockNow(): Promise<ClockState> {
   const response = await stack.api('GET', '/local/clock');
   expect(response.status).toBe(200);
@@ -169,9 +181,7 @@ describe('message timers follow the clock', () => {
       'Upstash-Callback': `${sink.url}/callback`,
       'Upstash-Callback-Retries': '1',
     });
-    await sink.waitFor(1, { match: at('/callback') });
-    await settle();
-    expect(sink.received.filter(at('/callback'))).toHaveLength(1);
+    await deliveredOnly('/callback', 1);
     await advance('1h');
     await sink.waitFor(2, { match: at('/callback') });
   });
@@ -197,9 +207,7 @@ describe('message timers follow the clock', () => {
     };
     await publish('/rated', flow);
     await publish('/rated', flow);
-    await sink.waitFor(1, { match: at('/rated') });
-    await settle();
-    expect(sink.received.filter(at('/rated'))).toHaveLength(1);
+    await deliveredOnly('/rated', 1);
     await advance('1d');
     await sink.waitFor(2, { match: at('/rated') });
   });
@@ -233,19 +241,15 @@ describe('schedules follow the clock', () => {
     const due = await stack.api('GET', `/local/schedules/${id}/due`);
     expect(due.json.items).toEqual([{ kind: 'schedule', scheduleId: id, dueAt: tick }]);
     await advance('1d');
-    await sink.waitFor(1, { match: at('/daily') });
-    await settle(200);
-    expect(sink.received.filter(at('/daily'))).toHaveLength(1);
-    expect(sink.received.filter(at('/daily'))[0]?.headers['upstash-schedule-id']).toBe(id);
+    const [tickMessage] = await deliveredOnly('/daily', 1, 200);
+    expect(tickMessage?.headers['upstash-schedule-id']).toBe(id);
     await stack.api('DELETE', `/v2/schedules/${id}`);
   });
 
   it('fires a schedule once for all the ticks an advance passes (the missed-tick rule)', async () => {
     const id = await schedule('/minutely', '* * * * *');
     await advance('1d');
-    await sink.waitFor(1, { match: at('/minutely') });
-    await settle(300);
-    expect(sink.received.filter(at('/minutely'))).toHaveLength(1);
+    await deliveredOnly('/minutely', 1, 300);
     await advance('1m');
     await sink.waitFor(2, { match: at('/minutely') });
     await stack.api('DELETE', `/v2/schedules/${id}`);

@@ -24,7 +24,16 @@ function gate() {
     flows.wait(flow, entry);
     return false;
   };
-  return { clock, flows, released, persisted, forgotten, due };
+  /** Entries `seqs` of `spec`'s key arrive, in order; returns the key's flow. */
+  const arrive = (spec: Parameters<typeof flows.acquire>[0], seqs: readonly number[]) => {
+    const flow = flows.acquire(spec, seqs[0]!);
+    for (const seq of seqs.slice(1)) flows.acquire(spec, seq);
+    return flow;
+  };
+  /** Entries `seqs` come due in order: whether each started at once. */
+  const dueAll = (flow: ReturnType<typeof flows.acquire>, seqs: readonly number[]): boolean[] =>
+    seqs.map((seq) => due(flow, { seq }));
+  return { clock, flows, released, persisted, forgotten, due, arrive, dueAll };
 }
 
 /** Lets the gate's once-per-turn write happen. */
@@ -32,12 +41,9 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('flow-control gate', () => {
   it('keeps at most `parallelism` attempts of a key in flight, releasing waiters in order', () => {
-    const { flows, released, due } = gate();
-    const entries = [1, 2, 3, 4].map((seq) => ({ seq }));
-    const flow = flows.acquire({ key: 'k', parallelism: 2, period: 1 }, 1);
-    for (let seq = 2; seq <= entries.length; seq++)
-      flows.acquire({ key: 'k', parallelism: 2, period: 1 }, seq);
-    expect(entries.map((entry) => due(flow, entry))).toEqual([true, true, false, false]);
+    const { flows, released, arrive, dueAll } = gate();
+    const flow = arrive({ key: 'k', parallelism: 2, period: 1 }, [1, 2, 3, 4]);
+    expect(dueAll(flow, [1, 2, 3, 4])).toEqual([true, true, false, false]);
     expect(released).toEqual([]);
     expect(flows.info('k')).toMatchObject({ waitListSize: 2, parallelismMax: 2, parallelismCount: 2 });
     flows.attemptEnded(flow);
@@ -47,14 +53,9 @@ describe('flow-control gate', () => {
   });
 
   it('starts at most `rate` per period and wakes the waitlist when the period ends', () => {
-    const { clock, flows, released, due } = gate();
-    const spec = { key: 'r', rate: 2, period: 10 };
-    const flow = flows.acquire(spec, 1);
-    flows.acquire(spec, 2);
-    flows.acquire(spec, 3);
-    expect(due(flow, { seq: 1 })).toBe(true);
-    expect(due(flow, { seq: 2 })).toBe(true);
-    expect(due(flow, { seq: 3 })).toBe(false);
+    const { clock, flows, released, arrive, dueAll } = gate();
+    const flow = arrive({ key: 'r', rate: 2, period: 10 }, [1, 2, 3]);
+    expect(dueAll(flow, [1, 2, 3])).toEqual([true, true, false]);
     expect(flows.info('r')).toMatchObject({
       rateMax: 2,
       rateCount: 2,
@@ -72,7 +73,7 @@ describe('flow-control gate', () => {
   });
 
   it('does not wake a key at the end of its rate period while its parallelism is what holds it', () => {
-    const { clock, flows, released, due } = gate();
+    const { clock, flows, released, arrive, dueAll } = gate();
     // Counts the gate's timers; a timer re-armed at the same instant would otherwise spin forever here.
     let timers = 0;
     const setTimer = clock.setTimer.bind(clock);
@@ -80,11 +81,8 @@ describe('flow-control gate', () => {
       if (++timers > 50) throw new Error('the gate keeps arming timers');
       return setTimer(callback, ms);
     };
-    const spec = { key: 'pr', parallelism: 2, rate: 2, period: 10 };
-    const flow = flows.acquire(spec, 1);
-    flows.acquire(spec, 2);
-    flows.acquire(spec, 3);
-    expect([1, 2, 3].map((seq) => due(flow, { seq }))).toEqual([true, true, false]);
+    const flow = arrive({ key: 'pr', parallelism: 2, rate: 2, period: 10 }, [1, 2, 3]);
+    expect(dueAll(flow, [1, 2, 3])).toEqual([true, true, false]);
     clock.advance(10_000); // the period ends; both attempts are still in flight
     expect(released).toEqual([]);
     expect(timers).toBeLessThanOrEqual(1);
@@ -115,11 +113,10 @@ describe('flow-control gate', () => {
   });
 
   it('pause holds due messages (counted as waiting) and resume releases them in order', () => {
-    const { flows, released, due } = gate();
-    const flow = flows.acquire({ key: 'p', parallelism: 5, period: 1 }, 1);
-    for (let seq = 2; seq <= 4; seq++) flows.acquire({ key: 'p', parallelism: 5, period: 1 }, seq);
+    const { flows, released, arrive, dueAll } = gate();
+    const flow = arrive({ key: 'p', parallelism: 5, period: 1 }, [1, 2, 3, 4]);
     expect(flows.setPaused('p', true)).toMatchObject({ key: 'p', paused: true });
-    expect([1, 2, 3, 4].map((seq) => due(flow, { seq }))).toEqual([false, false, false, false]);
+    expect(dueAll(flow, [1, 2, 3, 4])).toEqual([false, false, false, false]);
     expect(flows.info('p')).toMatchObject({ isPaused: true, waitListSize: 4, parallelismCount: 0 });
     expect(released).toEqual([]);
     expect(flows.setPaused('p', false)).toMatchObject({ paused: false });
@@ -224,13 +221,9 @@ describe('flow-control gate', () => {
   });
 
   it('keeps a history of waiting and delivered per 10 s', () => {
-    const { clock, flows, due } = gate();
-    const flow = flows.acquire({ key: 'h', parallelism: 1, period: 1 }, 1);
-    flows.acquire({ key: 'h', parallelism: 1, period: 1 }, 2);
-    flows.acquire({ key: 'h', parallelism: 1, period: 1 }, 3);
-    due(flow, { seq: 1 });
-    due(flow, { seq: 2 });
-    due(flow, { seq: 3 });
+    const { clock, flows, arrive, dueAll } = gate();
+    const flow = arrive({ key: 'h', parallelism: 1, period: 1 }, [1, 2, 3]);
+    expect(dueAll(flow, [1, 2, 3])).toEqual([true, false, false]);
     clock.advance(25_000);
     flows.attemptEnded(flow);
     flows.delivered(flow);
@@ -245,13 +238,9 @@ describe('flow-control gate', () => {
   });
 
   it('drops a waiting entry that leaves, and releases nothing once stopped', () => {
-    const { flows, released, due } = gate();
-    const flow = flows.acquire({ key: 's', parallelism: 1, period: 1 }, 1);
-    flows.acquire({ key: 's', parallelism: 1, period: 1 }, 2);
-    flows.acquire({ key: 's', parallelism: 1, period: 1 }, 3);
-    due(flow, { seq: 1 });
-    due(flow, { seq: 2 });
-    due(flow, { seq: 3 });
+    const { flows, released, due, arrive, dueAll } = gate();
+    const flow = arrive({ key: 's', parallelism: 1, period: 1 }, [1, 2, 3]);
+    expect(dueAll(flow, [1, 2, 3])).toEqual([true, false, false]);
     flows.leave(flow, { seq: 2 }, true);
     flows.attemptEnded(flow);
     flows.pump(flow);

@@ -34,11 +34,18 @@ describe('DLQ handlers against the local stack', () => {
       dlqHandlers({ profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) }, jobs }),
       readOnly,
     );
+  /** `count` entries labelled `label` in the DLQ (messages to the failing destination under /label). */
+  const failedWithLabel = (label: string, count: number) =>
+    fillDlq(env.stack, `${failing.url}/${label}`, count, { 'Upstash-Label': label });
+  /** The DLQ job of profile p. */
+  const dlqJob = (action: 'retry' | 'delete', target: object, options?: Parameters<typeof runJob>[3]) =>
+    runJob(router(), 'messages.dlq.job', { profileId: 'p', action, target }, options);
+  const byLabel = (label: string) => ({ filters: { label: [label] } });
   const listRequests = (since: number) =>
     env.proxy.requests.slice(since).filter((r) => r.method === 'GET' && r.url.startsWith('/v2/dlq'));
 
   it('lists with filters, shows the failing response, retries one with overrides', async () => {
-    await fillDlq(env.stack, `${failing.url}/single`, 2, { 'Upstash-Label': 'single' });
+    await failedWithLabel('single', 2);
     const page = valueOf<DlqPage>(
       await router().call('messages.dlq.list', { profileId: 'p', filters: { label: ['single'] } }),
     );
@@ -77,14 +84,11 @@ describe('DLQ handlers against the local stack', () => {
   });
 
   it('job retry by filter: the preview is the one listing, then chunks with progress; every entry leaves the DLQ', async () => {
-    await fillDlq(env.stack, `${failing.url}/bulk`, 120, { 'Upstash-Label': 'bulk' });
+    await failedWithLabel('bulk', 120);
     const before = env.proxy.requests.length;
-    const run = await runJob(
-      router(),
-      'messages.dlq.job',
-      { profileId: 'p', action: 'retry', target: { filters: { label: ['bulk'] } } },
-      { start: { overrides: { retries: 0, forwardHeaders: { 'x-retry-run': '1' } } } },
-    );
+    const run = await dlqJob('retry', byLabel('bulk'), {
+      start: { overrides: { retries: 0, forwardHeaders: { 'x-retry-run': '1' } } },
+    });
     expect(run.error).toBeUndefined();
     expect(run.found).toBe(120);
     // Listed once (two pages of 100), never again after the start.
@@ -132,94 +136,51 @@ describe('DLQ handlers against the local stack', () => {
   });
 
   it('closing the job stops before the next chunk, and nothing is sent before the start', async () => {
-    await fillDlq(env.stack, `${failing.url}/stop`, 120, { 'Upstash-Label': 'stop' });
-    const target = { filters: { label: ['stop'] } };
+    await failedWithLabel('stop', 120);
+    const target = byLabel('stop');
     let before = env.proxy.requests.length;
-    const preview = await runJob(
-      router(),
-      'messages.dlq.job',
-      { profileId: 'p', action: 'delete', target },
-      {
-        start: false,
-      },
-    );
+    const preview = await dlqJob('delete', target, { start: false });
     expect(preview.found).toBe(120);
     expect(env.proxy.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
 
     before = env.proxy.requests.length;
-    const run = await runJob(
-      router(),
-      'messages.dlq.job',
-      { profileId: 'p', action: 'delete', target },
-      { stopWhen: (event) => event.type === 'progress' && event.processed >= JOB_CHUNK },
-    );
+    const run = await dlqJob('delete', target, {
+      stopWhen: (event) => event.type === 'progress' && event.processed >= JOB_CHUNK,
+    });
     expect(env.proxy.requests.slice(before).filter((r) => r.method === 'DELETE')).toHaveLength(1);
     expect(run.summary).toMatchObject({ status: 'cancelled', total: 120, succeeded: JOB_CHUNK });
-    const left = await runJob(
-      router(),
-      'messages.dlq.job',
-      { profileId: 'p', action: 'delete', target },
-      {
-        start: false,
-      },
-    );
+    const left = await dlqJob('delete', target, { start: false });
     expect(left.found).toBe(120 - JOB_CHUNK);
   });
 
   it('a start that does not confirm the listed count sends nothing', async () => {
-    await fillDlq(env.stack, `${failing.url}/confirm`, 3, { 'Upstash-Label': 'confirm' });
+    await failedWithLabel('confirm', 3);
     const before = env.proxy.requests.length;
-    const run = await runJob(
-      router(),
-      'messages.dlq.job',
-      { profileId: 'p', action: 'delete', target: { filters: { label: ['confirm'] } } },
-      { confirmed: 2 },
-    );
+    const run = await dlqJob('delete', byLabel('confirm'), { confirmed: 2 });
     expect(run.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/listed 3/) });
     expect(env.proxy.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
   });
 
   it('an empty filter is refused; "all" is explicit and lists the whole DLQ', async () => {
-    const refused = runJob(router(), 'messages.dlq.job', {
-      profileId: 'p',
-      action: 'delete',
-      target: { filters: {} },
-    });
+    const refused = dlqJob('delete', { filters: {} });
     await expect(refused).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    const all = await runJob(
-      router(),
-      'messages.dlq.job',
-      {
-        profileId: 'p',
-        action: 'delete',
-        target: { all: true },
-      },
-      { start: false },
-    );
+    const all = await dlqJob('delete', { all: true }, { start: false });
     const everything = valueOf<DlqPage>(await router().call('messages.dlq.list', { profileId: 'p' }));
     expect(all.found).toBeGreaterThanOrEqual(everything.messages.length);
   });
 
   it('a job on ids counts entries that were already gone; a retry names the missing ones', async () => {
-    await fillDlq(env.stack, `${failing.url}/ids`, 3, { 'Upstash-Label': 'ids' });
+    await failedWithLabel('ids', 3);
     const page = valueOf<DlqPage>(
       await router().call('messages.dlq.list', { profileId: 'p', filters: { label: ['ids'] } }),
     );
     const ids = page.messages.map((m) => m.dlqId);
-    const retried = await runJob(router(), 'messages.dlq.job', {
-      profileId: 'p',
-      action: 'retry',
-      target: { ids: [ids[0], 'no-such-entry'] },
-    });
+    const retried = await dlqJob('retry', { ids: [ids[0], 'no-such-entry'] });
     expect(retried.summary?.succeeded).toBe(1);
     expect(retried.summary?.failures).toEqual([
       { id: 'no-such-entry', message: expect.stringContaining('not found') },
     ]);
-    const deleted = await runJob(router(), 'messages.dlq.job', {
-      profileId: 'p',
-      action: 'delete',
-      target: { ids: [ids[1], ids[2], 'gone-already'] },
-    });
+    const deleted = await dlqJob('delete', { ids: [ids[1], ids[2], 'gone-already'] });
     expect(deleted.summary).toMatchObject({ total: 3, succeeded: 2, skipped: 1, failures: [] });
   });
 
