@@ -1,7 +1,7 @@
 // The message dead-letter queue: filters, a paged list with selection, the failing response of each
 // entry, and retry / delete for one entry, the selected ones or everything matching (see MessageDlqJobDialog).
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { hasAnyFilter } from '../../../../shared/bridge/job';
 import type { DLQMessage } from '../../../../shared/messages/types';
 import type { ProfileView } from '../../../../shared/profiles';
@@ -15,6 +15,7 @@ import { FilterBar, type TextFilter } from '../../ui/FilterBar';
 import { MESSAGE_TEXT_FILTERS } from '../messages/message-filter-fields';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { InboxIcon, RefreshIcon, TrashIcon } from '../../ui/icons';
+import { useJobDialog } from '../../ui/job/useJobDialog';
 import { ListBody } from '../../ui/list/ListBody';
 import { ListToolbar } from '../../ui/list/ListToolbar';
 import { ListWithDetail } from '../../ui/list/ListWithDetail';
@@ -48,7 +49,6 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   const navigate = useNav((state) => state.navigate);
   const applied = useDlqUi((state) => state.applied);
   const { filters, error: filterError } = useMemo(() => toDlqFilters(applied), [applied]);
-  const [job, setJob] = useState<MessageDlqJobRequest | null>(null);
 
   const list = usePagedBridgeQuery('messages.dlq.list', { profileId: profile.id, filters }, 'messages', {
     enabled: !filterError,
@@ -66,15 +66,21 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
     selection.clear();
     refresh();
   };
+  const [jobDialog, openJob] = useJobDialog(MessageDlqJobDialog, profile, (job) => {
+    // The open entry may be gone now (retried entries leave the DLQ): close its panel rather than
+    // show "not found"; the dialog's summary says what became of it.
+    if (dlqId && actsOn(job, dlqId)) navigate('dlq');
+    afterChange();
+  });
   const askSelected = (action: MessageDlqJobRequest['action']) =>
-    setJob({
+    openJob({
       action,
       target: { ids: selection.ids },
       description: `the ${plural(selection.count, 'selected entry', 'selected entries')}`,
     });
   // Every entry matching the filters, also ones not loaded here; without a filter, explicitly everything.
   const askMatching = (action: MessageDlqJobRequest['action']) =>
-    setJob({
+    openJob({
       action,
       target: hasAnyFilter(filters) ? { filters } : { all: true },
       description: hasAnyFilter(filters)
@@ -159,7 +165,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
               loaded={selected}
               onClose={() => navigate('dlq')}
               onRetry={(entry) =>
-                setJob({
+                openJob({
                   action: 'retry',
                   target: { ids: [entry.dlqId] },
                   description: `entry ${entry.dlqId}`,
@@ -221,19 +227,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
           ) : null}
         </ListBody>
       </ListWithDetail>
-      {job ? (
-        <MessageDlqJobDialog
-          profile={profile}
-          request={job}
-          onClose={() => setJob(null)}
-          onEnded={() => {
-            // The open entry may be gone now (retried entries leave the DLQ): close its panel rather than
-            // show "not found"; the dialog's summary says what became of it.
-            if (dlqId && actsOn(job, dlqId)) navigate('dlq');
-            afterChange();
-          }}
-        />
-      ) : null}
+      {jobDialog}
     </div>
   );
 }

@@ -5,13 +5,13 @@ import { useState } from 'react';
 import type { JobSummary } from '../../../../shared/bridge/job';
 import type { DlqTarget } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { DLQMessage } from '../../../../shared/messages/types';
-import type { ProfileView } from '../../../../shared/profiles';
 import { useNav } from '../../shell/nav';
 import { TextareaField } from '../../ui/fields';
 import { plural } from '../../ui/format';
 import { InAppLink } from '../../ui/InAppLink';
 import { JobDialog } from '../../ui/job/JobDialog';
 import { JobSummaryView } from '../../ui/job/JobSummaryView';
+import type { JobRequestProps } from '../../ui/job/useJobDialog';
 import { type OverrideField, OverridesFieldset, RETRY_OVERRIDE_FIELDS } from '../../ui/job/OverridesFieldset';
 import {
   describeOverrides,
@@ -33,17 +33,7 @@ export interface MessageDlqJobRequest {
 
 const entries = (count: number) => plural(count, 'entry', 'entries');
 
-export function MessageDlqJobDialog({
-  profile,
-  request,
-  onClose,
-  onEnded,
-}: {
-  profile: ProfileView;
-  request: MessageDlqJobRequest;
-  onClose: () => void;
-  onEnded: () => void;
-}) {
+export function MessageDlqJobDialog({ request, ...dialog }: JobRequestProps<MessageDlqJobRequest>) {
   const navigate = useNav((state) => state.navigate);
   const [draft, setDraft] = useState<OverridesDraft>(EMPTY_OVERRIDES);
   const { action, target, description } = request;
@@ -56,13 +46,11 @@ export function MessageDlqJobDialog({
         ? 'DLQ entry'
         : 'selected DLQ entries'
       : 'matching DLQ entries';
-  const [input] = useState(() => ({ profileId: profile.id, action, target, description }));
-
   return (
     <JobDialog
-      profile={profile}
+      {...dialog}
       procedure="messages.dlq.job"
-      input={input}
+      input={{ action, target, description }}
       title={`${verb} ${'all' in target ? 'every DLQ entry' : what}`}
       verb={verb}
       unit={entries}
@@ -88,13 +76,11 @@ export function MessageDlqJobDialog({
           summary={summary}
           overrides={retry ? describeOverrides(overrides) : []}
           onOpenMessage={(messageId) => {
-            onClose();
+            dialog.onClose();
             navigate('messages', 'logs', messageId);
           }}
         />
       )}
-      onClose={onClose}
-      onEnded={onEnded}
     />
   );
 }

@@ -256,13 +256,12 @@ function ResumeDialog({
   profile: ProfileView;
   onClose: () => void;
 }) {
-  const [input] = useState(() => ({ profileId: job.profileId, jobId: job.id }));
   const verb = `Resume: ${actionText(job.action)}`;
   return (
     <JobDialog
       profile={profile}
       procedure="jobs.resume"
-      input={input}
+      input={{ jobId: job.id }}
       title="Resume job"
       verb={verb}
       unit={(count) => plural(count, 'item') + ' left'}

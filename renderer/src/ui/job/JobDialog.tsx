@@ -26,8 +26,11 @@ const DEFAULT_HINTS = {
 export interface JobDialogProps<N extends JobName> {
   profile: ProfileView;
   procedure: N;
-  /** The job to open; null while the dialog's own fields come first (KV's pattern). */
-  input: InputOf<N> | null;
+  /**
+   * The job to open (its input but the profile, which `profile` gives); null while the dialog's own fields
+   * come first (KV's pattern). A new object each render is fine: the job opens again only when it changes.
+   */
+  input: Omit<InputOf<N>, 'profileId'> | null;
   title: string;
   /** "Retry", "Delete": the start button and the progress bar's label. */
   verb: string;
@@ -58,7 +61,10 @@ export interface JobDialogProps<N extends JobName> {
 
 export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
   const { profile, onClose, onEnded } = props;
-  const job = useBridgeJob(props.procedure, props.input);
+  const job = useBridgeJob(
+    props.procedure,
+    props.input === null ? null : ({ ...props.input, profileId: profile.id } as InputOf<N>),
+  );
   const [typed, setTyped] = useState('');
   const all = isAllTarget(props.input);
   const confirmWord = profile.env === 'prod' ? profile.name : all ? 'all' : undefined;

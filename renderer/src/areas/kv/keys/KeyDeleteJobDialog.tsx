@@ -6,29 +6,23 @@ import { useState } from 'react';
 import type { JobSummary } from '../../../../../shared/bridge/job';
 import { KV_DELETE_CHUNK, KV_MATCH_ALL_REFUSAL } from '../../../../../shared/bridge/procedures/kv/delete-job';
 import type { KvType } from '../../../../../shared/bridge/procedures/kv/key-browser';
-import type { ProfileView } from '../../../../../shared/profiles';
 import { TextField } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
 import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 
 const keys = (count: number) => plural(count, 'key');
 
-export function KeyDeleteJobDialog({
-  profile,
-  initialPattern,
-  type,
-  onClose,
-  onEnded,
-}: {
-  profile: ProfileView;
-  initialPattern: string;
+/** Where the dialog starts: the browser's MATCH pattern (editable here) and its type filter (kept). */
+export interface KeyDeleteRequest {
+  pattern: string;
   type?: KvType;
-  onClose: () => void;
-  /** The job deleted keys (or was stopped after it started): the browser's listing is stale. */
-  onEnded: () => void;
-}) {
-  const [pattern, setPattern] = useState(initialPattern);
+}
+
+export function KeyDeleteJobDialog({ request, ...dialog }: JobRequestProps<KeyDeleteRequest>) {
+  const { type } = request;
+  const [pattern, setPattern] = useState(request.pattern);
   const [listed, setListed] = useState<string | null>(null);
   const trimmed = pattern.trim();
   const problem = !trimmed ? 'a pattern is needed' : /^\*+$/.test(trimmed) ? KV_MATCH_ALL_REFUSAL : undefined;
@@ -37,14 +31,13 @@ export function KeyDeleteJobDialog({
     listed === null
       ? null
       : {
-          profileId: profile.id,
           description,
           target: { filters: { pattern: listed, ...(type ? { type } : {}) } },
         };
 
   return (
     <JobDialog
-      profile={profile}
+      {...dialog}
       procedure="kv.keys.job"
       input={input}
       title="Delete keys by pattern"
@@ -80,8 +73,6 @@ export function KeyDeleteJobDialog({
       runningHint="Cancel stops before the next UNLINK; one already sent completes."
       stoppedHint="Keys not reached are still there; resume the job from Jobs."
       summary={(summary: JobSummary) => <JobSummaryView summary={summary} verbed="deleted" itemLabel="Key" />}
-      onClose={onClose}
-      onEnded={onEnded}
     />
   );
 }

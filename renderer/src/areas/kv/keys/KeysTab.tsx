@@ -18,6 +18,7 @@ import { Button } from '../../../ui/Button';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Segmented } from '../../../ui/fields';
 import { SearchIcon, TrashIcon } from '../../../ui/icons';
+import { useJobDialog } from '../../../ui/job/useJobDialog';
 import { Badge, Callout, EmptyState, Spinner } from '../../../ui/misc';
 import '../kv.css';
 import { ToolbarSearch } from '../../../ui/ToolbarInput';
@@ -57,7 +58,6 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
   const [view, setView] = useState<'tree' | 'list'>('tree');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [meta, setMeta] = useState<ReadonlyMap<string, TimedKeyMeta>>(new Map());
-  const [deleteOpen, setDeleteOpen] = useState(false);
   const [lookup, setLookup] = useState('');
   const selected = selectedFromRoute;
   const { scan, continueScan, cancel, forget, remember } = useKeyScan(profile.id, filter, true);
@@ -68,6 +68,10 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
     setExpanded(new Set());
     setMeta(new Map());
   };
+  // Keys the job deleted (or began to) may be anywhere in the walk: start it again.
+  const [deleteDialog, openDelete] = useJobDialog(KeyDeleteJobDialog, profile, () =>
+    changeFilter((f) => ({ ...f, epoch: (f.epoch ?? 0) + 1 })),
+  );
 
   const metaRef = useRef(meta);
   useEffect(() => {
@@ -194,7 +198,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
           profile={profile}
           icon={<TrashIcon />}
           variant="danger"
-          onClick={() => setDeleteOpen(true)}
+          onClick={() => openDelete({ pattern: filter.match === '*' ? '' : filter.match, type: filter.type })}
         >
           Delete by pattern…
         </WriteButton>
@@ -300,15 +304,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
           </div>
         </div>
       )}
-      {deleteOpen ? (
-        <KeyDeleteJobDialog
-          profile={profile}
-          initialPattern={filter.match === '*' ? '' : filter.match}
-          type={filter.type}
-          onClose={() => setDeleteOpen(false)}
-          onEnded={() => changeFilter((f) => ({ ...f, epoch: (f.epoch ?? 0) + 1 }))}
-        />
-      ) : null}
+      {deleteDialog}
     </div>
   );
 }

@@ -2,7 +2,6 @@
 // shows (its search and "waiting only"), or — with neither set, chosen and typed "all" — every key. Main
 // lists the keys with the list's own rule (exactly what it then changes, one request per key), the dialog
 // previews that count, asks first, and reports what changed and which keys were gone.
-import { useState } from 'react';
 import type { JobSummary } from '../../../../../shared/bridge/job';
 import type { FlowKeyJobAction } from '../../../../../shared/bridge/procedures/messages/flow-control';
 import type { FlowKeyFilters } from '../../../../../shared/messages/flow-control';
@@ -10,6 +9,7 @@ import type { ProfileView } from '../../../../../shared/profiles';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
 import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+import { type JobRequestProps, useJobDialog } from '../../../ui/job/useJobDialog';
 import { RowActions } from '../../../ui/RowActions';
 
 interface Request {
@@ -61,10 +61,10 @@ export function FlowKeyJobActions({
   /** How many keys the list shows now (the job lists them again itself). */
   shown: number;
 }) {
-  const [request, setRequest] = useState<Request | null>(null);
+  const [jobDialog, openJob] = useJobDialog(FlowKeyJobDialog, profile);
   const filtered = filters.search !== undefined || filters.waitingOnly === true;
   const ask = (action: FlowKeyJobAction) =>
-    setRequest({
+    openJob({
       action,
       target: filtered ? { filters } : { all: true },
       description: describeShown(filters),
@@ -82,34 +82,18 @@ export function FlowKeyJobActions({
           { label: `Reset rates (${scope})…`, onClick: () => ask('resetRate') },
         ]}
       />
-      {request ? (
-        <FlowKeyJobDialog profile={profile} request={request} onClose={() => setRequest(null)} />
-      ) : null}
+      {jobDialog}
     </>
   );
 }
 
-function FlowKeyJobDialog({
-  profile,
-  request,
-  onClose,
-}: {
-  profile: ProfileView;
-  request: Request;
-  onClose: () => void;
-}) {
-  const [input] = useState(() => ({
-    profileId: profile.id,
-    action: request.action,
-    target: request.target,
-    description: request.description,
-  }));
+function FlowKeyJobDialog({ request, ...dialog }: JobRequestProps<Request>) {
   const words = WORDS[request.action];
   return (
     <JobDialog
-      profile={profile}
+      {...dialog}
       procedure="messages.flowControl.job"
-      input={input}
+      input={request}
       title={`${words.verb} flow-control keys`}
       verb={words.verb}
       unit={keys}
@@ -123,7 +107,6 @@ function FlowKeyJobDialog({
       summary={(summary: JobSummary) => (
         <JobSummaryView summary={summary} verbed={words.verbed} itemLabel="Key" />
       )}
-      onClose={onClose}
     />
   );
 }

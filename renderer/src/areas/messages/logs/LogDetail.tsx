@@ -1,7 +1,7 @@
 // One message's whole trail: every event with its time, error, next attempt and the destination's
 // response; the request's headers and body (base64 in the logs, decoded here); cancel while pending (the
 // cancel job's dialog, for this one message).
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/messages/logs';
 import type { LogEntry } from '../../../../../shared/messages/types';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -14,6 +14,7 @@ import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Fact } from '../../../ui/Fact';
 import { formatClock, formatRelative, formatTime, serviceNow } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
+import { useJobDialog } from '../../../ui/job/useJobDialog';
 import { Callout, Spinner } from '../../../ui/misc';
 import { WriteButton } from '../../../ui/WriteButton';
 import { RunNowButton } from '../../../clock/RunNow';
@@ -39,7 +40,7 @@ export function LogDetail({
     { refetchInterval: autoRefresh ? 3000 : false },
   );
   const trail = useMemo(() => (query.data ? groupByMessage(query.data.events)[0] : undefined), [query.data]);
-  const [cancelling, setCancelling] = useState(false);
+  const [cancelDialog, askCancel] = useJobDialog(MessageCancelDialog, profile);
 
   const first = trail?.events[0];
   const latest = trail?.latest;
@@ -54,7 +55,12 @@ export function LogDetail({
           />
         ) : null}
         {latest && !FINAL_STATES.has(latest.state) ? (
-          <WriteButton profile={profile} size="sm" variant="danger" onClick={() => setCancelling(true)}>
+          <WriteButton
+            profile={profile}
+            size="sm"
+            variant="danger"
+            onClick={() => askCancel(selectedMessages([messageId]))}
+          >
             Cancel message
           </WriteButton>
         ) : null}
@@ -125,13 +131,7 @@ export function LogDetail({
           </>
         )}
       </div>
-      {cancelling ? (
-        <MessageCancelDialog
-          profile={profile}
-          request={selectedMessages([messageId])}
-          onClose={() => setCancelling(false)}
-        />
-      ) : null}
+      {cancelDialog}
     </aside>
   );
 }

@@ -3,7 +3,7 @@
 // (MessageCancelJob.tsx) — the selected messages, every pending one matching the filters, or with no filter
 // "all" chosen and confirmed; never with an empty filter.
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { LOGS_PAGE_SIZE } from '../../../../../shared/bridge/procedures/messages/logs';
 import { LOG_STATE_FILTERS } from '../../../../../shared/bridge/procedures/messages/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -19,6 +19,7 @@ import { MESSAGE_TEXT_FILTERS } from '../message-filter-fields';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { SearchIcon, XIcon } from '../../../ui/icons';
+import { useJobDialog } from '../../../ui/job/useJobDialog';
 import { ListBody } from '../../../ui/list/ListBody';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { ListWithDetail } from '../../../ui/list/ListWithDetail';
@@ -29,12 +30,7 @@ import '../../../ui/tables.css';
 import { groupByMessage, mergeEvents } from './group-events';
 import { LogDetail } from './LogDetail';
 import { LogList } from './LogList';
-import {
-  MessageCancelActions,
-  MessageCancelDialog,
-  type MessageCancelRequest,
-  selectedMessages,
-} from './MessageCancelJob';
+import { MessageCancelActions, MessageCancelDialog, selectedMessages } from './MessageCancelJob';
 import {
   cancelScope,
   type LogFilterDraft,
@@ -96,8 +92,8 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
     if (oldestHead && oldestHead.time > loaded[0]!.time) reset();
   }, [autoRefresh, head.data, loaded, reset]);
 
-  const [cancelRequest, setCancelRequest] = useState<MessageCancelRequest | null>(null);
-  const askCancelSelected = () => setCancelRequest(selectedMessages(selection.ids));
+  const [cancelDialog, askCancel] = useJobDialog(MessageCancelDialog, profile, () => selection.clear());
+  const askCancelSelected = () => askCancel(selectedMessages(selection.ids));
   const selectedCount = selection.count;
   const writable = !profile.readOnly;
   const askCancelSelectedRef = useRef(askCancelSelected);
@@ -151,7 +147,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
           profile={profile}
           selected={selection.ids}
           matching={cancelScope(filters)}
-          onAsk={setCancelRequest}
+          onAsk={askCancel}
         />
       </ListToolbar>
       <ListWithDetail
@@ -201,14 +197,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
           />
         </ListBody>
       </ListWithDetail>
-      {cancelRequest ? (
-        <MessageCancelDialog
-          profile={profile}
-          request={cancelRequest}
-          onClose={() => setCancelRequest(null)}
-          onEnded={() => selection.clear()}
-        />
-      ) : null}
+      {cancelDialog}
     </div>
   );
 }

@@ -4,15 +4,15 @@
 // with the confirmed count, and closing the dialog closing the job.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { BridgeClient } from '../../../bridge/client';
 import { BridgeProvider } from '../../../bridge/react';
 import type { StreamHandlers, Transport } from '../../../bridge/transport';
 import { stagingProfile } from '../../../test-support/profiles';
+import { useJobDialog } from '../../../ui/job/useJobDialog';
 import type { CancelScope } from './log-filters';
-import { MessageCancelActions, MessageCancelDialog, type MessageCancelRequest } from './MessageCancelJob';
+import { MessageCancelActions, MessageCancelDialog } from './MessageCancelJob';
 
 // jsdom has <dialog> but not its modal methods.
 HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
@@ -52,13 +52,11 @@ function Screen({
   selected?: string[];
   matching: CancelScope;
 }) {
-  const [request, setRequest] = useState<MessageCancelRequest | null>(null);
+  const [cancelDialog, askCancel] = useJobDialog(MessageCancelDialog, profile);
   return (
     <>
-      <MessageCancelActions profile={profile} selected={selected} matching={matching} onAsk={setRequest} />
-      {request ? (
-        <MessageCancelDialog profile={profile} request={request} onClose={() => setRequest(null)} />
-      ) : null}
+      <MessageCancelActions profile={profile} selected={selected} matching={matching} onAsk={askCancel} />
+      {cancelDialog}
     </>
   );
 }

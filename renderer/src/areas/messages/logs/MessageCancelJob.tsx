@@ -3,13 +3,13 @@
 // pending message. Main lists the pending messages from the logs (exactly what it then cancels, by id),
 // the dialog previews that count, asks first, and reports what was cancelled and what had finished
 // meanwhile. Nothing goes out with an empty filter.
-import { useState } from 'react';
 import type { JobSummary } from '../../../../../shared/bridge/job';
 import type { CancelFiltersInput } from '../../../../../shared/bridge/procedures/messages/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
 import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 import { RowActions } from '../../../ui/RowActions';
 import type { CancelScope } from './log-filters';
 
@@ -83,28 +83,13 @@ export function MessageCancelActions({
   );
 }
 
-export function MessageCancelDialog({
-  profile,
-  request,
-  onClose,
-  onEnded,
-}: {
-  profile: ProfileView;
-  request: MessageCancelRequest;
-  onClose: () => void;
-  onEnded?: () => void;
-}) {
-  const [input] = useState(() => ({
-    profileId: profile.id,
-    target: request.target,
-    description: request.description,
-  }));
+export function MessageCancelDialog({ request, ...dialog }: JobRequestProps<MessageCancelRequest>) {
   const one = 'ids' in request.target && request.target.ids.length === 1;
   return (
     <JobDialog
-      profile={profile}
+      {...dialog}
       procedure="messages.logs.job"
-      input={input}
+      input={request}
       title={one ? 'Cancel this message' : 'Cancel messages'}
       verb="Cancel"
       unit={pendingMessages}
@@ -126,8 +111,6 @@ export function MessageCancelDialog({
       summary={(summary: JobSummary) => (
         <JobSummaryView summary={summary} verbed="cancelled" itemLabel="Message" />
       )}
-      onClose={onClose}
-      onEnded={onEnded}
     />
   );
 }

@@ -1,11 +1,10 @@
 // Pause, resume or delete many schedules — the selected ones, or every one the search and state filter
 // match — as a job (ui/job): this part says what the action does; the runner lists, confirms and runs it.
-import { useState } from 'react';
 import type { ScheduleTarget } from '../../../../../shared/bridge/procedures/messages/schedules';
-import type { ProfileView } from '../../../../../shared/profiles';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
 import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 
 export interface ScheduleJobRequest {
   action: 'pause' | 'resume' | 'delete';
@@ -23,24 +22,13 @@ const EFFECT = {
   delete: 'Each stops publishing for good. Messages already published are delivered as usual.',
 } as const;
 
-export function ScheduleJobDialog({
-  profile,
-  request,
-  onClose,
-  onEnded,
-}: {
-  profile: ProfileView;
-  request: ScheduleJobRequest;
-  onClose: () => void;
-  onEnded: () => void;
-}) {
+export function ScheduleJobDialog({ request, ...dialog }: JobRequestProps<ScheduleJobRequest>) {
   const { action, target, description } = request;
-  const [input] = useState(() => ({ profileId: profile.id, action, target, description }));
   return (
     <JobDialog
-      profile={profile}
+      {...dialog}
       procedure="messages.schedules.job"
-      input={input}
+      input={request}
       title={`${VERBS[action]} ${'ids' in target ? 'selected schedules' : 'matching schedules'}`}
       verb={VERBS[action]}
       unit={schedules}
@@ -56,8 +44,6 @@ export function ScheduleJobDialog({
       summary={(summary) => (
         <JobSummaryView summary={summary} verbed={VERBED[action]} itemLabel="Schedule id" />
       )}
-      onClose={onClose}
-      onEnded={onEnded}
     />
   );
 }

@@ -16,6 +16,7 @@ import { confirmDanger } from '../../../ui/confirm-danger';
 import { Segmented } from '../../../ui/fields';
 import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { PlusIcon, SendIcon } from '../../../ui/icons';
+import { useJobDialog } from '../../../ui/job/useJobDialog';
 import { SelectAllCell, SelectCell } from '../../../ui/list/SelectCells';
 import { useSelection } from '../../../ui/list/use-selection';
 import { Badge, EmptyState } from '../../../ui/misc';
@@ -56,7 +57,6 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
   const [search, setSearch] = useState(focusId ?? '');
   const [state, setState] = useState<StateFilter>('all');
   const [editing, setEditing] = useState<Schedule | 'new' | null>(null);
-  const [job, setJob] = useState<ScheduleJobRequest | null>(null);
   // A link from a logged message (#/messages/schedules/<id>) shows that schedule.
   const [seenFocus, setSeenFocus] = useState(focusId);
   if (seenFocus !== focusId) {
@@ -140,7 +140,8 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
             description: `schedules matching ${[search.trim() && `“${search.trim()}”`, state !== 'all' && STATE_FILTER_LABELS[state].toLowerCase()].filter(Boolean).join(', ')}`,
           }
         : undefined;
-  const startJob = (action: ScheduleJobRequest['action']) => jobTarget && setJob({ action, ...jobTarget });
+  const [jobDialog, openJob] = useJobDialog(ScheduleJobDialog, profile, () => selection.clear());
+  const startJob = (action: ScheduleJobRequest['action']) => jobTarget && openJob({ action, ...jobTarget });
   const openLogs = (scheduleId: string) => {
     showLogs({ scheduleId });
     navigate('messages', 'logs');
@@ -290,14 +291,7 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
           }
         </QueryView>
       </div>
-      {job ? (
-        <ScheduleJobDialog
-          profile={profile}
-          request={job}
-          onClose={() => setJob(null)}
-          onEnded={() => selection.clear()}
-        />
-      ) : null}
+      {jobDialog}
       {editing ? (
         <ScheduleDialog
           profile={profile}

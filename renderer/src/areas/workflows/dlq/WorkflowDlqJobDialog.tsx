@@ -9,13 +9,13 @@ import {
   runOverridesSchema,
   type WorkflowDlqTarget,
 } from '../../../../../shared/bridge/procedures/workflows/dlq';
-import type { ProfileView } from '../../../../../shared/profiles';
 import { useNav } from '../../../shell/nav';
 import { Segmented } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
 import { JobDialog } from '../../../ui/job/JobDialog';
 import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 import {
   type OverrideField,
   OverridesFieldset,
@@ -62,35 +62,20 @@ const ACTION_TEXT: Record<DlqAction, { verb: string; explain: string }> = {
 
 const runs = (count: number) => plural(count, 'run');
 
-export function WorkflowDlqJobDialog({
-  profile,
-  request,
-  onClose,
-  onEnded,
-}: {
-  profile: ProfileView;
-  request: WorkflowDlqJobRequest;
-  onClose: () => void;
-  onEnded: () => void;
-}) {
+export function WorkflowDlqJobDialog({ request, ...dialog }: JobRequestProps<WorkflowDlqJobRequest>) {
   const navigate = useNav((state) => state.navigate);
   const [action, setAction] = useState<DlqAction>(request.action);
   const [draft, setDraft] = useState<OverridesDraft>(EMPTY_OVERRIDES);
   const { overrides, errors } = toOverrides(draft, runOverridesSchema);
   const rerun = action === 'restart' || action === 'resume';
   const { verb, explain } = ACTION_TEXT[action];
-  const [input] = useState(() => ({
-    profileId: profile.id,
-    action: request.action,
-    target: request.target,
-    description: request.description,
-  }));
-
+  // The job lists what `request.action` names: restart and resume list the same entries, and the start
+  // says which of the two it is.
   return (
     <JobDialog
-      profile={profile}
+      {...dialog}
       procedure="workflows.dlq.job"
-      input={input}
+      input={request}
       title={`${verb} failed runs`}
       verb={verb}
       unit={runs}
@@ -135,17 +120,15 @@ export function WorkflowDlqJobDialog({
           summary={summary}
           overrides={rerun ? describeOverrides(overrides) : []}
           onOpenRun={(runId, at) => {
-            onClose();
+            dialog.onClose();
             navigate('workflows', 'runs', runId, String(at));
           }}
           onOpenJobs={() => {
-            onClose();
+            dialog.onClose();
             navigate('jobs');
           }}
         />
       )}
-      onClose={onClose}
-      onEnded={onEnded}
     />
   );
 }

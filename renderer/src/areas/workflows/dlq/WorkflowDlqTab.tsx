@@ -17,11 +17,12 @@ import { FilterBar, type FilterForm, type TextFilter } from '../../../ui/FilterB
 import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { ChevronDownIcon, ChevronRightIcon, InboxIcon, RefreshIcon } from '../../../ui/icons';
 import { InAppLink } from '../../../ui/InAppLink';
+import { useJobDialog } from '../../../ui/job/useJobDialog';
 import { Callout, EmptyState, Spinner } from '../../../ui/misc';
 import { RowActions } from '../../../ui/RowActions';
 import '../../../ui/tables.css';
 import { TableHead } from '../../../ui/TableHead';
-import { WorkflowDlqJobDialog, type WorkflowDlqJobRequest } from './WorkflowDlqJobDialog';
+import { WorkflowDlqJobDialog } from './WorkflowDlqJobDialog';
 
 export default function WorkflowDlqTab() {
   return <ActiveService>{(profile) => <Triage profile={profile} />}</ActiveService>;
@@ -75,7 +76,7 @@ function Triage({ profile }: { profile: ProfileView }) {
   );
   const [checked, setChecked] = useState<Set<string>>(() => new Set());
   const [open, setOpen] = useState<string | null>(null);
-  const [job, setJob] = useState<WorkflowDlqJobRequest | null>(null);
+  const [jobDialog, openJob] = useJobDialog(WorkflowDlqJobDialog, profile, () => setChecked(new Set()));
   const data = groups.data;
   const selectedGroups = (data?.groups ?? []).filter((group) => group.dlqIds.some((id) => checked.has(id)));
   const canFilter = hasAnyFilter(filters as Record<string, unknown>);
@@ -91,7 +92,7 @@ function Triage({ profile }: { profile: ProfileView }) {
     });
   const act = (action: DlqAction, scope: 'selection' | 'filter') => {
     if (scope === 'filter') {
-      setJob({ action, target: { filters }, description: 'every failed run matching the filter' });
+      openJob({ action, target: { filters }, description: 'every failed run matching the filter' });
       return;
     }
     const ids = [...checked];
@@ -101,7 +102,7 @@ function Triage({ profile }: { profile: ProfileView }) {
       selectedGroups[0]!.count === ids.length
         ? `the group “${groupTitle(selectedGroups[0]!)}: ${selectedGroups[0]!.signature}”`
         : `${plural(ids.length, 'selected run')} in ${plural(selectedGroups.length, 'group')}`;
-    setJob({ action, target: { ids }, description });
+    openJob({ action, target: { ids }, description });
   };
   const filterForm: FilterForm<Draft> = {
     draft,
@@ -271,14 +272,7 @@ function Triage({ profile }: { profile: ProfileView }) {
           </table>
         )}
       </div>
-      {job ? (
-        <WorkflowDlqJobDialog
-          profile={profile}
-          request={job}
-          onClose={() => setJob(null)}
-          onEnded={() => setChecked(new Set())}
-        />
-      ) : null}
+      {jobDialog}
     </div>
   );
 }

@@ -2,13 +2,13 @@
 // run the list's filters match, or — without a filter, chosen and typed "all" — every active run. The
 // dialog previews the active runs main found (exactly what it then cancels, by id) and reports what
 // was cancelled and what had finished meanwhile.
-import { useState } from 'react';
 import { hasAnyFilter, type JobSummary } from '../../../../../shared/bridge/job';
 import type { RunFilters } from '../../../../../shared/bridge/procedures/workflows/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
 import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+import { type JobRequestProps, useJobDialog } from '../../../ui/job/useJobDialog';
 import { RowActions } from '../../../ui/RowActions';
 import { chipsOf } from './run-filters';
 
@@ -36,7 +36,7 @@ export function RunCancelActions({
   /** The job ended or stopped: the list has changed (the selection is stale). */
   onEnded: () => void;
 }) {
-  const [request, setRequest] = useState<Request | null>(null);
+  const [cancelDialog, askCancel] = useJobDialog(RunCancelDialog, profile, onEnded);
   const filtered = hasAnyFilter(filters);
   return (
     <>
@@ -49,7 +49,7 @@ export function RunCancelActions({
             label: 'Cancel selected…',
             variant: 'danger',
             onClick: () =>
-              setRequest({
+              askCancel({
                 target: { ids: [...selected] },
                 description: `the ${plural(selected.length, 'selected run')}`,
               }),
@@ -70,7 +70,7 @@ export function RunCancelActions({
           {
             label: filtered ? 'Cancel matching…' : 'Cancel all active…',
             onClick: () =>
-              setRequest(
+              askCancel(
                 filtered
                   ? {
                       target: { filters },
@@ -83,39 +83,17 @@ export function RunCancelActions({
           },
         ]}
       />
-      {request ? (
-        <RunCancelDialog
-          profile={profile}
-          request={request}
-          onClose={() => setRequest(null)}
-          onEnded={onEnded}
-        />
-      ) : null}
+      {cancelDialog}
     </>
   );
 }
 
-function RunCancelDialog({
-  profile,
-  request,
-  onClose,
-  onEnded,
-}: {
-  profile: ProfileView;
-  request: Request;
-  onClose: () => void;
-  onEnded: () => void;
-}) {
-  const [input] = useState(() => ({
-    profileId: profile.id,
-    target: request.target,
-    description: request.description,
-  }));
+function RunCancelDialog({ request, ...dialog }: JobRequestProps<Request>) {
   return (
     <JobDialog
-      profile={profile}
+      {...dialog}
       procedure="workflows.runs.job"
-      input={input}
+      input={request}
       title="Cancel workflow runs"
       verb="Cancel"
       unit={activeRuns}
@@ -135,8 +113,6 @@ function RunCancelDialog({
       summary={(summary: JobSummary) => (
         <JobSummaryView summary={summary} verbed="cancelled" itemLabel="Run" />
       )}
-      onClose={onClose}
-      onEnded={onEnded}
     />
   );
 }
