@@ -2,16 +2,16 @@
 // an absolutely placed slot of a fixed height; a paged list loads its next page when the last row on
 // screen comes near the end of what is loaded.
 //
-//   const scrollRef = useRef<HTMLDivElement>(null);
-//   const rows = useVirtualRows(scrollRef, { count: runs.length + 1, rowHeight: 52, paging: { … } });
-//   <VirtualList scrollRef={scrollRef} rows={rows} className="run-list" label="Workflow runs" … onMove={move}>
-//     {(index) => <RunRow run={runs[index]} … />}
+//   const rows = useVirtualRows({ count: runs.length, rowHeight: 52, paging: { … } });
+//   <VirtualList rows={rows} className="run-list" role="listbox" label="Workflow runs" onMove={move}>
+//     {(index) => (index < runs.length ? <RunRow run={runs[index]} … /> : <EndRow … />)}
 //   </VirtualList>
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, type RefObject, useCallback, useEffect, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef } from 'react';
 import './list.css';
 
 export interface VirtualRowsOptions {
+  /** The items (a paged list draws one row more, after them: where it says "loading" or "the end"). */
   count: number;
   rowHeight: number;
   overscan?: number;
@@ -21,15 +21,14 @@ export interface VirtualRowsOptions {
    */
   getItemKey?: (index: number) => string | number;
   /** A paged list: load the next page when the last row on screen is `ahead` rows from the end. */
-  paging?: { loaded: number; ahead: number; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void };
+  paging?: { ahead: number; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void };
 }
 
-export function useVirtualRows(
-  scrollRef: RefObject<HTMLDivElement | null>,
-  { count, rowHeight, overscan = 10, getItemKey, paging }: VirtualRowsOptions,
-) {
+/** The rows on screen of a list, and the ref of its scroll box (VirtualList sets it). */
+export function useVirtualRows({ count, rowHeight, overscan = 10, getItemKey, paging }: VirtualRowsOptions) {
+  const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count,
+    count: paging ? count + 1 : count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan,
@@ -37,11 +36,11 @@ export function useVirtualRows(
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.length > 0 ? items[items.length - 1]!.index : 0;
-  const { loaded = 0, ahead = 0, hasMore = false, loadingMore = false, onLoadMore } = paging ?? {};
+  const { ahead = 0, hasMore = false, loadingMore = false, onLoadMore } = paging ?? {};
   useEffect(() => {
-    if (onLoadMore && hasMore && !loadingMore && lastIndex >= loaded - ahead) onLoadMore();
-  }, [hasMore, loadingMore, lastIndex, loaded, ahead, onLoadMore]);
-  return { virtualizer, items, rowHeight };
+    if (onLoadMore && hasMore && !loadingMore && lastIndex >= count - ahead) onLoadMore();
+  }, [hasMore, loadingMore, lastIndex, count, ahead, onLoadMore]);
+  return { scrollRef, virtualizer, items, rowHeight, count };
 }
 
 export type VirtualRowsState = ReturnType<typeof useVirtualRows>;
@@ -51,11 +50,9 @@ export type VirtualRowsState = ReturnType<typeof useVirtualRows>;
  * number, so a row keeps its DOM while older entries drop off the front. Spread `scrollRef` on the list.
  */
 export function useStreamRows(entries: readonly { seq: number }[], rowHeight: number) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
   const getItemKey = useCallback((index: number) => entries[index]!.seq, [entries]);
-  const rows = useVirtualRows(scrollRef, { count: entries.length, rowHeight, getItemKey });
-  return { scrollRef, ...rows };
+  return useVirtualRows({ count: entries.length, rowHeight, getItemKey });
 }
 
 /** The sized inner box of the scroll container, with a slot per row on screen. */
@@ -85,33 +82,30 @@ export function VirtualRows({
 type DataAttributes = { [name: `data-${string}`]: string | number | undefined };
 
 /**
- * A long list's scroll box (the element `scrollRef` names) with `VirtualRows` inside. With `onMove`
- * it takes focus and the keyboard (arrow keys, j/k, Home/End, see onListKeys). `count` is its `data-rows`,
- * what the e2e specs and the benchmark wait on.
+ * A long list's scroll box (the element `rows.scrollRef` names) with `VirtualRows` inside. With `onMove`
+ * it takes focus and the keyboard (arrow keys, j/k, Home/End, see onListKeys). Its `data-rows` is the
+ * number of items (not the end row of a paged list): what the e2e specs and the benchmark wait on.
  */
 export function VirtualList({
-  scrollRef,
   rows,
   className,
-  role,
+  role = 'list',
   label,
-  testId,
-  count,
+  testId = className,
   onMove,
   children,
   ...data
 }: {
-  /** The ref given to useVirtualRows. */
-  scrollRef: RefObject<HTMLDivElement | null>;
   rows: VirtualRowsState;
   className: string;
-  role: 'list' | 'listbox' | 'tree';
+  role?: 'list' | 'listbox' | 'tree';
   label: string;
-  testId: string;
-  count: number;
+  /** The same as the class name unless given. */
+  testId?: string;
   onMove?: (delta: number) => void;
   children: (index: number) => ReactNode;
 } & DataAttributes) {
+  const { scrollRef, count } = rows;
   return (
     <div
       ref={scrollRef}
@@ -145,6 +139,19 @@ export function moveSelection<T>(
   if (item === undefined) return;
   open(item);
   rows.virtualizer.scrollToIndex(index, { align: 'auto' });
+}
+
+/**
+ * For a list without a selection (the run history): the keys scroll it `delta` rows, or to an end.
+ * Give it as the list's `onMove`.
+ */
+export function scrollByRows(rows: VirtualRowsState) {
+  return (delta: number) => {
+    const element = rows.scrollRef.current;
+    if (!element) return;
+    if (Number.isFinite(delta)) element.scrollBy({ top: delta * rows.rowHeight });
+    else element.scrollTo({ top: delta > 0 ? element.scrollHeight : 0 });
+  };
 }
 
 /** The index `delta` rows from `current` (-1: nothing selected yet), kept inside a list of `length`. */

@@ -1,7 +1,7 @@
 // The key list, virtualized: only the rows on screen are in the DOM, so a tree or flat list of a million
 // keys scrolls like ten. Reports which keys are on screen so their type and TTL can be fetched in one
 // pipelined batch.
-import { type ButtonHTMLAttributes, memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import { type ButtonHTMLAttributes, memo, useCallback, useEffect, useMemo } from 'react';
 import type { TreeRow } from '../../../../../shared/kv/key-tree';
 import { ChevronDownIcon } from '../../../ui/icons';
 import { useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
@@ -58,8 +58,7 @@ export function KeyList({
     },
     [rowAt],
   );
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const list = useVirtualRows(scrollRef, { count, rowHeight: KEY_ROW_HEIGHT, getItemKey });
+  const list = useVirtualRows({ count, rowHeight: KEY_ROW_HEIGHT, getItemKey });
   const { items } = list;
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
@@ -73,15 +72,7 @@ export function KeyList({
   }, [first, last, count, rowAt, onVisibleKeys]);
 
   return (
-    <VirtualList
-      scrollRef={scrollRef}
-      rows={list}
-      className="kv-key-list"
-      role="tree"
-      label="Keys"
-      testId="key-list"
-      count={count}
-    >
+    <VirtualList rows={list} className="kv-key-list" role="tree" label="Keys" testId="key-list">
       {(index) => {
         const row = rowAt(index);
         return row.kind === 'folder' ? (

@@ -1,7 +1,7 @@
 // The virtualized list of flow-control keys (thousands scroll smoothly: only the rows on screen are in the
 // DOM): each key's state, what waits, in flight against parallelism and the rate used in the current
 // period against its limit. Arrow keys (and j/k) move through the keys and open them.
-import { memo, useCallback, useRef } from 'react';
+import { memo, useCallback } from 'react';
 import type { FlowControlInfo } from '../../../../../shared/messages/flow-control';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { moveSelection, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
@@ -23,10 +23,9 @@ export function FlowKeyList({
   compact: boolean;
   onOpen: (key: string) => void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
   const getItemKey = useCallback((index: number) => keys[index]?.flowControlKey ?? index, [keys]);
-  const rows = useVirtualRows(scrollRef, { count: keys.length, rowHeight: FLOW_KEY_ROW_HEIGHT, getItemKey });
+  const rows = useVirtualRows({ count: keys.length, rowHeight: FLOW_KEY_ROW_HEIGHT, getItemKey });
   const selectedIndex = keys.findIndex((key) => key.flowControlKey === selectedKey);
   const move = (delta: number) =>
     moveSelection(rows, keys, selectedIndex, delta, (key) => onOpen(key.flowControlKey));
@@ -39,16 +38,7 @@ export function FlowKeyList({
         <span>In flight</span>
         {compact ? null : <span>Rate in this period</span>}
       </div>
-      <VirtualList
-        scrollRef={scrollRef}
-        rows={rows}
-        className="fc-list"
-        role="listbox"
-        label="Flow-control keys"
-        testId="fc-list"
-        count={keys.length}
-        onMove={move}
-      >
+      <VirtualList rows={rows} className="fc-list" role="listbox" label="Flow-control keys" onMove={move}>
         {(index) => {
           const key = keys[index];
           return key ? (

@@ -1,6 +1,6 @@
 // The virtualized list of messages (one row per message with its trail). Only the visible rows are in the
 // DOM, so scrolling 10,000 events stays smooth; reaching the end loads the next page.
-import { memo, useRef } from 'react';
+import { memo } from 'react';
 import type { MessageState } from '../../../../../shared/messages/types';
 import { useBridgeQuery } from '../../../bridge/react';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
@@ -42,25 +42,15 @@ export function LogList({
    */
   stateFiltered: boolean;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const rows = useVirtualRows(scrollRef, {
-    count: trails.length + 1,
+  const rows = useVirtualRows({
+    count: trails.length,
     rowHeight: ROW_HEIGHT,
     overscan: 12,
-    paging: { loaded: trails.length, ahead: 5, hasMore, loadingMore, onLoadMore },
+    paging: { ahead: 5, hasMore, loadingMore, onLoadMore },
   });
 
   return (
-    <VirtualList
-      scrollRef={scrollRef}
-      rows={rows}
-      className="log-list"
-      role="list"
-      label="Messages"
-      testId="log-list"
-      count={trails.length}
-      data-events={eventCount}
-    >
+    <VirtualList rows={rows} className="log-list" label="Messages" data-events={eventCount}>
       {(index) => {
         const trail = trails[index];
         return trail ? (

@@ -1,12 +1,12 @@
 // A run's history (shared/workflows/history.ts) as one virtualized list: time and offset from the start,
 // what happened in words, status and duration, and links to the runs and messages it names. Thousands of
 // entries scroll smoothly: only the rows on screen are in the DOM (ui/list).
-import { memo, useCallback, useMemo, useRef } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import type { HistoryEntry, RunHistory } from '../../../../../shared/workflows/history';
 import type { RunRef } from '../../../../../shared/workflows/types';
 import { formatClock, formatTime, plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
-import { useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { scrollByRows, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
 import { Words } from './Words';
 
@@ -24,10 +24,9 @@ export function HistoryList({
   onOpenRun: (run: RunRef) => void;
   onOpenMessage: (messageId: string) => void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   const { entries } = history;
   const getItemKey = useCallback((index: number) => entries[index]!.key, [entries]);
-  const rows = useVirtualRows(scrollRef, {
+  const rows = useVirtualRows({
     count: entries.length,
     rowHeight: HISTORY_ROW_HEIGHT,
     overscan: 12,
@@ -43,20 +42,11 @@ export function HistoryList({
           : ' — this service does not report delivery durations or who triggered or canceled a run; the history holds what its record says'}
       </div>
       <VirtualList
-        scrollRef={scrollRef}
         rows={rows}
         className="wf-history-scroll"
-        role="list"
         label="Run history"
         testId="run-history"
-        count={entries.length}
-        onMove={(delta) => {
-          // Arrow keys, j/k, Home/End scroll the list a row (or to an end) at a time.
-          const element = scrollRef.current;
-          if (!element) return;
-          if (Number.isFinite(delta)) element.scrollBy({ top: delta * HISTORY_ROW_HEIGHT });
-          else element.scrollTo({ top: delta > 0 ? element.scrollHeight : 0 });
-        }}
+        onMove={scrollByRows(rows)}
       >
         {(index) => (
           <HistoryRow

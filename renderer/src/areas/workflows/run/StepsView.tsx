@@ -1,7 +1,7 @@
 // The step tree beside the timeline, in one virtualized grid: each row is a step (or a group header) on
 // the left and its bar on the right, so the two scroll together and selecting either highlights both.
 // A run with thousands of steps keeps only the visible rows in the DOM.
-import { memo, useCallback, useEffect, useRef, type ComponentType, type SVGProps } from 'react';
+import { memo, useCallback, useEffect, type ComponentType, type SVGProps } from 'react';
 import {
   CircleIcon,
   DotIcon,
@@ -48,10 +48,9 @@ export function StepsView({
   selectedKey?: string;
   onSelect: (key: string) => void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
   const getItemKey = useCallback((index: number) => rows[index]!.key, [rows]);
-  const list = useVirtualRows(scrollRef, {
+  const list = useVirtualRows({
     count: rows.length,
     rowHeight: STEP_ROW_HEIGHT,
     overscan: 16,
@@ -80,13 +79,11 @@ export function StepsView({
         </span>
       </div>
       <VirtualList
-        scrollRef={scrollRef}
         rows={list}
         className="wf-steps-scroll"
         role="tree"
         label="Steps and timeline"
         testId="step-tree"
-        count={rows.length}
         onMove={move}
       >
         {(index) => {

@@ -1,7 +1,7 @@
 // The virtualized run list: only visible rows are in the DOM, so 10,000 runs scroll smoothly; the next
 // pages load ahead while scrolling (the service pages 10 runs at a time); arrow keys move the selection
 // and Enter opens it; the header sorts the loaded runs; active runs can be checked (for a cancel job).
-import { memo, useCallback, useRef } from 'react';
+import { memo, useCallback } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { RowCheck } from '../../../ui/list/SelectCells';
@@ -69,14 +69,13 @@ export function RunList({
   compact: boolean;
   checks?: RunChecks;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
   const getItemKey = useCallback((index: number) => (runs[index] ? runKey(runs[index]) : 'end'), [runs]);
-  const rows = useVirtualRows(scrollRef, {
-    count: runs.length + 1,
+  const rows = useVirtualRows({
+    count: runs.length,
     rowHeight: RUN_ROW_HEIGHT,
     getItemKey,
-    paging: { loaded: runs.length, ahead: LOAD_AHEAD_ROWS, hasMore, loadingMore, onLoadMore },
+    paging: { ahead: LOAD_AHEAD_ROWS, hasMore, loadingMore, onLoadMore },
   });
 
   const selectedIndex = runs.findIndex((run) => runKey(run) === selectedKey);
@@ -109,16 +108,7 @@ export function RunList({
         {compact ? null : <span>{header('steps', 'Steps')}</span>}
         <span>{header('created', 'Created')}</span>
       </div>
-      <VirtualList
-        scrollRef={scrollRef}
-        rows={rows}
-        className="run-list"
-        role="listbox"
-        label="Workflow runs"
-        testId="run-list"
-        count={runs.length}
-        onMove={move}
-      >
+      <VirtualList rows={rows} className="run-list" role="listbox" label="Workflow runs" onMove={move}>
         {(index) => {
           const run = runs[index];
           return run ? (
