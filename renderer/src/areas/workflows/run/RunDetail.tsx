@@ -18,7 +18,14 @@ import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { FormDialog } from '../../../ui/FormDialog';
 import { Fact } from '../../../ui/Fact';
-import { Segmented, Switch, TextareaField, TextField } from '../../../ui/fields';
+import {
+  BoundTextField,
+  type FormBinding,
+  Segmented,
+  Switch,
+  TextareaField,
+  TextField,
+} from '../../../ui/fields';
 import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
@@ -555,8 +562,12 @@ function TriggerDialog({
   onStarted: (runId: string) => void;
 }) {
   const [form, setForm] = useState(() => ({ ...triggerSettings(run), flowControlValue: '' }));
-  const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [key]: event.target.value }));
+  const bound: FormBinding<typeof form> = {
+    values: form,
+    set: (patch) => setForm((current) => ({ ...current, ...patch })),
+  };
+  const set = (key: 'body' | 'headers') => (event: { target: { value: string } }) =>
+    bound.set({ [key]: event.target.value });
   const problem = bodyProblem(form.body, form.contentType);
   const headerLines = form.headers.split('\n').filter((line) => line.trim() !== '');
   const badHeader = headerLines.find((line) => !/^[^:\s]+:/.test(line));
@@ -619,51 +630,40 @@ function TriggerDialog({
         onChange={set('body')}
       />
       <div className="wf-trigger-grid">
-        <TextField label="Content type" mono value={form.contentType} onChange={set('contentType')} />
-        <TextField
-          label="Labels"
-          mono
-          value={form.label}
-          placeholder="comma-separated"
-          onChange={set('label')}
-        />
-        <TextField
+        <BoundTextField form={bound} name="contentType" label="Content type" mono />
+        <BoundTextField form={bound} name="label" label="Labels" mono placeholder="comma-separated" />
+        <BoundTextField
+          form={bound}
+          name="retries"
           label="Retries"
           mono
-          value={form.retries}
           placeholder="the service's default (3)"
           error={badRetries ? 'A whole number from 0 to 999.' : undefined}
-          onChange={set('retries')}
         />
-        <TextField
+        <BoundTextField
+          form={bound}
+          name="retryDelay"
           label="Retry delay"
           mono
-          value={form.retryDelay}
           placeholder="e.g. 1000 * pow(2, retried)"
-          onChange={set('retryDelay')}
         />
-        <TextField
-          label="Flow-control key"
-          mono
-          value={form.flowControlKey}
-          onChange={set('flowControlKey')}
-        />
-        <TextField
+        <BoundTextField form={bound} name="flowControlKey" label="Flow-control key" mono />
+        <BoundTextField
+          form={bound}
+          name="flowControlValue"
           label="Flow-control value"
           mono
-          value={form.flowControlValue}
           placeholder="parallelism=1, rate=10, period=1m"
           hint={
             form.flowControlKey ? "The service does not report the key's limits: give them again." : undefined
           }
-          onChange={set('flowControlValue')}
         />
-        <TextField
+        <BoundTextField
+          form={bound}
+          name="failureUrl"
           label="Failure URL"
           mono
-          value={form.failureUrl}
           placeholder="the workflow URL (the SDK's default)"
-          onChange={set('failureUrl')}
         />
       </div>
       <TextareaField
