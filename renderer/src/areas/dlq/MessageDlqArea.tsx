@@ -154,31 +154,28 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
         />
       </ListToolbar>
       <ListWithDetail
-        className="dlq-split"
         mainClassName="dlq-main"
-        detail={
-          dlqId ? (
-            <MessageDlqDetail
-              key={dlqId}
-              profile={profile}
-              dlqId={dlqId}
-              loaded={selected}
-              onClose={() => navigate('dlq')}
-              onRetry={(entry) =>
-                openJob({
-                  action: 'retry',
-                  target: { ids: [entry.dlqId] },
-                  description: `entry ${entry.dlqId}`,
-                  entry,
-                })
-              }
-              onDeleted={() => {
-                navigate('dlq');
-                afterChange();
-              }}
-            />
-          ) : null
-        }
+        open={dlqId}
+        detail={(id) => (
+          <MessageDlqDetail
+            profile={profile}
+            dlqId={id}
+            loaded={selected}
+            onClose={() => navigate('dlq')}
+            onRetry={(entry) =>
+              openJob({
+                action: 'retry',
+                target: { ids: [entry.dlqId] },
+                description: `entry ${entry.dlqId}`,
+                entry,
+              })
+            }
+            onDeleted={() => {
+              navigate('dlq');
+              afterChange();
+            }}
+          />
+        )}
       >
         <ListBody
           problem={filterError}

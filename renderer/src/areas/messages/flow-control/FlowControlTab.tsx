@@ -125,19 +125,15 @@ function FlowControl({
         </p>
       ) : null}
       <ListWithDetail
-        className="fc-split"
-        mainClassName="fc-main"
-        detail={
-          flowKey ? (
-            <FlowKeyDetail
-              key={flowKey}
-              profile={profile}
-              flowKey={flowKey}
-              messageId={messageId}
-              onClose={() => navigate('messages', 'flow-control')}
-            />
-          ) : null
-        }
+        open={flowKey}
+        detail={(key) => (
+          <FlowKeyDetail
+            profile={profile}
+            flowKey={key}
+            messageId={messageId}
+            onClose={() => navigate('messages', 'flow-control')}
+          />
+        )}
       >
         <ListBody
           error={overview.error}

@@ -151,19 +151,15 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
         />
       </ListToolbar>
       <ListWithDetail
-        className="logs-split"
-        mainClassName="logs-main"
-        detail={
-          messageId ? (
-            <LogDetail
-              key={messageId}
-              profile={profile}
-              messageId={messageId}
-              autoRefresh={autoRefresh}
-              onClose={() => navigate('messages', 'logs')}
-            />
-          ) : null
-        }
+        open={messageId}
+        detail={(id) => (
+          <LogDetail
+            profile={profile}
+            messageId={id}
+            autoRefresh={autoRefresh}
+            onClose={() => navigate('messages', 'logs')}
+          />
+        )}
       >
         <ListBody
           problem={filterError}

@@ -16,6 +16,7 @@ import { Switch } from '../../../ui/fields';
 import { Form } from '../../../ui/Form';
 import { WorkflowIcon } from '../../../ui/icons';
 import { ListBody } from '../../../ui/list/ListBody';
+import { ListWithDetail } from '../../../ui/list/ListWithDetail';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { plural } from '../../../ui/format';
@@ -154,49 +155,51 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
         />
       </ListToolbar>
       {search ? <SearchScope scope={list.query.data?.pages[0]?.search} /> : null}
-      <div className="wf-split">
-        <div className={runId ? 'wf-list wf-list-narrow' : 'wf-list'}>
-          <ListBody
-            error={list.query.error}
-            failure="Could not load runs."
-            empty={
-              list.loaded && runs.length === 0 ? (
-                <EmptyState icon={<WorkflowIcon />} title="No runs">
-                  {search
-                    ? `No run's payload, output or error contains “${search}”${chipsOf(filters).length > 0 ? ' among the filtered runs' : ''}.`
-                    : chipsOf(filters).length > 0
-                      ? 'No run matches these filters.'
-                      : 'Trigger a workflow with the SDK (client.trigger) and its runs appear here.'}
-                </EmptyState>
-              ) : undefined
-            }
-          >
-            <RunList
-              runs={runs}
-              selectedKey={selected ? runKey(selected) : undefined}
-              hasMore={list.hasMore}
-              loadingMore={list.loadingMore || !list.loaded}
-              onLoadMore={list.loadMore}
-              onOpen={open}
-              sort={sort}
-              onSort={setSort}
-              compact={Boolean(runId)}
-              checks={{ isChecked: selection.isChecked, onCheck: selection.toggle }}
-            />
-          </ListBody>
-        </div>
-        {runId ? (
+      <ListWithDetail
+        mainClassName="wf-list"
+        open={runId}
+        detail={(id) => (
           <RunDetail
-            key={`${runId}@${createdAt ?? ''}`}
+            // A run id may be reused by a new run: its creation time tells the two apart.
+            key={createdAt}
             profile={profile}
-            runId={runId}
+            runId={id}
             createdAt={createdAt}
             live={live || selected?.workflowState === 'RUN_STARTED'}
             onClose={() => navigate('workflows', 'runs')}
             onChanged={list.reset}
           />
-        ) : null}
-      </div>
+        )}
+      >
+        <ListBody
+          error={list.query.error}
+          failure="Could not load runs."
+          empty={
+            list.loaded && runs.length === 0 ? (
+              <EmptyState icon={<WorkflowIcon />} title="No runs">
+                {search
+                  ? `No run's payload, output or error contains “${search}”${chipsOf(filters).length > 0 ? ' among the filtered runs' : ''}.`
+                  : chipsOf(filters).length > 0
+                    ? 'No run matches these filters.'
+                    : 'Trigger a workflow with the SDK (client.trigger) and its runs appear here.'}
+              </EmptyState>
+            ) : undefined
+          }
+        >
+          <RunList
+            runs={runs}
+            selectedKey={selected ? runKey(selected) : undefined}
+            hasMore={list.hasMore}
+            loadingMore={list.loadingMore || !list.loaded}
+            onLoadMore={list.loadMore}
+            onOpen={open}
+            sort={sort}
+            onSort={setSort}
+            compact={Boolean(runId)}
+            checks={{ isChecked: selection.isChecked, onCheck: selection.toggle }}
+          />
+        </ListBody>
+      </ListWithDetail>
     </div>
   );
 }
