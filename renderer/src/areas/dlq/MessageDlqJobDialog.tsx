@@ -2,19 +2,16 @@
 // whole DLQ when the user chose "all" — as a job (ui/job): this part explains the action, takes the retry
 // overrides, and links the new message in the summary.
 import { useState } from 'react';
-import type { JobSummary } from '../../../../shared/bridge/job';
 import type { DlqTarget } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { DLQMessage } from '../../../../shared/messages/types';
-import { useNav } from '../../shell/nav';
 import { TextareaField } from '../../ui/fields';
 import { plural } from '../../ui/format';
 import { InAppLink } from '../../ui/InAppLink';
 import { JobDialog } from '../../ui/job/JobDialog';
-import { JobSummaryView } from '../../ui/job/JobSummaryView';
+import { JobSummaryView, type ServiceSummaryProps, useOpenElsewhere } from '../../ui/job/JobSummaryView';
 import type { JobRequestProps } from '../../ui/job/useJobDialog';
 import { type OverrideField, OverridesFieldset, RETRY_OVERRIDE_FIELDS } from '../../ui/job/OverridesFieldset';
 import {
-  describeOverrides,
   EMPTY_OVERRIDES,
   type OverrideErrors,
   type OverridesDraft,
@@ -34,7 +31,6 @@ export interface MessageDlqJobRequest {
 const entries = (count: number) => plural(count, 'entry', 'entries');
 
 export function MessageDlqJobDialog({ request, ...dialog }: JobRequestProps<MessageDlqJobRequest>) {
-  const navigate = useNav((state) => state.navigate);
   const [draft, setDraft] = useState<OverridesDraft>(EMPTY_OVERRIDES);
   const { action, target, description } = request;
   const { overrides, errors } = toOverrides(draft, retryOverridesSchema);
@@ -72,14 +68,7 @@ export function MessageDlqJobDialog({ request, ...dialog }: JobRequestProps<Mess
         </>
       }
       summary={(summary) => (
-        <SummaryView
-          summary={summary}
-          overrides={retry ? describeOverrides(overrides) : []}
-          onOpenMessage={(messageId) => {
-            dialog.onClose();
-            navigate('messages', 'logs', messageId);
-          }}
-        />
+        <SummaryView summary={summary} overrides={retry ? overrides : undefined} onClose={dialog.onClose} />
       )}
     />
   );
@@ -132,22 +121,15 @@ function MessageOverrides({
   );
 }
 
-function SummaryView({
-  summary,
-  overrides,
-  onOpenMessage,
-}: {
-  summary: JobSummary;
-  overrides: string[];
-  onOpenMessage: (messageId: string) => void;
-}) {
+function SummaryView({ summary, overrides, onClose }: ServiceSummaryProps) {
+  const open = useOpenElsewhere(onClose);
   const retried = summary.created.filter((item) => item.id);
   return (
     <JobSummaryView
       summary={summary}
       verbed={summary.action === 'retry' ? 'retried' : 'deleted'}
       itemLabel="DLQ id"
-      notes={overrides.length > 0 ? `Overrides: ${overrides.join(' · ')}.` : null}
+      overrides={overrides}
     >
       {retried.length === 1 ? (
         <p>
@@ -155,7 +137,7 @@ function SummaryView({
           <InAppLink
             href={`#/messages/logs/${retried[0]!.id}`}
             className="mono"
-            onOpen={() => onOpenMessage(retried[0]!.id)}
+            onOpen={() => open('messages', 'logs', retried[0]!.id)}
           >
             {retried[0]!.id}
           </InAppLink>{' '}

@@ -3,15 +3,18 @@
 // failure with the service's own text (a request that failed as a whole has no item).
 import type { ReactNode } from 'react';
 import type { JobSummary } from '../../../../shared/bridge/job';
+import { type AreaId, useNav } from '../../shell/nav';
 import { plural } from '../format';
 import { Callout } from '../misc';
 import { ProgressBar } from '../ProgressBar';
 import { ScrollTable } from '../ScrollTable';
+import { describeOverrides } from './overrides-draft';
 
 export function JobSummaryView({
   summary,
   verbed,
   itemLabel,
+  overrides,
   notes,
   children,
 }: {
@@ -20,12 +23,15 @@ export function JobSummaryView({
   verbed: string;
   /** The failures table's item column: "DLQ id", "Run", "Key". */
   itemLabel: string;
-  /** Appended to the result line (the overrides used, a link to the journal). */
+  /** The overrides the job ran with (a retry's, a restart's): listed after the result. */
+  overrides?: Record<string, unknown>;
+  /** Appended to the result line (a link to the journal). */
   notes?: ReactNode;
   /** The service's part: what the job created. */
   children?: ReactNode;
 }) {
   const allGood = summary.status === 'done' && summary.failed === 0 && summary.skipped === 0;
+  const overridden = overrides ? describeOverrides(overrides) : [];
   return (
     <div className="stack" data-testid="bulk-summary">
       <ProgressBar
@@ -46,6 +52,7 @@ export function JobSummaryView({
           ? `${summary.skipped.toLocaleString()} were already gone (handled or removed elsewhere). `
           : ''}
         {summary.failed > 0 ? `${plural(summary.failed, 'failure')} — listed below. ` : ''}
+        {overridden.length > 0 ? `Overrides: ${overridden.join(' · ')}. ` : ''}
         {notes}
       </Callout>
       {children}
@@ -61,4 +68,25 @@ export function JobSummaryView({
       ) : null}
     </div>
   );
+}
+
+/** What a service's own summary view (one with links and overrides) gets from its dialog. */
+export interface ServiceSummaryProps {
+  summary: JobSummary;
+  /** The overrides the job ran with, if it took any. */
+  overrides?: Record<string, unknown>;
+  /** Closes the dialog: a link in the summary leads elsewhere. */
+  onClose: () => void;
+}
+
+/**
+ * Where a summary's links lead (the new message, the new runs, Jobs): elsewhere in the console, so the
+ * dialog closes first.
+ */
+export function useOpenElsewhere(closeDialog: () => void): (area: AreaId, ...params: string[]) => void {
+  const navigate = useNav((state) => state.navigate);
+  return (area, ...params) => {
+    closeDialog();
+    navigate(area, ...params);
+  };
 }

@@ -12,11 +12,11 @@ import { confirmDanger } from '../../../ui/confirm-danger';
 import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
 import { DetailSection } from '../../../ui/DetailSection';
 import '../../../ui/detail-panel.css';
-import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Fact } from '../../../ui/Fact';
 import { formatTime } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
-import { Callout, Spinner } from '../../../ui/misc';
+import { Callout } from '../../../ui/misc';
+import { QueryView } from '../../../ui/QueryView';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import { useLogsUi } from '../logs/log-filters';
@@ -52,21 +52,19 @@ export function FlowKeyDetail({
         {info ? <KeyActions profile={profile} info={info} /> : null}
       </DetailPanelHeader>
       <div className="detail-panel-body fc-detail-body">
-        {query.error ? (
-          <ErrorCallout error={query.error} title="Could not load this key." />
-        ) : !info ? (
-          <Spinner />
-        ) : (
-          <>
-            <p className="fc-explain" data-testid="fc-explain">
-              {explainKey(info)}
-            </p>
-            {messageId ? <HeldMessage profile={profile} flowKey={flowKey} messageId={messageId} /> : null}
-            <KeyFacts info={info} />
-            <History profile={profile} flowKey={flowKey} />
-            <ShowLogs flowKey={flowKey} />
-          </>
-        )}
+        <QueryView query={query} failure="Could not load this key.">
+          {(info) => (
+            <>
+              <p className="fc-explain" data-testid="fc-explain">
+                {explainKey(info)}
+              </p>
+              {messageId ? <HeldMessage profile={profile} flowKey={flowKey} messageId={messageId} /> : null}
+              <KeyFacts info={info} />
+              <History profile={profile} flowKey={flowKey} />
+              <ShowLogs flowKey={flowKey} />
+            </>
+          )}
+        </QueryView>
       </div>
     </aside>
   );
@@ -148,30 +146,30 @@ function History({ profile, flowKey }: { profile: ProfileView; flowKey: string }
   }, [history.data]);
   return (
     <DetailSection title="Last 10 minutes">
-      {history.error ? (
-        <ErrorCallout error={history.error} title="Could not load the history." />
-      ) : history.data === undefined ? (
-        <Spinner />
-      ) : history.data === null ? (
-        <p className="muted">This service keeps no history of its keys; the local stack does.</p>
-      ) : (
-        <>
-          <Chart
-            className="fc-chart"
-            label={`Waiting and delivered per ${history.data.bucketMs / 1000} s`}
-            series={HISTORY_SERIES}
-            data={data}
-            width="fill"
-            height={150}
-          />
-          <div className="fc-legend muted">
-            <span className="fc-legend-item fc-legend-waiting">Waiting (most at once)</span>
-            <span className="fc-legend-item fc-legend-delivered">
-              Delivered per {history.data.bucketMs / 1000} s
-            </span>
-          </div>
-        </>
-      )}
+      <QueryView query={history} failure="Could not load the history.">
+        {(kept) =>
+          kept === null ? (
+            <p className="muted">This service keeps no history of its keys; the local stack does.</p>
+          ) : (
+            <>
+              <Chart
+                className="fc-chart"
+                label={`Waiting and delivered per ${kept.bucketMs / 1000} s`}
+                series={HISTORY_SERIES}
+                data={data}
+                width="fill"
+                height={150}
+              />
+              <div className="fc-legend muted">
+                <span className="fc-legend-item fc-legend-waiting">Waiting (most at once)</span>
+                <span className="fc-legend-item fc-legend-delivered">
+                  Delivered per {kept.bucketMs / 1000} s
+                </span>
+              </div>
+            </>
+          )
+        }
+      </QueryView>
     </DetailSection>
   );
 }

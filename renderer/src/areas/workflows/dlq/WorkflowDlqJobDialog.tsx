@@ -3,18 +3,17 @@
 // this part explains each action (restart and resume are one choice at the start: they list the same
 // entries), takes every override of the API, and lists the runs it created.
 import { useState } from 'react';
-import { JOB_CHUNK, type JobSummary } from '../../../../../shared/bridge/job';
+import { JOB_CHUNK } from '../../../../../shared/bridge/job';
 import {
   type DlqAction,
   runOverridesSchema,
   type WorkflowDlqTarget,
 } from '../../../../../shared/bridge/procedures/workflows/dlq';
-import { useNav } from '../../../shell/nav';
 import { Segmented } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
 import { JobDialog } from '../../../ui/job/JobDialog';
-import { JobSummaryView } from '../../../ui/job/JobSummaryView';
+import { JobSummaryView, type ServiceSummaryProps, useOpenElsewhere } from '../../../ui/job/JobSummaryView';
 import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 import {
   type OverrideField,
@@ -23,12 +22,7 @@ import {
 } from '../../../ui/job/OverridesFieldset';
 import { Callout } from '../../../ui/misc';
 import { ScrollTable } from '../../../ui/ScrollTable';
-import {
-  describeOverrides,
-  EMPTY_OVERRIDES,
-  type OverridesDraft,
-  toOverrides,
-} from '../../../ui/job/overrides-draft';
+import { EMPTY_OVERRIDES, type OverridesDraft, toOverrides } from '../../../ui/job/overrides-draft';
 
 export interface WorkflowDlqJobRequest {
   action: DlqAction;
@@ -63,7 +57,6 @@ const ACTION_TEXT: Record<DlqAction, { verb: string; explain: string }> = {
 const runs = (count: number) => plural(count, 'run');
 
 export function WorkflowDlqJobDialog({ request, ...dialog }: JobRequestProps<WorkflowDlqJobRequest>) {
-  const navigate = useNav((state) => state.navigate);
   const [action, setAction] = useState<DlqAction>(request.action);
   const [draft, setDraft] = useState<OverridesDraft>(EMPTY_OVERRIDES);
   const { overrides, errors } = toOverrides(draft, runOverridesSchema);
@@ -116,18 +109,7 @@ export function WorkflowDlqJobDialog({ request, ...dialog }: JobRequestProps<Wor
         </>
       }
       summary={(summary) => (
-        <SummaryView
-          summary={summary}
-          overrides={rerun ? describeOverrides(overrides) : []}
-          onOpenRun={(runId, at) => {
-            dialog.onClose();
-            navigate('workflows', 'runs', runId, String(at));
-          }}
-          onOpenJobs={() => {
-            dialog.onClose();
-            navigate('jobs');
-          }}
-        />
+        <SummaryView summary={summary} overrides={rerun ? overrides : undefined} onClose={dialog.onClose} />
       )}
     />
   );
@@ -144,17 +126,8 @@ const OVERRIDE_FIELDS: OverrideField<keyof OverridesDraft>[] = [
   { key: 'failureCallback', label: 'Failure callback URL', placeholder: 'https://…' },
 ];
 
-function SummaryView({
-  summary,
-  overrides,
-  onOpenRun,
-  onOpenJobs,
-}: {
-  summary: JobSummary;
-  overrides: string[];
-  onOpenRun: (runId: string, createdAt: number) => void;
-  onOpenJobs: () => void;
-}) {
+function SummaryView({ summary, overrides, onClose }: ServiceSummaryProps) {
+  const open = useOpenElsewhere(onClose);
   const verbed = {
     restart: 'restarted',
     resume: 'resumed',
@@ -166,10 +139,10 @@ function SummaryView({
       summary={summary}
       verbed={verbed}
       itemLabel="DLQ id"
+      overrides={overrides}
       notes={
         <>
-          {overrides.length > 0 ? `Overrides: ${overrides.join(' · ')}. ` : ''}
-          <InAppLink href="#/jobs" onOpen={onOpenJobs}>
+          <InAppLink href="#/jobs" onOpen={() => open('jobs')}>
             In Jobs
           </InAppLink>
           .
@@ -184,7 +157,7 @@ function SummaryView({
                 <InAppLink
                   href="#/workflows/runs"
                   className="mono"
-                  onOpen={() => onOpenRun(run.id, run.createdAt ?? 0)}
+                  onOpen={() => open('workflows', 'runs', run.id, String(run.createdAt ?? 0))}
                 >
                   {run.id}
                 </InAppLink>

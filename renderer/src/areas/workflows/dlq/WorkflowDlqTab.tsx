@@ -11,14 +11,14 @@ import { useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
-import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 import { FilterBar, type FilterForm, type TextFilter } from '../../../ui/FilterBar';
 import { formatRelative, formatTime, plural } from '../../../ui/format';
 import { ChevronDownIcon, ChevronRightIcon, InboxIcon, RefreshIcon } from '../../../ui/icons';
 import { InAppLink } from '../../../ui/InAppLink';
 import { useJobDialog } from '../../../ui/job/useJobDialog';
-import { Callout, EmptyState, Spinner } from '../../../ui/misc';
+import { Callout, EmptyState } from '../../../ui/misc';
+import { QueryView } from '../../../ui/QueryView';
 import { RowActions } from '../../../ui/RowActions';
 import '../../../ui/tables.css';
 import { TableHead } from '../../../ui/TableHead';
@@ -162,115 +162,119 @@ function Triage({ profile }: { profile: ProfileView }) {
         />
       </div>
       <div className="wf-scroll">
-        {groups.error ? (
-          <ErrorCallout error={groups.error} title="Could not read the DLQ." />
-        ) : !data ? (
-          <Spinner />
-        ) : data.groups.length === 0 ? (
-          <EmptyState icon={<InboxIcon />} title="No failed runs">
-            Runs that run out of retries land here, grouped by how they failed.
-          </EmptyState>
-        ) : (
-          <table className="table wf-groups" aria-label="Failures">
-            <TableHead columns={['Runs', 'Workflow · step', 'Status', 'Error', 'First seen', 'Last seen']}>
-              <th aria-label="Select" />
-            </TableHead>
-            <tbody>
-              {data.groups.map((group) => {
-                const all = group.dlqIds.every((id) => checked.has(id));
-                const some = !all && group.dlqIds.some((id) => checked.has(id));
-                return (
-                  <Fragment key={group.key}>
-                    <tr
-                      className="wf-group-row"
-                      data-testid="failure-group"
-                      aria-expanded={open === group.key}
-                    >
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`Select ${groupTitle(group)}`}
-                          checked={all}
-                          ref={(node) => {
-                            if (node) node.indeterminate = some;
-                          }}
-                          onChange={(event) => toggle(group.dlqIds, event.target.checked)}
-                        />
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          className="wf-group-count"
-                          onClick={() => setOpen(open === group.key ? null : group.key)}
+        <QueryView query={groups} failure="Could not read the DLQ.">
+          {(data) =>
+            data.groups.length === 0 ? (
+              <EmptyState icon={<InboxIcon />} title="No failed runs">
+                Runs that run out of retries land here, grouped by how they failed.
+              </EmptyState>
+            ) : (
+              <table className="table wf-groups" aria-label="Failures">
+                <TableHead
+                  columns={['Runs', 'Workflow · step', 'Status', 'Error', 'First seen', 'Last seen']}
+                >
+                  <th aria-label="Select" />
+                </TableHead>
+                <tbody>
+                  {data.groups.map((group) => {
+                    const all = group.dlqIds.every((id) => checked.has(id));
+                    const some = !all && group.dlqIds.some((id) => checked.has(id));
+                    return (
+                      <Fragment key={group.key}>
+                        <tr
+                          className="wf-group-row"
+                          data-testid="failure-group"
+                          aria-expanded={open === group.key}
                         >
-                          {group.count.toLocaleString()}{' '}
-                          {open === group.key ? (
-                            <ChevronDownIcon width={12} height={12} />
-                          ) : (
-                            <ChevronRightIcon width={12} height={12} />
-                          )}
-                        </button>
-                      </td>
-                      <td>
-                        <div className="mono">{group.workflowUrl}</div>
-                        <div>
-                          {group.stepName ? (
-                            <>
-                              step <strong className="mono">{group.stepName}</strong>
-                            </>
-                          ) : (
-                            <span className="faint">step not named</span>
-                          )}
-                        </div>
-                      </td>
-                      <td className="mono">{group.status || '—'}</td>
-                      <td className="cell-wrap">
-                        <div className="mono">{group.signature}</div>
-                        {group.sample !== group.signature ? (
-                          <div className="faint">e.g. {group.sample.slice(0, 200)}</div>
+                          <td>
+                            <input
+                              type="checkbox"
+                              aria-label={`Select ${groupTitle(group)}`}
+                              checked={all}
+                              ref={(node) => {
+                                if (node) node.indeterminate = some;
+                              }}
+                              onChange={(event) => toggle(group.dlqIds, event.target.checked)}
+                            />
+                          </td>
+                          <td>
+                            <button
+                              type="button"
+                              className="wf-group-count"
+                              onClick={() => setOpen(open === group.key ? null : group.key)}
+                            >
+                              {group.count.toLocaleString()}{' '}
+                              {open === group.key ? (
+                                <ChevronDownIcon width={12} height={12} />
+                              ) : (
+                                <ChevronRightIcon width={12} height={12} />
+                              )}
+                            </button>
+                          </td>
+                          <td>
+                            <div className="mono">{group.workflowUrl}</div>
+                            <div>
+                              {group.stepName ? (
+                                <>
+                                  step <strong className="mono">{group.stepName}</strong>
+                                </>
+                              ) : (
+                                <span className="faint">step not named</span>
+                              )}
+                            </div>
+                          </td>
+                          <td className="mono">{group.status || '—'}</td>
+                          <td className="cell-wrap">
+                            <div className="mono">{group.signature}</div>
+                            {group.sample !== group.signature ? (
+                              <div className="faint">e.g. {group.sample.slice(0, 200)}</div>
+                            ) : null}
+                          </td>
+                          <td title={formatTime(group.firstSeen)}>{formatRelative(group.firstSeen)}</td>
+                          <td title={formatTime(group.lastSeen)}>{formatRelative(group.lastSeen)}</td>
+                        </tr>
+                        {open === group.key ? (
+                          <tr className="wf-group-runs">
+                            <td />
+                            <td colSpan={6}>
+                              <ul className="wf-group-run-list">
+                                {group.dlqIds.slice(0, 500).map((dlqId, index) => (
+                                  <li key={dlqId}>
+                                    <label>
+                                      <input
+                                        type="checkbox"
+                                        checked={checked.has(dlqId)}
+                                        onChange={(event) => toggle([dlqId], event.target.checked)}
+                                      />{' '}
+                                      <span className="mono">{group.workflowRunIds[index]}</span>
+                                    </label>{' '}
+                                    <InAppLink
+                                      href="#/workflows/runs"
+                                      onOpen={() =>
+                                        navigate('workflows', 'runs', group.workflowRunIds[index]!)
+                                      }
+                                    >
+                                      open
+                                    </InAppLink>
+                                  </li>
+                                ))}
+                              </ul>
+                              {group.dlqIds.length > 500 ? (
+                                <p className="faint">
+                                  …and {group.dlqIds.length - 500} more (select the group to act on all).
+                                </p>
+                              ) : null}
+                            </td>
+                          </tr>
                         ) : null}
-                      </td>
-                      <td title={formatTime(group.firstSeen)}>{formatRelative(group.firstSeen)}</td>
-                      <td title={formatTime(group.lastSeen)}>{formatRelative(group.lastSeen)}</td>
-                    </tr>
-                    {open === group.key ? (
-                      <tr className="wf-group-runs">
-                        <td />
-                        <td colSpan={6}>
-                          <ul className="wf-group-run-list">
-                            {group.dlqIds.slice(0, 500).map((dlqId, index) => (
-                              <li key={dlqId}>
-                                <label>
-                                  <input
-                                    type="checkbox"
-                                    checked={checked.has(dlqId)}
-                                    onChange={(event) => toggle([dlqId], event.target.checked)}
-                                  />{' '}
-                                  <span className="mono">{group.workflowRunIds[index]}</span>
-                                </label>{' '}
-                                <InAppLink
-                                  href="#/workflows/runs"
-                                  onOpen={() => navigate('workflows', 'runs', group.workflowRunIds[index]!)}
-                                >
-                                  open
-                                </InAppLink>
-                              </li>
-                            ))}
-                          </ul>
-                          {group.dlqIds.length > 500 ? (
-                            <p className="faint">
-                              …and {group.dlqIds.length - 500} more (select the group to act on all).
-                            </p>
-                          ) : null}
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+                      </Fragment>
+                    );
+                  })}
+                </tbody>
+              </table>
+            )
+          }
+        </QueryView>
       </div>
       {jobDialog}
     </div>

@@ -12,18 +12,15 @@ import { Words } from './Words';
 
 export const HISTORY_ROW_HEIGHT = 44;
 
-export function HistoryList({
-  history,
-  start,
-  onOpenRun,
-  onOpenMessage,
-}: {
-  history: RunHistory;
+/** What every row shows against, and where its links lead (the list passes them on unchanged). */
+interface EntryContext {
   /** The run's creation time: each entry shows its offset from it. */
   start: number;
   onOpenRun: (run: RunRef) => void;
   onOpenMessage: (messageId: string) => void;
-}) {
+}
+
+export function HistoryList({ history, ...context }: { history: RunHistory } & EntryContext) {
   const { entries } = history;
   const getItemKey = useCallback((index: number) => entries[index]!.key, [entries]);
   const rows = useVirtualRows({
@@ -48,14 +45,7 @@ export function HistoryList({
         testId="run-history"
         onMove={scrollByRows(rows)}
       >
-        {(index) => (
-          <HistoryRow
-            entry={entries[index]!}
-            start={start}
-            onOpenRun={onOpenRun}
-            onOpenMessage={onOpenMessage}
-          />
-        )}
+        {(index) => <HistoryRow entry={entries[index]!} {...context} />}
       </VirtualList>
     </div>
   );
@@ -66,12 +56,7 @@ const HistoryRow = memo(function HistoryRow({
   start,
   onOpenRun,
   onOpenMessage,
-}: {
-  entry: HistoryEntry;
-  start: number;
-  onOpenRun: (run: RunRef) => void;
-  onOpenMessage: (messageId: string) => void;
-}) {
+}: { entry: HistoryEntry } & EntryContext) {
   return (
     <div
       className={`wf-history-row tone-${entry.tone}`}
