@@ -7,7 +7,7 @@ import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
-import { eventually, profileFor, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
+import { eventually, publishBatch, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { cancelJobPlan } from './cancel-job';
 import { clientsFor, MessageClient } from './client';
@@ -16,7 +16,7 @@ import { logHandlers } from './logs';
 describe('message cancel as a job, against the local stack', () => {
   const env = useStackBehindProxy();
   const jobs = testJobRunner(useSuiteTempDir());
-  const profiles = { resolve: () => profileFor(env.proxy.url, env.stack.token) };
+  const { profiles } = env;
   const router = () => routerWith(logHandlers({ profiles, jobs }));
   const auth = () => ({ authorization: `Bearer ${env.stack.token}` });
   const deletes = (since: number) =>
@@ -29,13 +29,7 @@ describe('message cancel as a job, against the local stack', () => {
       headers: { 'Upstash-Delay': '1h', 'Upstash-Label': label },
       body: `later ${i}`,
     }));
-    const response = await fetch(`${env.stack.url}/v2/batch`, {
-      method: 'POST',
-      headers: { ...auth(), 'content-type': 'application/json' },
-      body: JSON.stringify(items),
-    });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { messageId: string }[]).map((item) => item.messageId);
+    return publishBatch(env.stack, items);
   }
 
   async function statesOf(messageId: string): Promise<string[]> {
@@ -57,7 +51,7 @@ describe('message cancel as a job, against the local stack', () => {
       const delivered = ((await published.json()) as { messageId: string }).messageId;
       await eventually(async () => ((await statesOf(delivered))[0] === 'DELIVERED' ? true : undefined));
       const [requested, ...pending] = await publishLater(label, 3);
-      await MessageClient.forProfile(profiles.resolve()).cancelMany([requested!]);
+      await MessageClient.forProfile(profiles.resolve('p')).cancelMany([requested!]);
 
       // Two events per page: the delivered message's older events come on later pages, and must not list it.
       const plan = cancelJobPlan(clientsFor(profiles), 2);
@@ -137,7 +131,7 @@ describe('message cancel as a job, against the local stack', () => {
 
   it('selected ids: a message finished meanwhile counts as already gone', async () => {
     const [a, b] = await publishLater('ids', 2);
-    await MessageClient.forProfile(profiles.resolve()).cancelMany([a!]);
+    await MessageClient.forProfile(profiles.resolve('p')).cancelMany([a!]);
     await eventually(async () => ((await statesOf(a!)).includes('CANCEL_REQUESTED') ? true : undefined));
     const run = await runJob(router(), 'messages.logs.job', { profileId: 'p', target: { ids: [a, b] } });
     expect(run.summary).toMatchObject({ status: 'done', total: 2, succeeded: 1, skipped: 1, failed: 0 });
@@ -150,7 +144,7 @@ describe('message cancel as a job, against the local stack', () => {
         code: 'INVALID_INPUT',
       });
     }
-    const client = MessageClient.forProfile(profiles.resolve());
+    const client = MessageClient.forProfile(profiles.resolve('p'));
     await expect(client.cancelMany([])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(client.cancelMany(['', ' '])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     expect(env.proxy.requests.length).toBe(before);

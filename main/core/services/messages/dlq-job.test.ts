@@ -6,13 +6,7 @@ import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
-import {
-  eventually,
-  fillDlq,
-  profileFor,
-  startDestination,
-  useStackBehindProxy,
-} from '../test-stack/real-stack';
+import { eventually, fillDlq, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { dlqHandlers } from './dlq';
 
@@ -30,10 +24,7 @@ describe('DLQ handlers against the local stack', () => {
 
   const jobs = testJobRunner(useSuiteTempDir());
   const router = (readOnly = new Set<string>()) =>
-    routerWith(
-      dlqHandlers({ profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) }, jobs }),
-      readOnly,
-    );
+    routerWith(dlqHandlers({ profiles: env.profiles, jobs }), readOnly);
   /** `count` entries labelled `label` in the DLQ (messages to the failing destination under /label). */
   const failedWithLabel = (label: string, count: number) =>
     fillDlq(env.stack, `${failing.url}/${label}`, count, { 'Upstash-Label': label });

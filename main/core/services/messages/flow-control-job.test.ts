@@ -3,30 +3,22 @@
 // only"), listed once; the job acts on exactly those, one request per key, in chunks with progress; a
 // closed job stops before its next chunk; a key the service does not know counts as already gone; an
 // empty filter is refused.
-import { Client } from '@upstash/qstash';
+import type { Client } from '@upstash/qstash';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
-import { eventually, profileFor, useStackBehindProxy } from '../test-stack/real-stack';
+import { eventually, publishBatch, sdkFor, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith } from '../test-stack/router';
 import { flowControlHandlers } from './flow-control';
 
 describe('flow-control keys as a job, against the local stack', () => {
   const env = useStackBehindProxy();
   const jobs = testJobRunner(useSuiteTempDir());
-  const router = () =>
-    routerWith(
-      flowControlHandlers({ profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) }, jobs }),
-    );
+  const router = () => routerWith(flowControlHandlers({ profiles: env.profiles, jobs }));
   let sdk: Client;
   beforeAll(() => {
-    sdk = new Client({
-      baseUrl: env.stack.url,
-      token: env.stack.token,
-      retry: false,
-      enableTelemetry: false,
-    });
+    sdk = sdkFor(env.stack);
   });
   const posts = (since: number) =>
     env.proxy.requests.slice(since).filter((r) => r.method === 'POST' && r.url.startsWith('/v2/flowControl'));
@@ -42,22 +34,18 @@ describe('flow-control keys as a job, against the local stack', () => {
 
   /** Makes the keys exist: one message each, due in an hour (nothing is delivered). */
   async function makeKeys(keys: string[]): Promise<void> {
-    const response = await fetch(`${env.stack.url}/v2/batch`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${env.stack.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(
-        keys.map((key) => ({
-          destination: 'http://127.0.0.1:9/never',
-          headers: {
-            'Upstash-Delay': '1h',
-            'Upstash-Flow-Control-Key': key,
-            'Upstash-Flow-Control-Value': 'parallelism=1',
-          },
-          body: key,
-        })),
-      ),
-    });
-    expect(response.status).toBe(200);
+    await publishBatch(
+      env.stack,
+      keys.map((key) => ({
+        destination: 'http://127.0.0.1:9/never',
+        headers: {
+          'Upstash-Delay': '1h',
+          'Upstash-Flow-Control-Key': key,
+          'Upstash-Flow-Control-Value': 'parallelism=1',
+        },
+        body: key,
+      })),
+    );
     await eventually(async () => {
       const names = new Set(await knownKeys());
       return keys.every((key) => names.has(key)) ? true : undefined;

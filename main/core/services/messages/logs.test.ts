@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
 import { testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
-import { profileFor, useStackBehindProxy } from '../test-stack/real-stack';
+import { useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { logHandlers } from './logs';
 import { IDS_PER_PAGE } from './logs-by-ids';
@@ -11,10 +11,7 @@ describe('logs against the local stack', () => {
   const env = useStackBehindProxy();
 
   const jobs = testJobRunner(useSuiteTempDir());
-  const router = () =>
-    routerWith(
-      logHandlers({ profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) }, jobs }),
-    );
+  const router = () => routerWith(logHandlers({ profiles: env.profiles, jobs }));
 
   async function publishDelayed(label: string): Promise<string> {
     const response = await fetch(`${env.stack.url}/v2/publish/http://127.0.0.1:9/never`, {

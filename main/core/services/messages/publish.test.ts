@@ -14,7 +14,7 @@ import { buildPublishRequest } from '../../../../shared/composer/request';
 import type { Clipboard } from '../../clipboard/clipboard';
 import { exportsFolderSaver } from '../../saving/exports-folder';
 import { useTempDirs } from '../../testing/temp-dir';
-import { eventually, profileFor, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
+import { eventually, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { publishHandlers } from './publish';
 
@@ -45,7 +45,7 @@ function setup(readOnly = false) {
   const clipboard = memoryClipboard();
   const dataDir = tempDir();
   const handlers = publishHandlers({
-    profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
+    profiles: env.profiles,
     dataDir,
     clipboard: () => clipboard,
     saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [] }),
@@ -308,7 +308,7 @@ describe('copying with the token goes to the clipboard only', () => {
   it('a missing clipboard is a readable error', async () => {
     const dataDir = tempDir();
     const handlers = publishHandlers({
-      profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
+      profiles: env.profiles,
       dataDir,
       saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [] }),
       clipboard: () => ({
@@ -355,7 +355,7 @@ describe('drafts, history and templates', () => {
 
     // A new console on the same folder (a restart).
     const handlers = publishHandlers({
-      profiles: { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) },
+      profiles: env.profiles,
       dataDir: first.dataDir,
       saver: exportsFolderSaver({ folder: join(first.dataDir, 'exports'), servedFolders: [] }),
     });

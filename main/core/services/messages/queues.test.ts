@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Queue } from '../../../../shared/messages/types';
-import { eventually, profileFor, useStackWithDestination } from '../test-stack/real-stack';
+import { eventually, useStackWithDestination } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { queueHandlers } from './queues';
 
 describe('queue handlers against the local stack', () => {
   const env = useStackWithDestination();
 
-  const router = () =>
-    routerWith(queueHandlers({ profiles: { resolve: () => profileFor(env.stack.url, env.stack.token) } }));
+  const router = () => routerWith(queueHandlers({ profiles: env.profiles }));
   const call = async <T>(name: string, input: object) =>
     valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
 

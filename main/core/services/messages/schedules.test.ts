@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyComposer } from '../../../../shared/composer/model';
 import { emptyScheduleForm } from '../../../../shared/messages/schedule-form';
 import type { Schedule } from '../../../../shared/messages/schedules';
-import { eventually, profileFor, useStackWithDestination } from '../test-stack/real-stack';
+import { eventually, useStackWithDestination } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
@@ -15,7 +15,7 @@ describe('schedule handlers against the local stack', () => {
   const router = (readOnly = new Set<string>()) =>
     routerWith(
       scheduleHandlers({
-        profiles: { resolve: (id: string) => profileFor(env.stack.url, env.stack.token, id) },
+        profiles: env.profiles,
         jobs,
       }),
       readOnly,

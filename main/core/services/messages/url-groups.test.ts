@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UrlGroup } from '../../../../shared/messages/types';
-import { eventually, profileFor, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
+import { eventually, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { urlGroupHandlers } from './url-groups';
 
@@ -14,8 +14,7 @@ describe('URL group handlers against the local stack', () => {
     await sink.close();
   });
 
-  const router = () =>
-    routerWith(urlGroupHandlers({ profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) } }));
+  const router = () => routerWith(urlGroupHandlers({ profiles: env.profiles }));
   const call = async <T>(name: string, input: object) =>
     valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
 

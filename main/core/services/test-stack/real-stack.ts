@@ -159,12 +159,20 @@ export async function startRecordingProxy(
 export interface StackBehindProxy {
   stack: RealStack;
   proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  /** The handlers' `profiles`: every profile id is a profile of the stack, reached through the proxy. */
+  profiles: StackProfiles;
+}
+
+/** What handlers take as `profiles`. */
+export interface StackProfiles {
+  resolve(id: string): ResolvedProfile;
 }
 
 /** Starts a stack and its proxy before the tests of the enclosing scope and stops both after them. */
 export function useStackBehindProxy(): StackBehindProxy {
   // Both are set before the first test runs.
   const env = {} as StackBehindProxy;
+  env.profiles = { resolve: (id) => profileFor(env.proxy.url, env.stack.token, id) };
   beforeAll(async () => {
     env.stack = await startRealStack();
     env.proxy = await startRecordingProxy(env.stack.url);
@@ -176,27 +184,33 @@ export function useStackBehindProxy(): StackBehindProxy {
   return env;
 }
 
+/**
+ * `@upstash/qstash` straight to the stack, as an app uses it: without its own retries (a refused call fails
+ * the test at once) and without telemetry (nothing leaves the machine).
+ */
+export function sdkFor(stack: RealStack): Client {
+  return new Client({ baseUrl: stack.url, token: stack.token, retry: false, enableTelemetry: false });
+}
+
 /** A real stack, a destination for its messages and an SDK client of it, shared by the tests of one scope. */
 export interface StackWithDestination {
   stack: RealStack;
   sink: Destination;
   /** `@upstash/qstash` against the stack, without retries. */
   sdk: Client;
+  /** The handlers' `profiles`: every profile id is a profile of the stack. */
+  profiles: StackProfiles;
 }
 
 /** Starts a stack and a destination before the tests of the enclosing scope and stops both after them. */
 export function useStackWithDestination(): StackWithDestination {
   // All three are set before the first test runs.
   const env = {} as StackWithDestination;
+  env.profiles = { resolve: (id) => profileFor(env.stack.url, env.stack.token, id) };
   beforeAll(async () => {
     env.stack = await startRealStack();
     env.sink = await startDestination();
-    env.sdk = new Client({
-      baseUrl: env.stack.url,
-      token: env.stack.token,
-      retry: false,
-      enableTelemetry: false,
-    });
+    env.sdk = sdkFor(env.stack);
   });
   afterAll(async () => {
     await env.sink.close();
@@ -244,6 +258,27 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
 }
 
+/** One item of `POST /v2/batch`: its destination, headers (`Upstash-*` and forwarded) and body. */
+export interface BatchItem {
+  destination: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends `items` in one `POST /v2/batch` straight to the stack (past the proxy, which records only what main
+ * sends); throws unless the stack accepts them. Resolves with the message ids, in order.
+ */
+export async function publishBatch(stack: RealStack, items: BatchItem[]): Promise<string[]> {
+  const response = await fetch(`${stack.url}/v2/batch`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(items),
+  });
+  if (!response.ok) throw new Error(`batch failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { messageId: string }[]).map((item) => item.messageId);
+}
+
 /**
  * Publishes `count` messages that fail once and go straight to the DLQ (no retries); waits until they are
  * there. It counts only entries for `destination`: other tests of the file may have left entries of their
@@ -276,12 +311,7 @@ export async function fillDlq(
       headers: { 'Upstash-Retries': '0', ...extraHeaders },
       body: `item ${start + index}`,
     }));
-    const response = await fetch(`${stack.url}/v2/batch`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify(items),
-    });
-    if (!response.ok) throw new Error(`batch failed: ${response.status} ${await response.text()}`);
+    await publishBatch(stack, items);
   }
   await eventually(async () => ((await entriesFor()) >= already + count ? true : undefined), 30_000);
 }

@@ -11,7 +11,7 @@ import { runJob, testJobRunner } from '../../testing/jobs';
 import { useTempDirs } from '../../testing/temp-dir';
 import { ServiceApi } from '../../http/service-api';
 import { messageEndpoint } from '../messages/client';
-import { type RealStack, startDestination, startRealStack } from '../test-stack/real-stack';
+import { publishBatch, type RealStack, startDestination, startRealStack } from '../test-stack/real-stack';
 import { routerWith } from '../test-stack/router';
 import { WorkflowClient } from './client';
 import { scanDlq } from './dlq-triage';
@@ -52,12 +52,7 @@ async function triggerFailingRuns(count: number, label: string): Promise<void> {
     },
     body: JSON.stringify({ i }),
   }));
-  const response = await fetch(`${stack.url}/v2/batch`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(items),
-  });
-  expect(response.status).toBe(200);
+  await publishBatch(stack, items);
 }
 
 async function dlqCount(label: string): Promise<number> {

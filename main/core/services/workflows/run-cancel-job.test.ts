@@ -7,7 +7,7 @@ import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { RunsPage } from '../../../../shared/bridge/procedures/workflows/runs';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
-import { profileFor, useStackBehindProxy } from '../test-stack/real-stack';
+import { publishBatch, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { workflowHandlers } from './index';
 
@@ -18,7 +18,7 @@ describe('cancelling workflow runs as a job', () => {
   const router = () =>
     routerWith(
       workflowHandlers({
-        profiles: { resolve: () => profileFor(env.proxy.url, env.stack.token) },
+        profiles: env.profiles,
         dataDir: dir,
         jobs,
       }),
@@ -27,26 +27,22 @@ describe('cancelling workflow runs as a job', () => {
   /** Starts `count` runs that stay active (their first delivery is an hour away). */
   async function startRuns(count: number, label: string): Promise<string[]> {
     const ids = Array.from({ length: count }, (_, i) => `wfr_${label}_${i}`);
-    const response = await fetch(`${env.stack.url}/v2/batch`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${env.stack.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(
-        ids.map((id) => ({
-          destination: 'http://127.0.0.1:9/wf',
-          headers: {
-            'Content-Type': 'application/json',
-            'Upstash-Workflow-Init': 'true',
-            'Upstash-Workflow-RunId': id,
-            'Upstash-Workflow-Url': 'http://127.0.0.1:9/wf',
-            'Upstash-Workflow-Sdk-Version': '1',
-            'Upstash-Delay': '1h',
-            'Upstash-Label': label,
-          },
-          body: '{}',
-        })),
-      ),
-    });
-    expect(response.status).toBe(200);
+    await publishBatch(
+      env.stack,
+      ids.map((id) => ({
+        destination: 'http://127.0.0.1:9/wf',
+        headers: {
+          'Content-Type': 'application/json',
+          'Upstash-Workflow-Init': 'true',
+          'Upstash-Workflow-RunId': id,
+          'Upstash-Workflow-Url': 'http://127.0.0.1:9/wf',
+          'Upstash-Workflow-Sdk-Version': '1',
+          'Upstash-Delay': '1h',
+          'Upstash-Label': label,
+        },
+        body: '{}',
+      })),
+    );
     return ids;
   }
 
