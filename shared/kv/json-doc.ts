@@ -28,6 +28,19 @@ export function parseJsonDoc(text: string): JsonParseResult {
   const space = (): void => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
+  /** Skips space and, when `char` comes next, takes it: whether it did. */
+  const take = (char: string): boolean => {
+    space();
+    if (text[i] !== char) return false;
+    i++;
+    return true;
+  };
+  /** After a member or an item: a comma goes on to the next one; `close` ends the object or array. */
+  const ended = (close: '}' | ']'): boolean => {
+    if (take(',')) return false;
+    if (take(close)) return true;
+    return fail(`expected "," or "${close}"`);
+  };
   const value = (depth: number): JsonNode => {
     if (depth > 128) fail('nested too deeply');
     space();
@@ -36,18 +49,12 @@ export function parseJsonDoc(text: string): JsonParseResult {
       i++;
       const entries: [string, JsonNode][] = [];
       const index = new Map<string, number>();
-      space();
-      if (text[i] === '}') {
-        i++;
-        return { kind: 'object', entries };
-      }
+      if (take('}')) return { kind: 'object', entries };
       for (;;) {
         space();
         if (text[i] !== '"') fail('expected a member name in double quotes');
         const name = string();
-        space();
-        if (text[i] !== ':') fail('expected ":"');
-        i++;
+        if (!take(':')) fail('expected ":"');
         const node = value(depth + 1);
         // A repeated name keeps its first place and its last value, as the server does.
         const at = index.get(name);
@@ -55,38 +62,16 @@ export function parseJsonDoc(text: string): JsonParseResult {
           index.set(name, entries.length);
           entries.push([name, node]);
         } else entries[at] = [name, node];
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return { kind: 'object', entries };
-        }
-        fail('expected "," or "}"');
+        if (ended('}')) return { kind: 'object', entries };
       }
     }
     if (c === '[') {
       i++;
       const items: JsonNode[] = [];
-      space();
-      if (text[i] === ']') {
-        i++;
-        return { kind: 'array', items };
-      }
+      if (take(']')) return { kind: 'array', items };
       for (;;) {
         items.push(value(depth + 1));
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return { kind: 'array', items };
-        }
-        fail('expected "," or "]"');
+        if (ended(']')) return { kind: 'array', items };
       }
     }
     if (c === '"') return { kind: 'string', value: string() };

@@ -8,6 +8,17 @@ export const LUA_PATHS = String.raw`
 -- {t='filter', e}; "desc" marks ".." (applied to the node and all its descendants).
 local parse_filter
 
+-- Both parsers' errors, as RedisJSON words them: what is wrong, at which position of which path.
+local function path_fail(msg, at, path)
+  fail('ERR JSON Path error: path error: ' .. msg .. ' at position ' .. at .. ' in ' .. quote(path))
+end
+
+-- The position of the first byte after any white space at i.
+local function after_space(s, i)
+  local _, e = find(s, '^%s*', i)
+  return e + 1
+end
+
 local function parse_path(p)
   local legacy = byte(p, 1) ~= 36
   local s
@@ -22,13 +33,8 @@ local function parse_path(p)
   end
   local n = #s
   local i = 2
-  local function perr(msg)
-    fail('ERR JSON Path error: path error: ' .. msg .. ' at position ' .. (i - 1) .. ' in ' .. quote(p))
-  end
-  local function skip_ws()
-    local _, e = find(s, '^%s*', i)
-    i = e + 1
-  end
+  local function perr(msg) path_fail(msg, i - 1, p) end
+  local function skip_ws() i = after_space(s, i) end
   local function quoted()
     local q = sub(s, i, i)
     local j = i + 1
@@ -262,13 +268,8 @@ end
 -- @-relative or $-absolute paths. A path that matches several values compares true if any does.
 parse_filter = function(s, i, given)
   local n = #s
-  local function ferr(msg)
-    fail('ERR JSON Path error: path error: ' .. msg .. ' at position ' .. (i - 1) .. ' in ' .. quote(given))
-  end
-  local function ws()
-    local _, e = find(s, '^%s*', i)
-    i = e + 1
-  end
+  local function ferr(msg) path_fail(msg, i - 1, given) end
+  local function ws() i = after_space(s, i) end
   local parse_or
   local function operand()
     ws()

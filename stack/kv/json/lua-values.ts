@@ -200,6 +200,17 @@ local function parse_json(s)
     return { num = text }, j
   end
 
+  -- After a member or an item: a comma goes on to the next one (false, and where it starts); the byte
+  -- close ('}' or ']') ends the object or list (true, and the position after it). what names it in errors.
+  local function ended(i, close, what)
+    i = skip(i)
+    local d = byte(s, i)
+    if d == 44 then return false, skip(i + 1) end
+    if d == close then return true, i + 1 end
+    if not d then perr('EOF while parsing ' .. what, len + 1) end
+    perr('expected \96,\96 or \96' .. char(close) .. '\96', i)
+  end
+
   value = function(i, depth)
     i = skip(i)
     local c = byte(s, i)
@@ -225,17 +236,9 @@ local function parse_json(s)
         local v
         v, i = value(i + 1, depth + 1)
         obj_set(o, k, v)
-        i = skip(i)
-        local d = byte(s, i)
-        if d == 44 then
-          i = skip(i + 1)
-        elseif d == 125 then
-          return o, i + 1
-        elseif not d then
-          perr('EOF while parsing an object', len + 1)
-        else
-          perr('expected \96,\96 or \96}\96', i)
-        end
+        local done
+        done, i = ended(i, 125, 'an object')
+        if done then return o, i end
       end
     elseif c == 91 then
       if depth >= MAX_DEPTH then perr('recursion limit exceeded', i) end
@@ -249,17 +252,11 @@ local function parse_json(s)
         v, i = value(i, depth + 1)
         n = n + 1
         a[n] = v
-        i = skip(i)
-        local d = byte(s, i)
-        if d == 44 then
-          i = skip(i + 1)
-        elseif d == 93 then
+        local done
+        done, i = ended(i, 93, 'a list')
+        if done then
           a.len = n
-          return a, i + 1
-        elseif not d then
-          perr('EOF while parsing a list', len + 1)
-        else
-          perr('expected \96,\96 or \96]\96', i)
+          return a, i
         end
       end
     elseif c == 34 then
