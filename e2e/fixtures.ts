@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test as base, expect, type Page, type WebSocket } from '@playwright/test';
+import { Client } from '@upstash/qstash';
 import { webHostArgs } from '../bench/lib/browser';
 import { type LocalStack, localStack } from './support/local-stack';
 import { type Sink, startSink } from './support/sink';
@@ -65,6 +66,7 @@ export const test = base.extend<{
   app: Page;
   stack: LocalStack;
   sink: Sink;
+  sdk: Client;
   workflowApp: WorkflowApp;
 }>({
   // Playwright fixtures must destructure their dependencies; this one has none.
@@ -100,6 +102,12 @@ export const test = base.extend<{
     await use(sink);
     await sink.close();
   },
+  /** The vendor's own client (@upstash/qstash) on the local stack, as an app uses it: no retries, no telemetry. */
+  sdk: async ({ stack }, use) => {
+    await use(
+      new Client({ baseUrl: stack.api.url, token: stack.api.token, retry: false, enableTelemetry: false }),
+    );
+  },
   /** A serve() workflow app on the local stack (support/workflow-app.ts). */
   workflowApp: async ({ stack }, use) => {
     const workflowApp = await startWorkflowApp(stack.api.url);
@@ -109,4 +117,4 @@ export const test = base.extend<{
 });
 
 export { expect };
-export { confirm, go, goOnceStackRuns, openWebhookIntake, waitForStack } from './support/page';
+export { confirm, go, goOnceStackRuns, openWebhookIntake, runJobDialog, waitForStack } from './support/page';

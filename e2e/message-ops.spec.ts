@@ -1,7 +1,7 @@
 // URL groups, logs, queues, the message DLQ and signing keys, end to end: Chromium → browser host → main →
 // the real local stack → real HTTP sinks on 127.0.0.1.
 import { JOB_CHUNK } from '../shared/bridge/job';
-import { confirm, expect, go, goOnceStackRuns, test } from './fixtures';
+import { confirm, expect, go, goOnceStackRuns, runJobDialog, test } from './fixtures';
 
 test('a failing sink → retries → DLQ → retry from the DLQ screen → delivered', async ({
   app,
@@ -197,9 +197,7 @@ test('logs group events by message with the trail; cancel is a job that asks fir
   await app.getByRole('button', { name: 'Cancel selected…' }).click();
   const dialog = app.getByRole('dialog', { name: 'Cancel messages' });
   await expect(dialog).toContainText('cannot be undone');
-  await expect(dialog.getByTestId('bulk-count')).toHaveText('2 pending messages');
-  await dialog.getByRole('button', { name: 'Cancel 2 pending messages' }).click();
-  await expect(dialog.getByTestId('bulk-summary')).toContainText('2 of 2 cancelled.');
+  await runJobDialog(dialog, 'Cancel', '2 pending messages', '2 of 2 cancelled.');
   expect((opened(from)[0] as { ids: string[] }).ids.sort()).toEqual([...later].sort());
   await dialog.getByRole('button', { name: 'Done' }).click();
   for (const id of later) {
@@ -310,9 +308,7 @@ test('DLQ delete job by filter: preview count, chunks with progress, summary', a
   await expect(app.getByTestId('dlq-summary')).toHaveText('100 entries loaded (more below)');
   await app.getByRole('button', { name: 'Delete all matching…' }).click();
   const dialog = app.getByRole('dialog', { name: 'Delete matching DLQ entries' });
-  await expect(dialog.getByTestId('bulk-count')).toHaveText('250 entries');
-  await dialog.getByRole('button', { name: 'Delete 250 entries' }).click();
-  await expect(dialog.getByTestId('bulk-summary')).toContainText('250 of 250 deleted');
+  await runJobDialog(dialog, 'Delete', '250 entries', '250 of 250 deleted');
   const progress = frames.received.filter((frame) => frame.includes('"type":"progress"')).join('\n');
   for (let processed = 0; processed <= 250; processed += JOB_CHUNK)
     expect(progress).toContain(`"processed":${processed},`);

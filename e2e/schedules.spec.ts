@@ -1,14 +1,12 @@
 // Schedules end to end: Chromium → browser host → main → the real local stack, with the vendor's own client
 // (@upstash/qstash) on the app's side and a real HTTP sink as the destination.
-import { Client } from '@upstash/qstash';
 import { confirm, expect, go, test } from './fixtures';
 
 test('an SDK-made schedule shows, a pause in the console is seen by the SDK, trigger now → Logs → back', async ({
   app,
   sink,
-  stack: { api },
+  sdk,
 }) => {
-  const sdk = new Client({ baseUrl: api.url, token: api.token, retry: false, enableTelemetry: false });
   const { scheduleId } = await sdk.schedules.create({
     destination: `${sink.url}/nightly`,
     cron: 'CRON_TZ=Europe/Berlin 17 3 * * *',
