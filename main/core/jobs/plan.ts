@@ -38,8 +38,8 @@ export interface JobPlan<Input extends JobInput = JobInput, Start = unknown> {
   noun: readonly [string, string];
   /** The action the journal shows ("retry", "restart", "cancel", "delete"); the start may pick it. */
   action(input: Input, start: Start): string;
-  /** Items per request. */
-  chunk(input: Input): number;
+  /** Items per request: JOB_CHUNK unless the service takes more in one (KV's UNLINK). */
+  chunk?: number;
   /**
    * One page of the items a filter (or "all") matches, from `cursor`. `signal` aborts the request in
    * flight when the user cancels. Never called for an ids target.

@@ -50,7 +50,7 @@ function scriptedService(size: number, page = 100) {
     service: 'messages',
     noun: ['item', 'items'],
     action: () => 'remove',
-    chunk: () => 10,
+    chunk: 10,
     scan: async (_input, cursor, signal) => {
       service.scans += 1;
       if (service.hangScans) {
@@ -246,7 +246,7 @@ describe('the job runner', () => {
 
   it(`stops listing at ${JOB_SCAN_LIMIT.toLocaleString()} ("at least"); a plan whose scan goes on continues past it`, async () => {
     const { service, plan } = scriptedService(JOB_SCAN_LIMIT + 25, 5000);
-    plan.chunk = () => 5000;
+    plan.chunk = 5000;
     const capped = await runJob(
       routerFor(newRunner(tempDir()), plan),
       'test.job',

@@ -16,6 +16,7 @@ import { BridgeError, type BridgeErrorData } from '../../../shared/bridge/errors
 import {
   EMPTY_FILTER_REFUSAL,
   hasAnyFilter,
+  JOB_CHUNK,
   JOB_GIVE_UP_AFTER,
   JOB_SCAN_LIMIT,
   type JobEvent,
@@ -263,7 +264,7 @@ class Job {
   private async run(job: JournaledJob): Promise<void> {
     const { record } = job;
     const journal = this.runner.journal;
-    const chunk = this.plan.chunk(this.input);
+    const chunk = this.plan.chunk ?? JOB_CHUNK;
     this.emit({ type: 'started', jobId: record.id, total: record.total });
     this.progress(record);
     let failedInARow = 0;

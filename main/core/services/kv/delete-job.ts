@@ -19,7 +19,7 @@ export function kvDeleteJobPlan(client: (profileId: string) => KvClient): JobPla
     service: 'kv',
     noun: ['key', 'keys'],
     action: () => 'delete',
-    chunk: () => KV_DELETE_CHUNK,
+    chunk: KV_DELETE_CHUNK,
     continuesScan: true,
     scan: async ({ profileId, target }, cursor, signal) => {
       const { pattern, type } = target.filters;

@@ -8,7 +8,6 @@
 //
 // The logs' date filters are on event times, the service's cancel filters on creation times: a listing by
 // dates takes the messages with events in the range (the job still cancels exactly the ones it listed).
-import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import { LOGS_MAX_COUNT } from '../../../../shared/bridge/procedures/messages/logs';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import type { MessageState } from '../../../../shared/messages/types';
@@ -32,7 +31,6 @@ export function cancelJobPlan(
     service: 'messages',
     noun: ['pending message', 'pending messages'],
     action: () => 'cancel',
-    chunk: () => JOB_CHUNK,
     scan: async (input, cursor, signal) => {
       const { profileId, target } = input;
       if (cursor === undefined || !met.has(input)) met.set(input, new Set());

@@ -2,7 +2,6 @@
 // runner lists the entries and runs the chunks; this says how: the DLQ list page by page, then one bulk
 // request per chunk. A bulk retry that meets a missing entry (404) retries that chunk one entry at a time,
 // so each one gets its own outcome; a bulk delete only counts, so the missing ones are "already gone".
-import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import { DLQ_PAGE } from '../../../../shared/bridge/procedures/messages/dlq';
 import type { ParsedInputOf, ParsedStartOf } from '../../../../shared/bridge/procedures';
 import { overrideHeaders } from '../../../../shared/messages/overrides';
@@ -24,7 +23,6 @@ export function dlqJobPlan(client: (profileId: string) => MessageClient): JobPla
     service: 'messages',
     noun: ['DLQ entry', 'DLQ entries'],
     action: (input) => input.action,
-    chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, cursor, signal) => {
       const page = await client(profileId).listDlq(filtersOf(target), cursor, DLQ_PAGE, signal);
       return { items: page.messages.map((message) => message.dlqId), cursor: page.cursor };

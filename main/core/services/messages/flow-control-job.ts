@@ -2,7 +2,6 @@
 // bulk form for keys, so the listing is one request (every key, narrowed by the service's `?search=`),
 // filtered with the Flow control list's own rule (shared/messages/flow-control.ts), and each chunk is one
 // request per key. A key the service no longer knows (404) counts as already gone.
-import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import { matchesFlowKey } from '../../../../shared/messages/flow-control';
 import { filtersOf, type JobPlan, oneByOne, skipIfGone } from '../../jobs/plan';
@@ -15,7 +14,6 @@ export function flowKeyJobPlan(client: (profileId: string) => FlowControlClient)
     service: 'messages',
     noun: ['flow-control key', 'flow-control keys'],
     action: (input) => input.action,
-    chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, _cursor, signal) => {
       const filters = filtersOf(target);
       const { keys } = await client(profileId).list(filters.search, signal);

@@ -1,7 +1,6 @@
 // The schedules' job plan: pause, resume or delete many. The service has no bulk endpoint and no filter for
 // schedules, so the listing is one request (every schedule, filtered here with the list's own rules) and
 // each chunk is one request per schedule; one that is already gone (404) counts as skipped.
-import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import { filterSchedules } from '../../../../shared/messages/schedule-filter';
 import { type JobPlan, oneByOne, skipIfGone } from '../../jobs/plan';
@@ -14,7 +13,6 @@ export function scheduleJobPlan(client: (profileId: string) => MessageClient): J
     service: 'messages',
     noun: ['schedule', 'schedules'],
     action: (input) => input.action,
-    chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, _cursor, signal) => {
       const all = await client(profileId).schedules(signal);
       const matching = 'filters' in target ? filterSchedules(all, target.filters) : all;

@@ -3,7 +3,6 @@
 // by page) and runs the chunks; this says how: restart, resume and delete take a chunk of ids per request
 // (a 404 — some entries gone — falls back to one request per entry, so each gets its own outcome); the
 // failure function is retried one entry at a time (the API has no bulk form).
-import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { ParsedInputOf, ParsedStartOf } from '../../../../shared/bridge/procedures';
 import { WORKFLOW_DLQ_PAGE } from '../../../../shared/bridge/procedures/workflows/dlq';
 import {
@@ -24,7 +23,6 @@ export function workflowDlqJobPlan(client: (profileId: string) => WorkflowClient
     service: 'workflows',
     noun: ['failed run', 'failed runs'],
     action: (input, start) => actionOf(input, start),
-    chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, cursor, signal) => {
       const page = await client(profileId).listDlq(filtersOf(target), {
         cursor,

@@ -2,7 +2,6 @@
 // active runs: `RUN_STARTED` unless the filter asks for a step state, and then only the runs still active),
 // page by page; each chunk is one cancel request by ids. A run that finished meanwhile is not cancelled:
 // the service counts only what it cancelled, so the rest are "already gone".
-import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import { countedOutcome, filtersOf, type JobPlan } from '../../jobs/plan';
 import type { WorkflowClient } from './client';
@@ -14,7 +13,6 @@ export function runCancelJobPlan(client: (profileId: string) => WorkflowClient):
     service: 'workflows',
     noun: ['active run', 'active runs'],
     action: () => 'cancel',
-    chunk: () => JOB_CHUNK,
     scan: async ({ profileId, target }, cursor, signal) => {
       const filters = filtersOf(target);
       const page = await client(profileId).logs(
