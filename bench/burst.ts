@@ -11,14 +11,13 @@
 // The figure is the longest delay of the loop in each window; the budget is ≤ 100 ms.
 // A report, not a test: it prints the numbers with the machine's load and writes bench/results/burst.json.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, serve } from '@upstash/workflow';
 import { Agent, request } from 'undici';
 import { freePortArgs, spawnStack, type StackProcess } from '../stack/test-process';
+import { serveHttp } from './lib/http-server';
 import { printTable } from './lib/report';
 
 const PROBE = resolve('bench/lib/loop-probe.mjs');
@@ -73,41 +72,6 @@ async function closeWindow(stack: StackProcess): Promise<LoopWindow> {
     if (performance.now() > deadline) throw new Error('the stack did not answer the loop probe');
     await new Promise((done) => setTimeout(done, 10));
   }
-}
-
-/** A node:http server on 127.0.0.1 that answers every request with `handle`. */
-async function serveHttp(
-  handle: (
-    req: http.IncomingMessage,
-    body: Buffer,
-  ) => Promise<{ status: number; headers: Record<string, string>; body: Buffer }>,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      handle(req, Buffer.concat(chunks)).then(
-        (answer) => {
-          res.writeHead(answer.status, answer.headers);
-          res.end(answer.body);
-        },
-        (error: unknown) => {
-          res.writeHead(500);
-          res.end(String(error));
-        },
-      );
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
 }
 
 /** Resolves once `count()` reaches `target` (checked as events arrive), or rejects after `timeoutMs`. */

@@ -16,8 +16,6 @@
 // A report, not a test: it prints numbers, ratios and budgets and writes bench/results/workflows.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +26,7 @@ import { StackStore } from '../stack/store/stack-store';
 import { workflowStoreOf } from '../stack/store/workflow-store';
 import { WorkflowSearchTable } from '../stack/store/workflow-search';
 import { entryText } from '../stack/workflows/search-text';
+import { serveHttp } from './lib/http-server';
 import { percentile, printTable } from './lib/report';
 
 interface Options {
@@ -131,37 +130,6 @@ function cpuMs(pid: number): number {
   }
 }
 
-/** A tiny HTTP server; `handle` answers each request (body already read). */
-async function server(
-  handle: (req: http.IncomingMessage, body: Buffer) => Promise<void> | void,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const srv = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      Promise.resolve(handle(req, Buffer.concat(chunks)))
-        .then(() => {
-          res.writeHead(200, { 'content-length': '2' });
-          res.end('ok');
-        })
-        .catch((error: unknown) => {
-          res.writeHead(500);
-          res.end(String(error));
-        });
-    });
-  });
-  srv.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise((resolve) => {
-        srv.closeAllConnections();
-        srv.close(() => resolve());
-      }),
-  };
-}
-
 interface LoopResult {
   perSecond: number;
   latencies: number[];
@@ -228,7 +196,7 @@ async function messageLoop(
     });
     await response.body.dump();
   };
-  const sink = await server(async (_req, body) => {
+  const sink = await serveHttp(async (_req, body) => {
     const { chain, i } = JSON.parse(body.toString()) as { chain: number; i: number };
     const at = sent.get(`${chain}:${i}`);
     if (at !== undefined) latencies.push(performance.now() - at);
@@ -289,7 +257,7 @@ async function workflowLoop(
     const text = await response.body.text();
     if (response.statusCode !== 200) throw new Error(`batch answered ${response.statusCode}: ${text}`);
   };
-  const app = await server(async (req, body) => {
+  const app = await serveHttp(async (req, body) => {
     const runId = req.headers['upstash-workflow-runid'] as string;
     const log = JSON.parse(body.toString()) as unknown[];
     const key = `${runId}:${log.length}`;
@@ -650,7 +618,7 @@ interface RestartResult {
  * cores, and the rate is bounded by the message engine's delivery rate.
  */
 async function bulkRestart(root: string, options: Options, deferred: boolean): Promise<RestartResult> {
-  const target = await server(() => undefined);
+  const target = await serveHttp(() => undefined);
   const { dir, seedSeconds } = seededDir(root, deferred ? 'dlq-deferred' : 'dlq', (dlqDir) =>
     seed(dlqDir, options.dlqRuns, 3, { label: 'bulk', url: `${target.url}/wf` }),
   );
