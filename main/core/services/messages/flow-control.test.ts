@@ -10,7 +10,7 @@ import type {
 import { eventually, profileFor, useStackWithDestination } from '../test-stack/real-stack';
 import { testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
-import { routerWith, valueOf } from '../test-stack/router';
+import { profileCaller, routerWith, valueOf } from '../test-stack/router';
 import { flowControlHandlers } from './flow-control';
 
 // The key changes only; the job over many keys is flow-control-job.test.ts.
@@ -23,8 +23,7 @@ function routerFor(url: string, token: string) {
 describe('flow-control handlers against the local stack', () => {
   const env = useStackWithDestination();
 
-  const call = async <T>(name: string, input: object) =>
-    valueOf<T>(await routerFor(env.stack.url, env.stack.token).call(name, { profileId: 'p', ...input }));
+  const call = profileCaller(() => routerFor(env.stack.url, env.stack.token));
   const publish = (key: string, path: string) =>
     env.sdk.publish({
       url: `${env.sink.url}${path}`,

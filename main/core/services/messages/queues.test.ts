@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Queue } from '../../../../shared/messages/types';
 import { eventually, useStackWithDestination } from '../test-stack/real-stack';
-import { routerWith, valueOf } from '../test-stack/router';
+import { profileCaller, routerWith } from '../test-stack/router';
 import { queueHandlers } from './queues';
 
 describe('queue handlers against the local stack', () => {
   const env = useStackWithDestination();
 
   const router = () => routerWith(queueHandlers({ profiles: env.profiles }));
-  const call = async <T>(name: string, input: object) =>
-    valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
+  const call = profileCaller(router);
 
   it('creates, pauses (lag grows, nothing delivered), resumes (delivered), updates and deletes a queue', async () => {
     const created = await call<Queue>('messages.queues.upsert', {

@@ -3,7 +3,7 @@ import { emptyComposer } from '../../../../shared/composer/model';
 import { emptyScheduleForm } from '../../../../shared/messages/schedule-form';
 import type { Schedule } from '../../../../shared/messages/schedules';
 import { eventually, useStackWithDestination } from '../test-stack/real-stack';
-import { routerWith, valueOf } from '../test-stack/router';
+import { profileCaller, routerWith } from '../test-stack/router';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
 import { scheduleHandlers } from './schedules';
@@ -20,8 +20,7 @@ describe('schedule handlers against the local stack', () => {
       }),
       readOnly,
     );
-  const call = async <T>(name: string, input: object, profileId = 'p') =>
-    valueOf<T>(await router().call(name, { profileId, ...input }));
+  const call = profileCaller(() => router());
 
   it('lists a schedule the SDK made, and the SDK sees a pause made here', async () => {
     const { scheduleId } = await env.sdk.schedules.create({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UrlGroup } from '../../../../shared/messages/types';
 import { eventually, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
-import { routerWith, valueOf } from '../test-stack/router';
+import { profileCaller, routerWith } from '../test-stack/router';
 import { urlGroupHandlers } from './url-groups';
 
 describe('URL group handlers against the local stack', () => {
@@ -15,8 +15,7 @@ describe('URL group handlers against the local stack', () => {
   });
 
   const router = () => routerWith(urlGroupHandlers({ profiles: env.profiles }));
-  const call = async <T>(name: string, input: object) =>
-    valueOf<T>(await router().call(name, { profileId: 'p', ...input }));
+  const call = profileCaller(router);
 
   it('creates a group by adding endpoints, sets default headers that deliveries carry, removes endpoints', async () => {
     const created = await call<UrlGroup>('messages.urlGroups.addEndpoints', {

@@ -12,7 +12,7 @@ import {
   startRealStack,
   startRecordingProxy,
 } from '../test-stack/real-stack';
-import { routerWith, valueOf } from '../test-stack/router';
+import { profileCaller, routerWith } from '../test-stack/router';
 import { stackClockHandlers } from './handlers';
 
 const HOUR = 3_600_000;
@@ -47,8 +47,7 @@ describe('stack clock handlers against the local stack', () => {
         },
       }),
     );
-  const call = async <T>(name: string, input: object, profileId = LOCAL_PROFILE_ID) =>
-    valueOf<T>(await router().call(name, { profileId, ...input }));
+  const call = profileCaller(router, LOCAL_PROFILE_ID);
   const failure = async (name: string, input: object, profileId = LOCAL_PROFILE_ID) => {
     const result = await router().call(name, { profileId, ...input });
     if (result.ok) throw new Error(`${name} succeeded`);

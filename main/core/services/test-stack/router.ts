@@ -18,3 +18,12 @@ export function valueOf<T>(result: CallResult): T {
   if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
   return result.value as T;
 }
+
+/**
+ * A test's `call(name, input)`: the value of that call on a router from `router()`, made as `profileId` (by
+ * default `defaultProfile`); a failed call throws (valueOf).
+ */
+export function profileCaller(router: () => Router, defaultProfile = 'p') {
+  return async <T>(name: string, input: object, profileId = defaultProfile): Promise<T> =>
+    valueOf<T>(await router().call(name, { profileId, ...input }));
+}
