@@ -755,6 +755,24 @@ export class Engine {
   // ------------------------------------------------------------------ cancellation
 
   /**
+   * Forgets messages that are waiting for a due time still to come, so that they are never attempted: all of
+   * them or, when any is already due, attempted or unknown, none. For a schedule's tick committed ahead of its
+   * time and then taken back (schedule-scheduler.ts); the caller removes their rows. Writes nothing.
+   */
+  withdrawPending(ids: string[]): boolean {
+    const now = this.options.clock.now();
+    const entries: Entry[] = [];
+    for (const id of ids) {
+      const entry = this.byId.get(id);
+      if (!entry || (entry.phase !== 'scheduled' && entry.phase !== 'queued') || entry.dueAt <= now)
+        return false;
+      entries.push(entry);
+    }
+    for (const entry of entries) this.finishEntry(entry);
+    return true;
+  }
+
+  /**
    * Cancels pending messages by id. A message whose attempt is in flight is marked CANCEL_REQUESTED and is
    * cancelled when that attempt fails (a success is too late to cancel). Resolves, once durable, with how
    * many of the ids this call cancelled — a message a cancel had already reached is not counted again, so

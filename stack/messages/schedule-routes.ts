@@ -9,7 +9,8 @@ import { scheduleStoreOf } from '../store/schedules';
 import { collectHeaders, destinationQuery, PublishError } from './publish-request';
 import { parseScheduleRequest, scheduleView } from './schedule-request';
 import type { Scheduler } from './schedule-scheduler';
-import type { ScheduleWriter } from './schedule-write-ops';
+import type { ScheduleWrite, ScheduleWrites, ScheduleWriter } from './schedule-write-ops';
+import type { WriteResult } from '../store/writer';
 import type { ServiceContext } from './service-context';
 
 const OK: Reply = { status: 200, raw: '' };
@@ -30,6 +31,19 @@ export function scheduleRoutes(
 ): void {
   const table = scheduleStoreOf(service.store);
 
+  /**
+   * Commits a change to one schedule (update, pause, delete). A tick of the schedule that was committed ahead
+   * and is not due yet is taken back in the same transaction, first: the change leaves it out.
+   */
+  const commitChange = async <C extends ScheduleWrite>(
+    id: string,
+    change: C,
+  ): Promise<WriteResult<ScheduleWrites, C>> => {
+    const withdrawal = await scheduler.withdrawal(id);
+    const results = await writer.commitAll(withdrawal ? [withdrawal, change] : [change]);
+    return results[results.length - 1] as WriteResult<ScheduleWrites, C>;
+  };
+
   router.add('GET', '/v2/schedules', () => ({ status: 200, body: table.list().map(scheduleView) }));
 
   router.add('GET', '/v2/schedules/:id', (ctx) => {
@@ -40,7 +54,7 @@ export function scheduleRoutes(
 
   router.add('DELETE', '/v2/schedules/:id', async (ctx) => {
     const id = ctx.params.id as string;
-    if (!(await writer.commit('deleteSchedule', id))) throw notFound(id);
+    if (!(await commitChange(id, ['deleteSchedule', id]))) throw notFound(id);
     scheduler.remove(id);
     return OK;
   });
@@ -52,7 +66,7 @@ export function scheduleRoutes(
     const now = service.clock.now();
     // Resuming waits for the first tick after now: the ticks missed while paused never fire.
     const next = pause ? null : (nextTick(storedCronSpec(current.cron), now) ?? null);
-    const updated = await writer.commit('setSchedulePaused', id, next, now);
+    const updated = await commitChange(id, ['setSchedulePaused', id, next, now]);
     if (!updated) throw notFound(id);
     scheduler.apply(updated);
     return OK;
@@ -78,7 +92,7 @@ export function scheduleRoutes(
     } catch (error) {
       throw asHttpError(error);
     }
-    const stored = await writer.commit('upsertSchedule', input, service.clock.now());
+    const stored = await commitChange(input.id, ['upsertSchedule', input, service.clock.now()]);
     scheduler.apply(stored);
     const body: ScheduleCreated = { scheduleId: stored.id };
     return { status: 200, body };

@@ -9,16 +9,24 @@
 // No tick fires twice: a tick's messages are inserted in the same transaction that moves the schedule from
 // that tick to the next one, and only if the schedule still waits for that tick (schedule-write-ops.ts).
 //
-// Planning ahead: a tick's messages are planned PLAN_AHEAD_MS before it (the schedules read, each publish
-// planned, the rows built), so that at the tick only their commit and their deliveries remain — 1,000
-// schedules due in one minute took 150–220 ms to plan, all of it lateness when done at the tick. Nothing is
-// written before the tick: a schedule updated, paused or deleted in between is left out of the planned tick
-// (an updated one fires at its tick from its new version), and a crash before the tick loses nothing.
+// Committing ahead: a tick's messages are planned and committed PLAN_AHEAD_MS before it (the schedules read,
+// each publish planned, the rows written as messages due at the tick), so that at the tick only their
+// deliveries remain — the engine holds them like any delayed message. 1,000 schedules due in one minute took
+// 150–220 ms to plan and 60–90 ms to commit, all of it lateness when done at the tick. A schedule paused,
+// updated or deleted between that commit and its tick is left out of the tick: the change takes the tick's
+// messages back in its own transaction (withdrawal(), before they were attempted) and the schedule waits for
+// the tick again, so an updated one fires at it from its new version. A crash in between keeps the committed
+// tick: its messages are delivered after the restart like any other pending message, once.
 import type { Logger } from 'pino';
 import { nextTick, storedCronSpec, type CronSpec } from '../../shared/messages/cron';
 import type { ScheduleRunState } from '../../shared/messages/schedules';
 import type { Timer } from '../clock';
-import { scheduleStoreOf, type ScheduleRecord, type ScheduleTable } from '../store/schedules';
+import {
+  scheduleStoreOf,
+  type ScheduleRecord,
+  type ScheduleRun,
+  type ScheduleTable,
+} from '../store/schedules';
 import type { EngineHooks } from './engine';
 import { MinHeap } from './heap';
 import { type PlannedMessage, PublishError } from './publish-request';
@@ -46,7 +54,7 @@ interface HeapRef {
 /** After a tick could not be written (a database error), try it again this much later. */
 const RETRY_MS = 5_000;
 
-/** How long before a tick its messages are planned. */
+/** How long before a tick its messages are planned and committed. */
 export const PLAN_AHEAD_MS = 1_000;
 
 /** One schedule's part of a firing, planned: the write that fires it and how to start its messages. */
@@ -56,14 +64,18 @@ interface PlannedRun {
   expected: number;
   /** The fire write without its next tick, which is only known when it commits (see commitRuns). */
   write(next: number | null, now: number): ScheduleWrite;
-  insert?: { planned: PlannedMessage[]; result(outcomes: unknown): InsertResult };
+  insert?: { planned: PlannedMessage[]; result(outcomes: unknown): InsertResult; messageIds: string[] };
+  /** The schedule's last run before this one (to take the tick back, see AheadTick). */
+  previous: ScheduleRun;
 }
 
-/** A tick planned ahead, waiting for its time. */
-interface PlannedTick {
+/** A schedule's tick committed ahead of its time: what it takes to withdraw it before the tick. */
+interface AheadTick {
   tick: number;
-  runs: PlannedRun[];
-  timer: Timer;
+  messageIds: string[];
+  previous: ScheduleRun;
+  /** Settles when the commit that fired the tick did. */
+  committed: Promise<unknown>;
 }
 
 const FINAL_STATES: Partial<Record<string, ScheduleRunState>> = {
@@ -80,8 +92,8 @@ export class Scheduler {
   private timer: Timer | undefined;
   private timerDue = Infinity;
   private immediate: NodeJS.Immediate | undefined;
-  /** Ticks planned ahead, by tick. */
-  private readonly planned = new Map<number, PlannedTick>();
+  /** Ticks committed ahead whose time has not come (or had not at the last look), by schedule id. */
+  private readonly ahead = new Map<string, AheadTick>();
   private stopped = false;
 
   constructor(
@@ -112,8 +124,7 @@ export class Scheduler {
     this.timer?.cancel();
     this.timer = undefined;
     if (this.immediate) clearImmediate(this.immediate);
-    for (const planned of this.planned.values()) planned.timer.cancel();
-    this.planned.clear();
+    this.ahead.clear();
   }
 
   /** Takes a schedule as just committed (created, updated, paused or resumed). */
@@ -145,11 +156,7 @@ export class Scheduler {
       }
       this.heap.pop();
     }
-    for (const { tick, runs } of this.planned.values()) {
-      if (first && first.dueAt <= tick) continue;
-      const run = runs.find((candidate) => this.entries.get(candidate.entry.id) === candidate.entry);
-      if (run) first = { id: run.entry.id, dueAt: tick };
-    }
+    // A tick committed ahead is the engine's from then on: its messages are pending, due at the tick.
     return first;
   }
 
@@ -179,6 +186,23 @@ export class Scheduler {
     const result = insert.result(outcomes);
     this.service.engine.addInserted(result, planned);
     return result.results.map((item) => item.messageId);
+  }
+
+  /**
+   * Before a schedule is paused, updated or deleted: when its next tick was committed ahead and none of its
+   * messages was attempted yet, the write that takes the tick back, for the caller to commit first in the same
+   * transaction as the change. Its messages are forgotten by the engine at once, so they can no longer start.
+   * Undefined when there is nothing to take back (the tick came first: the change applies from the next one).
+   */
+  async withdrawal(id: string): Promise<ScheduleWrite | undefined> {
+    const run = this.ahead.get(id);
+    if (!run) return undefined;
+    await run.committed.catch(() => undefined);
+    if (this.ahead.get(id) !== run) return undefined;
+    this.ahead.delete(id);
+    if (run.tick <= this.service.clock.now()) return undefined;
+    if (!this.service.engine.withdrawPending(run.messageIds)) return undefined;
+    return ['withdrawTick', id, run.tick, run.messageIds, run.previous];
   }
 
   /** The engine hook that records how the last tick's messages ended (lastScheduleStates). */
@@ -262,28 +286,19 @@ export class Scheduler {
     this.arm();
   }
 
-  /** Plans a tick's runs now and commits them at the tick (on the turn after its timer). */
+  /**
+   * Plans a tick's runs and commits them now, as messages due at the tick (see "Committing ahead" above); each
+   * committed run is remembered until its tick, so that a change to its schedule can take it back.
+   */
   private planAhead(tick: number, entries: Entry[]): void {
+    const now = this.service.clock.now();
+    for (const [id, run] of this.ahead) if (run.tick <= now) this.ahead.delete(id);
     const runs = this.planRuns(entries, tick);
-    const existing = this.planned.get(tick);
-    if (existing) {
-      existing.runs.push(...runs);
-      return;
+    // Written as at the tick: the run's time, its messages' creation and the schedule's following tick.
+    const committed = this.commitRuns(runs, tick);
+    for (const { entry, insert, previous } of runs) {
+      if (insert) this.ahead.set(entry.id, { tick, messageIds: insert.messageIds, previous, committed });
     }
-    const planned: PlannedTick = {
-      tick,
-      runs,
-      timer: this.service.clock.setTimer(
-        () =>
-          setImmediate(() => {
-            if (this.planned.get(tick) !== planned) return;
-            this.planned.delete(tick);
-            this.commitRuns(planned.runs, this.service.clock.now());
-          }),
-        tick - this.service.clock.now(),
-      ),
-    };
-    this.planned.set(tick, planned);
   }
 
   /**
@@ -300,6 +315,11 @@ export class Scheduler {
       }
       const expected = entry.nextTick;
       const tick = { tick: expected, version: schedule.updatedAt };
+      const previous: ScheduleRun = {
+        lastTick: schedule.lastTick,
+        lastStates: schedule.lastStates,
+        error: schedule.error,
+      };
       try {
         const planned = planTick(this.service, schedule, at);
         const insert = prepareInsert(planned, at);
@@ -307,7 +327,8 @@ export class Scheduler {
           entry,
           expected,
           write: (next, now) => ['fireSchedule', entry.id, tick, next, insert.prepared, now],
-          insert: { planned, result: insert.result },
+          insert: { planned, result: insert.result, messageIds: insert.prepared.map(({ row }) => row.id) },
+          previous,
         });
       } catch (error) {
         if (!(error instanceof PublishError)) throw error;
@@ -315,6 +336,7 @@ export class Scheduler {
           entry,
           expected,
           write: (next, now) => ['scheduleTickFailed', entry.id, tick, next, now, error.message],
+          previous,
         });
       }
     }
@@ -324,13 +346,14 @@ export class Scheduler {
   /**
    * Fires planned runs in one transaction. Each schedule moves on in memory at once, to its first tick after
    * now (the missed-tick rule); the store agrees once the transaction commits. A run whose schedule changed
-   * since it was planned (updated, paused, deleted: its entry was replaced or dropped) is left out.
+   * since it was planned (updated, paused, deleted: its entry was replaced or dropped) is left out. `now` is
+   * the tick itself for a tick committed ahead. Resolves when the transaction is over (never rejects).
    */
-  private commitRuns(all: PlannedRun[], now: number): void {
+  private commitRuns(all: PlannedRun[], now: number): Promise<void> {
     const runs = all.filter(({ entry, expected }) => {
       return this.entries.get(entry.id) === entry && entry.nextTick === expected;
     });
-    if (runs.length === 0) return;
+    if (runs.length === 0) return Promise.resolve();
     // Schedules that fire together often share a cron ("* * * * *"): ask croner once per expression (a call
     // costs it about a millisecond on a busy machine). Strictly after the tick fired, even if a timer ran a
     // little early.
@@ -356,7 +379,7 @@ export class Scheduler {
       }
     }
     this.arm();
-    this.writer
+    return this.writer
       .commitAll(calls)
       .then((results) => {
         if (this.stopped) return;

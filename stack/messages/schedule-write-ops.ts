@@ -8,6 +8,7 @@ import {
   scheduleStoreOf,
   type PlannedTick,
   type ScheduleInput,
+  type ScheduleRun,
   type ScheduleRecord,
 } from '../store/schedules';
 import type { StackStore } from '../store/stack-store';
@@ -61,6 +62,23 @@ export const SCHEDULE_WRITES = {
   ): InsertOutcome[] | null => {
     if (!scheduleStoreOf(store).advance(id, expected, next)) return null;
     return insertRun(store, id, now, messages, now);
+  },
+  /**
+   * Takes back a tick committed ahead of its time whose messages were not attempted yet (the schedule is being
+   * paused, updated or deleted before the tick; its caller commits that change in the same transaction): the
+   * messages are gone as if never written and the schedule waits for the tick again. False, and nothing
+   * written, when the tick is no longer the schedule's last run.
+   */
+  withdrawTick: (
+    store: StackStore,
+    id: string,
+    tick: number,
+    messageIds: string[],
+    previous: ScheduleRun,
+  ): boolean => {
+    if (!scheduleStoreOf(store).unfire(id, tick, previous)) return false;
+    store.messages.withdraw(messageIds);
+    return true;
   },
   /** A tick that could not publish (e.g. its URL group is gone): moves on and keeps the reason. */
   scheduleTickFailed: (

@@ -296,6 +296,46 @@ describe('firing', () => {
     expect((await client.schedules.get('ahead-updated')).nextScheduleTime).toBe(minute + MINUTE);
   });
 
+  it('commits a tick ahead as messages due at the tick; a pause before the tick takes them back without a trace', async () => {
+    const { scheduleId: kept } = await client.schedules.create({
+      destination: path('early-kept'),
+      cron: '* * * * *',
+    });
+    const { scheduleId: paused } = await client.schedules.create({
+      destination: path('early-paused'),
+      cron: '* * * * *',
+    });
+    const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
+    clock.set(minute - PLAN_AHEAD_MS / 2);
+    // Committed ahead: each schedule has its tick's message pending, created at the tick and not delivered.
+    const pendingOf = async (scheduleId: string) =>
+      (await client.logs({ filter: { scheduleId } })).logs.filter((log) => log.state === 'CREATED');
+    const committed = (scheduleId: string) =>
+      eventually(
+        async () => ((await pendingOf(scheduleId)).length === 1 ? pendingOf(scheduleId) : undefined),
+        `the tick of ${scheduleId} committed ahead`,
+      );
+    const [keptMessage] = await committed(kept);
+    await committed(paused);
+    expect(keptMessage?.time).toBe(minute);
+    expect((await client.schedules.get(kept)).nextScheduleTime).toBe(minute + MINUTE);
+    await settle(50);
+    expect(deliveries('early-kept')).toHaveLength(0);
+
+    await client.schedules.pause({ schedule: paused });
+    expect((await client.logs({ filter: { scheduleId: paused } })).logs).toEqual([]);
+    const pausedSchedule = await client.schedules.get(paused);
+    expect(pausedSchedule.isPaused).toBe(true);
+    expect(pausedSchedule.lastScheduleTime).toBeUndefined();
+
+    clock.set(minute);
+    const [delivered] = await sink.waitFor(1, { match: (r) => r.url === '/early-kept' });
+    expect(delivered?.headers['upstash-message-id']).toBe(keptMessage?.messageId);
+    await settle(200);
+    expect(deliveries('early-kept')).toHaveLength(1);
+    expect(deliveries('early-paused')).toHaveLength(0);
+  });
+
   it('fires each of 250 schedules due at the same tick once', async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 250; i++) {

@@ -311,6 +311,25 @@ export class MessageTable {
       .run(outcome, time, seq);
   }
 
+  /**
+   * Takes back messages that were committed but never attempted, as if they had not been written: their rows,
+   * their log events and the deduplication ids they took. Only a schedule's tick committed ahead of its time
+   * (stack/messages/schedule-scheduler.ts) does this, when the schedule is paused, updated or deleted before
+   * the tick. Returns how many messages went.
+   */
+  withdraw(ids: string[]): number {
+    let count = 0;
+    for (const id of ids) {
+      const row = this.sql.get('SELECT seq FROM messages WHERE id = ? AND done = 0').get(id) as
+        { seq: number } | undefined;
+      if (!row) continue;
+      this.sql.get('DELETE FROM events WHERE message_seq = ?').run(row.seq);
+      this.sql.get('DELETE FROM dedup WHERE message_id = ?').run(id);
+      count += this.sql.get('DELETE FROM messages WHERE seq = ?').run(row.seq).changes;
+    }
+    return count;
+  }
+
   /** How many messages are not finished yet. */
   countPending(): number {
     return (this.sql.get('SELECT count(*) AS n FROM messages WHERE done = 0').get() as { n: number }).n;

@@ -64,6 +64,9 @@ function toSchedule(row: ScheduleRow): ScheduleRecord {
   return record;
 }
 
+/** A schedule's record of its last run, as it was before a tick. */
+export type ScheduleRun = Pick<ScheduleRecord, 'lastTick' | 'lastStates' | 'error'>;
+
 /** The tick a firing was planned for, and the version of the schedule it was planned from (its updated_at). */
 export interface PlannedTick {
   tick: number;
@@ -159,6 +162,29 @@ export class ScheduleTable {
       this.sql
         .get('UPDATE schedules SET last_tick = ?, last_states = ?, error = ? WHERE id = ?')
         .run(at, JSON.stringify(states), error ?? null, id).changes > 0
+    );
+  }
+
+  /**
+   * Undoes a tick committed ahead of its time (see MessageTable.withdraw): the schedule waits for that tick
+   * again and shows the run before it as its last. Only while that tick is still its last run; returns
+   * whether it was.
+   */
+  unfire(id: string, tick: number, previous: ScheduleRun): boolean {
+    return (
+      this.sql
+        .get(
+          `UPDATE schedules SET next_tick = ?, last_tick = ?, last_states = ?, error = ?
+           WHERE id = ? AND last_tick = ?`,
+        )
+        .run(
+          tick,
+          previous.lastTick ?? null,
+          previous.lastStates ? JSON.stringify(previous.lastStates) : null,
+          previous.error ?? null,
+          id,
+          tick,
+        ).changes > 0
     );
   }
 
