@@ -8,7 +8,8 @@ import { TextareaField } from '../../ui/fields';
 import { plural } from '../../ui/format';
 import { InAppLink } from '../../ui/InAppLink';
 import { JobDialog } from '../../ui/job/JobDialog';
-import { JobSummaryView, type ServiceSummaryProps, useOpenElsewhere } from '../../ui/job/JobSummaryView';
+import { type OpenElsewhere, useOpenElsewhere } from '../../ui/job/JobSummaryView';
+import type { JobSummary } from '../../../../shared/bridge/job';
 import type { JobRequestProps } from '../../ui/job/useJobDialog';
 import { type OverrideField, OverridesFieldset, RETRY_OVERRIDE_FIELDS } from '../../ui/job/OverridesFieldset';
 import {
@@ -42,6 +43,7 @@ export function MessageDlqJobDialog({ request, ...dialog }: JobRequestProps<Mess
         ? 'DLQ entry'
         : 'selected DLQ entries'
       : 'matching DLQ entries';
+  const open = useOpenElsewhere(dialog.onClose);
   return (
     <JobDialog
       {...dialog}
@@ -67,9 +69,10 @@ export function MessageDlqJobDialog({ request, ...dialog }: JobRequestProps<Mess
           ) : null}
         </>
       }
-      summary={(summary) => (
-        <SummaryView summary={summary} overrides={retry ? overrides : undefined} onClose={dialog.onClose} />
-      )}
+      verbed={retry ? 'retried' : 'deleted'}
+      itemLabel="DLQ id"
+      overrides={retry ? overrides : undefined}
+      summaryDetail={(summary) => <NewMessage summary={summary} open={open} />}
     />
   );
 }
@@ -121,29 +124,20 @@ function MessageOverrides({
   );
 }
 
-function SummaryView({ summary, overrides, onClose }: ServiceSummaryProps) {
-  const open = useOpenElsewhere(onClose);
+/** A retry of one entry made one new message: where to follow it. */
+function NewMessage({ summary, open }: { summary: JobSummary; open: OpenElsewhere }) {
   const retried = summary.created.filter((item) => item.id);
-  return (
-    <JobSummaryView
-      summary={summary}
-      verbed={summary.action === 'retry' ? 'retried' : 'deleted'}
-      itemLabel="DLQ id"
-      overrides={overrides}
-    >
-      {retried.length === 1 ? (
-        <p>
-          New message:{' '}
-          <InAppLink
-            href={`#/messages/logs/${retried[0]!.id}`}
-            className="mono"
-            onOpen={() => open('messages', 'logs', retried[0]!.id)}
-          >
-            {retried[0]!.id}
-          </InAppLink>{' '}
-          — follow it in the logs.
-        </p>
-      ) : null}
-    </JobSummaryView>
-  );
+  return retried.length === 1 ? (
+    <p>
+      New message:{' '}
+      <InAppLink
+        href={`#/messages/logs/${retried[0]!.id}`}
+        className="mono"
+        onOpen={() => open('messages', 'logs', retried[0]!.id)}
+      >
+        {retried[0]!.id}
+      </InAppLink>{' '}
+      — follow it in the logs.
+    </p>
+  ) : null;
 }

@@ -16,7 +16,6 @@ import { ErrorCallout } from '../../ui/ErrorCallout';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { DownloadIcon, InboxIcon } from '../../ui/icons';
 import { JobDialog } from '../../ui/job/JobDialog';
-import { JobSummaryView } from '../../ui/job/JobSummaryView';
 import { describeOverrides } from '../../ui/job/overrides-draft';
 import { Badge, EmptyState, Spinner } from '../../ui/misc';
 import '../../ui/tables.css';
@@ -277,7 +276,8 @@ function ResumeDialog({
       cappedNote="The rest of the listing continues as the job runs."
       runningHint="Cancel stops before the next request; resume again later."
       stoppedHint="Resume it again from this list."
-      summary={(summary) => <JobSummaryView summary={summary} verbed="done" itemLabel="Item" />}
+      verbed="done"
+      itemLabel="Item"
       onClose={onClose}
     />
   );

@@ -3,10 +3,12 @@
 // job opens with the dialog: main lists the target while "Listing…" shows, the count that comes back is
 // the preview (and exactly what the job acts on), the service's part explains the action and takes its
 // overrides, then type-to-confirm where the profile or an "all" target asks for it, the start, progress,
-// and the summary the service's part renders. Closing the dialog — Cancel, Escape, the backdrop — at any
-// point cancels the job: its scans at once, its writes before the next chunk.
+// and the summary (JobSummaryView) in the service's words, with the service's own part. Closing the
+// dialog — Cancel, Escape, the backdrop — at any point cancels the job: its scans at once, its writes
+// before the next chunk.
 import { type ReactNode, useEffect, useState } from 'react';
-import type { InputOf, JobName, StartOf, SummaryOf } from '../../../../shared/bridge/procedures';
+import type { JobSummary } from '../../../../shared/bridge/job';
+import type { InputOf, JobName, StartOf } from '../../../../shared/bridge/procedures';
 import type { ProfileView } from '../../../../shared/profiles';
 import { type JobProgressState, useBridgeJob } from '../../bridge/react';
 import { Button } from '../Button';
@@ -15,6 +17,7 @@ import { Dialog } from '../Dialog';
 import { Callout } from '../misc';
 import { ProgressBar } from '../ProgressBar';
 import { TypeToConfirm } from '../TypeToConfirm';
+import { JobSummaryView } from './JobSummaryView';
 
 /** What the two DLQs' jobs say (the defaults); jobs over other things word their own. */
 const DEFAULT_HINTS = {
@@ -53,7 +56,14 @@ export interface JobDialogProps<N extends JobName> {
   runningHint?: string;
   /** After "n of m processed" when cancelled: what is left and where (default: a DLQ job's). */
   stoppedHint?: string;
-  summary: (summary: SummaryOf<N>) => ReactNode;
+  /** The summary's words: "3 of 3 cancelled." and the failures table's item column ("Run", "Key"). */
+  verbed: string;
+  itemLabel: string;
+  /** The overrides the job ran with, listed in the summary. */
+  overrides?: Record<string, unknown>;
+  /** The service's own part of the summary: after the result line, and under it (what the job created). */
+  summaryNotes?: ReactNode;
+  summaryDetail?: (summary: JobSummary) => ReactNode;
   onClose: () => void;
   /** The job ended or was cancelled after it started: what it acted on has changed. */
   onEnded?: () => void;
@@ -65,6 +75,8 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
     props.procedure,
     props.input === null ? null : ({ ...props.input, profileId: profile.id } as InputOf<N>),
   );
+  // Every job's summary is main's runner's JobSummary (shared/bridge/job.ts).
+  const summary = job.summary as JobSummary | undefined;
   const [typed, setTyped] = useState('');
   const all = isAllTarget(props.input);
   const confirmWord = profile.env === 'prod' ? profile.name : all ? 'all' : undefined;
@@ -183,8 +195,16 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
         <Callout tone="danger" title={started ? 'The job stopped.' : 'The job could not start.'}>
           {job.error?.message}
         </Callout>
-      ) : job.phase === 'ended' && job.summary !== undefined ? (
-        props.summary(job.summary)
+      ) : job.phase === 'ended' && summary !== undefined ? (
+        <JobSummaryView
+          summary={summary}
+          verbed={props.verbed}
+          itemLabel={props.itemLabel}
+          overrides={props.overrides}
+          notes={props.summaryNotes}
+        >
+          {props.summaryDetail?.(summary)}
+        </JobSummaryView>
       ) : null}
     </Dialog>
   );

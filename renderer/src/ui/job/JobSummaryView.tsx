@@ -70,20 +70,13 @@ export function JobSummaryView({
   );
 }
 
-/** What a service's own summary view (one with links and overrides) gets from its dialog. */
-export interface ServiceSummaryProps {
-  summary: JobSummary;
-  /** The overrides the job ran with, if it took any. */
-  overrides?: Record<string, unknown>;
-  /** Closes the dialog: a link in the summary leads elsewhere. */
-  onClose: () => void;
-}
-
 /**
  * Where a summary's links lead (the new message, the new runs, Jobs): elsewhere in the console, so the
  * dialog closes first.
  */
-export function useOpenElsewhere(closeDialog: () => void): (area: AreaId, ...params: string[]) => void {
+export type OpenElsewhere = (area: AreaId, ...params: string[]) => void;
+
+export function useOpenElsewhere(closeDialog: () => void): OpenElsewhere {
   const navigate = useNav((state) => state.navigate);
   return (area, ...params) => {
     closeDialog();

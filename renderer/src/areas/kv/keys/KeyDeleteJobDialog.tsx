@@ -3,13 +3,11 @@
 // job deletes — then UNLINKs them in chunks with progress. An empty or match-everything pattern is refused
 // (here and by main's schema); a production profile asks for its name; closing the dialog cancels.
 import { useState } from 'react';
-import type { JobSummary } from '../../../../../shared/bridge/job';
 import { KV_DELETE_CHUNK, KV_MATCH_ALL_REFUSAL } from '../../../../../shared/bridge/procedures/kv/delete-job';
 import type { KvType } from '../../../../../shared/bridge/procedures/kv/key-browser';
 import { TextField } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
-import { JobSummaryView } from '../../../ui/job/JobSummaryView';
 import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 
 const keys = (count: number) => plural(count, 'key');
@@ -72,7 +70,8 @@ export function KeyDeleteJobDialog({ request, ...dialog }: JobRequestProps<KeyDe
       cappedNote="The job goes on walking the keyspace past the listing and deletes every key that matches."
       runningHint="Cancel stops before the next UNLINK; one already sent completes."
       stoppedHint="Keys not reached are still there; resume the job from Jobs."
-      summary={(summary: JobSummary) => <JobSummaryView summary={summary} verbed="deleted" itemLabel="Key" />}
+      verbed="deleted"
+      itemLabel="Key"
     />
   );
 }

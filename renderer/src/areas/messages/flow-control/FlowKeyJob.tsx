@@ -2,13 +2,11 @@
 // shows (its search and "waiting only"), or — with neither set, chosen and typed "all" — every key. Main
 // lists the keys with the list's own rule (exactly what it then changes, one request per key), the dialog
 // previews that count, asks first, and reports what changed and which keys were gone.
-import type { JobSummary } from '../../../../../shared/bridge/job';
 import type { FlowKeyJobAction } from '../../../../../shared/bridge/procedures/messages/flow-control';
 import type { FlowKeyFilters } from '../../../../../shared/messages/flow-control';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
-import { JobSummaryView } from '../../../ui/job/JobSummaryView';
 import { type JobRequestProps, useJobDialog } from '../../../ui/job/useJobDialog';
 import { RowActions } from '../../../ui/RowActions';
 
@@ -104,9 +102,8 @@ function FlowKeyJobDialog({ request, ...dialog }: JobRequestProps<Request>) {
       cappedNote="The job changes the keys listed; run it again for the rest."
       runningHint="Cancel stops before the next request; a request already sent completes."
       stoppedHint="Keys not reached are unchanged; resume the job from Jobs."
-      summary={(summary: JobSummary) => (
-        <JobSummaryView summary={summary} verbed={words.verbed} itemLabel="Key" />
-      )}
+      verbed={words.verbed}
+      itemLabel="Key"
     />
   );
 }

@@ -3,12 +3,10 @@
 // pending message. Main lists the pending messages from the logs (exactly what it then cancels, by id),
 // the dialog previews that count, asks first, and reports what was cancelled and what had finished
 // meanwhile. Nothing goes out with an empty filter.
-import type { JobSummary } from '../../../../../shared/bridge/job';
 import type { CancelFiltersInput } from '../../../../../shared/bridge/procedures/messages/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
-import { JobSummaryView } from '../../../ui/job/JobSummaryView';
 import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 import { RowActions } from '../../../ui/RowActions';
 import type { CancelScope } from './log-filters';
@@ -108,9 +106,8 @@ export function MessageCancelDialog({ request, ...dialog }: JobRequestProps<Mess
       cappedNote="The job cancels the messages listed; run it again for the rest."
       runningHint="Stop ends the job before its next request; a request already sent completes."
       stoppedHint="Messages not reached are still pending; resume the job from Jobs."
-      summary={(summary: JobSummary) => (
-        <JobSummaryView summary={summary} verbed="cancelled" itemLabel="Message" />
-      )}
+      verbed="cancelled"
+      itemLabel="Message"
     />
   );
 }

@@ -3,7 +3,6 @@
 import type { ScheduleTarget } from '../../../../../shared/bridge/procedures/messages/schedules';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
-import { JobSummaryView } from '../../../ui/job/JobSummaryView';
 import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 
 export interface ScheduleJobRequest {
@@ -41,9 +40,8 @@ export function ScheduleJobDialog({ request, ...dialog }: JobRequestProps<Schedu
       cappedNote="The job acts on the schedules listed; run it again for the rest."
       runningHint="Cancel stops before the next schedule; the journal keeps where the job got to."
       stoppedHint="The schedules not reached are as they were; resume the rest from Jobs."
-      summary={(summary) => (
-        <JobSummaryView summary={summary} verbed={VERBED[action]} itemLabel="Schedule id" />
-      )}
+      verbed={VERBED[action]}
+      itemLabel="Schedule id"
     />
   );
 }

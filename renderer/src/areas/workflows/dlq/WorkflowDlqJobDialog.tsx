@@ -3,7 +3,7 @@
 // this part explains each action (restart and resume are one choice at the start: they list the same
 // entries), takes every override of the API, and lists the runs it created.
 import { useState } from 'react';
-import { JOB_CHUNK } from '../../../../../shared/bridge/job';
+import { JOB_CHUNK, type JobSummary } from '../../../../../shared/bridge/job';
 import {
   type DlqAction,
   runOverridesSchema,
@@ -13,7 +13,7 @@ import { Segmented } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
 import { JobDialog } from '../../../ui/job/JobDialog';
-import { JobSummaryView, type ServiceSummaryProps, useOpenElsewhere } from '../../../ui/job/JobSummaryView';
+import { type OpenElsewhere, useOpenElsewhere } from '../../../ui/job/JobSummaryView';
 import type { JobRequestProps } from '../../../ui/job/useJobDialog';
 import {
   type OverrideField,
@@ -31,24 +31,28 @@ export interface WorkflowDlqJobRequest {
   description: string;
 }
 
-const ACTION_TEXT: Record<DlqAction, { verb: string; explain: string }> = {
+const ACTION_TEXT: Record<DlqAction, { verb: string; verbed: string; explain: string }> = {
   restart: {
     verb: 'Restart',
+    verbed: 'restarted',
     explain:
       'Restart starts each run over from its first step with the same trigger payload and settings (a new run id). Every step runs again, so the workflow code may have changed anywhere.',
   },
   resume: {
     verb: 'Resume',
+    verbed: 'resumed',
     explain:
       'Resume keeps the steps that completed and continues from the step that failed. The local stack goes on with the same run (same id; its page is marked "Resumed from the DLQ"); the summary lists each run as the service answered, same run or new. Change the workflow code only after the failed step: steps before it are not run again, and code that no longer matches them breaks the run.',
   },
   callback: {
     verb: 'Retry failure function',
+    verbed: 'failure callbacks re-sent',
     explain:
       'Sends the failure callback of each failed run again (for runs whose failure function itself failed). The runs stay in the DLQ.',
   },
   delete: {
     verb: 'Delete',
+    verbed: 'deleted',
     explain:
       'Removes the entries from the DLQ for good. The runs stay failed and can no longer be restarted or resumed.',
   },
@@ -61,7 +65,8 @@ export function WorkflowDlqJobDialog({ request, ...dialog }: JobRequestProps<Wor
   const [draft, setDraft] = useState<OverridesDraft>(EMPTY_OVERRIDES);
   const { overrides, errors } = toOverrides(draft, runOverridesSchema);
   const rerun = action === 'restart' || action === 'resume';
-  const { verb, explain } = ACTION_TEXT[action];
+  const { verb, verbed, explain } = ACTION_TEXT[action];
+  const open = useOpenElsewhere(dialog.onClose);
   // The job lists what `request.action` names: restart and resume list the same entries, and the start
   // says which of the two it is.
   return (
@@ -108,9 +113,18 @@ export function WorkflowDlqJobDialog({ request, ...dialog }: JobRequestProps<Wor
           ) : null}
         </>
       }
-      summary={(summary) => (
-        <SummaryView summary={summary} overrides={rerun ? overrides : undefined} onClose={dialog.onClose} />
-      )}
+      verbed={verbed}
+      itemLabel="DLQ id"
+      overrides={rerun ? overrides : undefined}
+      summaryNotes={
+        <>
+          <InAppLink href="#/jobs" onOpen={() => open('jobs')}>
+            In Jobs
+          </InAppLink>
+          .
+        </>
+      }
+      summaryDetail={(summary) => <NewRuns summary={summary} open={open} />}
     />
   );
 }
@@ -126,46 +140,23 @@ const OVERRIDE_FIELDS: OverrideField<keyof OverridesDraft>[] = [
   { key: 'failureCallback', label: 'Failure callback URL', placeholder: 'https://…' },
 ];
 
-function SummaryView({ summary, overrides, onClose }: ServiceSummaryProps) {
-  const open = useOpenElsewhere(onClose);
-  const verbed = {
-    restart: 'restarted',
-    resume: 'resumed',
-    delete: 'deleted',
-    callback: 'failure callbacks re-sent',
-  }[summary.action as DlqAction];
-  return (
-    <JobSummaryView
-      summary={summary}
-      verbed={verbed}
-      itemLabel="DLQ id"
-      overrides={overrides}
-      notes={
-        <>
-          <InAppLink href="#/jobs" onOpen={() => open('jobs')}>
-            In Jobs
-          </InAppLink>
-          .
-        </>
-      }
-    >
-      {summary.created.length > 0 ? (
-        <ScrollTable label="New runs" columns={['New run']}>
-          {summary.created.slice(0, 200).map((run) => (
-            <tr key={`${run.id}@${run.createdAt}`}>
-              <td>
-                <InAppLink
-                  href="#/workflows/runs"
-                  className="mono"
-                  onOpen={() => open('workflows', 'runs', run.id, String(run.createdAt ?? 0))}
-                >
-                  {run.id}
-                </InAppLink>
-              </td>
-            </tr>
-          ))}
-        </ScrollTable>
-      ) : null}
-    </JobSummaryView>
-  );
+/** The runs a restart or resume created, each a link to its page. */
+function NewRuns({ summary, open }: { summary: JobSummary; open: OpenElsewhere }) {
+  return summary.created.length > 0 ? (
+    <ScrollTable label="New runs" columns={['New run']}>
+      {summary.created.slice(0, 200).map((run) => (
+        <tr key={`${run.id}@${run.createdAt}`}>
+          <td>
+            <InAppLink
+              href="#/workflows/runs"
+              className="mono"
+              onOpen={() => open('workflows', 'runs', run.id, String(run.createdAt ?? 0))}
+            >
+              {run.id}
+            </InAppLink>
+          </td>
+        </tr>
+      ))}
+    </ScrollTable>
+  ) : null;
 }

@@ -2,12 +2,11 @@
 // run the list's filters match, or — without a filter, chosen and typed "all" — every active run. The
 // dialog previews the active runs main found (exactly what it then cancels, by id) and reports what
 // was cancelled and what had finished meanwhile.
-import { hasAnyFilter, type JobSummary } from '../../../../../shared/bridge/job';
+import { hasAnyFilter } from '../../../../../shared/bridge/job';
 import type { RunFilters } from '../../../../../shared/bridge/procedures/workflows/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { plural } from '../../../ui/format';
 import { JobDialog } from '../../../ui/job/JobDialog';
-import { JobSummaryView } from '../../../ui/job/JobSummaryView';
 import { type JobRequestProps, useJobDialog } from '../../../ui/job/useJobDialog';
 import { RowActions } from '../../../ui/RowActions';
 import { chipsOf } from './run-filters';
@@ -110,9 +109,8 @@ function RunCancelDialog({ request, ...dialog }: JobRequestProps<Request>) {
       cappedNote="The job cancels the runs listed; run it again for the rest."
       runningHint="Stop ends the job before its next request; a request already sent completes."
       stoppedHint="Runs not reached are still active; resume the job from Jobs."
-      summary={(summary: JobSummary) => (
-        <JobSummaryView summary={summary} verbed="cancelled" itemLabel="Run" />
-      )}
+      verbed="cancelled"
+      itemLabel="Run"
     />
   );
 }
