@@ -69,11 +69,17 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
-    ignores: ['shared/**/*.test.ts'],
+    ignores: ['shared/**/*.test.ts', 'shared/testing/**'],
     rules: refuseImports(
       [['**/main/**', '**/stack/**', '**/renderer/**'], 'shared/ depends on nothing.'],
       [['electron', ...nodeBuiltins], 'shared/ has no Node or DOM.'],
     ),
+  },
+  {
+    // Helpers of main's and the stack's tests: they run in Node under vitest, like the tests (and, like them,
+    // are left out of tsconfig.shared.json's pure check), but still depend on no part of the app.
+    files: ['shared/testing/**/*.ts'],
+    rules: refuseImports([['**/main/**', '**/stack/**', '**/renderer/**'], 'shared/ depends on nothing.']),
   },
   {
     files: ['main/**/*.ts'],

@@ -2,12 +2,12 @@
 // host's WebSocket, as an untrusted page could send them. The page never chooses where main writes — no
 // path, no `../`, no served folder — and nothing the host serves over HTTP ever holds a token.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { request } from 'node:http';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { CallResult, ServerFrame } from '../../shared/bridge/frames';
 import { emptyComposer } from '../../shared/composer/model';
+import { rawHttp } from '../../shared/testing/raw-http';
 import { useTempDirs } from '../core/testing/temp-dir';
 import { startTestHost, type TestHost } from './test-host';
 
@@ -60,18 +60,6 @@ function tree(dir: string): string[] {
   return out.sort();
 }
 
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
 describe('files main writes at the page’s request (browser host)', () => {
   const tempDir = useTempDirs();
 
@@ -97,7 +85,7 @@ describe('files main writes at the page’s request (browser host)', () => {
     /** Every file the host serves, fetched over HTTP: none may hold the token. */
     const expectNothingServedHoldsToken = async () => {
       for (const file of tree(rendererDir)) {
-        const res = await get(started.host.port, `/${file.split('\\').join('/')}`);
+        const res = await rawHttp(started.host.port, `/${file.split('\\').join('/')}`);
         expect(res.body, file).not.toContain(TOKEN);
       }
     };
@@ -223,7 +211,7 @@ describe('files main writes at the page’s request (browser host)', () => {
       '/assets/..%2f..%2fdata%2fexports%2fswitchyard-intake-url.txt',
       '/data/exports/switchyard-intake-url.txt',
     ]) {
-      expect((await get(started.host.port, url)).body, url).not.toContain(TOKEN);
+      expect((await rawHttp(started.host.port, url)).body, url).not.toContain(TOKEN);
     }
   });
 

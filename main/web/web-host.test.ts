@@ -1,7 +1,7 @@
-import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../../shared/bridge/frames';
+import { rawHttp } from '../../shared/testing/raw-http';
 import { useTempDirs } from '../core/testing/temp-dir';
 import { startTestHost, type TestHost } from './test-host';
 import type { WebHost } from './web-host';
@@ -120,16 +120,10 @@ describe('browser host', () => {
 
   it('serves the renderer with a strict CSP and nothing outside its folder', async () => {
     const { host } = await start();
-    const get = (path: string) =>
-      new Promise<{ status: number; csp?: string; body: string }>((resolve) => {
-        request({ host: '127.0.0.1', port: host.port, path }, (res) => {
-          let body = '';
-          res.on('data', (chunk) => (body += chunk));
-          res.on('end', () =>
-            resolve({ status: res.statusCode!, csp: res.headers['content-security-policy'] as string, body }),
-          );
-        }).end();
-      });
+    const get = async (path: string) => {
+      const { status, headers, body } = await rawHttp(host.port, path);
+      return { status, csp: headers['content-security-policy'], body };
+    };
     const index = await get('/');
     expect(index.status).toBe(200);
     expect(index.csp).toContain("script-src 'self'");

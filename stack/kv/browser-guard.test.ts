@@ -1,7 +1,7 @@
 // Web pages cannot drive the local KV service, even though its default token is well known.
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { rawHttp } from '../../shared/testing/raw-http';
 import { LOCAL_TOKEN } from './credentials';
 import type { TestService } from './test-support';
 import { startTestService } from './test-support';
@@ -15,17 +15,8 @@ afterAll(async () => {
 });
 
 /** A raw HTTP request, so the Host header can be anything (fetch would not let us set it). */
-function raw(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const { port } = new URL(kv.url);
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path, headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
+function raw(path: string, headers: Record<string, string>) {
+  return rawHttp(new URL(kv.url).port, path, { headers });
 }
 
 describe('browser guard on the KV service', () => {

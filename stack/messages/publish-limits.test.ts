@@ -1,35 +1,21 @@
 // The same limits on every publish path (single, enqueue, batch, URL-group endpoints and default headers):
 // URL and header sizes, header values that can be sent, retry-delay expressions, URL-group names; and a logs
 // page of bounded size however large the messages are. Real HTTP on 127.0.0.1 (issue 9 items 16 and 17).
-import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 
 import { MAX_HEADER_BYTES, MAX_PAGE_BYTES } from '../../shared/messages/limits';
+import { rawHttp } from '../../shared/testing/raw-http';
 import { useStackAndSink, waitForState } from './test-support';
 
 const env = useStackAndSink();
 const json = (value: unknown): string => JSON.stringify(value);
 
 /** A request whose path Node sends as written (fetch would resolve `..` and `.` segments away). */
-function rawRequest(method: string, path: string, body: string): Promise<{ status: number; text: string }> {
-  const { hostname, port } = new URL(env.stack.url);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: hostname,
-        port,
-        method,
-        path,
-        headers: { authorization: `Bearer ${env.stack.token}`, 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+function rawRequest(method: string, path: string, body: string) {
+  return rawHttp(new URL(env.stack.url).port, path, {
+    method,
+    headers: { authorization: `Bearer ${env.stack.token}`, 'content-type': 'application/json' },
+    body,
   });
 }
 
@@ -203,7 +189,7 @@ describe('URL-group names the service refuses (item 17)', () => {
       json({ endpoints: [{ url: `${env.sink.url}/n` }] }),
     );
     expect(res.status).toBe(400);
-    expect((JSON.parse(res.text) as { error: string }).error).toMatch(/invalid URL group name/);
+    expect((JSON.parse(res.body) as { error: string }).error).toMatch(/invalid URL group name/);
   });
 
   it('a dotted name with other characters is fine', async () => {
