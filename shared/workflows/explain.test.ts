@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { explainRun, reasonText } from './explain';
 import { runHistory } from './history';
-import type { WorkflowRunLog } from './types';
+import type { NextStepLog, WorkflowRunLog } from './types';
 
 const T0 = 1_700_000_000_000;
 const fmt = { time: (ms: number) => `t+${(ms - T0) / 1000}` };
@@ -36,39 +36,33 @@ function cloudRun(over: Partial<WorkflowRunLog>): WorkflowRunLog {
   };
 }
 
+/** A cloud run past its trigger whose next step (the one not done yet) is `next`. */
+function cloudRunAt(next: NextStepLog): WorkflowRunLog {
+  return cloudRun({ steps: [...cloudRun({}).steps, { type: 'next', steps: [next] }] });
+}
+
+/** An attempt the app answered with the SDK's error body for `message`. */
+function sdkError(message: string, time: number) {
+  return {
+    error: 'HTTP 500',
+    body: JSON.stringify({ error: 'Error', message }),
+    headers: {},
+    status: 500,
+    time,
+  };
+}
+
 describe('explainRun from a cloud record', () => {
   it('a retrying next step: retry n of the step at its time after the SDK error', () => {
-    const run = cloudRun({
-      steps: [
-        ...cloudRun({}).steps,
-        {
-          type: 'next',
-          steps: [
-            {
-              messageId: 'm1',
-              stepName: 'charge',
-              state: 'STEP_RETRY',
-              retries: 3,
-              nextDeliveryTime: T0 + 65_000,
-              errors: [
-                {
-                  error: 'HTTP 500',
-                  body: '{"error":"Error","message":"503 payment gateway down"}',
-                  headers: {},
-                  status: 500,
-                  time: T0 + 5_000,
-                },
-                {
-                  error: 'HTTP 500',
-                  body: '{"error":"Error","message":"503 payment gateway down"}',
-                  headers: {},
-                  status: 500,
-                  time: T0 + 15_000,
-                },
-              ],
-            },
-          ],
-        },
+    const run = cloudRunAt({
+      messageId: 'm1',
+      stepName: 'charge',
+      state: 'STEP_RETRY',
+      retries: 3,
+      nextDeliveryTime: T0 + 65_000,
+      errors: [
+        sdkError('503 payment gateway down', T0 + 5_000),
+        sdkError('503 payment gateway down', T0 + 15_000),
       ],
     });
     expect(explainRun(run, T0 + 20_000).map((reason) => reasonText(reason, fmt))).toEqual([
@@ -84,24 +78,14 @@ describe('explainRun from a cloud record', () => {
   });
 
   it('a wait in progress and a sleep the service reports; a cancel without a "by whom"', () => {
-    const waiting = cloudRun({
-      steps: [
-        ...cloudRun({}).steps,
-        {
-          type: 'next',
-          steps: [
-            {
-              messageId: '',
-              stepName: 'approval',
-              state: 'STEP_PROGRESS',
-              retries: 3,
-              createdAt: T0 + 1_000,
-              waitEventId: 'approve-90',
-              waitTimeoutDeadline: T0 + 3_601_000,
-            },
-          ],
-        },
-      ],
+    const waiting = cloudRunAt({
+      messageId: '',
+      stepName: 'approval',
+      state: 'STEP_PROGRESS',
+      retries: 3,
+      createdAt: T0 + 1_000,
+      waitEventId: 'approve-90',
+      waitTimeoutDeadline: T0 + 3_601_000,
     });
     expect(reasonText(explainRun(waiting, T0)[0]!, fmt)).toBe(
       'Waiting for event `approve-90` since t+1 (times out t+3601)',

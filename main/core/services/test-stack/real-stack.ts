@@ -266,6 +266,30 @@ export interface BatchItem {
 }
 
 /**
+ * The batch item that starts run `runId` of the workflow at `url` the way the SDK's trigger does (the
+ * workflow init headers); `headers` add to them (labels, retries, a delay).
+ */
+export function workflowStart(
+  runId: string,
+  url: string,
+  headers: Record<string, string> = {},
+  body = '{}',
+): BatchItem {
+  return {
+    destination: url,
+    headers: {
+      'Content-Type': 'application/json',
+      'Upstash-Workflow-Init': 'true',
+      'Upstash-Workflow-RunId': runId,
+      'Upstash-Workflow-Url': url,
+      'Upstash-Workflow-Sdk-Version': '1',
+      ...headers,
+    },
+    body,
+  };
+}
+
+/**
  * Sends `items` in one `POST /v2/batch` straight to the stack (past the proxy, which records only what main
  * sends); throws unless the stack accepts them. Resolves with the message ids, in order.
  */

@@ -11,7 +11,13 @@ import { runJob, testJobRunner } from '../../testing/jobs';
 import { useTempDirs } from '../../testing/temp-dir';
 import { ServiceApi } from '../../http/service-api';
 import { messageEndpoint } from '../messages/client';
-import { publishBatch, type RealStack, startDestination, startRealStack } from '../test-stack/real-stack';
+import {
+  publishBatch,
+  type RealStack,
+  startDestination,
+  startRealStack,
+  workflowStart,
+} from '../test-stack/real-stack';
 import { routerWith } from '../test-stack/router';
 import { WorkflowClient } from './client';
 import { scanDlq } from './dlq-triage';
@@ -39,19 +45,14 @@ function profile(url: string, token: string): ResolvedProfile {
 }
 
 async function triggerFailingRuns(count: number, label: string): Promise<void> {
-  const items = Array.from({ length: count }, (_, i) => ({
-    destination: `${destination.url}/wf`,
-    headers: {
-      'Content-Type': 'application/json',
-      'Upstash-Workflow-Init': 'true',
-      'Upstash-Workflow-RunId': `wfr_${label}_${i}`,
-      'Upstash-Workflow-Url': `${destination.url}/wf`,
-      'Upstash-Workflow-Sdk-Version': '1',
-      'Upstash-Retries': '0',
-      'Upstash-Label': label,
-    },
-    body: JSON.stringify({ i }),
-  }));
+  const items = Array.from({ length: count }, (_, i) =>
+    workflowStart(
+      `wfr_${label}_${i}`,
+      `${destination.url}/wf`,
+      { 'Upstash-Retries': '0', 'Upstash-Label': label },
+      JSON.stringify({ i }),
+    ),
+  );
   await publishBatch(stack, items);
 }
 

@@ -7,7 +7,7 @@ import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { RunsPage } from '../../../../shared/bridge/procedures/workflows/runs';
 import { runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../testing/temp-dir';
-import { publishBatch, useStackBehindProxy } from '../test-stack/real-stack';
+import { publishBatch, useStackBehindProxy, workflowStart } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { workflowHandlers } from './index';
 
@@ -29,19 +29,9 @@ describe('cancelling workflow runs as a job', () => {
     const ids = Array.from({ length: count }, (_, i) => `wfr_${label}_${i}`);
     await publishBatch(
       env.stack,
-      ids.map((id) => ({
-        destination: 'http://127.0.0.1:9/wf',
-        headers: {
-          'Content-Type': 'application/json',
-          'Upstash-Workflow-Init': 'true',
-          'Upstash-Workflow-RunId': id,
-          'Upstash-Workflow-Url': 'http://127.0.0.1:9/wf',
-          'Upstash-Workflow-Sdk-Version': '1',
-          'Upstash-Delay': '1h',
-          'Upstash-Label': label,
-        },
-        body: '{}',
-      })),
+      ids.map((id) =>
+        workflowStart(id, 'http://127.0.0.1:9/wf', { 'Upstash-Delay': '1h', 'Upstash-Label': label }),
+      ),
     );
     return ids;
   }

@@ -11,7 +11,19 @@ import { StepPanel } from './StepPanel';
 import { activeRun, run, step, T0 } from './test-runs';
 import { reasonTone } from './WhyNotDone';
 
-const trim = { loadingFull: false, onLoadFull: () => undefined };
+type PanelProps = Parameters<typeof StepPanel>[0];
+
+/** The step panel of `row` in `runLog`, keyed by its row as the run page keys it; loading and links do nothing. */
+const stepPanel = (row: PanelProps['row'], runLog: PanelProps['run']) => (
+  <StepPanel
+    key={row.key}
+    row={row}
+    run={runLog}
+    trim={{ loadingFull: false, onLoadFull: () => undefined }}
+    onOpenRun={() => undefined}
+    onOpenMessage={() => undefined}
+  />
+);
 
 describe('Trigger again (defect 8)', () => {
   it("prefills the run's retries, retry delay, flow-control key, labels, headers and failure URL", () => {
@@ -90,15 +102,7 @@ describe('the step panel', { timeout: 30_000 }, () => {
       waitTimeoutDeadline: T0 + 3_601_000,
     });
     const row = layoutRun(waiting, T0 + 5_000).rows.find((candidate) => candidate.label === 'approval')!;
-    render(
-      <StepPanel
-        row={row}
-        run={waiting}
-        trim={trim}
-        onOpenRun={() => undefined}
-        onOpenMessage={() => undefined}
-      />,
-    );
+    render(stepPanel(row, waiting));
     expect(screen.getByText('approve-90')).toBeTruthy();
     expect(screen.getByText(/^1h \(times out /)).toBeTruthy();
     expect(screen.getByText('Waiting since')).toBeTruthy();
@@ -116,27 +120,9 @@ describe('the step panel', { timeout: 30_000 }, () => {
       ],
     });
     const rows = layoutRun(r).rows.filter((candidate) => candidate.kind === 'step');
-    const { rerender } = render(
-      <StepPanel
-        key={rows[1]!.key}
-        row={rows[1]!}
-        run={r}
-        trim={trim}
-        onOpenRun={() => undefined}
-        onOpenMessage={() => undefined}
-      />,
-    );
+    const { rerender } = render(stepPanel(rows[1]!, r));
     screen.getAllByRole('button', { name: 'Raw' })[0]!.click();
-    rerender(
-      <StepPanel
-        key={rows[2]!.key}
-        row={rows[2]!}
-        run={r}
-        trim={trim}
-        onOpenRun={() => undefined}
-        onOpenMessage={() => undefined}
-      />,
-    );
+    rerender(stepPanel(rows[2]!, r));
     // The Wait step's base64 output opens decoded, as it would on its own, not in the last step's "Raw".
     expect(screen.getAllByRole('button', { name: 'Base64-decoded' })[0]!.getAttribute('aria-pressed')).toBe(
       'true',
