@@ -46,13 +46,34 @@ export function useVirtualRows({ count, rowHeight, overscan = 10, getItemKey, pa
 export type VirtualRowsState = ReturnType<typeof useVirtualRows>;
 
 /**
+ * Rows over a list of items, each row keyed by its item (`keyOf`), so a row keeps its DOM while the list
+ * around it changes; a paged list's end row is keyed 'end'. Give a `keyOf` defined outside the component:
+ * the row keys are made once per list, and a new key function each render would make the virtualizer
+ * re-measure every row on every scroll frame.
+ */
+export function useItemRows<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string | number,
+  options: Omit<VirtualRowsOptions, 'count' | 'getItemKey'>,
+) {
+  const getItemKey = useCallback(
+    (index: number) => (index < items.length ? keyOf(items[index]!) : 'end'),
+    [items, keyOf],
+  );
+  return useVirtualRows({ ...options, count: items.length, getItemKey });
+}
+
+/** The key of an item that carries its own (a step row, a history entry). */
+export const byKey = (item: { key: string }) => item.key;
+
+const byArrival = (entry: { seq: number }) => entry.seq;
+
+/**
  * Rows over what a live stream has kept (monitor lines, pub/sub messages), each keyed by its arrival
  * number, so a row keeps its DOM while older entries drop off the front. Spread `scrollRef` on the list.
  */
 export function useStreamRows(entries: readonly { seq: number }[], rowHeight: number) {
-  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
-  const getItemKey = useCallback((index: number) => entries[index]!.seq, [entries]);
-  return useVirtualRows({ count: entries.length, rowHeight, getItemKey });
+  return useItemRows(entries, byArrival, { rowHeight });
 }
 
 /** The sized inner box of the scroll container, with a slot per row on screen. */

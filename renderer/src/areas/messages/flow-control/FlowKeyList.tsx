@@ -1,14 +1,15 @@
 // The virtualized list of flow-control keys (thousands scroll smoothly: only the rows on screen are in the
 // DOM): each key's state, what waits, in flight against parallelism and the rate used in the current
 // period against its limit. Arrow keys (and j/k) move through the keys and open them.
-import { memo, useCallback } from 'react';
+import { memo } from 'react';
 import type { FlowControlInfo } from '../../../../../shared/messages/flow-control';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { moveSelection, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { moveSelection, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { periodText, usage } from './flow-control-model';
 import { FlowKeyBadges } from './FlowKeyBadges';
 
 export const FLOW_KEY_ROW_HEIGHT = 44;
+const keyName = (info: FlowControlInfo) => info.flowControlKey;
 
 export function FlowKeyList({
   keys,
@@ -23,9 +24,7 @@ export function FlowKeyList({
   compact: boolean;
   onOpen: (key: string) => void;
 }) {
-  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
-  const getItemKey = useCallback((index: number) => keys[index]?.flowControlKey ?? index, [keys]);
-  const rows = useVirtualRows({ count: keys.length, rowHeight: FLOW_KEY_ROW_HEIGHT, getItemKey });
+  const rows = useItemRows(keys, keyName, { rowHeight: FLOW_KEY_ROW_HEIGHT });
   const selectedIndex = keys.findIndex((key) => key.flowControlKey === selectedKey);
   const move = (delta: number) =>
     moveSelection(rows, keys, selectedIndex, delta, (key) => onOpen(key.flowControlKey));

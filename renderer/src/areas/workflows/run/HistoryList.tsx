@@ -1,12 +1,12 @@
 // A run's history (shared/workflows/history.ts) as one virtualized list: time and offset from the start,
 // what happened in words, status and duration, and links to the runs and messages it names. Thousands of
 // entries scroll smoothly: only the rows on screen are in the DOM (ui/list).
-import { memo, useCallback, useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { HistoryEntry, RunHistory } from '../../../../../shared/workflows/history';
 import type { RunRef } from '../../../../../shared/workflows/types';
 import { formatClock, formatTime, plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
-import { scrollByRows, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { byKey, scrollByRows, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
 import { Words } from './Words';
 
@@ -22,13 +22,7 @@ interface EntryContext {
 
 export function HistoryList({ history, ...context }: { history: RunHistory } & EntryContext) {
   const { entries } = history;
-  const getItemKey = useCallback((index: number) => entries[index]!.key, [entries]);
-  const rows = useVirtualRows({
-    count: entries.length,
-    rowHeight: HISTORY_ROW_HEIGHT,
-    overscan: 12,
-    getItemKey,
-  });
+  const rows = useItemRows(entries, byKey, { rowHeight: HISTORY_ROW_HEIGHT, overscan: 12 });
   const counts = useMemo(() => entries.filter((entry) => entry.kind === 'attempt').length, [entries]);
   return (
     <div className="wf-history">

@@ -1,7 +1,7 @@
 // The step tree beside the timeline, in one virtualized grid: each row is a step (or a group header) on
 // the left and its bar on the right, so the two scroll together and selecting either highlights both.
 // A run with thousands of steps keeps only the visible rows in the DOM.
-import { memo, useCallback, useEffect, type ComponentType, type SVGProps } from 'react';
+import { memo, useEffect, type ComponentType, type SVGProps } from 'react';
 import {
   CircleIcon,
   DotIcon,
@@ -14,7 +14,7 @@ import {
   RefreshIcon,
   SwapIcon,
 } from '../../../ui/icons';
-import { movedIndex, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { byKey, movedIndex, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { formatDuration } from './duration';
 import { barGeometry, type StepLayout, type StepRow } from './step-layout';
 
@@ -48,14 +48,7 @@ export function StepsView({
   selectedKey?: string;
   onSelect: (key: string) => void;
 }) {
-  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
-  const getItemKey = useCallback((index: number) => rows[index]!.key, [rows]);
-  const list = useVirtualRows({
-    count: rows.length,
-    rowHeight: STEP_ROW_HEIGHT,
-    overscan: 16,
-    getItemKey,
-  });
+  const list = useItemRows(rows, byKey, { rowHeight: STEP_ROW_HEIGHT, overscan: 16 });
   const { virtualizer } = list;
   const selectedIndex = rows.findIndex((row) => row.key === selectedKey);
   useEffect(() => {

@@ -1,11 +1,11 @@
 // The virtualized run list: only visible rows are in the DOM, so 10,000 runs scroll smoothly; the next
 // pages load ahead while scrolling (the service pages 10 runs at a time); arrow keys move the selection
 // and Enter opens it; the header sorts the loaded runs; active runs can be checked (for a cancel job).
-import { memo, useCallback } from 'react';
+import { memo } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { RowCheck } from '../../../ui/list/SelectCells';
-import { moveSelection, useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { moveSelection, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { reasonText } from '../../../../../shared/workflows/explain';
 import { REASON_FORMAT, reasonTone } from '../run/WhyNotDone';
@@ -69,12 +69,8 @@ export function RunList({
   compact: boolean;
   checks?: RunChecks;
 }) {
-  // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
-  const getItemKey = useCallback((index: number) => (runs[index] ? runKey(runs[index]) : 'end'), [runs]);
-  const rows = useVirtualRows({
-    count: runs.length,
+  const rows = useItemRows(runs, runKey, {
     rowHeight: RUN_ROW_HEIGHT,
-    getItemKey,
     paging: { ahead: LOAD_AHEAD_ROWS, hasMore, loadingMore, onLoadMore },
   });
 
