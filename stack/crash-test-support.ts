@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { tempDir } from './messages/test-support';
-import { spawnStack, type StackProcess } from './test-process';
+import { freePort, spawnStack, type StackProcess } from './test-process';
 
 export interface CrashTestResources {
   /** A stack process (spawnStack), stopped after the file's tests. */
@@ -12,6 +12,16 @@ export interface CrashTestResources {
   dataDir(prefix: string): string;
   /** Something else to close after the file's tests (once the stacks are stopped). */
   onCleanup(close: () => Promise<unknown>): void;
+  /**
+   * A stack to kill and start again: each `start()` spawns it on the same new data dir and the same free port,
+   * so what reached the first one (a workflow app, an SDK client) reaches the restarted one. `args` add to
+   * the port, data dir and warn log level.
+   */
+  restartable(
+    prefix: string,
+    args?: string[],
+    options?: Parameters<typeof spawnStack>[1],
+  ): Promise<() => StackProcess>;
 }
 
 /** Registers the file's afterAll; call it once at the top of a crash test file. */
@@ -24,7 +34,7 @@ export function crashTestResources(): CrashTestResources {
     await Promise.all(closers.map((close) => close()));
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
-  return {
+  const resources: CrashTestResources = {
     spawn(args, options) {
       const proc = spawnStack(args, options);
       processes.push(proc);
@@ -38,5 +48,22 @@ export function crashTestResources(): CrashTestResources {
     onCleanup(close) {
       closers.push(close);
     },
+    async restartable(prefix, args = [], options) {
+      const dataDir = resources.dataDir(prefix);
+      const port = await freePort();
+      const all = [
+        '--port',
+        String(port),
+        '--kv-port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--log-level',
+        'warn',
+        ...args,
+      ];
+      return () => resources.spawn(all, options);
+    },
   };
+  return resources;
 }

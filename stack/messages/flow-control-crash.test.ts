@@ -5,7 +5,6 @@
 import { expect, it } from 'vitest';
 import { crashTestResources } from '../crash-test-support';
 import { startWorkflowApp } from '../workflows/test-support';
-import { freePort, type StackProcess } from '../test-process';
 import { eventually, sdkClient, settle, startSink } from './test-support';
 
 const MESSAGES = 20;
@@ -16,15 +15,15 @@ const resources = crashTestResources();
 it.each(['normal', 'full'])(
   'a paused key holds messages and workflow steps across kill -9 and delivers them all after resume (durability %s)',
   async (durability) => {
-    const dataDir = resources.dataDir('switchyard-flow-crash-');
-    // The workflow app must reach the restarted stack at the same address.
-    const port = await freePort();
-    // No warm-up (crash.test.ts covers it): on a loaded machine it delays the ready line by seconds.
-    const args = [
-      ...['--port', String(port), '--kv-port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
-      ...['--no-warm-up', '--durability', durability],
-    ];
-    const start = (): StackProcess => resources.spawn(args, { timeoutMs: 60_000 });
+    // The workflow app must reach the restarted stack at the same address. No warm-up (crash.test.ts covers
+    // it): on a loaded machine it delays the ready line by seconds.
+    const start = await resources.restartable(
+      'switchyard-flow-crash-',
+      ['--no-warm-up', '--durability', durability],
+      {
+        timeoutMs: 60_000,
+      },
+    );
     const sink = await startSink();
     resources.onCleanup(() => sink.close());
     const first = start();

@@ -7,9 +7,7 @@
 // flight); the third party was called more than once only by redeliveries of one call message.
 import { expect, it } from 'vitest';
 import { crashTestResources } from '../crash-test-support';
-import { freePort } from '../kv/redis-server';
 import { eventually } from '../messages/test-support';
-import type { StackProcess } from '../test-process';
 import { allSucceeded, startWorkflowApp } from './test-support';
 
 const RUNS = 30;
@@ -19,16 +17,10 @@ const resources = crashTestResources();
 it(
   'kill -9 under load: one log entry per step, and only the deliveries in flight run again',
   async () => {
-    const dataDir = resources.dataDir('switchyard-wf-dup-crash-');
-    const port = await freePort();
-    const start = (): StackProcess =>
-      resources.spawn(
-        ['--port', String(port), '--kv-port', '0', '--data-dir', dataDir, '--log-level', 'warn'].concat(
-          // Quick retries: a delivery that failed while the stack restarted is tried again within seconds.
-          ['--backoff-factor', '0.3'],
-        ),
-        { timeoutMs: 60_000 },
-      );
+    // Quick retries: a delivery that failed while the stack restarted is tried again within seconds.
+    const start = await resources.restartable('switchyard-wf-dup-crash-', ['--backoff-factor', '0.3'], {
+      timeoutMs: 60_000,
+    });
     let proc = start();
     const ready = await proc.ready;
 

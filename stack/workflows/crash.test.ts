@@ -5,7 +5,6 @@
 import { expect, it } from 'vitest';
 import { crashTestResources } from '../crash-test-support';
 import { eventually } from '../messages/test-support';
-import { freePort, type StackProcess } from '../test-process';
 import { allSucceeded, startWorkflowApp } from './test-support';
 
 const RUNS = 12;
@@ -14,11 +13,8 @@ const resources = crashTestResources();
 it.each(['normal', 'full'])(
   'every run finishes after kill -9 mid-run (durability %s)',
   async (durability) => {
-    const dataDir = resources.dataDir('switchyard-wf-crash-');
     // The app must reach the restarted stack at the same address.
-    const port = await freePort();
-    const args = ['--port', String(port), '--kv-port', '0', '--data-dir', dataDir, '--log-level', 'warn'];
-    const start = (): StackProcess => resources.spawn([...args, '--durability', durability]);
+    const start = await resources.restartable('switchyard-wf-crash-', ['--durability', durability]);
     const first = start();
     const ready = await first.ready;
     const executed = new Map<string, number>();
