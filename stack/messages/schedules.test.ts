@@ -52,6 +52,10 @@ function toNextMinute(extra = 0): number {
 const path = (name: string): string => `${sink.url}/${name}`;
 const deliveries = (name: string) => sink.received.filter((r) => r.url === `/${name}`);
 
+/** A `* * * * *` schedule to the sink's /name (its id given, to update one in place). */
+const everyMinute = (name: string, scheduleId?: string) =>
+  client.schedules.create({ destination: path(name), cron: '* * * * *', scheduleId });
+
 describe('the SDK’s schedule calls (cases of qstash-js src/client/schedules.test.ts)', () => {
   it('schedules a message with a label', async () => {
     const { scheduleId } = await client.schedules.create({
@@ -231,7 +235,7 @@ describe('firing', () => {
   });
 
   it('fires once for the ticks a clock step passed (the missed-tick rule), then at its next tick', async () => {
-    await client.schedules.create({ destination: path('steps'), cron: '* * * * *' });
+    await everyMinute('steps');
     const first = toNextMinute();
     clock.set(first + 3 * MINUTE);
     await sink.waitFor(1, { match: (r) => r.url === '/steps' });
@@ -245,7 +249,7 @@ describe('firing', () => {
   });
 
   it('does not fire while paused, and a resumed schedule waits for its next tick', async () => {
-    const { scheduleId } = await client.schedules.create({ destination: path('paused'), cron: '* * * * *' });
+    const { scheduleId } = await everyMinute('paused');
     await client.schedules.pause({ schedule: scheduleId });
     toNextMinute();
     clock.advance(2 * MINUTE);
@@ -270,12 +274,10 @@ describe('firing', () => {
   });
 
   it('leaves a schedule paused, deleted or updated after its tick was planned out of that tick', async () => {
-    const create = (name: string, scheduleId?: string) =>
-      client.schedules.create({ destination: path(name), cron: '* * * * *', scheduleId });
-    await create('ahead-kept');
-    const { scheduleId: paused } = await create('ahead-paused');
-    const { scheduleId: deleted } = await create('ahead-deleted');
-    await create('ahead-old', 'ahead-updated');
+    await everyMinute('ahead-kept');
+    const { scheduleId: paused } = await everyMinute('ahead-paused');
+    const { scheduleId: deleted } = await everyMinute('ahead-deleted');
+    await everyMinute('ahead-old', 'ahead-updated');
     // Inside PLAN_AHEAD_MS of the tick: the scheduler plans the four runs on its next turn (the stack runs in
     // this process), before the requests below reach it; the update's new version is planned likewise.
     const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
@@ -283,7 +285,7 @@ describe('firing', () => {
     await nextTurn();
     await client.schedules.pause({ schedule: paused });
     await client.schedules.delete(deleted);
-    await create('ahead-new', 'ahead-updated');
+    await everyMinute('ahead-new', 'ahead-updated');
     await nextTurn();
     clock.set(minute);
     await sink.waitFor(2, { match: (r) => r.url === '/ahead-kept' || r.url === '/ahead-new' });
@@ -297,14 +299,8 @@ describe('firing', () => {
   });
 
   it('commits a tick ahead as messages due at the tick; a pause before the tick takes them back without a trace', async () => {
-    const { scheduleId: kept } = await client.schedules.create({
-      destination: path('early-kept'),
-      cron: '* * * * *',
-    });
-    const { scheduleId: paused } = await client.schedules.create({
-      destination: path('early-paused'),
-      cron: '* * * * *',
-    });
+    const { scheduleId: kept } = await everyMinute('early-kept');
+    const { scheduleId: paused } = await everyMinute('early-paused');
     const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
     clock.set(minute - PLAN_AHEAD_MS / 2);
     // Committed ahead: each schedule has its tick's message pending, created at the tick and not delivered.
@@ -339,7 +335,7 @@ describe('firing', () => {
   it('fires each of 250 schedules due at the same tick once', async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 250; i++) {
-      ids.add((await client.schedules.create({ destination: path('many'), cron: '* * * * *' })).scheduleId);
+      ids.add((await everyMinute('many')).scheduleId);
     }
     toNextMinute();
     const received = await sink.waitFor(250, { match: (r) => r.url === '/many', timeoutMs: 30_000 });
@@ -500,7 +496,7 @@ describe('bad input', () => {
 
 describe('durability', () => {
   it('a tick missed while the stack was down fires once on restart, then the cron goes on', async () => {
-    const { scheduleId } = await client.schedules.create({ destination: path('missed'), cron: '* * * * *' });
+    const { scheduleId } = await everyMinute('missed');
     await stack.close(false);
     // Five ticks pass while the stack is down.
     const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
@@ -518,7 +514,7 @@ describe('durability', () => {
   });
 
   it('a tick planned ahead but not reached before the stack stopped fires once on restart', async () => {
-    await client.schedules.create({ destination: path('planned'), cron: '* * * * *' });
+    await everyMinute('planned');
     const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
     clock.set(minute - PLAN_AHEAD_MS / 2);
     await settle(50);
