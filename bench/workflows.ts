@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { openDatabase } from '../stack/store/db';
+import { freePortArgs } from '../stack/test-process';
 import { messageRow } from '../stack/store/messages';
 import { StackStore } from '../stack/store/stack-store';
 import { workflowStoreOf } from '../stack/store/workflow-store';
@@ -77,14 +78,8 @@ async function startStack(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise
       // SWITCHYARD_BENCH_NODE_ARGS: extra node flags for the stack process (e.g. --cpu-prof while profiling).
       ...(process.env.SWITCHYARD_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       'out/stack/cli.cjs',
-      '--port',
-      '0',
-      '--kv-port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--log-level',
-      'warn',
+      ...freePortArgs(dataDir),
+      ...['--log-level', 'warn'],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
   );

@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { tempDir } from './messages/test-support';
-import { freePort, spawnStack, type StackProcess } from './test-process';
+import { freePort, freePortArgs, spawnStack, type StackProcess } from './test-process';
 
 export interface CrashTestResources {
   /** A stack process (spawnStack), stopped after the file's tests. */
@@ -49,19 +49,8 @@ export function crashTestResources(): CrashTestResources {
       closers.push(close);
     },
     async restartable(prefix, args = [], options) {
-      const dataDir = resources.dataDir(prefix);
       const port = await freePort();
-      const all = [
-        '--port',
-        String(port),
-        '--kv-port',
-        '0',
-        '--data-dir',
-        dataDir,
-        '--log-level',
-        'warn',
-        ...args,
-      ];
+      const all = [...freePortArgs(resources.dataDir(prefix), port), '--log-level', 'warn', ...args];
       return () => resources.spawn(all, options);
     },
   };

@@ -8,9 +8,12 @@ import type { ReadyInfo } from './stack';
 
 export const CLI = join(process.cwd(), 'out', 'stack', 'cli.cjs');
 
-/** Arguments for a stack on free ports (message API and KV) over `dataDir`. */
-export function freePortArgs(dataDir: string): string[] {
-  return ['--port', '0', '--kv-port', '0', '--data-dir', dataDir];
+/**
+ * Arguments for a stack on free ports (message API and KV) over `dataDir`: `port` 0 lets the system pick the
+ * API's; one from freePort() keeps the address across a restart.
+ */
+export function freePortArgs(dataDir: string, port = 0): string[] {
+  return ['--port', String(port), '--kv-port', '0', '--data-dir', dataDir];
 }
 
 /** A port free right now, for a stack that must come back on the same address after a restart. */
