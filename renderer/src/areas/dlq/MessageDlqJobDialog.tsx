@@ -52,9 +52,8 @@ export function MessageDlqJobDialog({ request, ...dialog }: JobRequestProps<Mess
       title={`${verb} ${'all' in target ? 'every DLQ entry' : what}`}
       verb={verb}
       unit={entries}
-      description={description}
       danger={!retry}
-      options={retry && Object.keys(errors).length > 0 ? undefined : { overrides: retry ? overrides : {} }}
+      options={retry && Object.keys(errors).length > 0 ? null : { overrides: retry ? overrides : {} }}
       preview={
         <>
           <p className="muted">

@@ -266,7 +266,6 @@ function ResumeDialog({
       unit={(count) => plural(count, 'item') + ' left'}
       description={job.description}
       danger={job.action === 'delete' || job.action === 'cancel'}
-      options={{}}
       preview={
         <p className="muted">
           It continues at the chunk where it stopped, with the overrides it started with; what it already did

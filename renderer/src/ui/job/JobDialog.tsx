@@ -39,11 +39,11 @@ export interface JobDialogProps<N extends JobName> {
   verb: string;
   /** "250 entries", "3 runs". */
   unit: (count: number) => string;
-  /** The target in a sentence: "every entry matching label nightly". */
-  description: string;
+  /** The target in a sentence: "every entry matching label nightly" (default: the input's description). */
+  description?: string;
   danger: boolean;
-  /** The start's options (overrides); undefined while the service's form has a problem. */
-  options: StartOf<N> | undefined;
+  /** The start's options (overrides): null while the service's form has a problem; omitted, none. */
+  options?: StartOf<N> | null;
   /** Shown before the job opens (the pattern of a KV delete). */
   setup?: ReactNode;
   /** The footer's button before the job opens ("Count matching keys"). */
@@ -90,14 +90,16 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
     // Tell the screen once per ending, not on every render.
   }, [over]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  const description = props.description ?? describedIn(props.input);
+  const options = props.options === undefined ? ({} as StartOf<N>) : props.options;
   const canStart =
     job.phase === 'ready' &&
     job.found > 0 &&
-    props.options !== undefined &&
+    options !== null &&
     !profile.readOnly &&
     (confirmWord === undefined || typed === confirmWord);
   const start = () => {
-    if (canStart && props.options !== undefined) job.start(props.options);
+    if (canStart && options !== null) job.start(options);
   };
 
   return (
@@ -148,7 +150,7 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
       ) : job.phase === 'ready' ? (
         <div className="stack" data-testid="bulk-preview">
           <p>
-            {props.verb} <strong>{props.description}</strong>:{' '}
+            {props.verb} <strong>{description}</strong>:{' '}
             <strong data-testid="bulk-count">{props.unit(job.found)}</strong>
             {job.capped ? ' (at least: listing stopped there)' : ''}.
           </p>
@@ -214,6 +216,11 @@ function progressText(progress: JobProgressState | undefined): string {
   if (!progress) return 'Starting…';
   const failed = progress.failed ? ` · ${progress.failed.toLocaleString()} failed` : '';
   return `${progress.processed.toLocaleString()} of ${progress.total.toLocaleString()} processed · ${progress.succeeded.toLocaleString()} succeeded${failed}`;
+}
+
+/** The target's sentence that goes to the journal with the input (jobInput's `description`). */
+function describedIn(input: unknown): string {
+  return (input as { description?: string } | null)?.description ?? '';
 }
 
 function isAllTarget(input: unknown): boolean {

@@ -43,7 +43,6 @@ export function KeyDeleteJobDialog({ request, ...dialog }: JobRequestProps<KeyDe
       unit={keys}
       description={description}
       danger
-      options={{}}
       setup={
         <TextField
           label="MATCH pattern"

@@ -95,9 +95,7 @@ function FlowKeyJobDialog({ request, ...dialog }: JobRequestProps<Request>) {
       title={`${words.verb} flow-control keys`}
       verb={words.verb}
       unit={keys}
-      description={request.description}
       danger={request.action === 'pause'}
-      options={{}}
       preview={<p className="muted">{words.explain} Keys made after this list are not included.</p>}
       cappedNote="The job changes the keys listed; run it again for the rest."
       runningHint="Cancel stops before the next request; a request already sent completes."

@@ -91,9 +91,7 @@ export function MessageCancelDialog({ request, ...dialog }: JobRequestProps<Mess
       title={one ? 'Cancel this message' : 'Cancel messages'}
       verb="Cancel"
       unit={pendingMessages}
-      description={request.description}
       danger
-      options={{}}
       preview={
         <p className="muted">
           A cancelled message is not delivered (again): the service records the cancel and drops the message

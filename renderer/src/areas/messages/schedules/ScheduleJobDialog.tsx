@@ -22,7 +22,7 @@ const EFFECT = {
 } as const;
 
 export function ScheduleJobDialog({ request, ...dialog }: JobRequestProps<ScheduleJobRequest>) {
-  const { action, target, description } = request;
+  const { action, target } = request;
   return (
     <JobDialog
       {...dialog}
@@ -31,9 +31,7 @@ export function ScheduleJobDialog({ request, ...dialog }: JobRequestProps<Schedu
       title={`${VERBS[action]} ${'ids' in target ? 'selected schedules' : 'matching schedules'}`}
       verb={VERBS[action]}
       unit={schedules}
-      description={description}
       danger={action !== 'resume'}
-      options={{}}
       preview={
         <p className="muted">{EFFECT[action]} One request per schedule; you can cancel between them.</p>
       }

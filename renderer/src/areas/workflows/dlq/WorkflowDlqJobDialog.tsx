@@ -77,11 +77,10 @@ export function WorkflowDlqJobDialog({ request, ...dialog }: JobRequestProps<Wor
       title={`${verb} failed runs`}
       verb={verb}
       unit={runs}
-      description={request.description}
       danger={action === 'delete'}
       options={
         rerun && Object.keys(errors).length > 0
-          ? undefined
+          ? null
           : rerun
             ? { action: action as 'restart' | 'resume', overrides }
             : { overrides: {} }

@@ -96,9 +96,7 @@ function RunCancelDialog({ request, ...dialog }: JobRequestProps<Request>) {
       title="Cancel workflow runs"
       verb="Cancel"
       unit={activeRuns}
-      description={request.description}
       danger
-      options={{}}
       preview={
         <p className="muted">
           A cancelled run stops: its steps that have not run never run, its waits end, its failure function is
