@@ -9,13 +9,19 @@ import {
 } from './headers';
 
 describe('header names', () => {
-  it('normalises both prefix spellings to lowercase upstash-', () => {
-    expect(normalizeHeaderName('Upstash-Retries')).toBe('upstash-retries');
-    expect(normalizeHeaderName('Svc-Retries')).toBe('upstash-retries');
-    expect(normalizeHeaderName('svc-forward-X-Key')).toBe('upstash-forward-x-key');
-    expect(normalizeHeaderName('Content-Type')).toBe('content-type');
-    expect(normalizeHeaderName('Service-Name')).toBe('service-name');
+  it.each([
+    ['Upstash-Retries', 'upstash-retries'],
+    ['Svc-Retries', 'upstash-retries'],
+    ['svc-forward-X-Key', 'upstash-forward-x-key'],
+    ['Content-Type', 'content-type'],
+    ['Service-Name', 'service-name'],
+  ])('normalises %s to %s: both prefix spellings become lowercase upstash-', (name, normalised) => {
+    expect(normalizeHeaderName(name)).toBe(normalised);
+  });
+
+  it('knows a service header by either prefix, and only as a prefix', () => {
     expect(isServiceHeader('SVC-Delay')).toBe(true);
+    expect(isServiceHeader('Upstash-Delay')).toBe(true);
     expect(isServiceHeader('X-Svc-Delay')).toBe(false);
   });
 

@@ -9,6 +9,10 @@ import {
   windowOptions,
 } from './security';
 
+const RENDERER_DIR = '/opt/app/out/renderer';
+/** The file app:// serves for `url` from the renderer folder, or null. */
+const appFile = (url: string) => resolveAppFile(RENDERER_DIR, url);
+
 describe('Electron window security', () => {
   it('isolates and sandboxes the renderer with no Node access', () => {
     const prefs = windowOptions('/app/preload.cjs').webPreferences!;
@@ -66,12 +70,8 @@ describe('Electron window security', () => {
   });
 
   it('serves app files only from inside the renderer folder', () => {
-    expect(resolveAppFile('/opt/app/out/renderer', 'app://switchyard/')).toBe(
-      '/opt/app/out/renderer/index.html',
-    );
-    expect(resolveAppFile('/opt/app/out/renderer', 'app://switchyard/assets/a.js')).toBe(
-      '/opt/app/out/renderer/assets/a.js',
-    );
+    expect(appFile('app://switchyard/')).toBe(`${RENDERER_DIR}/index.html`);
+    expect(appFile('app://switchyard/assets/a.js')).toBe(`${RENDERER_DIR}/assets/a.js`);
     const hostile = [
       'app://switchyard/../../secret',
       'app://switchyard/%2e%2e/%2e%2e/etc/passwd',
@@ -80,11 +80,11 @@ describe('Electron window security', () => {
       'app://switchyard/%00',
     ];
     for (const url of hostile) {
-      const file = resolveAppFile('/opt/app/out/renderer', url);
-      expect(file === null || file.startsWith('/opt/app/out/renderer/'), url).toBe(true);
+      const file = appFile(url);
+      expect(file === null || file.startsWith(`${RENDERER_DIR}/`), url).toBe(true);
     }
-    expect(resolveAppFile('/opt/app/out/renderer', 'app://switchyard/%00')).toBeNull();
-    expect(resolveAppFile('/opt/app/out/renderer', 'app://switchyard/%E0%A4%A')).toBeNull();
-    expect(resolveAppFile('/opt/app/out/renderer', 'app://other/index.html')).toBeNull();
+    expect(appFile('app://switchyard/%00')).toBeNull();
+    expect(appFile('app://switchyard/%E0%A4%A')).toBeNull();
+    expect(appFile('app://other/index.html')).toBeNull();
   });
 });

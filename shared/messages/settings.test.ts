@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateComposer } from '../composer/validate';
-import { emptyComposer } from '../composer/model';
-import { DEFAULT_RETRIES, MAX_BODY_BYTES, MAX_RETRIES } from './limits';
-import { overrideHeaders, retryOverridesSchema } from './overrides';
-import {
-  checkBodySize,
-  DELAY_HINT,
-  parseDelay,
-  parseRetries,
-  parseTimeout,
-  timeoutHeaderValue,
-  utf8Length,
-} from './settings';
+import { DEFAULT_RETRIES, MAX_RETRIES } from './limits';
+import { DELAY_HINT, parseDelay, parseRetries, parseTimeout, timeoutHeaderValue } from './settings';
 
 describe('message settings', () => {
   it('reads retries from 0 to the cap', () => {
@@ -47,86 +36,5 @@ describe('message settings', () => {
     expect(timeoutHeaderValue('30')).toBe('30s');
     expect(timeoutHeaderValue('1d')).toBe('86400s');
     expect(timeoutHeaderValue('2m')).toBe('2m');
-  });
-});
-
-describe('DLQ retry overrides', () => {
-  const accepts = (input: object) => retryOverridesSchema.safeParse(input).success;
-
-  it('take exactly what the composer takes for timeout and delay', () => {
-    const now = Date.now();
-    for (const [field, value] of [
-      ['timeout', '30'],
-      ['timeout', '2d'],
-      ['timeout', '0s'],
-      ['delay', '400d'],
-      ['delay', '10m'],
-      ['delay', '10'],
-    ] as const) {
-      const composerOk = validateComposer(emptyComposer({ url: 'https://x.test', [field]: value }), now)
-        .errors[field];
-      expect({ field, value, ok: accepts({ [field]: value }) }).toEqual({
-        field,
-        value,
-        ok: composerOk === undefined,
-      });
-    }
-  });
-
-  it('cap retries at the service maximum', () => {
-    expect(accepts({ retries: MAX_RETRIES })).toBe(true);
-    expect(accepts({ retries: MAX_RETRIES + 1 })).toBe(false);
-  });
-
-  it('become Upstash-* headers, a bare timeout written in seconds', () => {
-    expect(
-      overrideHeaders({
-        retries: 0,
-        delay: '10s',
-        timeout: '30',
-        retryDelay: '1000',
-        label: 'replay',
-        forwardHeaders: { 'x-replay': 'yes' },
-      }),
-    ).toEqual({
-      'Upstash-Retries': '0',
-      'Upstash-Delay': '10s',
-      'Upstash-Timeout': '30s',
-      'Upstash-Retry-Delay': '1000',
-      'Upstash-Label': 'replay',
-      'Upstash-Forward-X-Replay': 'yes',
-    });
-    expect(overrideHeaders()).toEqual({});
-  });
-});
-
-describe('message body size', () => {
-  it('measures UTF-8 bytes like TextEncoder, without encoding', () => {
-    for (const text of [
-      '',
-      'plain',
-      'grüße',
-      '日本語',
-      'emoji 😀 and lone \ud800 surrogate',
-      'x'.repeat(1000),
-    ]) {
-      expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
-    }
-  });
-
-  it('refuses a body over the limit, in words, with the real limit', () => {
-    expect(checkBodySize(MAX_BODY_BYTES)).toBeUndefined();
-    expect(checkBodySize(MAX_BODY_BYTES + 1)).toBe(
-      "1,048,577 bytes (1.0 MiB): over the service's limit of 1,048,576 bytes (1 MiB); it cannot be sent",
-    );
-  });
-
-  it('is checked by the composer as the user types (multi-byte characters count as bytes)', () => {
-    const now = Date.now();
-    const model = (body: string) => emptyComposer({ url: 'https://x.test', contentType: 'text/plain', body });
-    expect(validateComposer(model('x'.repeat(MAX_BODY_BYTES)), now).errors.body).toBeUndefined();
-    expect(validateComposer(model('é'.repeat(MAX_BODY_BYTES / 2 + 1)), now).errors.body).toMatch(
-      /over the service's limit of 1,048,576 bytes/,
-    );
   });
 });

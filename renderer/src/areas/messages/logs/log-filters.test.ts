@@ -4,6 +4,7 @@ import { splitList } from '../../../ui/filter-draft';
 import {
   cancelScope,
   EMPTY_DRAFT,
+  type LogFilterDraft,
   removeRunFilter,
   runFilterText,
   showRunMessages,
@@ -11,12 +12,14 @@ import {
   useLogsUi,
 } from './log-filters';
 
+/** What the form sends with `fields` filled in and the rest left empty. */
+const submit = (fields: Partial<LogFilterDraft>) => toLogFilters({ ...EMPTY_DRAFT, ...fields });
+
 describe('logs filter form', () => {
   it('turns the form into bridge filters: lists split on commas, local times to ms, To inclusive', () => {
     const from = '2026-03-01T10:00';
     const to = '2026-03-01T11:30';
-    const { filters, error } = toLogFilters({
-      ...EMPTY_DRAFT,
+    const { filters, error } = submit({
       state: 'IN_PROGRESS',
       url: ' https://a.example.com , https://b.example.com,,',
       label: 'nightly',
@@ -33,7 +36,7 @@ describe('logs filter form', () => {
       toDate: new Date(to).getTime() + 59_999,
     });
     expect(toLogFilters(EMPTY_DRAFT).filters).toEqual({});
-    expect(toLogFilters({ ...EMPTY_DRAFT, from: to, to: from }).error).toMatch(/after/);
+    expect(submit({ from: to, to: from }).error).toMatch(/after/);
     expect(splitList('a,a, b')).toEqual(['a', 'b']);
   });
 
@@ -53,11 +56,11 @@ describe('logs filter form', () => {
 
   it('a run filter sends the run’s message ids, says what it is, never reaches cancel, and is removable', () => {
     const run = { runId: 'wfr_1', messageIds: ['msg_b', 'msg_a'], total: 2 };
-    expect(toLogFilters({ ...EMPTY_DRAFT, run }).filters).toEqual({ messageIds: ['msg_b', 'msg_a'] });
+    expect(submit({ run }).filters).toEqual({ messageIds: ['msg_b', 'msg_a'] });
     expect(runFilterText(run)).toBe('Run wfr_1: 2 messages');
     expect(runFilterText({ runId: 'wfr_2', messageIds: ['msg_c'], total: 1 })).toBe('Run wfr_2: 1 message');
     // A run filter alone gives cancel nothing to go on (and is not "all"): the action is off.
-    expect(cancelScope(toLogFilters({ ...EMPTY_DRAFT, run }).filters)).toHaveProperty('off');
+    expect(cancelScope(submit({ run }).filters)).toHaveProperty('off');
 
     useLogsUi.getState().show({ label: 'old' });
     showRunMessages('wfr_1', ['msg_b', 'msg_a']);
