@@ -504,24 +504,31 @@ async function createBigRun(api: string, steps: number): Promise<{ runId: string
   }
 }
 
-/** Opens the run by its route and answers the time until `steps` step rows are laid out and painted. */
-function timeRunOpen(page: Page, runId: string, steps: number): Promise<number> {
-  return timeStepTreeOpen(
-    page,
-    `#/workflows/runs/${encodeURIComponent(runId)}`,
-    '[data-testid="step-tree"]',
-    steps,
-  );
-}
+/** Where a run's step tree opens: the Runs tab's detail panel, or the run's own page. */
+const RUN_VIEWS = {
+  detail: { route: '#/workflows/runs/', tree: '[data-testid="step-tree"]' },
+  page: { route: '#/workflows/run/', tree: '[data-testid="run-page"] [data-testid="step-tree"]' },
+};
 
-/** Opens the run's own page by its route; the time until `steps` step rows are laid out and painted. */
-function timeRunPageOpen(page: Page, runId: string, steps: number): Promise<number> {
-  return timeStepTreeOpen(
-    page,
-    `#/workflows/run/${encodeURIComponent(runId)}`,
-    '[data-testid="run-page"] [data-testid="step-tree"]',
-    steps,
-  );
+/**
+ * Opens the run in `view` by its route `opens` times, each from the Runs tab; the time of each until `steps`
+ * step rows are laid out and painted.
+ */
+async function timeRunOpens(
+  page: Page,
+  view: keyof typeof RUN_VIEWS,
+  runId: string,
+  { steps, opens }: { steps: number; opens: number },
+): Promise<number[]> {
+  const { route, tree } = RUN_VIEWS[view];
+  const runList = page.getByTestId('run-list');
+  const times: number[] = [];
+  for (let i = 0; i < opens; i += 1) {
+    await page.evaluate(() => (location.hash = '#/workflows/runs'));
+    await runList.waitFor();
+    times.push(await timeStepTreeOpen(page, `${route}${encodeURIComponent(runId)}`, tree, steps));
+  }
+  return times;
 }
 
 /** Goes to `hash`; the time until the step tree at `treeSelector` has laid out `steps` rows and painted. */
@@ -577,21 +584,11 @@ async function benchWorkflows(
   const runStaticFrames = await scrollFrameTimes(page, '#bench-static-list');
   await page.evaluate(() => document.getElementById('bench-static-list')?.remove());
 
-  const opens: number[] = [];
-  for (let i = 0; i < options.opens; i += 1) {
-    await page.evaluate(() => (location.hash = '#/workflows/runs'));
-    await runList.waitFor();
-    opens.push(await timeRunOpen(page, big.runId, options.steps));
-  }
+  const opens = await timeRunOpens(page, 'detail', big.runId, options);
   const treeFrames = await scrollFrameTimes(page, '[data-testid="step-tree"]');
 
   // The run's own page: opened by its route, then its history scrolled.
-  const pageOpens: number[] = [];
-  for (let i = 0; i < options.opens; i += 1) {
-    await page.evaluate(() => (location.hash = '#/workflows/runs'));
-    await runList.waitFor();
-    pageOpens.push(await timeRunPageOpen(page, big.runId, options.steps));
-  }
+  const pageOpens = await timeRunOpens(page, 'page', big.runId, options);
   await page
     .getByTestId('run-page')
     .getByRole('button', { name: /^History/ })

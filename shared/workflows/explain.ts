@@ -170,6 +170,14 @@ function fromNext(item: NextStepLog | StepLog, now: number): RunReason {
   return { kind: 'delivering', stepName: item.stepName, messageId: item.messageId };
 }
 
+/** The step a failed run failed at: the last one in `STEP_FAILED` (a recorded step or a `next` item). */
+export function failedStepOf(run: WorkflowRunLog): StepLog | NextStepLog | undefined {
+  return run.steps
+    .flatMap((group): (StepLog | NextStepLog)[] => group.steps)
+    .filter((step) => step.state === 'STEP_FAILED')
+    .pop();
+}
+
 /** A step whose result is recorded (or a branch that has been planned) is no longer pending. */
 function recordedSteps(run: WorkflowRunLog): StepLog[] {
   return run.steps.flatMap((group) => (group.type === 'next' ? [] : group.steps));
@@ -206,10 +214,7 @@ export function explainRun(run: WorkflowRunLog, now: number = Date.now()): RunRe
         },
       ];
     }
-    const failedStep = run.steps
-      .flatMap((group): (StepLog | NextStepLog)[] => group.steps)
-      .filter((step) => step.state === 'STEP_FAILED')
-      .pop();
+    const failedStep = failedStepOf(run);
     const errors = failedStep?.errors ?? [];
     const last = errors[errors.length - 1];
     // The SDK's message from the last failed attempt (local `deliveries` carry it whatever trimBody was).
@@ -285,9 +290,11 @@ export interface ReasonFormat {
   time(ms: number): string;
 }
 
-const code = (text: string) => `\`${text}\``;
+/** Text set as code in the reasons' and the history's Markdown-like strings. */
+export const code = (text: string) => `\`${text}\``;
 
-function cut(text: string, max = 160): string {
+/** `text` on one line (white space folded), cut to `max` characters with an ellipsis. */
+export function cut(text: string, max = 160): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

@@ -5,16 +5,8 @@
 // record alone lacks (attempt durations, who triggered or canceled, the links of a restart); without them
 // the history holds what the record has and `complete` says what is missing.
 import { tryParseDuration } from '../duration';
-import { errorMessageOf } from './explain';
-import type {
-  DeliveryAttempt,
-  NextStepLog,
-  RunDelivery,
-  RunHistoryEvent,
-  RunRef,
-  StepLog,
-  WorkflowRunLog,
-} from './types';
+import { code, cut, errorMessageOf, failedStepOf } from './explain';
+import type { RunDelivery, RunHistoryEvent, RunRef, StepLog, WorkflowRunLog } from './types';
 
 export type HistoryTone = 'success' | 'danger' | 'warning' | 'info' | 'neutral';
 
@@ -58,8 +50,6 @@ export interface RunHistory {
   complete: boolean;
 }
 
-const code = (text: string) => `\`${text}\``;
-
 /** A SleepFor's duration: seconds, or a duration string as the SDK sends it ("1h", "30s"). */
 export function sleepMs(value: unknown): number {
   if (typeof value === 'number') return value * 1000;
@@ -68,10 +58,9 @@ export function sleepMs(value: unknown): number {
   return parsed?.ok ? parsed.ms : 0;
 }
 
-function preview(text: string | undefined, max = 140): string | undefined {
-  if (text === undefined || text === '') return undefined;
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+/** A detail line: the text on one line, cut at 140 characters; none for no text. */
+function preview(text: string | undefined): string | undefined {
+  return text ? cut(text, 140) : undefined;
 }
 
 const SOURCE_TEXT: Record<Extract<RunHistoryEvent, { kind: 'triggered' }>['source'], string> = {
@@ -279,7 +268,7 @@ function attemptEntries(delivery: RunDelivery, index: number, now: number): Hist
       : DELIVERY_WHAT[delivery.kind];
   const target = delivery.kind === 'call' && delivery.url ? ` to ${delivery.url}` : '';
   const attempts = delivery.attempts;
-  attempts.forEach((attempt: DeliveryAttempt, n) => {
+  attempts.forEach((attempt, n) => {
     const key = `d${index}.a${n}`;
     const ok =
       attempt.end !== undefined &&
@@ -408,10 +397,7 @@ export function runHistory(run: WorkflowRunLog, now: number = Date.now()): RunHi
       tone: 'success',
     });
   } else if (run.workflowState === 'RUN_FAILED' && end !== undefined) {
-    const failed = run.steps
-      .flatMap((group): (StepLog | NextStepLog)[] => group.steps)
-      .filter((step) => step.state === 'STEP_FAILED')
-      .pop();
+    const failed = failedStepOf(run);
     entries.push({
       key: 'end',
       time: end,

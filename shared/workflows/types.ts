@@ -304,9 +304,12 @@ export interface WorkflowDlqListResponse {
   cursor?: string;
 }
 
-/** Query of `GET /v2/dlq?source=workflow` (besides cursor and count, at most 100). */
-export interface WorkflowDlqListQuery {
-  source: 'workflow';
+/**
+ * The filters of the workflow DLQ, the same for its list and its bulk actions: they AND together, and values
+ * of one filter OR. `count` is at most 100 on the list; on an action it caps how many entries are processed
+ * (without it, every match), and `cursor` continues.
+ */
+export interface WorkflowDlqFilterQuery {
   cursor?: string;
   count?: number;
   fromDate?: number;
@@ -314,32 +317,24 @@ export interface WorkflowDlqListQuery {
   workflowUrl?: string[];
   workflowRunId?: string;
   workflowCreatedAt?: number;
-  responseStatus?: number;
-  failureFunctionState?: FailureFunctionState[];
   label?: string[];
+  failureFunctionState?: FailureFunctionState[];
   callerIp?: string[];
   flowControlKey?: string[];
 }
 
+/** Query of `GET /v2/dlq?source=workflow`. */
+export interface WorkflowDlqListQuery extends WorkflowDlqFilterQuery {
+  source: 'workflow';
+  responseStatus?: number;
+}
+
 /**
- * Query of the bulk DLQ actions (restart, resume, delete). With `dlqIds` every other filter is ignored;
- * otherwise the filters AND together, and values of one filter OR. Without `count` every match is
- * processed; with it, at most `count`, and `cursor` continues.
+ * Query of the bulk DLQ actions (restart, resume, delete). With `dlqIds` every other filter is ignored.
  * A request with neither ids nor any filter means "every entry" to the service: main never sends one.
  */
-export interface WorkflowDlqActionQuery {
+export interface WorkflowDlqActionQuery extends WorkflowDlqFilterQuery {
   dlqIds?: string[];
-  cursor?: string;
-  count?: number;
-  fromDate?: number;
-  toDate?: number;
-  workflowUrl?: string[];
-  workflowRunId?: string;
-  workflowCreatedAt?: number;
-  label?: string[];
-  failureFunctionState?: FailureFunctionState[];
-  callerIp?: string[];
-  flowControlKey?: string[];
 }
 
 /** Headers that override the settings of restarted/resumed runs. */

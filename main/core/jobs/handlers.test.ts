@@ -9,7 +9,7 @@ import { routerWith, valueOf } from '../services/test-stack/router';
 import { useTempDirs } from '../testing/temp-dir';
 import { exportsFolderSaver } from '../saving/exports-folder';
 import { jobHandlers, journalCsv } from './handlers';
-import { JobJournal } from './journal';
+import { JobJournal, startCounts } from './journal';
 import { JobRunner } from './runner';
 
 function record(id: string, startedAt: number, status: JobRecord['status']): JobRecord {
@@ -25,13 +25,7 @@ function record(id: string, startedAt: number, status: JobRecord['status']): Job
     options: { overrides: { retries: 1 } },
     startedAt,
     status,
-    total: 2,
-    processed: 0,
-    succeeded: 0,
-    skipped: 0,
-    failed: 0,
-    failures: [],
-    created: [],
+    ...startCounts(2),
   };
 }
 

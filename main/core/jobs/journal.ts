@@ -273,6 +273,11 @@ function replay(job: JournaledJob, line: Line): void {
   }
 }
 
+/** A job's counts before its first chunk: `total` items listed, none acted on yet. */
+export function startCounts(total: number): JobCounts {
+  return { total, processed: 0, succeeded: 0, skipped: 0, failed: 0, failures: [], created: [] };
+}
+
 function applyChunk(record: JobCounts, size: number, outcome: Required<ChunkOutcome>): void {
   record.processed += size;
   record.succeeded += outcome.succeeded;

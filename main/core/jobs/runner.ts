@@ -27,7 +27,7 @@ import {
 } from '../../../shared/bridge/job';
 import type { JobName, ParsedInputOf, ParsedStartOf } from '../../../shared/bridge/procedures';
 import type { JobControl, JobHandler, StreamSink } from '../bridge/router';
-import type { JobJournal, JournaledJob } from './journal';
+import { type JobJournal, type JournaledJob, startCounts } from './journal';
 import { type ChunkOutcome, type JobInput, type JobPlan, messageOf } from './plan';
 
 export interface JobRunnerOptions {
@@ -239,13 +239,7 @@ class Job {
       options: (options ?? {}) as Record<string, unknown>,
       startedAt: this.runner.now(),
       status: 'running',
-      total: this.items.length,
-      processed: 0,
-      succeeded: 0,
-      skipped: 0,
-      failed: 0,
-      failures: [],
-      created: [],
+      ...startCounts(this.items.length),
     };
     const job: JournaledJob = { record, input: this.input, items: this.items, next: 0 };
     if (this.cursor !== undefined) job.cursor = this.cursor;
