@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import { perTurn } from './per-turn';
 
 export class HttpError extends Error {
   constructor(
@@ -358,13 +359,16 @@ export function createJsonServer(
   return server;
 }
 
+/** Request handlers started in one turn of the event loop at most (see perTurn). */
+export const HANDLERS_PER_TURN = 32;
+
 export function createHttpService(options: HttpServiceOptions): http.Server {
-  return createJsonServer(
-    (req, res) => {
-      void handle(req, res, options);
-    },
-    { ...options.timeouts, maxHeaderSize: options.maxHeaderSize, allowedMethods: 'GET, POST, PATCH, DELETE' },
-  );
+  const admit = perTurn(HANDLERS_PER_TURN);
+  return createJsonServer((req, res) => admit(() => void handle(req, res, options)), {
+    ...options.timeouts,
+    maxHeaderSize: options.maxHeaderSize,
+    allowedMethods: 'GET, POST, PATCH, DELETE',
+  });
 }
 
 async function handle(
