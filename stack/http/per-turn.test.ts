@@ -3,10 +3,10 @@
 import { once } from 'node:events';
 import type http from 'node:http';
 import net from 'node:net';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perTurn } from './per-turn';
-import { closeServer, createHttpService, HANDLERS_PER_TURN, listen, Router } from './server';
+import { closeServer, HANDLERS_PER_TURN, Router } from './server';
+import { serveRouter } from './test-service';
 
 /** Resolves in the next check phase, after the check-phase callbacks queued before it. */
 const checkPhase = (): Promise<void> => new Promise((done) => setImmediate(done));
@@ -64,14 +64,7 @@ describe('a burst against createHttpService', () => {
       startsPerTurn.set(turn, (startsPerTurn.get(turn) ?? 0) + 1);
       return { status: 200, body: { echo: (await ctx.body()).toString() } };
     });
-    server = createHttpService({
-      router,
-      logger: pino({ level: 'silent' }),
-      maxBody: 1024,
-      token: () => undefined,
-      tokenParams: [],
-    });
-    port = await listen(server, '127.0.0.1', 0);
+    ({ server, port } = await serveRouter(router));
   });
 
   afterAll(() => {

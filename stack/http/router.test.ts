@@ -2,9 +2,9 @@
 // route added for the same method and path (the workflow service's /v2/publish does this for the message
 // service's), over real HTTP on loopback.
 import type http from 'node:http';
-import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { baseUrl, closeServer, createHttpService, listen, Router } from './server';
+import { closeServer, Router } from './server';
+import { serveRouter } from './test-service';
 
 let server: http.Server;
 let url: string;
@@ -25,14 +25,7 @@ beforeAll(async () => {
     }))
     // The last route for its path hands on to nothing.
     .add('POST', '/lonely', (ctx) => ctx.next());
-  server = createHttpService({
-    router,
-    logger: pino({ level: 'silent' }),
-    maxBody: 1024,
-    token: () => undefined,
-    tokenParams: [],
-  });
-  url = baseUrl('127.0.0.1', await listen(server, '127.0.0.1', 0));
+  ({ server, url } = await serveRouter(router));
 });
 
 afterAll(() => closeServer(server, 0));
