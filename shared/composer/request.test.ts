@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { everyOption, headerTable } from './fixtures';
 import { emptyCallback, emptyComposer, type ComposerModel } from './model';
 import {
   batchItemOf,
@@ -24,64 +25,44 @@ describe('configHeaders', () => {
   });
 
   it('every option becomes exactly its header, in a fixed order', () => {
-    const full = model({
-      method: 'PUT',
-      contentType: 'text/plain',
-      headers: [
-        { name: 'X-Trace', value: 'abc', enabled: true },
-        { name: 'X-Off', value: 'not sent', enabled: false },
-        { name: '  ', value: '', enabled: true },
-        { name: 'X-Trace', value: 'second', enabled: true },
-      ],
-      delay: '10s',
-      notBefore: 1_767_225_700,
-      retries: '5',
-      retryDelay: 'pow(2, retried) * 1000',
-      timeout: '90',
-      callback: {
-        url: 'https://example.com/cb',
-        method: 'PUT',
-        retries: '1',
-        retryDelay: '1000',
-        timeout: '1m',
-        headers: [{ name: 'X-Cb', value: 'yes', enabled: true }],
-      },
-      failureCallback: {
-        ...emptyCallback(),
-        url: 'https://example.com/fail',
-        headers: [{ name: 'X-Fail', value: '1', enabled: true }],
-      },
-      dedupMode: 'id',
-      dedupId: 'order-42',
-      labels: ' a, b ,a,',
-      flowControlKey: 'tenant-1',
-      flowControlParallelism: '2',
-      flowControlRate: '10',
-      flowControlPeriod: '1m',
-    });
-    expect(configHeaders(full)).toEqual([
-      ['Content-Type', 'text/plain'],
-      ['Upstash-Method', 'PUT'],
-      ['Upstash-Forward-X-Trace', 'abc'],
-      ['Upstash-Forward-X-Trace', 'second'],
-      ['Upstash-Delay', '10s'],
-      ['Upstash-Not-Before', '1767225700'],
-      ['Upstash-Retries', '5'],
-      ['Upstash-Retry-Delay', 'pow(2, retried) * 1000'],
-      ['Upstash-Timeout', '90s'],
+    expect(configHeaders(everyOption())).toEqual([
+      ['Content-Type', 'application/json'],
+      ['Upstash-Method', 'PATCH'],
+      ['Upstash-Forward-X-Trace', 'a b'],
+      ['Upstash-Forward-X-Multi', '1'],
+      ['Upstash-Delay', '1h30m'],
+      ['Upstash-Not-Before', '1767230000'],
+      ['Upstash-Retries', '7'],
+      ['Upstash-Retry-Delay', 'max(1000, pow(2, retried) * 100)'],
+      ['Upstash-Timeout', '45s'],
       ['Upstash-Callback', 'https://example.com/cb'],
       ['Upstash-Callback-Method', 'PUT'],
       ['Upstash-Callback-Retries', '1'],
-      ['Upstash-Callback-Retry-Delay', '1000'],
-      ['Upstash-Callback-Timeout', '1m'],
+      ['Upstash-Callback-Retry-Delay', '500'],
+      ['Upstash-Callback-Timeout', '10s'],
       ['Upstash-Callback-Forward-X-Cb', 'yes'],
       ['Upstash-Failure-Callback', 'https://example.com/fail'],
       ['Upstash-Failure-Callback-Forward-X-Fail', '1'],
       ['Upstash-Deduplication-Id', 'order-42'],
-      ['Upstash-Label', 'a,b'],
+      ['Upstash-Label', 'billing,eu'],
       ['Upstash-Flow-Control-Key', 'tenant-1'],
       ['Upstash-Flow-Control-Value', 'parallelism=2, rate=10, period=1m'],
     ]);
+  });
+
+  it('the header table: a repeated name is sent again, unticked and nameless rows are not', () => {
+    expect(configHeaders(model({ headers: headerTable() }))).toEqual([
+      ['Content-Type', 'application/json'],
+      ['Upstash-Method', 'POST'],
+      ['Upstash-Forward-X-Trace', 'abc'],
+      ['Upstash-Forward-X-Trace', 'second'],
+    ]);
+  });
+
+  it('labels are trimmed and sent once each; a bare timeout is seconds', () => {
+    const headers = configHeaders(model({ labels: ' a, b ,a,', timeout: '90' }));
+    expect(headers).toContainEqual(['Upstash-Label', 'a,b']);
+    expect(headers).toContainEqual(['Upstash-Timeout', '90s']);
   });
 
   it('Header-Forward sends the table headers unprefixed', () => {
@@ -158,15 +139,7 @@ describe('buildPublishRequest', () => {
 describe('batch', () => {
   it('items carry destination, queue, headers as an object and the body', () => {
     const item = batchItemOf(
-      model({
-        destinationKind: 'queue',
-        queue: 'q1',
-        body: 'hi',
-        headers: [
-          { name: 'X-A', value: '1', enabled: true },
-          { name: 'X-A', value: '2', enabled: true },
-        ],
-      }),
+      model({ destinationKind: 'queue', queue: 'q1', body: 'hi', headers: headerTable() }),
     );
     expect(item).toEqual({
       destination: 'https://example.com/hook',
@@ -175,7 +148,7 @@ describe('batch', () => {
       headers: {
         'Content-Type': 'application/json',
         'Upstash-Method': 'POST',
-        'Upstash-Forward-X-A': '1, 2',
+        'Upstash-Forward-X-Trace': 'abc, second',
       },
     });
     const request = buildBatchRequest([model({}), model({ destinationKind: 'group', group: 'g' })]);
