@@ -19,6 +19,22 @@ local function set_at(state, loc, value)
   state.changed = true
 end
 
+-- Walks the arguments from A[first]: a word of value_options (upper case) that has an argument after it is
+-- an option with that value, on_option(WORD, value); any other argument goes to on_other(arg, WORD).
+local function each_arg(first, value_options, on_option, on_other)
+  local i = first
+  while i <= #A do
+    local word = upper(A[i])
+    if value_options[word] and A[i + 1] then
+      on_option(word, A[i + 1])
+      i = i + 2
+    else
+      on_other(A[i], word)
+      i = i + 1
+    end
+  end
+end
+
 local function integer_arg(s)
   if s == nil or not find(s, '^%s*-?%d+%s*$') then fail('ERR value is not an integer or out of range') end
   return tonumber(s)
@@ -202,20 +218,12 @@ C['JSON.GET'] = function()
   local fmt = { indent = '', newline = '', space = '' }
   local pretty = false
   local paths = {}
-  local i = 3
-  while i <= #A do
-    local word = upper(A[i])
-    if (word == 'INDENT' or word == 'NEWLINE' or word == 'SPACE') and A[i + 1] then
-      fmt[lower(word)] = A[i + 1]
-      pretty = true
-      i = i + 2
-    elseif word == 'NOESCAPE' then
-      i = i + 1
-    else
-      paths[#paths + 1] = A[i]
-      i = i + 1
-    end
-  end
+  each_arg(3, { INDENT = true, NEWLINE = true, SPACE = true }, function(word, value)
+    fmt[lower(word)] = value
+    pretty = true
+  end, function(arg, word)
+    if word ~= 'NOESCAPE' then paths[#paths + 1] = arg end
+  end)
   local out = function(v) return pretty and encode_pretty(v, fmt) or encode(v) end
   local parsed = {}
   for k, p in ipairs(paths) do parsed[k] = parse_path(p) end
@@ -595,25 +603,17 @@ end
 C['SCAN'] = function()
   local send = { 'SCAN', A[2] }
   local want
-  local i = 3
-  while i <= #A do
-    local word = upper(A[i])
-    if word == 'TYPE' and A[i + 1] then
-      local t = lower(A[i + 1])
-      if t == 'rejson-rl' then
-        want = 'json'
-        t = 'hash'
-      elseif t == 'hash' then
-        want = 'hash'
-      end
-      send[#send + 1] = 'TYPE'
-      send[#send + 1] = t
-      i = i + 2
-    else
-      send[#send + 1] = A[i]
-      i = i + 1
+  each_arg(3, { TYPE = true }, function(_, value)
+    local t = lower(value)
+    if t == 'rejson-rl' then
+      want = 'json'
+      t = 'hash'
+    elseif t == 'hash' then
+      want = 'hash'
     end
-  end
+    send[#send + 1] = 'TYPE'
+    send[#send + 1] = t
+  end, function(arg) send[#send + 1] = arg end)
   -- Redis's refusal of a command inside a script does not name it; say what the client was refused.
   if not redis.acl_check_cmd(unpack(send)) then fail("NOPERM this user has no permissions to run the 'scan' command") end
   local r = rpcall(unpack(send))

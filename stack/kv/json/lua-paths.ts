@@ -19,6 +19,31 @@ local function after_space(s, i)
   return e + 1
 end
 
+-- The quoted string at s[i] (' or "): its text and the position after its closing quote. A backslash takes the
+-- next character as it is, or what escapes maps it to; fail reports a string that does not end.
+local function read_quoted(s, i, escapes, fail)
+  local q = sub(s, i, i)
+  local j = i + 1
+  local parts = {}
+  while true do
+    local c = sub(s, j, j)
+    if c == '' then fail('unterminated string') end
+    if c == q then break end
+    if c == '\\' then
+      local e = sub(s, j + 1, j + 1)
+      parts[#parts + 1] = escapes[e] or e
+      j = j + 2
+    else
+      parts[#parts + 1] = c
+      j = j + 1
+    end
+  end
+  return concat(parts), j + 1
+end
+
+-- Escapes in a path's quoted keys (filter strings keep the character after a backslash as it is).
+local KEY_ESCAPES = { n = '\n', t = '\t', r = '\r', b = '\b', f = '\f' }
+
 local function parse_path(p)
   local legacy = byte(p, 1) ~= 36
   local s
@@ -36,24 +61,9 @@ local function parse_path(p)
   local function perr(msg) path_fail(msg, i - 1, p) end
   local function skip_ws() i = after_space(s, i) end
   local function quoted()
-    local q = sub(s, i, i)
-    local j = i + 1
-    local parts = {}
-    while true do
-      local c = sub(s, j, j)
-      if c == '' then perr('unterminated string') end
-      if c == q then break end
-      if c == '\\' then
-        local e = sub(s, j + 1, j + 1)
-        parts[#parts + 1] = ({ n = '\n', t = '\t', r = '\r', b = '\b', f = '\f' })[e] or e
-        j = j + 2
-      else
-        parts[#parts + 1] = c
-        j = j + 1
-      end
-    end
-    i = j + 1
-    return concat(parts)
+    local text
+    text, i = read_quoted(s, i, KEY_ESCAPES, perr)
+    return text
   end
   local function integer()
     local a, e = s:match('^(-?%d+)()', i)
@@ -299,22 +309,9 @@ parse_filter = function(s, i, given)
       local path = parse_path(text)
       return { path = path.segs, absolute = c == '$' }
     elseif c == "'" or c == '"' then
-      local j = i + 1
-      local parts = {}
-      while true do
-        local d = sub(s, j, j)
-        if d == '' then ferr('unterminated string') end
-        if d == c then break end
-        if d == '\\' then
-          parts[#parts + 1] = sub(s, j + 1, j + 1)
-          j = j + 2
-        else
-          parts[#parts + 1] = d
-          j = j + 1
-        end
-      end
-      i = j + 1
-      return { value = concat(parts) }
+      local text
+      text, i = read_quoted(s, i, {}, ferr)
+      return { value = text }
     end
     local num, e = s:match('^(-?%d+%.?%d*[eE]?[-+]?%d*)()', i)
     if num and tonumber(num) then
