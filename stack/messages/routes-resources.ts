@@ -1,10 +1,9 @@
 // URL groups (`/v2/topics…`), queues (`/v2/queues…`) and signing keys (`/v2/keys…`).
 import { canonicalHeaderName, isValidHeaderName } from '../../shared/headers';
 import { checkName } from '../../shared/messages/names';
-import type { HeaderMap, Queue, UrlGroup } from '../../shared/messages/types';
+import type { HeaderMap, Queue } from '../../shared/messages/types';
 import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
 import type { QueueRecord } from '../store/queues';
-import type { UrlGroupRecord } from '../store/url-groups';
 import { checkHeaders, checkUrl, headersFromRecord, PublishError } from './publish-request';
 import type { ServiceContext } from './service-context';
 
@@ -22,17 +21,6 @@ function queueName(ctx: RequestContext): string {
   const problem = checkName('queue', name);
   if (problem) throw new HttpError(400, problem);
   return name;
-}
-
-function toUrlGroup(record: UrlGroupRecord): UrlGroup {
-  const group: UrlGroup = {
-    name: record.name,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    endpoints: record.endpoints,
-  };
-  if (record.headers) group.headers = record.headers;
-  return group;
 }
 
 function objectBody(value: unknown, what: string): Record<string, unknown> {
@@ -119,12 +107,12 @@ export function resourceRoutes(router: Router, service: ServiceContext): void {
   const notFoundQueue = (name: string): HttpError => new HttpError(404, `queue '${name}' not found`);
 
   // ---------------------------------------------------------------- URL groups
-  router.add('GET', '/v2/topics', () => ({ body: store.urlGroups.list().map(toUrlGroup) }));
+  router.add('GET', '/v2/topics', () => ({ body: store.urlGroups.list() }));
   router.add('GET', '/v2/topics/:name', (ctx) => {
     const name = groupName(ctx);
     const group = store.urlGroups.get(name);
     if (!group) throw notFoundGroup(name);
-    return { body: toUrlGroup(group) };
+    return { body: group };
   });
   router.add('POST', '/v2/topics/:name/endpoints', async (ctx) => {
     const name = groupName(ctx);

@@ -1,14 +1,9 @@
 // The `url_groups` and `url_group_endpoints` tables: named fan-out targets with their default headers.
-import type { HeaderMap } from '../../shared/messages/types';
+import type { HeaderMap, UrlGroup } from '../../shared/messages/types';
 import type { Params, Statements } from './statements';
 
-export interface UrlGroupRecord {
-  name: string;
-  createdAt: number;
-  updatedAt: number;
-  headers?: HeaderMap;
-  endpoints: { name?: string; url: string }[];
-}
+/** A group as the API returns it (`GET /v2/topics/{name}`): the record is the wire object. */
+export type UrlGroupRecord = UrlGroup;
 
 interface GroupRow {
   name: string;
@@ -107,14 +102,16 @@ export class UrlGroupTable {
     const endpoints = this.sql
       .get('SELECT name, url FROM url_group_endpoints WHERE group_name = ? ORDER BY position')
       .all(row.name) as { name: string | null; url: string }[];
-    return {
+    const group: UrlGroupRecord = {
       name: row.name,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
-      headers: row.headers ? (JSON.parse(row.headers) as HeaderMap) : undefined,
       endpoints: endpoints.map((endpoint) =>
         endpoint.name === null ? { url: endpoint.url } : { name: endpoint.name, url: endpoint.url },
       ),
     };
+    // Only a group with default headers has the field (the API leaves it out, not null).
+    if (row.headers) group.headers = JSON.parse(row.headers) as HeaderMap;
+    return group;
   }
 }
