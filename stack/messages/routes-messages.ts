@@ -87,7 +87,7 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
   router.add('GET', '/v2/dlq', (ctx) => {
     const filters = parseFilters(ctx.query, { dlq: true });
     const count = parseCount(ctx.query, 100, 100);
-    const page = store.dlq.list(filters, parseCursor(ctx.query), count, MAX_PAGE_BYTES);
+    const page = store.dlq.list({ filters, before: parseCursor(ctx.query), count, maxBytes: MAX_PAGE_BYTES });
     const response: DLQListResponse = { messages: page.entries.map(toDlqMessage) };
     if (page.next !== undefined) response.cursor = String(page.next);
     return { body: response };
@@ -122,7 +122,11 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
       };
     }
     const count = parseCount(ctx.query, 100, 100);
-    return { ...store.dlq.list(filters, parseCursor(ctx.query), count), byIds: false, missing: [] };
+    return {
+      ...store.dlq.list({ filters, before: parseCursor(ctx.query), count }),
+      byIds: false,
+      missing: [],
+    };
   };
 
   router.add('DELETE', '/v2/dlq', async (ctx) => {
@@ -201,7 +205,12 @@ export function messageRoutes(router: Router, service: ServiceContext): void {
     const filters = parseFilters(ctx.query, { state: true });
     const count = parseCount(ctx.query, 100, 1000);
     // Half the budget: the page goes out twice, as `events` and as its older name `logs`.
-    const page = store.events.list(filters, parseCursor(ctx.query), count, MAX_PAGE_BYTES / 2);
+    const page = store.events.list({
+      filters,
+      before: parseCursor(ctx.query),
+      count,
+      maxBytes: MAX_PAGE_BYTES / 2,
+    });
     const events = page.events.map(toLogEntry);
     const body: LogsResponse = { events, logs: events };
     if (page.next !== undefined) body.cursor = String(page.next);

@@ -1,7 +1,7 @@
 // The `dlq` table: messages that failed for good, with the last response, until deleted or retried.
 import type { HeaderMap } from '../../shared/messages/types';
 import { MESSAGE_COLUMNS, toMessage, type MessageRecord, type StoredRow } from './messages';
-import { whereClause, type StoreFilters } from './query-filters';
+import { pageClauses, type PageQuery } from './query-filters';
 import { base64Bytes, boundedPage } from './paging';
 import type { Params, Statements } from './statements';
 
@@ -54,26 +54,14 @@ export class DlqTable {
     return this.rows(['d.dlq_id = @id'], { id: dlqId })[0];
   }
 
-  /**
-   * Newest first; `before` is the cursor from the previous page. A page ends early (with a cursor) once its
-   * entries come to about `maxBytes` of JSON (stack/store/paging.ts).
-   */
-  list(
-    filters: StoreFilters,
-    before: number | undefined,
-    count: number,
-    maxBytes = Infinity,
-  ): { entries: DlqRecord[]; next?: number } {
+  /** One page of entries, newest first, and the next cursor (an entry's seq in the DLQ); see PageQuery. */
+  list(query: PageQuery): { entries: DlqRecord[]; next?: number } {
     const params: Params = {};
-    const clauses = whereClause(filters, 'd.created_at', params);
-    if (before !== undefined) {
-      params.before = before;
-      clauses.push('d.seq < @before');
-    }
+    const clauses = pageClauses(query, 'd.created_at', 'd.seq', params);
     const { page, more } = boundedPage(
-      this.statement(clauses, params, count + 1).iterate(params) as IterableIterator<DlqRow>,
-      count,
-      maxBytes,
+      this.statement(clauses, params, query.count + 1).iterate(params) as IterableIterator<DlqRow>,
+      query.count,
+      query.maxBytes ?? Infinity,
       (row) =>
         256 +
         row.spec.length +

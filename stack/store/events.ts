@@ -1,7 +1,7 @@
 // The `events` table: the logs, one row per state change of a message.
 import type { HeaderMap, MessageState } from '../../shared/messages/types';
 import { MESSAGE_COLUMNS, toMessage, type MessageRecord, type StoredRow } from './messages';
-import { whereClause, type StoreFilters } from './query-filters';
+import { pageClauses, type PageQuery } from './query-filters';
 import { base64Bytes, boundedPage } from './paging';
 import type { Params, Statements } from './statements';
 
@@ -32,22 +32,10 @@ export class EventTable {
       .run(time, seq, state, data ? JSON.stringify(data) : null);
   }
 
-  /**
-   * Newest first. `before` is an event id (the cursor); returns one page and the next cursor. A page ends
-   * early (with a cursor) once its events come to about `maxBytes` of JSON (stack/store/paging.ts).
-   */
-  list(
-    filters: StoreFilters,
-    before: number | undefined,
-    count: number,
-    maxBytes = Infinity,
-  ): { events: EventRecord[]; next?: number } {
-    const params: Params = { limit: count + 1 };
-    const clauses = whereClause(filters, 'e.time', params);
-    if (before !== undefined) {
-      params.before = before;
-      clauses.push('e.id < @before');
-    }
+  /** One page of events, newest first, and the next cursor (an event id); see PageQuery. */
+  list(query: PageQuery): { events: EventRecord[]; next?: number } {
+    const params: Params = { limit: query.count + 1 };
+    const clauses = pageClauses(query, 'e.time', 'e.id', params);
     const statement = this.sql.get(
       `SELECT e.id AS event_id, e.time AS event_time, e.state AS event_state, e.data AS event_data, ${MESSAGE_COLUMNS}
          FROM events e JOIN messages m ON m.seq = e.message_seq
@@ -63,8 +51,8 @@ export class EventTable {
     // The body goes out base64, the event data (response headers) twice: responseHeader and responseHeaders.
     const { page, more } = boundedPage(
       statement.iterate(params) as IterableIterator<EventRow>,
-      count,
-      maxBytes,
+      query.count,
+      query.maxBytes ?? Infinity,
       (row) => 256 + row.spec.length + base64Bytes(row.body) + 2 * (row.event_data?.length ?? 0),
     );
     return {

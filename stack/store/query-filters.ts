@@ -60,3 +60,29 @@ export function whereClause(filters: StoreFilters, dateColumn: string, params: P
   }
   return clauses;
 }
+
+/**
+ * One page of a filtered list, newest first (the logs, the DLQ): `before` is the previous page's cursor, and
+ * the page ends early once its rows come to about `maxBytes` of JSON (stack/store/paging.ts).
+ */
+export interface PageQuery {
+  filters: StoreFilters;
+  before: number | undefined;
+  count: number;
+  maxBytes?: number;
+}
+
+/** The page's clauses: its filters, and only rows below the cursor in `cursorColumn` (the list's order). */
+export function pageClauses(
+  query: PageQuery,
+  dateColumn: string,
+  cursorColumn: string,
+  params: Params,
+): string[] {
+  const clauses = whereClause(query.filters, dateColumn, params);
+  if (query.before !== undefined) {
+    params.before = query.before;
+    clauses.push(`${cursorColumn} < @before`);
+  }
+  return clauses;
+}
