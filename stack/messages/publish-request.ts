@@ -25,7 +25,7 @@ import { checkName, parseLabels } from '../../shared/messages/names';
 import type { HeaderMap } from '../../shared/messages/types';
 import { parseDelay, parseTimeout } from '../../shared/messages/settings';
 import { checkRetryDelay } from '../../shared/retry-delay';
-import type { FlowControlSpec, MessageSpec, RedactSpec } from '../store/messages';
+import type { MessageSpec, RedactSpec } from '../store/messages';
 import type { UrlGroupRecord } from '../store/url-groups';
 
 export class PublishError extends Error {
@@ -160,24 +160,29 @@ export function checkUrl(text: string, what: string): string {
   return text;
 }
 
+/** The message settings a request's headers can set, each kept as the message's spec keeps it. */
+type SpecSettings = Pick<
+  MessageSpec,
+  | 'method'
+  | 'timeoutMs'
+  | 'retryDelay'
+  | 'callback'
+  | 'callbackConfig'
+  | 'failureCallback'
+  | 'failureCallbackConfig'
+  | 'labels'
+  | 'flowControl'
+  | 'redact'
+>;
+
 /** The configuration a request's headers set; a field is present only when its header was. */
-export interface ConfigPatch {
-  method?: string;
+export interface ConfigPatch extends Partial<SpecSettings> {
   retries?: number;
-  timeoutMs?: number;
-  retryDelay?: string;
   delayMs?: number;
   /** Unix ms. */
   notBefore?: number;
-  callback?: string;
-  callbackConfig?: Record<string, string>;
-  failureCallback?: string;
-  failureCallbackConfig?: Record<string, string>;
   deduplicationId?: string;
   contentBasedDeduplication?: boolean;
-  labels?: string[];
-  flowControl?: FlowControlSpec;
-  redact?: RedactSpec;
   headerForward?: boolean;
   /** From `Upstash-Forward-*` (canonical names). */
   forward: HeaderMap;
