@@ -7,6 +7,7 @@
 import type { DueItem } from '../../shared/local-stack/clock';
 import { HttpError } from '../http/server';
 import type { PendingState } from '../messages/engine';
+import type { PeerWork, WorkPeer } from '../messages/service';
 import type { ServiceContext } from '../messages/service-context';
 import { workflowStoreOf, type WaiterRecord } from '../store/workflow-store';
 import { workflowMeta } from '../workflows/plan';
@@ -29,6 +30,15 @@ export interface TimeSource {
 
 /** A source is built when the message service attaches its peers, from what they share. */
 export type TimeSourceFactory = (service: ServiceContext) => TimeSource;
+
+/** The peer's running work, for run now: 503 while the peer is not running. */
+function runningWork<Work extends PeerWork>(peer: WorkPeer<Work>, service: string): () => Work {
+  return () => {
+    const work = peer.running();
+    if (!work) throw new HttpError(503, `the ${service} service is not running`);
+    return work;
+  };
+}
 
 /** Messages waiting for a delay, a not-before time or a retry backoff (workflow sleeps are such delays). */
 export const messageTimeSource: TimeSourceFactory = (service) => {
@@ -84,11 +94,7 @@ export function workflowTimeSource(workflows: WorkflowService): TimeSourceFactor
   return (service) => {
     const { engine } = service;
     const store = workflowStoreOf(service.store);
-    const runtime = () => {
-      const attached = workflows.runtime();
-      if (!attached) throw new HttpError(503, 'the workflow service is not running');
-      return attached;
-    };
+    const runtime = runningWork(workflows, 'workflow');
     const waitItem = (waiter: WaiterRecord, runId: string): DueItem => ({
       kind: 'wait',
       workflowRunId: runId,
@@ -160,16 +166,12 @@ export function workflowTimeSource(workflows: WorkflowService): TimeSourceFactor
  */
 export function scheduleTimeSource(schedules: ScheduleService): TimeSourceFactory {
   return () => {
-    const scheduler = () => {
-      const attached = schedules.scheduler();
-      if (!attached) throw new HttpError(503, 'the schedule service is not running');
-      return attached;
-    };
+    const scheduler = runningWork(schedules, 'schedule');
     const item = (id: string, dueAt: number): DueItem => ({ kind: 'schedule', scheduleId: id, dueAt });
     return {
       collection: 'schedules',
       next() {
-        const first = schedules.scheduler()?.nextDue();
+        const first = schedules.running()?.nextDue();
         return first && item(first.id, first.dueAt);
       },
       due(id) {
@@ -180,7 +182,7 @@ export function scheduleTimeSource(schedules: ScheduleService): TimeSourceFactor
         const due = scheduler().nextTickOf(id);
         const messageIds = await scheduler().trigger(id);
         if (!messageIds) throw new HttpError(404, `schedule '${id}' not found`);
-        return item(id, due ?? schedules.scheduler()?.nextTickOf(id) ?? 0);
+        return item(id, due ?? schedules.running()?.nextTickOf(id) ?? 0);
       },
     };
   };

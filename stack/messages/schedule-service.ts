@@ -2,30 +2,16 @@
 // port, its scheduler publishes through the same planning and engine as a publish, its table is a group of
 // the stack's store, and its write operations join the same group commits (stack/writes.ts).
 import type { Logger } from 'pino';
-import type { EnginePeer } from './service';
+import { workPeer, type WorkPeer } from './service';
 import { scheduleRoutes } from './schedule-routes';
 import { Scheduler } from './schedule-scheduler';
 
-export interface ScheduleService extends EnginePeer {
-  /** The scheduler, once the message service has attached this peer. */
-  scheduler(): Scheduler | undefined;
-}
+export type ScheduleService = WorkPeer<Scheduler>;
 
 export function createScheduleService(logger: Logger): ScheduleService {
-  let scheduler: Scheduler | undefined;
-  return {
-    name: 'schedules',
-    attach(context, router) {
-      const { writer } = context;
-      const started = new Scheduler(context, writer, logger);
-      scheduler = started;
-      scheduleRoutes(router, context, writer, started);
-      started.start();
-      return started.hooks();
-    },
-    async close() {
-      scheduler?.stop();
-    },
-    scheduler: () => scheduler,
-  };
+  return workPeer('schedules', (context, router) => {
+    const scheduler = new Scheduler(context, context.writer, logger);
+    scheduleRoutes(router, context, context.writer, scheduler);
+    return scheduler;
+  });
 }

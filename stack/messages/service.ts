@@ -37,6 +37,41 @@ export interface EnginePeer {
   close?(): Promise<void>;
 }
 
+/** The one object a peer runs (the workflow runtime, the scheduler). */
+export interface PeerWork {
+  hooks(): EngineHooks;
+  start(): void;
+  stop(): void;
+}
+
+export interface WorkPeer<Work extends PeerWork> extends EnginePeer {
+  /** The peer's work, once the message service has attached the peer. */
+  running(): Work | undefined;
+}
+
+/**
+ * The peer that runs one PeerWork: attaching makes it (`make` adds its routes too), starts it and gives the
+ * engine its hooks; closing stops it.
+ */
+export function workPeer<Work extends PeerWork>(
+  name: string,
+  make: (context: ServiceContext, router: Router) => Work,
+): WorkPeer<Work> {
+  let work: Work | undefined;
+  return {
+    name,
+    attach(context, router) {
+      work = make(context, router);
+      work.start();
+      return work.hooks();
+    },
+    async close() {
+      work?.stop();
+    },
+    running: () => work,
+  };
+}
+
 export interface MessageServiceOptions {
   /** The stack's store and its group-commit writer (stack/store/open.ts), shared with the other services. */
   store: StackStore;

@@ -182,7 +182,7 @@ describe('a batch mixing workflow and plain messages', () => {
 
   it('commits both kinds in one transaction, so a crash can never keep half of the batch', async () => {
     // Spied, not replaced: every commit still runs; the spy records which calls went into each.
-    const commitAll = vi.spyOn(stack.stack.workflows.runtime()!.writer, 'commitAll');
+    const commitAll = vi.spyOn(stack.stack.workflows.running()!.writer, 'commitAll');
     let groups: string[][];
     try {
       const runId = `wfr_mixed-${Math.random().toString(36).slice(2)}`;

@@ -5,7 +5,7 @@
 // stack's registry (stack/writes.ts), its tables are a group of the StackStore (stack/store/workflow-store.ts),
 // and the delivery engine calls its hooks for messages that belong to a run.
 import type { Logger } from 'pino';
-import type { EnginePeer } from '../messages/service';
+import { workPeer, type WorkPeer } from '../messages/service';
 import { workflowStoreOf } from '../store/workflow-store';
 import { dlqRoutes } from './routes-dlq';
 import { logRoutes } from './routes-logs';
@@ -13,37 +13,24 @@ import { publishRoutes, runRoutes, waitRoutes } from './routes-protocol';
 import { searchRoutes } from './routes-search';
 import { WorkflowRuntime } from './runtime';
 
-export interface WorkflowService extends EnginePeer {
-  /** The runtime, once the message service has attached this peer. */
-  runtime(): WorkflowRuntime | undefined;
-}
+export type WorkflowService = WorkPeer<WorkflowRuntime>;
 
 export function createWorkflowService(logger: Logger): WorkflowService {
-  let runtime: WorkflowRuntime | undefined;
-  return {
-    name: 'workflows',
-    attach(context, router) {
-      const started = new WorkflowRuntime(
-        workflowStoreOf(context.store),
-        context.store,
-        context.writer,
-        context.engine,
-        context.clock,
-        logger,
-      );
-      runtime = started;
-      publishRoutes(router, started, context);
-      runRoutes(router, started);
-      waitRoutes(router, started);
-      logRoutes(router, started);
-      dlqRoutes(router, started);
-      searchRoutes(router, started);
-      started.start();
-      return started.hooks();
-    },
-    async close() {
-      runtime?.stop();
-    },
-    runtime: () => runtime,
-  };
+  return workPeer('workflows', (context, router) => {
+    const runtime = new WorkflowRuntime(
+      workflowStoreOf(context.store),
+      context.store,
+      context.writer,
+      context.engine,
+      context.clock,
+      logger,
+    );
+    publishRoutes(router, runtime, context);
+    runRoutes(router, runtime);
+    waitRoutes(router, runtime);
+    logRoutes(router, runtime);
+    dlqRoutes(router, runtime);
+    searchRoutes(router, runtime);
+    return runtime;
+  });
 }
