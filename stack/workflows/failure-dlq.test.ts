@@ -4,7 +4,7 @@
 import { WorkflowNonRetryableError } from '@upstash/workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type TestStack } from '../messages/test-support';
-import { runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
+import { failingStep, runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
 let app: WorkflowApp;
@@ -42,13 +42,7 @@ beforeAll(async () => {
           },
         },
       },
-      '/fatal': {
-        fn: async (context) => {
-          await context.run('fatal', () => {
-            throw new WorkflowNonRetryableError('no point retrying');
-          });
-        },
-      },
+      '/fatal': { fn: failingStep('fatal', () => new WorkflowNonRetryableError('no point retrying')) },
       '/sleeper': {
         fn: async (context) => {
           await context.sleep('long', 3600);

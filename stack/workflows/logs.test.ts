@@ -3,7 +3,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestStack } from '../messages/test-support';
-import { runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
+import { failingStep, runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
 let app: WorkflowApp;
@@ -21,13 +21,7 @@ beforeAll(async () => {
   ({ stack, app } = await startStackWithApp(
     {
       '/ok': { fn: async (context) => context.run('only', () => ({ big: 'x'.repeat(50) })) },
-      '/retrying': {
-        fn: async (context) => {
-          await context.run('always-fails', () => {
-            throw new Error('still broken');
-          });
-        },
-      },
+      '/retrying': { fn: failingStep('always-fails', () => new Error('still broken')) },
       '/parallel-pending': {
         fn: async (context) => {
           await Promise.all([context.run('quick', () => 'q'), context.sleep('slow', 3600)]);

@@ -3,12 +3,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type TestStack } from '../messages/test-support';
-import { runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
+import { failingStep, runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
 let app: WorkflowApp;
 const thirdParty: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
 let flaky = 0;
+/** A child workflow that always fails (invoked by /parent-of-failing). */
+const failingChild = failingStep('explode', () => new Error('child broke'));
 
 /** Waits until the run is in `state`; a run that ends in another state fails the wait at once. */
 function finished(runId: string, state = 'RUN_SUCCESS'): Promise<Record<string, any>> {
@@ -142,12 +144,6 @@ beforeAll(async () => {
     },
   ));
 });
-
-async function failingChild(context: any): Promise<unknown> {
-  return context.run('explode', () => {
-    throw new Error('child broke');
-  });
-}
 
 async function childFn(context: any): Promise<unknown> {
   const doubled = await context.run('double', () => (context.requestPayload as { n: number }).n * 2);

@@ -9,7 +9,7 @@ import { explainRun, reasonText } from '../../shared/workflows/explain';
 import { runHistory } from '../../shared/workflows/history';
 import type { WorkflowRunLog } from '../../shared/workflows/types';
 import { eventually, type TestStack } from '../messages/test-support';
-import { runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
+import { failingStep, runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
 let app: WorkflowApp;
@@ -108,11 +108,7 @@ beforeAll(async () => {
       },
       '/flow': { fn: async (context) => void (await context.run('first', () => gate('flow'))) },
       '/fail': {
-        fn: async (context) => {
-          await context.run('boom', () => {
-            throw new Error('broken for good');
-          });
-        },
+        fn: failingStep('boom', () => new Error('broken for good')),
         options: { failureFunction: async ({ context }: any) => gate(`ff-${context.workflowRunId}`) },
       },
       '/call': {

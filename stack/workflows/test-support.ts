@@ -22,6 +22,18 @@ export type Routes = Record<
   { fn: RouteFunction<any, any>; options?: WorkflowServeOptions<any, any> }
 >;
 
+/**
+ * A route function whose one step, `step`, always throws what `error` makes: an Error is retried with backoff,
+ * a WorkflowNonRetryableError fails the run at once.
+ */
+export function failingStep(step: string, error: () => Error): RouteFunction<any, any> {
+  return async (context) => {
+    await context.run(step, () => {
+      throw error();
+    });
+  };
+}
+
 /** Where the app's SDK sends its requests, and the keys it verifies deliveries with. */
 export interface StackTarget {
   url: string;
