@@ -1,19 +1,12 @@
 // The desktop app's save path, in plain Node: main/electron/main.ts hands dialogSaver the real
 // `dialog.showSaveDialog`; here a scripted dialog plays the user (Electron's binary cannot run here), and
 // everything after the user's choice — the file, its mode, replacing, refusing — is real.
-import { lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENV_TEXT, envFile, expectMode } from '../core/testing/saving';
 import { useTempDirs } from '../core/testing/temp-dir';
 import { dialogSaver, type SaveDialogOptions, type ShowSaveDialog } from './save-dialog';
-
-const posix = process.platform !== 'win32';
-const request = (suggestedName?: string) => ({
-  text: 'QSTASH_TOKEN=secret\n',
-  suggestedName,
-  defaultName: 'switchyard-local.env',
-  what: 'the local stack credentials (.env)',
-});
 
 /** A dialog where the user picks `answer` (or cancels with null); records what main asked it. */
 function scripted(answer: (options: SaveDialogOptions) => string | null) {
@@ -34,7 +27,7 @@ describe('dialogSaver (Electron)', () => {
     const dialog = scripted(() => join(dir, 'picked.env'));
     const saver = dialogSaver({ show: dialog.show, defaultFolder: '/home/ann/Downloads' });
     expect(saver.saving).toEqual({ kind: 'dialog' });
-    expect(await saver.save(request('mine.env'))).toEqual({ path: join(dir, 'picked.env') });
+    expect(await saver.save(envFile('mine.env'))).toEqual({ path: join(dir, 'picked.env') });
     expect(dialog.asked).toEqual([
       {
         title: 'Save the local stack credentials (.env)',
@@ -43,20 +36,20 @@ describe('dialogSaver (Electron)', () => {
         properties: ['createDirectory', 'showOverwriteConfirmation'],
       },
     ]);
-    expect(readFileSync(join(dir, 'picked.env'), 'utf8')).toBe('QSTASH_TOKEN=secret\n');
-    if (posix) expect(statSync(join(dir, 'picked.env')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'picked.env'), 'utf8')).toBe(ENV_TEXT);
+    expectMode(join(dir, 'picked.env'), 0o600);
   });
 
   it('offers the default name when the page suggests none', async () => {
     const dialog = scripted(() => null);
-    await dialogSaver({ show: dialog.show, defaultFolder: '/d' }).save(request());
+    await dialogSaver({ show: dialog.show, defaultFolder: '/d' }).save(envFile());
     expect(dialog.asked[0]?.defaultPath).toBe(join('/d', 'switchyard-local.env'));
   });
 
   it('writes nothing when the user cancels', async () => {
     const dir = tempDir();
     const saver = dialogSaver({ show: scripted(() => null).show, defaultFolder: dir });
-    expect(await saver.save(request())).toEqual({ canceled: true });
+    expect(await saver.save(envFile())).toEqual({ canceled: true });
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -69,10 +62,10 @@ describe('dialogSaver (Electron)', () => {
       show: scripted((o) => join(dir, o.defaultPath.split('/').pop()!)).show,
       defaultFolder: dir,
     });
-    await saver.save(request('old.env'));
-    await saver.save(request('link.env'));
-    expect(readFileSync(join(dir, 'old.env'), 'utf8')).toBe('QSTASH_TOKEN=secret\n');
-    if (posix) expect(statSync(join(dir, 'old.env')).mode & 0o777).toBe(0o600);
+    await saver.save(envFile('old.env'));
+    await saver.save(envFile('link.env'));
+    expect(readFileSync(join(dir, 'old.env'), 'utf8')).toBe(ENV_TEXT);
+    expectMode(join(dir, 'old.env'), 0o600);
     expect(readFileSync(join(dir, 'target'), 'utf8')).toBe('target');
     expect(lstatSync(join(dir, 'link.env')).isFile()).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(['link.env', 'old.env', 'target']);
@@ -82,7 +75,7 @@ describe('dialogSaver (Electron)', () => {
     const dialog = scripted(() => '/tmp/never');
     const saver = dialogSaver({ show: dialog.show, defaultFolder: '/d' });
     for (const name of ['../x.env', '/etc/passwd', 'a/b', '..']) {
-      await expect(saver.save(request(name))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      await expect(saver.save(envFile(name))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     }
     expect(dialog.asked).toEqual([]);
   });
@@ -98,13 +91,13 @@ describe('dialogSaver (Electron)', () => {
       });
     };
     const saver = dialogSaver({ show, defaultFolder: dir });
-    const first = saver.save(request());
-    await expect(saver.save(request())).rejects.toThrow('A save dialog is already open');
+    const first = saver.save(envFile());
+    await expect(saver.save(envFile())).rejects.toThrow('A save dialog is already open');
     choose(join(dir, 'one.env'));
     expect(await first).toEqual({ path: join(dir, 'one.env') });
     expect(opened).toBe(1);
     // Closed: the next request opens a new one.
-    const second = saver.save(request());
+    const second = saver.save(envFile());
     choose(join(dir, 'two.env'));
     expect(await second).toEqual({ path: join(dir, 'two.env') });
   });
@@ -115,7 +108,7 @@ describe('dialogSaver (Electron)', () => {
       show: scripted(() => join(dir, 'missing', 'x.env')).show,
       defaultFolder: dir,
     });
-    await expect(saver.save(request())).rejects.toMatchObject({
+    await expect(saver.save(envFile())).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringContaining(`Could not write ${join(dir, 'missing', 'x.env')}`),
     });

@@ -1,26 +1,11 @@
 // The browser host's exports folder at the file-system level: private, outside the served folder, no
 // overwrite, no way out of it.
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENV_TEXT, envFile, expectMode } from '../testing/saving';
 import { useTempDirs } from '../testing/temp-dir';
 import { exportsFolderSaver, numbered } from './exports-folder';
-
-const posix = process.platform !== 'win32';
-const request = (suggestedName?: string) => ({
-  text: 'TOKEN=secret\n',
-  suggestedName,
-  defaultName: 'default.env',
-  what: 'the .env file',
-});
 
 describe('exportsFolderSaver', () => {
   const tempDir = useTempDirs();
@@ -29,23 +14,21 @@ describe('exportsFolderSaver', () => {
     const folder = join(tempDir(), 'data', 'exports');
     const saver = exportsFolderSaver({ folder, servedFolders: [] });
     expect(saver.saving).toEqual({ kind: 'folder', folder });
-    const named = await saver.save(request('mine.env'));
-    const unnamed = await saver.save(request());
+    const named = await saver.save(envFile('mine.env'));
+    const unnamed = await saver.save(envFile());
     const real = realpathSync(folder);
     expect(named).toEqual({ path: join(real, 'mine.env') });
-    expect(unnamed).toEqual({ path: join(real, 'default.env') });
-    expect(readFileSync(join(folder, 'mine.env'), 'utf8')).toBe('TOKEN=secret\n');
-    if (posix) {
-      expect(statSync(folder).mode & 0o777).toBe(0o700);
-      expect(statSync(join(folder, 'mine.env')).mode & 0o777).toBe(0o600);
-    }
+    expect(unnamed).toEqual({ path: join(real, 'switchyard-local.env') });
+    expect(readFileSync(join(folder, 'mine.env'), 'utf8')).toBe(ENV_TEXT);
+    expectMode(folder, 0o700);
+    expectMode(join(folder, 'mine.env'), 0o600);
   });
 
   it('tightens an existing exports folder that an older version left open', async () => {
     const folder = join(tempDir(), 'exports');
     mkdirSync(folder, { mode: 0o755 });
-    await exportsFolderSaver({ folder, servedFolders: [] }).save(request());
-    if (posix) expect(statSync(folder).mode & 0o777).toBe(0o700);
+    await exportsFolderSaver({ folder, servedFolders: [] }).save(envFile());
+    expectMode(folder, 0o700);
   });
 
   it('never overwrites: a taken name gets a number, and the first file keeps its content', async () => {
@@ -53,8 +36,8 @@ describe('exportsFolderSaver', () => {
     mkdirSync(folder);
     writeFileSync(join(folder, 'a.txt'), 'keep me');
     const saver = exportsFolderSaver({ folder, servedFolders: [] });
-    expect(await saver.save(request('a.txt'))).toEqual({ path: join(realpathSync(folder), 'a-2.txt') });
-    expect(await saver.save(request('a.txt'))).toEqual({ path: join(realpathSync(folder), 'a-3.txt') });
+    expect(await saver.save(envFile('a.txt'))).toEqual({ path: join(realpathSync(folder), 'a-2.txt') });
+    expect(await saver.save(envFile('a.txt'))).toEqual({ path: join(realpathSync(folder), 'a-3.txt') });
     expect(readFileSync(join(folder, 'a.txt'), 'utf8')).toBe('keep me');
   });
 
@@ -64,7 +47,7 @@ describe('exportsFolderSaver', () => {
     mkdirSync(folder);
     writeFileSync(join(dir, 'victim'), 'untouched');
     symlinkSync(join(dir, 'victim'), join(folder, 'x.txt'));
-    const saved = await exportsFolderSaver({ folder, servedFolders: [] }).save(request('x.txt'));
+    const saved = await exportsFolderSaver({ folder, servedFolders: [] }).save(envFile('x.txt'));
     expect(saved).toEqual({ path: join(realpathSync(folder), 'x-2.txt') });
     expect(readFileSync(join(dir, 'victim'), 'utf8')).toBe('untouched');
   });
@@ -86,7 +69,7 @@ describe('exportsFolderSaver', () => {
       'C:x',
       'x'.repeat(201),
     ]) {
-      await expect(saver.save(request(name)), JSON.stringify(name)).rejects.toMatchObject({
+      await expect(saver.save(envFile(name)), JSON.stringify(name)).rejects.toMatchObject({
         code: 'INVALID_INPUT',
       });
     }
@@ -98,7 +81,7 @@ describe('exportsFolderSaver', () => {
     const served = join(dir, 'renderer');
     mkdirSync(served);
     const inside = exportsFolderSaver({ folder: join(served, 'data', 'exports'), servedFolders: [served] });
-    await expect(inside.save(request())).rejects.toMatchObject({
+    await expect(inside.save(envFile())).rejects.toMatchObject({
       code: 'NOT_CONFIGURED',
       message: expect.stringContaining('which the browser host serves over HTTP'),
     });
@@ -106,7 +89,7 @@ describe('exportsFolderSaver', () => {
     mkdirSync(join(dir, 'data'));
     symlinkSync(served, join(dir, 'data', 'exports'));
     const linked = exportsFolderSaver({ folder: join(dir, 'data', 'exports'), servedFolders: [served] });
-    await expect(linked.save(request())).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
+    await expect(linked.save(envFile())).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
     expect(readdirSync(served)).toEqual([]);
   });
 
