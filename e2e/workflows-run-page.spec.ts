@@ -9,10 +9,7 @@ test('a waiting run’s page says why, Notify is prefilled, the history is in or
   workflowApp: wf,
 }) => {
   test.setTimeout(120_000);
-  const { workflowRunId } = await wf.client.trigger({
-    url: `${wf.url}/approval`,
-    body: { order: 'kiwi-4242' },
-  });
+  const workflowRunId = await wf.trigger('/approval', { body: { order: 'kiwi-4242' } });
   const eventId = `approve-${workflowRunId}`;
   await expect.poll(async () => (await wf.client.getWaiters({ eventId })).length).toBe(1);
   // The delivery that registered the wait has ended too: the run waits for nothing else.

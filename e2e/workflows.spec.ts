@@ -8,13 +8,9 @@ test('the run explorer shows a run of every step type: tree beside timeline, ste
   workflowApp: wf,
 }) => {
   test.setTimeout(120_000);
-  const { workflowRunId } = await wf.client.trigger({
-    url: `${wf.url}/order`,
-    body: { order: 7 },
-    label: 'e2e-order',
-  });
+  const workflowRunId = await wf.trigger('/order', { body: { order: 7 }, label: 'e2e-order' });
   await wf.waitForRun(workflowRunId, 'RUN_SUCCESS');
-  await wf.client.trigger({ url: `${wf.url}/checkout`, body: { order: 8 } });
+  await wf.trigger('/checkout', { body: { order: 8 } });
 
   await go(app, '#/workflows/runs');
   const list = app.getByTestId('run-list');
@@ -92,17 +88,12 @@ test('DLQ triage groups failures; a group is restarted in bulk with progress, su
   wf.setHealthy(false);
   const failed: string[] = [];
   for (let i = 0; i < 3; i += 1) {
-    const { workflowRunId } = await wf.client.trigger({
-      url: `${wf.url}/checkout`,
-      body: { i },
-      retries: 0,
-    });
-    failed.push(workflowRunId);
+    failed.push(await wf.trigger('/checkout', { body: { i }, retries: 0 }));
   }
-  const { workflowRunId: shipRun } = await wf.client.trigger({ url: `${wf.url}/ship`, retries: 0 });
+  const shipRun = await wf.trigger('/ship', { retries: 0 });
   for (const id of [...failed, shipRun]) await wf.waitForRun(id, 'RUN_FAILED');
   wf.setHealthy(true);
-  const { workflowRunId: good } = await wf.client.trigger({ url: `${wf.url}/checkout`, body: { i: 9 } });
+  const good = await wf.trigger('/checkout', { body: { i: 9 } });
   await wf.waitForRun(good, 'RUN_SUCCESS');
 
   await go(app, '#/workflows/dlq');
@@ -159,7 +150,7 @@ test('"Messages in logs" opens the logs filtered to every message of the run and
   test.setTimeout(120_000);
   const runIds: string[] = [];
   for (const order of [1, 2]) {
-    runIds.push((await wf.client.trigger({ url: `${wf.url}/checkout`, body: { order } })).workflowRunId);
+    runIds.push(await wf.trigger('/checkout', { body: { order } }));
   }
   const [mine, other] = await Promise.all(runIds.map((id) => wf.waitForRun(id, 'RUN_SUCCESS')));
   const messagesOf = (run: { steps: { steps: { messageId: string }[] }[] }): string[] => [

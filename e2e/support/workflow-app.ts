@@ -5,13 +5,15 @@
 // event or sleep an hour (the run page's pending states) or a week (the stack clock's advance).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, serve, type RouteFunction } from '@upstash/workflow';
+import { Client, serve, type RouteFunction, type TriggerOptions } from '@upstash/workflow';
 import { DEV_TOKEN } from './stack-api';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- route payloads are any JSON */
 export interface WorkflowApp {
   url: string;
   client: Client;
+  /** Starts a run of the app's `route` (e.g. `/checkout`) with the vendor's client; answers its run id. */
+  trigger(route: string, options?: Omit<TriggerOptions, 'url'>): Promise<string>;
   /** While false, the `charge` step of /checkout throws (500 with Upstash-Error-Step-Name: charge). */
   setHealthy(healthy: boolean): void;
   /** Polls the run's log at the stack until it reaches `state`; answers the run. */
@@ -128,9 +130,12 @@ export async function startWorkflowApp(stackUrl: string): Promise<WorkflowApp> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = new Client({ baseUrl: stackUrl, token: DEV_TOKEN });
   return {
     url: baseUrl,
-    client: new Client({ baseUrl: stackUrl, token: DEV_TOKEN }),
+    client,
+    trigger: async (route, options) =>
+      (await client.trigger({ ...options, url: `${baseUrl}${route}` })).workflowRunId,
     setHealthy: (value) => (healthy = value),
     waitForRun: (runId, state) => waitForRun(stackUrl, runId, state),
     close: () =>
