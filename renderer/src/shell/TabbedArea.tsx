@@ -1,12 +1,13 @@
 // An area made of tabs (Messages, Workflows, KV): the header, the tab strip and the current tab, each tab
 // a lazily loaded module. Route: #/<area>/<tab>/<param…>; no or an unknown tab shows the first one.
-import { type ComponentType, Suspense } from 'react';
+import { type ComponentType, Suspense, useMemo } from 'react';
 import { Spinner } from '../ui/misc';
 import { AREA_TABS, type TabbedAreaId, type TabIdOf } from './area-tabs';
 import { areaById } from './areas';
 import { lazyWithPreload, type PreloadableComponent, whenIdle } from './lazy';
 import { type AreaId, useNav } from './nav';
 import { PageHeader } from './PageHeader';
+import { ScreenRouteContext } from './screen-route';
 
 export interface AreaTab {
   id: string;
@@ -70,6 +71,7 @@ export function TabbedArea({
   const [tabId, ...rest] = params;
   const tab = tabs.find((candidate) => candidate.id === tabId) ?? tabs[0];
   const Tab = tab.component;
+  const screen = useMemo(() => ({ area, params: [tab.id] }), [area, tab.id]);
   return (
     <>
       <PageHeader title={title} subtitle={subtitle} />
@@ -101,7 +103,9 @@ export function TabbedArea({
           </div>
         }
       >
-        <Tab params={rest} />
+        <ScreenRouteContext.Provider value={screen}>
+          <Tab params={rest} />
+        </ScreenRouteContext.Provider>
       </Suspense>
     </>
   );

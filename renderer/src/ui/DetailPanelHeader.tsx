@@ -1,6 +1,8 @@
 // The header of a detail panel beside a list (a message's trail, a DLQ entry, a workflow run): what it
-// shows and its id, the panel's actions, and the close button at the far end.
+// shows and its id, the panel's actions, and the close button at the far end. The button goes back to the
+// list screen's own address (useScreenRoute), which closes the panel, unless the panel says otherwise.
 import type { ReactNode } from 'react';
+import { useScreenRoute } from '../shell/screen-route';
 import { Button } from './Button';
 import './detail-panel.css';
 import { XIcon } from './icons';
@@ -19,10 +21,12 @@ export function DetailPanelHeader({
   /** Beside the id: the record's state. */
   badge?: ReactNode;
   closeLabel?: string;
-  onClose: () => void;
+  /** Where the close button goes instead of back to the list screen (a run's own page). */
+  onClose?: () => void;
   /** The actions, before the close button. */
   children?: ReactNode;
 }) {
+  const screen = useScreenRoute();
   const idLine = <span className="mono detail-panel-id">{id}</span>;
   return (
     <div className="detail-panel-header">
@@ -37,7 +41,13 @@ export function DetailPanelHeader({
       {badge}
       <span className="spacer" />
       {children}
-      <Button size="sm" variant="ghost" icon={<XIcon />} aria-label={closeLabel} onClick={onClose} />
+      <Button
+        size="sm"
+        variant="ghost"
+        icon={<XIcon />}
+        aria-label={closeLabel}
+        onClick={onClose ?? screen.close}
+      />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import type { ProfileView } from '../../../../shared/profiles';
 import { ActiveService } from '../../shell/ActiveService';
 import { type PaletteCommand, useContextCommands } from '../../shell/context-commands';
 
-import { useNav } from '../../shell/nav';
+import { useScreenRoute } from '../../shell/screen-route';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
 import { FilterBar, type TextFilter } from '../../ui/FilterBar';
@@ -46,7 +46,7 @@ export default function MessageDlqArea({ params }: { params: string[] }) {
 
 function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   const queryClient = useQueryClient();
-  const navigate = useNav((state) => state.navigate);
+  const screen = useScreenRoute();
   const applied = useDlqUi((state) => state.applied);
   const { filters, error: filterError } = useMemo(() => toDlqFilters(applied), [applied]);
 
@@ -69,7 +69,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
   const [jobDialog, openJob] = useJobDialog(MessageDlqJobDialog, profile, (job) => {
     // The open entry may be gone now (retried entries leave the DLQ): close its panel rather than
     // show "not found"; the dialog's summary says what became of it.
-    if (dlqId && actsOn(job, dlqId)) navigate('dlq');
+    if (dlqId && actsOn(job, dlqId)) screen.close();
     afterChange();
   });
   const askSelected = (action: MessageDlqJobRequest['action']) =>
@@ -161,7 +161,6 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
             profile={profile}
             dlqId={id}
             loaded={selected}
-            onClose={() => navigate('dlq')}
             onRetry={(entry) =>
               openJob({
                 action: 'retry',
@@ -170,10 +169,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
                 entry,
               })
             }
-            onDeleted={() => {
-              navigate('dlq');
-              afterChange();
-            }}
+            onDeleted={afterChange}
           />
         )}
       >
@@ -210,7 +206,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
                   selected={entry.dlqId === dlqId}
                   checked={selection.isChecked(entry.dlqId)}
                   onCheck={(on) => selection.toggle(entry.dlqId, on)}
-                  onOpen={() => navigate('dlq', entry.dlqId)}
+                  onOpen={() => screen.open(entry.dlqId)}
                 />
               ))}
             </tbody>

@@ -5,6 +5,7 @@ import type { ProfileView } from '../../../../shared/profiles';
 import { errorMessage } from '../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
 import { useNav } from '../../shell/nav';
+import { useScreenRoute } from '../../shell/screen-route';
 import { BodyView, textOrBase64 } from '../../ui/BodyView';
 import '../../ui/detail-panel.css';
 import { confirmDanger } from '../../ui/confirm-danger';
@@ -24,7 +25,6 @@ export function MessageDlqDetail({
   profile,
   dlqId,
   loaded,
-  onClose,
   onRetry,
   onDeleted,
 }: {
@@ -32,11 +32,12 @@ export function MessageDlqDetail({
   dlqId: string;
   /** The entry from the list when it is loaded there; fetched otherwise. */
   loaded?: DLQMessage;
-  onClose: () => void;
   onRetry: (entry: DLQMessage) => void;
+  /** After a delete (the panel has closed itself). */
   onDeleted: () => void;
 }) {
   const navigate = useNav((state) => state.navigate);
+  const screen = useScreenRoute();
   const fetched = useBridgeQuery(
     'messages.dlq.get',
     { profileId: profile.id, dlqId },
@@ -46,6 +47,8 @@ export function MessageDlqDetail({
   const remove = useBridgeMutation('messages.dlq.delete', {
     onSuccess: () => {
       toast.success('DLQ entry deleted', dlqId);
+      // The entry is gone: close its panel (back to the list), then let the list refresh.
+      screen.close();
       onDeleted();
     },
     onError: (error) => toast.error('Could not delete', errorMessage(error)),
@@ -62,7 +65,7 @@ export function MessageDlqDetail({
 
   return (
     <aside className="detail-panel dlq-detail" aria-label="DLQ entry">
-      <DetailPanelHeader kind="DLQ entry" id={dlqId} onClose={onClose}>
+      <DetailPanelHeader kind="DLQ entry" id={dlqId}>
         {entry ? (
           <>
             <WriteButton profile={profile} size="sm" variant="primary" onClick={() => onRetry(entry)}>

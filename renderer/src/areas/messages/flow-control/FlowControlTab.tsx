@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { create } from 'zustand';
 import type { ProfileView } from '../../../../../shared/profiles';
 import { ActiveService } from '../../../shell/ActiveService';
-import { useNav } from '../../../shell/nav';
+import { useScreenRoute } from '../../../shell/screen-route';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { GaugeIcon } from '../../../ui/icons';
@@ -56,7 +56,7 @@ function FlowControl({
   flowKey?: string;
   messageId?: string;
 }) {
-  const navigate = useNav((state) => state.navigate);
+  const screen = useScreenRoute();
   const view = useFlowControlUi();
   const overview = useBridgeQuery(
     'messages.flowControl.list',
@@ -126,14 +126,7 @@ function FlowControl({
       ) : null}
       <ListWithDetail
         open={flowKey}
-        detail={(key) => (
-          <FlowKeyDetail
-            profile={profile}
-            flowKey={key}
-            messageId={messageId}
-            onClose={() => navigate('messages', 'flow-control')}
-          />
-        )}
+        detail={(key) => <FlowKeyDetail profile={profile} flowKey={key} messageId={messageId} />}
       >
         <ListBody
           error={overview.error}
@@ -161,7 +154,7 @@ function FlowControl({
             keys={shown}
             selectedKey={flowKey}
             compact={Boolean(flowKey)}
-            onOpen={(key) => navigate('messages', 'flow-control', key)}
+            onOpen={screen.open}
           />
         </ListBody>
       </ListWithDetail>

@@ -34,12 +34,10 @@ export function FlowKeyDetail({
   profile,
   flowKey,
   messageId,
-  onClose,
 }: {
   profile: ProfileView;
   flowKey: string;
   messageId?: string;
-  onClose: () => void;
 }) {
   const input = { profileId: profile.id, key: flowKey };
   const query = useBridgeQuery('messages.flowControl.get', input, {
@@ -48,7 +46,7 @@ export function FlowKeyDetail({
   const info = query.data;
   return (
     <aside className="detail-panel fc-detail" aria-label="Flow-control key">
-      <DetailPanelHeader kind="Flow-control key" id={flowKey} onClose={onClose}>
+      <DetailPanelHeader kind="Flow-control key" id={flowKey}>
         {info ? <KeyActions profile={profile} info={info} /> : null}
       </DetailPanelHeader>
       <div className="detail-panel-body fc-detail-body">

@@ -27,12 +27,10 @@ export function LogDetail({
   profile,
   messageId,
   autoRefresh,
-  onClose,
 }: {
   profile: ProfileView;
   messageId: string;
   autoRefresh: boolean;
-  onClose: () => void;
 }) {
   const query = useBridgeQuery(
     'messages.logs.list',
@@ -46,7 +44,7 @@ export function LogDetail({
   const latest = trail?.latest;
   return (
     <aside className="detail-panel log-detail" aria-label="Message detail">
-      <DetailPanelHeader kind="Message" id={messageId} onClose={onClose}>
+      <DetailPanelHeader kind="Message" id={messageId}>
         {latest && !FINAL_STATES.has(latest.state) ? (
           <RunNowButton
             profile={profile}

@@ -11,7 +11,7 @@ import { useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { type PaletteCommand, useContextCommands } from '../../../shell/context-commands';
 
-import { useNav } from '../../../shell/nav';
+import { useScreenRoute } from '../../../shell/screen-route';
 import { RemovableChip } from '../../../ui/Chip';
 import { describeDraft } from '../../../ui/filter-draft';
 import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
@@ -59,7 +59,7 @@ const STATE_LABELS: Record<(typeof LOG_STATE_FILTERS)[number], string> = {
 
 function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string }) {
   const queryClient = useQueryClient();
-  const navigate = useNav((state) => state.navigate);
+  const screen = useScreenRoute();
   const { applied, autoRefresh, setAutoRefresh } = useLogsUi();
   const { filters, error: filterError } = useMemo(() => toLogFilters(applied), [applied]);
 
@@ -152,14 +152,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
       </ListToolbar>
       <ListWithDetail
         open={messageId}
-        detail={(id) => (
-          <LogDetail
-            profile={profile}
-            messageId={id}
-            autoRefresh={autoRefresh}
-            onClose={() => navigate('messages', 'logs')}
-          />
-        )}
+        detail={(id) => <LogDetail profile={profile} messageId={id} autoRefresh={autoRefresh} />}
       >
         <ListBody
           problem={filterError}
@@ -185,7 +178,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
             hasMore={list.hasMore}
             loadingMore={list.loadingMore || (!list.loaded && list.query.isFetching)}
             onLoadMore={list.loadMore}
-            onOpen={(id) => navigate('messages', 'logs', id)}
+            onOpen={screen.open}
             onCheck={selection.toggle}
             canCancel={writable}
             profileId={profile.id}

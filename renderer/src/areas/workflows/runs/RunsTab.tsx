@@ -9,7 +9,7 @@ import { LOG_STATE_FILTERS } from '../../../../../shared/workflows/types';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
-import { useNav } from '../../../shell/nav';
+import { useScreenRoute } from '../../../shell/screen-route';
 import { Button } from '../../../ui/Button';
 import { RemovableChip } from '../../../ui/Chip';
 import { Switch } from '../../../ui/fields';
@@ -57,7 +57,7 @@ export default function RunsTab({ params }: { params: string[] }) {
 const PAGES_PER_LOAD = 5;
 
 function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: string; createdAt?: number }) {
-  const navigate = useNav((state) => state.navigate);
+  const screen = useScreenRoute();
   const filters = useRunsUi((state) => state.applied);
   const setFilters = useRunsUi((state) => state.show);
   const [sort, setSort] = useState<RunSort>({ column: 'created', descending: true });
@@ -109,8 +109,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
       )
     : undefined;
 
-  const open = (run: RunSummary) =>
-    navigate('workflows', 'runs', run.workflowRunId, String(run.workflowRunCreatedAt));
+  const open = (run: RunSummary) => screen.open(run.workflowRunId, String(run.workflowRunCreatedAt));
 
   return (
     <div className="wf-tab">
@@ -166,7 +165,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
             runId={id}
             createdAt={createdAt}
             live={live || selected?.workflowState === 'RUN_STARTED'}
-            onClose={() => navigate('workflows', 'runs')}
+            onClose={screen.close}
             onChanged={list.reset}
           />
         )}
