@@ -12,7 +12,7 @@ import { useScreenRoute } from '../../shell/screen-route';
 import { PageHeader } from '../../shell/PageHeader';
 import { Button } from '../../ui/Button';
 import { FilterBar, type TextFilter } from '../../ui/FilterBar';
-import { MESSAGE_TEXT_FILTERS } from '../messages/message-filter-fields';
+import { MESSAGE_DESTINATION_FILTERS, MESSAGE_TEXT_FILTERS } from '../messages/message-filter-fields';
 import { formatRelative, formatTime, plural } from '../../ui/format';
 import { InboxIcon, RefreshIcon, TrashIcon } from '../../ui/icons';
 import { useJobDialog } from '../../ui/job/useJobDialog';
@@ -279,9 +279,7 @@ function DlqRow({
 }
 
 const DLQ_TEXT_FILTERS: TextFilter<DlqFilterDraft>[] = [
-  MESSAGE_TEXT_FILTERS.url,
-  MESSAGE_TEXT_FILTERS.topicName,
-  MESSAGE_TEXT_FILTERS.queueName,
+  ...MESSAGE_DESTINATION_FILTERS,
   MESSAGE_TEXT_FILTERS.label,
   { key: 'responseStatus', label: 'Response status', placeholder: '500, 404' },
   MESSAGE_TEXT_FILTERS.messageId,

@@ -7,3 +7,10 @@ export const MESSAGE_TEXT_FILTERS = {
   queueName: { key: 'queueName', label: 'Queue', placeholder: 'emails' },
   label: { key: 'label', label: 'Label', placeholder: 'nightly, …' },
 } as const;
+
+/** Where the message was sent (its URL, URL group or queue): one group, in this order, on both screens. */
+export const MESSAGE_DESTINATION_FILTERS = [
+  MESSAGE_TEXT_FILTERS.url,
+  MESSAGE_TEXT_FILTERS.topicName,
+  MESSAGE_TEXT_FILTERS.queueName,
+] as const;

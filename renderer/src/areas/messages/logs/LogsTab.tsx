@@ -15,7 +15,7 @@ import { useScreenRoute } from '../../../shell/screen-route';
 import { RemovableChip } from '../../../ui/Chip';
 import { describeDraft } from '../../../ui/filter-draft';
 import { FilterBar, FilterField, type TextFilter } from '../../../ui/FilterBar';
-import { MESSAGE_TEXT_FILTERS } from '../message-filter-fields';
+import { MESSAGE_DESTINATION_FILTERS, MESSAGE_TEXT_FILTERS } from '../message-filter-fields';
 import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { SearchIcon, XIcon } from '../../../ui/icons';
@@ -193,9 +193,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
 
 const LOG_TEXT_FILTERS: TextFilter<LogFilterDraft>[] = [
   MESSAGE_TEXT_FILTERS.messageId,
-  MESSAGE_TEXT_FILTERS.url,
-  MESSAGE_TEXT_FILTERS.topicName,
-  MESSAGE_TEXT_FILTERS.queueName,
+  ...MESSAGE_DESTINATION_FILTERS,
   { key: 'scheduleId', label: 'Schedule', placeholder: 'scd_…' },
   MESSAGE_TEXT_FILTERS.label,
   { key: 'flowControlKey', label: 'Flow-control key', placeholder: 'tenant-42' },
