@@ -8,6 +8,7 @@ import type {
 import { hasAnyFilter } from '../../../../../shared/bridge/job';
 import { MESSAGE_IDS_MAX } from '../../../../../shared/bridge/procedures/messages/filters';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
+import type { CancelScope as CancelScopeOf } from '../../../ui/job/CancelJob';
 import { createFilterStore } from '../../../ui/list/filter-store';
 
 /** "Every message of this workflow run": the ids the run's steps carry (the service has no run filter). */
@@ -70,14 +71,11 @@ export function toLogFilters(draft: LogFilterDraft): { filters: LogFiltersInput;
   return error ? { filters, error } : { filters };
 }
 
-/** What "Cancel matching" acts on, as the logs' filters stand. */
-export type CancelScope =
-  /** The filters cancel understands, and how they read. */
-  | { filters: CancelFiltersInput; text: string }
-  /** No filter at all: the action is "all", which the user must choose and confirm. */
-  | 'all'
-  /** Only filters cancel cannot take are set (state, message id, run): the action is off, and says why. */
-  | { off: string };
+/**
+ * What "Cancel matching" acts on, as the logs' filters stand: the filters cancel understands, "all" (no
+ * filter at all), or off when only filters cancel cannot take are set (state, message id, run).
+ */
+export type CancelScope = CancelScopeOf<CancelFiltersInput>;
 
 const CANCEL_FILTER_WORDS: Record<keyof CancelFiltersInput, string> = {
   url: 'URL',

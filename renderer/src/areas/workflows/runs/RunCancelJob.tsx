@@ -1,22 +1,37 @@
-// Cancelling many workflow runs from the run list, as a job (ui/job): the checked active runs, every active
-// run the list's filters match, or — without a filter, chosen and typed "all" — every active run. The
-// dialog previews the active runs main found (exactly what it then cancels, by id) and reports what
+// Cancelling many workflow runs from the run list, as a job (ui/job/CancelJob): the checked active runs,
+// every active run the list's filters match, or — without a filter, chosen and typed "all" — every active
+// run. The dialog previews the active runs main found (exactly what it then cancels, by id) and reports what
 // was cancelled and what had finished meanwhile.
 import { hasAnyFilter } from '../../../../../shared/bridge/job';
 import type { RunFilters } from '../../../../../shared/bridge/procedures/workflows/filters';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { plural } from '../../../ui/format';
-import { JobDialog } from '../../../ui/job/JobDialog';
+import {
+  CancelActions,
+  CancelJobDialog,
+  type CancelRequest,
+  type CancelScope,
+} from '../../../ui/job/CancelJob';
 import { type JobRequestProps, useJobDialog } from '../../../ui/job/useJobDialog';
-import { RowActions } from '../../../ui/RowActions';
 import { chipsOf } from './run-filters';
 
-interface Request {
-  target: { ids: string[] } | { filters: RunFilters } | { all: true };
-  description: string;
-}
+const RUNS = {
+  state: 'active',
+  noun: 'run',
+  selectHint: 'Check active runs in the list',
+  allTitle: 'Every active run',
+};
 
-const activeRuns = (count: number) => plural(count, 'active run');
+/** What "Cancel matching" acts on: the filters. A text search narrows the list but not the cancel, so it waits. */
+function cancelScope(filters: RunFilters, searching: boolean): CancelScope<RunFilters> {
+  const filtered = hasAnyFilter(filters);
+  if (searching)
+    return { off: 'Clear the search first: this cancels by the filters, not by the search', all: !filtered };
+  if (!filtered) return 'all';
+  const text = chipsOf(filters)
+    .map((chip) => chip.text)
+    .join(', ');
+  return { filters, text };
+}
 
 /** The list toolbar's cancel actions and their dialog. */
 export function RunCancelActions({
@@ -36,67 +51,23 @@ export function RunCancelActions({
   onEnded: () => void;
 }) {
   const [cancelDialog, askCancel] = useJobDialog(RunCancelDialog, profile, onEnded);
-  const filtered = hasAnyFilter(filters);
+  const scope = cancelScope(filters, searching);
   return (
     <>
-      <RowActions
-        profile={profile}
-        available={selected.length > 0}
-        title="Check active runs in the list"
-        actions={[
-          {
-            label: 'Cancel selected…',
-            variant: 'danger',
-            onClick: () =>
-              askCancel({
-                target: { ids: [...selected] },
-                description: `the ${plural(selected.length, 'selected run')}`,
-              }),
-          },
-        ]}
-      />
-      <RowActions
-        profile={profile}
-        available={!searching}
-        title={
-          searching
-            ? 'Clear the search first: this cancels by the filters, not by the search'
-            : filtered
-              ? 'Every active run the filters match, also ones not loaded'
-              : 'Every active run'
-        }
-        actions={[
-          {
-            label: filtered ? 'Cancel matching…' : 'Cancel all active…',
-            onClick: () =>
-              askCancel(
-                filtered
-                  ? {
-                      target: { filters },
-                      description: `every active run matching ${chipsOf(filters)
-                        .map((chip) => chip.text)
-                        .join(', ')}`,
-                    }
-                  : { target: { all: true }, description: 'every active run' },
-              ),
-          },
-        ]}
-      />
+      <CancelActions profile={profile} nouns={RUNS} selected={selected} scope={scope} onAsk={askCancel} />
       {cancelDialog}
     </>
   );
 }
 
-function RunCancelDialog({ request, ...dialog }: JobRequestProps<Request>) {
+function RunCancelDialog({ request, ...dialog }: JobRequestProps<CancelRequest<RunFilters>>) {
   return (
-    <JobDialog
+    <CancelJobDialog
       {...dialog}
+      nouns={RUNS}
       procedure="workflows.runs.job"
       input={request}
       title="Cancel workflow runs"
-      verb="Cancel"
-      unit={activeRuns}
-      danger
       preview={
         <p className="muted">
           A cancelled run stops: its steps that have not run never run, its waits end, its failure function is
@@ -104,11 +75,6 @@ function RunCancelDialog({ request, ...dialog }: JobRequestProps<Request>) {
           Canceled.
         </p>
       }
-      cappedNote="The job cancels the runs listed; run it again for the rest."
-      runningHint="Stop ends the job before its next request; a request already sent completes."
-      stoppedHint="Runs not reached are still active; resume the job from Jobs."
-      verbed="cancelled"
-      itemLabel="Run"
     />
   );
 }
