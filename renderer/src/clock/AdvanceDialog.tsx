@@ -13,15 +13,9 @@ import { Callout } from '../ui/misc';
 import { toast } from '../ui/toast';
 import { dueItemWords, durationWords, offsetWords, untilWords } from './clock-words';
 
-type Choice = '1h' | '1d' | '7d' | 'next' | 'other';
-
-const PRESETS: { value: Choice; label: string }[] = [
-  { value: '1h', label: '1 h' },
-  { value: '1d', label: '1 d' },
-  { value: '7d', label: '7 d' },
-  { value: 'next', label: 'To the next due item' },
-  { value: 'other', label: 'Other…' },
-];
+/** "Advance by": the choices, in order. */
+const CHOICES = { '1h': '1 h', '1d': '1 d', '7d': '7 d', next: 'To the next due item', other: 'Other…' };
+type Choice = keyof typeof CHOICES;
 
 export const KV_TTL_NOTE =
   'KV TTLs live in redis-server and do not follow this clock: keys expire on this computer’s time.';
@@ -90,7 +84,7 @@ export function AdvanceDialog({ clock, onClose }: { clock: ClockState; onClose: 
         </Fact>
         <NextDueFact clock={clock} />
       </dl>
-      <Segmented label="Advance by" value={choice} options={PRESETS} onChange={setChoice} />
+      <Segmented label="Advance by" value={choice} options={CHOICES} onChange={setChoice} />
       {choice === 'next' && !next ? (
         <p className="muted">Nothing waits for the clock: there is no next due item to move to.</p>
       ) : null}

@@ -98,14 +98,14 @@ export function ValueView({
   if (!first) return <Spinner />;
   const last = pages[pages.length - 1]!;
   const next = 'cursor' in last && last.cursor !== '' ? last.cursor : undefined;
+  const rows = pages.flatMap(pageRows);
   const loadMoreRow = next ? (
     <div className="row">
       <Button size="sm" busy={loading} onClick={() => void loadMore(next)}>
         Load more
       </Button>
       <span className="muted small">
-        {countLoaded(pages).toLocaleString()} of {'total' in first ? first.total.toLocaleString() : '?'}{' '}
-        loaded
+        {rows.length.toLocaleString()} of {'total' in first ? first.total.toLocaleString() : '?'} loaded
       </span>
     </div>
   ) : null;
@@ -126,7 +126,6 @@ export function ValueView({
       return <Callout tone="info" title={first.message} />;
     default: {
       const table = collectionTable(first.type, keyName, edit);
-      const rows = pages.flatMap(table.rows);
       const hasBinary = rows.some((row) => isBinary(...row.cells));
       return (
         <>
@@ -147,38 +146,33 @@ export function ValueView({
 
 type CollectionType = Exclude<KvValuePage['type'], 'string' | 'json' | 'other'>;
 
-/** How one collection type shows as an editable table: its columns, rows and the edit each action sends. */
+/** How one collection type shows as an editable table: its columns and the edit each action sends. */
 function collectionTable(
   type: CollectionType,
   key: string,
   edit: (change: KvEdit) => Promise<boolean>,
-): Omit<Parameters<typeof EditableTable>[0], 'rows' | 'canWrite'> & { rows: (page: KvValuePage) => Row[] } {
+): Omit<Parameters<typeof EditableTable>[0], 'rows' | 'canWrite'> {
+  /** A table of name → value pairs (hash fields, sorted-set members): Save and Add both set the pair. */
+  const pairs = (set: (name: KvBytes, value: string) => KvEdit, remove: (name: KvBytes) => KvEdit) => ({
+    editable: [false, true],
+    onSave: (row: Row, cells: string[]) => edit(set(row.cells[0]!, cells[1]!)),
+    onDelete: (row: Row) => edit(remove(row.cells[0]!)),
+    onAdd: (cells: string[]) => edit(set(cells[0]!, cells[1]!)),
+  });
   switch (type) {
     case 'hash':
       return {
         columns: ['Field', 'Value'],
-        editable: [false, true],
-        rows: (p) =>
-          p.type === 'hash'
-            ? p.entries.map(([f, v]) => ({ id: rowId(f), cells: [f, v], binary: isBinary(f, v) }))
-            : [],
-        onSave: (row, cells) =>
-          edit({ op: 'hash.set', key, field: row.cells[0] as string, value: cells[1]! }),
-        onDelete: (row) => edit({ op: 'hash.delete', key, field: row.cells[0]! }),
-        onAdd: (cells) => edit({ op: 'hash.set', key, field: cells[0]!, value: cells[1]! }),
+        // A binary field's row is read-only (no Save), so the field set is text.
+        ...pairs(
+          (field, value) => ({ op: 'hash.set', key, field: field as string, value }),
+          (field) => ({ op: 'hash.delete', key, field }),
+        ),
       };
     case 'list':
       return {
         columns: ['Index', 'Value'],
         editable: [false, true],
-        rows: (p) =>
-          p.type === 'list'
-            ? p.items.map((item) => ({
-                id: String(item.index),
-                cells: [String(item.index), item.value],
-                binary: isBinary(item.value),
-              }))
-            : [],
         onSave: (row, cells) => edit({ op: 'list.set', key, index: Number(row.id), value: cells[1]! }),
         onDelete: (row) => edit({ op: 'list.remove', key, index: Number(row.id) }),
         addColumns: ['Value (pushed to the tail)'],
@@ -188,35 +182,22 @@ function collectionTable(
       return {
         columns: ['Member'],
         editable: [false],
-        rows: (p) => (p.type === 'set' ? p.members.map((m) => ({ id: rowId(m), cells: [m] })) : []),
         onDelete: (row) => edit({ op: 'set.remove', key, member: row.cells[0]! }),
         onAdd: (cells) => edit({ op: 'set.add', key, member: cells[0]! }),
       };
     case 'zset':
       return {
         columns: ['Member', 'Score'],
-        editable: [false, true],
-        rows: (p) =>
-          p.type === 'zset'
-            ? p.entries.map((e) => ({ id: rowId(e.member), cells: [e.member, e.score] }))
-            : [],
         // ZADD carries a binary member as its exact bytes, so a score edit is safe for every member.
-        onSave: (row, cells) => edit({ op: 'zset.add', key, member: row.cells[0]!, score: cells[1]! }),
-        onDelete: (row) => edit({ op: 'zset.remove', key, member: row.cells[0]! }),
-        onAdd: (cells) => edit({ op: 'zset.add', key, member: cells[0]!, score: cells[1]! }),
+        ...pairs(
+          (member, score) => ({ op: 'zset.add', key, member, score }),
+          (member) => ({ op: 'zset.remove', key, member }),
+        ),
       };
     case 'stream':
       return {
         columns: ['Entry id', 'Fields'],
         editable: [false, false],
-        rows: (p) =>
-          p.type === 'stream'
-            ? p.entries.map((e) => ({
-                id: e.id,
-                binary: isBinary(...e.fields.flat()),
-                cells: [e.id, e.fields.map(([f, v]) => `${cellText(f)}=${cellText(v)}`).join('  ')],
-              }))
-            : [],
         onDelete: (row) => edit({ op: 'stream.delete', key, id: row.id }),
         addColumns: ['Fields: field value [field value …]'],
         onAdd: async (cells) => {
@@ -233,17 +214,35 @@ function collectionTable(
   }
 }
 
-function countLoaded(pages: KvValuePage[]): number {
-  let n = 0;
-  for (const p of pages) {
-    if (p.type === 'hash' || p.type === 'zset' || p.type === 'stream') n += p.entries.length;
-    else if (p.type === 'list') n += p.items.length;
-    else if (p.type === 'set') n += p.members.length;
+/** One page's rows of a collection's table (none for strings, JSON and other types). */
+function pageRows(p: KvValuePage): Row[] {
+  switch (p.type) {
+    case 'hash':
+      return p.entries.map(([f, v]) => ({ id: rowId(f), cells: [f, v], binary: isBinary(f, v) }));
+    case 'list':
+      return p.items.map((item) => ({
+        id: String(item.index),
+        cells: [String(item.index), item.value],
+        binary: isBinary(item.value),
+      }));
+    case 'set':
+      return p.members.map((m) => ({ id: rowId(m), cells: [m] }));
+    case 'zset':
+      return p.entries.map((e) => ({ id: rowId(e.member), cells: [e.member, e.score] }));
+    case 'stream':
+      return p.entries.map((e) => ({
+        id: e.id,
+        binary: isBinary(...e.fields.flat()),
+        cells: [e.id, e.fields.map(([f, v]) => `${cellText(f)}=${cellText(v)}`).join('  ')],
+      }));
+    default:
+      return [];
   }
-  return n;
 }
 
-type StringMode = 'text' | 'json' | 'hex';
+/** How a string shows: the choices of "Show as", in order. */
+const SHOW_AS = { text: 'Text', json: 'JSON', hex: 'Hex' };
+type StringMode = keyof typeof SHOW_AS;
 
 function StringEditor({
   page,
@@ -296,12 +295,7 @@ function StringEditor({
   return (
     <div className="kv-string">
       <div className="row">
-        <Segmented
-          label="Show as"
-          value={mode}
-          onChange={changeMode}
-          options={{ text: 'Text', json: 'JSON', hex: 'Hex' }}
-        />
+        <Segmented label="Show as" value={mode} onChange={changeMode} options={SHOW_AS} />
         <span className="muted small">
           {page.length.toLocaleString()} bytes{text === undefined ? ' · not valid UTF-8' : ''}
           {page.truncated ? ' · shown cut at 1 MB (read-only here)' : ''}
