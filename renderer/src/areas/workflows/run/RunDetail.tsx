@@ -566,8 +566,13 @@ function TriggerDialog({
     values: form,
     set: (patch) => setForm((current) => ({ ...current, ...patch })),
   };
-  const set = (key: 'body' | 'headers') => (event: { target: { value: string } }) =>
-    bound.set({ [key]: event.target.value });
+  /** The body's and the headers' textareas, bound to the form as BoundTextField binds the other fields. */
+  const codeArea = (key: 'body' | 'headers') => ({
+    className: 'mono',
+    spellCheck: false,
+    value: form[key],
+    onChange: (event: { target: { value: string } }) => bound.set({ [key]: event.target.value }),
+  });
   const problem = bodyProblem(form.body, form.contentType);
   const headerLines = form.headers.split('\n').filter((line) => line.trim() !== '');
   const badHeader = headerLines.find((line) => !/^[^:\s]+:/.test(line));
@@ -620,15 +625,7 @@ function TriggerDialog({
         <code>client.trigger</code> does, with this run&apos;s payload and settings (retries, retry delay,
         flow control, labels, headers). Edit any of them to try something different.
       </p>
-      <TextareaField
-        label="Body"
-        className="mono"
-        rows={8}
-        value={form.body}
-        spellCheck={false}
-        error={problem}
-        onChange={set('body')}
-      />
+      <TextareaField label="Body" rows={8} error={problem} {...codeArea('body')} />
       <div className="wf-trigger-grid">
         <BoundTextField form={bound} name="contentType" label="Content type" mono />
         <BoundTextField form={bound} name="label" label="Labels" mono placeholder="comma-separated" />
@@ -668,13 +665,10 @@ function TriggerDialog({
       </div>
       <TextareaField
         label="Headers forwarded to the app"
-        className="mono"
         rows={3}
-        value={form.headers}
         placeholder="Name: value, one a line"
-        spellCheck={false}
         error={badHeader ? `Not a header line: ${badHeader}` : undefined}
-        onChange={set('headers')}
+        {...codeArea('headers')}
       />
       <ErrorCallout error={trigger.error} title="The service refused the trigger." />
     </FormDialog>
