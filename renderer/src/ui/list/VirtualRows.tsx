@@ -2,12 +2,19 @@
 // an absolutely placed slot of a fixed height; a paged list loads its next page when the last row on
 // screen comes near the end of what is loaded.
 //
-//   const rows = useVirtualRows({ count: runs.length, rowHeight: 52, paging: { … } });
-//   <VirtualList rows={rows} className="run-list" role="listbox" label="Workflow runs" onMove={move}>
-//     {(index) => (index < runs.length ? <RunRow run={runs[index]} … /> : <EndRow … />)}
-//   </VirtualList>
+//   const rows = useItemRows(runs, runKey, { rowHeight: 52, paging: { … } });
+//   <ItemList rows={rows} end={<EndRow … />} className="run-list" label="Workflow runs">
+//     {(run) => <RunRow run={run} … />}
+//   </ItemList>
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef } from 'react';
+import {
+  type ComponentProps,
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useRef,
+} from 'react';
 import './list.css';
 
 export interface VirtualRowsOptions {
@@ -46,10 +53,10 @@ export function useVirtualRows({ count, rowHeight, overscan = 10, getItemKey, pa
 export type VirtualRowsState = ReturnType<typeof useVirtualRows>;
 
 /**
- * Rows over a list of items, each row keyed by its item (`keyOf`), so a row keeps its DOM while the list
- * around it changes; a paged list's end row is keyed 'end'. Give a `keyOf` defined outside the component:
- * the row keys are made once per list, and a new key function each render would make the virtualizer
- * re-measure every row on every scroll frame.
+ * Rows over a list of items (`source`, what ItemList shows), each row keyed by its item (`keyOf`), so a row
+ * keeps its DOM while the list around it changes; a paged list's end row is keyed 'end'. Give a `keyOf`
+ * defined outside the component: the row keys are made once per list, and a new key function each render
+ * would make the virtualizer re-measure every row on every scroll frame.
  */
 export function useItemRows<T>(
   items: readonly T[],
@@ -60,7 +67,7 @@ export function useItemRows<T>(
     (index: number) => (index < items.length ? keyOf(items[index]!) : 'end'),
     [items, keyOf],
   );
-  return useVirtualRows({ ...options, count: items.length, getItemKey });
+  return { ...useVirtualRows({ ...options, count: items.length, getItemKey }), source: items };
 }
 
 /** The key of an item that carries its own (a step row, a history entry). */
@@ -141,6 +148,28 @@ export function VirtualList({
     >
       <VirtualRows rows={rows}>{children}</VirtualRows>
     </div>
+  );
+}
+
+/**
+ * A VirtualList over the items of useItemRows: each row shows its item, and a paged list's end row, after
+ * the items, shows `end` (where it says "loading" or "the end").
+ */
+export function ItemList<T>({
+  rows,
+  end = null,
+  children,
+  ...list
+}: Omit<ComponentProps<typeof VirtualList>, 'rows' | 'children'> & {
+  rows: ReturnType<typeof useItemRows<T>>;
+  end?: ReactNode;
+  children: (item: T) => ReactNode;
+}) {
+  const { source } = rows;
+  return (
+    <VirtualList rows={rows} {...list}>
+      {(index) => (index < source.length ? children(source[index]!) : end)}
+    </VirtualList>
   );
 }
 

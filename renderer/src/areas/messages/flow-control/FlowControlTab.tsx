@@ -149,13 +149,7 @@ function FlowControl({
             ) : undefined
           }
         >
-          <FlowKeyList
-            profile={profile}
-            keys={shown}
-            selectedKey={flowKey}
-            compact={Boolean(flowKey)}
-            onOpen={screen.open}
-          />
+          <FlowKeyList keys={shown} selectedKey={flowKey} compact={Boolean(flowKey)} onOpen={screen.open} />
         </ListBody>
       </ListWithDetail>
     </div>

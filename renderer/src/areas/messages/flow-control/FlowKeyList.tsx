@@ -3,27 +3,26 @@
 // period against its limit. Arrow keys (and j/k) move through the keys and open them.
 import { memo } from 'react';
 import type { FlowControlInfo } from '../../../../../shared/messages/flow-control';
-import type { ProfileView } from '../../../../../shared/profiles';
-import { moveSelection, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { ItemList, moveSelection, useItemRows } from '../../../ui/list/VirtualRows';
 import { periodText, usage } from './flow-control-model';
 import { FlowKeyBadges } from './FlowKeyBadges';
 
 export const FLOW_KEY_ROW_HEIGHT = 44;
 const keyName = (info: FlowControlInfo) => info.flowControlKey;
 
-export function FlowKeyList({
-  keys,
-  selectedKey,
-  compact,
-  onOpen,
-}: {
-  profile: ProfileView;
-  keys: readonly FlowControlInfo[];
-  selectedKey?: string;
+/** What every row is shown and opened with (the list passes them on unchanged). */
+interface KeyRowContext {
   /** Narrow, beside an open key. */
   compact: boolean;
   onOpen: (key: string) => void;
-}) {
+}
+
+export function FlowKeyList({
+  keys,
+  selectedKey,
+  ...context
+}: { keys: readonly FlowControlInfo[]; selectedKey?: string } & KeyRowContext) {
+  const { compact, onOpen } = context;
   const rows = useItemRows(keys, keyName, { rowHeight: FLOW_KEY_ROW_HEIGHT });
   const selectedIndex = keys.findIndex((key) => key.flowControlKey === selectedKey);
   const move = (delta: number) =>
@@ -37,19 +36,9 @@ export function FlowKeyList({
         <span>In flight</span>
         {compact ? null : <span>Rate in this period</span>}
       </div>
-      <VirtualList rows={rows} className="fc-list" role="listbox" label="Flow-control keys" onMove={move}>
-        {(index) => {
-          const key = keys[index];
-          return key ? (
-            <FlowKeyRow
-              info={key}
-              selected={key.flowControlKey === selectedKey}
-              compact={compact}
-              onOpen={onOpen}
-            />
-          ) : null;
-        }}
-      </VirtualList>
+      <ItemList rows={rows} className="fc-list" role="listbox" label="Flow-control keys" onMove={move}>
+        {(key) => <FlowKeyRow info={key} selected={key.flowControlKey === selectedKey} {...context} />}
+      </ItemList>
     </div>
   );
 }
@@ -59,12 +48,7 @@ const FlowKeyRow = memo(function FlowKeyRow({
   selected,
   compact,
   onOpen,
-}: {
-  info: FlowControlInfo;
-  selected: boolean;
-  compact: boolean;
-  onOpen: (key: string) => void;
-}) {
+}: { info: FlowControlInfo; selected: boolean } & KeyRowContext) {
   const inflight = usage(info.parallelismCount, info.parallelismMax);
   const rate = usage(info.rateCount, info.rateMax);
   return (

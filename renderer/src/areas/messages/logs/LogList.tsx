@@ -4,34 +4,16 @@ import { memo } from 'react';
 import type { MessageState } from '../../../../../shared/messages/types';
 import { useBridgeQuery } from '../../../bridge/react';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
-import { useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { ItemList, useItemRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { FINAL_STATES, type MessageTrail, trailSteps } from './group-events';
 import { MessageStateBadge, Trail } from './MessageStateBadge';
 
 export const ROW_HEIGHT = 58;
+const byMessage = (trail: MessageTrail) => trail.messageId;
 
-export function LogList({
-  trails,
-  eventCount,
-  selectedId,
-  isChecked,
-  hasMore,
-  loadingMore,
-  onLoadMore,
-  onOpen,
-  onCheck,
-  canCancel,
-  profileId,
-  stateFiltered,
-}: {
-  trails: MessageTrail[];
-  eventCount: number;
-  selectedId?: string;
-  isChecked: (messageId: string) => boolean;
-  hasMore: boolean;
-  loadingMore: boolean;
-  onLoadMore: () => void;
+/** What every row acts and looks up with (the list passes them on unchanged). */
+interface TrailContext {
   onOpen: (messageId: string) => void;
   onCheck: (messageId: string, on: boolean) => void;
   canCancel: boolean;
@@ -41,42 +23,59 @@ export function LogList({
    * message's current state instead of showing the filtered one as if it were current.
    */
   stateFiltered: boolean;
-}) {
-  const rows = useVirtualRows({
-    count: trails.length,
+}
+
+export function LogList({
+  trails,
+  eventCount,
+  selectedId,
+  isChecked,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  ...context
+}: {
+  trails: MessageTrail[];
+  eventCount: number;
+  selectedId?: string;
+  isChecked: (messageId: string) => boolean;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+} & TrailContext) {
+  const rows = useItemRows(trails, byMessage, {
     rowHeight: ROW_HEIGHT,
     overscan: 12,
     paging: { ahead: 5, hasMore, loadingMore, onLoadMore },
   });
 
   return (
-    <VirtualList rows={rows} className="log-list" label="Messages" data-events={eventCount}>
-      {(index) => {
-        const trail = trails[index];
-        return trail ? (
-          <TrailRow
-            trail={trail}
-            selected={trail.messageId === selectedId}
-            checked={isChecked(trail.messageId)}
-            onOpen={onOpen}
-            onCheck={onCheck}
-            canCancel={canCancel}
-            profileId={profileId}
-            stateFiltered={stateFiltered}
-          />
-        ) : (
-          <div className="log-list-end faint" role="listitem">
-            {loadingMore || hasMore ? (
-              <>
-                <Spinner label="Loading more" /> Loading older events…
-              </>
-            ) : trails.length === 0 ? null : (
-              `End of the logs · ${plural(trails.length, 'message')}, ${plural(eventCount, 'event')}`
-            )}
-          </div>
-        );
-      }}
-    </VirtualList>
+    <ItemList
+      rows={rows}
+      end={
+        <div className="log-list-end faint" role="listitem">
+          {loadingMore || hasMore ? (
+            <>
+              <Spinner label="Loading more" /> Loading older events…
+            </>
+          ) : trails.length === 0 ? null : (
+            `End of the logs · ${plural(trails.length, 'message')}, ${plural(eventCount, 'event')}`
+          )}
+        </div>
+      }
+      className="log-list"
+      label="Messages"
+      data-events={eventCount}
+    >
+      {(trail) => (
+        <TrailRow
+          trail={trail}
+          selected={trail.messageId === selectedId}
+          checked={isChecked(trail.messageId)}
+          {...context}
+        />
+      )}
+    </ItemList>
   );
 }
 
@@ -89,16 +88,7 @@ export const TrailRow = memo(function TrailRow({
   canCancel,
   profileId,
   stateFiltered,
-}: {
-  trail: MessageTrail;
-  selected: boolean;
-  checked: boolean;
-  onOpen: (messageId: string) => void;
-  onCheck: (messageId: string, on: boolean) => void;
-  canCancel: boolean;
-  profileId: string;
-  stateFiltered: boolean;
-}) {
+}: { trail: MessageTrail; selected: boolean; checked: boolean } & TrailContext) {
   const { latest } = trail;
   const current = useCurrentState(profileId, trail.messageId, stateFiltered);
   // Unknown while the current state loads: neither shown as some other state nor offered for cancel.

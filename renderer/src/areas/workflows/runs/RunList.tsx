@@ -5,7 +5,7 @@ import { memo } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { RowCheck } from '../../../ui/list/SelectCells';
-import { moveSelection, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { ItemList, moveSelection, useItemRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { reasonText } from '../../../../../shared/workflows/explain';
 import { REASON_FORMAT, reasonTone } from '../run/WhyNotDone';
@@ -104,30 +104,34 @@ export function RunList({
         {compact ? null : <span>{header('steps', 'Steps')}</span>}
         <span>{header('created', 'Created')}</span>
       </div>
-      <VirtualList rows={rows} className="run-list" role="listbox" label="Workflow runs" onMove={move}>
-        {(index) => {
-          const run = runs[index];
-          return run ? (
-            <RunRow
-              run={run}
-              selected={runKey(run) === selectedKey}
-              compact={compact}
-              onOpen={onOpen}
-              checks={checks}
-              checked={checks?.isChecked(run.workflowRunId) ?? false}
-            />
-          ) : (
-            <div className="run-list-end faint" data-testid="run-list-end">
-              {loadingMore ? <Spinner label="Loading more" /> : null}{' '}
-              {runs.length === 0
-                ? null
-                : hasMore
-                  ? `${runs.length.toLocaleString()} loaded, more available`
-                  : `${plural(runs.length, 'run')} — the end`}
-            </div>
-          );
-        }}
-      </VirtualList>
+      <ItemList
+        rows={rows}
+        end={
+          <div className="run-list-end faint" data-testid="run-list-end">
+            {loadingMore ? <Spinner label="Loading more" /> : null}{' '}
+            {runs.length === 0
+              ? null
+              : hasMore
+                ? `${runs.length.toLocaleString()} loaded, more available`
+                : `${plural(runs.length, 'run')} — the end`}
+          </div>
+        }
+        className="run-list"
+        role="listbox"
+        label="Workflow runs"
+        onMove={move}
+      >
+        {(run) => (
+          <RunRow
+            run={run}
+            selected={runKey(run) === selectedKey}
+            compact={compact}
+            onOpen={onOpen}
+            checks={checks}
+            checked={checks?.isChecked(run.workflowRunId) ?? false}
+          />
+        )}
+      </ItemList>
     </div>
   );
 }
