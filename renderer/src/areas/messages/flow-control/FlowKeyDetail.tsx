@@ -6,7 +6,6 @@ import type { FlowControlInfo } from '../../../../../shared/messages/flow-contro
 import type { ProfileView } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
-import { useNav } from '../../../shell/nav';
 import { Chart, type ChartSeries } from '../../../ui/Chart';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { DetailPanelHeader } from '../../../ui/DetailPanelHeader';
@@ -19,7 +18,7 @@ import { Callout } from '../../../ui/misc';
 import { QueryView } from '../../../ui/QueryView';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
-import { useLogsUi } from '../logs/log-filters';
+import { openLogs } from '../logs/log-filters';
 import { explainHold, explainKey, FLOW_CONTROL_REFRESH_MS, periodText, usage } from './flow-control-model';
 import { FlowKeyBadges } from './FlowKeyBadges';
 import { Meter } from './FlowKeyList';
@@ -173,16 +172,8 @@ function History({ profile, flowKey }: { profile: ProfileView; flowKey: string }
 }
 
 function ShowLogs({ flowKey }: { flowKey: string }) {
-  const navigate = useNav((state) => state.navigate);
-  const show = useLogsUi((state) => state.show);
   return (
-    <InAppLink
-      href="#/messages/logs"
-      onOpen={() => {
-        show({ flowControlKey: flowKey });
-        navigate('messages', 'logs');
-      }}
-    >
+    <InAppLink href="#/messages/logs" onOpen={() => openLogs({ flowControlKey: flowKey })}>
       Messages of this key in the logs
     </InAppLink>
   );

@@ -7,6 +7,7 @@ import type {
 } from '../../../../../shared/bridge/procedures/messages/filters';
 import { hasAnyFilter } from '../../../../../shared/bridge/job';
 import { MESSAGE_IDS_MAX } from '../../../../../shared/bridge/procedures/messages/filters';
+import { useNav } from '../../../shell/nav';
 import { splitList, toDateRange } from '../../../ui/filter-draft';
 import type { CancelScope as CancelScopeOf } from '../../../ui/job/CancelJob';
 import { createFilterStore } from '../../../ui/list/filter-store';
@@ -129,6 +130,12 @@ export const useLogsUi = createFilterStore(EMPTY_DRAFT, (set) => ({
   autoRefresh: false,
   setAutoRefresh: (autoRefresh: boolean) => set({ autoRefresh }),
 }));
+
+/** Opens the Logs showing only the messages these filters match (a queue's, a schedule's, a key's). */
+export function openLogs(filters: Partial<LogFilterDraft>): void {
+  useLogsUi.getState().show(filters);
+  useNav.getState().navigate('messages', 'logs');
+}
 
 /** Shows only the messages of one workflow run (the run detail's "Messages in logs"). */
 export function showRunMessages(runId: string, newestFirst: string[]): void {

@@ -18,7 +18,7 @@ import { TableCard } from '../../../ui/TableCard';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import '../../../ui/tables.css';
-import { useLogsUi } from '../logs/log-filters';
+import { openLogs } from '../logs/log-filters';
 import { QueueDialog } from './QueueDialog';
 import './queues.css';
 
@@ -28,7 +28,6 @@ export default function QueuesTab(_props: { params: string[] }) {
 
 function Queues({ profile }: { profile: ProfileView }) {
   const navigate = useNav((state) => state.navigate);
-  const showLogs = useLogsUi((state) => state.show);
   const queues = useBridgeQuery('messages.queues.list', { profileId: profile.id }, { refetchInterval: 5000 });
   const [editing, setEditing] = useState<Queue | 'new' | null>(null);
   const setPaused = useBridgeMutation('messages.queues.setPaused', {
@@ -144,14 +143,7 @@ function Queues({ profile }: { profile: ProfileView }) {
                         >
                           Enqueue
                         </WriteButton>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={() => {
-                            showLogs({ queueName: queue.name });
-                            navigate('messages', 'logs');
-                          }}
-                        >
+                        <Button size="sm" variant="ghost" onClick={() => openLogs({ queueName: queue.name })}>
                           Logs
                         </Button>
                         <RemoveRowButton

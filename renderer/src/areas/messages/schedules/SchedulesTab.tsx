@@ -10,7 +10,6 @@ import { LOCAL_PROFILE_ID } from '../../../../../shared/profiles';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
-import { useNav } from '../../../shell/nav';
 import { Button } from '../../../ui/Button';
 import { confirmDanger } from '../../../ui/confirm-danger';
 import { Segmented } from '../../../ui/fields';
@@ -28,7 +27,7 @@ import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { WriteButton } from '../../../ui/WriteButton';
 import '../../../ui/tables.css';
 import { useNow } from '../../../ui/use-now';
-import { useLogsUi } from '../logs/log-filters';
+import { openLogs } from '../logs/log-filters';
 import { ScheduleDialog } from './ScheduleDialog';
 import { ScheduleJobDialog, type ScheduleJobRequest } from './ScheduleJobDialog';
 import {
@@ -47,8 +46,6 @@ export default function SchedulesTab({ params }: { params: string[] }) {
 }
 
 function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: string }) {
-  const navigate = useNav((state) => state.navigate);
-  const showLogs = useLogsUi((state) => state.show);
   const schedules = useBridgeQuery(
     'messages.schedules.list',
     { profileId: profile.id },
@@ -142,10 +139,6 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
         : undefined;
   const [jobDialog, openJob] = useJobDialog(ScheduleJobDialog, profile, () => selection.clear());
   const startJob = (action: ScheduleJobRequest['action']) => jobTarget && openJob({ action, ...jobTarget });
-  const openLogs = (scheduleId: string) => {
-    showLogs({ scheduleId });
-    navigate('messages', 'logs');
-  };
 
   return (
     <div className="page-body">
@@ -257,7 +250,11 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
                               <WriteButton profile={profile} size="sm" onClick={() => setEditing(schedule)}>
                                 Edit
                               </WriteButton>
-                              <Button size="sm" variant="ghost" onClick={() => openLogs(schedule.scheduleId)}>
+                              <Button
+                                size="sm"
+                                variant="ghost"
+                                onClick={() => openLogs({ scheduleId: schedule.scheduleId })}
+                              >
                                 Logs
                               </Button>
                             </div>
