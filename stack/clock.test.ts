@@ -79,10 +79,11 @@ describe('StackClock', () => {
 
   it('re-arms pending timers against the new time: a timer an advance brought close fires on its own', async () => {
     const clock = new StackClock();
+    // Read before the timer is set: its due time counts from then (read after, it could be a millisecond later).
+    const before = clock.now();
     const fire = new Promise<number>((resolve) =>
       armed.push(clock.setTimer(() => resolve(clock.now()), HOUR + 50)),
     );
-    const before = clock.now();
     clock.advance(HOUR);
     // Due 50 ms after the advance, in real time: without the re-arm it would wait an hour.
     const at = await fire;
