@@ -12,7 +12,7 @@ import {
 import type { ProfileView } from '../../../../../shared/profiles';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
-import { useNav } from '../../../shell/nav';
+import { useScreenRoute } from '../../../shell/screen-route';
 import { useNow } from '../../../ui/use-now';
 import { Button } from '../../../ui/Button';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
@@ -52,7 +52,7 @@ function KeyBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sele
 
 function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; selectedFromRoute?: string }) {
   const bridge = useBridge();
-  const navigate = useNav((state) => state.navigate);
+  const screen = useScreenRoute();
   const [draftMatch, setDraftMatch] = useState('');
   const [filter, setFilter] = useState<ScanFilter>({ match: '*', count: 500, delimiter: ':' });
   const [view, setView] = useState<'tree' | 'list'>('tree');
@@ -137,7 +137,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
   );
 
   const applyMatch = () => changeFilter((f) => ({ ...f, match: draftMatch.trim() || '*' }));
-  const select = (key: string) => navigate('kv', 'keys', key);
+  const select = screen.open;
 
   return (
     <div className="page-body kv-keys">
@@ -287,13 +287,13 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
                 keyName={selected}
                 onDeleted={(key) => {
                   forget([key]);
-                  navigate('kv', 'keys');
+                  screen.close();
                 }}
                 onCreated={(key, type) => remember([key], type)}
                 onRenamed={(from, to, type) => {
                   forget([from]);
                   remember([to], type);
-                  navigate('kv', 'keys', to);
+                  screen.open(to);
                 }}
               />
             ) : (
@@ -311,7 +311,7 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
 
 /** A read-only token cannot SCAN: open keys by exact name only. */
 function LookupOnly({ profile, initial }: { profile: ProfileView; initial?: string }) {
-  const navigate = useNav((state) => state.navigate);
+  const screen = useScreenRoute();
   const [draft, setDraft] = useState(initial ?? '');
   return (
     <div className="page-body kv-keys">
@@ -325,9 +325,9 @@ function LookupOnly({ profile, initial }: { profile: ProfileView; initial?: stri
           placeholder="Exact key name"
           value={draft}
           onChange={setDraft}
-          onEnter={(key) => key && navigate('kv', 'keys', key)}
+          onEnter={(key) => key && screen.open(key)}
         />
-        <Button variant="primary" disabled={!draft} onClick={() => navigate('kv', 'keys', draft)}>
+        <Button variant="primary" disabled={!draft} onClick={() => screen.open(draft)}>
           Open
         </Button>
       </div>
