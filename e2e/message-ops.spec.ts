@@ -38,6 +38,10 @@ test('a failing sink → retries → DLQ → retry from the DLQ screen → deliv
     /FAILED/,
   ]);
   await expect(app.getByRole('listitem', { name: `Message ${messageId}` })).toContainText('FAILED');
+  // The panel's close button goes back to the list (the tab's own address).
+  await detail.getByRole('button', { name: 'Close detail' }).click();
+  await expect(app).toHaveURL(/#\/messages\/logs$/);
+  await expect(detail).toHaveCount(0);
 
   // The DLQ shows the failing response.
   await app.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: 'DLQ' }).click();
@@ -50,6 +54,12 @@ test('a failing sink → retries → DLQ → retry from the DLQ screen → deliv
   const entry = app.getByRole('complementary', { name: 'DLQ entry' });
   await expect(entry.getByLabel('Response body')).toContainText('"error": "db is down"');
   await expect(entry).toContainText('X-Order');
+  // Closed, it goes back to the DLQ's own address; the row opens it again.
+  await entry.getByRole('button', { name: 'Close detail' }).click();
+  await expect(app).toHaveURL(/#\/dlq$/);
+  await expect(entry).toHaveCount(0);
+  await row.click();
+  await expect(entry.getByLabel('Response body')).toContainText('"error": "db is down"');
 
   // Fix the sink, retry from the screen with an override.
   healthy = true;
