@@ -70,6 +70,11 @@ test('the run explorer shows a run of every step type: tree beside timeline, ste
   await panel.locator('dt', { hasText: 'Invoked run' }).locator('xpath=following-sibling::dd[1]//a').click();
   await expect(detail.getByText('Invoked by')).toBeVisible();
 
+  // Closed, the run goes back to the run list's own address.
+  await detail.getByRole('button', { name: 'Close run' }).click();
+  await expect(app).toHaveURL(/#\/workflows\/runs$/);
+  await expect(detail).toBeHidden();
+
   // A label chip narrows the list to the labelled run.
   await go(app, '#/workflows/runs');
   await app.getByRole('combobox', { name: 'Filter', exact: true }).selectOption('label');

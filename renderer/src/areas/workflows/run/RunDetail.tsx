@@ -68,7 +68,8 @@ export function RunDetail({
   live: boolean;
   /** Beside the run list (browsing), or the run's own full-width page. */
   mode?: 'panel' | 'page';
-  onClose: () => void;
+  /** Where the close button goes instead of back to the run list (the run's own page). */
+  onClose?: () => void;
   onChanged: () => void;
 }) {
   const navigate = useNav((state) => state.navigate);

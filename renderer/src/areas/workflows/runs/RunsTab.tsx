@@ -165,7 +165,6 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
             runId={id}
             createdAt={createdAt}
             live={live || selected?.workflowState === 'RUN_STARTED'}
-            onClose={screen.close}
             onChanged={list.reset}
           />
         )}
