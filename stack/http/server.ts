@@ -85,47 +85,55 @@ export class Router {
   /** The first route for `method` and `path` added after the route numbered `after` (all routes by default). */
   match(method: string, path: string, after = -1): RouteMatch | { allowed: string[] } | undefined {
     const segments = path.split('/').slice(1);
-    const allowed = new Set<string>();
+    let allowed: Set<string> | undefined; // only made for a method the path does not take (a 405)
     for (let index = after + 1; index < this.routes.length; index++) {
       const route = this.routes[index] as Route;
       const found = matchRoute(route.segments, segments, path);
       if (!found) continue;
-      if (route.method === method) return { handler: route.handler, open: route.open, index, ...found };
-      allowed.add(route.method);
+      if (route.method === method) {
+        return { handler: route.handler, open: route.open, index, params: found.params, rest: found.rest };
+      }
+      (allowed ??= new Set()).add(route.method);
     }
-    return allowed.size > 0 ? { allowed: [...allowed] } : undefined;
+    return allowed ? { allowed: [...allowed] } : undefined;
   }
 }
+
+/** The params of a route without `:name` segments (never changed: decodeParams makes the context's copy). */
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 function matchRoute(
   pattern: string[],
   segments: string[],
   path: string,
 ): { params: Record<string, string>; rest: string } | undefined {
-  const params: Record<string, string> = {};
+  // Made at the first `:name` only: every request is tried against most of the routes, and an object per try
+  // was garbage the collector had to clear.
+  let params: Record<string, string> | undefined;
   for (let i = 0; i < pattern.length; i++) {
     const part = pattern[i] as string;
     if (part === '*') {
       // Everything after the first i segments, raw: `/v2/publish/https://a/b` → `https://a/b`.
       const prefix = '/' + segments.slice(0, i).join('/') + '/';
       if (!path.startsWith(prefix) || path.length === prefix.length) return undefined;
-      return { params, rest: path.slice(prefix.length) };
+      return { params: params ?? NO_PARAMS, rest: path.slice(prefix.length) };
     }
     const segment = segments[i];
     if (segment === undefined) return undefined;
     if (part.startsWith(':')) {
       if (segment === '') return undefined;
-      params[part.slice(1)] = segment;
+      (params ??= {})[part.slice(1)] = segment;
     } else if (part !== segment) {
       return undefined;
     }
   }
-  return segments.length === pattern.length ? { params, rest: '' } : undefined;
+  return segments.length === pattern.length ? { params: params ?? NO_PARAMS, rest: '' } : undefined;
 }
 
 function decodeParams(raw: Record<string, string>): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw)) {
+  for (const key in raw) {
+    const value = raw[key] as string;
     try {
       params[key] = decodeURIComponent(value);
     } catch {
@@ -150,9 +158,16 @@ export interface HttpServiceOptions {
   maxHeaderSize?: number;
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
+let lastExpected: { text: string; bytes: Buffer } | undefined;
+
+/**
+ * `given` equals `expected`, compared in constant time. The expected token is the same on every request, so
+ * its bytes are made once (per token) rather than per request.
+ */
+function safeEqual(given: string, expected: string): boolean {
+  if (lastExpected?.text !== expected) lastExpected = { text: expected, bytes: Buffer.from(expected) };
+  const left = Buffer.from(given);
+  const right = lastExpected.bytes;
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
@@ -404,9 +419,29 @@ async function handle(
     const token = matched.open ? undefined : authenticate(req, query, options);
     let bodyPromise: Promise<Buffer> | undefined;
     const body = (): Promise<Buffer> => (bodyPromise ??= readBody(req, options.maxBody));
+    const json = async (): Promise<unknown> => {
+      const text = (await body()).toString('utf8');
+      if (text.trim() === '') throw new HttpError(400, 'request body is empty; expected JSON');
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
+      }
+    };
+    const peer = req.socket.remoteAddress ?? '';
+    const remoteAddress = peer.startsWith('::ffff:') ? peer.slice(7) : peer;
+    // Each route gets a context of its own (its params, its next()), written out rather than spread from a
+    // shared one: every publish passes through here once or twice (see next()), and a spread copies the object.
     const serve = (route: RouteMatch): Promise<Reply> | Reply =>
       route.handler({
-        ...ctx,
+        req,
+        method,
+        rawQuery,
+        query,
+        remoteAddress,
+        token,
+        body,
+        json,
         params: decodeParams(route.params),
         rest: route.rest,
         next: async () => {
@@ -415,24 +450,6 @@ async function handle(
           return serve(following);
         },
       });
-    const ctx: Omit<RequestContext, 'params' | 'rest' | 'next'> = {
-      req,
-      method,
-      rawQuery,
-      query,
-      remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
-      token,
-      body,
-      json: async () => {
-        const text = (await body()).toString('utf8');
-        if (text.trim() === '') throw new HttpError(400, 'request body is empty; expected JSON');
-        try {
-          return JSON.parse(text) as unknown;
-        } catch (error) {
-          throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
-        }
-      },
-    };
     const reply = await serve(matched);
     send(res, reply);
   } catch (error) {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
 import { parseRetryDelay } from '../../shared/retry-delay';
@@ -100,6 +101,20 @@ describe('signatures', () => {
       body: bodyHash(Buffer.from('hello')),
     });
     expect(payload.jti).toMatch(/^jwt_/);
+  });
+});
+
+describe('signature keys', () => {
+  it('signs with the key it is given, also when the key changes (a rotation) and changes back', () => {
+    const check = (key: string): void => {
+      const token = signDelivery(key, 'http://x/y', Buffer.from('hello'), 1_700_000_000_000);
+      const [header, payload, signature] = token.split('.');
+      const expected = createHmac('sha256', Buffer.from(key, 'utf8'))
+        .update(`${header}.${payload}`)
+        .digest('base64url');
+      expect(signature).toBe(expected);
+    };
+    for (const key of ['sig_current', 'sig_current', 'sig_next_é', 'sig_current']) check(key);
   });
 });
 

@@ -64,6 +64,22 @@ export function collectHeaders(rawHeaders: string[], query?: URLSearchParams): H
   return headers;
 }
 
+let lastCollected: { req: object; query: URLSearchParams; headers: HeaderInput } | undefined;
+
+/**
+ * collectHeaders() of a request's headers and query, made once per request. A plain publish goes through two
+ * routes — the workflow service's /v2/publish looks for a run id and hands it on, then the message service's
+ * plans it — and both ask for the same map in the same synchronous run, so remembering the last request is
+ * enough (a WeakMap per request cost as much as collecting again). Nothing changes the map once collected
+ * (withDefaults copies it).
+ */
+export function requestHeaders(req: { rawHeaders: string[] }, query: URLSearchParams): HeaderInput {
+  if (lastCollected?.req === req && lastCollected.query === query) return lastCollected.headers;
+  const headers = collectHeaders(req.rawHeaders, query);
+  lastCollected = { req, query, headers };
+  return headers;
+}
+
 /** `{name: value | [values]}` (batch items, URL-group defaults) as HeaderInput. */
 export function headersFromRecord(record: Record<string, string | string[]>): HeaderInput {
   const headers: HeaderInput = new Map();
@@ -319,11 +335,15 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
   const failureCallback = first(headers, H.failureCallback);
   if (failureCallback !== undefined)
     patch.failureCallback = checkCallbackUrl(failureCallback, 'failure callback');
-  patch.callbackConfig = subConfig(headers, H.callbackPrefix);
-  patch.failureCallbackConfig = subConfig(headers, H.failureCallbackPrefix);
+  // Set only when present (not set and then deleted: a `delete` makes the patch a slow dictionary object, and
+  // every publish comes through here).
+  const callbackConfig = subConfig(headers, H.callbackPrefix);
+  if (callbackConfig) patch.callbackConfig = callbackConfig;
+  const failureCallbackConfig = subConfig(headers, H.failureCallbackPrefix);
+  if (failureCallbackConfig) patch.failureCallbackConfig = failureCallbackConfig;
   for (const [what, config] of [
-    [`${HEADER.callback}-`, patch.callbackConfig],
-    [`${HEADER.failureCallback}-`, patch.failureCallbackConfig],
+    [`${HEADER.callback}-`, callbackConfig],
+    [`${HEADER.failureCallback}-`, failureCallbackConfig],
   ] as const) {
     if (!config) continue;
     try {
@@ -333,8 +353,6 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
       throw error;
     }
   }
-  if (patch.callbackConfig === undefined) delete patch.callbackConfig;
-  if (patch.failureCallbackConfig === undefined) delete patch.failureCallbackConfig;
   const dedupId = first(headers, H.deduplicationId);
   if (dedupId !== undefined) {
     if (dedupId === '' || dedupId.length > MAX_DEDUP_ID_LENGTH) {

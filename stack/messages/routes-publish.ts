@@ -4,7 +4,6 @@ import { HttpError, type Reply, type RequestContext, type Router } from '../http
 import type { UrlGroupRecord } from '../store/url-groups';
 import {
   checkHeaders,
-  collectHeaders,
   destinationQuery,
   type Destination,
   headersFromRecord,
@@ -12,6 +11,7 @@ import {
   type PlannedMessage,
   planPublish,
   PublishError,
+  requestHeaders,
   withDefaults,
   type HeaderInput,
 } from './publish-request';
@@ -63,7 +63,7 @@ async function publish(service: ServiceContext, ctx: RequestContext, queueName?:
     const rawDestination =
       ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
     const destination = parseDestination(rawDestination);
-    const headers = collectHeaders(ctx.req.rawHeaders, ctx.query);
+    const headers = requestHeaders(ctx.req, ctx.query);
     const body = await ctx.body();
     const planned = plan(service, destination, headers, body, {
       callerIp: ctx.remoteAddress,

@@ -115,8 +115,8 @@ export const MESSAGE_WRITES = {
     store.events.insert(seq, now, state, data),
   /** A successful attempt: its ACTIVE event (unless already written), DELIVERED, and finished. */
   delivered: (store: StackStore, seq: number, activeAt: number | null, now: number, status: number) => {
-    if (activeAt !== null) store.events.insert(seq, activeAt, 'ACTIVE');
-    store.events.insert(seq, now, 'DELIVERED', { responseStatus: status });
+    if (activeAt !== null) store.events.insertActiveDelivered(seq, activeAt, now, { responseStatus: status });
+    else store.events.insert(seq, now, 'DELIVERED', { responseStatus: status });
     store.messages.finish(seq, 'DELIVERED', now);
   },
   /** Logs a final state and marks the message finished. */

@@ -145,6 +145,26 @@ describe('message store', () => {
     db.close();
   });
 
+  it("writes a delivered attempt's ACTIVE and DELIVERED in one statement as two inserts would", () => {
+    const db = openDatabase(dbFile(), 'full');
+    const store = new StackStore(db);
+    const apart = insertMessage(store, 'msg_apart');
+    const together = insertMessage(store, 'msg_together');
+    store.events.insert(apart, 7, 'ACTIVE');
+    store.events.insert(apart, 9, 'DELIVERED', { responseStatus: 204 });
+    store.events.insertActiveDelivered(together, 7, 9, { responseStatus: 204 });
+    const rows = db.prepare('SELECT id, time, message_seq, state, data FROM events ORDER BY id').all() as {
+      id: number;
+      message_seq: number;
+    }[];
+    expect(rows.map((row) => row.id)).toEqual([1, 2, 3, 4]);
+    const without = (row: { id: number; message_seq: number }) => ({ ...row, id: 0, message_seq: 0 });
+    expect(rows.slice(2).map(without)).toEqual(rows.slice(0, 2).map(without));
+    expect(rows[2]).toMatchObject({ message_seq: together, state: 'ACTIVE', data: null });
+    expect(rows[3]).toMatchObject({ time: 9, state: 'DELIVERED', data: '{"responseStatus":204}' });
+    db.close();
+  });
+
   it('prunes old events and finished messages but keeps what the DLQ still needs', () => {
     const db = openDatabase(dbFile(), 'full');
     const store = new StackStore(db);

@@ -13,6 +13,7 @@ import {
   parseDestination,
   planPublish,
   PublishError,
+  requestHeaders,
   type HeaderInput,
 } from '../messages/publish-request';
 import type { RunRecord, WaiterRecord } from '../store/workflow-store';
@@ -267,7 +268,8 @@ async function workflowBatch(
 export function publishRoutes(router: Router, runtime: WorkflowRuntime, messages: ServiceContext): void {
   const delegate = async (ctx: RequestContext, arrivedAt: number): Promise<Reply> => {
     const reply = await ctx.next();
-    for (const item of [reply.body].flat()) {
+    const body = reply.body;
+    for (const item of Array.isArray(body) ? body : [body]) {
       const messageId = (item as { messageId?: unknown } | null)?.messageId;
       if (typeof messageId === 'string') runtime.timing.arrived('message', messageId, arrivedAt);
     }
@@ -283,7 +285,7 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, messages
   });
   router.add('POST', '/v2/publish/*', async (ctx) => {
     const arrivedAt = performance.now();
-    const headers = collectHeaders(ctx.req.rawHeaders, ctx.query);
+    const headers = requestHeaders(ctx.req, ctx.query);
     if (!isWorkflowHeaders(headers)) return delegate(ctx, arrivedAt);
     const query = destinationQuery(ctx.rawQuery);
     const destination = ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
