@@ -10,8 +10,8 @@ export interface CommandList {
   name(i: number): string;
   /** Arguments of command i (materialized only for the few commands the policy looks into). */
   args(i: number): RespArg[];
-  /** The RESP bytes of the given commands, in that order. */
-  encode(indices: readonly number[]): Buffer;
+  /** The RESP bytes of the given commands (all of them when omitted), in that order. */
+  encode(indices?: readonly number[]): Buffer;
 }
 
 /** Commands that are already argument arrays (path form, `POST /`, transactions). */
@@ -30,7 +30,7 @@ export class ArgsList implements CommandList {
     return this.commands[i]!;
   }
 
-  encode(indices: readonly number[]): Buffer {
-    return encodeCommands(indices.map((i) => this.commands[i]!));
+  encode(indices?: readonly number[]): Buffer {
+    return encodeCommands(indices ? indices.map((i) => this.commands[i]!) : this.commands);
   }
 }

@@ -3,8 +3,8 @@
 // them changes its state — the command policy makes sure of that).
 import net from 'node:net';
 
-import type { RespArg, RespValue } from './resp';
-import { encodeCommands, RespError, RespParser } from './resp';
+import type { RawReplySink, RespArg, RespValue } from './resp';
+import { DecodedReply, encodeCommands, RespError, RespParser } from './resp';
 
 export interface RedisTarget {
   host: string;
@@ -43,10 +43,18 @@ export interface Replies {
   raws: Buffer[] | undefined;
 }
 
+/**
+ * The replies to one `sendRaw`, in order: runs of whole replies as Redis sent them (Buffers), and a
+ * decoded value for each reply that did not arrive within one read or is over RAW_REPLY_BYTES.
+ */
+export type RawReplies = (Buffer | DecodedReply)[];
+
 interface Pending {
   remaining: number;
   replies: Replies;
-  resolve(replies: Replies): void;
+  /** Set for `sendRaw`: the replies are collected here instead of in `replies`. */
+  raw: RawReplies | undefined;
+  resolve(replies: Replies | RawReplies): void;
   reject(error: Error): void;
 }
 
@@ -99,7 +107,19 @@ export class RedisConnection {
   ) {
     this.clientAddress =
       socket.localAddress === undefined ? undefined : `${socket.localAddress}:${socket.localPort}`;
-    this.parser = new RespParser((value) => this.onReply(value), target.maxReplyBytes);
+    const raw: RawReplySink = {
+      budget: () => {
+        const pending = this.queue[this.head];
+        return pending?.raw ? pending.remaining : 0;
+      },
+      take: (bytes, count) => {
+        const pending = this.queue[this.head]!;
+        pending.raw!.push(bytes);
+        pending.remaining -= count;
+        if (pending.remaining === 0) this.settleHead();
+      },
+    };
+    this.parser = new RespParser((value) => this.onReply(value), target.maxReplyBytes, raw);
     socket.on('data', (chunk: Buffer) => {
       this.waitingSince = Date.now();
       try {
@@ -173,14 +193,31 @@ export class RedisConnection {
 
   /** Writes pre-encoded commands and resolves with exactly `count` replies, in order. */
   send(payload: Buffer, count: number, withRaw = false): Promise<Replies> {
+    const replies: Replies = { values: [], raws: withRaw ? [] : undefined };
+    return this.enqueue(payload, count, replies, undefined) as Promise<Replies>;
+  }
+
+  /**
+   * Like `send`, but hands the replies over as their wire bytes where it can (RawReplies), without a value
+   * per reply: the `/pipeline` JSON fast path turns them into its body directly (resp-json.ts).
+   */
+  sendRaw(payload: Buffer, count: number): Promise<RawReplies> {
+    return this.enqueue(payload, count, { values: [], raws: undefined }, []) as Promise<RawReplies>;
+  }
+
+  private enqueue(
+    payload: Buffer,
+    count: number,
+    replies: Replies,
+    raw: RawReplies | undefined,
+  ): Promise<Replies | RawReplies> {
     if (this.closeError) return Promise.reject(this.closeError);
-    return new Promise<Replies>((resolve, reject) => {
-      const replies: Replies = { values: [], raws: withRaw ? [] : undefined };
+    return new Promise<Replies | RawReplies>((resolve, reject) => {
       if (this.inflight === 0) {
         this.waitingSince = Date.now();
         watch(this);
       }
-      this.queue.push({ remaining: count, replies, resolve, reject });
+      this.queue.push({ remaining: count, replies, raw, resolve, reject });
       this.outbox.push(payload);
       // Everything the HTTP requests of one event-loop turn send on this connection goes out in a single
       // write: on loopback each write syscall also pays for delivering the data to Redis, so batching
@@ -243,9 +280,19 @@ export class RedisConnection {
       else this.destroy(new RedisUnavailableError('ERR Redis sent a reply nobody asked for'));
       return;
     }
-    pending.replies.values.push(value);
-    pending.replies.raws?.push(this.parser.currentRaw());
+    if (pending.raw) {
+      pending.raw.push(new DecodedReply(value));
+    } else {
+      pending.replies.values.push(value);
+      pending.replies.raws?.push(this.parser.currentRaw());
+    }
     if (--pending.remaining > 0) return;
+    this.settleHead();
+  }
+
+  /** The oldest command's replies are all there: take it off the queue and resolve it. */
+  private settleHead(): void {
+    const pending = this.queue[this.head]!;
     this.queue[this.head++] = undefined;
     if (this.head === this.queue.length) {
       this.queue = [];
@@ -255,7 +302,7 @@ export class RedisConnection {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    pending.resolve(pending.replies);
+    pending.resolve(pending.raw ?? pending.replies);
   }
 
   private destroy(error: Error): void {

@@ -15,6 +15,7 @@ import type { DailyQuota } from './quota';
 import { DAILY_LIMIT_ERROR } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { encodeCommands, ReplyTooLargeError, RespError } from './resp';
+import { decodeRaw, rawEntriesJson } from './resp-json';
 import type { BridgeScripts } from './scripts';
 import { explainNewerCommand } from './versions';
 
@@ -48,6 +49,11 @@ export interface ExecutorContext {
 
 export interface Executor {
   run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results>;
+  /**
+   * The same for a pipeline with plain JSON output: its body made straight from Redis's reply bytes when
+   * every command goes to Redis as sent, else (or when a reply must be streamed) the Results of `run`.
+   */
+  runJson(principal: Principal, commands: CommandList): Promise<Buffer | Results>;
   transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]>;
 }
 
@@ -174,6 +180,45 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     return { values, raws };
   }
 
+  /**
+   * Why a second way: `run` decodes every reply into a value, copies it into its results and the handler
+   * then encodes those as JSON — a Buffer per bulk string and three passes over a pipeline's replies.
+   * Commands that go to Redis exactly as sent need none of what `run` does between sending and answering
+   * except explaining an error, so their replies go from Redis's bytes straight into the body (resp-json.ts).
+   */
+  async function runJson(principal: Principal, commands: CommandList): Promise<Buffer | Results> {
+    const count = commands.length;
+    if (ctx.quota || !sentAsIs(commands)) return run(principal, commands, false);
+    const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
+    const pieces = await connection.sendRaw(commands.encode(), count);
+    let loading: string | undefined;
+    let loadingCount = 0;
+    const errorText = (i: number, message: string): string => {
+      if (message.startsWith('LOADING')) {
+        loading ??= message;
+        loadingCount++;
+      }
+      return explainReplyError(commands.name(i), message, () => commands.args(i), false);
+    };
+    const body = rawEntriesJson(pieces, count, errorText);
+    if (body) {
+      // Only when nothing ran: a command that did run must be reported, never retried by the client.
+      if (loadingCount === count) throw unavailableWhileLoading(new RespError(loading!));
+      return body;
+    }
+    // A reply big enough to stream: the values, as `run` would give them.
+    const values = decodeRaw(pieces);
+    if (values.every(isLoading)) throw unavailableWhileLoading(values[0] as RespError);
+    for (let i = 0; i < count; i++) {
+      const value = values[i];
+      if (value instanceof RespError) {
+        const message = errorText(i, value.message);
+        if (message !== value.message) values[i] = new RespError(message);
+      }
+    }
+    return { values, raws: undefined };
+  }
+
   /** Errors as the client should read them: the command it sent named, newer commands explained. */
   function explainReplyError(
     name: string,
@@ -292,7 +337,19 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     }
   }
 
-  return { run, transaction };
+  return { run, runJson, transaction };
+}
+
+/** Whether every command goes to Redis as sent: no policy rule, extension or script call to look at. */
+function sentAsIs(commands: CommandList): boolean {
+  let lastName = '';
+  for (let i = 0; i < commands.length; i++) {
+    const name = commands.name(i);
+    if (name === lastName) continue;
+    lastName = name;
+    if (hasRule(name) || hasExtension(name) || mayUseJsonScript(name)) return false;
+  }
+  return true;
 }
 
 /** The RESP bytes of the commands at `sentAt`, with the replaced ones (SCAN … WITHTYPE, script calls) swapped. */

@@ -206,7 +206,13 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       return sendJson(res, 200, entriesJson(entries, base64));
     }
     if (target.kind === 'pipeline') {
-      const results = await executor.run(principal, JsonCommandBatch.parse(body ?? Buffer.alloc(0)), resp2);
+      const commands = JsonCommandBatch.parse(body ?? Buffer.alloc(0));
+      // Plain JSON (what the SDK asks for): the body straight from Redis's reply bytes where it can be.
+      const results =
+        resp2 || base64
+          ? await executor.run(principal, commands, resp2)
+          : await executor.runJson(principal, commands);
+      if (Buffer.isBuffer(results)) return sendJson(res, 200, results);
       if (resp2) return sendResp2(res, 200, results);
       if (results.values.some(isLargeReply)) return streamJson(res, entriesPieces(results.values, base64));
       return sendJson(res, 200, entriesJson(results.values, base64));

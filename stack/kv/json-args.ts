@@ -369,10 +369,12 @@ export class JsonCommandBatch implements CommandList {
     return args;
   }
 
-  encode(indices: readonly number[]): Buffer {
+  encode(indices?: readonly number[]): Buffer {
     const { body, commands, spans, decoded } = this;
+    const n = indices ? indices.length : this.length;
     let total = 0;
-    for (const i of indices) {
+    for (let k = 0; k < n; k++) {
+      const i = indices ? indices[k]! : k;
       const first = commands[2 * i]!;
       const count = commands[2 * i + 1]!;
       total += 3 + decimalDigits(count);
@@ -384,7 +386,8 @@ export class JsonCommandBatch implements CommandList {
     }
     const out = Buffer.allocUnsafe(total);
     let offset = 0;
-    for (const i of indices) {
+    for (let k = 0; k < n; k++) {
+      const i = indices ? indices[k]! : k;
       const first = commands[2 * i]!;
       const count = commands[2 * i + 1]!;
       offset = writeHeader(out, offset, 42, count);

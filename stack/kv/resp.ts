@@ -20,6 +20,11 @@ export type RespValue = string | Buffer | number | bigint | null | RespError | R
 
 export type RespArg = string | Buffer;
 
+/** A reply handed over as a value where the receiver takes replies as bytes (connection.ts, `sendRaw`). */
+export class DecodedReply {
+  constructor(readonly value: RespValue) {}
+}
+
 const CRLF = Buffer.from('\r\n');
 
 function argLength(arg: RespArg): number {
@@ -135,6 +140,22 @@ interface Frame {
   next: number;
 }
 
+/**
+ * A receiver that takes some replies as their wire bytes instead of values (the `/pipeline` JSON fast
+ * path, resp-json.ts). `budget()` says how many of the next replies it takes that way (0: decode them).
+ */
+export interface RawReplySink {
+  budget(): number;
+  /** `count` whole replies, back to back, exactly as Redis sent them. */
+  take(bytes: Buffer, count: number): void;
+}
+
+/**
+ * Largest reply handed over as bytes. Far below the size at which a reply is streamed (reply-stream.ts,
+ * 1 MiB), so a reply taken raw never needs streaming; bigger ones are decoded as before.
+ */
+export const RAW_REPLY_BYTES = 64 * 1024;
+
 const EMPTY = Buffer.alloc(0);
 const MAX_SAFE_DIGITS = 15;
 
@@ -171,6 +192,7 @@ export class RespParser {
   constructor(
     private readonly onReply: (value: RespValue) => void,
     private readonly maxReplyBytes = Infinity,
+    private readonly raw?: RawReplySink,
   ) {}
 
   /** The wire bytes of the reply being delivered to `onReply` (only valid during that call). */
@@ -211,6 +233,7 @@ export class RespParser {
         this.suspend(this.pos + 1);
         return;
       }
+      if (this.raw && this.stack.length === 0 && !this.oversize && this.takeRaw(buf)) continue;
       const start = this.pos;
       const type = buf[start];
       // Bulk and array headers are short: read their length while looking for the CR, which saves a
@@ -314,6 +337,31 @@ export class RespParser {
     }
   }
 
+  /**
+   * At the start of a reply: hands the receiver as many of the next replies as it takes raw and as lie
+   * whole in `buf` (each at most RAW_REPLY_BYTES and within the reply limit). False when there are none:
+   * the next reply is then decoded (and waited for) as usual.
+   */
+  private takeRaw(buf: Buffer): boolean {
+    const budget = this.raw!.budget();
+    if (budget === 0) return false;
+    const limit = Math.min(this.maxReplyBytes, RAW_REPLY_BYTES);
+    const start = this.pos;
+    let end = start;
+    let count = 0;
+    while (count < budget) {
+      const next = replyEnd(buf, end, limit);
+      if (next === -1) break;
+      end = next;
+      count++;
+    }
+    if (count === 0) return false;
+    this.pos = end;
+    this.replyStart = end;
+    this.raw!.take(buf.subarray(start, end), count);
+    return true;
+  }
+
   /** The current reply is over the limit: let go of what it holds; later values are read and dropped. */
   private dropReply(): void {
     if (this.oversize) return;
@@ -354,7 +402,55 @@ export class RespParser {
   }
 }
 
-function parseInteger(buf: Buffer, start: number, end: number): number | bigint {
+/**
+ * Where the reply starting at `start` ends, if it lies whole in `buf` within `limit` bytes; -1 otherwise
+ * (incomplete, too long, or not well-formed: the decoding parser then reads it, and reports a bad one).
+ * Only counts: an array header adds its elements to the values still to skip.
+ */
+export function replyEnd(buf: Buffer, start: number, limit: number): number {
+  const max = Math.min(buf.length, start + limit);
+  let pos = start;
+  let remaining = 1;
+  while (remaining > 0) {
+    if (pos >= max) return -1;
+    const type = buf[pos];
+    let i = pos + 1;
+    let length = 0;
+    if (type === 36 || type === 42) {
+      // '$' and '*': a length, or -1 for nil.
+      if (buf[i] === 45) {
+        if (buf[i + 1] !== 49) return -1;
+        length = -1;
+        i += 2;
+      } else {
+        for (; i < max; i++) {
+          const c = buf[i]!;
+          if (c === 13) break;
+          if (c < 48 || c > 57) return -1;
+          length = length * 10 + (c - 48);
+        }
+      }
+      if (i + 1 >= max || buf[i] !== 13) return -1;
+    } else if (type === 43 || type === 45 || type === 58) {
+      // '+', '-', ':': a line.
+      i = buf.indexOf(13, i);
+      if (i === -1 || i + 1 >= max) return -1;
+    } else {
+      return -1;
+    }
+    pos = i + 2;
+    remaining--;
+    if (type === 36 && length >= 0) {
+      pos += length + 2;
+      if (pos > max) return -1;
+    } else if (type === 42 && length > 0) {
+      remaining += length;
+    }
+  }
+  return pos;
+}
+
+export function parseInteger(buf: Buffer, start: number, end: number): number | bigint {
   if (end - start > MAX_SAFE_DIGITS) return BigInt(buf.toString('latin1', start, end));
   let i = start;
   let negative = false;

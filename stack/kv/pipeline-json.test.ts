@@ -1,0 +1,184 @@
+// `/pipeline` with plain JSON output is written straight from Redis's reply bytes (resp-json.ts). Against a
+// real redis-server: every kind of reply gives the body the decoding path gives (the RESP2 form of the same
+// pipeline, decoded and encoded with entriesJson), and the edge cases a client sees are pinned.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { entriesJson } from './encode';
+import type { RespValue } from './resp';
+import { RespParser } from './resp';
+import type { TestService } from './test-support';
+import { startTestService } from './test-support';
+
+let kv: TestService;
+
+const invalidUtf8 = Buffer.from([0x61, 0xff, 0x62, 0xc3]);
+/** Over the 1 MiB at which replies are streamed (reply-stream.ts). */
+const BIG = 2 * 1024 * 1024;
+
+beforeAll(async () => {
+  kv = await startTestService();
+  await kv.admin(['FLUSHALL']);
+  await kv.admin(['SET', 'p:s', 'xyz']);
+  await kv.admin(['SET', 'p:bin', invalidUtf8]);
+  await kv.admin(['SET', 'p:text', 'quote " backslash \\ tab \t é ✓ 😀']);
+  await kv.admin(['SET', 'p:long', 'x'.repeat(100_000)]);
+  await kv.admin(['SETRANGE', 'p:big', String(BIG - 1), 'z']);
+  await kv.admin(['RPUSH', 'p:list', 'a', invalidUtf8, '']);
+  await kv.admin(['HSET', 'p:hash', 'f', 'v']);
+  await kv.admin(['ZADD', 'p:z', '1.5', 'm']);
+  await kv.admin(['XADD', 'p:stream', '1-1', 'field', 'value']);
+});
+
+afterAll(async () => {
+  await kv?.stop();
+});
+
+async function pipeline(
+  commands: (string | number)[][],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Buffer; type: string | null }> {
+  const res = await kv.call('/pipeline', { method: 'POST', body: JSON.stringify(commands), headers });
+  return {
+    status: res.status,
+    body: Buffer.from(await res.arrayBuffer()),
+    type: res.headers.get('content-type'),
+  };
+}
+
+/** The body the decoding path gives: the same pipeline as RESP2, decoded, as entriesJson writes it. */
+async function decodedBody(commands: (string | number)[][], token?: string): Promise<Buffer> {
+  const headers: Record<string, string> = { 'upstash-response-format': 'resp2' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const { status, body } = await pipeline(commands, headers);
+  expect(status).toBe(200);
+  const values: RespValue[] = [];
+  new RespParser((v) => values.push(v)).feed(body);
+  expect(values).toHaveLength(commands.length);
+  return entriesJson(values, false);
+}
+
+const EVERY_KIND: (string | number)[][] = [
+  ['GET', 'p:s'],
+  ['GET', 'p:missing'],
+  ['GET', 'p:bin'],
+  ['GET', 'p:text'],
+  ['GET', 'p:long'],
+  ['SET', 'p:new', 'v'],
+  ['PING'],
+  ['ECHO', ''],
+  ['SET', 'p:counter', '0'],
+  ['INCR', 'p:counter'],
+  ['INCRBY', 'p:counter', '12345678901234567'],
+  ['LRANGE', 'p:list', 0, -1],
+  ['HGETALL', 'p:hash'],
+  ['ZRANGE', 'p:z', 0, -1, 'WITHSCORES'],
+  ['XRANGE', 'p:stream', '-', '+'],
+  ['EVAL', 'return {1, {"x", false, redis.error_reply("ERR nested")}, redis.status_reply("OK")}', 0],
+  ['GET', 'p:list'],
+  ['NOSUCHCOMMAND'],
+  ['HEXPIRE', 'p:hash', 10, 'FIELDS', 1, 'f'],
+  ['GETRANGE', 'p:bin', 1, 1],
+];
+
+describe('/pipeline JSON from reply bytes', () => {
+  it('gives the body of the decoding path for every kind of reply', async () => {
+    const { status, body, type } = await pipeline(EVERY_KIND);
+    expect(status).toBe(200);
+    expect(type).toBe('application/json');
+    expect(firstDifference(body, await decodedBody(EVERY_KIND))).toBe(-1);
+  });
+
+  it('answers the edge cases with these exact bytes', async () => {
+    const { body } = await pipeline([
+      ['GET', 'p:s'],
+      ['GET', 'p:missing'],
+      ['GET', 'p:bin'],
+      ['LRANGE', 'p:list', 0, -1],
+      ['EVAL', 'return {1, {"x", false, redis.error_reply("ERR nested")}, redis.status_reply("OK")}', 0],
+      ['GET', 'p:list'],
+      ['HEXPIRE', 'p:hash', 10, 'FIELDS', 1, 'f'],
+      ['SET', 'p:big-number', '1'],
+      ['INCRBY', 'p:big-number', '12345678901234567'],
+    ]);
+    expect(body.toString('utf8')).toBe(
+      '[{"result":"xyz"},{"result":null},{"result":"a\ufffdb\ufffd"},{"result":["a","a\ufffdb\ufffd",""]},' +
+        '{"result":[1,["x",null,{"error":"ERR nested"}],"OK"]},' +
+        '{"error":"WRONGTYPE Operation against a key holding the wrong kind of value"},' +
+        `{"error":"ERR 'HEXPIRE' needs Redis 7.4; this server is ${await redisVersion()}"},` +
+        '{"result":"OK"},{"result":12345678901234568}]',
+    );
+  });
+
+  it('streams a reply over 1 MiB among small ones, with the same bytes as the decoding path', async () => {
+    const commands = [
+      ['GET', 'p:s'],
+      ['GET', 'p:big'],
+      ['STRLEN', 'p:big'],
+    ];
+    const { status, body } = await pipeline(commands);
+    expect(status).toBe(200);
+    // 2 MiB of NUL bytes, each written as \u0000, and a "z".
+    expect(body.length).toBe(29 + (BIG - 1) * 6 + 23);
+    expect(firstDifference(body, await decodedBody(commands))).toBe(-1);
+    expect(body.subarray(-35).toString()).toBe(`\\u0000\\u0000z"},{"result":${BIG}}]`);
+  });
+
+  it('keeps the read-only token refusals in place', async () => {
+    const commands = [['GET', 'p:s'], ['SET', 'p:s', 'changed'], ['FLUSHALL']];
+    const res = await kv.call('/pipeline', {
+      method: 'POST',
+      body: JSON.stringify(commands),
+      headers: { authorization: `Bearer ${kv.readOnlyToken}` },
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.toString()).toBe(
+      '[{"result":"xyz"},' +
+        `{"error":"NOPERM this user has no permissions to run the 'set' command"},` +
+        `{"error":"NOPERM this user has no permissions to run the 'flushall' command"}]`,
+    );
+    expect(firstDifference(body, await decodedBody(commands, kv.readOnlyToken))).toBe(-1);
+    expect(await kv.admin(['GET', 'p:s'])).toEqual(Buffer.from('xyz'));
+  });
+
+  it('leaves base64 and pipelines with commands the bridge looks into to the decoding path', async () => {
+    const b64 = await pipeline(
+      [
+        ['GET', 'p:bin'],
+        ['GET', 'p:missing'],
+        ['SET', 'p:x', 'y'],
+        ['LRANGE', 'p:list', 0, -1],
+      ],
+      { 'upstash-encoding': 'base64' },
+    );
+    expect(b64.body.toString()).toBe(
+      `[{"result":"${invalidUtf8.toString('base64')}"},{"result":null},{"result":"OK"},` +
+        `{"result":["YQ==","${invalidUtf8.toString('base64')}",""]}]`,
+    );
+    // TYPE goes through the JSON script, SUBSCRIBE is refused: the rest of the pipeline is answered as usual.
+    const mixed = await pipeline([
+      ['GET', 'p:s'],
+      ['TYPE', 'p:hash'],
+      ['SUBSCRIBE', 'c'],
+      ['GET', 'p:missing'],
+    ]);
+    expect(JSON.parse(mixed.body.toString())).toEqual([
+      { result: 'xyz' },
+      { result: 'hash' },
+      { error: expect.stringMatching(/^ERR 'subscribe' is not supported/) as unknown },
+      { result: null },
+    ]);
+  });
+});
+
+/** Where two bodies first differ (-1: identical), so a failure names the spot instead of printing megabytes. */
+function firstDifference(a: Buffer, b: Buffer): number {
+  if (a.equals(b)) return -1;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+async function redisVersion(): Promise<string> {
+  const info = (await kv.admin(['INFO', 'server'])) as Buffer;
+  return /redis_version:(\S+)/.exec(info.toString())![1]!;
+}
