@@ -90,6 +90,7 @@ export class RedisConnection {
   private head = 0;
   /** Commands written since the last flush; they go out together once per event-loop turn. */
   private outbox: Buffer[] = [];
+  private outboxBytes = 0;
   private flushScheduled = false;
   private closeError: Error | undefined;
   private readonly closeListeners = new Set<(error: Error) => void>();
@@ -186,6 +187,11 @@ export class RedisConnection {
     return this.closeError !== undefined;
   }
 
+  /** Bytes of commands waiting for this turn's write (0: nothing to write this turn). */
+  get queuedBytes(): number {
+    return this.outboxBytes;
+  }
+
   /** Commands sent whose replies have not all arrived yet. */
   get inflight(): number {
     return this.queue.length - this.head;
@@ -219,6 +225,7 @@ export class RedisConnection {
       }
       this.queue.push({ remaining: count, replies, raw, resolve, reject });
       this.outbox.push(payload);
+      this.outboxBytes += payload.length;
       // Everything the HTTP requests of one event-loop turn send on this connection goes out in a single
       // write: on loopback each write syscall also pays for delivering the data to Redis, so batching
       // is what keeps many concurrent requests cheap.
@@ -233,6 +240,7 @@ export class RedisConnection {
     this.flushScheduled = false;
     const out = this.outbox;
     this.outbox = [];
+    this.outboxBytes = 0;
     if (this.closeError || out.length === 0) return;
     if (out.length === 1) {
       this.socket.write(out[0]!);

@@ -30,6 +30,9 @@ export interface BackendOptions {
   caller?: { label: string; labels: ClientLabels };
 }
 
+/** A turn's write to Redis that new commands still join (see `leastBusy`). */
+const JOIN_WRITE_BYTES = 64 * 1024;
+
 export class Backend {
   private readonly shared: Connection[] = [];
   private opening: Promise<Connection> | undefined;
@@ -46,17 +49,32 @@ export class Backend {
    * a promise and a microtask turn on the hot path.
    */
   readyConnection(): RedisConnection | undefined {
-    let best: Connection | undefined;
-    for (const c of this.shared) if (!best || c.inflight < best.inflight) best = c;
+    const best = this.leastBusy();
     if (!best) return undefined;
-    return best.inflight === 0 || this.shared.length >= (this.options.sharedSize ?? 2) ? best : undefined;
+    const complete = this.shared.length >= (this.options.sharedSize ?? 2);
+    return best.inflight === 0 || best.queuedBytes > 0 || complete ? best : undefined;
+  }
+
+  /**
+   * The connection whose write of this event-loop turn a new command should join, else the one with the
+   * fewest commands in flight. Why join: the commands of one turn then go out in one write and their
+   * replies come back in one read, where spreading them over both connections cost a write and a read
+   * (syscalls on both sides) per connection and turn. Not once that write is big: then the other
+   * connection keeps a small request from waiting behind a huge one.
+   */
+  private leastBusy(): Connection | undefined {
+    let best: Connection | undefined;
+    for (const c of this.shared) {
+      if (c.queuedBytes > 0 && c.queuedBytes < JOIN_WRITE_BYTES) return c;
+      if (!best || c.inflight < best.inflight) best = c;
+    }
+    return best;
   }
 
   /** A shared connection for commands that leave no state behind. */
   async sharedConnection(): Promise<RedisConnection> {
-    let best: Connection | undefined;
-    for (const c of this.shared) if (!best || c.inflight < best.inflight) best = c;
-    if (best && best.inflight === 0) return best;
+    const best = this.leastBusy();
+    if (best && (best.inflight === 0 || best.queuedBytes > 0)) return best;
     const size = this.options.sharedSize ?? 2;
     if (!this.opening && this.shared.length < size) {
       const opening = this.open().then((c) => {

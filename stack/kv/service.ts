@@ -267,7 +267,22 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     return backend;
   }
 
+  // The last caller and its principal. Why: nearly every request comes from the same caller as the one
+  // before (an app's keep-alive connections), and finding its connections again built a label, a map key and
+  // a principal per request. The answer for a token and address never changes (tokens are only added, and a
+  // caller's set of connections, once chosen, stays), so it can be kept.
+  let lastCaller: { presented: string; remoteAddress: string | undefined; principal: Principal } | undefined;
+
   function authenticate(presented: string, remoteAddress: string | undefined): Principal | undefined {
+    if (lastCaller && lastCaller.presented === presented && lastCaller.remoteAddress === remoteAddress) {
+      return lastCaller.principal;
+    }
+    const principal = findPrincipal(presented, remoteAddress);
+    if (principal) lastCaller = { presented, remoteAddress, principal };
+    return principal;
+  }
+
+  function findPrincipal(presented: string, remoteAddress: string | undefined): Principal | undefined {
     if (presented === token) {
       return {
         backend: callerBackend(presented, 'default', remoteAddress, admin, {
