@@ -46,7 +46,9 @@ export function rawEntriesJson(pieces: RawReplies, count: number, errorText: Err
     let pos = 0;
     while (pos < piece.length) {
       if (index > 0) out.byte(0x2c);
-      pos = entry(piece, pos, index, out, errorText);
+      // The common reply, a bulk string of plain text, is written here in one go; everything else in `entry`.
+      const next = out.plainResult(piece, pos);
+      pos = next === -1 ? entry(piece, pos, index, out, errorText) : next;
       index++;
     }
   }
@@ -129,6 +131,12 @@ function string(buf: Buffer, start: number, end: number, out: JsonOut): void {
   if (!out.plainString(buf, start, end)) out.text(JSON.stringify(buf.toString('utf8', start, end)));
 }
 
+/** Bytes that stand for themselves inside a JSON string: printable ASCII but `"` and `\\`. */
+const PLAIN = new Uint8Array(256);
+for (let c = 0x20; c <= 0x7e; c++) PLAIN[c] = c === 0x22 || c === 0x5c ? 0 : 1;
+
+const RESULT_STRING = Buffer.from('{"result":"');
+
 /** A growing output buffer. */
 class JsonOut {
   private buf: Buffer;
@@ -163,6 +171,32 @@ class JsonOut {
   }
 
   /**
+   * `{"result":"…"}` for a top-level bulk string of plain text at `pos` (no escapes, no decoding); returns
+   * where the next reply starts, or -1 with nothing written for any other reply.
+   */
+  plainResult(source: Buffer, pos: number): number {
+    if (source[pos] !== 0x24 || source[pos + 1] === 0x2d) return -1;
+    let i = pos + 1;
+    let length = 0;
+    for (let c = source[i]!; c !== 13; c = source[++i]!) length = length * 10 + (c - 48);
+    const start = i + 2;
+    const end = start + length;
+    this.room(length + RESULT_STRING.length + 2);
+    const buf = this.buf;
+    let at = this.length;
+    for (let k = 0; k < RESULT_STRING.length; k++) buf[at++] = RESULT_STRING[k]!;
+    for (let k = start; k < end; k++) {
+      const c = source[k]!;
+      if (PLAIN[c] === 0) return -1;
+      buf[at++] = c;
+    }
+    buf[at++] = 0x22; // "
+    buf[at++] = 0x7d; // }
+    this.length = at;
+    return end + 2;
+  }
+
+  /**
    * `"…"` of printable ASCII without quotes or backslashes, copied as it is checked; false (and nothing
    * written) when the bytes hold anything else.
    */
@@ -173,7 +207,7 @@ class JsonOut {
     buf[at++] = 0x22;
     for (let i = start; i < end; i++) {
       const c = source[i]!;
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+      if (PLAIN[c] === 0) return false;
       buf[at++] = c;
     }
     buf[at++] = 0x22;
