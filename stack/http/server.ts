@@ -374,8 +374,11 @@ export function createJsonServer(
   return server;
 }
 
-/** Request handlers started in one turn of the event loop at most (see perTurn). */
-export const HANDLERS_PER_TURN = 32;
+/**
+ * Request handlers started in one turn of the event loop at most (see perTurn). 16, not 32: with 32, a burst of 1,000
+ * publishes still held the loop over 100 ms in some runs of `npm run bench -- burst` (docs/stack-messages.md).
+ */
+export const HANDLERS_PER_TURN = 16;
 
 export function createHttpService(options: HttpServiceOptions): http.Server {
   const admit = perTurn(HANDLERS_PER_TURN);
