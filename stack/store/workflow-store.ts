@@ -238,6 +238,13 @@ export class WorkflowStore {
     return this.oneRun('WHERE seq = ?', seq);
   }
 
+  /** A run's state alone: what an append checks in its transaction (cheaper than reading the whole run). */
+  runState(seq: number): RunState | undefined {
+    const row = this.stmt('SELECT state FROM workflow_runs WHERE seq = ?').get(seq) as
+      { state: RunState } | undefined;
+    return row?.state;
+  }
+
   /** The newest run with this id (ids may be reused once a run has ended). */
   latestRun(runId: string): RunRecord | undefined {
     return this.oneRun('WHERE run_id = ? ORDER BY seq DESC LIMIT 1', runId);

@@ -33,12 +33,19 @@ export interface RecordLive {
 }
 
 /** A run log as the SDK reads it (deliveries and the lazy fetch): `[{messageId, body: base64, callType}]`. */
-export function rawSteps(entries: LogEntry[]): { messageId: string; body: string; callType: string }[] {
-  return entries.map((entry) => ({
-    messageId: entry.messageId,
-    body: entry.body.toString('base64'),
-    callType: entry.callType,
-  }));
+export function rawSteps(entries: LogEntry[]): RawStep[] {
+  return entries.map(rawStep);
+}
+
+export interface RawStep {
+  messageId: string;
+  body: string;
+  callType: string;
+}
+
+/** One entry of a run log as the SDK reads it (a step delivery's body is the JSON array of these). */
+export function rawStep(entry: Pick<LogEntry, 'messageId' | 'callType' | 'body'>): RawStep {
+  return { messageId: entry.messageId, body: entry.body.toString('base64'), callType: entry.callType };
 }
 
 /**

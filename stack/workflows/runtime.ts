@@ -12,6 +12,7 @@ import type { StackStore } from '../store/stack-store';
 import type { WorkflowStore, FailureInfo, RunRecord, RunState } from '../store/workflow-store';
 import { planned, planStep, stepKeyOf, workflowMeta, type PlannedRunMessage } from './plan';
 import { rawSteps } from './records';
+import { RunLogCache } from './log-cache';
 import { errorText } from './search-text';
 import { stepTiming } from './step-timing';
 import { DlqActions } from './dlq-actions';
@@ -37,6 +38,8 @@ export class WorkflowRuntime {
   readonly dlq: DlqActions = new DlqActions(this);
   /** The bench's probe of the stack time per hop (off unless asked for). */
   readonly timing = stepTiming();
+  /** Each active run's log, encoded as its step deliveries carry it (log-cache.ts). */
+  readonly logs = new RunLogCache();
 
   constructor(
     readonly store: WorkflowStore,
@@ -66,8 +69,12 @@ export class WorkflowRuntime {
         const results = result as AppendResult[];
         const rows: (PendingRow & { record?: MessageRecord })[] = [];
         results.forEach((appended, index) => {
-          const message = items[index]?.message;
-          if (!appended || appended.deduplicated || !message || appended.messageSeq === undefined) return;
+          const planned = items[index];
+          if (!appended || appended.deduplicated || !planned) return;
+          // Cached before the engine gets the message: its delivery may be prepared at once.
+          this.logs.add(appended.runSeq, appended.pos, planned.item.entry);
+          const { message } = planned;
+          if (!message || appended.messageSeq === undefined) return;
           rows.push(this.pendingRow(message, appended.messageSeq, now));
         });
         if (!this.stopped) this.engine.add(rows);
@@ -129,6 +136,8 @@ export class WorkflowRuntime {
     return {
       calls,
       committed: (results) => {
+        // Ended (now or before): none of its steps is delivered any more, so its cached log goes.
+        this.logs.drop(run.seq);
         const pending = results[0] as string[] | null;
         if (pending === null) return;
         this.waiters.cancelTimersOf(run.seq);
@@ -202,15 +211,25 @@ export class WorkflowRuntime {
     request.headers['Upstash-Workflow-RunId'] = meta.runId;
     request.headers['Upstash-Workflow-CreatedAt'] = String(meta.createdAt);
     if (meta.kind === 'step') {
-      request.body = this.stepBody(record.id);
+      request.body = this.stepBody(record.id, meta.runSeq);
       request.headers['Content-Type'] = 'application/json';
     }
     return request;
   }
 
-  /** What a step message delivers: the run log up to and including its own entry (the SDK's raw steps). */
-  stepBody(messageId: string): Buffer {
-    return Buffer.from(JSON.stringify(rawSteps(this.store.logPrefix(messageId))));
+  /**
+   * What a step message delivers: the run log up to and including its own entry (the SDK's raw steps). From
+   * the cache when it holds the whole prefix; otherwise read from SQLite — and cached, if the run (`runSeq`,
+   * when known) is still active: after a restart of the stack or a DLQ resume, its next steps are served from
+   * memory again.
+   */
+  stepBody(messageId: string, runSeq?: number): Buffer {
+    const cached = this.logs.prefix(messageId);
+    if (cached) return cached;
+    const entries = this.store.logPrefix(messageId);
+    if (runSeq !== undefined && this.store.runState(runSeq) === 'RUN_STARTED')
+      this.logs.fill(runSeq, entries);
+    return Buffer.from(JSON.stringify(rawSteps(entries)));
   }
 
   private onOutcome(record: MessageRecord, outcome: AttemptOutcome): OutcomeWrites | undefined {

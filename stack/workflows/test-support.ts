@@ -71,9 +71,10 @@ export function allSucceeded(
 export async function startStackWithApp(
   routes: Routes,
   extra: Record<string, RouteHandler> = {},
+  options: Parameters<typeof startWorkflowApp>[3] = {},
 ): Promise<{ stack: TestStack; app: WorkflowApp }> {
   const stack = await startTestStack({ clock: new StackClock() as never, backoffFactor: 0.001 });
-  return { stack, app: await startWorkflowApp(stack, routes, extra) };
+  return { stack, app: await startWorkflowApp(stack, routes, extra, options) };
 }
 
 /**
@@ -85,7 +86,11 @@ export async function startWorkflowApp(
   stack: TestStack | StackTarget,
   routes: Routes,
   extra: Record<string, RouteHandler> = {},
-  options: { holdAnswerMs?: number } = {},
+  options: {
+    holdAnswerMs?: number;
+    /** Sees every request the app receives (its path and body), before it is answered. */
+    onRequest?: (path: string, body: Buffer) => void;
+  } = {},
 ): Promise<WorkflowApp> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
@@ -96,6 +101,7 @@ export async function startWorkflowApp(
         const path = (req.url ?? '/').split('?')[0] as string;
         hits.set(path, (hits.get(path) ?? 0) + 1);
         const body = Buffer.concat(chunks);
+        options.onRequest?.(path, body);
         const custom = extra[path];
         if (custom) {
           const answer = await custom(req, body);

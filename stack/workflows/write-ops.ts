@@ -101,17 +101,21 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
         });
       }
     } else {
-      const run =
+      // A step names its run by seq (the route has just read the run to plan the step): only the run's state
+      // is read again here, in the transaction.
+      const active =
         item.runSeq !== undefined
-          ? workflows.run(item.runSeq)
+          ? workflows.runState(item.runSeq) === 'RUN_STARTED'
+            ? item.runSeq
+            : undefined
           : item.runId !== undefined
-            ? workflows.activeRun(item.runId)
+            ? workflows.activeRun(item.runId)?.seq
             : undefined;
-      if (!run || run.state !== 'RUN_STARTED') {
+      if (active === undefined) {
         if (item.soft) return null;
         throw new Error(`${RUN_NOT_ACTIVE}: ${item.runId ?? item.runSeq}`);
       }
-      runSeq = run.seq;
+      runSeq = active;
       if (item.entry.stepKey !== undefined) {
         const logged = workflows.loggedStep(runSeq, item.entry.stepKey);
         if (logged !== undefined) return { runSeq, deduplicated: true, messageId: logged };
