@@ -8,7 +8,7 @@ import { StackStore } from './stack-store';
 import { workflowStoreOf } from './workflow-store';
 import { MIGRATIONS } from './migrations';
 import type { MESSAGE_WRITES } from '../messages/write-ops';
-import { GROUPS_PER_TURN, InlineWriter, ThreadWriter, type Writer } from './writer';
+import { GROUPS_PER_TURN, InlineWriter, ThreadWriter, writerSaturated, type Writer } from './writer';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -214,6 +214,18 @@ async function turnsToSettle(count: number, commit: (i: number) => Promise<unkno
 }
 
 describe('inline writer', () => {
+  it('counts as saturated by how fast groups arrive, not by how many one transaction took (issue 26)', () => {
+    // A steady 1,000 msg/s is about 2 groups per ms. Once a 6 ms busy interval had gathered 12 of them, a
+    // count threshold (8) kept the writer on the busy interval for good, and every publish waited for it.
+    expect(writerSaturated(12, 6)).toBe(false);
+    expect(writerSaturated(4, 2)).toBe(false);
+    // A burst: a full turn of groups right after the last transaction, or 8 groups within 2 ms.
+    expect(writerSaturated(GROUPS_PER_TURN, 0.5)).toBe(true);
+    expect(writerSaturated(8, 2)).toBe(true);
+    // The first transaction after an idle writer.
+    expect(writerSaturated(1, Infinity)).toBe(false);
+  });
+
   it('commits a burst of writes in one transaction and resolves after the commit', async () => {
     const db = openDatabase(dbFile(), 'full');
     const store = new StackStore(db);

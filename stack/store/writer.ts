@@ -81,8 +81,18 @@ export interface Writer<O extends OpRegistry> {
  */
 export const GROUPS_PER_TURN = 64;
 
-/** A transaction of this many groups or more means the writer is saturated (see busyIntervalMs). */
-const BUSY_GROUPS = 8;
+/**
+ * Groups arriving this fast or faster (per ms since the previous transaction) mean the writer is saturated (see
+ * busyIntervalMs). A rate, not a count per transaction: with a count, the longer busy interval itself gathered
+ * enough groups to stay busy, so a steady 1,000 msg/s (about 2 groups a message: its publish and its delivery's
+ * events) sat at 6 ms between commits for good, and each publish waited ~3 ms more for its answer.
+ */
+const BUSY_GROUPS_PER_MS = 3;
+
+/** Whether a transaction of `groups` groups, `sinceLastMs` after the one before it, found the writer saturated. */
+export function writerSaturated(groups: number, sinceLastMs: number): boolean {
+  return groups >= BUSY_GROUPS_PER_MS * sinceLastMs;
+}
 
 interface Group {
   calls: [string, ...unknown[]][];
@@ -139,15 +149,16 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
    */
   protected minIntervalMs = 0;
   /**
-   * The minimum time between transactions once the last one took BUSY_GROUPS groups or more: the stack is
+   * The minimum time between transactions once groups arrived at BUSY_GROUPS_PER_MS or faster: the stack is
    * saturated (a publish burst), and each commit's fixed cost — BEGIN/COMMIT and the WAL pages that every
    * transaction rewrites (the tail pages of the messages and events tables and their indexes) — is then
    * shared by more messages. Measured in `bench messages`' throughput run (issue 26): 2 → 6 ms cut the WAL
-   * bytes and the server CPU per message and raised throughput; a steady 1,000 msg/s (about 4 groups a
-   * transaction) stays on `minIntervalMs` and keeps its latency.
+   * bytes and the server CPU per message and raised throughput; a steady 1,000 msg/s (about 2 groups per ms)
+   * stays on `minIntervalMs` and keeps its latency.
    */
   protected busyIntervalMs = 0;
-  private lastGroups = 0;
+  /** Whether the last transaction found the writer saturated (writerSaturated). */
+  private saturated = false;
 
   constructor(protected readonly onBackgroundError: (error: Error) => void) {}
 
@@ -175,7 +186,7 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
       this.scheduled = undefined;
       this.flushQueue();
     };
-    const interval = this.lastGroups >= BUSY_GROUPS ? this.busyIntervalMs : this.minIntervalMs;
+    const interval = this.saturated ? this.busyIntervalMs : this.minIntervalMs;
     const wait = this.lastFlush + interval - performance.now();
     if (wait > 0) {
       const timer = setTimeout(run, wait);
@@ -195,8 +206,9 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
     const groups = this.queue.length > limit ? this.queue.splice(0, limit) : this.queue;
     if (groups === this.queue) this.queue = [];
     if (groups.length > 0) {
-      this.lastFlush = performance.now();
-      this.lastGroups = groups.length;
+      const now = performance.now();
+      this.saturated = writerSaturated(groups.length, now - this.lastFlush);
+      this.lastFlush = now;
     }
     return groups;
   }
