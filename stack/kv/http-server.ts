@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 
 import type { BrowserGuard } from '../security/browser-guard';
+import type { CommandList } from './commands';
 import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entriesJson, entryJson, errorJson } from './encode';
@@ -10,11 +11,10 @@ import { HttpError } from '../http/server';
 import type { ClientLabels } from './client-labels';
 import type { ExecutorContext, Principal, Results } from './execute';
 import { createExecutor } from './execute';
-import { BadRequestError, JsonCommandBatch, parseCommandBody, parseCommandsBody } from './json-args';
+import { BadRequestError, JsonCommandBatch, parseCommandsBody } from './json-args';
 import { REQUEST_SIZE_ERROR } from './quota';
 import type { ParsedUrl } from './request';
 import { parseUrl, pathCommand, route } from './request';
-import type { RespArg } from './resp';
 import { encodeReply, RespError } from './resp';
 import type { Piece } from './reply-stream';
 import { entriesPieces, entryPieces, isLargeReply, writePieces } from './reply-stream';
@@ -217,7 +217,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       if (results.values.some(isLargeReply)) return streamJson(res, entriesPieces(results.values, base64));
       return sendJson(res, 200, entriesJson(results.values, base64));
     }
-    let args: RespArg[];
+    let command: CommandList;
     if (target.kind === 'body') {
       if (!body || body.length === 0) {
         throw new HttpError(
@@ -225,11 +225,11 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
           'ERR no command: use /<command>/<arg>/…, a JSON array body on /, /pipeline or /multi-exec',
         );
       }
-      args = parseCommandBody(body);
+      command = JsonCommandBatch.parseOne(body);
     } else {
-      args = pathCommand(target.args, body, url);
+      command = new ArgsList([pathCommand(target.args, body, url)]);
     }
-    const results = await executor.run(principal, new ArgsList([args]), resp2);
+    const results = await executor.run(principal, command, resp2);
     const value = results.values[0]!;
     if (resp2) return sendResp2(res, value instanceof RespError ? 400 : 200, results);
     if (value instanceof RespError) return sendError(res, 400, value.message);

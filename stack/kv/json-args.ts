@@ -1,4 +1,5 @@
-// Reads the JSON bodies of `POST /`, `/pipeline` and `/multi-exec` straight into Redis arguments.
+// Reads the JSON bodies of `POST /`, `/pipeline` and `/multi-exec`: the first two straight into the RESP
+// bytes sent to Redis (JsonCommandBatch), transactions into argument arrays.
 //
 // JSON.parse would turn 12345678901234567890 into 12345678901234567000 and 1.10 into 1.1; the REST
 // API promises that a number reaches Redis as the text the client wrote, so numbers keep their literal
@@ -247,16 +248,7 @@ class Reader {
   }
 }
 
-/** Body of `POST /`: one command. */
-export function parseCommandBody(body: Buffer): RespArg[] {
-  const reader = new Reader(body);
-  const args = reader.command();
-  reader.end();
-  if (args.length === 0) throw new BadRequestError('ERR empty command');
-  return args;
-}
-
-/** Body of `/pipeline` and `/multi-exec`: an array of commands. */
+/** Body of `/multi-exec`: an array of commands, as argument arrays (a transaction looks at every one). */
 export function parseCommandsBody(body: Buffer): RespArg[][] {
   const reader = new Reader(body);
   reader.expect(91, 'a JSON array of commands');
@@ -277,61 +269,61 @@ export function parseCommandsBody(body: Buffer): RespArg[][] {
 }
 
 /**
- * The body of `/pipeline`, indexed instead of copied: each argument is a span of the body (or, for a
- * string with escapes, its decoded bytes). Encoding copies the spans straight into the RESP payload, so
- * the hot path allocates no object per argument. It is the SDK's main path: auto-pipelining sends
- * almost everything here.
+ * The body of `POST /` or `/pipeline`, read straight into the RESP bytes Redis is sent (issue 26).
+ *
+ * Why not arguments first: reading the JSON into argument spans and then encoding those as RESP walked
+ * every argument twice and was, with the reply body, the largest part of our own code in a pipeline's
+ * profile (docs/stack-kv.md). Here each argument is written as a RESP bulk string the moment its end is
+ * found, so the body is read once and the payload is ready when the last `]` is. The JSON grammar and
+ * every error are those of `Reader` (the same code reads `/multi-exec`): a body JSON.parse rejects is a
+ * 400 with the same message (json-args.test.ts checks that on malformed bodies).
+ *
+ * The few commands the bridge looks into (policy rules, extensions, JSON.*) get their names and
+ * arguments back from the RESP bytes (`name`, `args`); encoding all commands is the payload itself.
  */
 export class JsonCommandBatch implements CommandList {
   private constructor(
-    private readonly body: Buffer,
-    /** Per command: index of its first span and its argument count. */
-    private readonly commands: number[],
-    /** Per argument: [start, end) in the body, or [-1 - i, 0] for decoded[i]. */
-    private readonly spans: number[],
-    private readonly decoded: Buffer[],
+    /** Every command as a RESP array of bulk strings, in order. */
+    private readonly resp: Buffer,
+    /** Where each command starts in `resp`, and (last) where the final one ends. */
+    private readonly starts: number[],
   ) {}
 
+  /** Body of `/pipeline`: an array of commands. */
   static parse(body: Buffer): JsonCommandBatch {
     const reader = new Reader(body);
-    const commands: number[] = [];
-    const spans: number[] = [];
-    const decoded: Buffer[] = [];
+    const out = new RespOut(body.length);
+    const starts: number[] = [];
     reader.expect(91, 'a JSON array of commands');
     if (reader.skipSpace() === 93) {
       reader.pos++;
     } else {
       do {
         if (reader.skipSpace() !== 91) reader.fail('expected a command array');
-        reader.pos++;
-        const first = spans.length / 2;
-        if (reader.skipSpace() === 93) {
-          throw new BadRequestError(`ERR empty command at index ${commands.length / 2}`);
+        starts.push(out.length);
+        if (readCommand(reader, out) === 0) {
+          throw new BadRequestError(`ERR empty command at index ${starts.length - 1}`);
         }
-        do {
-          const bytes = reader.element();
-          if (bytes) {
-            spans.push(-1 - decoded.length, 0);
-            decoded.push(bytes);
-          } else {
-            spans.push(reader.spanStart, reader.spanEnd);
-          }
-        } while (reader.more(93));
-        commands.push(first, spans.length / 2 - first);
       } while (reader.more(93));
     }
     reader.end();
-    if (commands.length === 0) throw new BadRequestError('ERR empty pipeline request');
-    return new JsonCommandBatch(body, commands, spans, decoded);
+    if (starts.length === 0) throw new BadRequestError('ERR empty pipeline request');
+    starts.push(out.length);
+    return new JsonCommandBatch(out.done(), starts);
+  }
+
+  /** Body of `POST /`: one command. */
+  static parseOne(body: Buffer): JsonCommandBatch {
+    const reader = new Reader(body);
+    const out = new RespOut(body.length);
+    const count = readCommand(reader, out);
+    reader.end();
+    if (count === 0) throw new BadRequestError('ERR empty command');
+    return new JsonCommandBatch(out.done(), [0, out.length]);
   }
 
   get length(): number {
-    return this.commands.length / 2;
-  }
-
-  private arg(span: number): Buffer {
-    const start = this.spans[2 * span]!;
-    return start < 0 ? this.decoded[-1 - start]! : this.body.subarray(start, this.spans[2 * span + 1]);
+    return this.starts.length - 1;
   }
 
   /** The previous name and where its bytes are: pipelines mostly repeat a few commands. */
@@ -340,76 +332,182 @@ export class JsonCommandBatch implements CommandList {
   private lastEnd = 0;
 
   name(i: number): string {
-    const span = this.commands[2 * i]!;
-    const start = this.spans[2 * span]!;
-    if (start < 0) return this.decoded[-1 - start]!.toString('latin1').toLowerCase();
-    const end = this.spans[2 * span + 1]!;
-    const body = this.body;
+    const resp = this.resp;
+    // `*<count>\r\n$<length>\r\n<name>\r\n…`, read in place (this runs for every command of a pipeline).
+    let pos = this.starts[i]! + 1;
+    while (resp[pos] !== 10) pos++;
+    pos++;
+    let length = 0;
+    for (let c = resp[++pos]!; c !== 13; c = resp[++pos]!) length = length * 10 + (c - 48);
+    const start = pos + 2;
+    const end = start + length;
     if (end - start === this.lastEnd - this.lastStart && this.lastName !== '') {
       let same = true;
       for (let k = 0; k < end - start; k++) {
-        if (body[start + k] !== body[this.lastStart + k]) {
+        if (resp[start + k] !== resp[this.lastStart + k]) {
           same = false;
           break;
         }
       }
       if (same) return this.lastName;
     }
-    this.lastName = body.toString('latin1', start, end).toLowerCase();
+    this.lastName = resp.toString('latin1', start, end).toLowerCase();
     this.lastStart = start;
     this.lastEnd = end;
     return this.lastName;
   }
 
   args(i: number): RespArg[] {
-    const first = this.commands[2 * i]!;
-    const count = this.commands[2 * i + 1]!;
+    const resp = this.resp;
+    const header = bulkAt(resp, this.starts[i]!);
+    const count = header.length;
     const args: RespArg[] = [];
-    for (let a = 0; a < count; a++) args.push(this.arg(first + a));
+    let pos = header.start;
+    for (let a = 0; a < count; a++) {
+      const { start, end } = bulkAt(resp, pos);
+      args.push(resp.subarray(start, end));
+      pos = end + 2;
+    }
     return args;
   }
 
   encode(indices?: readonly number[]): Buffer {
-    const { body, commands, spans, decoded } = this;
-    const n = indices ? indices.length : this.length;
-    let total = 0;
-    for (let k = 0; k < n; k++) {
-      const i = indices ? indices[k]! : k;
-      const first = commands[2 * i]!;
-      const count = commands[2 * i + 1]!;
-      total += 3 + decimalDigits(count);
-      for (let a = first; a < first + count; a++) {
-        const start = spans[2 * a]!;
-        const len = start < 0 ? decoded[-1 - start]!.length : spans[2 * a + 1]! - start;
-        total += 5 + decimalDigits(len) + len;
-      }
-    }
-    const out = Buffer.allocUnsafe(total);
-    let offset = 0;
-    for (let k = 0; k < n; k++) {
-      const i = indices ? indices[k]! : k;
-      const first = commands[2 * i]!;
-      const count = commands[2 * i + 1]!;
-      offset = writeHeader(out, offset, 42, count);
-      for (let a = first; a < first + count; a++) {
-        const start = spans[2 * a]!;
-        if (start < 0) {
-          const bytes = decoded[-1 - start]!;
-          offset = writeHeader(out, offset, 36, bytes.length);
-          offset += bytes.copy(out, offset);
-        } else {
-          const end = spans[2 * a + 1]!;
-          offset = writeHeader(out, offset, 36, end - start);
-          if (end - start < 64) {
-            for (let k = start; k < end; k++) out[offset++] = body[k]!;
-          } else {
-            offset += body.copy(out, offset, start, end);
-          }
+    if (!indices || this.isEveryCommand(indices)) return this.resp;
+    return Buffer.concat(indices.map((i) => this.resp.subarray(this.starts[i], this.starts[i + 1])));
+  }
+
+  private isEveryCommand(indices: readonly number[]): boolean {
+    if (indices.length !== this.length) return false;
+    for (let k = 0; k < indices.length; k++) if (indices[k] !== k) return false;
+    return true;
+  }
+}
+
+/**
+ * `[arg, …]` at the reader's position (past leading space) as a RESP array; returns its argument count.
+ * The count is only known at the `]`, so one digit is reserved for it and the arguments move right in
+ * the rare case of ten or more.
+ */
+function readCommand(reader: Reader, out: RespOut): number {
+  reader.expect(91, 'a JSON array');
+  const start = out.reserve(4); // `*N\r\n`
+  let count = 0;
+  if (reader.skipSpace() === 93) {
+    reader.pos++;
+  } else {
+    do {
+      count++;
+      // Most arguments are strings without escapes: copied as they are scanned, in one pass.
+      if (reader.skipSpace() === 34) {
+        const end = out.plainString(reader.buf, reader.pos + 1);
+        if (end !== -1) {
+          reader.pos = end + 1;
+          continue;
         }
-        out[offset++] = 13;
-        out[offset++] = 10;
       }
+      const decoded = reader.element();
+      if (decoded) out.bulk(decoded, 0, decoded.length);
+      else out.bulk(reader.buf, reader.spanStart, reader.spanEnd);
+    } while (reader.more(93));
+  }
+  out.header(start, count);
+  return count;
+}
+
+/** `$<n>\r\n` or `*<n>\r\n` at `pos`: n as `length`, and the bytes of a bulk string as [start, end). */
+function bulkAt(buf: Buffer, pos: number): { length: number; start: number; end: number } {
+  let i = pos + 1;
+  let length = 0;
+  for (let c = buf[i]!; c !== 13; c = buf[++i]!) length = length * 10 + (c - 48);
+  return { length, start: i + 2, end: i + 2 + length };
+}
+
+/** RESP bytes being written, in a buffer that grows as needed. */
+class RespOut {
+  private buf: Buffer;
+  length = 0;
+
+  constructor(bodyLength: number) {
+    // Short arguments grow in RESP (`"GET",` is 6 bytes, `$3\r\nGET\r\n` 9); long ones hardly do.
+    this.buf = Buffer.allocUnsafe(Math.min(2 * bodyLength, bodyLength + 65536) + 64);
+  }
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.length + n));
+    this.buf.copy(grown, 0, 0, this.length);
+    this.buf = grown;
+  }
+
+  /** Skips `n` bytes to be written later; returns where they start. */
+  reserve(n: number): number {
+    this.room(n);
+    const at = this.length;
+    this.length += n;
+    return at;
+  }
+
+  /** `$<length>\r\n<bytes>\r\n` */
+  bulk(source: Buffer, start: number, end: number): void {
+    const length = end - start;
+    this.room(length + 16); // `$`, up to 11 digits, two CRLFs
+    const buf = this.buf;
+    let at = writeHeader(buf, this.length, 36, length);
+    if (length < 64) {
+      // A byte loop beats a call into Buffer#copy for the short keys and values most commands carry.
+      for (let k = start; k < end; k++) buf[at++] = source[k]!;
+    } else {
+      at += source.copy(buf, at, start, end);
     }
-    return out;
+    buf[at++] = 13;
+    buf[at++] = 10;
+    this.length = at;
+  }
+
+  /**
+   * The JSON string starting at `start` (past its quote) as a bulk string, copied while it is scanned;
+   * returns where its closing quote is. At a backslash, a control character or the end of the body it
+   * returns -1 with nothing written (`Reader.element` then reads it, decoding or failing as JSON does).
+   * The length is only known at the quote: one digit is assumed and the bytes move for a longer one.
+   */
+  plainString(source: Buffer, start: number): number {
+    this.room(source.length - start + 16);
+    const buf = this.buf;
+    const head = this.length;
+    let at = head + 4; // `$N\r\n`
+    for (let i = start; i < source.length; i++) {
+      const c = source[i]!;
+      if (c === 34) {
+        const length = i - start;
+        if (length >= 10) {
+          const extra = decimalDigits(length) - 1;
+          buf.copyWithin(head + 4 + extra, head + 4, at);
+          at += extra;
+        }
+        writeHeader(buf, head, 36, length);
+        buf[at++] = 13;
+        buf[at++] = 10;
+        this.length = at;
+        return i;
+      }
+      if (c === 92 || c < 32) return -1;
+      buf[at++] = c;
+    }
+    return -1;
+  }
+
+  /** Writes `*<count>\r\n` into the 4 bytes reserved at `at`, moving what follows for a longer count. */
+  header(at: number, count: number): void {
+    const extra = decimalDigits(count) - 1;
+    if (extra > 0) {
+      this.room(extra);
+      this.buf.copyWithin(at + 4 + extra, at + 4, this.length);
+      this.length += extra;
+    }
+    writeHeader(this.buf, at, 42, count);
+  }
+
+  done(): Buffer {
+    return this.buf.subarray(0, this.length);
   }
 }
