@@ -84,6 +84,9 @@ function unwatch(connection: RedisConnection): void {
   }
 }
 
+/** Up to this many bytes, a turn's commands are copied into one buffer for their write (`flush`). */
+const ONE_BUFFER_BYTES = 64 * 1024;
+
 export class RedisConnection {
   private readonly parser: RespParser;
   private queue: (Pending | undefined)[] = [];
@@ -239,11 +242,18 @@ export class RedisConnection {
   private readonly flush = (): void => {
     this.flushScheduled = false;
     const out = this.outbox;
+    const bytes = this.outboxBytes;
     this.outbox = [];
     this.outboxBytes = 0;
     if (this.closeError || out.length === 0) return;
     if (out.length === 1) {
       this.socket.write(out[0]!);
+      return;
+    }
+    if (bytes <= ONE_BUFFER_BYTES) {
+      // One buffer, one write: copying a turn's small payloads is cheaper than passing each through the
+      // socket stream's write queue (a request object per write) and a writev of as many pieces.
+      this.socket.write(Buffer.concat(out, bytes));
       return;
     }
     this.socket.cork();
