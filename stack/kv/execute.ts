@@ -33,6 +33,12 @@ export interface Results {
   raws: (Buffer | undefined)[] | undefined;
 }
 
+/** One command's reply as its JSON body; `failed` when it is an `{"error":…}` (answered with 400). */
+export interface JsonEntry {
+  body: Buffer;
+  failed: boolean;
+}
+
 export interface ExecutorContext {
   /** `ACL RESTTOKEN user password`: a token string (bulk) or the documented error. */
   restToken(user: RespArg, password: RespArg): Promise<RespValue>;
@@ -54,6 +60,8 @@ export interface Executor {
    * every command goes to Redis as sent, else (or when a reply must be streamed) the Results of `run`.
    */
   runJson(principal: Principal, commands: CommandList): Promise<Buffer | Results>;
+  /** The same for one command (`POST /` or the path form): its `{"result":…}` or `{"error":…}` body. */
+  runJsonEntry(principal: Principal, command: CommandList): Promise<JsonEntry | Results>;
   transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]>;
 }
 
@@ -187,24 +195,40 @@ export function createExecutor(ctx: ExecutorContext): Executor {
    * except explaining an error, so their replies go from Redis's bytes straight into the body (resp-json.ts).
    */
   async function runJson(principal: Principal, commands: CommandList): Promise<Buffer | Results> {
+    const answer = await runFromBytes(principal, commands, true);
+    return 'values' in answer ? answer : answer.body;
+  }
+
+  async function runJsonEntry(principal: Principal, command: CommandList): Promise<JsonEntry | Results> {
+    const answer = await runFromBytes(principal, command, false);
+    return 'values' in answer ? answer : { body: answer.body, failed: answer.errors > 0 };
+  }
+
+  async function runFromBytes(
+    principal: Principal,
+    commands: CommandList,
+    asArray: boolean,
+  ): Promise<{ body: Buffer; errors: number } | Results> {
     const count = commands.length;
     if (ctx.quota || !sentAsIs(commands)) return run(principal, commands, false);
     const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
     const pieces = await connection.sendRaw(commands.encode(), count);
     let loading: string | undefined;
     let loadingCount = 0;
+    let errors = 0;
     const errorText = (i: number, message: string): string => {
+      errors++;
       if (message.startsWith('LOADING')) {
         loading ??= message;
         loadingCount++;
       }
       return explainReplyError(commands.name(i), message, () => commands.args(i), false);
     };
-    const body = rawEntriesJson(pieces, count, errorText);
+    const body = rawEntriesJson(pieces, count, errorText, asArray);
     if (body) {
       // Only when nothing ran: a command that did run must be reported, never retried by the client.
       if (loadingCount === count) throw unavailableWhileLoading(new RespError(loading!));
-      return body;
+      return { body, errors };
     }
     // A reply big enough to stream: the values, as `run` would give them.
     const values = decodeRaw(pieces);
@@ -337,7 +361,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     }
   }
 
-  return { run, runJson, transaction };
+  return { run, runJson, runJsonEntry, transaction };
 }
 
 /** Whether every command goes to Redis as sent: no policy rule, extension or script call to look at. */

@@ -229,7 +229,15 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     } else {
       command = new ArgsList([pathCommand(target.args, body, url)]);
     }
-    const results = await executor.run(principal, command, resp2);
+    let results: Results;
+    if (resp2 || base64) {
+      results = await executor.run(principal, command, resp2);
+    } else {
+      // Plain JSON (what the SDK asks for): the body straight from Redis's reply bytes, as for /pipeline.
+      const answer = await executor.runJsonEntry(principal, command);
+      if (!('values' in answer)) return sendJson(res, answer.failed ? 400 : 200, answer.body);
+      results = answer;
+    }
     const value = results.values[0]!;
     if (resp2) return sendResp2(res, value instanceof RespError ? 400 : 200, results);
     if (value instanceof RespError) return sendError(res, 400, value.message);

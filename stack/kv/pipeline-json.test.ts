@@ -1,9 +1,10 @@
-// `/pipeline` with plain JSON output is written straight from Redis's reply bytes (resp-json.ts). Against a
-// real redis-server: every kind of reply gives the body the decoding path gives (the RESP2 form of the same
-// pipeline, decoded and encoded with entriesJson), and the edge cases a client sees are pinned.
+// `/pipeline` and single commands (`POST /`, the path form) with plain JSON output are written straight from
+// Redis's reply bytes (resp-json.ts). Against a real redis-server: every kind of reply gives the body the
+// decoding path gives (the RESP2 form of the same request, decoded and encoded with entriesJson/entryJson),
+// and the edge cases a client sees are pinned.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { entriesJson } from './encode';
+import { entriesJson, entryJson } from './encode';
 import type { RespValue } from './resp';
 import { RespParser } from './resp';
 import type { TestService } from './test-support';
@@ -167,6 +168,64 @@ describe('/pipeline JSON from reply bytes', () => {
       { error: expect.stringMatching(/^ERR 'subscribe' is not supported/) as unknown },
       { result: null },
     ]);
+  });
+});
+
+describe('single commands as JSON from reply bytes', () => {
+  /** The status and body the decoding path gives: the command as RESP2, decoded, as entryJson writes it. */
+  async function decodedEntry(command: (string | number)[]): Promise<{ status: number; body: Buffer }> {
+    const res = await kv.call('/', {
+      method: 'POST',
+      body: JSON.stringify(command),
+      headers: { 'upstash-response-format': 'resp2' },
+    });
+    const values: RespValue[] = [];
+    new RespParser((v) => values.push(v)).feed(Buffer.from(await res.arrayBuffer()));
+    expect(values).toHaveLength(1);
+    return { status: res.status, body: Buffer.from(entryJson(values[0]!, false)) };
+  }
+
+  // Each is sent twice (as JSON, then as RESP2), so the counters, which change each time, are left out.
+  const REPEATABLE = EVERY_KIND.filter((command) => !String(command[0]).startsWith('INCR'));
+
+  it.each(REPEATABLE.map((command) => [command.join(' ').slice(0, 50), command]))(
+    'answers POST / %s with the status and body of the decoding path',
+    async (_, command) => {
+      const res = await kv.call('/', { method: 'POST', body: JSON.stringify(command) });
+      const body = Buffer.from(await res.arrayBuffer());
+      const expected = await decodedEntry(command as (string | number)[]);
+      expect(res.status).toBe(expected.status);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(firstDifference(body, expected.body)).toBe(-1);
+    },
+  );
+
+  it('answers the edge cases with these exact bytes, in both forms', async () => {
+    const text = async (path: string, command?: (string | number)[]): Promise<string> => {
+      const res = await kv.call(path, command ? { method: 'POST', body: JSON.stringify(command) } : {});
+      return `${res.status} ${await res.text()}`;
+    };
+    expect(await text('/', ['GET', 'p:s'])).toBe('200 {"result":"xyz"}');
+    expect(await text('/get/p:s')).toBe('200 {"result":"xyz"}');
+    expect(await text('/', ['GET', 'p:missing'])).toBe('200 {"result":null}');
+    expect(await text('/get/p:bin')).toBe('200 {"result":"a\ufffdb\ufffd"}');
+    expect(await text('/', ['GET', 'p:list'])).toBe(
+      '400 {"error":"WRONGTYPE Operation against a key holding the wrong kind of value"}',
+    );
+    expect(await text('/', ['HEXPIRE', 'p:hash', 10, 'FIELDS', 1, 'f'])).toBe(
+      `400 {"error":"ERR 'HEXPIRE' needs Redis 7.4; this server is ${await redisVersion()}"}`,
+    );
+    expect(await text('/', ['LRANGE', 'p:list', 0, -1])).toBe('200 {"result":["a","a\ufffdb\ufffd",""]}');
+    await text('/', ['SET', 'p:n', '1']);
+    expect(await text('/', ['INCRBY', 'p:n', '12345678901234567'])).toBe('200 {"result":12345678901234568}');
+  });
+
+  it('streams a reply over 1 MiB with the bytes of the decoding path', async () => {
+    const res = await kv.call('/', { method: 'POST', body: JSON.stringify(['GET', 'p:big']) });
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(res.status).toBe(200);
+    expect(body.length).toBe(11 + (BIG - 1) * 6 + 3);
+    expect(firstDifference(body, (await decodedEntry(['GET', 'p:big'])).body)).toBe(-1);
   });
 });
 

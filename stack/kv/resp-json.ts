@@ -16,10 +16,16 @@ import { DecodedReply, parseInteger, RespError, RespParser } from './resp';
 export type ErrorText = (index: number, message: string) => string;
 
 /**
- * `[{"result":…}|{"error":…},…]` for `count` replies; undefined when a reply is big enough to be streamed
- * (reply-stream.ts), which only decoded replies can be: the caller then decodes them all (`decodeRaw`).
+ * `[{"result":…}|{"error":…},…]` for `count` replies, or the one entry alone when `asArray` is false (the
+ * body of `POST /`); undefined when a reply is big enough to be streamed (reply-stream.ts), which only
+ * decoded replies can be: the caller then decodes them all (`decodeRaw`).
  */
-export function rawEntriesJson(pieces: RawReplies, count: number, errorText: ErrorText): Buffer | undefined {
+export function rawEntriesJson(
+  pieces: RawReplies,
+  count: number,
+  errorText: ErrorText,
+  asArray = true,
+): Buffer | undefined {
   let rawBytes = 0;
   for (const piece of pieces) {
     if (piece instanceof DecodedReply) {
@@ -31,7 +37,7 @@ export function rawEntriesJson(pieces: RawReplies, count: number, errorText: Err
   // A short bulk string grows from `$3\r\nabc\r\n` to `{"result":"abc"},`: twice its bytes and a little
   // more is enough for the common case; the output grows when escapes or decoded replies need more.
   const out = new JsonOut(2 * rawBytes + 12 * count + 2);
-  out.byte(0x5b); // [
+  if (asArray) out.byte(0x5b); // [
   let index = 0;
   for (const piece of pieces) {
     if (piece instanceof DecodedReply) {
@@ -52,7 +58,7 @@ export function rawEntriesJson(pieces: RawReplies, count: number, errorText: Err
       index++;
     }
   }
-  out.byte(0x5d); // ]
+  if (asArray) out.byte(0x5d); // ]
   return out.done();
 }
 
