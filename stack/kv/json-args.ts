@@ -4,6 +4,7 @@
 // JSON.parse would turn 12345678901234567890 into 12345678901234567000 and 1.10 into 1.1; the REST
 // API promises that a number reaches Redis as the text the client wrote, so numbers keep their literal
 // text. Strings without escapes are taken as byte slices of the body (no decode/encode round trip).
+import { ByteWriter } from './byte-writer';
 import type { CommandList } from './commands';
 import { decimalDigits, writeHeader, type RespArg } from './resp';
 
@@ -423,20 +424,10 @@ function bulkAt(buf: Buffer, pos: number): { length: number; start: number; end:
 }
 
 /** RESP bytes being written, in a buffer that grows as needed. */
-class RespOut {
-  private buf: Buffer;
-  length = 0;
-
+class RespOut extends ByteWriter {
   constructor(bodyLength: number) {
     // Short arguments grow in RESP (`"GET",` is 6 bytes, `$3\r\nGET\r\n` 9); long ones hardly do.
-    this.buf = Buffer.allocUnsafe(Math.min(2 * bodyLength, bodyLength + 65536) + 64);
-  }
-
-  private room(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.length + n));
-    this.buf.copy(grown, 0, 0, this.length);
-    this.buf = grown;
+    super(Math.min(2 * bodyLength, bodyLength + 65536) + 64);
   }
 
   /** Skips `n` bytes to be written later; returns where they start. */
@@ -505,9 +496,5 @@ class RespOut {
       this.length += extra;
     }
     writeHeader(this.buf, at, 42, count);
-  }
-
-  done(): Buffer {
-    return this.buf.subarray(0, this.length);
   }
 }

@@ -6,6 +6,7 @@
 // connection hands the replies over as their wire bytes (`sendRaw`), and each one is written into the body
 // as it is read. The body is byte for byte what `entriesJson` (encode.ts) makes of the decoded replies;
 // resp-json.test.ts checks that for every kind of reply, split at every byte.
+import { ByteWriter } from './byte-writer';
 import type { RawReplies } from './connection';
 import { entryJson, errorJson } from './encode';
 import { isLargeReply } from './reply-stream';
@@ -143,22 +144,8 @@ for (let c = 0x20; c <= 0x7e; c++) PLAIN[c] = c === 0x22 || c === 0x5c ? 0 : 1;
 
 const RESULT_STRING = Buffer.from('{"result":"');
 
-/** A growing output buffer. */
-class JsonOut {
-  private buf: Buffer;
-  private length = 0;
-
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-
-  private room(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.length + n));
-    this.buf.copy(grown, 0, 0, this.length);
-    this.buf = grown;
-  }
-
+/** The JSON body being written, in a buffer that grows as needed. */
+class JsonOut extends ByteWriter {
   byte(c: number): void {
     this.room(1);
     this.buf[this.length++] = c;
@@ -219,9 +206,5 @@ class JsonOut {
     buf[at++] = 0x22;
     this.length = at;
     return true;
-  }
-
-  done(): Buffer {
-    return this.buf.subarray(0, this.length);
   }
 }
