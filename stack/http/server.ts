@@ -39,6 +39,13 @@ export interface RequestContext {
   remoteAddress: string;
   /** The token the request authenticated with (so that it is never forwarded). */
   token?: string;
+  /**
+   * Values worked out once per request, the same object in the context of every route the request passes (see
+   * next()): what a route that hands a request on has worked out, the next route need not work out again — the
+   * message service's collected headers, for one (requestHeaders in stack/messages/publish-request.ts). Each
+   * module keys its values by a symbol of its own.
+   */
+  shared: Record<symbol, unknown>;
   /** Reads the whole body; 413 beyond the limit. */
   body(): Promise<Buffer>;
   /** Reads and parses a JSON body; 400 with the parser's reason when it is not JSON. */
@@ -113,10 +120,13 @@ function matchRoute(
   for (let i = 0; i < pattern.length; i++) {
     const part = pattern[i] as string;
     if (part === '*') {
-      // Everything after the first i segments, raw: `/v2/publish/https://a/b` → `https://a/b`.
-      const prefix = '/' + segments.slice(0, i).join('/') + '/';
-      if (!path.startsWith(prefix) || path.length === prefix.length) return undefined;
-      return { params: params ?? NO_PARAMS, rest: path.slice(prefix.length) };
+      // Everything after the first i segments, raw: `/v2/publish/https://a/b` → `https://a/b`. The segments are
+      // the path's own pieces, so the remainder starts after their lengths and slashes (counted, not rebuilt
+      // as a prefix string and compared: every publish comes through here twice).
+      let start = 1;
+      for (let k = 0; k < i; k++) start += (segments[k] as string).length + 1;
+      if (path[0] !== '/' || start >= path.length) return undefined;
+      return { params: params ?? NO_PARAMS, rest: path.slice(start) };
     }
     const segment = segments[i];
     if (segment === undefined) return undefined;
@@ -433,8 +443,9 @@ async function handle(
     };
     const peer = req.socket.remoteAddress ?? '';
     const remoteAddress = peer.startsWith('::ffff:') ? peer.slice(7) : peer;
+    const shared: Record<symbol, unknown> = {};
     // Each route gets a context of its own (its params, its next()), written out rather than spread from a
-    // shared one: every publish passes through here once or twice (see next()), and a spread copies the object.
+    // common one: every publish passes through here once or twice (see next()), and a spread copies the object.
     const serve = (route: RouteMatch): Promise<Reply> | Reply =>
       route.handler({
         req,
@@ -443,6 +454,7 @@ async function handle(
         query,
         remoteAddress,
         token,
+        shared,
         body,
         json,
         params: decodeParams(route.params),

@@ -102,6 +102,25 @@ describe('signatures', () => {
     });
     expect(payload.jti).toMatch(/^jwt_/);
   });
+
+  it('writes the claims byte for byte as JSON.stringify of the claims object, also for a URL to escape', () => {
+    const url = 'http://x/y?q="a"\\b&name=é\u2028';
+    const token = signDelivery('sig_key', url, Buffer.from('hello'), 1_700_000_000_999);
+    const text = Buffer.from(token.split('.')[1] as string, 'base64url').toString();
+    const claims = JSON.parse(text) as { jti: string; body: string };
+    expect(text).toBe(
+      JSON.stringify({
+        iss: 'Upstash',
+        sub: url,
+        exp: 1_700_000_300,
+        iat: 1_700_000_000,
+        nbf: 1_700_000_000,
+        jti: claims.jti,
+        body: claims.body,
+      }),
+    );
+    expect(claims.body).toBe(bodyHash(Buffer.from('hello')));
+  });
 });
 
 describe('signature keys', () => {

@@ -279,6 +279,9 @@ export class Engine {
   add(rows: (PendingRow & { record?: MessageRecord })[]): void {
     for (const row of rows) {
       if (this.byId.has(row.id)) continue;
+      // Every field written out, the optional ones too: entries then share one shape from the start, and the
+      // engine's per-message functions (schedule, launch, attempt, outcome) read them with one inline cache
+      // instead of one per combination of the fields added later.
       const entry: Entry = {
         seq: row.seq,
         id: row.id,
@@ -287,15 +290,15 @@ export class Engine {
         phase: 'scheduled',
         ticket: 0,
         cancelRequested: false,
+        queue: row.queueName !== undefined ? this.queues.queue(row.queueName) : undefined,
+        flow: row.flowControl ? this.flows.acquire(row.flowControl, row.seq) : undefined,
+        record: row.record,
+        activeAt: undefined,
+        activeSince: undefined,
       };
-      if (row.record) {
-        entry.record = row.record;
-        this.cached++;
-      }
+      if (row.record) this.cached++;
       this.byId.set(row.id, entry);
-      if (row.flowControl) entry.flow = this.flows.acquire(row.flowControl, row.seq);
-      if (row.queueName !== undefined) {
-        entry.queue = this.queues.queue(row.queueName);
+      if (entry.queue !== undefined) {
         entry.phase = 'queued';
         this.queues.enqueue(entry.queue, entry);
       } else {

@@ -25,6 +25,7 @@ import { checkName, parseLabels } from '../../shared/messages/names';
 import type { HeaderMap } from '../../shared/messages/types';
 import { parseDelay, parseTimeout } from '../../shared/messages/settings';
 import { checkRetryDelay } from '../../shared/retry-delay';
+import type { RequestContext } from '../http/server';
 import type { MessageSpec, RedactSpec } from '../store/messages';
 import type { UrlGroupRecord } from '../store/url-groups';
 
@@ -64,19 +65,21 @@ export function collectHeaders(rawHeaders: string[], query?: URLSearchParams): H
   return headers;
 }
 
-let lastCollected: { req: object; query: URLSearchParams; headers: HeaderInput } | undefined;
+/** Where a request's collected headers are kept in its RequestContext.shared. */
+const COLLECTED = Symbol('collected headers');
 
 /**
- * collectHeaders() of a request's headers and query, made once per request. A plain publish goes through two
+ * collectHeaders() of a request's headers and query, made once per request: a plain publish goes through two
  * routes — the workflow service's /v2/publish looks for a run id and hands it on, then the message service's
- * plans it — and both ask for the same map in the same synchronous run, so remembering the last request is
- * enough (a WeakMap per request cost as much as collecting again). Nothing changes the map once collected
- * (withDefaults copies it).
+ * plans it — and both need the map. It is kept in the request's `shared` values, which both routes' contexts
+ * carry. Nothing changes the map once collected (withDefaults copies it).
  */
-export function requestHeaders(req: { rawHeaders: string[] }, query: URLSearchParams): HeaderInput {
-  if (lastCollected?.req === req && lastCollected.query === query) return lastCollected.headers;
-  const headers = collectHeaders(req.rawHeaders, query);
-  lastCollected = { req, query, headers };
+export function requestHeaders(ctx: Pick<RequestContext, 'req' | 'query' | 'shared'>): HeaderInput {
+  let headers = ctx.shared[COLLECTED] as HeaderInput | undefined;
+  if (headers === undefined) {
+    headers = collectHeaders(ctx.req.rawHeaders, ctx.query);
+    ctx.shared[COLLECTED] = headers;
+  }
   return headers;
 }
 

@@ -63,7 +63,7 @@ async function publish(service: ServiceContext, ctx: RequestContext, queueName?:
     const rawDestination =
       ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
     const destination = parseDestination(rawDestination);
-    const headers = requestHeaders(ctx.req, ctx.query);
+    const headers = requestHeaders(ctx);
     const body = await ctx.body();
     const planned = plan(service, destination, headers, body, {
       callerIp: ctx.remoteAddress,

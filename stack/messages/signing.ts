@@ -30,16 +30,13 @@ function keyObject(text: string): KeyObject {
 
 export function signDelivery(signingKey: string, url: string, body: Buffer, nowMs: number): string {
   const iat = Math.floor(nowMs / 1_000);
-  const payload = {
-    iss: 'Upstash',
-    sub: url,
-    exp: iat + 300,
-    iat,
-    nbf: iat,
-    jti: newJwtId(),
-    body: bodyHash(body),
-  };
-  const unsigned = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  // The claims as JSON.stringify would write {iss, sub, exp, iat, nbf, jti, body}, written out: on every
+  // delivery, and a third of the cost of stringifying an object (about 1 µs). Only `sub` (the URL) needs JSON
+  // escaping; the id and the hash are base58 and base64url.
+  const claims =
+    `{"iss":"Upstash","sub":${JSON.stringify(url)},"exp":${iat + 300},"iat":${iat},"nbf":${iat},` +
+    `"jti":"${newJwtId()}","body":"${bodyHash(body)}"}`;
+  const unsigned = `${HEADER}.${Buffer.from(claims).toString('base64url')}`;
   // The key is used as its UTF-8 bytes.
   const signature = createHmac('sha256', keyObject(signingKey)).update(unsigned).digest('base64url');
   return `${unsigned}.${signature}`;

@@ -285,7 +285,7 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, messages
   });
   router.add('POST', '/v2/publish/*', async (ctx) => {
     const arrivedAt = performance.now();
-    const headers = requestHeaders(ctx.req, ctx.query);
+    const headers = requestHeaders(ctx);
     if (!isWorkflowHeaders(headers)) return delegate(ctx, arrivedAt);
     const query = destinationQuery(ctx.rawQuery);
     const destination = ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
