@@ -129,6 +129,8 @@ export class DlqActions {
     const refs: RunRef[] = [];
     reopened.forEach(({ run, seq }, index) => {
       if (results[index] !== true) return;
+      // Active again with new settings: a record kept from before must not plan its next steps.
+      runtime.activeRuns.drop(run);
       const record = runtime.stackStore.messages.get(seq);
       if (record) {
         runtime.engine.add([

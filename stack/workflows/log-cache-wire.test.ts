@@ -1,7 +1,8 @@
 // A step's delivery carries its run's log up to its own entry, served from the run log cache (log-cache.ts)
 // while the run is active. Whatever happened to the run — a retried step, parallel steps, a context.call, a
 // failure and a DLQ resume, a DLQ restart, a cancel — every body the app received is byte for byte the log
-// encoded afresh from SQLite, and an ended run is not kept in the cache.
+// encoded afresh from SQLite, and an ended run is not kept in the cache. The active runs that step publishes are
+// planned against (active-runs.ts) are kept too: a resumed run's next step has the resumed settings.
 /* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventually, type TestStack } from '../messages/test-support';
@@ -48,10 +49,11 @@ beforeAll(async () => {
       '/fails': {
         fn: async (context) => {
           await context.run('first', () => 'one');
-          return context.run('second', () => {
+          const second = await context.run('second', () => {
             if (!healthy) throw new Error('kaboom');
             return 'two';
           });
+          return context.run('third', () => second);
         },
       },
       '/sleeper': {
@@ -100,7 +102,12 @@ it('every step delivery is the freshly encoded log, through retry, failure, resu
 
   const done = await state(steps, 'RUN_SUCCESS');
   expect(JSON.parse(done.workflowRunResponse)).toBe('abç:echo hi');
-  expect(JSON.parse((await state(failed, 'RUN_SUCCESS')).workflowRunResponse)).toBe('two');
+  const resumed = await state(failed, 'RUN_SUCCESS');
+  expect(JSON.parse(resumed.workflowRunResponse)).toBe('two');
+  // The steps planned after the resume have the resumed run's settings, not those it was planned with first.
+  const log = runtime.store.log(runtime.store.latestRun(failed)?.seq as number);
+  const last = runtime.stackStore.messages.get(log[log.length - 1]?.messageSeq as number);
+  expect(last?.spec.maxRetries).toBe(1);
   await state(restart.workflowRunId, 'RUN_SUCCESS');
 
   // The retried step was delivered twice, the resumed step again after the failure: 20 step deliveries at least.
@@ -118,4 +125,5 @@ it('every step delivery is the freshly encoded log, through retry, failure, resu
     }
   }
   expect(runtime.logs.size).toBe(0);
+  expect(runtime.activeRuns.size).toBe(0);
 });

@@ -1,7 +1,8 @@
 // The run log cache (log-cache.ts): a prefix from memory is byte for byte the encoding of the rows, and the
-// cache answers only when it holds every entry of the prefix.
+// cache answers only when it holds every entry of the prefix. The kept active runs (active-runs.ts).
 import { describe, expect, it } from 'vitest';
-import type { CallType, LogEntry } from '../store/workflow-store';
+import type { CallType, LogEntry, RunRecord } from '../store/workflow-store';
+import { ActiveRuns } from './active-runs';
 import { RunLogCache } from './log-cache';
 import { rawSteps } from './records';
 
@@ -58,5 +59,50 @@ describe('RunLogCache', () => {
     cache.add(4, 0, { ...entry(0, 'x'.repeat(2_000)), messageId: 'run4' });
     expect(cache.prefix('run4')).toBeUndefined();
     expect(cache.size).toBe(0);
+  });
+});
+
+describe('ActiveRuns', () => {
+  const run = (runId: string, seq: number): RunRecord =>
+    ({
+      runId,
+      seq,
+      url: 'http://x',
+      createdAt: 0,
+      state: 'RUN_STARTED',
+      logSize: 1,
+      config: {},
+    }) as RunRecord;
+
+  it('reads a run once, forgets it when dropped, and keeps a newer run with the same id', () => {
+    const reads: string[] = [];
+    let current: RunRecord | undefined = run('a', 1);
+    const runs = new ActiveRuns((runId) => (reads.push(runId), current));
+    expect(runs.get('a')?.seq).toBe(1);
+    expect(runs.get('a')?.seq).toBe(1);
+    expect(reads).toEqual(['a']);
+    current = run('a', 2); // the run ended and a new one took its id
+    runs.drop({ runId: 'a', seq: 1 });
+    expect(runs.get('a')?.seq).toBe(2);
+    runs.drop({ runId: 'a', seq: 1 }); // a late drop of the old run
+    expect(runs.get('a')?.seq).toBe(2);
+    expect(reads).toEqual(['a', 'a']);
+    current = undefined;
+    runs.drop({ runId: 'a', seq: 2 });
+    expect(runs.get('a')).toBeUndefined();
+    expect(runs.size).toBe(0);
+  });
+
+  it('keeps at most its limit of runs, the least recently used going first', () => {
+    const reads: string[] = [];
+    const runs = new ActiveRuns((runId) => (reads.push(runId), run(runId, 0)), 2);
+    runs.get('1');
+    runs.get('2');
+    runs.get('1');
+    runs.get('3'); // evicts 2
+    expect(runs.size).toBe(2);
+    runs.get('1');
+    runs.get('2');
+    expect(reads).toEqual(['1', '2', '3', '2']);
   });
 });

@@ -113,7 +113,7 @@ function planItem(
       message,
     };
   }
-  const run = runtime.store.activeRun(runId);
+  const run = runtime.activeRuns.get(runId);
   if (!run)
     throw new PublishError(
       400,

@@ -13,6 +13,7 @@ import type { WorkflowStore, FailureInfo, RunRecord, RunState } from '../store/w
 import { planned, planStep, stepKeyOf, workflowMeta, type PlannedRunMessage } from './plan';
 import { rawSteps } from './records';
 import { RunLogCache } from './log-cache';
+import { ActiveRuns } from './active-runs';
 import { errorText } from './search-text';
 import { stepTiming } from './step-timing';
 import { DlqActions } from './dlq-actions';
@@ -40,6 +41,8 @@ export class WorkflowRuntime {
   readonly timing = stepTiming();
   /** Each active run's log, encoded as its step deliveries carry it (log-cache.ts). */
   readonly logs = new RunLogCache();
+  /** The active runs step publishes are planned against (active-runs.ts). */
+  readonly activeRuns: ActiveRuns;
 
   constructor(
     readonly store: WorkflowStore,
@@ -49,7 +52,9 @@ export class WorkflowRuntime {
     readonly engine: Engine,
     readonly clock: Clock,
     readonly logger: Logger,
-  ) {}
+  ) {
+    this.activeRuns = new ActiveRuns((runId) => store.activeRun(runId));
+  }
 
   // ------------------------------------------------------------------ appending
 
@@ -136,8 +141,9 @@ export class WorkflowRuntime {
     return {
       calls,
       committed: (results) => {
-        // Ended (now or before): none of its steps is delivered any more, so its cached log goes.
+        // Ended (now or before): no step is published to it or delivered any more; what is kept of it goes.
         this.logs.drop(run.seq);
+        this.activeRuns.drop(run);
         const pending = results[0] as string[] | null;
         if (pending === null) return;
         this.waiters.cancelTimersOf(run.seq);
