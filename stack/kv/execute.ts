@@ -33,10 +33,10 @@ export interface Results {
   raws: (Buffer | undefined)[] | undefined;
 }
 
-/** One command's reply as its JSON body; `failed` when it is an `{"error":…}` (answered with 400). */
-export interface JsonEntry {
+/** A JSON body made from Redis's reply bytes, and how many of its entries are `{"error":…}`. */
+export interface JsonBody {
   body: Buffer;
-  failed: boolean;
+  errors: number;
 }
 
 export interface ExecutorContext {
@@ -56,12 +56,11 @@ export interface ExecutorContext {
 export interface Executor {
   run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results>;
   /**
-   * The same for a pipeline with plain JSON output: its body made straight from Redis's reply bytes when
-   * every command goes to Redis as sent, else (or when a reply must be streamed) the Results of `run`.
+   * The same with plain JSON output: the body made straight from Redis's reply bytes — `[{"result":…},…]`
+   * for a pipeline, the one entry alone when `asArray` is false (`POST /`, the path form) — when every
+   * command goes to Redis as sent; else (or when a reply must be streamed) the Results of `run`.
    */
-  runJson(principal: Principal, commands: CommandList): Promise<Buffer | Results>;
-  /** The same for one command (`POST /` or the path form): its `{"result":…}` or `{"error":…}` body. */
-  runJsonEntry(principal: Principal, command: CommandList): Promise<JsonEntry | Results>;
+  runJson(principal: Principal, commands: CommandList, asArray: boolean): Promise<JsonBody | Results>;
   transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]>;
 }
 
@@ -194,21 +193,11 @@ export function createExecutor(ctx: ExecutorContext): Executor {
    * Commands that go to Redis exactly as sent need none of what `run` does between sending and answering
    * except explaining an error, so their replies go from Redis's bytes straight into the body (resp-json.ts).
    */
-  async function runJson(principal: Principal, commands: CommandList): Promise<Buffer | Results> {
-    const answer = await runFromBytes(principal, commands, true);
-    return 'values' in answer ? answer : answer.body;
-  }
-
-  async function runJsonEntry(principal: Principal, command: CommandList): Promise<JsonEntry | Results> {
-    const answer = await runFromBytes(principal, command, false);
-    return 'values' in answer ? answer : { body: answer.body, failed: answer.errors > 0 };
-  }
-
-  async function runFromBytes(
+  async function runJson(
     principal: Principal,
     commands: CommandList,
     asArray: boolean,
-  ): Promise<{ body: Buffer; errors: number } | Results> {
+  ): Promise<JsonBody | Results> {
     const count = commands.length;
     if (ctx.quota || !sentAsIs(commands)) return run(principal, commands, false);
     const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
@@ -361,7 +350,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     }
   }
 
-  return { run, runJson, runJsonEntry, transaction };
+  return { run, runJson, transaction };
 }
 
 /** Whether every command goes to Redis as sent: no policy rule, extension or script call to look at. */

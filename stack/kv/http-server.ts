@@ -211,8 +211,8 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       const results =
         resp2 || base64
           ? await executor.run(principal, commands, resp2)
-          : await executor.runJson(principal, commands);
-      if (Buffer.isBuffer(results)) return sendJson(res, 200, results);
+          : await executor.runJson(principal, commands, true);
+      if (!('values' in results)) return sendJson(res, 200, results.body);
       if (resp2) return sendResp2(res, 200, results);
       if (results.values.some(isLargeReply)) return streamJson(res, entriesPieces(results.values, base64));
       return sendJson(res, 200, entriesJson(results.values, base64));
@@ -234,8 +234,8 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       results = await executor.run(principal, command, resp2);
     } else {
       // Plain JSON (what the SDK asks for): the body straight from Redis's reply bytes, as for /pipeline.
-      const answer = await executor.runJsonEntry(principal, command);
-      if (!('values' in answer)) return sendJson(res, answer.failed ? 400 : 200, answer.body);
+      const answer = await executor.runJson(principal, command, false);
+      if (!('values' in answer)) return sendJson(res, answer.errors > 0 ? 400 : 200, answer.body);
       results = answer;
     }
     const value = results.values[0]!;
