@@ -29,7 +29,9 @@ it.each(['normal', 'full'])(
     ];
     const agent = new Agent({ connections: 32 });
     try {
-      const first = resources.spawn(args);
+      // A bound, not a budget: under a loaded CI machine a start (and the restart's recovery of thousands of
+      // acknowledged messages) can take longer than spawnStack's default 20 s; the test's own timeout still holds.
+      const first = resources.spawn(args, { timeoutMs: 60_000 });
       const ready = await first.ready;
 
       const acknowledged = new Set<string>();
@@ -78,7 +80,7 @@ it.each(['normal', 'full'])(
       expect(missing.length).toBeGreaterThan(500);
       expect(deliveredAtKill).toBeGreaterThanOrEqual(100);
 
-      const second = resources.spawn(args);
+      const second = resources.spawn(args, { timeoutMs: 60_000 });
       await second.ready;
       await eventually(
         () => {
