@@ -4,39 +4,36 @@
 // new settings (dlq-actions.ts). What is kept — id, URL, creation time, seq, caller IP, settings — changes only
 // on a resume; a record kept a moment too long can never let a step into a run that has ended, because the
 // append checks the run's state again in its transaction (write-ops.ts).
+import { LruMap } from '../lru-map';
 import type { RunRecord } from '../store/workflow-store';
 
 /** At most this many runs are kept (least recently used ones go first). */
 const MAX_RUNS = 10_000;
 
 export class ActiveRuns {
-  /** By run id, least recently used first. */
-  private readonly runs = new Map<string, RunRecord>();
+  /** By run id. */
+  private readonly runs: LruMap<string, RunRecord>;
 
   constructor(
     /** Reads an active run from the store. */
     private readonly read: (runId: string) => RunRecord | undefined,
-    private readonly limit = MAX_RUNS,
-  ) {}
+    limit = MAX_RUNS,
+  ) {
+    this.runs = new LruMap(limit);
+  }
 
   /** The active run with this id (do not change the record: it is shared). */
   get(runId: string): RunRecord | undefined {
     const kept = this.runs.get(runId);
-    if (kept) {
-      this.runs.delete(runId);
-      this.runs.set(runId, kept);
-      return kept;
-    }
+    if (kept) return kept;
     const run = this.read(runId);
-    if (!run) return undefined;
-    this.runs.set(runId, run);
-    if (this.runs.size > this.limit) this.runs.delete(this.runs.keys().next().value as string);
+    if (run) this.runs.set(runId, run);
     return run;
   }
 
   /** Forgets the run (it ended, or its settings changed); a newer run with the same id is not touched. */
   drop(run: Pick<RunRecord, 'runId' | 'seq'>): void {
-    if (this.runs.get(run.runId)?.seq === run.seq) this.runs.delete(run.runId);
+    if (this.runs.peek(run.runId)?.seq === run.seq) this.runs.delete(run.runId);
   }
 
   /** How many runs are kept (for tests). */

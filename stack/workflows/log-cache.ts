@@ -12,6 +12,7 @@
 // When entries come and go: an entry is added when the append that wrote it has committed (runtime.appendCall);
 // a run's entries are dropped when the run ends (finished, failed or cancelled: runtime.finishCalls). Runs
 // that never end (an app that stopped answering) are bounded by evicting the least recently used runs.
+import { LruMap } from '../lru-map';
 import type { LogEntry } from '../store/workflow-store';
 import { rawStep } from './records';
 
@@ -30,17 +31,19 @@ interface RunLog {
 }
 
 export class RunLogCache {
-  /** By run seq, least recently used first (a use moves a run to the end). */
-  private readonly runs = new Map<number, RunLog>();
+  /** By run seq; a run evicted for the limits is forgotten like a dropped one. */
+  private readonly runs: LruMap<number, RunLog>;
   /** Where each cached entry's message is: its run and position. */
   private readonly messages = new Map<string, { run: RunLog; pos: number }>();
   private chars = 0;
 
-  constructor(private readonly limits = { runs: MAX_RUNS, chars: MAX_CHARS }) {}
+  constructor(private readonly limits = { runs: MAX_RUNS, chars: MAX_CHARS }) {
+    this.runs = new LruMap(limits.runs, (_runSeq, run) => this.forget(run));
+  }
 
   /** An entry the run's log now has (its append has committed). */
   add(runSeq: number, pos: number, entry: Pick<LogEntry, 'messageId' | 'callType' | 'body'>): void {
-    const run = this.use(runSeq) ?? this.create(runSeq);
+    const run = this.runs.get(runSeq) ?? this.create(runSeq);
     if (run.texts[pos] !== undefined) return;
     const text = JSON.stringify(rawStep(entry));
     run.texts[pos] = text;
@@ -50,7 +53,8 @@ export class RunLogCache {
       this.messages.set(entry.messageId, { run, pos });
       run.messageIds.push(entry.messageId);
     }
-    this.evict();
+    // Beyond the characters' limit, whole runs go, least recently used first (the runs' limit is the map's).
+    while (this.chars > this.limits.chars && this.runs.evictOldest());
   }
 
   /** Adds a run's entries read from SQLite (a prefix the cache could not answer), in log order. */
@@ -67,31 +71,21 @@ export class RunLogCache {
     if (!at) return undefined;
     const texts = at.run.texts.slice(0, at.pos + 1);
     if (texts.includes(undefined)) return undefined;
-    this.use(at.run.runSeq);
+    this.runs.get(at.run.runSeq); // a use
     return Buffer.from(`[${texts.join(',')}]`);
   }
 
   /** Forgets a run (it has ended: nothing of it is delivered as a step any more). */
   drop(runSeq: number): void {
-    const run = this.runs.get(runSeq);
+    const run = this.runs.peek(runSeq);
     if (!run) return;
     this.runs.delete(runSeq);
-    this.chars -= run.chars;
-    for (const messageId of run.messageIds) this.messages.delete(messageId);
+    this.forget(run);
   }
 
   /** How many runs are cached (for tests). */
   get size(): number {
     return this.runs.size;
-  }
-
-  private use(runSeq: number): RunLog | undefined {
-    const run = this.runs.get(runSeq);
-    if (run) {
-      this.runs.delete(runSeq);
-      this.runs.set(runSeq, run);
-    }
-    return run;
   }
 
   private create(runSeq: number): RunLog {
@@ -100,11 +94,9 @@ export class RunLogCache {
     return run;
   }
 
-  private evict(): void {
-    while (this.runs.size > this.limits.runs || this.chars > this.limits.chars) {
-      const oldest = this.runs.keys().next();
-      if (oldest.done) return;
-      this.drop(oldest.value);
-    }
+  /** Forgets what a run that has left `runs` accounted for. */
+  private forget(run: RunLog): void {
+    this.chars -= run.chars;
+    for (const messageId of run.messageIds) this.messages.delete(messageId);
   }
 }
