@@ -361,7 +361,7 @@ export function seed(
           createdAt: createdAt + pos,
           body,
         });
-        if (indexText) search.add(runSeq, entryText(pos, 'step', body));
+        if (indexText) search.add(runSeq, entryText(pos === 0, 'step', body));
       }
       if (failed) {
         const seq = messages.insertRow(

@@ -22,22 +22,34 @@ export function searchQuery(text: string): string | undefined {
   return parts.length > 0 ? parts.join(' AND ') : undefined;
 }
 
+/** What of `text` the index keeps (its first SEARCH_TEXT_MAX characters); undefined when nothing is left. */
+export function indexedText(text: string): string | undefined {
+  const value = text.length > SEARCH_TEXT_MAX ? text.slice(0, SEARCH_TEXT_MAX) : text;
+  return value.trim() === '' ? undefined : value;
+}
+
 export class WorkflowSearchTable {
   constructor(private readonly sql: Statements) {}
 
   /** Adds a piece of a run's text to the index. */
   add(runSeq: number, text: string): void {
-    const value = text.length > SEARCH_TEXT_MAX ? text.slice(0, SEARCH_TEXT_MAX) : text;
-    if (value.trim() === '') return;
+    const value = indexedText(text);
+    if (value === undefined) return;
     const row = this.sql
       .get(
         'UPDATE workflow_runs SET search_size = search_size + 1 WHERE seq = ? RETURNING search_size - 1 AS n',
       )
       .get(runSeq) as { n: number } | undefined;
-    if (!row || row.n >= PER_RUN) return;
-    this.sql
-      .get('INSERT INTO workflow_search (rowid, text) VALUES (?, ?)')
-      .run(runSeq * PER_RUN + row.n, value);
+    if (row) this.insert(runSeq, row.n, value);
+  }
+
+  /**
+   * Indexes a piece (from indexedText) whose number `n` the caller has already taken from the run's
+   * `search_size` — a log append takes it in the same UPDATE as the log size (WorkflowStore.appendLog).
+   */
+  insert(runSeq: number, n: number, value: string): void {
+    if (n >= PER_RUN) return;
+    this.sql.get('INSERT INTO workflow_search (rowid, text) VALUES (?, ?)').run(runSeq * PER_RUN + n, value);
   }
 
   /**

@@ -27,6 +27,14 @@ export interface RunConfig {
   failureCallbackConfig?: Record<string, string>;
 }
 
+/** What an append changes on its run's row besides the log size (WorkflowStore.appendLog). */
+export interface AppendRowChanges {
+  /** The run's step state after the append; undefined leaves it as it is. */
+  stepState?: StepState | null;
+  /** The entry has a piece of search text: take the next number of the run's pieces for it. */
+  searchPiece?: boolean;
+}
+
 /** Who invoked a run (context.invoke) and how to hand it the result. */
 export interface Invoker {
   workflowRunId: string;
@@ -323,17 +331,35 @@ export class WorkflowStore {
     );
   }
 
-  /** Appends a log entry at the end of the run's log; returns its position. */
-  appendLog(runSeq: number, entry: Omit<LogEntry, 'pos'>): number {
-    const { log_size: pos } = this.stmt(
-      'UPDATE workflow_runs SET log_size = log_size + 1 WHERE seq = ? RETURNING log_size - 1 AS log_size',
-    ).get(runSeq) as { log_size: number };
+  /**
+   * Appends a log entry at the end of the run's log. Everything the append changes on the run's row — its log
+   * size, its step state, the number of its search pieces — is one `UPDATE` (issue 26: it was three per step).
+   * Returns the entry's position and, when `changes.searchPiece`, the number the new search piece takes
+   * (workflow-search.ts `insert`).
+   */
+  appendLog(
+    runSeq: number,
+    entry: Omit<LogEntry, 'pos'>,
+    changes: AppendRowChanges = {},
+  ): { pos: number; searchN: number } {
+    const pieces = changes.searchPiece ? 1 : 0;
+    const row = (
+      changes.stepState === undefined
+        ? this.stmt(
+            `UPDATE workflow_runs SET log_size = log_size + 1, search_size = search_size + ?
+             WHERE seq = ? RETURNING log_size - 1 AS pos, search_size - ? AS search_n`,
+          ).get(pieces, runSeq, pieces)
+        : this.stmt(
+            `UPDATE workflow_runs SET log_size = log_size + 1, search_size = search_size + ?, step_state = ?
+             WHERE seq = ? RETURNING log_size - 1 AS pos, search_size - ? AS search_n`,
+          ).get(pieces, changes.stepState, runSeq, pieces)
+    ) as { pos: number; search_n: number };
     this.stmt(
       `INSERT INTO workflow_log (run_seq, pos, message_id, message_seq, call_type, created_at, body, step_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       runSeq,
-      pos,
+      row.pos,
       entry.messageId,
       entry.messageSeq ?? null,
       entry.callType,
@@ -341,13 +367,18 @@ export class WorkflowStore {
       entry.body,
       entry.stepKey ?? null,
     );
-    return pos;
+    return { pos: row.pos, searchN: row.search_n };
   }
 
-  /** The message id of the entry that already records this step of the run (see LogEntry.stepKey). */
+  /**
+   * The message id of the entry that already records this step of the run (see LogEntry.stepKey). INDEXED BY:
+   * left to itself SQLite walks the run's entries on the primary key (it avoids the step index's extra lookup
+   * of message_id), which is O(steps) per step and quadratic over a long run.
+   */
   loggedStep(runSeq: number, stepKey: string): string | undefined {
     const row = this.stmt(
-      'SELECT message_id FROM workflow_log WHERE run_seq = ? AND step_key = ? ORDER BY pos LIMIT 1',
+      `SELECT message_id FROM workflow_log INDEXED BY workflow_log_step
+       WHERE run_seq = ? AND step_key = ? ORDER BY pos LIMIT 1`,
     ).get(runSeq, stepKey) as { message_id: string } | undefined;
     return row?.message_id;
   }

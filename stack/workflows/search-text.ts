@@ -14,9 +14,9 @@ function json(body: Buffer): Record<string, unknown> | undefined {
 const decoded = (value: unknown): string =>
   typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : '';
 
-/** The text of a log entry (entry 0 is the trigger: its body is the payload). */
-export function entryText(pos: number, callType: CallType, body: Buffer): string {
-  if (pos === 0) return body.toString('utf8');
+/** The text of a log entry; a run's trigger (its entry 0, which creates it) has the payload as its body. */
+export function entryText(trigger: boolean, callType: CallType, body: Buffer): string {
+  if (trigger) return body.toString('utf8');
   const parsed = json(body);
   if (!parsed) return body.toString('utf8');
   if (callType === 'toCallback') return `${String(parsed.url ?? '')} ${decoded(parsed.body)}`;

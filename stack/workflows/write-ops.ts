@@ -15,6 +15,7 @@ import {
   type StepState,
   type NewWaiter,
 } from '../store/workflow-store';
+import { indexedText } from '../store/workflow-search';
 import { historyOf, searchOf } from './history-writes';
 import { entryText } from './search-text';
 
@@ -128,16 +129,22 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
       messageSeq = store.messages.insertRow(item.message);
       store.events.insert(messageSeq, now, 'CREATED');
     }
-    const pos = workflows.appendLog(runSeq, {
-      messageId: item.entry.messageId,
-      messageSeq,
-      callType: item.entry.callType,
-      createdAt: now,
-      body: item.entry.body,
-      stepKey: item.entry.stepKey,
-    });
-    if (item.stepState !== undefined) workflows.setStepState(runSeq, item.stepState);
-    searchOf(store).add(runSeq, entryText(pos, item.entry.callType, item.entry.body));
+    // The entry's searchable text is known before the append, so that the run's row is updated once for its
+    // log size, step state and search piece together (a created run's entry is its entry 0, the trigger).
+    const text = indexedText(entryText(item.create !== undefined, item.entry.callType, item.entry.body));
+    const { pos, searchN } = workflows.appendLog(
+      runSeq,
+      {
+        messageId: item.entry.messageId,
+        messageSeq,
+        callType: item.entry.callType,
+        createdAt: now,
+        body: item.entry.body,
+        stepKey: item.entry.stepKey,
+      },
+      { stepState: item.stepState, searchPiece: text !== undefined },
+    );
+    if (text !== undefined) searchOf(store).insert(runSeq, searchN, text);
     if (item.history) historyOf(store).record(runSeq, item.history);
     return { runSeq, pos, messageSeq };
   });
