@@ -3,6 +3,7 @@ import type { HeaderMap, MessageState } from '../../shared/messages/types';
 import { MESSAGE_COLUMNS, toMessage, type MessageRecord, type StoredRow } from './messages';
 import { pageClauses, type PageQuery } from './query-filters';
 import { base64Bytes, boundedPage } from './paging';
+import { RowIds } from './row-ids';
 import type { Params, Statements } from './statements';
 
 export interface EventData {
@@ -24,12 +25,17 @@ export interface EventRecord {
 }
 
 export class EventTable {
-  constructor(private readonly sql: Statements) {}
+  /** Event ids are handed out by the store and never reused: they are the logs' cursor (stack/store/row-ids.ts). */
+  private readonly ids: RowIds;
+
+  constructor(private readonly sql: Statements) {
+    this.ids = new RowIds(sql, 'events');
+  }
 
   insert(seq: number, time: number, state: MessageState, data?: EventData | null): void {
     this.sql
-      .get('INSERT INTO events (time, message_seq, state, data) VALUES (?, ?, ?, ?)')
-      .run(time, seq, state, data ? JSON.stringify(data) : null);
+      .get('INSERT INTO events (id, time, message_seq, state, data) VALUES (?, ?, ?, ?, ?)')
+      .run(this.ids.take(), time, seq, state, data ? JSON.stringify(data) : null);
   }
 
   /**
@@ -38,12 +44,13 @@ export class EventTable {
    * statement run has a fixed cost of its own.
    */
   insertActiveDelivered(seq: number, activeAt: number, time: number, data: EventData): void {
+    const activeId = this.ids.take();
     this.sql
       .get(
-        `INSERT INTO events (time, message_seq, state, data)
-           VALUES (?, ?, 'ACTIVE', NULL), (?, ?, 'DELIVERED', ?)`,
+        `INSERT INTO events (id, time, message_seq, state, data)
+           VALUES (?, ?, ?, 'ACTIVE', NULL), (?, ?, ?, 'DELIVERED', ?)`,
       )
-      .run(activeAt, seq, time, seq, JSON.stringify(data));
+      .run(activeId, activeAt, seq, this.ids.take(), time, seq, JSON.stringify(data));
   }
 
   /** One page of events, newest first, and the next cursor (an event id); see PageQuery. */

@@ -252,4 +252,57 @@ export const MIGRATIONS: readonly string[] = [
     SELECT run_seq * 16777216 + pos, CAST(body AS TEXT) FROM workflow_log WHERE pos < 16777216;
   UPDATE workflow_runs SET search_size = log_size;
   `,
+  // 8: \`messages\` and \`events\` without AUTOINCREMENT, which rewrote their \`sqlite_sequence\` row on every insert
+  // (issue 26). Their ids are now handed out by the store and still never reused (stack/store/row-ids.ts): the
+  // largest id AUTOINCREMENT had handed out becomes the table's floor in \`settings\`. The tables are rebuilt
+  // with the same columns in the same order, every row copied as it is, and their indexes made again.
+  `
+  INSERT INTO settings (key, value)
+    SELECT 'row_id_floor:' || name, CAST(seq AS TEXT) FROM sqlite_sequence WHERE name IN ('messages', 'events')
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+
+  ALTER TABLE messages RENAME TO messages_before_8;
+  CREATE TABLE messages (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    due_at INTEGER NOT NULL,
+    retried INTEGER NOT NULL DEFAULT 0,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
+    done INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT,
+    finished_at INTEGER,
+    url TEXT NOT NULL,
+    host TEXT NOT NULL,
+    path TEXT NOT NULL,
+    topic_name TEXT,
+    endpoint_name TEXT,
+    queue_name TEXT,
+    flow_key TEXT,
+    schedule_id TEXT,
+    caller_ip TEXT,
+    labels TEXT,
+    spec TEXT NOT NULL,
+    body BLOB NOT NULL
+  );
+  INSERT INTO messages (seq, id, created_at, due_at, retried, cancel_requested, done, outcome, finished_at, url, host, path,
+    topic_name, endpoint_name, queue_name, flow_key, schedule_id, caller_ip, labels, spec, body)
+    SELECT seq, id, created_at, due_at, retried, cancel_requested, done, outcome, finished_at, url, host, path,
+    topic_name, endpoint_name, queue_name, flow_key, schedule_id, caller_ip, labels, spec, body FROM messages_before_8 ORDER BY seq;
+  DROP TABLE messages_before_8;
+  CREATE INDEX messages_pending ON messages (seq) WHERE done = 0;
+
+  ALTER TABLE events RENAME TO events_before_8;
+  CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    time INTEGER NOT NULL,
+    message_seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    data TEXT
+  );
+  INSERT INTO events (id, time, message_seq, state, data)
+    SELECT id, time, message_seq, state, data FROM events_before_8 ORDER BY id;
+  DROP TABLE events_before_8;
+  CREATE INDEX events_message ON events (message_seq);
+  `,
 ];

@@ -11,6 +11,7 @@ import { DlqTable } from './dlq';
 import { EventTable } from './events';
 import { MessageTable } from './messages';
 import { QueueTable } from './queues';
+import { RowIds } from './row-ids';
 import { SettingsTable } from './settings';
 import { Statements } from './statements';
 import { UrlGroupTable } from './url-groups';
@@ -56,6 +57,9 @@ export class StackStore {
    * no index on time is needed and one call never holds the writer for long. Returns how many rows went.
    */
   prune(now: number, before: number, chunk = 5_000): number {
+    // A stack idle for longer than the retention prunes its newest rows too: their ids must not come back.
+    new RowIds(this.sql, 'events').keepFloor();
+    new RowIds(this.sql, 'messages').keepFloor();
     let changes = this.sql.get('DELETE FROM dedup WHERE expires_at <= ?').run(now).changes;
     changes += this.sql
       .get(`DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND time < ?`)
