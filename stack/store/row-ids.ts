@@ -4,10 +4,10 @@
 // Why not AUTOINCREMENT: with it every INSERT also reads and rewrites the table's row in `sqlite_sequence`, one
 // more page in each group commit's WAL (≈ 200 bytes a message; issue 26).
 // Why not SQLite's default (largest id + 1): deleting the newest rows would free their ids for the next insert,
-// and these ids are seen after their rows are gone. An event id is the logs' paging cursor and what a console
-// that refreshes the newest page keys its rows by; a message seq stays in `workflow_log.message_seq` after the
-// message is pruned (a reused seq would show another message's events in an old run), and `flow_keys`
-// compares seqs to tell newer messages from older. The newest rows are deleted by a schedule tick's withdraw
+// and these ids are seen after their rows are gone. An event id is the logs' paging cursor (an older page is
+// the events with smaller ids): a cursor handed out before would page newer events as older ones. A message
+// seq stays in `workflow_log.message_seq` after the message is pruned (a reused seq would show another
+// message's events in an old run), and `flow_keys` compares seqs to tell newer messages from older. The newest rows are deleted by a schedule tick's withdraw
 // (stack/store/messages.ts) and by pruning a stack that sat idle longer than the retention.
 //
 // So ids only ever grow, as with AUTOINCREMENT: the next id is one more than the largest ever handed out. In
