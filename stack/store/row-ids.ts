@@ -19,6 +19,7 @@
 // writer's group commits inserts into these tables (stack/store/writer.ts: the main connection, or the writer
 // thread's own with `--durability full`), and its transactions are the only writes to them.
 import type { Db } from './db';
+import { SettingsTable } from './settings';
 import type { Statements } from './statements';
 
 export type RowIdTable = 'messages' | 'events';
@@ -58,11 +59,7 @@ export class RowIds {
     const counter = this.counter();
     const floor = counter.next - 1;
     if (floor <= counter.persisted) return;
-    this.sql
-      .get(
-        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      )
-      .run(rowIdFloorKey(this.table), String(floor));
+    new SettingsTable(this.sql).set(rowIdFloorKey(this.table), String(floor));
     counter.persisted = floor;
   }
 
