@@ -35,12 +35,18 @@ export class WorkflowSearchTable {
   add(runSeq: number, text: string): void {
     const value = indexedText(text);
     if (value === undefined) return;
+    const n = this.take(runSeq);
+    if (n !== undefined) this.insert(runSeq, n, value);
+  }
+
+  /** Takes the next number of the run's pieces (undefined when there is no such run). */
+  take(runSeq: number): number | undefined {
     const row = this.sql
       .get(
         'UPDATE workflow_runs SET search_size = search_size + 1 WHERE seq = ? RETURNING search_size - 1 AS n',
       )
       .get(runSeq) as { n: number } | undefined;
-    if (row) this.insert(runSeq, row.n, value);
+    return row?.n;
   }
 
   /**

@@ -119,7 +119,7 @@ function runGroups(
   try {
     let results: unknown[][] = [];
     db.transaction(() => {
-      results = groups.map(exec);
+      results = store.withLastWrites(() => groups.map(exec));
     })();
     return results.map((value) => ({ ok: true as const, results: value }));
   } catch {
@@ -127,7 +127,7 @@ function runGroups(
       try {
         let value: unknown[] = [];
         db.transaction(() => {
-          value = exec(group);
+          value = store.withLastWrites(() => exec(group));
         })();
         return { ok: true as const, results: value };
       } catch (error) {

@@ -139,4 +139,44 @@ describe('wfAppend and the run row', () => {
     expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
     db.close();
   });
+
+  it('inserts search pieces last in a group transaction, and not at all when the transaction fails', () => {
+    const { db, store } = open();
+    const pieces = () => db.prepare('SELECT rowid FROM workflow_search ORDER BY rowid').pluck().all();
+    const trigger: AppendItem = {
+      create: run,
+      entry: { messageId: 'msg_t', callType: 'step', body: Buffer.from('zebra') },
+    };
+    const seen: unknown[][] = [];
+    db.transaction(() =>
+      store.withLastWrites(() => {
+        WORKFLOW_WRITES.wfAppend(store, [trigger], 1);
+        WORKFLOW_WRITES.wfAppend(store, [step(1, { stepName: 'charge', out: '"paid"' })], 2);
+        seen.push(pieces()); // held back so far
+      }),
+    )();
+    expect(seen).toEqual([[]]);
+    expect(pieces()).toEqual([PER_RUN, PER_RUN + 1]);
+
+    // A transaction that fails: its pieces are neither inserted nor left over for the next one.
+    expect(() =>
+      db.transaction(() =>
+        store.withLastWrites(() => {
+          WORKFLOW_WRITES.wfAppend(store, [step(2, { stepName: 'ship', out: '"sent"' })], 3);
+          throw new Error('a later write failed');
+        }),
+      )(),
+    ).toThrow('a later write failed');
+    db.transaction(() =>
+      store.withLastWrites(() => WORKFLOW_HISTORY_WRITES.wfSearchText(store, 1, 'gateway')),
+    )();
+    expect(pieces()).toEqual([PER_RUN, PER_RUN + 1, PER_RUN + 2]);
+    expect(
+      db.prepare("SELECT rowid FROM workflow_search WHERE workflow_search MATCH 'ship'").pluck().all(),
+    ).toEqual([]);
+    expect(
+      db.prepare("SELECT rowid FROM workflow_search WHERE workflow_search MATCH 'gateway'").pluck().all(),
+    ).toEqual([PER_RUN + 2]);
+    db.close();
+  });
 });

@@ -16,7 +16,7 @@ import {
   type NewWaiter,
 } from '../store/workflow-store';
 import { indexedText } from '../store/workflow-search';
-import { historyOf, searchOf } from './history-writes';
+import { addSearchText, historyOf, indexSearchPiece } from './history-writes';
 import { entryText } from './search-text';
 
 /** The error an append throws for a run that is not active; the routes answer it with 400. */
@@ -144,7 +144,7 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
       },
       { stepState: item.stepState, searchPiece: text !== undefined },
     );
-    if (text !== undefined) searchOf(store).insert(runSeq, searchN, text);
+    if (text !== undefined) indexSearchPiece(store, runSeq, searchN, text);
     if (item.history) historyOf(store).record(runSeq, item.history);
     return { runSeq, pos, messageSeq };
   });
@@ -176,7 +176,7 @@ export const WORKFLOW_WRITES = {
     const workflows = workflowStoreOf(store);
     if (!workflows.finishRun(runSeq, state, now, response)) return null;
     if (event) historyOf(store).record(runSeq, event);
-    if (response) searchOf(store).add(runSeq, response);
+    if (response) addSearchText(store, runSeq, response);
     if (dlqId !== null) workflows.setDlqId(runSeq, dlqId);
     if (state === 'RUN_FAILED') workflows.setStepState(runSeq, 'STEP_FAILED');
     workflows.deleteWaitersOfRun(runSeq);
