@@ -1,19 +1,12 @@
 // The schema of the stack's SQLite database, as an append-only list of migrations. `PRAGMA user_version`
 // records how many have run. Never edit a migration that has shipped: add a new one.
 
-export const MIGRATIONS: readonly string[] = [
-  // 1: the message delivery service.
-  `
-  CREATE TABLE settings (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-  );
-
-  -- One row per message. Pending rows (done = 0) are the engine's persisted schedule; finished rows are
-  -- kept for the logs and the DLQ until pruned.
-  CREATE TABLE messages (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
+/**
+ * The columns of `messages` after its `seq`, as migration 1 created them. Migration 8 rebuilds the table with the
+ * same columns (only `seq` loses AUTOINCREMENT), so both interpolate this text; it is part of migration 1 and so
+ * must never change (a new column is a new migration's ALTER TABLE).
+ */
+const MESSAGE_COLUMNS_AFTER_SEQ = `    id TEXT NOT NULL UNIQUE,
     created_at INTEGER NOT NULL,
     due_at INTEGER NOT NULL,
     retried INTEGER NOT NULL DEFAULT 0,
@@ -32,7 +25,21 @@ export const MIGRATIONS: readonly string[] = [
     caller_ip TEXT,
     labels TEXT,
     spec TEXT NOT NULL,
-    body BLOB NOT NULL
+    body BLOB NOT NULL`;
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the message delivery service.
+  `
+  CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
+  -- One row per message. Pending rows (done = 0) are the engine's persisted schedule; finished rows are
+  -- kept for the logs and the DLQ until pruned.
+  CREATE TABLE messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+${MESSAGE_COLUMNS_AFTER_SEQ}
   );
   CREATE INDEX messages_pending ON messages (seq) WHERE done = 0;
   CREATE INDEX messages_finished ON messages (finished_at) WHERE done = 1;
@@ -264,26 +271,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE messages RENAME TO messages_before_8;
   CREATE TABLE messages (
     seq INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    created_at INTEGER NOT NULL,
-    due_at INTEGER NOT NULL,
-    retried INTEGER NOT NULL DEFAULT 0,
-    cancel_requested INTEGER NOT NULL DEFAULT 0,
-    done INTEGER NOT NULL DEFAULT 0,
-    outcome TEXT,
-    finished_at INTEGER,
-    url TEXT NOT NULL,
-    host TEXT NOT NULL,
-    path TEXT NOT NULL,
-    topic_name TEXT,
-    endpoint_name TEXT,
-    queue_name TEXT,
-    flow_key TEXT,
-    schedule_id TEXT,
-    caller_ip TEXT,
-    labels TEXT,
-    spec TEXT NOT NULL,
-    body BLOB NOT NULL
+${MESSAGE_COLUMNS_AFTER_SEQ}
   );
   INSERT INTO messages (seq, id, created_at, due_at, retried, cancel_requested, done, outcome, finished_at, url, host, path,
     topic_name, endpoint_name, queue_name, flow_key, schedule_id, caller_ip, labels, spec, body)
