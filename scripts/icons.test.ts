@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../main/core/testing/temp-dir';
+import { useTempDirs } from '../shared/testing/temp-dir';
 import { ICNS_TYPES, ICO_SIZES, PNG_DIR, SIZES, pngPath, pngSize, writeBundles } from './icons.mjs';
 
 const root = join(import.meta.dirname, '..');

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyComposer } from '../../shared/composer/model';
 import { KvHistoryStore } from './services/kv/history-store';
 import { createTestConsoleCore } from './testing/console-core';
-import { useTempDirs } from './testing/temp-dir';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from './testing/temp-dir';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 import { isInside, preparePrivateDataDir, replacePrivateFile, writeNewPrivateFile } from './private-files';
 
 const mode = (path: string) => statSync(path).mode & 0o777;

@@ -8,7 +8,7 @@ import { createServer } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, cspDirectives } from '../../shared/csp';
 import { contentSecurityPolicyMeta } from '../../vite.config';
-import { useTempDirs } from '../core/testing/temp-dir';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { startTestHost } from '../web/test-host';
 

@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV_TEXT, envFile, expectMode } from '../core/testing/saving';
-import { useTempDirs } from '../core/testing/temp-dir';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 import { dialogSaver, type SaveDialogOptions, type ShowSaveDialog } from './save-dialog';
 
 /** A dialog where the user picks `answer` (or cancels with null); records what main asked it. */

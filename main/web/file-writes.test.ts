@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import type { CallResult, ServerFrame } from '../../shared/bridge/frames';
 import { emptyComposer } from '../../shared/composer/model';
 import { rawHttp } from '../../shared/testing/raw-http';
-import { useTempDirs } from '../core/testing/temp-dir';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 import { startTestHost, type TestHost } from './test-host';
 
 const TOKEN = 'tok-PROD-0123456789abcdef';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerFrame } from '../../shared/bridge/frames';
 import { rawHttp } from '../../shared/testing/raw-http';
-import { useTempDirs } from '../core/testing/temp-dir';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 import { startTestHost, type TestHost } from './test-host';
 import type { WebHost } from './web-host';
 

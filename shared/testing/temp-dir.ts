@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 
+// Temporary folders for main's and the stack's tests, removed when the test (or the suite) is over.
+
 /** A fresh temporary folder per call, removed after the test. */
-export function useTempDirs(): () => string {
+export function useTempDirs(prefix = 'switchyard-test-'): () => string {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   return () => {
-    const dir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+    const dir = mkdtempSync(join(tmpdir(), prefix));
     dirs.push(dir);
     return dir;
   };

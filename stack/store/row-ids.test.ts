@@ -1,19 +1,13 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../messages/test-support';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 import { migrate, openDatabase, type Db } from './db';
 import { MIGRATIONS } from './migrations';
 import { StackStore } from './stack-store';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-function dbFile(): string {
-  const dir = tempDir('switchyard-row-ids-');
-  dirs.push(dir);
-  return join(dir, 'stack.db');
-}
+const tempDirs = useTempDirs('switchyard-row-ids-');
+const dbFile = (): string => join(tempDirs(), 'stack.db');
 
 /** The migration that took AUTOINCREMENT off `messages` and `events`. */
 const REBUILD = MIGRATIONS.findIndex((sql) =>
@@ -131,43 +125,47 @@ describe('messages and events without AUTOINCREMENT (migration 8)', () => {
 });
 
 describe('row ids', () => {
+  /** Opens the database file as a (re)started stack does, runs `work` on a store over it, and closes it. */
+  function session(file: string, work: (store: StackStore, db: Db) => void): void {
+    const db = openDatabase(file, 'full');
+    try {
+      work(new StackStore(db), db);
+    } finally {
+      db.close();
+    }
+  }
+
   it('never hands out the id of a withdrawn message or its events again, across restarts too', () => {
     const file = dbFile();
-    let db = openDatabase(file, 'full');
-    let store = new StackStore(db);
-    expect([insert(store, 'msg_a'), insert(store, 'msg_b'), insert(store, 'msg_c')]).toEqual([1, 2, 3]);
-    expect(store.messages.withdraw(['msg_c'])).toBe(1);
-    expect(insert(store, 'msg_d')).toBe(4); // SQLite's own rule (largest + 1) would give 3
-    expect(maxEventId(db)).toBe(4);
-    expect(store.messages.withdraw(['msg_d'])).toBe(1);
-    db.close();
-
-    db = openDatabase(file, 'full');
-    store = new StackStore(db);
-    expect(insert(store, 'msg_e')).toBe(5);
-    expect(maxEventId(db)).toBe(5);
-    db.close();
+    session(file, (store, db) => {
+      expect([insert(store, 'msg_a'), insert(store, 'msg_b'), insert(store, 'msg_c')]).toEqual([1, 2, 3]);
+      expect(store.messages.withdraw(['msg_c'])).toBe(1);
+      expect(insert(store, 'msg_d')).toBe(4); // SQLite's own rule (largest + 1) would give 3
+      expect(maxEventId(db)).toBe(4);
+      expect(store.messages.withdraw(['msg_d'])).toBe(1);
+    });
+    session(file, (store, db) => {
+      expect(insert(store, 'msg_e')).toBe(5);
+      expect(maxEventId(db)).toBe(5);
+    });
   });
 
   it('never hands out the id of a pruned row again, even once every row is gone and the stack restarted', () => {
     const file = dbFile();
-    let db = openDatabase(file, 'full');
-    let store = new StackStore(db);
-    for (const id of ['msg_a', 'msg_b']) {
-      const seq = insert(store, id);
-      store.events.insertActiveDelivered(seq, 2, 3, { responseStatus: 200 });
-      store.messages.finish(seq, 'DELIVERED', 3);
-    }
-    store.prune(100, 50);
-    expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
-    expect(db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(0);
-    db.close();
-
-    db = openDatabase(file, 'full');
-    store = new StackStore(db);
-    expect(insert(store, 'msg_c')).toBe(3);
-    expect(maxEventId(db)).toBe(7);
-    db.close();
+    session(file, (store, db) => {
+      for (const id of ['msg_a', 'msg_b']) {
+        const seq = insert(store, id);
+        store.events.insertActiveDelivered(seq, 2, 3, { responseStatus: 200 });
+        store.messages.finish(seq, 'DELIVERED', 3);
+      }
+      store.prune(100, 50);
+      expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
+      expect(db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(0);
+    });
+    session(file, (store, db) => {
+      expect(insert(store, 'msg_c')).toBe(3);
+      expect(maxEventId(db)).toBe(7);
+    });
   });
 
   it('shares one counter between the stores of a connection', () => {

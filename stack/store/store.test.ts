@@ -1,7 +1,6 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../messages/test-support';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 import { migrate, openDatabase } from './db';
 import Database from 'better-sqlite3';
 import { StackStore } from './stack-store';
@@ -10,13 +9,8 @@ import { MIGRATIONS } from './migrations';
 import type { MESSAGE_WRITES } from '../messages/write-ops';
 import { GROUPS_PER_TURN, InlineWriter, ThreadWriter, writerSaturated, type Writer } from './writer';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-function dbFile(): string {
-  const dir = tempDir('switchyard-store-');
-  dirs.push(dir);
-  return join(dir, 'stack.db');
-}
+const tempDirs = useTempDirs('switchyard-store-');
+const dbFile = (): string => join(tempDirs(), 'stack.db');
 
 const spec = (url: string) => ({ url, method: 'POST', header: {}, notBefore: 0, maxRetries: 3 });
 

@@ -1,23 +1,19 @@
 // The append's writes to the run's row (write-ops.ts wfAppend, WorkflowStore.appendLog): log size, step state
 // and search pieces change together in one UPDATE, with the rows the three separate updates used to give; the
 // step lookup that refuses a duplicate step is planned on the step index, not a walk of the run's log.
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../messages/test-support';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../shared/testing/temp-dir';
 import { openDatabase, type Db } from '../store/db';
 import { StackStore } from '../store/stack-store';
 import { workflowStoreOf, type NewRun } from '../store/workflow-store';
 import { WORKFLOW_WRITES, type AppendItem } from './write-ops';
 import { WORKFLOW_HISTORY_WRITES } from './history-writes';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDirs = useTempDirs('switchyard-wf-append-');
 
 function open(): { db: Db; store: StackStore } {
-  const dir = tempDir('switchyard-wf-append-');
-  dirs.push(dir);
-  const db = openDatabase(join(dir, 'stack.db'), 'normal');
+  const db = openDatabase(join(tempDirs(), 'stack.db'), 'normal');
   return { db, store: new StackStore(db) };
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../shared/bridge/errors';
 import { exportsFolderSaver } from '../saving/exports-folder';
 import type { FileSaver } from '../saving/file-saver';
-import { useTempDirs } from '../testing/temp-dir';
+import { useTempDirs } from '../../../shared/testing/temp-dir';
 import type { Clipboard } from './clipboard';
 import { deliverSecret, type SecretText } from './secret-output';
 

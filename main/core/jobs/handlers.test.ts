@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../shared/bridge/job';
 import { routerWith, valueOf } from '../services/test-stack/router';
-import { useTempDirs } from '../testing/temp-dir';
+import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { exportsFolderSaver } from '../saving/exports-folder';
 import { jobHandlers, journalCsv } from './handlers';
 import { JobJournal, startCounts } from './journal';

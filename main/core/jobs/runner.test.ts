@@ -11,7 +11,7 @@ import { BridgeError } from '../../../shared/bridge/errors';
 import { JOB_GIVE_UP_AFTER, JOB_SCAN_LIMIT, jobInput, type JobSummary } from '../../../shared/bridge/job';
 import { createRouter, type Handlers } from '../bridge/router';
 import { runJob } from '../testing/jobs';
-import { useTempDirs } from '../testing/temp-dir';
+import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { JobJournal } from './journal';
 import type { JobInput, JobPlan } from './plan';
 import { JobRunner } from './runner';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProfileSettings } from '../../../shared/profiles';
 import { createSecretStore } from '../secrets/secret-store';
-import { useTempDirs } from '../testing/temp-dir';
+import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { ProfileStore } from './profile-store';
 import { type LocalStackEndpoints, ProfilesService } from './profiles-service';
 

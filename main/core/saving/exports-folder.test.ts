@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeF
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV_TEXT, envFile, expectMode } from '../testing/saving';
-import { useTempDirs } from '../testing/temp-dir';
+import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { exportsFolderSaver, numbered } from './exports-folder';
 
 describe('exportsFolderSaver', () => {

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../testing/temp-dir';
+import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { createSecretStore, maskSecret, type SecretCipher } from './secret-store';
 
 /** A real AES-256-GCM cipher standing in for the OS keychain that Electron's safeStorage uses. */

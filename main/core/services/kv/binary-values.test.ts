@@ -9,7 +9,7 @@ import { type KvBytes, toHex } from '../../../../shared/kv/bytes';
 import { base64ToBytes } from '../../../../shared/kv/resp2';
 import { exportsFolderSaver } from '../../saving/exports-folder';
 import { testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { KvClient } from './client';
 import { kvHandlers } from './index';
 import { kvProfile, useKvStack } from './kv-test-stack';

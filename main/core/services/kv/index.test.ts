@@ -15,7 +15,7 @@ import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
 import { kvHandlers } from './index';
 import { runJob, testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { routerWith } from '../test-stack/router';
 import { kvProfile, useKvStack } from './kv-test-stack';
 import { KvHistoryStore } from './history-store';

@@ -14,7 +14,7 @@ import type { StreamSink } from '../../bridge/router';
 import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
 import { exportsFolderSaver } from '../../saving/exports-folder';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { kvProfile, useKvStack } from './kv-test-stack';
 import { monitorHandlers } from './monitor';
 import { pubSubEvent, pubsubHandlers } from './pubsub';

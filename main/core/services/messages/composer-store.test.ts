@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../../shared/messages/limits';
 import { emptyComposer } from '../../../../shared/composer/model';
 import { openOverUnreadable } from '../../testing/corrupt-file';
-import { useTempDirs } from '../../testing/temp-dir';
+import { useTempDirs } from '../../../../shared/testing/temp-dir';
 import { ComposerStore, HISTORY_LIMIT } from './composer-store';
 
 const tempDir = useTempDirs();

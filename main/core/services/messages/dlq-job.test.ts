@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
 import { runJob, testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { eventually, fillDlq, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { dlqHandlers } from './dlq';

@@ -7,7 +7,7 @@ import type { Client } from '@upstash/qstash';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import { runJob, testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { eventually, publishBatch, sdkFor, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith } from '../test-stack/router';
 import { flowControlHandlers } from './flow-control';

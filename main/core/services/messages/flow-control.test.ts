@@ -9,7 +9,7 @@ import type {
 } from '../../../../shared/messages/flow-control';
 import { eventually, profileFor, useStackWithDestination } from '../test-stack/real-stack';
 import { testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { profileCaller, routerWith, valueOf } from '../test-stack/router';
 import { flowControlHandlers } from './flow-control';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
 import { testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { logHandlers } from './logs';

@@ -13,7 +13,7 @@ import { MAX_BODY_BYTES } from '../../../../shared/messages/limits';
 import { buildPublishRequest } from '../../../../shared/composer/request';
 import type { Clipboard } from '../../clipboard/clipboard';
 import { exportsFolderSaver } from '../../saving/exports-folder';
-import { useTempDirs } from '../../testing/temp-dir';
+import { useTempDirs } from '../../../../shared/testing/temp-dir';
 import { eventually, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { publishHandlers } from './publish';

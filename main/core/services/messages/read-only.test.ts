@@ -1,7 +1,7 @@
 // The console core as the app builds it: every procedure of the message operations that writes is refused
 // for a read-only profile in main — no request reaches the service — while reads go through.
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../../testing/temp-dir';
+import { useTempDirs } from '../../../../shared/testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
 import * as readOnly from '../test-stack/read-only';
 

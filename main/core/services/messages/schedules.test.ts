@@ -5,7 +5,7 @@ import type { Schedule } from '../../../../shared/messages/schedules';
 import { eventually, useStackWithDestination } from '../test-stack/real-stack';
 import { profileCaller, routerWith } from '../test-stack/router';
 import { runJob, testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { scheduleHandlers } from './schedules';
 
 describe('schedule handlers against the local stack', () => {

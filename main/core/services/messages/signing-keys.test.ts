@@ -4,7 +4,7 @@ import type { SigningKeysView } from '../../../../shared/bridge/procedures/messa
 import { ProfileStore } from '../../profiles/profile-store';
 import { ProfilesService } from '../../profiles/profiles-service';
 import { createSecretStore } from '../../secrets/secret-store';
-import { useTempDirs } from '../../testing/temp-dir';
+import { useTempDirs } from '../../../../shared/testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { signingKeyHandlers } from './signing-keys';

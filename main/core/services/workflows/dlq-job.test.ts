@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { runJob, testJobRunner } from '../../testing/jobs';
-import { useTempDirs } from '../../testing/temp-dir';
+import { useTempDirs } from '../../../../shared/testing/temp-dir';
 import { ServiceApi } from '../../http/service-api';
 import { messageEndpoint } from '../messages/client';
 import {

@@ -1,7 +1,7 @@
 // Every `workflows.*` procedure that changes something at the service is refused in main for a read-only
 // profile — no request leaves main — while the journal and saved views (console-local) still work.
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../../testing/temp-dir';
+import { useTempDirs } from '../../../../shared/testing/temp-dir';
 import { useStackBehindProxy } from '../test-stack/real-stack';
 import * as readOnly from '../test-stack/read-only';
 

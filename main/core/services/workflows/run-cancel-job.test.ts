@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { RunsPage } from '../../../../shared/bridge/procedures/workflows/runs';
 import { runJob, testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../testing/temp-dir';
+import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { publishBatch, useStackBehindProxy, workflowStart } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
 import { workflowHandlers } from './index';

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openOverUnreadable } from '../../testing/corrupt-file';
-import { useTempDirs } from '../../testing/temp-dir';
+import { useTempDirs } from '../../../../shared/testing/temp-dir';
 import { fromLegacyJob, type LegacyJob } from './legacy-jobs';
 import { WorkflowsStore } from './store';
 
