@@ -25,7 +25,7 @@ import { freePortArgs } from '../stack/test-process';
 import { messageRow } from '../stack/store/messages';
 import { StackStore } from '../stack/store/stack-store';
 import { workflowStoreOf } from '../stack/store/workflow-store';
-import { WorkflowSearchTable } from '../stack/store/workflow-search';
+import { addSearchText } from '../stack/workflows/history-writes';
 import { entryText } from '../stack/workflows/search-text';
 import { serveHttp } from './lib/http-server';
 import { percentile, printTable } from './lib/report';
@@ -323,7 +323,6 @@ export function seed(
   const store = new StackStore(db);
   const messages = store.messages;
   const workflows = workflowStoreOf(store);
-  const search = store.group(WorkflowSearchTable);
   const now = Date.now();
   const insert = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
@@ -361,7 +360,7 @@ export function seed(
           createdAt: createdAt + pos,
           body,
         });
-        if (indexText) search.add(runSeq, entryText(pos === 0, 'step', body));
+        if (indexText) addSearchText(store, runSeq, entryText(pos === 0, 'step', body));
       }
       if (failed) {
         const seq = messages.insertRow(

@@ -31,14 +31,6 @@ export function indexedText(text: string): string | undefined {
 export class WorkflowSearchTable {
   constructor(private readonly sql: Statements) {}
 
-  /** Adds a piece of a run's text to the index. */
-  add(runSeq: number, text: string): void {
-    const value = indexedText(text);
-    if (value === undefined) return;
-    const n = this.take(runSeq);
-    if (n !== undefined) this.insert(runSeq, n, value);
-  }
-
   /** Takes the next number of the run's pieces (undefined when there is no such run). */
   take(runSeq: number): number | undefined {
     const row = this.sql
