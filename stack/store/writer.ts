@@ -89,16 +89,9 @@ export const GROUPS_PER_TURN = 64;
  */
 const BUSY_GROUPS_PER_MS = 3;
 
-/**
- * The shortest time over which that rate is judged. Transactions at consecutive turns of the event loop are a
- * fraction of a millisecond apart, and one or two groups in 0.3 ms is no burst: a steady 1,000 msg/s committing
- * at every turn would otherwise count as saturated and be sent to the busy interval (issue 26, session 9).
- */
-const SATURATION_WINDOW_MS = 2;
-
 /** Whether a transaction of `groups` groups, `sinceLastMs` after the one before it, found the writer saturated. */
 export function writerSaturated(groups: number, sinceLastMs: number): boolean {
-  return groups >= BUSY_GROUPS_PER_MS * Math.max(sinceLastMs, SATURATION_WINDOW_MS);
+  return groups >= BUSY_GROUPS_PER_MS * sinceLastMs;
 }
 
 interface Group {
@@ -150,17 +143,18 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
   private lastFlush = -Infinity;
   protected closed = false;
   /**
-   * Until the writer is saturated, a write leaves at the next turn of the event loop. The minimum time between
-   * transactions once groups arrived at BUSY_GROUPS_PER_MS or faster: the stack is saturated (a publish burst),
-   * and each commit's fixed cost — BEGIN/COMMIT and the WAL pages that every transaction rewrites (the tail
-   * pages of the messages and events tables and their indexes) — is then shared by more messages. Measured in
-   * `bench messages`' throughput run (issue 26): 2 → 6 ms cut the WAL bytes and the server CPU per message and
-   * raised throughput.
-   *
-   * Below saturation there is no wait (session 9; it was 2 ms): at a steady 1,000 msg/s the 2 ms wait put
-   * publish → delivery at p50 3–5 ms and committing at the next turn puts it at about 1 ms, for about a fifth
-   * more of the main thread at that rate (more, smaller transactions); saturated runs are unchanged
-   * (docs/stack-messages.md has the runs).
+   * Minimum time between two transactions. Under load this makes batches bigger: fewer WAL pages written per
+   * message, since a page changed by many writes of one transaction is written once. Idle, a write still
+   * leaves at the next turn of the event loop.
+   */
+  protected minIntervalMs = 0;
+  /**
+   * The minimum time between transactions once groups arrived at BUSY_GROUPS_PER_MS or faster: the stack is
+   * saturated (a publish burst), and each commit's fixed cost — BEGIN/COMMIT and the WAL pages that every
+   * transaction rewrites (the tail pages of the messages and events tables and their indexes) — is then
+   * shared by more messages. Measured in `bench messages`' throughput run (issue 26): 2 → 6 ms cut the WAL
+   * bytes and the server CPU per message and raised throughput; a steady 1,000 msg/s (about 2 groups per ms)
+   * stays on `minIntervalMs` and keeps its latency.
    */
   protected busyIntervalMs = 0;
   /** Whether the last transaction found the writer saturated (writerSaturated). */
@@ -192,7 +186,7 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
       this.scheduled = undefined;
       this.flushQueue();
     };
-    const interval = this.saturated ? this.busyIntervalMs : 0;
+    const interval = this.saturated ? this.busyIntervalMs : this.minIntervalMs;
     const wait = this.lastFlush + interval - performance.now();
     if (wait > 0) {
       const timer = setTimeout(run, wait);
@@ -250,6 +244,7 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
   ) {
     super(onBackgroundError);
     this.store = new StackStore(db);
+    this.minIntervalMs = 2;
     this.busyIntervalMs = 6;
   }
 
