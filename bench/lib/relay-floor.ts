@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Agent } from 'undici';
+import { CONNECTIONS_PER_ORIGIN } from '../../stack/messages/delivery';
 
 /** The argument that makes `bench messages` run this relay instead of the benchmark. */
 export const RELAY_FLOOR_ARG = '--relay-floor';
@@ -37,6 +38,7 @@ export async function runRelayFloor(): Promise<void> {
     for (const message of batch) insert.run(message.id, message.url, message.body);
   });
   const store = (message: Pending): void => {
+    // The first message of a turn schedules the turn's commit; the others join it.
     if (pending.push(message) > 1) return;
     setImmediate(() => {
       const batch = pending;
@@ -46,7 +48,11 @@ export async function runRelayFloor(): Promise<void> {
     });
   };
 
-  const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+  const agent = new Agent({
+    connections: CONNECTIONS_PER_ORIGIN,
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+  });
   const deliver = (destination: URL, id: string, body: Buffer): void => {
     agent.dispatch(
       {
