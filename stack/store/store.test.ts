@@ -239,6 +239,33 @@ describe('inline writer', () => {
     db.close();
   });
 
+  it('starts a full transaction at the next turn instead of waiting out the interval', async () => {
+    // Issue 26: closed-loop callers (publishers awaiting their answer) stop sending while a full queue waits,
+    // so the interval bought nothing and idled the stack. An interval of a minute makes the difference plain.
+    class PatientWriter extends InlineWriter<typeof TEST_WRITES> {
+      constructor(db: ReturnType<typeof openDatabase>) {
+        super(db, TEST_WRITES, () => undefined);
+        this.minIntervalMs = 60_000;
+        this.busyIntervalMs = 60_000;
+      }
+    }
+    const db = openDatabase(dbFile(), 'full');
+    const store = new StackStore(db);
+    const writer = new PatientWriter(db);
+    await writer.commit('set', 'first', '1'); // the interval now runs from this transaction
+    let settled = 0;
+    const commit = (i: number) => writer.commit('set', `k${i}`, String(i)).then(() => settled++);
+    const few = Array.from({ length: 10 }, (_, i) => commit(i));
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(0); // below a full transaction the interval still applies
+    const rest = Array.from({ length: GROUPS_PER_TURN - 10 }, (_, i) => commit(10 + i));
+    await Promise.all([...few, ...rest]);
+    expect(settled).toBe(GROUPS_PER_TURN);
+    expect(store.settings.get(`k${GROUPS_PER_TURN - 1}`)).toBe(String(GROUPS_PER_TURN - 1));
+    await writer.close();
+    db.close();
+  });
+
   it('lets the event loop turn within a burst: 1,000 commits settle over several turns, all in order', async () => {
     // Issue 18 item 4: a burst committed and settled in one turn held the loop for seconds.
     const db = openDatabase(dbFile(), 'full');

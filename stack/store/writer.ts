@@ -139,7 +139,7 @@ function runGroups(
 
 abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
   protected queue: Group[] = [];
-  private scheduled: { cancel(): void } | undefined;
+  private scheduled: { cancel(): void; atNextTurn: boolean } | undefined;
   private lastFlush = -Infinity;
   protected closed = false;
   /**
@@ -157,6 +157,16 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
    * stays on `minIntervalMs` and keeps its latency.
    */
   protected busyIntervalMs = 0;
+  /**
+   * Queued groups that fill a transaction: once this many wait, the next one starts at the next turn instead of
+   * after the interval, whose only purpose — sharing a commit's fixed cost among more groups — is then served.
+   * Why it matters: the stack's callers are mostly closed loops (a publisher awaits its answer before its next
+   * publish), so while a full queue sat out the 6 ms busy interval nothing new arrived and the main thread idled
+   * at 50–70 %. Measured (issue 26, `bench messages`' throughput setup, 64 publishers): 9.2k → 12.0k msg/s, the
+   * server's CPU per message unchanged (83–85 µs). Infinity for the writer thread, whose batch is not bounded
+   * (one fsync for all of it).
+   */
+  protected fullTransaction = Infinity;
   /** Whether the last transaction found the writer saturated (writerSaturated). */
   private saturated = false;
 
@@ -181,19 +191,23 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
   }
 
   private schedule(): void {
-    if (this.scheduled) return;
+    const full = this.queue.length >= this.fullTransaction;
+    if (this.scheduled) {
+      if (!full || this.scheduled.atNextTurn) return;
+      this.scheduled.cancel();
+    }
     const run = (): void => {
       this.scheduled = undefined;
       this.flushQueue();
     };
     const interval = this.saturated ? this.busyIntervalMs : this.minIntervalMs;
-    const wait = this.lastFlush + interval - performance.now();
+    const wait = full ? 0 : this.lastFlush + interval - performance.now();
     if (wait > 0) {
       const timer = setTimeout(run, wait);
-      this.scheduled = { cancel: () => clearTimeout(timer) };
+      this.scheduled = { cancel: () => clearTimeout(timer), atNextTurn: false };
     } else {
       const immediate = setImmediate(run);
-      this.scheduled = { cancel: () => clearImmediate(immediate) };
+      this.scheduled = { cancel: () => clearImmediate(immediate), atNextTurn: true };
     }
   }
 
@@ -220,7 +234,7 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
       this.scheduled = undefined;
       this.flushQueue();
     });
-    this.scheduled = { cancel: () => clearImmediate(immediate) };
+    this.scheduled = { cancel: () => clearImmediate(immediate), atNextTurn: true };
   }
 
   protected settle(group: Group, outcome: Outcome): void {
@@ -246,6 +260,7 @@ export class InlineWriter<O extends OpRegistry> extends BatchingWriter<O> {
     this.store = new StackStore(db);
     this.minIntervalMs = 2;
     this.busyIntervalMs = 6;
+    this.fullTransaction = GROUPS_PER_TURN;
   }
 
   /**
