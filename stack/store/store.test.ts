@@ -213,9 +213,13 @@ describe('inline writer', () => {
     // count threshold (8) kept the writer on the busy interval for good, and every publish waited for it.
     expect(writerSaturated(12, 6)).toBe(false);
     expect(writerSaturated(4, 2)).toBe(false);
-    // A burst: a full turn of groups right after the last transaction, or 8 groups within 2 ms.
+    // Below saturation the writer commits at every turn: 2 groups 0.2 ms after the last transaction, or a clump
+    // of 10 after a short pause, are no burst (judged over at least 5 ms).
+    expect(writerSaturated(2, 0.2)).toBe(false);
+    expect(writerSaturated(10, 1)).toBe(false);
+    // A burst: a full turn of groups right after the last transaction, or 15 groups within 5 ms.
     expect(writerSaturated(GROUPS_PER_TURN, 0.5)).toBe(true);
-    expect(writerSaturated(8, 2)).toBe(true);
+    expect(writerSaturated(15, 2)).toBe(true);
     // The first transaction after an idle writer.
     expect(writerSaturated(1, Infinity)).toBe(false);
   });
@@ -236,6 +240,26 @@ describe('inline writer', () => {
     expect(results).toHaveLength(50);
     expect(transactions).toBe(1);
     expect(store.settings.get('k49')).toBe('49');
+    db.close();
+  });
+
+  it('commits a write at the next turn below saturation, without waiting for a timer', async () => {
+    // Issue 26: a 2 ms wait between transactions was the publish → delivery p50 at a steady 1,000 msg/s.
+    const db = openDatabase(dbFile(), 'full');
+    const store = new StackStore(db);
+    const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
+    await writer.commit('set', 'first', '1'); // a transaction just ran
+    let settled = false;
+    const second = writer.commit('set', 'second', '2').then(() => (settled = true));
+    let turns = 0;
+    while (!settled && turns < 50) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turns++;
+    }
+    await second;
+    expect(turns).toBeLessThanOrEqual(2);
+    expect(store.settings.get('second')).toBe('2');
+    await writer.close();
     db.close();
   });
 
