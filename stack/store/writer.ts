@@ -207,14 +207,18 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
       if (!full || this.scheduled.atNextTurn) return;
       this.scheduled.cancel();
     }
+    const interval = this.saturated ? this.busyIntervalMs : this.minIntervalMs;
+    this.scheduleFlush(full ? 0 : this.lastFlush + interval - performance.now());
+  }
+
+  /** The next flush: after `waitMs`, or at the next turn of the event loop when there is nothing to wait for. */
+  private scheduleFlush(waitMs: number): void {
     const run = (): void => {
       this.scheduled = undefined;
       this.flushQueue();
     };
-    const interval = this.saturated ? this.busyIntervalMs : this.minIntervalMs;
-    const wait = full ? 0 : this.lastFlush + interval - performance.now();
-    if (wait > 0) {
-      const timer = setTimeout(run, wait);
+    if (waitMs > 0) {
+      const timer = setTimeout(run, waitMs);
       this.scheduled = { cancel: () => clearTimeout(timer), atNextTurn: false };
     } else {
       const immediate = setImmediate(run);
@@ -241,11 +245,7 @@ abstract class BatchingWriter<O extends OpRegistry> implements Writer<O> {
   /** Flushes again at the next turn, without the minimum interval: the rest of a burst is already waiting. */
   protected flushNextTurn(): void {
     if (this.scheduled || this.queue.length === 0) return;
-    const immediate = setImmediate(() => {
-      this.scheduled = undefined;
-      this.flushQueue();
-    });
-    this.scheduled = { cancel: () => clearImmediate(immediate), atNextTurn: true };
+    this.scheduleFlush(0);
   }
 
   protected settle(group: Group, outcome: Outcome): void {
