@@ -228,18 +228,28 @@ describe('inline writer', () => {
     const db = openDatabase(dbFile(), 'full');
     const store = new StackStore(db);
     const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
-    let transactions = 0;
-    const original = db.transaction.bind(db);
-    db.transaction = ((fn: (...args: unknown[]) => unknown) => {
-      transactions++;
-      return original(fn);
-    }) as typeof db.transaction;
+    const counted = countTransactions(db);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => writer.commit('set', `k${i}`, String(i))),
     );
     expect(results).toHaveLength(50);
-    expect(transactions).toBe(1);
+    expect(counted.transactions).toBe(1);
     expect(store.settings.get('k49')).toBe('49');
+    db.close();
+  });
+
+  it("builds better-sqlite3's transaction wrapper once, not once per commit", async () => {
+    // Issue 26: db.transaction(fn) makes four wrapper functions (about 3 KB) on each call, and at a steady rate
+    // the writer commits every turn.
+    const db = openDatabase(dbFile(), 'full');
+    const store = new StackStore(db);
+    const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
+    const counted = countTransactions(db);
+    for (let i = 0; i < 5; i++) await writer.commit('set', `k${i}`, String(i));
+    expect(counted.transactions).toBe(5);
+    expect(counted.wrappers).toBe(1);
+    expect(store.settings.get('k4')).toBe('4');
+    await writer.close();
     db.close();
   });
 
@@ -322,6 +332,21 @@ describe('inline writer', () => {
     db.close();
   });
 });
+
+/** Counts the transaction wrappers better-sqlite3 is asked to build on `db`, and the transactions they run. */
+function countTransactions(db: ReturnType<typeof openDatabase>): { wrappers: number; transactions: number } {
+  const counts = { wrappers: 0, transactions: 0 };
+  const original = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    counts.wrappers++;
+    const run = original(fn);
+    return (...args: unknown[]) => {
+      counts.transactions++;
+      return run(...args);
+    };
+  }) as typeof db.transaction;
+  return counts;
+}
 
 describe('writer thread', () => {
   it('settles a big batch over several turns of the event loop, all in order', async () => {
