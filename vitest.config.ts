@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['{main,shared,stack,scripts}/**/*.test.ts'],
+          include: ['{main,shared,stack,scripts,bench}/**/*.test.ts'],
           // Builds out/stack and out/main once, for tests that run them as real child processes.
           globalSetup: ['./vitest.global-setup.ts'],
           testTimeout: 30_000,

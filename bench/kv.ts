@@ -27,6 +27,7 @@ import { Pool } from 'undici';
 
 import { KV_CREDENTIALS_KEY, settingsOfDataDir } from '../stack/kv/credentials';
 import { createKvService } from '../stack/kv/service';
+import { readSched, type SchedShares, schedShares, type ThreadShare } from './lib/sched';
 
 interface LoadSpec {
   url: string;
@@ -57,6 +58,16 @@ interface LoadResult {
   firstError?: string;
   /** `status` is the HTTP status line of the /monitor response: anything but 200 voids the RSS budget. */
   monitor?: { status: string; bytes: number; notices: number; droppedReported: number };
+  /** Where the threads' time went while counting (Linux only; set by the parent, lib/sched.ts). */
+  sched?: LoadSched;
+}
+
+/** The main threads of the three processes of a bridge run, and the machine's idle share. */
+interface LoadSched {
+  bridge: ThreadShare;
+  loadGenerator: ThreadShare | undefined;
+  redis: ThreadShare | undefined;
+  idle: number;
 }
 
 const CONNECTIONS = 50;
@@ -123,7 +134,14 @@ async function slowMonitor(spec: LoadSpec): Promise<{ stop(): LoadResult['monito
   };
 }
 
-async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
+/**
+ * Drives `spec` and reports what it counted. `onWindow` is told when counting starts and stops, so the
+ * parent can read the scheduler's counters over the same window.
+ */
+async function generateLoad(
+  spec: LoadSpec,
+  onWindow: (phase: 'start' | 'stop') => void = () => undefined,
+): Promise<LoadResult> {
   const pool = new Pool(spec.url, { connections: spec.connections, pipelining: 1 });
   const headers: Record<string, string> = {};
   if (spec.token) headers.authorization = `Bearer ${spec.token}`;
@@ -180,10 +198,12 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
   const workers = Array.from({ length: spec.connections }, worker);
   await new Promise((r) => setTimeout(r, spec.warmupSeconds * 1000));
   counting = true;
+  onWindow('start');
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   await new Promise((r) => setTimeout(r, spec.seconds * 1000));
   counting = false;
+  onWindow('stop');
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = process.cpuUsage(cpu);
   stop = true;
@@ -208,12 +228,35 @@ function runLoad(spec: LoadSpec): Promise<LoadResult> {
     const child = spawn(process.execPath, [process.argv[1]!, 'kv', '--loadgen', JSON.stringify(spec)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    // The child's stdout: a line `start` and a line `stop` around its counting window, then its result.
+    const pids = [process.pid, child.pid!, ...(redisPid === undefined ? [] : [redisPid])];
+    let windowStart: ReturnType<typeof readSched>;
+    let sched: SchedShares | undefined;
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      for (let end = out.indexOf('\n'); end !== -1; end = out.indexOf('\n')) {
+        const line = out.slice(0, end);
+        out = out.slice(end + 1);
+        if (line === 'start') windowStart = readSched(pids);
+        else if (line === 'stop' && windowStart) {
+          const windowEnd = readSched(pids);
+          if (windowEnd) sched = schedShares(windowStart, windowEnd);
+        }
+      }
+    });
     child.once('error', reject);
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
       const result = JSON.parse(out) as LoadResult;
+      if (sched) {
+        result.sched = {
+          bridge: sched.threads.get(process.pid)!,
+          loadGenerator: sched.threads.get(child.pid!),
+          redis: redisPid === undefined ? undefined : sched.threads.get(redisPid),
+          idle: sched.idle,
+        };
+      }
       const used = process.cpuUsage(cpu);
       result.serverMicros = (used.user + used.system) / Math.max(1, result.total);
       const redisAfter = redisCpu();
@@ -246,6 +289,8 @@ interface BenchmarkResult {
   perSecond: number;
   /** redis-server CPU per command, µs. */
   redisMicros: number | undefined;
+  /** redis-server's main thread and the machine's idle share over the run (Linux only, lib/sched.ts). */
+  sched: { redis: ThreadShare | undefined; idle: number } | undefined;
 }
 
 function redisBenchmark(
@@ -269,7 +314,9 @@ function redisBenchmark(
   ];
   args.push('-n', String(requests), '-P', String(pipeline), '-t', test, '-q');
   const before = redisCpu();
+  const schedBefore = readSched(redisPid === undefined ? [] : [redisPid]);
   const result = spawnSync('redis-benchmark', args, { encoding: 'utf8' });
+  const schedAfter = readSched(redisPid === undefined ? [] : [redisPid]);
   const after = redisCpu();
   if (result.error) throw new Error(`redis-benchmark: ${result.error.message} (apt-get install redis-tools)`);
   const m = /requests per second/.test(result.stdout)
@@ -277,11 +324,45 @@ function redisBenchmark(
     : null;
   if (!m) throw new Error(`redis-benchmark output not understood: ${result.stdout} ${result.stderr}`);
   const redisMicros = before !== undefined && after !== undefined ? (after - before) / requests : undefined;
-  return { perSecond: Number(m[1]), redisMicros };
+  const shares = schedBefore && schedAfter ? schedShares(schedBefore, schedAfter) : undefined;
+  const sched = shares && {
+    redis: redisPid === undefined ? undefined : shares.threads.get(redisPid),
+    idle: shares.idle,
+  };
+  return { perSecond: Number(m[1]), redisMicros, sched };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Orchestration (parent process)
+
+/**
+ * Where the main threads' time went in the bridge's `/pipeline` runs and in redis-benchmark's (medians
+ * over the rounds): the share each ran, and the share it was ready to run but waited for a CPU. A bridge
+ * that waits while the CPUs sit idle is held back by the kernel's placement of three processes on the
+ * machine's CPUs, not by its own work (docs/stack-kv.md, issue 26 session 13). Undefined off Linux.
+ */
+function pipelineSched(runs: LoadResult[], baseline: BenchmarkResult[]): string | undefined {
+  const bridged = runs.map((r) => r.sched);
+  if (bridged.some((s) => s === undefined)) return undefined;
+  const all = bridged as LoadSched[];
+  const share = (pick: (s: LoadSched) => ThreadShare | undefined): string => {
+    const shares = all.map(pick);
+    if (shares.some((t) => t === undefined)) return '-';
+    const ran = median(shares.map((t) => t!.ran));
+    const waited = median(shares.map((t) => t!.waited));
+    return `ran ${pct(ran)}, waited for a CPU ${pct(waited)}`;
+  };
+  const direct = baseline.map((b) => b.sched);
+  const directNote = direct.every((s) => s?.redis !== undefined)
+    ? ` (under redis-benchmark: redis-server ran ${pct(median(direct.map((s) => s!.redis!.ran)))}, ` +
+      `waited ${pct(median(direct.map((s) => s!.redis!.waited)))}; CPUs idle ` +
+      `${pct(median(direct.map((s) => s!.idle)))})`
+    : '';
+  return (
+    `threads: bridge ${share((s) => s.bridge)}; load generator ${share((s) => s.loadGenerator)}; ` +
+    `redis-server ${share((s) => s.redis)}; CPUs idle ${pct(median(all.map((s) => s.idle)))}${directNote}`
+  );
+}
 
 function fmt(n: number): string {
   if (!Number.isFinite(n)) return '-';
@@ -311,7 +392,9 @@ function fmtK(n: number): string {
 
 export async function run(args: string[]): Promise<void> {
   if (args[0] === '--loadgen') {
-    const result = await generateLoad(JSON.parse(args[1]!) as LoadSpec);
+    const result = await generateLoad(JSON.parse(args[1]!) as LoadSpec, (phase) =>
+      process.stdout.write(`${phase}\n`),
+    );
     process.stdout.write(JSON.stringify(result));
     return;
   }
@@ -542,6 +625,8 @@ export async function run(args: string[]): Promise<void> {
           `${pct(pipedRatio(runs, baseline))} of redis-benchmark${cpuNote}`,
           runs,
         );
+        const threads = pipelineSched(runs, baseline);
+        if (threads) console.log(`  ${threads}`);
         budget(
           `pipelined ${test} >= 40 % of redis-benchmark -P 100`,
           pipedRatio(runs, baseline) >= 0.4,
@@ -559,9 +644,10 @@ export async function run(args: string[]): Promise<void> {
           ? ''
           : ` + redis-server ${(micros(piped.get, (r) => r.redisMicros!) / 100).toFixed(2)} µs ` +
             `vs redis-server alone ${redisAlone.toFixed(2)} µs = ${pct(getCpu)} (${met(getCpu >= 0.5)})`);
+      const getSched = pipelineSched(piped.get, piped.rbGet);
       targets.push(
         `issue 26  pipelined GET CPU/cmd: ${bridgeCpu}; throughput ${pct(getRatio)} of redis-benchmark -P 100 ` +
-          `(target >= 50 %: ${met(getRatio >= 0.5)})`,
+          `(target >= 50 %: ${met(getRatio >= 0.5)})${getSched ? `; ${getSched}` : ''}`,
       );
       all.push(...piped.get, ...piped.set);
     }
