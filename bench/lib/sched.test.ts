@@ -4,6 +4,8 @@ import { readSched, schedShares } from './sched';
 
 // The scheduler counters are Linux's (/proc); elsewhere readSched reports nothing rather than guess.
 const linux = process.platform === 'linux';
+// readSched reads a process's main thread. Vitest's default pool (`forks`, which vitest.config.ts keeps) runs
+// each test file on the main thread of a child process, so that is the thread these tests keep busy or asleep.
 
 describe('scheduler shares (bench/lib/sched.ts)', () => {
   it.runIf(linux)('counts a busy thread as running or waiting for a CPU the whole time', () => {
