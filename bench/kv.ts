@@ -3,7 +3,9 @@
 // profile, or for the issue-26 targets: `--only single,pipeline`).
 //
 // - HTTP ceiling: a no-op node:http server answering {"result":"OK"}, driven by the same load generator
-//   and concurrency (50 keep-alive connections) as the bridge.
+//   and concurrency (50 keep-alive connections) as the bridge. Beside it, the bare-socket floor
+//   (lib/bare-http-floor.ts): the same answer without node:http, to bound what an HTTP layer of the
+//   project's own could gain (printed on the issue-26 lines as "at most").
 // - Single commands: the bridge doing GET and SET, vs the ceiling (budget ≥ 60 %); redis-benchmark
 //   straight to the same Redis for reference.
 // - Pipelines: /pipeline with 100 commands per request vs `redis-benchmark -P 100` (budget ≥ 40 % of its
@@ -27,6 +29,7 @@ import { Pool } from 'undici';
 
 import { KV_CREDENTIALS_KEY, settingsOfDataDir } from '../stack/kv/credentials';
 import { createKvService } from '../stack/kv/service';
+import { serveBareHttpFloor } from './lib/bare-http-floor';
 import { readSched, type SchedReading, type SchedShares, schedShares, type ThreadShare } from './lib/sched';
 
 interface LoadSpec {
@@ -426,6 +429,9 @@ export async function run(args: string[]): Promise<void> {
   });
   await new Promise<void>((resolve) => noopReadingBody.listen(0, '127.0.0.1', resolve));
   const noopReadingBodyUrl = `http://127.0.0.1:${(noopReadingBody.address() as net.AddressInfo).port}`;
+  // The same answer from a bare socket, without node:http: what node:http costs above it is the most an HTTP
+  // layer of the project's own could save a request (issue 26, session 14).
+  const bareFloor = await serveBareHttpFloor();
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kv-bench-'));
   const kv = await createKvService({
@@ -489,6 +495,13 @@ export async function run(args: string[]): Promise<void> {
           method: 'POST',
           body: SDK_FORM_BODY,
         }),
+        bareFloorPost: await runLoad({
+          ...base,
+          url: bareFloor.url,
+          path: '/',
+          method: 'POST',
+          body: SDK_FORM_BODY,
+        }),
         get: await runLoad({ ...base, url: kv.url, path: '/get/bench:k', method: 'GET' }),
         set: await runLoad({ ...base, url: kv.url, path: '/set/bench:k/xyz', method: 'GET' }),
         json: await runLoad({
@@ -510,6 +523,12 @@ export async function run(args: string[]): Promise<void> {
         '(reference for the SDK form)',
         single.ceilingPost,
       );
+      row(
+        'bare-socket floor reading a POST body',
+        rate(single.bareFloorPost, 'req/s'),
+        '(no node:http: the least an HTTP layer costs)',
+        single.bareFloorPost,
+      );
       for (const [label, what, runs] of [
         ['bridge GET  (GET /get/k)', 'single GET', single.get],
         ['bridge SET  (GET /set/k/v)', 'single SET', single.set],
@@ -521,14 +540,29 @@ export async function run(args: string[]): Promise<void> {
         budget(`${what} >= 60 % of the HTTP ceiling`, ratio(runs) >= 0.6, detail);
       }
       const sdk = cpuRatio(single.json);
+      const bridgeMicros = micros(single.json, (r) => r.serverMicros!);
+      const ceilingMicros = micros(single.ceiling, (r) => r.serverMicros!);
+      const nodeHttpMicros = micros(single.ceilingPost, (r) => r.serverMicros!);
+      const bareMicros = micros(single.bareFloorPost, (r) => r.serverMicros!);
+      // The bridge's own work (Redis and its code) is what it costs above node:http reading the same body;
+      // put that on the bare floor instead and the ratio is the most any HTTP layer of our own could reach.
+      const withBareHttp = ceilingMicros / (bridgeMicros - nodeHttpMicros + bareMicros);
       targets.push(
-        `issue 26  SDK form (POST / JSON) CPU/req: bridge ${micros(single.json, (r) => r.serverMicros!).toFixed(1)} µs ` +
-          `vs no-op ceiling ${micros(single.ceiling, (r) => r.serverMicros!).toFixed(1)} µs = ${pct(sdk)} ` +
+        `issue 26  SDK form (POST / JSON) CPU/req: bridge ${bridgeMicros.toFixed(1)} µs ` +
+          `vs no-op ceiling ${ceilingMicros.toFixed(1)} µs = ${pct(sdk)} ` +
           `(target >= 75 %: ${met(sdk >= 0.75)}); throughput ${pct(ratio(single.json))} of the ceiling; ` +
-          `against a no-op reading the same POST body (${micros(single.ceilingPost, (r) => r.serverMicros!).toFixed(1)} µs): ` +
-          `${pct(micros(single.ceilingPost, (r) => r.serverMicros!) / micros(single.json, (r) => r.serverMicros!))}`,
+          `against a no-op reading the same POST body (${nodeHttpMicros.toFixed(1)} µs): ` +
+          `${pct(nodeHttpMicros / bridgeMicros)}; with node:http replaced by an HTTP layer as cheap as a bare ` +
+          `socket (${bareMicros.toFixed(1)} µs): at most ${pct(withBareHttp)}`,
       );
-      all.push(...single.ceiling, ...single.ceilingPost, ...single.get, ...single.set, ...single.json);
+      all.push(
+        ...single.ceiling,
+        ...single.ceilingPost,
+        ...single.bareFloorPost,
+        ...single.get,
+        ...single.set,
+        ...single.json,
+      );
       const rbGet = redisBenchmark(redisPort, redisPassword, 'get', 1, 200_000);
       const rbSet = redisBenchmark(redisPort, redisPassword, 'set', 1, 200_000);
       row('redis-benchmark GET -c 50 (no HTTP)', `${fmt(rbGet.perSecond)} req/s`, '(reference)');
@@ -583,9 +617,26 @@ export async function run(args: string[]): Promise<void> {
       const hundred = (cmd: string[]): string => JSON.stringify(Array.from({ length: 100 }, () => cmd));
       const pipeline = (body: string) =>
         runLoad({ ...base, url: kv.url, path: '/pipeline', method: 'POST', body });
+      const getBody = hundred(['GET', 'bench:k']);
       const piped = await inRounds(async () => ({
         rbGet: redisBenchmark(redisPort, redisPassword, 'get', 100, 3_000_000),
-        get: await pipeline(hundred(['GET', 'bench:k'])),
+        get: await pipeline(getBody),
+        // node:http and the bare socket reading the same body (a 15-byte answer): what node:http costs
+        // such a request above the floor.
+        nodeHttpGetBody: await runLoad({
+          ...base,
+          url: noopReadingBodyUrl,
+          path: '/pipeline',
+          method: 'POST',
+          body: getBody,
+        }),
+        bareGetBody: await runLoad({
+          ...base,
+          url: bareFloor.url,
+          path: '/pipeline',
+          method: 'POST',
+          body: getBody,
+        }),
         rbSet: redisBenchmark(redisPort, redisPassword, 'set', 100, 2_000_000),
         set: await pipeline(hundred(['SET', 'bench:k', 'xyz'])),
       }));
@@ -647,11 +698,24 @@ export async function run(args: string[]): Promise<void> {
           ? ''
           : ` + redis-server ${(micros(piped.get, (r) => r.redisMicros!) / 100).toFixed(2)} µs ` +
             `vs redis-server alone ${redisAlone.toFixed(2)} µs = ${pct(getCpu)} (${met(getCpu >= 0.5)})`);
+      // As for the SDK form: the bridge's request with node:http's cost above the bare floor taken out.
+      const nodeHttpOverBare =
+        micros(piped.nodeHttpGetBody, (r) => r.serverMicros!) -
+        micros(piped.bareGetBody, (r) => r.serverMicros!);
+      const withBareHttp =
+        redisAlone === undefined || getCpu === undefined
+          ? ''
+          : `; with an HTTP layer as cheap as a bare socket (node:http costs such a request ` +
+            `${nodeHttpOverBare.toFixed(1)} µs more): at most ${pct(
+              redisAlone /
+                ((micros(piped.get, (r) => r.serverMicros!) - nodeHttpOverBare) / 100 +
+                  micros(piped.get, (r) => r.redisMicros!) / 100),
+            )}`;
       targets.push(
-        `issue 26  pipelined GET CPU/cmd: ${bridgeCpu}; throughput ${pct(getRatio)} of redis-benchmark -P 100 ` +
+        `issue 26  pipelined GET CPU/cmd: ${bridgeCpu}${withBareHttp}; throughput ${pct(getRatio)} of redis-benchmark -P 100 ` +
           `(target >= 50 %: ${met(getRatio >= 0.5)})${getSched ? `; ${getSched}` : ''}`,
       );
-      all.push(...piped.get, ...piped.set);
+      all.push(...piped.get, ...piped.set, ...piped.nodeHttpGetBody, ...piped.bareGetBody);
     }
 
     // MONITOR: a client that reads far slower than the monitor output while the bridge serves GETs.
@@ -695,6 +759,7 @@ export async function run(args: string[]): Promise<void> {
     await kv.close();
     noop.close();
     noopReadingBody.close();
+    await bareFloor.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
