@@ -346,6 +346,9 @@ function clientErrorReply(
  * requests (bad request line, Content-Length, chunk, CL+TE, oversized headers) and requests not received in
  * time get a JSON error from the `clientError` hook; CONNECT (which Node would drop without a word) gets a 405.
  */
+/** How long an idle keep-alive connection stays open. */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
 export function createJsonServer(
   handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
   options: JsonServerOptions,
@@ -357,7 +360,7 @@ export function createJsonServer(
   const prefix = options.errorPrefix ?? '';
   const server = http.createServer(
     {
-      keepAliveTimeout: 30_000,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
       // How often Node looks for requests over their time; its default (30 s) adds up to 30 s to each bound.

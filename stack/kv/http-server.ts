@@ -7,6 +7,7 @@ import type { CommandList } from './commands';
 import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entriesJson, entryJson, errorJson } from './encode';
+import { wholeBody } from '../http/fast-path';
 import { HttpError } from '../http/server';
 import type { ClientLabels } from './client-labels';
 import type { ExecutorContext, Principal, Results } from './execute';
@@ -132,6 +133,13 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
 
   /** Reads a body up to `budget` bytes; beyond that it stops reading (the connection is then closed). */
   function readBody(req: IncomingMessage, budget: number): Promise<Buffer> {
+    // The fast path has read the whole body already (stack/http/fast-path.ts).
+    const whole = wholeBody(req);
+    if (whole) {
+      return whole.length > budget
+        ? Promise.reject(new HttpError(400, REQUEST_SIZE_ERROR))
+        : Promise.resolve(whole);
+    }
     return new Promise((resolve, reject) => {
       if (Number(req.headers['content-length']) > budget) {
         reject(new HttpError(400, REQUEST_SIZE_ERROR));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { decodeComponent, parseUrl, pathCommand, route } from './request';
+import { decodeComponent, mayOpenStream, parseUrl, pathCommand, route } from './request';
 
 describe('URLs', () => {
   it('percent-decodes path segments to bytes and leaves plain ASCII alone', () => {
@@ -31,5 +31,33 @@ describe('URLs', () => {
     expect(url.token).toBe('secret');
     const args = pathCommand(['set', 'k'], Buffer.from('value'), url);
     expect(args.map(String)).toEqual(['set', 'k', 'value', 'EX', '100', 'NX', 'note', 'a b']);
+  });
+
+  it('names every target that opens a stream for the fast path to leave alone', () => {
+    const targets = [
+      '/monitor',
+      '/MONITOR?_token=t',
+      '/subscribe/news',
+      '/Subscribe/a%20b',
+      '/psubscribe/n*',
+      '/',
+      '/pipeline',
+      '/multi-exec',
+      '/get/monitor',
+      '/subscribe',
+      '/set/k/v?ex=1',
+    ];
+    for (const target of targets) {
+      const kind = route(parseUrl(target).path).kind;
+      // Every stream is named; a target it names that is not one is only sent the ordinary way.
+      if (kind === 'monitor' || kind === 'subscribe') expect(mayOpenStream(target), target).toBe(true);
+    }
+    expect(targets.filter(mayOpenStream)).toEqual([
+      '/monitor',
+      '/MONITOR?_token=t',
+      '/subscribe/news',
+      '/Subscribe/a%20b',
+      '/psubscribe/n*',
+    ]);
   });
 });

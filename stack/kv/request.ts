@@ -75,6 +75,16 @@ export function parseUrl(url: string): ParsedUrl {
   return { path, params, token };
 }
 
+/**
+ * Whether a request target may open a stream (MONITOR, SUBSCRIBE, PSUBSCRIBE): those are written through
+ * node:http's own response, so the fast path (stack/http/fast-path.ts) leaves them to it. It errs towards
+ * true: a target it names goes the ordinary way and is answered the same.
+ */
+export function mayOpenStream(url: string): boolean {
+  const lower = url.slice(0, 12).toLowerCase();
+  return lower.startsWith('/monitor') || lower.startsWith('/subscribe/') || lower.startsWith('/psubscribe/');
+}
+
 export function route(path: string): Route {
   if (path === '/' || path === '') return { kind: 'body' };
   const lower = path.length <= 12 ? path.toLowerCase() : path.slice(0, 12).toLowerCase();

@@ -14,6 +14,7 @@ import type { StreamStats } from './streams';
 import { createRequestHandler } from './http-server';
 import { Backend, type BackendOptions } from './pool';
 import { READ_ONLY_USER } from './policy';
+import { mayOpenStream } from './request';
 import { DailyQuota } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
@@ -22,7 +23,15 @@ import { BridgeScripts } from './scripts';
 import { versionFromInfo } from './versions';
 
 import { createBrowserGuard } from '../security/browser-guard';
-import { baseUrl, closeServer, createJsonServer, listen, type RequestTimeouts } from '../http/server';
+import { installFastPath } from '../http/fast-path';
+import {
+  baseUrl,
+  closeServer,
+  createJsonServer,
+  KEEP_ALIVE_TIMEOUT_MS,
+  listen,
+  type RequestTimeouts,
+} from '../http/server';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 /** REST callers (IP and token) whose commands MONITOR lines name; later ones share their token's set. */
@@ -345,6 +354,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
       );
   }
 
+  const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   const handler = createRequestHandler({
     authenticate,
     clientLabels,
@@ -354,7 +364,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     admin: adminConnection,
     redisVersion: () => redisVersion,
     quota: options.dailyRequestLimit ? new DailyQuota(options.dailyRequestLimit) : undefined,
-    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    maxRequestBytes,
     sse: {
       bufferBytes: options.sseBufferBytes ?? 1024 * 1024,
       heartbeatMs: options.sseHeartbeatMs ?? 15_000,
@@ -369,9 +379,16 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     errorPrefix: 'ERR ',
     allowedMethods: 'GET, HEAD, POST, PUT, OPTIONS',
   });
+  // The SDKs' ordinary requests skip node:http's request and response objects (issue 26; why in fast-path.ts).
+  const fastPath = installFastPath(server, handler.handle, {
+    accepts: (_method, url) => !mayOpenStream(url),
+    maxBodyBytes: maxRequestBytes,
+    keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+  });
 
   async function shutdown(): Promise<void> {
     // SSE streams never end by themselves: cut every connection at once.
+    fastPath.destroyConnections();
     await closeServer(server, 0);
     for (const backend of [admin, readOnly, ...aclBackends.values(), ...callerBackends.values()]) {
       backend.close();
