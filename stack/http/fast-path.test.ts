@@ -223,7 +223,7 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
     client.socket.destroy();
   });
 
-  it('leaves chunked bodies, malformed heads, large bodies and other routes to node:http', async () => {
+  it('leaves chunked bodies, malformed heads, large bodies, other routes and repeated headers to node:http', async () => {
     server = await serve();
     const chunked = await rawConnection(server.port);
     chunked.socket.write(
@@ -244,8 +244,24 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
     stream.socket.write(post('/monitor', ''));
     expect(bodyOf((await stream.responses(1))[0]!)).toMatchObject({ url: '/monitor', fast: false });
 
-    expect(server.handOffs).toEqual(['header transfer-encoding', 'header syntax', 'large body', 'route']);
-    for (const c of [chunked, large, stream]) c.socket.destroy();
+    const repeated = await rawConnection(server.port);
+    repeated.socket.write(post('/twice', 'abc', 'Content-Length: 3\r\n'));
+    await repeated.closed;
+    expect(repeated.received()).toMatch(/^HTTP\/1\.1 400 /);
+
+    const prototypeName = await rawConnection(server.port);
+    prototypeName.socket.write(post('/proto', 'p', '__proto__: x\r\n'));
+    expect(bodyOf((await prototypeName.responses(1))[0]!)).toMatchObject({ body: 'p', fast: false });
+
+    expect(server.handOffs).toEqual([
+      'framing header',
+      'header syntax',
+      'large body',
+      'route',
+      'header content-length',
+      'header __proto__',
+    ]);
+    for (const c of [chunked, large, stream, prototypeName]) c.socket.destroy();
   });
 
   it('sends a reply without Content-Length chunked, waiting for drain when the socket is full', async () => {
