@@ -26,6 +26,7 @@ async function serve(keepAliveTimeoutMs = 30_000) {
   let onHandOff: (() => void) | undefined;
   const waiting: (() => void)[] = [];
   let onSlow: (() => void) | undefined;
+  let slowSocket: net.Socket | undefined;
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const answer = (body: string): void => {
       seen.push({
@@ -63,6 +64,7 @@ async function serve(keepAliveTimeoutMs = 30_000) {
         res.end(text);
       };
       if (req.url === '/slow') {
+        slowSocket = req.socket;
         waiting.push(send);
         onSlow?.();
       } else send();
@@ -97,6 +99,12 @@ async function serve(keepAliveTimeoutMs = 30_000) {
         onSlow = resolve;
       }),
     release: () => waiting.shift()?.(),
+    /** Resolves once the server has read the end of the stream from the client of the waiting `/slow`. */
+    slowClientEnded: () =>
+      new Promise<void>((resolve) => {
+        if (slowSocket!.readableEnded) resolve();
+        else slowSocket!.once('end', () => resolve());
+      }),
     /** Resolves once `count` connections have been handed to node:http. */
     handedOff: (count: number) =>
       new Promise<void>((resolve) => {
@@ -290,12 +298,18 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
     expect(bodyOf(client.received())).toMatchObject({ body: 'bye', fast: true });
   });
 
-  it('answers a client that has ended its side, then ends the connection', async () => {
+  it('answers every request of a client that has ended its side, then ends the connection', async () => {
     server = await serve();
     const client = await rawConnection(server.port);
-    client.socket.end(post('/last', 'half'));
+    client.socket.end(post('/slow', 'first') + post('/last', 'half'));
+    await server.slowArrived();
+    // The end arrives while the first request runs; the second must still be answered.
+    await server.slowClientEnded();
+    server.release();
     await client.closed;
-    expect(bodyOf(client.received())).toMatchObject({ url: '/last', body: 'half', fast: true });
+    const [first, last] = await client.responses(2);
+    expect(bodyOf(first!)).toMatchObject({ url: '/slow', body: 'first', fast: true });
+    expect(bodyOf(last!)).toMatchObject({ url: '/last', body: 'half', fast: true });
   });
 
   it('closes an idle connection after the keep-alive timeout, but not one whose request is running', async () => {

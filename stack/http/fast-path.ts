@@ -87,6 +87,9 @@ function readConnection(
   let pending: Buffer = EMPTY;
   let current: FastResponse | undefined;
   let closing = false;
+  /** The client has sent all it will; the requests it sent are still answered. */
+  let clientEnded = false;
+  let handedOff = false;
   const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(options.keepAliveTimeoutMs / 1000)}\r\n\r\n`;
 
   // The socket's own inactivity timer, set once: reads and writes restart it, and a request still running
@@ -104,10 +107,15 @@ function readConnection(
     current?.emit('drain');
   };
   // The client has sent all it will (node:http's server keeps such a connection half open, so must we): it
-  // gets the answer to a running request, then the connection ends.
+  // gets the answers to the requests it sent, then the connection ends.
   const onEnd = (): void => {
-    closing = true;
-    if (!current) socket.end();
+    clientEnded = true;
+    if (!current) answerRest();
+  };
+  /** After the client's end: the requests still pending, then our end of the connection. */
+  const answerRest = (): void => {
+    next();
+    if (!current && !handedOff) socket.end();
   };
   const onData = (chunk: Buffer): void => {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
@@ -127,6 +135,7 @@ function readConnection(
   socket.on('end', onEnd);
 
   function handOff(reason: string): void {
+    handedOff = true;
     socket.pause();
     socket.off('data', onData);
     socket.off('error', onError);
@@ -202,11 +211,12 @@ function readConnection(
     pending = end === pending.length ? EMPTY : pending.subarray(end);
     const res = new FastResponse(socket, keepAlive, () => {
       current = undefined;
-      if (res.closesConnection || closing) {
+      if (res.closesConnection) {
         closing = true;
         socket.end();
         return;
       }
+      if (clientEnded) return answerRest();
       if (socket.isPaused()) socket.resume();
       next();
     });
