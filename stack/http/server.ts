@@ -341,14 +341,14 @@ function clientErrorReply(
   return { status: 400, message: `malformed HTTP request: ${reason}${error.code ? ` (${error.code})` : ''}` };
 }
 
+/** How long an idle keep-alive connection stays open. */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
 /**
  * An HTTP server whose every answer is JSON, including the ones Node's HTTP layer gives by itself: malformed
  * requests (bad request line, Content-Length, chunk, CL+TE, oversized headers) and requests not received in
  * time get a JSON error from the `clientError` hook; CONNECT (which Node would drop without a word) gets a 405.
  */
-/** How long an idle keep-alive connection stays open. */
-export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
-
 export function createJsonServer(
   handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
   options: JsonServerOptions,
