@@ -225,9 +225,8 @@ function readConnection(
   }
 }
 
+/** The request fields the handler reads (see the top of this file); its body through `wholeBody`. */
 class FastRequest {
-  readonly httpVersion = '1.1';
-  readonly complete = true;
   readonly [WHOLE_BODY]: Buffer;
   constructor(
     readonly method: string,
@@ -354,8 +353,8 @@ class FastResponse {
         this.socket.write(`${this.takeHead()}0\r\n\r\n`);
       } else {
         const first = this.takeHead();
-        if (chunk === undefined) this.socket.write(first);
-        else this.socket.write(first ? join(first, chunk) : chunk);
+        if (chunk !== undefined) this.socket.write(first ? join(first, chunk) : chunk);
+        else if (first) this.socket.write(first);
       }
     }
     this.onFinish();
