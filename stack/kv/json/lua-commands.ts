@@ -204,7 +204,7 @@ end
 
 -- Only the handler of the command asked for is created. Every closure made at the script's top level has to
 -- find its upvalues among the hundreds of locals defined above it (Lua 5.1 walks its list of open upvalues
--- for each), which costs ~0.5 µs a closure: creating all 25 handlers on every call took ~17 µs of
+-- for each), which costs ~0.5 µs a closure: creating all two dozen handlers on every call took ~17 µs of
 -- redis-server's time, more than most commands' own work (docs/stack-kv.md, "JSON").
 local handler
 
