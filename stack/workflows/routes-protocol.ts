@@ -53,6 +53,8 @@ function planItem(
   headers: HeaderInput,
   body: Buffer,
   callerIp: string,
+  /** The token the request authenticated with: Header-Forward must not pass it on to a third party. */
+  token: string | undefined,
 ): PlannedAppend {
   const now = runtime.clock.now();
   const runId = checkRunId(first(headers, WF.runId));
@@ -121,7 +123,7 @@ function planItem(
     );
   if (callType === 'toCallback') {
     // context.call: a plain delivery to the third party, with its own settings; its callback is ours to send.
-    const [plan] = planPublish(destination, undefined, headers, body, { now, callerIp });
+    const [plan] = planPublish(destination, undefined, headers, body, { now, callerIp, token });
     if (!plan) throw new PublishError(400, 'invalid call message');
     const { spec } = plan;
     const meta: WorkflowMeta = {
@@ -232,7 +234,14 @@ async function workflowBatch(
             ? item.body
             : JSON.stringify(item.body);
       const headers = headersFromRecord((item.headers ?? {}) as Record<string, string>);
-      return planItem(runtime, item.destination, headers, Buffer.from(body, 'utf8'), ctx.remoteAddress);
+      return planItem(
+        runtime,
+        item.destination,
+        headers,
+        Buffer.from(body, 'utf8'),
+        ctx.remoteAddress,
+        ctx.token,
+      );
     } catch (error) {
       if (error instanceof PublishError)
         throw new HttpError(error.status, `invalid batch item ${index}: ${error.message}`);
@@ -291,7 +300,7 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, messages
     const destination = ctx.rest + (query && /^[a-z][a-z0-9+.-]*(:|%3a)/i.test(ctx.rest) ? `?${query}` : '');
     let plan: PlannedAppend;
     try {
-      plan = planItem(runtime, destination, headers, await ctx.body(), ctx.remoteAddress);
+      plan = planItem(runtime, destination, headers, await ctx.body(), ctx.remoteAddress, ctx.token);
     } catch (error) {
       badRequest(error);
     }
