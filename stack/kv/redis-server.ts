@@ -4,7 +4,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -117,9 +127,32 @@ let pdeathsig: boolean | undefined;
  * when the stack dies; elsewhere the leftover is stopped on the next start (see reclaimDir).
  */
 function launcher(binary: string, args: string[]): [string, string[]] {
-  if (process.platform !== 'linux') return [binary, args];
-  pdeathsig ??= /--pdeathsig/.test(spawnSync('setpriv', ['--help'], { encoding: 'utf8' }).stdout ?? '');
-  return pdeathsig ? ['setpriv', ['--pdeathsig', 'SIGTERM', '--', binary, ...args]] : [binary, args];
+  if (process.platform === 'win32') return [binary, args];
+  let command = [binary, ...args];
+  if (process.platform === 'linux') {
+    pdeathsig ??= /--pdeathsig/.test(spawnSync('setpriv', ['--help'], { encoding: 'utf8' }).stdout ?? '');
+    if (pdeathsig) command = ['setpriv', '--pdeathsig', 'SIGTERM', '--', ...command];
+  }
+  // redis-server creates its AOF files, and rewrites users.acl on every ACL SAVE, with the umask it inherits
+  // (0644 and 0755 under the usual 022). They hold the KV data and the hashes of the users' passwords, so it
+  // runs under umask 077 whatever the user's is. `exec` keeps the process id (and setpriv's pdeathsig).
+  return ['/bin/sh', ['-c', 'umask 077 && exec "$@"', 'redis-server', ...command]];
+}
+
+/**
+ * Our files in the KV folder, for the user alone: stacks before the umask above left redis-server's own at
+ * 0644 / 0755, and writeFileSync's mode applies only to a file it creates.
+ */
+function tightenFiles(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const name of ['users.acl', 'owner.json', 'redis.conf', 'dump.rdb']) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+  const aof = path.join(dir, 'appendonlydir');
+  if (!existsSync(aof)) return;
+  chmodSync(aof, 0o700);
+  for (const name of readdirSync(aof)) chmodSync(path.join(aof, name), 0o600);
 }
 
 export class ManagedRedis {
@@ -162,6 +195,7 @@ export class ManagedRedis {
       );
     }
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    tightenFiles(options.dir);
     const redis = new ManagedRedis(options, await freePort());
     await redis.reclaimDir();
     await redis.launch(true);
@@ -271,7 +305,9 @@ export class ManagedRedis {
           ready = true;
           clearTimeout(timer);
           this.child = child;
-          writeFileSync(this.pidFile, JSON.stringify({ stackPid: process.pid, redisPid: child.pid }));
+          writeFileSync(this.pidFile, JSON.stringify({ stackPid: process.pid, redisPid: child.pid }), {
+            mode: 0o600,
+          });
           child.on('exit', (code, signal) => this.onExit(child, code, signal));
           resolve();
         } else if (output.length > 64_000) {
