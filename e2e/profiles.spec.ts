@@ -190,3 +190,33 @@ test('switching profiles from the sidebar', async ({ app }) => {
   await app.getByRole('menuitemradio', { name: /Second/ }).click();
   await expect(app.getByRole('button', { name: /Active profile: Second/ })).toBeVisible();
 });
+
+test('a URL moved to another host needs its token typed again before the profile is saved', async ({
+  app,
+  frames,
+}) => {
+  await app.keyboard.press('Alt+6');
+  await createProfile(app, 'Moving');
+  const form = app.getByRole('form', { name: 'Edit profile Moving' });
+  await form.getByLabel('Region').selectOption('custom');
+  await form.getByLabel('Base URL').fill('http://127.0.0.1:9/qstash');
+  const notice = form.getByText(
+    'The Message token was saved for https://qstash.upstash.io. Type it again, or clear it, to use ' +
+      'http://127.0.0.1:9: a stored token is only sent to the host it was saved for.',
+  );
+  await expect(notice).toBeVisible();
+  // Saving now sends nothing: the token would otherwise go to the new host.
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(notice).toBeVisible();
+  expect(frames.sent.filter((frame) => frame.includes('"profiles.update"'))).toHaveLength(0);
+
+  await form.getByLabel('Message token', { exact: true }).fill('SY-E2E-TOKEN-for-the-new-host');
+  await expect(notice).toHaveCount(0);
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(app.getByText('Profile saved')).toBeVisible();
+  await expect(form.getByLabel('Base URL')).toHaveValue('http://127.0.0.1:9/qstash');
+  await expect(form.getByLabel('Message token', { exact: true })).toHaveAttribute(
+    'placeholder',
+    '••••host stored · type to replace',
+  );
+});

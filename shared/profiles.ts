@@ -84,6 +84,61 @@ export interface ProfileView extends ProfileSettings {
   updatedAt: number;
 }
 
+/**
+ * The tokens each URL is sent (the signing keys never leave main: they verify deliveries). A stored token
+ * belongs to the host it was saved for: when a URL moves to another origin, main keeps the profile only if its
+ * tokens are typed again or cleared in the same save, so that nothing the page sends can point a stored token at
+ * a host of its choosing (see `tokensToRetype`).
+ */
+export const TOKENS_SENT_TO: readonly { url: 'messagesUrl' | 'kvUrl'; tokens: readonly SecretName[] }[] = [
+  { url: 'messagesUrl', tokens: ['messageToken'] },
+  { url: 'kvUrl', tokens: ['kvToken', 'kvReadOnlyToken'] },
+];
+
+/** `scheme://host:port` of a URL; '' for an empty or unparsable one (nothing is sent there). */
+export function originOf(url: string): string {
+  try {
+    return url.trim() === '' ? '' : new URL(url.trim()).origin;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The stored tokens a change of settings would send to another origin without being typed again: each URL
+ * that moves to a new (non-empty) origin, and each of its tokens that is stored and neither set nor cleared by
+ * the same save.
+ */
+export function tokensToRetype(
+  before: Pick<ProfileSettings, 'messagesUrl' | 'kvUrl'>,
+  after: Partial<Pick<ProfileSettings, 'messagesUrl' | 'kvUrl'>>,
+  isStored: (name: SecretName) => boolean,
+  changes: SecretChanges,
+): { url: 'messagesUrl' | 'kvUrl'; from: string; to: string; tokens: SecretName[] }[] {
+  const found = [];
+  for (const { url, tokens } of TOKENS_SENT_TO) {
+    const next = after[url];
+    if (next === undefined) continue;
+    const from = originOf(before[url]);
+    const to = originOf(next);
+    if (to === '' || to === from) continue;
+    const kept = tokens.filter((name) => isStored(name) && changes[name] === undefined);
+    if (kept.length > 0) found.push({ url, from, to, tokens: kept });
+  }
+  return found;
+}
+
+/** The sentence main refuses such a save with, and the profile form shows before it is saved. */
+export function retypeMessage(item: { from: string; to: string; tokens: readonly SecretName[] }): string {
+  const names = item.tokens.map((name) => SECRET_LABELS[name]).join(' and ');
+  const them = item.tokens.length === 1 ? 'it' : 'them';
+  const saved = item.from === '' ? 'saved before this URL was set' : `saved for ${item.from}`;
+  return (
+    `The ${names} ${item.tokens.length === 1 ? 'was' : 'were'} ${saved}. Type ${them} again, or clear ` +
+    `${them}, to use ${item.to}: a stored token is only sent to the host it was saved for.`
+  );
+}
+
 /** What export/import carries: settings only, never secrets. */
 export interface ProfileExport {
   format: 'switchyard.profiles';

@@ -58,6 +58,48 @@ describe('profiles service', () => {
     expect(service.isReadOnly(id)).toBe(true);
   });
 
+  it('keeps a stored token to the host it was saved for: a URL moved elsewhere needs it typed again', () => {
+    const { service } = make();
+    const kv = { kvToken: 'kv-token-abcdefgh1234', kvReadOnlyToken: 'kv-ro-token-abcdefgh5678' };
+    const { id } = service.create(settings, { messageToken: TOKEN, ...kv });
+    const attacker = 'http://127.0.0.1:47111';
+
+    // Another origin, token not typed again: refused, and nothing changes (what a hostile page would try).
+    expect(() => service.update(id, { messagesUrl: attacker }, {})).toThrow(
+      'The Message token was saved for https://qstash.upstash.io. Type it again, or clear it, to use ' +
+        'http://127.0.0.1:47111: a stored token is only sent to the host it was saved for.',
+    );
+    expect(() => service.update(id, { kvUrl: `${attacker}/kv` }, { kvToken: 'typed-again-1234' })).toThrow(
+      /KV read-only token was saved for https:\/\/kv\.example\.upstash\.io/,
+    );
+    const after = service.resolve(id);
+    expect(after.settings).toMatchObject({ messagesUrl: settings.messagesUrl, kvUrl: settings.kvUrl });
+    expect(after.secret('kvToken')).toBe(kv.kvToken);
+
+    // The same origin (another path or region of one host), or no URL at all: the tokens stay.
+    service.update(id, { messagesUrl: 'https://qstash.upstash.io/', kvUrl: '' }, {});
+    expect(service.resolve(id).secret('messageToken')).toBe(TOKEN);
+    expect(service.resolve(id).secret('kvToken')).toBe(kv.kvToken);
+    // Setting a URL again after it was empty is a move too: the token was not saved for that host.
+    expect(() => service.update(id, { kvUrl: settings.kvUrl }, {})).toThrow(/saved before this URL was set/);
+
+    // Typed again, or cleared, in the same save: accepted.
+    service.update(id, { messagesUrl: attacker }, { messageToken: 'the-token-for-the-new-host' });
+    expect(service.resolve(id).secret('messageToken')).toBe('the-token-for-the-new-host');
+    service.update(id, { kvUrl: attacker }, { kvToken: null, kvReadOnlyToken: null });
+    expect(service.resolve(id).settings.kvUrl).toBe(attacker);
+    expect(service.resolve(id).secret('kvToken')).toBeUndefined();
+  });
+
+  it('holds a duplicated profile to the same rule', () => {
+    const { service } = make();
+    const copy = service.duplicate(service.create(settings, { messageToken: TOKEN }).id);
+    expect(() => service.update(copy.id, { messagesUrl: 'https://elsewhere.example' }, {})).toThrow(
+      /Type it again, or clear it/,
+    );
+    expect(service.resolve(copy.id).secret('messageToken')).toBe(TOKEN);
+  });
+
   it('refuses duplicate names and edits to Local', () => {
     const { service } = make();
     service.create(settings, {});

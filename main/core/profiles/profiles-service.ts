@@ -9,10 +9,12 @@ import {
   type ProfileSettings,
   type ProfileView,
   profileExportSchema,
+  retypeMessage,
   SECRET_NAMES,
   type SecretChanges,
   type SecretName,
   type SecretStatus,
+  tokensToRetype,
 } from '../../../shared/profiles';
 import { maskSecret, type SecretStore } from '../secrets/secret-store';
 import { localEnvFile } from './local-env';
@@ -94,6 +96,20 @@ export class ProfilesService {
     this.assertEditable(id);
     const current = this.stored(id);
     if (changes.name !== undefined && changes.name !== current.name) this.assertUniqueName(changes.name);
+    // The page cannot point a stored token at a host of its choosing (shared/profiles.ts, TOKENS_SENT_TO).
+    const retype = tokensToRetype(
+      current,
+      changes,
+      (name) => this.secrets.get(id, name) !== undefined,
+      secrets,
+    );
+    if (retype.length > 0) {
+      throw new BridgeError({
+        code: 'INVALID_INPUT',
+        message: retype.map(retypeMessage).join(' '),
+        fields: Object.fromEntries(retype.map((item) => [`settings.${item.url}`, 'moved to another host'])),
+      });
+    }
     const next: StoredProfile = { ...current, ...changes, updatedAt: this.now() };
     this.store.replace(next);
     this.applySecrets(id, secrets);

@@ -3,8 +3,10 @@ import { useState } from 'react';
 import {
   MESSAGE_REGIONS,
   type ProfileView,
+  retypeMessage,
   SECRET_LABELS,
   type SecretName,
+  tokensToRetype,
 } from '../../../../shared/profiles';
 import { errorMessage } from '../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/react';
@@ -60,6 +62,25 @@ export function ProfileEditor({
   const errors = validateDraft(draft);
   const hasErrors = Object.keys(errors).length > 0;
   const dirty = !profile || isDirty(draft, original);
+  // A URL moved to another host: main sends a stored token only to the host it was saved for.
+  const retype = profile
+    ? tokensToRetype(
+        profile,
+        settingsFromDraft(draft),
+        (name) => profile.secrets[name].hasValue,
+        secretChangesFromDraft(draft),
+      )
+    : [];
+  const retypeNotice = (url: 'messagesUrl' | 'kvUrl') =>
+    retype
+      .filter((item) => item.url === url)
+      .map((item) => (
+        <div key={url} className="full">
+          <Callout tone="warning" title="Type the token again.">
+            {retypeMessage(item)}
+          </Callout>
+        </div>
+      ));
 
   const onSuccess = (saved: ProfileView) => {
     // Typed secrets leave the form (and the DOM) as soon as main has them.
@@ -75,7 +96,7 @@ export function ProfileEditor({
 
   const save = () => {
     setSubmitted(true);
-    if (hasErrors) return;
+    if (hasErrors || retype.length > 0) return;
     const settings = settingsFromDraft(draft);
     const secrets = secretChangesFromDraft(draft);
     if (profile) update.mutate({ id: profile.id, settings, secrets });
@@ -195,6 +216,7 @@ export function ProfileEditor({
             />
           )}
           {secretInputs(MESSAGE_SECRETS)}
+          {retypeNotice('messagesUrl')}
         </div>
       </section>
 
@@ -212,6 +234,7 @@ export function ProfileEditor({
             placeholder="https://your-db.upstash.io"
           />
           {secretInputs(KV_SECRETS)}
+          {retypeNotice('kvUrl')}
         </div>
       </section>
 
