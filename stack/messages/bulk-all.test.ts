@@ -96,6 +96,33 @@ it('an unknown parameter of a bulk endpoint is refused by name, and nothing is t
   expect(byApi.json).toEqual({ deleted: 0 });
 });
 
+it('a filter given with no value is refused, naming it, and nothing is touched', async () => {
+  const kept = await later('/kept-empty', 'kept-empty');
+  const failed = await client.publish({ url: `${sink.url}/fail`, body: 'dead', retries: 0, label: 'dead2' });
+  await waitForState(stack, failed.messageId, 'FAILED');
+  const pending = await pendingCount();
+  const dead = (await client.dlq.listMessages()).messages.length;
+  // Each of these was taken as "no filter", which acts on every message or every DLQ entry.
+  const requests: [string, string, string, string?][] = [
+    ['DELETE', '/v2/dlq?dlqIds=', 'dlqIds'],
+    ['DELETE', '/v2/dlq?label=dead2&dlqIds=,', 'dlqIds'],
+    ['POST', '/v2/dlq/retry?label=', 'label'],
+    ['DELETE', '/v2/messages?label=%20', 'label'],
+    ['DELETE', '/v2/messages?messageIds=%2C', 'messageIds'],
+    ['DELETE', '/v2/messages?fromDate=', 'fromDate'],
+    ['DELETE', '/v2/messages', 'messageIds', '{"messageIds": []}'],
+    ['DELETE', '/v2/dlq', 'dlqIds', '{"dlqIds": [], "count": 10}'],
+  ];
+  for (const [method, path, name, body] of requests) {
+    const response = await stack.api(method, path, body ? { body } : {});
+    expect(response.status, `${method} ${path} ${body ?? ''}`).toBe(400);
+    expect(response.json.error, `${method} ${path}`).toMatch(new RegExp(`^empty filter '${name}' for `));
+  }
+  expect(await pendingCount()).toBe(pending);
+  expect((await client.dlq.listMessages()).messages).toHaveLength(dead);
+  expect((await client.messages.get(kept.messageId)).body).toBe('/kept-empty');
+});
+
 it("the DLQ's {all: true}: retry and delete act on every entry, a page at a time", async () => {
   for (let i = 0; i < 3; i++) {
     const failed = await client.publish({ url: `${sink.url}/fail-${i}`, body: 'x', retries: 0 });

@@ -26,11 +26,14 @@ const LIST_FILTERS: [keyof StoreFilters, string[]][] = [
 ];
 
 /**
- * The parameters a bulk request (cancel, DLQ retry and delete) may name: its filters, `count` and `cursor`, and
- * the token's. Any other is refused, naming it — a typo such as `labeel=x` would otherwise drop the filter and
- * act on every message.
+ * What a bulk request (cancel, DLQ retry and delete) must not do, since each would widen the action to every
+ * message without anyone choosing "all":
+ * - name a parameter other than its filters, `count`, `cursor` and the token's (a typo such as `labeel=x`):
+ *   refused, naming it;
+ * - give a filter with no value (`dlqIds=`, `label=%20`, `messageIds=,`, `{"messageIds": []}`): refused; ignored,
+ *   it was no filter. The SDK's "all" sends no filter at all, and never an empty list (it refuses one itself).
  */
-export function refuseUnknownFilters(source: NamedSource, allowed: { dlq?: boolean }, where: string): void {
+export function refuseWideningFilters(source: NamedSource, allowed: { dlq?: boolean }, where: string): void {
   const known = new Set(['count', 'cursor', 'fromDate', 'toDate']);
   for (const [key, names] of LIST_FILTERS) {
     if (key === 'dlqIds' && !allowed.dlq) continue;
@@ -39,6 +42,16 @@ export function refuseUnknownFilters(source: NamedSource, allowed: { dlq?: boole
   if (allowed.dlq) known.add('responseStatus');
   // host and path are known words on the DLQ too: parseFilters explains why they do not apply there.
   refuseUnknownParams(source.keys(), known, where, TOKEN_PARAMS);
+  for (const name of new Set(source.keys())) {
+    if (name === 'count' || name === 'cursor' || (TOKEN_PARAMS as readonly string[]).includes(name)) continue;
+    if (values(source, [name]).length === 0) {
+      throw new HttpError(
+        400,
+        `empty filter '${name}' for ${where}: give it a value, or leave it out ` +
+          '(with no filter at all, the action takes every message)',
+      );
+    }
+  }
 }
 
 function values(source: Source, names: string[]): string[] {

@@ -10,7 +10,7 @@ import {
   parseCount,
   parseCursor,
   parseFilters,
-  refuseUnknownFilters,
+  refuseWideningFilters,
 } from './filters';
 import { collectHeaders, planOverride, PublishError } from './publish-request';
 import { toDlqMessage, toLogEntry, toMessage } from './records';
@@ -26,7 +26,7 @@ async function bulkFilters(
   allowed: { dlq?: boolean },
   where: string,
 ): Promise<StoreFilters> {
-  refuseUnknownFilters(
+  refuseWideningFilters(
     { getAll: (name) => ctx.query.getAll(name), keys: () => ctx.query.keys() },
     allowed,
     where,
@@ -42,7 +42,7 @@ async function bulkFilters(
     throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
   }
   const source = jsonSource(json);
-  refuseUnknownFilters(source, allowed, `${where} (JSON body)`);
+  refuseWideningFilters(source, allowed, `${where} (JSON body)`);
   return parseFilters(source, allowed);
 }
 

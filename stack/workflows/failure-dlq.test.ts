@@ -249,6 +249,40 @@ describe('cancel', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('a request that would widen to every run or entry is refused, and nothing is touched', async () => {
+    const label = `widen-${Date.now()}`;
+    const running = (await app.client.trigger({ url: `${app.url}/sleeper`, label })).workflowRunId;
+    const dead = (await app.client.trigger({ url: `${app.url}/fatal`, label, retries: 0 })).workflowRunId;
+    await state(running, 'RUN_STARTED');
+    await state(dead, 'RUN_FAILED');
+    const refused: [string, string, RegExp, string?][] = [
+      // An empty filter was taken as no filter at all.
+      ['DELETE', '/v2/workflows/runs?workflowRunIds=%2C', /^empty filter 'workflowRunIds' for /],
+      ['DELETE', `/v2/workflows/runs?label=${label}&flowControlKey=`, /^empty filter 'flowControlKey' for /],
+      ['DELETE', '/v2/workflows/dlq?dlqIds=', /^empty filter 'dlqIds' for /],
+      ['POST', '/v2/workflows/dlq/restart?label=%20', /^empty filter 'label' for /],
+      // A state other than running was replaced by "running", which every running run matched.
+      ['DELETE', '/v2/workflows/runs?state=RUN_FAILED', /takes running runs only/],
+      ['DELETE', '/v2/workflows/runs?state=STEP_FAILED', /takes running runs only/],
+      // all=false meant all.
+      ['DELETE', '/v2/workflows/runs?all=false', /^invalid all 'false' for .*: the only value is true/],
+      // A body's ids were ignored, so the request had no filter.
+      ['DELETE', '/v2/workflows/dlq', /not in a request body/, '{"dlqIds":["does-not-exist"]}'],
+      ['POST', '/v2/workflows/dlq/restart', /not in a request body/, '{"dlqIds":["does-not-exist"]}'],
+    ];
+    for (const [method, path, error, body] of refused) {
+      const response = await stack.api(method, path, body ? { body } : {});
+      expect(response.status, `${method} ${path}`).toBe(400);
+      expect(response.json.error, `${method} ${path}`).toMatch(error);
+    }
+    expect((await runLog(stack, running)).workflowState).toBe('RUN_STARTED');
+    expect((await app.client.dlq.list({ filter: { label } })).messages).toHaveLength(1);
+    // A state filter that names running runs still narrows.
+    const narrowed = await stack.api('DELETE', `/v2/workflows/runs?state=RUN_STARTED&label=${label}`);
+    expect(narrowed.json).toEqual({ cancelled: 1 });
+    await state(running, 'RUN_CANCELED');
+  });
+
   it('by the host and path of the workflow URL (the SDK filter), and all=true cancels every run', async () => {
     const label = `hp-${Date.now()}`;
     const sleeper = (await app.client.trigger({ url: `${app.url}/sleeper`, label })).workflowRunId;

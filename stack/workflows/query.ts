@@ -6,7 +6,7 @@ import {
   STEP_STATES,
   type FailureFunctionState,
 } from '../../shared/workflows/types';
-import { HttpError, refuseUnknownParams } from '../http/server';
+import { HttpError, refuseUnknownParams, type RequestContext } from '../http/server';
 import { TOKEN_PARAMS } from '../messages/publish-request';
 import type { RunFilters, RunState, StepState } from '../store/workflow-store';
 
@@ -160,20 +160,50 @@ export const BULK_PARAMS = {
   cancel: ['workflowRunIds', 'host', 'path', 'count', 'all'],
 } as const;
 
+/** Parameters that are not filters: left empty, they take their defaults. */
+const NOT_FILTERS: ReadonlySet<string> = new Set(['count', 'cursor', 'all', ...TOKEN_PARAMS]);
+
 /**
- * A bulk request (DLQ delete, restart, resume; cancel) names only parameters its endpoint knows: an unknown
- * one — a typo such as `labeel` — is refused, naming it, instead of being ignored (which would widen the
- * action to every run). `all=true` is still accepted, and means what no filter means: every one.
+ * What a bulk request (DLQ delete, restart, resume; cancel) must not do, since each would widen the action to
+ * every run without anyone choosing "all":
+ * - name a parameter its endpoint does not know (a typo such as `labeel`): refused, naming it;
+ * - give a filter with no value (`dlqIds=`, `label=%20`, `workflowRunIds=,`): refused; ignored, it was no filter;
+ * - say `all` with anything but `true`;
+ * - carry a body: these endpoints read their ids and filters from the query string only (as the SDK sends
+ *   them), so a body's `{"dlqIds": […]}` would be ignored.
+ * `all=true` is still accepted, and means what no filter means: every one.
  */
-export function refuseUnknownBulkParams(
-  query: URLSearchParams,
+export async function refuseWideningBulkRequest(
+  ctx: Pick<RequestContext, 'query' | 'body'>,
   kind: keyof typeof BULK_PARAMS,
   where: string,
-): void {
+): Promise<void> {
+  const query = ctx.query;
   refuseUnknownParams(
     query.keys(),
     new Set([...RUN_FILTER_PARAMS, ...BULK_PARAMS[kind]]),
     where,
     TOKEN_PARAMS,
   );
+  for (const name of new Set(query.keys())) {
+    if (NOT_FILTERS.has(name)) continue;
+    const parts = query.getAll(name).flatMap((value) => value.split(','));
+    if (parts.every((part) => part.trim() === '')) {
+      throw new HttpError(
+        400,
+        `empty filter '${name.slice(0, 60)}' for ${where}: give it a value, or leave it out ` +
+          '(with no filter at all, the action takes every run)',
+      );
+    }
+  }
+  const all = query.getAll('all').find((value) => value !== 'true');
+  if (all !== undefined) {
+    throw new HttpError(400, `invalid all '${all.slice(0, 20)}' for ${where}: the only value is true`);
+  }
+  if ((await ctx.body()).toString('utf8').trim() !== '') {
+    throw new HttpError(
+      400,
+      `${where} takes its ids and filters in the query string (e.g. ?dlqIds=a,b), not in a request body`,
+    );
+  }
 }

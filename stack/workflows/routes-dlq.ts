@@ -9,7 +9,7 @@ import { collectHeaders, parseConfig, PublishError, type ConfigPatch } from '../
 import type { RunFilters, RunRecord } from '../store/workflow-store';
 import { redacted, redactHeaders } from '../messages/records';
 import { workflowMeta } from './plan';
-import { cursor, integer, multi, refuseUnknownBulkParams, runFilters } from './query';
+import { cursor, integer, multi, refuseWideningBulkRequest, runFilters } from './query';
 import { canceledEvent, restartOrigin } from './origin';
 import { DlqEntryMissing, overriding, type ConfigOf, type RunRef } from './dlq-actions';
 import type { WorkflowRuntime } from './runtime';
@@ -102,13 +102,13 @@ function dlqFilters(query: URLSearchParams): RunFilters {
  * The DLQ entries a bulk request selects: by ids (all of them), or by filters in cursor/count batches — with
  * no filter, every entry, as at the real service (the SDK's `{all: true}` sends only `count`).
  */
-function selectDlq(
+async function selectDlq(
   runtime: WorkflowRuntime,
   ctx: RequestContext,
   where: string,
   defaultCount: number | undefined,
-): { runs: RunRecord[]; next?: number; byIds: boolean } {
-  refuseUnknownBulkParams(ctx.query, 'dlq', where);
+): Promise<{ runs: RunRecord[]; next?: number; byIds: boolean }> {
+  await refuseWideningBulkRequest(ctx, 'dlq', where);
   const filters = dlqFilters(ctx.query);
   if (filters.dlqIds) {
     const runs = [...new Set(filters.dlqIds)].map((id) => {
@@ -167,7 +167,7 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
     return { status: 200, body: { deleted: 1 } };
   });
   router.add('DELETE', '/v2/workflows/dlq', async (ctx) => {
-    const { runs, next } = selectDlq(runtime, ctx, 'DELETE /v2/workflows/dlq', 100);
+    const { runs, next } = await selectDlq(runtime, ctx, 'DELETE /v2/workflows/dlq', 100);
     return {
       status: 200,
       body: { deleted: await runtime.dlq.remove(runs), cursor: next !== undefined ? String(next) : '' },
@@ -185,7 +185,12 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
     const run = (ctx: RequestContext, runs: RunRecord[], named: boolean): Promise<RunRef[]> =>
       claimed(actions[action](ctx, runs, named));
     router.add('POST', `/v2/workflows/dlq/${action}`, async (ctx) => {
-      const { runs, next, byIds } = selectDlq(runtime, ctx, `POST /v2/workflows/dlq/${action}`, undefined);
+      const { runs, next, byIds } = await selectDlq(
+        runtime,
+        ctx,
+        `POST /v2/workflows/dlq/${action}`,
+        undefined,
+      );
       const workflowRuns = await run(ctx, runs, byIds);
       return { status: 200, body: { workflowRuns, cursor: next !== undefined ? String(next) : '' } };
     });
@@ -210,13 +215,21 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
   });
 
   router.add('DELETE', '/v2/workflows/runs', async (ctx) => {
-    refuseUnknownBulkParams(ctx.query, 'cancel', 'DELETE /v2/workflows/runs');
+    await refuseWideningBulkRequest(ctx, 'cancel', 'DELETE /v2/workflows/runs');
     const ids = multi(ctx.query, 'workflowRunIds');
     let runs: RunRecord[];
     if (ids) {
       runs = ids.flatMap((id) => runtime.store.activeRun(id) ?? []);
     } else {
       const filters = runFilters(ctx.query, { urlPrefixByDefault: true });
+      // Only running runs can be cancelled. The store ORs run states with step states, so any other state
+      // given here would widen the selection past the caller's filter instead of narrowing it.
+      if (filters.stepState || filters.runState?.some((state) => state !== 'RUN_STARTED')) {
+        throw new HttpError(
+          400,
+          'a cancel takes running runs only: filter it by state RUN_STARTED, or leave the state out',
+        );
+      }
       const hosts = multi(ctx.query, 'host');
       if (hosts) filters.host = hosts.map((host) => host.toLowerCase());
       const paths = multi(ctx.query, 'path');
