@@ -8,6 +8,7 @@
 declare class URL {
   constructor(url: string, base?: string);
   readonly hostname: string;
+  readonly origin: string;
   readonly protocol: string;
 }
 

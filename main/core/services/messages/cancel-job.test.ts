@@ -139,7 +139,8 @@ describe('message cancel as a job, against the local stack', () => {
 
   it('never sends an empty cancel: empty filters and id lists are refused before any request', async () => {
     const before = env.proxy.requests.length;
-    for (const target of [{ filters: {} }, { filters: { label: [] } }, { ids: [] }, {}]) {
+    // An id holding a comma is a list to the service, and `","` is no id at all: "cancel every message".
+    for (const target of [{ filters: {} }, { filters: { label: [] } }, { ids: [] }, { ids: [','] }, {}]) {
       await expect(runJob(router(), 'messages.logs.job', { profileId: 'p', target })).rejects.toMatchObject({
         code: 'INVALID_INPUT',
       });
@@ -147,6 +148,10 @@ describe('message cancel as a job, against the local stack', () => {
     const client = MessageClient.forProfile(profiles.resolve('p'));
     await expect(client.cancelMany([])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(client.cancelMany(['', ' '])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(client.cancelMany([','])).rejects.toThrow(/would act on every message/);
+    await expect(client.cancelMany(['msg_a,msg_b'])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(client.retryDlqMany([], {})).rejects.toThrow(/without ids: the service would act on every/);
+    await expect(client.deleteDlqMany([','])).rejects.toThrow(/every DLQ entry/);
     expect(env.proxy.requests.length).toBe(before);
   });
 

@@ -2,6 +2,7 @@
 // logs and cancel, the DLQ, signing keys, publish and batch) in one place, over the shared transport
 // (http/service-api.ts). Feature handlers call these methods and never build URLs or read wire shapes.
 import { BridgeError } from '../../../../shared/bridge/errors';
+import { checkListIds } from '../../../../shared/bridge/list-ids';
 import type { BatchItemOutcome } from '../../../../shared/bridge/procedures/messages/batch';
 import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
 import { LOGS_MAX_COUNT, type LogsPage } from '../../../../shared/bridge/procedures/messages/logs';
@@ -319,14 +320,7 @@ export class MessageClient {
    * an empty list is refused right here, where the request is built, whoever calls.
    */
   async cancelMany(messageIds: readonly string[]): Promise<number> {
-    const ids = messageIds.filter((id) => id.trim() !== '');
-    if (ids.length === 0 || ids.length !== messageIds.length) {
-      throw new BridgeError({
-        code: 'INVALID_INPUT',
-        message:
-          'Refusing to send a cancel request without message ids: the service would cancel every message.',
-      });
-    }
+    const ids = checkListIds(messageIds, 'message');
     const { body } = await this.api.json<{ cancelled?: number } | null>({
       method: 'DELETE',
       path: '/v2/messages',
@@ -371,6 +365,7 @@ export class MessageClient {
 
   /** One bulk retry; the new message of each id, in the order of `dlqIds` ('' when the service left one out). */
   async retryDlqMany(dlqIds: string[], headers: Record<string, string>): Promise<string[]> {
+    checkListIds(dlqIds, 'DLQ entry');
     const { body } = await this.api.json<{ responses?: { messageId: string }[] } | null>({
       method: 'POST',
       path: '/v2/dlq/retry',
@@ -387,6 +382,7 @@ export class MessageClient {
 
   /** One bulk delete; answers how many the service deleted (it does not say which were already gone). */
   async deleteDlqMany(dlqIds: string[]): Promise<number> {
+    checkListIds(dlqIds, 'DLQ entry');
     const { body } = await this.api.json<{ deleted?: number } | null>({
       method: 'DELETE',
       path: '/v2/dlq',

@@ -11,6 +11,9 @@ describe('an empty DLQ request is refused twice', () => {
     expect(workflowDlqTargetSchema.safeParse({ filters: {} }).success).toBe(false);
     expect(workflowDlqTargetSchema.safeParse({ filters: { label: [] } }).success).toBe(false);
     expect(workflowDlqTargetSchema.safeParse({ ids: [] }).success).toBe(false);
+    // The service reads ids comma-separated: `","` would be no id at all, so every entry.
+    expect(workflowDlqTargetSchema.safeParse({ ids: [','] }).success).toBe(false);
+    expect(workflowDlqTargetSchema.safeParse({ ids: ['a,b'] }).success).toBe(false);
     expect(workflowDlqTargetSchema.safeParse({ all: false }).success).toBe(false);
     expect(workflowDlqTargetSchema.safeParse({ filters: { label: ['nightly'] } }).success).toBe(true);
     expect(workflowDlqTargetSchema.safeParse({ all: true }).success).toBe(true);
@@ -18,7 +21,9 @@ describe('an empty DLQ request is refused twice', () => {
 
   it('and where main builds the request: actions go by id, never none', () => {
     expect(() => dlqIdsQuery([])).toThrow(BridgeError);
-    expect(() => dlqIdsQuery([])).toThrow(/every entry/);
+    expect(() => dlqIdsQuery([])).toThrow(/without ids: the service would act on every DLQ entry/);
+    expect(() => dlqIdsQuery([','])).toThrow(/every DLQ entry/);
+    expect(() => dlqIdsQuery(['a', ' '])).toThrow(BridgeError);
     expect(dlqIdsQuery(['a', 'b'])).toEqual({ dlqIds: ['a', 'b'] });
   });
 });

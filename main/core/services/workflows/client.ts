@@ -3,7 +3,7 @@
 // message API's endpoint of the profile (same host, same token; undici in main, never the renderer).
 // Feature handlers call these methods and never build URLs or headers themselves.
 import { randomBytes } from 'node:crypto';
-import { BridgeError } from '../../../../shared/bridge/errors';
+import { checkListIds } from '../../../../shared/bridge/list-ids';
 import type { RunOverrides } from '../../../../shared/bridge/procedures/workflows/dlq';
 import type { RunFilters, WorkflowDlqFilters } from '../../../../shared/bridge/procedures/workflows/filters';
 import {
@@ -74,13 +74,7 @@ export function dlqFiltersQuery(filters: WorkflowDlqFilters): Record<string, Que
  * act on the whole DLQ (the console's jobs list the entries first and act on them by id).
  */
 export function dlqIdsQuery(dlqIds: readonly string[]): Record<string, QueryValue> {
-  if (dlqIds.length === 0) {
-    throw new BridgeError({
-      code: 'INVALID_INPUT',
-      message: 'refusing to act on no DLQ entries: the service would take it as every entry',
-    });
-  }
-  return { dlqIds: [...dlqIds] };
+  return { dlqIds: checkListIds(dlqIds, 'DLQ entry') };
 }
 
 /** Overrides → the `Upstash-*` headers of a restart/resume request. */
@@ -153,9 +147,7 @@ export class WorkflowClient {
   }
 
   async cancel(workflowRunIds: readonly string[]): Promise<WorkflowCancelResponse> {
-    if (workflowRunIds.length === 0) {
-      throw new BridgeError({ code: 'INVALID_INPUT', message: 'refusing to cancel without run ids' });
-    }
+    checkListIds(workflowRunIds, 'run');
     const { body } = await this.api.json<WorkflowCancelResponse | null>({
       method: 'DELETE',
       path: '/v2/workflows/runs',

@@ -7,10 +7,11 @@ import type { DLQMessage } from '../../../messages/types';
 import { jobInput, type JobSummary, jobTargetSchema } from '../../job';
 import { pagedListInput } from '../../list-input';
 import { call, job } from '../../define';
+import { listIdSchema } from '../../list-ids';
 import { dlqFiltersSchema } from './filters';
 import { profileIdSchema as profileId } from '../../profile-id';
 
-const dlqId = z.string().trim().min(1).max(200);
+const dlqId = listIdSchema(200);
 
 /** Entries per page of the DLQ list (the service's maximum). */
 export const DLQ_PAGE = 100;

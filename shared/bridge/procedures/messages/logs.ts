@@ -7,10 +7,11 @@ import { z } from 'zod';
 import type { LogEntry } from '../../../messages/types';
 import { pagedListInput } from '../../list-input';
 import { call, job } from '../../define';
+import { listIdSchema } from '../../list-ids';
 import { jobInput, type JobSummary, jobTargetSchema } from '../../job';
 import { cancelFiltersSchema, logFiltersSchema } from './filters';
 
-const messageId = z.string().trim().min(1).max(200);
+const messageId = listIdSchema(200);
 
 export interface LogsPage {
   /** Newest first. `state` uses one spelling (`CANCELLED`) and `responseHeader` is always the field used. */

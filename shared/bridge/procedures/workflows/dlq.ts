@@ -8,10 +8,11 @@ import type { WorkflowDlqMessage } from '../../../workflows/types';
 import { jobInput, type JobSummary, jobTargetSchema } from '../../job';
 import { pagedListInput } from '../../list-input';
 import { call, job } from '../../define';
+import { listIdSchema } from '../../list-ids';
 import { workflowDlqFiltersSchema } from './filters';
 import { profileIdSchema as profileId } from '../../profile-id';
 
-const dlqId = z.string().trim().min(1).max(300);
+const dlqId = listIdSchema(300);
 
 /** Entries per page of the DLQ list (the service's maximum). */
 export const WORKFLOW_DLQ_PAGE = 100;

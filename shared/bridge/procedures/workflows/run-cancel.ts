@@ -3,10 +3,11 @@
 // run logs, page by page), and the job cancels exactly those, by id, in chunks.
 import { z } from 'zod';
 import { job } from '../../define';
+import { listIdSchema } from '../../list-ids';
 import { jobInput, type JobSummary, jobTargetSchema } from '../../job';
 import { runFiltersSchema } from './filters';
 
-const runId = z.string().trim().min(1).max(300);
+const runId = listIdSchema(300);
 
 export const runCancelProcedures = {
   'workflows.runs.job': job<JobSummary>()(
