@@ -313,6 +313,8 @@ test('delete by pattern is a job: preview count, chunked delete with progress, s
   await dialog.getByLabel('MATCH pattern').fill('*');
   await expect(dialog).toContainText('matches every key is refused');
   await expect(dialog.getByRole('button', { name: 'Count matching keys' })).toBeDisabled();
+  await dialog.getByLabel('MATCH pattern').fill('?*');
+  await expect(dialog).toContainText('matches every key is refused');
   await dialog.getByLabel('MATCH pattern').fill('tmp:*');
   await dialog.getByRole('button', { name: 'Count matching keys' }).click();
   await expect(dialog.getByTestId('bulk-count')).toHaveText('1,500 keys');

@@ -367,7 +367,13 @@ describe('key browser', () => {
     expect(jobs.journal.list()[0]).toMatchObject({ service: 'kv', procedure: 'kv.keys.job', status: 'done' });
 
     const job = procedures['kv.keys.job'].input;
-    expect(() => job.parse({ profileId: 'p', target: { filters: { pattern: '**' } } })).toThrow(/every key/);
+    // Every key, however it is spelled (no key is empty, so `?*` takes them all); `???` only three-byte ones.
+    for (const pattern of ['**', '?*', '*?*', ' *? ']) {
+      expect(() => job.parse({ profileId: 'p', target: { filters: { pattern } } }), pattern).toThrow(
+        /every key/,
+      );
+    }
+    expect(job.parse({ profileId: 'p', target: { filters: { pattern: '???' } } })).toBeTruthy();
     expect(() => job.parse({ profileId: 'p', target: { filters: { pattern: ' ' } } })).toThrow();
     expect(() => job.parse({ profileId: 'p', target: { all: true } })).toThrow();
   });

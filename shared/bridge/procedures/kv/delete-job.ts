@@ -13,13 +13,21 @@ export const KV_DELETE_CHUNK = 500;
 export const KV_MATCH_ALL_REFUSAL =
   'a pattern that matches every key is refused: use FLUSHDB in the workbench';
 
+/**
+ * Whether a MATCH pattern takes every key: only `*` and `?` with at least one `*` (`*`, `?*`, `*?*`), since no
+ * key is empty. `???` takes three-byte keys only, and a literal or a class narrows.
+ */
+export function matchesEveryKey(pattern: string): boolean {
+  return /^[*?]*\*[*?]*$/.test(pattern.trim());
+}
+
 /** A pattern for deleting keys: never empty, never everything. */
 export const kvDeletePatternSchema = z
   .string()
   .trim()
   .min(1, 'a pattern is needed')
   .max(1000)
-  .refine((p) => !/^\*+$/.test(p), KV_MATCH_ALL_REFUSAL);
+  .refine((p) => !matchesEveryKey(p), KV_MATCH_ALL_REFUSAL);
 
 export const kvDeleteJobProcedures = {
   'kv.keys.job': job<JobSummary>()(

@@ -3,7 +3,11 @@
 // job deletes — then UNLINKs them in chunks with progress. An empty or match-everything pattern is refused
 // (here and by main's schema); a production profile asks for its name; closing the dialog cancels.
 import { useState } from 'react';
-import { KV_DELETE_CHUNK, KV_MATCH_ALL_REFUSAL } from '../../../../../shared/bridge/procedures/kv/delete-job';
+import {
+  KV_DELETE_CHUNK,
+  KV_MATCH_ALL_REFUSAL,
+  matchesEveryKey,
+} from '../../../../../shared/bridge/procedures/kv/delete-job';
 import type { KvType } from '../../../../../shared/bridge/procedures/kv/key-browser';
 import { TextField } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
@@ -23,7 +27,11 @@ export function KeyDeleteJobDialog({ request, ...dialog }: JobRequestProps<KeyDe
   const [pattern, setPattern] = useState(request.pattern);
   const [listed, setListed] = useState<string | null>(null);
   const trimmed = pattern.trim();
-  const problem = !trimmed ? 'a pattern is needed' : /^\*+$/.test(trimmed) ? KV_MATCH_ALL_REFUSAL : undefined;
+  const problem = !trimmed
+    ? 'a pattern is needed'
+    : matchesEveryKey(trimmed)
+      ? KV_MATCH_ALL_REFUSAL
+      : undefined;
   const description = `every key matching ${listed ?? trimmed}${type ? ` of type ${type}` : ''}`;
   const input =
     listed === null
