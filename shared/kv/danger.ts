@@ -31,6 +31,14 @@ export function dangerOf(args: readonly string[]): string | undefined {
         : undefined;
     case 'FUNCTION':
       return sub === 'FLUSH' ? 'FUNCTION FLUSH deletes every function library.' : undefined;
+    case 'SWAPDB':
+      return 'SWAPDB swaps two whole databases for every client.';
+    case 'EVAL': {
+      // A script is Lua text: one that names a wholesale command asks as that command would. (EVALSHA and
+      // FCALL name a script by its digest or name; what it calls is not in the request.)
+      const called = /\b(FLUSHALL|FLUSHDB|SWAPDB)\b/i.exec(args[1] ?? '')?.[1]?.toUpperCase();
+      return called ? `The script calls ${called}: ${dangerOf([called, '0', '1'])}` : undefined;
+    }
     case 'SHUTDOWN':
       return 'SHUTDOWN stops the server.';
     case 'DEBUG':

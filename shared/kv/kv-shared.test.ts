@@ -35,8 +35,20 @@ describe('dangerOf', () => {
     [['SHUTDOWN'], true],
     [['DEBUG', 'SLEEP', '1'], true],
     [['GET', 'k'], false],
+    [['SWAPDB', '0', '1'], true],
+    [['EVAL', "return redis.call('FLUSHDB')", '0'], true],
+    [['eval', 'redis.pcall("flushall", "async")', '0'], true],
+    [['EVAL', "return redis.call('GET', KEYS[1])", '1', 'k'], false],
+    // A key that merely contains the word is not the command.
+    [['EVAL', "return redis.call('GET', 'flushdb_count')", '0'], false],
   ])('%j dangerous: %s', (args, dangerous) => {
     expect(dangerOf(args) !== undefined).toBe(dangerous);
+  });
+
+  it('says which command a script calls', () => {
+    expect(dangerOf(['EVAL', "return redis.call('FLUSHDB')", '0'])).toBe(
+      'The script calls FLUSHDB: FLUSHDB deletes every key of the database.',
+    );
   });
 });
 
