@@ -1,7 +1,7 @@
 // The browser host as a real process (out/main/web.cjs, built by vitest's global setup): on SIGTERM it
 // shuts down and its last log line, "stopped", reaches stderr before the process ends.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,4 +94,54 @@ describe('npm run web', () => {
       await closed;
     }
   });
+
+  it('opens the browser on a private file, not on the URL with its secret (which `ps` would show)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-web-cli-'));
+    const bin = mkdtempSync(join(tmpdir(), 'switchyard-web-opener-'));
+    dirs.push(dataDir, bin);
+    // A stand-in for xdg-open: it records the arguments it was given, and so what any local user could read.
+    const argsFile = join(bin, 'args');
+    writeFileSync(
+      join(bin, 'xdg-open'),
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}.tmp'\nmv '${argsFile}.tmp' '${argsFile}'\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    const child = spawn(process.execPath, [WEB, '--port', '0', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DISPLAY: ':99', PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    try {
+      const args = await eventuallyRead(argsFile, closed);
+      const url = /Switchyard ready at (\S+)/.exec(stdout)?.[1] ?? '';
+      const secret = /#secret=(\S+)/.exec(url)?.[1] ?? '';
+      expect(secret.length).toBeGreaterThan(16);
+      const page = join(dataDir, 'open.html');
+      expect(args).toBe(`${page}\n`);
+      expect(args).not.toContain(secret);
+      expect(statSync(page).mode & 0o777).toBe(0o600);
+      // The page sends the browser on to the URL, secret and all.
+      expect(readFileSync(page, 'utf8')).toContain(`<meta http-equiv="refresh" content="0; url=${url}">`);
+    } finally {
+      child.kill('SIGTERM');
+      await closed;
+    }
+  });
 });
+
+/** The file's text once it exists (the opener writes it whole, by rename); fails if the host exits first. */
+async function eventuallyRead(file: string, exited: Promise<unknown>): Promise<string> {
+  let done = false;
+  void exited.then(() => (done = true));
+  for (let i = 0; i < 1500 && !done; i++) {
+    if (existsSync(file)) return readFileSync(file, 'utf8');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(
+    `${file} was never written: the host ${done ? 'exited' : 'did not open a browser in 30 s'}`,
+  );
+}

@@ -9,7 +9,7 @@ import { createLogger, flushLogger } from '../core/logger';
 import { defaultAppDataDir } from '../core/paths';
 import { createSecretStore } from '../core/secrets/secret-store';
 import { nodeLauncher } from '../core/local-stack/launcher';
-import { isInside, realpathOfFuture } from '../core/private-files';
+import { isInside, realpathOfFuture, replacePrivateFile } from '../core/private-files';
 import { exportsFolderSaver } from '../core/saving/exports-folder';
 import { announceLocalStack } from '../core/local-stack/ready-output';
 import { startWebHost } from './web-host';
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     localEnv: () => core.profiles.localEnv().text,
     print: (lines) => console.log(lines),
   });
-  if (!values['no-open'] && hasDisplay()) openInBrowser(host.url);
+  if (!values['no-open'] && hasDisplay()) openInBrowser(writeLaunchPage(dataDir, host.url));
 }
 
 function parsePort(value: string, flag: string): number {
@@ -117,13 +117,30 @@ function hasDisplay(): boolean {
   return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
 }
 
-function openInBrowser(url: string): void {
+/**
+ * The file a browser is opened on: for the user alone (0600, in the private data folder), it sends the browser
+ * on to the host's URL. The URL carries the per-launch secret, which gives the whole bridge, and an opener's
+ * command line (xdg-open, open, start) can be read by any local user (`ps`); a file path cannot be used by them.
+ */
+function writeLaunchPage(dataDir: string, url: string): string {
+  const file = join(dataDir, 'open.html');
+  const html = url.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  replacePrivateFile(
+    file,
+    '<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">' +
+      `<meta http-equiv="refresh" content="0; url=${html}"><title>Switchyard</title>` +
+      `<p>Opening Switchyard… <a href="${html}">Continue</a></p>\n`,
+  );
+  return file;
+}
+
+function openInBrowser(target: string): void {
   const [command, args] =
     process.platform === 'darwin'
-      ? ['open', [url]]
+      ? ['open', [target]]
       : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '', url]]
-        : ['xdg-open', [url]];
+        ? ['cmd', ['/c', 'start', '', target]]
+        : ['xdg-open', [target]];
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.on('error', () => console.log('Could not open a browser; open the URL above yourself.'));
   child.unref();
