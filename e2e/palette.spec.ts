@@ -30,6 +30,11 @@ test('palette: new message, tabs of every area, and restart the local stack', as
 
   await runCommand(app, 'restart local stack', /Restart the local stack/);
   await expect(app).toHaveURL(/#\/stack$/);
+  // The page shows what is about to restart, and asks first.
+  await app
+    .getByRole('dialog', { name: 'Restart the local stack?' })
+    .getByRole('button', { name: 'Restart now' })
+    .click();
   await expect(app.getByTestId('stack-page-state')).toHaveText('Running', { timeout: 30_000 });
 });
 

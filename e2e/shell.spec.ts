@@ -73,6 +73,13 @@ test('the local stack restarts on request', async ({ app }) => {
   await expect(app.getByRole('heading', { level: 1 })).toHaveText('Local stack');
   const pidBefore = await app.getByText(/^pid \d+$/).textContent();
   await app.getByRole('button', { name: 'Restart' }).click();
+  // It asks first: a restart interrupts deliveries, steps and KV streams in flight.
+  const ask = app.getByRole('dialog', { name: 'Restart the local stack?' });
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toBeHidden();
+  await expect(app.getByText(/^pid \d+$/)).toHaveText(pidBefore!);
+  await app.getByRole('button', { name: 'Restart' }).click();
+  await ask.getByRole('button', { name: 'Restart now' }).click();
   await expect(app.getByText(/^pid \d+$/)).not.toHaveText(pidBefore!, { timeout: 30_000 });
   await expect(app.getByTestId('stack-page-state')).toHaveText('Running', { timeout: 30_000 });
 });

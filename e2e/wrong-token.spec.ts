@@ -52,6 +52,11 @@ test('a refused token: the error alone on every list, with Edit profile and Test
     await expect(app.getByTestId(summary)).toHaveText('Not loaded');
     await expect(help).toBeVisible();
   }
+  // The cancel lists its messages from the logs as well: with nothing loaded it is off, and says why.
+  await go(app, '#/messages/logs');
+  const cancelAll = app.getByRole('button', { name: 'Cancel all pending…' });
+  await expect(cancelAll).toBeDisabled();
+  await expect(cancelAll).toHaveAttribute('title', /The logs could not be loaded; refresh them first/);
 
   // Screens showing one query say the same (queues), and Edit profile opens this profile.
   await go(app, '#/messages/queues');

@@ -25,13 +25,21 @@ describe('parseDuration', () => {
     });
     expect(tryParseDuration('1h 30m')).toEqual({
       ok: false,
-      error: "expected a number at ' 30m' in '1h 30m'",
+      error: 'no spaces inside a duration: write 1h30m',
+    });
+    expect(tryParseDuration('abc')).toEqual({
+      ok: false,
+      error: "'abc' is not a duration: write a number and a unit (s, m, h or d), e.g. 30s or 1h30m",
+    });
+    expect(tryParseDuration('1h+30m')).toEqual({
+      ok: false,
+      error: "unexpected '+30m' in '1h+30m': each part is a number and a unit, as in 1h30m",
     });
     expectRefusals(tryParseDuration, [
       ['', 'empty'],
       ['-5s', 'negative'],
       ['1.5m', 'fractions'],
-      ['s', 'expected a number'],
+      ['s', 'is not a duration'],
       ['10ms', "unknown unit 'ms'"],
       ['99999999999999d', 'too large'],
     ]);

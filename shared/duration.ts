@@ -34,7 +34,19 @@ export function tryParseDuration(input: string, options: ParseDurationOptions = 
       if (char === '-') return { ok: false, error: `negative durations are not allowed: '${input}'` };
       if (char === '.')
         return { ok: false, error: `fractions are not allowed in '${input}' (write 1m30s, not 1.5m)` };
-      return { ok: false, error: `expected a number at '${text.slice(index)}' in '${input}'` };
+      if (index === 0) {
+        return {
+          ok: false,
+          error: `'${text}' is not a duration: write a number and a unit (s, m, h or d), e.g. 30s or 1h30m`,
+        };
+      }
+      if (/\s/.test(char ?? '')) {
+        return { ok: false, error: `no spaces inside a duration: write ${text.replace(/\s+/g, '')}` };
+      }
+      return {
+        ok: false,
+        error: `unexpected '${text.slice(index)}' in '${text}': each part is a number and a unit, as in 1h30m`,
+      };
     }
     index += digits.length;
     const unit = /^[a-zA-Zµ]+/.exec(text.slice(index))?.[0];

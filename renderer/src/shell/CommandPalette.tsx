@@ -13,6 +13,7 @@ import { contextCommands, type PaletteCommand, useContextCommandStore } from './
 import { useProfiles } from './data';
 import { fuzzyScore } from './fuzzy';
 import { useNav } from './nav';
+import { confirmStackRestart } from './stack-restart';
 import { useTheme } from './theme';
 
 type Command = PaletteCommand;
@@ -97,10 +98,13 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
         group: 'Local stack',
         icon: RefreshIcon,
         run: () => {
-          bridge
-            .call('stack.restart', {})
-            .catch((error: unknown) => toast.error('Restart failed', errorMessage(error)));
           navigate('stack');
+          void confirmStackRestart().then((ok) => {
+            if (!ok) return;
+            bridge
+              .call('stack.restart', {})
+              .catch((error: unknown) => toast.error('Restart failed', errorMessage(error)));
+          });
         },
       },
       {

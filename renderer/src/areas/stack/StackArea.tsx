@@ -10,6 +10,7 @@ import { toast } from '../../ui/toast';
 import { ClockCard } from '../../clock/ClockCard';
 import { formatLogLine } from './log-line';
 import { plural } from '../../ui/format';
+import { confirmStackRestart, isRunning } from '../../shell/stack-restart';
 
 export default function StackArea() {
   const status = useStackStatus();
@@ -33,9 +34,12 @@ export default function StackArea() {
             variant="primary"
             icon={<RefreshIcon />}
             busy={restart.isPending}
-            onClick={() => restart.mutate({})}
+            onClick={async () => {
+              if (isRunning(status) && !(await confirmStackRestart())) return;
+              restart.mutate({});
+            }}
           >
-            {status?.state === 'ready' || status?.state === 'starting' ? 'Restart' : 'Start'}
+            {isRunning(status) ? 'Restart' : 'Start'}
           </Button>
         }
       />

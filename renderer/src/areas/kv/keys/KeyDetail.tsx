@@ -17,6 +17,7 @@ import { formatTtl } from './format-ttl';
 import { useNow } from '../../../ui/use-now';
 import { typeClass, typeLabel } from './KeyList';
 import { ValueView } from './ValueView';
+import { plural } from '../../../ui/format';
 
 export function KeyDetail({
   profile,
@@ -122,7 +123,7 @@ export function KeyDetail({
         <div>
           <dt>Memory</dt>
           <dd data-testid="key-memory">
-            {data.memory === null ? 'not answered' : `${data.memory.toLocaleString()} bytes`}
+            {data.memory === null ? 'not answered' : plural(data.memory, 'byte')}
           </dd>
         </div>
       </dl>

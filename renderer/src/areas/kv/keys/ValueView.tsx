@@ -20,6 +20,7 @@ import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
 import { JsonEditor } from './JsonEditor';
+import { plural } from '../../../ui/format';
 
 const PAGE = 100;
 
@@ -297,7 +298,7 @@ function StringEditor({
       <div className="row">
         <Segmented label="Show as" value={mode} onChange={changeMode} options={SHOW_AS} />
         <span className="muted small">
-          {page.length.toLocaleString()} bytes{text === undefined ? ' · not valid UTF-8' : ''}
+          {plural(page.length, 'byte')}{text === undefined ? ' · not valid UTF-8' : ''}
           {page.truncated ? ' · shown cut at 1 MB (read-only here)' : ''}
         </span>
       </div>

@@ -146,7 +146,15 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
         <MessageCancelActions
           profile={profile}
           selected={selection.ids}
-          matching={cancelScope(filters)}
+          matching={
+            // The cancel lists its messages from the logs too: while they cannot be read, it has nothing to go by.
+            list.query.error
+              ? {
+                  off: 'The logs could not be loaded; refresh them first',
+                  all: cancelScope(filters) === 'all',
+                }
+              : cancelScope(filters)
+          }
           onAsk={askCancel}
         />
       </ListToolbar>
