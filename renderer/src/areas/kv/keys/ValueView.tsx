@@ -298,7 +298,8 @@ function StringEditor({
       <div className="row">
         <Segmented label="Show as" value={mode} onChange={changeMode} options={SHOW_AS} />
         <span className="muted small">
-          {plural(page.length, 'byte')}{text === undefined ? ' · not valid UTF-8' : ''}
+          {plural(page.length, 'byte')}
+          {text === undefined ? ' · not valid UTF-8' : ''}
           {page.truncated ? ' · shown cut at 1 MB (read-only here)' : ''}
         </span>
       </div>
