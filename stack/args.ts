@@ -40,6 +40,7 @@ export const USAGE = `usage: npm run stack -- [options]
   --kv-port N               KV REST port (default 8079; 0 picks a free port)
   --data-dir DIR            where state lives (default: the OS app-data folder)
   --redis-url URL           use this Redis for KV instead of starting redis-server
+                            (or SWITCHYARD_REDIS_URL, which keeps a password in it off the command line)
   --random-credentials      fresh token and signing keys (persisted) instead of the dev-server defaults
   --allow-host NAME         also accept requests addressed to NAME (repeatable; e.g. a tunnel's host name)
   --max-body SIZE           request body limit, bytes or with kb/mb (default 1mb)
@@ -51,7 +52,7 @@ export const USAGE = `usage: npm run stack -- [options]
                             full: fsync before every acknowledgement
   --no-warm-up              report ready without first running the hot paths (slower first second; for benchmarks)
   --llm-url URL             OpenAI-compatible base URL for api/llm (e.g. http://127.0.0.1:11434/v1)
-  --llm-key KEY             bearer token for --llm-url
+  --llm-key KEY             bearer token for --llm-url (or SWITCHYARD_LLM_KEY, off the command line)
   --kv-max-request-size SIZE  KV request size limit, bytes or with kb/mb (default 10mb)
   --kv-max-reply-size SIZE  KV reply size limit, bytes or with kb/mb (default 128mb)
   --kv-daily-limit N        KV commands per UTC day before requests are refused (default: no limit)
@@ -151,7 +152,16 @@ const SWITCHES: Record<string, (args: StackArgs) => void> = {
   '-h': (args) => (args.help = true),
 };
 
-export function parseArgs(argv: string[]): StackArgs {
+/**
+ * The secrets a flag may carry can come from the environment instead: any local user can read a process's
+ * command line (`ps`), but not its environment. A flag given on the command line wins.
+ */
+const SECRET_ENV: readonly { name: string; set: (args: StackArgs, value: string) => void }[] = [
+  { name: 'SWITCHYARD_REDIS_URL', set: (args, value) => (args.redisUrl ??= value) },
+  { name: 'SWITCHYARD_LLM_KEY', set: (args, value) => (args.llmKey ??= value) },
+];
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): StackArgs {
   const args: StackArgs = {
     host: '127.0.0.1',
     port: 8080,
@@ -186,6 +196,10 @@ export function parseArgs(argv: string[]): StackArgs {
     } else {
       throw new ArgsError(`unknown option '${arg}'`);
     }
+  }
+  for (const { name, set } of SECRET_ENV) {
+    const value = env[name];
+    if (value !== undefined && value !== '') set(args, value);
   }
   return args;
 }

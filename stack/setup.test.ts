@@ -73,6 +73,16 @@ describe('arguments', () => {
     });
   });
 
+  it('takes the Redis URL and the LLM key from the environment, off the command line (a flag wins)', () => {
+    const env = { SWITCHYARD_REDIS_URL: 'redis://:pw@127.0.0.1:6400', SWITCHYARD_LLM_KEY: 'sk-secret' };
+    expect(parseArgs([], env)).toMatchObject({ redisUrl: env.SWITCHYARD_REDIS_URL, llmKey: 'sk-secret' });
+    expect(parseArgs(['--redis-url', 'redis://127.0.0.1:6401', '--llm-key=k2'], env)).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6401',
+      llmKey: 'k2',
+    });
+    expect(parseArgs([], { SWITCHYARD_LLM_KEY: '' }).llmKey).toBeUndefined();
+  });
+
   it('says what is wrong with a flag', () => {
     expect(() => parseArgs(['--port', '70000'])).toThrow(
       new ArgsError("--port must be a port from 0 to 65535, got '70000'"),
