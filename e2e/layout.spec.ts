@@ -1,5 +1,5 @@
 // Layout defects measured, at the default window size and a narrow one: rows that must stay on one line,
-// inputs that must not be cut, and disabled destructive buttons that must not look ready to press.
+// inputs that must not be cut, and disabled buttons that must not look ready to press.
 import { expect, go, test, waitForStack } from './fixtures';
 
 for (const size of [
@@ -56,5 +56,20 @@ for (const size of [
       return [getComputedStyle(el).backgroundColor, fill];
     });
     expect(disabledFill).not.toBe(dangerFill);
+
+    // Every bordered variant, disabled, has the one disabled look (a faded outline button read as clickable).
+    const disabledLooks = await app.evaluate(() =>
+      ['btn', 'btn btn-primary', 'btn btn-danger'].map((className) => {
+        const probe = document.createElement('button');
+        probe.className = className;
+        probe.disabled = true;
+        document.body.append(probe);
+        const style = getComputedStyle(probe);
+        const look = `${style.backgroundColor} ${style.borderColor} ${style.color} ${style.opacity}`;
+        probe.remove();
+        return look;
+      }),
+    );
+    expect(new Set(disabledLooks).size).toBe(1);
   });
 }

@@ -155,7 +155,9 @@ function JobRow({
   return (
     <>
       <tr data-testid="job-row" data-status={job.status}>
-        <td title={formatTime(job.startedAt)}>{formatRelative(job.startedAt)}</td>
+        <td className="nowrap" title={formatTime(job.startedAt)}>
+          {formatRelative(job.startedAt)}
+        </td>
         <td>{profile?.name ?? job.profileName}</td>
         <td className="cell-wrap">
           <span className="jobs-what">
@@ -168,24 +170,28 @@ function JobRow({
           <Badge tone={STATUS_TONE[job.status]}>{job.status}</Badge>
           {job.error ? <div className="faint">{job.error}</div> : null}
         </td>
-        <td className="mono">
+        <td className="mono nowrap">
           {job.processed.toLocaleString()}/{job.total.toLocaleString()} · {job.succeeded.toLocaleString()} ok
           {job.skipped ? ` · ${job.skipped.toLocaleString()} gone` : ''}
           {job.failed ? ` · ${job.failed.toLocaleString()} failed` : ''}
         </td>
-        <td className="row">
-          {resumable && profile ? (
-            <WriteButton profile={profile} size="sm" variant="primary" onClick={() => onResume(profile)}>
-              Resume
-            </WriteButton>
-          ) : resumable ? (
-            <Button size="sm" disabled title="Its profile was deleted">
-              Resume
+        {/* A plain cell around the buttons' row: a cell that is itself a flex box stops being a table cell,
+            so it neither stretches to the row's height nor takes the row's hover. */}
+        <td className="cell-actions">
+          <div className="row">
+            {resumable && profile ? (
+              <WriteButton profile={profile} size="sm" variant="primary" onClick={() => onResume(profile)}>
+                Resume
+              </WriteButton>
+            ) : resumable ? (
+              <Button size="sm" disabled title="Its profile was deleted">
+                Resume
+              </Button>
+            ) : null}
+            <Button size="sm" variant="ghost" onClick={onToggle}>
+              {open ? 'Hide' : 'Details'}
             </Button>
-          ) : null}
-          <Button size="sm" variant="ghost" onClick={onToggle}>
-            {open ? 'Hide' : 'Details'}
-          </Button>
+          </div>
         </td>
       </tr>
       {open ? (

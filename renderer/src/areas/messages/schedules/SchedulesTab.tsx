@@ -329,6 +329,8 @@ function ScheduleRow({
   const zone = zoneOf(schedule.cron);
   const next = nextFireTimes(schedule, now);
   const run = runSummary(schedule);
+  const destination = destinationText(schedule);
+  const method = schedule.method !== 'POST' ? ` (${schedule.method})` : '';
   return (
     <tr data-testid={`schedule-${schedule.scheduleId}`} className={focused ? 'row-focused' : undefined}>
       <SelectCell label={`Select ${schedule.scheduleId}`} checked={checked} onChange={onCheck} />
@@ -379,8 +381,11 @@ function ScheduleRow({
         )}
       </td>
       <td className="mono schedule-destination">
-        <span>{destinationText(schedule)}</span>
-        {schedule.method !== 'POST' ? <span className="muted"> ({schedule.method})</span> : null}
+        {/* One line cut with an ellipsis; the tooltip has the whole destination. */}
+        <span className="truncate" title={destination + method}>
+          {destination}
+          {method ? <span className="muted">{method}</span> : null}
+        </span>
       </td>
       <td className="cell-actions">{actions}</td>
     </tr>

@@ -228,7 +228,11 @@ function RunBody({
         onOpenRun={onOpenRun}
       />
       <dl className="wf-facts wf-run-facts">
-        <Fact label="URL" mono value={run.workflowUrl} />
+        <Fact label="URL">
+          <span className="mono truncate" title={run.workflowUrl}>
+            {run.workflowUrl}
+          </span>
+        </Fact>
         <Fact label="Created">
           {formatTime(run.workflowRunCreatedAt)}{' '}
           <span className="faint mono">({run.workflowRunCreatedAt})</span>
@@ -422,7 +426,11 @@ function FailurePanel({ run, trim }: { run: WorkflowRunLog; trim: BodyTrim }) {
         Failure function <WorkflowStateBadge state={ff.state} />
       </h4>
       <dl className="wf-facts">
-        <Fact label="URL" mono value={ff.url} />
+        <Fact label="URL">
+          <span className="mono truncate" title={ff.url}>
+            {ff.url}
+          </span>
+        </Fact>
         <Fact label="Message" mono value={ff.messageId} />
         <Fact label="Failed step answered" mono value={ff.failStatus} />
         <Fact label="Callback answered" mono value={ff.responseStatus} />

@@ -182,7 +182,9 @@ const RunRow = memo(function RunRow({
       <span className="run-row-main">
         <span className="mono run-row-id">{run.workflowRunId}</span>
         <span className="run-row-sub">
-          <span className="mono">{run.workflowUrl}</span>
+          <span className="mono" title={run.workflowUrl}>
+            {run.workflowUrl}
+          </span>
           {detail ? (
             <span className={`run-row-detail tone-${reasonTone(reason!)}`} title={plainWords(detail)}>
               {plainWords(detail)}
