@@ -126,3 +126,23 @@ test('the schedule editor asks before Escape throws a filled form away; a clean 
   await expect(cron).toHaveValue('0 * * * *');
   await expect(destination).toHaveValue('');
 });
+
+test('with a search that matches no schedule, the bulk actions are off', async ({ app, sink, sdk }) => {
+  const { scheduleId } = await sdk.schedules.create({ destination: `${sink.url}/hourly`, cron: '0 * * * *' });
+  await go(app, '#/messages/schedules');
+  await expect(app.getByTestId(`schedule-${scheduleId}`)).toBeVisible();
+  const bulk = app.getByLabel('Act on many');
+
+  await app.getByLabel('Search schedules').fill(scheduleId);
+  await expect(bulk).toContainText(`Acts on schedules matching “${scheduleId}”`);
+  for (const name of ['Pause shown…', 'Resume shown…', 'Delete shown…']) {
+    await expect(bulk.getByRole('button', { name })).toBeEnabled();
+  }
+
+  await app.getByLabel('Search schedules').fill('nothing-matches-this');
+  await expect(app.getByText('No schedule matches. 1 in all.')).toBeVisible();
+  await expect(bulk).toContainText('No schedules matching “nothing-matches-this” to act on');
+  for (const name of ['Pause shown…', 'Resume shown…', 'Delete shown…']) {
+    await expect(bulk.getByRole('button', { name })).toBeDisabled();
+  }
+});
