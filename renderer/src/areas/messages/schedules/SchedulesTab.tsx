@@ -117,6 +117,7 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
           ? 'One run of its message, now, as a tick would publish it. The next tick stays where it is.'
           : 'The service has no trigger: this publishes a copy of the schedule’s message as its record shows it (callback settings other than the URLs are not in the record).',
       confirmLabel: 'Publish now',
+      danger: false,
       typeOnProd: schedule.scheduleId,
     });
     if (ok) trigger.mutate({ profileId: profile.id, scheduleId: schedule.scheduleId });
