@@ -74,3 +74,75 @@ test('create with a bad cron: refused as you type, previewed once fixed, saved a
   await expect(row).toContainText('At 09:30, Monday through Friday, America/New_York');
   await expect(row).toContainText(`${sink.url}/standup`);
 });
+
+test('the schedule editor asks before Escape throws a filled form away; a clean form closes at once', async ({
+  app,
+  sink,
+}) => {
+  await go(app, '#/messages/schedules');
+  const editor = app.getByRole('dialog', { name: 'New schedule' });
+  const discard = app.getByRole('dialog', { name: 'Discard changes?' });
+  const cron = editor.getByLabel('Cron (minute hour day month weekday)');
+  const zone = editor.getByLabel('Time zone');
+  const destination = editor.getByLabel('Destination URL', { exact: true });
+
+  // Clean: Escape closes it at once, nothing asked.
+  await app.getByRole('button', { name: 'New schedule' }).click();
+  await expect(cron).toBeFocused();
+  await app.keyboard.press('Escape');
+  await expect(editor).toHaveCount(0);
+  await expect(discard).toHaveCount(0);
+
+  // Filled in: Escape asks, and Keep editing keeps every value.
+  await app.getByRole('button', { name: 'New schedule' }).click();
+  await cron.fill('0 9 * * MON');
+  await zone.fill('Europe/Paris');
+  await destination.fill(`${sink.url}/weekly`);
+  await app.keyboard.press('Escape');
+  await expect(discard).toBeVisible();
+  await discard.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(discard).toHaveCount(0);
+  await expect(editor).toBeVisible();
+  await expect(cron).toHaveValue('0 9 * * MON');
+  await expect(zone).toHaveValue('Europe/Paris');
+  await expect(destination).toHaveValue(`${sink.url}/weekly`);
+
+  // Escape on the question is Keep editing too, and a second Escape straight after still asks (it never
+  // closes the editor behind the question).
+  await app.keyboard.press('Escape');
+  await expect(discard).toBeVisible();
+  await app.keyboard.press('Escape');
+  await expect(discard).toHaveCount(0);
+  await expect(editor).toBeVisible();
+  await app.keyboard.press('Escape');
+  await expect(discard).toBeVisible();
+  await expect(editor).toBeVisible();
+
+  // Discard closes the editor; opened again it starts blank.
+  await discard.getByRole('button', { name: 'Discard' }).click();
+  await expect(discard).toHaveCount(0);
+  await expect(editor).toHaveCount(0);
+  await app.getByRole('button', { name: 'New schedule' }).click();
+  await expect(cron).toHaveValue('0 * * * *');
+  await expect(destination).toHaveValue('');
+});
+
+test('with a search that matches no schedule, the bulk actions are off', async ({ app, sink, sdk }) => {
+  const { scheduleId } = await sdk.schedules.create({ destination: `${sink.url}/hourly`, cron: '0 * * * *' });
+  await go(app, '#/messages/schedules');
+  await expect(app.getByTestId(`schedule-${scheduleId}`)).toBeVisible();
+  const bulk = app.getByLabel('Act on many');
+
+  await app.getByLabel('Search schedules').fill(scheduleId);
+  await expect(bulk).toContainText(`Acts on schedules matching “${scheduleId}”`);
+  for (const name of ['Pause shown…', 'Resume shown…', 'Delete shown…']) {
+    await expect(bulk.getByRole('button', { name })).toBeEnabled();
+  }
+
+  await app.getByLabel('Search schedules').fill('nothing-matches-this');
+  await expect(app.getByText('No schedule matches. 1 in all.')).toBeVisible();
+  await expect(bulk).toContainText('No schedules matching “nothing-matches-this” to act on');
+  for (const name of ['Pause shown…', 'Resume shown…', 'Delete shown…']) {
+    await expect(bulk.getByRole('button', { name })).toBeDisabled();
+  }
+});

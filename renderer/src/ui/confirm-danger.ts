@@ -6,6 +6,11 @@ import { confirm, type ConfirmRequest } from './confirm';
 export type DangerRequest = Omit<ConfirmRequest, 'typeToConfirm' | 'danger'> & {
   /** What to type on production profiles (default: the profile's name). */
   typeOnProd?: string;
+  /**
+   * False for an action that writes but destroys nothing (publishing a schedule's message now): asked just
+   * as hard, with the normal primary button instead of the red one.
+   */
+  danger?: boolean;
 };
 
 /** Whether a dangerous action needs a question at all for this profile. */
@@ -18,10 +23,10 @@ export function confirmDanger(
   request: DangerRequest,
 ): Promise<boolean> {
   if (!needsConfirmation(profile)) return Promise.resolve(true);
-  const { typeOnProd, ...rest } = request;
+  const { typeOnProd, danger = true, ...rest } = request;
   return confirm({
     ...rest,
-    danger: true,
+    danger,
     typeToConfirm: profile.env === 'prod' ? (typeOnProd ?? profile.name) : undefined,
   });
 }

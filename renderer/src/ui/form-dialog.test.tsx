@@ -1,6 +1,7 @@
 // The form dialog's footer (Cancel + one primary submit) and the async save hook behind the KV dialogs.
-import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { ConfirmHost } from './confirm';
 import { FormDialog } from './FormDialog';
 import { useAsyncSave } from './use-async-save';
 
@@ -89,6 +90,48 @@ describe('FormDialog', () => {
     fireEvent.click(submit);
     expect(onSubmit).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Cancel' })).toHaveProperty('disabled', false);
+  });
+});
+
+describe('FormDialog with changes in it', () => {
+  function renderEditor(dirty: boolean) {
+    const onClose = vi.fn();
+    render(
+      <>
+        <FormDialog
+          title="New schedule"
+          submitLabel="Create"
+          onSubmit={vi.fn()}
+          onClose={onClose}
+          dirty={dirty}
+        >
+          <input aria-label="Cron" />
+        </FormDialog>
+        <ConfirmHost />
+      </>,
+    );
+    return onClose;
+  }
+
+  it('closes a clean form at once', () => {
+    const onClose = renderEditor(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog', { name: 'Discard changes?' })).toBeNull();
+  });
+
+  it('asks before closing a dirty form: Keep editing stays, Discard closes', async () => {
+    const onClose = renderEditor(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    const ask = await screen.findByRole('dialog', { name: 'Discard changes?' });
+    act(() => fireEvent.click(within(ask).getByRole('button', { name: 'Keep editing' })));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Discard changes?' })).toBeNull());
+    expect(onClose).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    const again = await screen.findByRole('dialog', { name: 'Discard changes?' });
+    act(() => fireEvent.click(within(again).getByRole('button', { name: 'Discard' })));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
   });
 });
 

@@ -63,6 +63,9 @@ export function ScheduleDialog({
     [schedule],
   );
   const [form, setForm] = useState<ScheduleForm>(initial.form);
+  // Edits copy the form with its keys in place, so the same values serialize the same: typing something
+  // and taking it back again leaves the form clean.
+  const dirty = useMemo(() => JSON.stringify(form) !== JSON.stringify(initial.form), [form, initial.form]);
   const [showAll, setShowAll] = useState(false);
   const now = useNow(30_000);
   const validation = useMemo(() => validateScheduleForm(form, now), [form, now]);
@@ -89,6 +92,7 @@ export function ScheduleDialog({
       submitLabel={schedule ? 'Save schedule' : 'Create schedule'}
       disabled={profile.readOnly || (showAll && hasErrors)}
       busy={save.isPending}
+      dirty={dirty}
       onSubmit={submit}
       className="dialog-wide schedule-dialog"
       note={

@@ -117,6 +117,7 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
           ? 'One run of its message, now, as a tick would publish it. The next tick stays where it is.'
           : 'The service has no trigger: this publishes a copy of the schedule’s message as its record shows it (callback settings other than the URLs are not in the record).',
       confirmLabel: 'Publish now',
+      danger: false,
       typeOnProd: schedule.scheduleId,
     });
     if (ok) trigger.mutate({ profileId: profile.id, scheduleId: schedule.scheduleId });
@@ -137,6 +138,14 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
             description: `schedules matching ${[search.trim() && `“${search.trim()}”`, state !== 'all' && STATE_FILTER_LABELS[state].toLowerCase()].filter(Boolean).join(', ')}`,
           }
         : undefined;
+  // As on Flow control: with nothing shown (a search or filter matching none, a list not loaded) the bulk
+  // actions are off, rather than opening a dialog that only says there is nothing to do.
+  const bulkAvailable = jobTarget !== undefined && shown.length > 0;
+  const bulkScope = !jobTarget
+    ? undefined
+    : bulkAvailable
+      ? `Acts on ${jobTarget.description}`
+      : `No ${jobTarget.description} to act on`;
   const [jobDialog, openJob] = useJobDialog(ScheduleJobDialog, profile, () => selection.clear());
   const startJob = (action: ScheduleJobRequest['action']) => jobTarget && openJob({ action, ...jobTarget });
 
@@ -169,18 +178,12 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
         </div>
         <div className="row row-wrap schedule-bulk" aria-label="Act on many">
           <span className="muted">
-            {jobTarget
-              ? `Acts on ${jobTarget.description}:`
-              : 'Select schedules, or search or filter, to act on many:'}
+            {bulkScope ? `${bulkScope}:` : 'Select schedules, or search or filter, to act on many:'}
           </span>
           <RowActions
             profile={profile}
-            available={jobTarget !== undefined}
-            title={
-              jobTarget
-                ? `Acts on ${jobTarget.description}`
-                : 'Select schedules, or search or filter to act on every one shown'
-            }
+            available={bulkAvailable}
+            title={bulkScope ?? 'Select schedules, or search or filter to act on every one shown'}
             actions={[
               {
                 label: selection.count > 0 ? 'Pause selected…' : 'Pause shown…',
