@@ -23,6 +23,8 @@ export interface TextFilter<Draft> {
   placeholder: string;
   /** For long values such as URLs. */
   wide?: boolean;
+  /** What the box takes beyond its placeholder (which must fit the box), shown on hover. */
+  title?: string;
 }
 
 /** One labelled control of the bar. */
@@ -73,12 +75,13 @@ export function FilterBar<Draft extends { from: string; to: string }>({
   return (
     <Form className="filter-bar" aria-label={label} onSubmit={() => apply()}>
       {children}
-      {fields.map(({ key, label: fieldLabel, placeholder, wide }) => (
+      {fields.map(({ key, label: fieldLabel, placeholder, wide, title }) => (
         <FilterField key={String(key)} label={fieldLabel} wide={wide}>
           <input
             className="input input-mono"
             value={draft[key] as string}
             placeholder={placeholder}
+            title={title}
             onChange={(event) => setText(key, event.target.value)}
           />
         </FilterField>

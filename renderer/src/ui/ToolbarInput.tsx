@@ -43,6 +43,8 @@ export interface ToolbarInputField<K extends string> {
   name: K;
   label: string;
   placeholder: string;
+  /** What the box takes beyond its placeholder (which must fit the box), shown on hover. */
+  title?: string;
   className?: string;
 }
 

@@ -32,13 +32,20 @@ const CAPS = [1_000, 10_000, 50_000] as const;
 const ROW_HEIGHT = 26;
 
 /** The text filters (commands, key pattern, client) over the kept lines. */
+// The placeholders fit their boxes; how each filter reads its text is in the title.
 const FILTER_FIELDS: readonly ToolbarInputField<'commands' | 'keyPattern' | 'client'>[] = [
-  { name: 'commands', label: 'Filter by command', placeholder: 'Commands: get set (-ping hides)' },
+  {
+    name: 'commands',
+    label: 'Filter by command',
+    placeholder: 'Commands: get set',
+    title: 'Command names separated by spaces or commas; a leading - hides one (-ping)',
+  },
   { name: 'keyPattern', label: 'Filter by key pattern', placeholder: 'Key pattern: user:*' },
   {
     name: 'client',
     label: 'Filter by client',
-    placeholder: 'Client: read-only, lua',
+    placeholder: 'Client: lua',
+    title: 'Text the client must contain: lua, an address, or a token user such as read-only',
     className: 'kv-live-client',
   },
 ];

@@ -155,7 +155,8 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
         <div className="row row-wrap">
           <ToolbarSearch
             label="Search schedules"
-            placeholder="Search id, cron, zone, destination, label"
+            placeholder="Search schedules"
+            title="Matches the id, cron, time zone, destination or label"
             value={search}
             onChange={setSearch}
           />

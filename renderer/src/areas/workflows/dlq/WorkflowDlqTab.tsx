@@ -37,14 +37,21 @@ interface Draft {
 
 const EMPTY: Draft = { workflowUrl: '', label: '', from: '', to: '' };
 
+// Placeholders as short as the message filters' ("https://…, …"); the comma rule is in the title.
 const DLQ_TEXT_FILTERS: TextFilter<Draft>[] = [
   {
     key: 'workflowUrl',
     label: 'Workflow URL',
-    placeholder: 'https://…, several separated by commas',
+    placeholder: 'https://…, …',
+    title: 'A workflow URL, or several separated by commas',
     wide: true,
   },
-  { key: 'label', label: 'Label', placeholder: 'several separated by commas' },
+  {
+    key: 'label',
+    label: 'Label',
+    placeholder: 'checkout, …',
+    title: 'A label, or several separated by commas',
+  },
 ];
 
 function toFilters(draft: Draft): { filters: WorkflowDlqFiltersInput; error?: string } {
