@@ -175,6 +175,15 @@ test('key browser over 10,000 keys: progressive scan with a cap, tree with count
   await expect(status).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(app.getByTestId('key-row')).toHaveText([/HASH\s*user:2:settings/]);
 
+  // The flat list is in key order, not the order SCAN happened to return the keys in.
+  await app.getByLabel('Type filter').selectOption('');
+  await app.getByLabel('Match pattern').fill('big:7:item:?7');
+  await app.getByLabel('Match pattern').press('Enter');
+  await expect(status).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const shownKeys = () =>
+    app.getByTestId('key-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key')));
+  await expect.poll(shownKeys).toEqual([17, 27, 37, 47, 57, 67, 77, 87, 97].map((i) => `big:7:item:${i}`));
+
   // Exact-key lookup.
   await app.getByLabel('Open exact key').fill('big:9:item:9999');
   await app.getByLabel('Open exact key').press('Enter');

@@ -103,13 +103,31 @@ export class KeyTree {
   }
 }
 
+/**
+ * The flat view's keys: the same order as the tree's (`compareKeys`), each key once (SCAN may return a key
+ * twice). A new array; O(n log n), so the caller runs it once per change of the loaded set, not per render.
+ */
+export function sortedKeys(keys: readonly string[]): string[] {
+  const sorted = [...keys].sort(compareKeys);
+  let kept = 0;
+  for (let i = 0; i < sorted.length; i += 1) {
+    if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i]!;
+  }
+  sorted.length = kept;
+  return sorted;
+}
+
 function settle(folder: TreeFolder): void {
   if (folder.sorted) return;
-  folder.folders = new Map([...folder.folders.entries()].sort(([a], [b]) => compare(a, b)));
-  folder.keys.sort(compare);
+  folder.folders = new Map([...folder.folders.entries()].sort(([a], [b]) => compareKeys(a, b)));
+  folder.keys.sort(compareKeys);
   folder.sorted = true;
 }
 
-function compare(a: string, b: string): number {
+/**
+ * The order of names in the tree and the list: by UTF-16 code unit, which is the byte order of the keys'
+ * UTF-8 for every character below U+E000 (no locale rules: `bulk:10` sorts before `bulk:9`, as in redis-cli).
+ */
+export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

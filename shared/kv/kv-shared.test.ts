@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundledDoc, completeCommandName, isWriteCommand } from './commands';
 import { dangerOf } from './danger';
-import { KeyTree } from './key-tree';
+import { KeyTree, sortedKeys } from './key-tree';
 import { base64ToBytes, bytesToBase64, hexDump, parseResp2, resp2ToPlain } from './resp2';
 
 describe('command table', () => {
@@ -100,5 +100,22 @@ describe('KeyTree', () => {
       'order',
     );
     expect(tree.root.count).toBe(4);
+  });
+
+  it('lists the flat view in the same byte order as the tree, each key once', () => {
+    const arrival = ['bulk:21', 'leaderboard', 'bulk:154', 'Zeta', 'bulk:21', 'bulk:9', 'événement'];
+    expect(sortedKeys(arrival)).toEqual([
+      'Zeta',
+      'bulk:154',
+      'bulk:21',
+      'bulk:9',
+      'leaderboard',
+      'événement',
+    ]);
+    const tree = new KeyTree('');
+    tree.add(arrival);
+    expect(tree.visibleRows(new Set()).map((r) => r.kind === 'key' && r.key)).toEqual(sortedKeys(arrival));
+    // The arrival array itself is left as it came (the scan keeps appending to it).
+    expect(arrival[0]).toBe('bulk:21');
   });
 });

@@ -2,7 +2,7 @@
 // keys scrolls like ten. Reports which keys are on screen so their type and TTL can be fetched in one
 // pipelined batch.
 import { type ButtonHTMLAttributes, memo, useCallback, useEffect, useMemo } from 'react';
-import type { TreeRow } from '../../../../../shared/kv/key-tree';
+import { sortedKeys, type TreeRow } from '../../../../../shared/kv/key-tree';
 import { ChevronDownIcon } from '../../../ui/icons';
 import { useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { formatTtl } from './format-ttl';
@@ -33,22 +33,28 @@ export function KeyList({
   now: number;
   onVisibleKeys: (keys: string[]) => void;
 }) {
-  // The tree view flattens its open folders once per flush or toggle; the flat view reads the arrival
-  // array itself (no row object per key: a million of them on every flush would cost more than the list).
+  // The tree view flattens its open folders once per flush or toggle; the flat view keeps an array of key
+  // names (no row object per key: a million of them on every flush would cost more than the list).
   const treeRows: readonly TreeRow[] | undefined = useMemo(
     () => (view === 'tree' ? scan.tree.visibleRows(expanded) : undefined),
     // scan.version changes whenever keys arrive; the tree is mutated in place.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [scan.version, scan.tree, view, expanded],
   );
-  const keys = scan.keys;
+  // The flat view in the tree's order, not SCAN's (which reads as random): sorted once each time the
+  // loaded keys change — the scan appends to the same array (its length tells), forgetting makes a new
+  // one — never on a render that only changed status, selection or a TTL.
+  const arrivalCount = scan.keys.length;
+  const keys: readonly string[] = useMemo(
+    () => (view === 'list' ? sortedKeys(scan.keys) : []),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- arrivalCount: the array grows in place
+    [view, scan.keys, arrivalCount],
+  );
   const count = treeRows ? treeRows.length : keys.length;
   const rowAt = useCallback(
     (index: number): TreeRow =>
       treeRows ? treeRows[index]! : { kind: 'key', key: keys[index]!, name: keys[index]!, depth: 0 },
-    // keys is mutated in place: scan.version tells when it grew.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [treeRows, keys, scan.version],
+    [treeRows, keys],
   );
   // Stable between renders: a new function makes the virtualizer re-measure every row on every scroll frame.
   const getItemKey = useCallback(

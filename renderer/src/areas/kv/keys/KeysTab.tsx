@@ -181,18 +181,21 @@ function ScanBrowser({ profile, selectedFromRoute }: { profile: ProfileView; sel
           />
         </label>
         <Segmented label="View" value={view} onChange={setView} options={{ tree: 'Tree', list: 'List' }} />
-        {view === 'tree' ? (
-          <label className="kv-inline-field">
-            Delimiter
-            <input
-              className="input input-mono kv-delim-input"
-              aria-label="Delimiter"
-              value={filter.delimiter}
-              maxLength={3}
-              onChange={(event) => changeFilter((f) => ({ ...f, delimiter: event.target.value }))}
-            />
-          </label>
-        ) : null}
+        {/* Shown in both views (off in the list, which has no folders) so the toolbar keeps its layout. */}
+        <label
+          className="kv-inline-field"
+          title={view === 'list' ? 'The delimiter folds keys into folders in the tree view' : undefined}
+        >
+          Delimiter
+          <input
+            className="input input-mono kv-delim-input"
+            aria-label="Delimiter"
+            value={filter.delimiter}
+            maxLength={3}
+            disabled={view === 'list'}
+            onChange={(event) => changeFilter((f) => ({ ...f, delimiter: event.target.value }))}
+          />
+        </label>
         <span className="spacer" />
         <WriteButton
           profile={profile}
