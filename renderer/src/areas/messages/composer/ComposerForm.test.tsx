@@ -69,4 +69,18 @@ describe('ComposerForm', () => {
     render(<Harness initial={emptyComposer({ url: '' })} showAll />);
     expect(screen.getByText('destination URL is empty')).toBeTruthy();
   });
+
+  it('an empty JSON body: no warning on a fresh form, shown once the body was left or a send tried', () => {
+    const empty = /^empty, while Content-Type says application\/json/;
+    const fresh = render(<Harness initial={emptyComposer({ url: 'https://e.io' })} />);
+    expect(screen.queryByText(empty)).toBeNull();
+    expect(document.querySelector('.body-field.has-warning')).toBeNull();
+    fireEvent.focusOut(document.querySelector('.body-field')!);
+    expect(screen.getByText(empty)).toBeTruthy();
+    expect(document.querySelector('.body-field.has-warning')).not.toBeNull();
+    fresh.unmount();
+
+    render(<Harness initial={emptyComposer({ url: 'https://e.io' })} showAll />);
+    expect(screen.getByText(empty)).toBeTruthy();
+  });
 });

@@ -1,6 +1,7 @@
 // The message form shared by the composer, each batch item and the webhook builder: destination, request,
 // and every delivery option with its rule written where it is set. Controlled: the model lives in the tab.
 // One component per section (./form/); this file only derives the field messages and lays them out.
+import { useState } from 'react';
 import type { ComposerModel } from '../../../../../shared/composer/model';
 import type { Validation } from '../../../../../shared/composer/validate';
 import { CallbackSection } from './form/CallbackSection';
@@ -42,9 +43,28 @@ export function ComposerForm({
       return message ? [[key, message]] : [];
     }),
   );
-  const warning = (field: string) => validation.warnings[field];
+  // An empty body is how every new message starts, so — like an "is empty" error — its warning waits until
+  // the user has been in the body or tries to send; a warning about what was typed shows at once.
+  const [bodyTouched, setBodyTouched] = useState(false);
+  const warning = (field: string) =>
+    field === 'body' && model.body === '' && !showAll && !bodyTouched
+      ? undefined
+      : validation.warnings[field];
+  const touch = (field: string) => {
+    if (field === 'body') setBodyTouched(true);
+  };
   const form = { values: model, set, error, warning };
-  const section: SectionProps = { model, set, error, warning, shownErrors, profileId, variant, form };
+  const section: SectionProps = {
+    model,
+    set,
+    error,
+    warning,
+    touch,
+    shownErrors,
+    profileId,
+    variant,
+    form,
+  };
 
   return (
     <div className="composer-form">

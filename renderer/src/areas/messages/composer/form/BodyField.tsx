@@ -12,11 +12,14 @@ const CodeEditor = lazy(() => import('../../../../ui/CodeEditor'));
 export function BodyField({
   model,
   onChange,
+  onBlur,
   error,
   warning,
 }: {
   model: ComposerModel;
   onChange: (body: string) => void;
+  /** Focus left the body (its editor, or the plain box while the editor loads). */
+  onBlur: () => void;
   /** Over the size limit: shown in place of the size line. */
   error?: string;
   warning?: string;
@@ -33,7 +36,8 @@ export function BodyField({
       }
     >
       {() => (
-        <div className={warning || error ? 'body-field has-warning' : 'body-field'}>
+        // React's onBlur bubbles: one handler for the code editor and the fallback textarea.
+        <div className={warning || error ? 'body-field has-warning' : 'body-field'} onBlur={onBlur}>
           <Suspense
             fallback={
               <textarea

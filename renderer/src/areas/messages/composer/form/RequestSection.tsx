@@ -13,7 +13,16 @@ const CONTENT_TYPES = [
   'application/xml',
 ];
 
-export function RequestSection({ model, set, error, warning, shownErrors, variant, form }: SectionProps) {
+export function RequestSection({
+  model,
+  set,
+  error,
+  warning,
+  touch,
+  shownErrors,
+  variant,
+  form,
+}: SectionProps) {
   return (
     <Section title="Request">
       <div className="form-grid">
@@ -49,6 +58,7 @@ export function RequestSection({ model, set, error, warning, shownErrors, varian
         <BodyField
           model={model}
           onChange={(body) => set({ body })}
+          onBlur={() => touch('body')}
           error={error('body')}
           warning={warning('body')}
         />

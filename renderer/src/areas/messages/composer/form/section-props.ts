@@ -9,6 +9,8 @@ export interface SectionProps {
   /** The error to show for a field path (`url`, `headers.2.name`), if any. */
   error: (field: string) => string | undefined;
   warning: (field: string) => string | undefined;
+  /** The user left a field: the problems it shows only once touched (an empty body's warning) show now. */
+  touch: (field: string) => void;
   /** Every shown error by field path (header tables look theirs up by prefix). */
   shownErrors: Record<string, string>;
   profileId: string;
