@@ -128,12 +128,17 @@ type TextareaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
   label: ReactNode;
   hint?: ReactNode;
   error?: string;
+  /** Monospace text in the box (code, headers); the label stays as every field's. */
+  mono?: boolean;
 };
 
-export function TextareaField({ label, hint, error, className, ...rest }: TextareaProps) {
+/** `className` goes on the field (label, box and hint), as for TextField; `mono` styles the box alone. */
+export function TextareaField({ label, hint, error, mono, className, ...rest }: TextareaProps) {
   return (
     <Field label={label} hint={hint} error={error} className={className}>
-      {({ control }) => <textarea className="textarea" {...control} {...rest} />}
+      {({ control }) => (
+        <textarea className={mono ? 'textarea input-mono' : 'textarea'} {...control} {...rest} />
+      )}
     </Field>
   );
 }

@@ -504,7 +504,7 @@ function NotifyDialog({
       <TextField label="Event id" mono value={eventId} onChange={(event) => setEventId(event.target.value)} />
       <TextareaField
         label="Event data"
-        className="mono"
+        mono
         rows={6}
         value={data}
         spellCheck={false}
@@ -577,7 +577,7 @@ function TriggerDialog({
   };
   /** The body's and the headers' textareas, bound to the form as BoundTextField binds the other fields. */
   const codeArea = (key: 'body' | 'headers') => ({
-    className: 'mono',
+    mono: true,
     spellCheck: false,
     value: form[key],
     onChange: (event: { target: { value: string } }) => bound.set({ [key]: event.target.value }),

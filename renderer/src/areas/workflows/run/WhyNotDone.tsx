@@ -43,39 +43,42 @@ export function WhyNotDone({
             <span className="wf-why-text">
               <Words text={reasonText(reason, REASON_FORMAT)} />
             </span>
-            {reason.kind === 'waiting' && !reason.webhook ? (
-              <WriteButton profile={profile} size="sm" onClick={() => onNotify(reason.eventId)}>
-                Notify…
-              </WriteButton>
-            ) : null}
-            {(reason.kind === 'sleeping' || reason.kind === 'retrying' || reason.kind === 'scheduled') &&
-            reason.messageId ? (
-              <RunNowButton
-                profile={profile}
-                item={{ kind: 'message', messageId: reason.messageId }}
-                waiting
-              />
-            ) : null}
-            {reason.kind === 'waiting' && reason.deadline !== undefined && runId ? (
-              <RunNowButton
-                profile={profile}
-                item={{ kind: 'workflowRun', workflowRunId: runId }}
-                label="Time out now"
-              />
-            ) : null}
-            {reason.kind === 'invoked' ? (
-              <InAppLink
-                href={`#/workflows/run/${encodeURIComponent(reason.child.workflowRunId)}`}
-                onOpen={() => onOpenRun(reason.child.workflowRunId, reason.child.workflowRunCreatedAt)}
-              >
-                Open the invoked run
-              </InAppLink>
-            ) : null}
-            {reason.kind === 'held' ? (
-              <span className="faint">
-                Flow control screen: not in this console yet; the key is shown here.
-              </span>
-            ) : null}
+            {/* The actions stay together on one row; the sentence beside them wraps instead. */}
+            <span className="wf-why-actions">
+              {reason.kind === 'waiting' && !reason.webhook ? (
+                <WriteButton profile={profile} size="sm" onClick={() => onNotify(reason.eventId)}>
+                  Notify…
+                </WriteButton>
+              ) : null}
+              {(reason.kind === 'sleeping' || reason.kind === 'retrying' || reason.kind === 'scheduled') &&
+              reason.messageId ? (
+                <RunNowButton
+                  profile={profile}
+                  item={{ kind: 'message', messageId: reason.messageId }}
+                  waiting
+                />
+              ) : null}
+              {reason.kind === 'waiting' && reason.deadline !== undefined && runId ? (
+                <RunNowButton
+                  profile={profile}
+                  item={{ kind: 'workflowRun', workflowRunId: runId }}
+                  label="Time out now"
+                />
+              ) : null}
+              {reason.kind === 'invoked' ? (
+                <InAppLink
+                  href={`#/workflows/run/${encodeURIComponent(reason.child.workflowRunId)}`}
+                  onOpen={() => onOpenRun(reason.child.workflowRunId, reason.child.workflowRunCreatedAt)}
+                >
+                  Open the invoked run
+                </InAppLink>
+              ) : null}
+              {reason.kind === 'held' ? (
+                <span className="faint">
+                  Flow control screen: not in this console yet; the key is shown here.
+                </span>
+              ) : null}
+            </span>
           </li>
         ))}
       </ul>
