@@ -105,16 +105,32 @@ export class KeyTree {
 
 /**
  * The flat view's keys: the same order as the tree's (`compareKeys`), each key once (SCAN may return a key
- * twice). A new array; O(n log n), so the caller runs it once per change of the loaded set, not per render.
+ * twice). A new array.
  */
 export function sortedKeys(keys: readonly string[]): string[] {
-  const sorted = [...keys].sort(compareKeys);
-  let kept = 0;
-  for (let i = 0; i < sorted.length; i += 1) {
-    if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i]!;
+  return mergeSortedKeys([], keys);
+}
+
+/**
+ * `sorted` (already in order, each key once) with `arrived` merged in, as a new array. A scan appends its keys
+ * batch by batch: sorting only the batch and merging costs O(n + b log b) a batch, where sorting everything
+ * again would cost O(n log n) on every flush of a walk that loads up to a million keys.
+ */
+export function mergeSortedKeys(sorted: readonly string[], arrived: readonly string[]): string[] {
+  const batch = [...arrived].sort(compareKeys);
+  const out: string[] = new Array<string>(sorted.length + batch.length);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < sorted.length || j < batch.length) {
+    const next =
+      j >= batch.length || (i < sorted.length && compareKeys(sorted[i]!, batch[j]!) <= 0)
+        ? sorted[i++]!
+        : batch[j++]!;
+    if (n === 0 || out[n - 1] !== next) out[n++] = next;
   }
-  sorted.length = kept;
-  return sorted;
+  out.length = n;
+  return out;
 }
 
 function settle(folder: TreeFolder): void {

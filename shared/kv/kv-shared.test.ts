@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundledDoc, completeCommandName, isWriteCommand } from './commands';
 import { dangerOf } from './danger';
-import { KeyTree, sortedKeys } from './key-tree';
+import { KeyTree, mergeSortedKeys, sortedKeys } from './key-tree';
 import { base64ToBytes, bytesToBase64, hexDump, parseResp2, resp2ToPlain } from './resp2';
 
 describe('command table', () => {
@@ -117,5 +117,23 @@ describe('KeyTree', () => {
     expect(tree.visibleRows(new Set()).map((r) => r.kind === 'key' && r.key)).toEqual(sortedKeys(arrival));
     // The arrival array itself is left as it came (the scan keeps appending to it).
     expect(arrival[0]).toBe('bulk:21');
+  });
+
+  it('merges batch after batch into the same order as sorting everything at once', () => {
+    // A seeded shuffle of 3,000 keys with repeats (SCAN may return a key twice, across batches too).
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const arrival = Array.from({ length: 3000 }, () => `k:${Math.floor(random() * 2500)}`);
+    let merged: string[] = [];
+    for (let at = 0; at < arrival.length;) {
+      const size = 1 + Math.floor(random() * 400);
+      merged = mergeSortedKeys(merged, arrival.slice(at, at + size));
+      at += size;
+    }
+    const whole = sortedKeys(arrival);
+    expect(new Set(arrival).size).toBe(whole.length);
+    expect(whole.length).toBeLessThan(arrival.length);
+    expect(merged).toEqual(whole);
+    expect(mergeSortedKeys(['a', 'c'], ['c', 'b', 'a', 'd'])).toEqual(['a', 'b', 'c', 'd']);
   });
 });

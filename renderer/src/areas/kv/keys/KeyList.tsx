@@ -2,7 +2,7 @@
 // keys scrolls like ten. Reports which keys are on screen so their type and TTL can be fetched in one
 // pipelined batch.
 import { type ButtonHTMLAttributes, memo, useCallback, useEffect, useMemo } from 'react';
-import { sortedKeys, type TreeRow } from '../../../../../shared/kv/key-tree';
+import { mergeSortedKeys, sortedKeys, type TreeRow } from '../../../../../shared/kv/key-tree';
 import { ChevronDownIcon } from '../../../ui/icons';
 import { useVirtualRows, VirtualList } from '../../../ui/list/VirtualRows';
 import { formatTtl } from './format-ttl';
@@ -10,6 +10,25 @@ import { type TimedKeyMeta, ttlLeft } from './ttl-countdown';
 import type { ScanState } from './use-key-scan';
 
 export const KEY_ROW_HEIGHT = 30;
+
+/** The flat order kept for each arrival array: a forgotten walk's array, and its order, go with it. */
+const flatOrders = new WeakMap<readonly string[], { covered: number; sorted: string[] }>();
+
+/**
+ * The first `count` keys of a scan's arrival array in the tree's order. The scan appends to the same array
+ * batch by batch, so only the keys that arrived since the last call are sorted and merged in: sorting all of
+ * them again on every flush would cost O(n log n) each time over a walk of up to a million keys.
+ */
+function flatOrder(arrival: readonly string[], count: number): string[] {
+  const known = flatOrders.get(arrival);
+  if (known && known.covered === count) return known.sorted;
+  const sorted =
+    known && known.covered < count
+      ? mergeSortedKeys(known.sorted, arrival.slice(known.covered, count))
+      : sortedKeys(arrival.slice(0, count));
+  flatOrders.set(arrival, { covered: count, sorted });
+  return sorted;
+}
 
 export function KeyList({
   scan,
@@ -41,13 +60,11 @@ export function KeyList({
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [scan.version, scan.tree, view, expanded],
   );
-  // The flat view in the tree's order, not SCAN's (which reads as random): sorted once each time the
-  // loaded keys change — the scan appends to the same array (its length tells), forgetting makes a new
-  // one — never on a render that only changed status, selection or a TTL.
+  // The flat view in the tree's order, not SCAN's (which reads as random); see flatOrder. A render that only
+  // changed status, selection or a TTL sorts nothing.
   const arrivalCount = scan.keys.length;
   const keys: readonly string[] = useMemo(
-    () => (view === 'list' ? sortedKeys(scan.keys) : []),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- arrivalCount: the array grows in place
+    () => (view === 'list' ? flatOrder(scan.keys, arrivalCount) : []),
     [view, scan.keys, arrivalCount],
   );
   const count = treeRows ? treeRows.length : keys.length;
