@@ -27,9 +27,19 @@ test('an SDK-made schedule shows, a pause in the console is seen by the SDK, tri
   await confirm(app, `Pause ${scheduleId}?`, 'Pause schedule');
   await expect(row).toContainText('Paused');
   await expect.poll(async () => (await sdk.schedules.get(scheduleId)).isPaused).toBe(true);
+  // Resume asks too (with the normal button: it destroys nothing).
   await row.getByRole('button', { name: 'Resume' }).click();
+  await confirm(app, `Resume ${scheduleId}?`, 'Resume schedule');
   await expect(row).toContainText('Active');
   await expect.poll(async () => (await sdk.schedules.get(scheduleId)).isPaused).toBe(false);
+
+  // Edit says what the service's record cannot show, so that a save does not drop it unseen.
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const editor = app.getByRole('dialog', { name: `Edit schedule ${scheduleId}` });
+  await expect(editor.getByText('Redaction is not kept')).toBeVisible();
+  await expect(editor).toContainText('whether it forwards the headers it was created with (Header-Forward)');
+  await app.keyboard.press('Escape');
+  await expect(editor).toBeHidden();
 
   // Trigger now: one message with the schedule's id.
   await row.getByRole('button', { name: 'Trigger now' }).click();

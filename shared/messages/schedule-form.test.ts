@@ -110,7 +110,10 @@ describe('the schedule form', () => {
       flowControlPeriod: '60s',
     });
     expect(form.message.callback.url).toBe('https://example.com/cb');
-    expect(lost).toEqual(['callback settings other than the URLs']);
+    expect(lost).toEqual([
+      'whether it forwards the headers it was created with (Header-Forward)',
+      'callback settings other than the URLs',
+    ]);
     // Round trip: the same request as the record was made with.
     const request = buildScheduleRequest(form, NOW);
     expect(request.path).toBe('/v2/schedules/my-group');

@@ -138,7 +138,9 @@ export function scheduleToForm(schedule: Schedule): { form: ScheduleForm; lost: 
   });
   message.callback.url = schedule.callback ?? '';
   message.failureCallback.url = schedule.failureCallback ?? '';
-  const lost: string[] = [];
+  // The record never says whether the schedule was made with Header-Forward, so it is always named: saved
+  // without it, headers that reached the destination unprefixed would stop arriving.
+  const lost: string[] = ['whether it forwards the headers it was created with (Header-Forward)'];
   if (schedule.bodyBase64 !== undefined) lost.push('its binary body');
   if (schedule.callback !== undefined || schedule.failureCallback !== undefined)
     lost.push('callback settings other than the URLs');

@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Chart } from './Chart';
 import {
   chartSummary,
+  formatClock,
   resolveColor,
   stackForDrawing,
   timeRange,
+  timeTicks,
   tooltipRows,
   type ChartSeries,
 } from './chart-model';
@@ -23,6 +25,15 @@ const DATA = [
 ];
 
 describe('chart model', () => {
+  it('labels time ticks in 24-hour time, with the date under the first tick of each day', () => {
+    const at = (text: string) => new Date(text).getTime() / 1000;
+    const splits = [at('2026-11-27T23:58:00'), at('2026-11-27T23:59:00'), at('2026-11-28T00:00:00')];
+    expect(timeTicks(null, splits, 0, 50, 60)).toEqual(['23:58\n2026-11-27', '23:59', '00:00\n2026-11-28']);
+    expect(timeTicks(null, [at('2026-11-27T19:31:05')], 0, 50, 15)).toEqual(['19:31:05\n2026-11-27']);
+    // And the tooltip's time, whatever hour cycle the locale prefers.
+    expect(formatClock(at('2026-11-27T19:31:05'))).toMatch(/^19.31.05$/);
+  });
+
   it('stacks bar series as running totals, drawn tallest first', () => {
     const { data, order } = stackForDrawing([
       [1, 2],

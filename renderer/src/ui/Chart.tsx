@@ -13,6 +13,7 @@ import {
   resolveColor,
   stackForDrawing,
   timeRange,
+  timeTicks,
   tooltipRows,
 } from './chart-model';
 import './chart.css';
@@ -198,7 +199,7 @@ function chartOptions(
       y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
     },
     axes: [
-      axis(),
+      axis(time ? timeTicks : undefined),
       {
         ...axis((_u, splits) => splits.map((value) => (Number.isInteger(value) ? formatCount(value) : ''))),
         size: 44,

@@ -69,10 +69,12 @@ export function formatCount(value: number): string {
 
 /** A time on the x axis (unix seconds) as the clock shows it: 14:05:30. */
 export function formatClock(seconds: number): string {
+  // hourCycle: the console's times are 24-hour everywhere; the locale's default may be 12-hour (7:31:00 PM).
   return new Date(seconds * 1000).toLocaleTimeString([], {
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
+    hourCycle: 'h23',
   });
 }
 
@@ -94,4 +96,28 @@ export function timeRange(
   const first = xs[0];
   if (typeof first === 'number' && first === xs[xs.length - 1]) return [first - 60, first + 60];
   return [min, max];
+}
+
+/**
+ * Time ticks in the console's 24-hour style (uPlot's own are US 12-hour, `7:31pm`, `11/27/26`): `HH:mm`, with
+ * seconds when ticks are less than a minute apart, and the date (`YYYY-MM-DD`) under the first tick of each day.
+ * `splits` and `increment` are in seconds.
+ */
+export function timeTicks(
+  _u: unknown,
+  splits: number[],
+  _axis: number,
+  _space: number,
+  increment: number,
+): string[] {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  let shownDay = '';
+  return splits.map((seconds) => {
+    const at = new Date(seconds * 1000);
+    const clock = `${pad(at.getHours())}:${pad(at.getMinutes())}${increment < 60 ? `:${pad(at.getSeconds())}` : ''}`;
+    const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+    const text = day === shownDay ? clock : `${clock}\n${day}`;
+    shownDay = day;
+    return text;
+  });
 }

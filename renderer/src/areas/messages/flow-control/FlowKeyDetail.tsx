@@ -203,7 +203,7 @@ function KeyActions({ profile, info }: { profile: ProfileView; info: FlowControl
       },
       resume: {
         title: `Resume ${key}?`,
-        body: `The ${info.waitListSize.toLocaleString()} waiting messages start again, in order, as the key's limits allow.`,
+        body: `${info.waitListSize === 1 ? 'The waiting message starts' : `The ${info.waitListSize.toLocaleString()} waiting messages start`} again, in order, as the key's limits allow.`,
         confirmLabel: 'Resume key',
       },
       unpin: {

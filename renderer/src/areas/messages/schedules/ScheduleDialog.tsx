@@ -181,6 +181,15 @@ export function ScheduleDialog({
           here, or they are cleared when you save.
         </Callout>
       ) : null}
+      {schedule ? (
+        // Neither can the record say whether the schedule redacts what its messages log, and this form has no
+        // redaction setting: saving would quietly start logging bodies and headers in clear.
+        <Callout tone="warning" title="Redaction is not kept">
+          If this schedule was created with Upstash-Redact-Fields (the SDK’s <code>redact</code>), saving here
+          drops it, and its messages’ bodies and headers show in the logs again. Change such a schedule with
+          the SDK instead.
+        </Callout>
+      ) : null}
       <ComposerForm
         model={form.message}
         onChange={(message) => set({ message })}

@@ -89,7 +89,16 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
 
   const askPause = async (schedule: Schedule) => {
     if (schedule.isPaused) {
-      setPaused.mutate({ profileId: profile.id, scheduleId: schedule.scheduleId, paused: false });
+      // Resuming publishes again from the next tick: it destroys nothing, but on production it is asked as
+      // firmly as a pause (the id typed), with the normal button.
+      const resume = await confirmDanger(profile, {
+        title: `Resume ${schedule.scheduleId}?`,
+        body: 'It publishes again from its next tick; the ticks it missed while paused do not fire.',
+        confirmLabel: 'Resume schedule',
+        typeOnProd: schedule.scheduleId,
+        danger: false,
+      });
+      if (resume) setPaused.mutate({ profileId: profile.id, scheduleId: schedule.scheduleId, paused: false });
       return;
     }
     const ok = await confirmDanger(profile, {

@@ -8,6 +8,7 @@ import { formatTime } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
 import { WriteButton } from '../../../ui/WriteButton';
 import { RunNowButton } from '../../../clock/RunNow';
+import { formatHash, useNav } from '../../../shell/nav';
 import { Words } from './Words';
 
 /** The reason's tone: attention (warning), the end of a failed run (danger), or plain information. */
@@ -32,6 +33,7 @@ export function WhyNotDone({
   onNotify: (eventId: string) => void;
   onOpenRun: (runId: string, createdAt?: number) => void;
 }) {
+  const navigate = useNav((state) => state.navigate);
   if (reasons.length === 0) return null;
   const ended = reasons[0]?.kind === 'canceled' || reasons[0]?.kind === 'failed';
   return (
@@ -74,9 +76,12 @@ export function WhyNotDone({
                 </InAppLink>
               ) : null}
               {reason.kind === 'held' ? (
-                <span className="faint">
-                  Flow control screen: not in this console yet; the key is shown here.
-                </span>
+                <InAppLink
+                  href={formatHash({ area: 'messages', params: ['flow-control', reason.key] })}
+                  onOpen={() => navigate('messages', 'flow-control', reason.key)}
+                >
+                  Open the key on the Flow control screen
+                </InAppLink>
               ) : null}
             </span>
           </li>
