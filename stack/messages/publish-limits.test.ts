@@ -51,6 +51,26 @@ describe('URL and header sizes (item 16)', () => {
     expect(logs.json.events).toEqual([]);
   });
 
+  it('so does a workflow item (a trigger the workflow service takes) with 200 KB of headers', async () => {
+    const runId = `wfr_big-head-${Date.now()}`;
+    const trigger = await env.stack.api('POST', '/v2/batch', {
+      body: json([
+        {
+          destination: `${env.sink.url}/wf`,
+          headers: {
+            'Upstash-Workflow-RunId': runId,
+            'Upstash-Workflow-Init': 'true',
+            'Upstash-Workflow-Url': `${env.sink.url}/${'w'.repeat(200_000)}`,
+          },
+          body: '{}',
+        },
+      ]),
+    });
+    expect(trigger.status).toBe(400);
+    expect(trigger.json.error).toMatch(/batch item 0: .*take 20\d{4} bytes, more than the 16384/);
+    expect((await env.stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}`)).json.runs).toEqual([]);
+  });
+
   it('a URL-group endpoint URL or default header set over the limit is refused', async () => {
     const endpoint = await env.stack.api('POST', '/v2/topics/big-url/endpoints', {
       body: json({ endpoints: [{ url: longUrl() }] }),
