@@ -96,4 +96,37 @@ describe('explainRun from a cloud record', () => {
     );
     expect(explainRun(cloudRun({ workflowState: 'RUN_SUCCESS' }))).toEqual([]);
   });
+
+  it("shows a satisfied wait's event data as text (the protocol keeps it base64)", () => {
+    const wait = (out: string) =>
+      runHistory(
+        cloudRun({
+          steps: [
+            ...cloudRun({}).steps,
+            {
+              type: 'sequential',
+              steps: [
+                {
+                  stepName: 'approval',
+                  stepType: 'Wait',
+                  callType: 'step',
+                  messageId: 'm2',
+                  state: 'STEP_SUCCESS',
+                  createdAt: T0 + 2_000,
+                  concurrent: 1,
+                  retries: 3,
+                  out,
+                  waitEventId: 'approve-90',
+                  waitTimeout: false,
+                },
+              ],
+            },
+          ],
+        }),
+        T0 + 5_000,
+      ).entries.find((entry) => entry.kind === 'wait');
+    expect(wait(btoa('{"ok":true}'))?.detail).toBe('{"ok":true}');
+    // Bytes that are not UTF-8 stay as they came.
+    expect(wait(btoa('\xff\xfe'))?.detail).toBe(btoa('\xff\xfe'));
+  });
 });

@@ -6,6 +6,7 @@
 // the history holds what the record has and `complete` says what is missing.
 import { tryParseDuration } from '../duration';
 import { code, cut, errorMessageOf, failedStepOf } from './explain';
+import { base64ToBytes } from '../kv/resp2';
 import type { RunDelivery, RunHistoryEvent, RunRef, StepLog, WorkflowRunLog } from './types';
 
 export type HistoryTone = 'success' | 'danger' | 'warning' | 'info' | 'neutral';
@@ -59,6 +60,19 @@ export function sleepMs(value: unknown): number {
 }
 
 /** A detail line: the text on one line, cut at 140 characters; none for no text. */
+/**
+ * A satisfied wait's `out`: the protocol keeps the event data base64-encoded there. Shown as its text when that
+ * is UTF-8 (`{"ok":true}`, not `eyJvayI6dHJ1ZX0=`), as it came otherwise.
+ */
+function eventData(out: string | undefined): string | undefined {
+  if (!out) return out;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(base64ToBytes(out));
+  } catch {
+    return out;
+  }
+}
+
 function preview(text: string | undefined): string | undefined {
   return text ? cut(text, 140) : undefined;
 }
@@ -212,7 +226,7 @@ function stepEntry(step: StepLog, key: string, run: WorkflowRunLog, now: number)
         ...base,
         kind: 'wait',
         title: `Wait ${name} for event ${code(step.waitEventId ?? '?')} ${step.waitTimeout ? 'timed out' : 'ended: the event arrived'}`,
-        detail: step.waitTimeout ? undefined : preview(step.out),
+        detail: step.waitTimeout ? undefined : preview(eventData(step.out)),
         tone: step.waitTimeout ? 'warning' : 'success',
         eventId: step.waitEventId,
       };
