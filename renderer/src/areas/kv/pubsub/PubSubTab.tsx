@@ -16,6 +16,7 @@ import { useStreamRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
 import '../live.css';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
+import { formatTime } from '../../../ui/format';
 
 /** Messages kept in memory; the oldest go first. */
 export const MESSAGE_CAP = 5_000;
@@ -181,8 +182,7 @@ function PubSub({ profile }: { profile: ProfileView }) {
             <div data-testid="pubsub-detail">
               <p className="faint">
                 {chosen.channel}
-                {chosen.pattern ? ` (pattern ${chosen.pattern})` : ''} ·{' '}
-                {new Date(chosen.at).toLocaleTimeString()}
+                {chosen.pattern ? ` (pattern ${chosen.pattern})` : ''} · {formatTime(chosen.at).slice(11)}
               </p>
               <BodyView value={chosen.payload} label="Message payload" />
             </div>

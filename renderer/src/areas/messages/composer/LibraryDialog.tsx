@@ -14,7 +14,7 @@ import { Form } from '../../../ui/Form';
 import { Badge, EmptyState } from '../../../ui/misc';
 import { InboxIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
-import { plural } from '../../../ui/format';
+import { formatTime, plural } from '../../../ui/format';
 
 export function LibraryDialog({
   open,
@@ -103,7 +103,7 @@ function HistoryList({
                 {entry.error ? <Badge tone="danger">failed</Badge> : null}
               </div>
               <div className="faint library-meta">
-                {new Date(entry.at).toLocaleString()} ·{' '}
+                {formatTime(entry.at)} ·{' '}
                 {entry.error
                   ? entry.error
                   : `${entry.messageIds.length} message${entry.messageIds.length === 1 ? '' : 's'}`}

@@ -24,6 +24,7 @@ import { toast } from '../../../ui/toast';
 import { ComposerForm } from '../composer/ComposerForm';
 import { useNow } from '../../../ui/use-now';
 import { formatInZone } from './schedule-list';
+import { formatTime } from '../../../ui/format';
 
 const PRESETS: { label: string; cron: string }[] = [
   { label: 'Every minute', cron: '* * * * *' },
@@ -150,7 +151,7 @@ export function ScheduleDialog({
               <span className="muted">Next fire times ({zone}):</span>
               <ol>
                 {ticks.map((tick) => (
-                  <li key={tick} title={`${new Date(tick).toLocaleString()} your time`}>
+                  <li key={tick} title={`${formatTime(tick)} your time`}>
                     {formatInZone(tick, zone)}
                   </li>
                 ))}
