@@ -30,6 +30,41 @@ describe('layoutRun', () => {
     expect([rows.g4!.start - T0, rows.g4!.end - T0]).toEqual([14_000, 15_000]);
   });
 
+  it('ends a sleep cut short (Run now) when what came after it was recorded', () => {
+    const week = 7 * 86_400_000;
+    const rows = layoutRun(
+      run({
+        workflowRunCompletedAt: T0 + 56_000,
+        steps: [
+          {
+            type: 'sequential',
+            steps: [
+              step({ stepName: 'nap', stepType: 'SleepFor', sleepFor: 604_800, createdAt: T0 + 1_000 }),
+            ],
+          },
+          { type: 'sequential', steps: [step({ stepName: 'after', createdAt: T0 + 55_000 })] },
+        ],
+      }),
+    ).rows;
+    expect([rows[0]!.start - T0, rows[0]!.end - T0]).toEqual([1_000, 55_000]);
+    // Not cut short: the same sleep with its next step a week later lasts the week.
+    const full = layoutRun(
+      run({
+        workflowRunCompletedAt: T0 + 1_000 + week + 30,
+        steps: [
+          {
+            type: 'sequential',
+            steps: [
+              step({ stepName: 'nap', stepType: 'SleepFor', sleepFor: 604_800, createdAt: T0 + 1_000 }),
+            ],
+          },
+          { type: 'sequential', steps: [step({ stepName: 'after', createdAt: T0 + 1_000 + week + 20 })] },
+        ],
+      }),
+    ).rows;
+    expect(full[0]!.end - T0).toBe(1_000 + week);
+  });
+
   it('shows the next group running until now, with its attempts and next delivery', () => {
     const layout = layoutRun(
       activeRun({

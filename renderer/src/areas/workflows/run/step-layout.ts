@@ -68,14 +68,24 @@ function attemptTimes(errors: StepError[] | undefined): number[] {
   return (errors ?? []).map((error) => error.time).filter((time) => Number.isFinite(time));
 }
 
-/** Where a recorded step's bar starts and ends, given when the group before it ended. */
-function spanOf(step: StepLog, previousEnd: number): { start: number; end: number } {
+/**
+ * Where a recorded step's bar starts and ends, given when the group before it ended. A sleep lasts its duration,
+ * unless `wokenBy` (when what came after it was recorded) is earlier: a sleep cut short by Run now on the local
+ * stack ended then.
+ */
+function spanOf(
+  step: StepLog,
+  previousEnd: number,
+  wokenBy: number | undefined,
+): { start: number; end: number } {
   const recorded = step.createdAt || previousEnd;
+  const woken = (end: number) =>
+    wokenBy !== undefined && wokenBy >= recorded ? Math.min(end, wokenBy) : end;
   if (step.stepType === 'SleepFor' && step.sleepFor !== undefined) {
-    return { start: recorded, end: recorded + sleepMs(step.sleepFor) };
+    return { start: recorded, end: woken(recorded + sleepMs(step.sleepFor)) };
   }
   if (step.stepType === 'SleepUntil' && step.sleepUntil !== undefined) {
-    return { start: recorded, end: Math.max(recorded, step.sleepUntil * 1000) };
+    return { start: recorded, end: woken(Math.max(recorded, step.sleepUntil * 1000)) };
   }
   if (step.stepType === 'Initial') return { start: recorded, end: recorded };
   return { start: Math.min(previousEnd, recorded), end: recorded };
@@ -86,6 +96,16 @@ export function layoutRun(run: WorkflowRunLog, now: number = Date.now()): StepLa
   const stepKeys: string[] = [];
   let previousEnd = run.workflowRunCreatedAt;
   const groups = Array.isArray(run.steps) ? run.steps : [];
+  // For each group, when the first thing after it was recorded (or the run completed): a sleep ends by then.
+  const wokenBy: (number | undefined)[] = new Array<number | undefined>(groups.length);
+  let after = run.workflowRunCompletedAt;
+  for (let g = groups.length - 1; g >= 0; g--) {
+    wokenBy[g] = after;
+    const group = groups[g]!;
+    if (group.type === 'next') continue;
+    for (const step of group.steps)
+      if (step.createdAt && (after === undefined || step.createdAt < after)) after = step.createdAt;
+  }
   groups.forEach((group, g) => {
     if (group.type === 'next') {
       const end =
@@ -131,7 +151,7 @@ export function layoutRun(run: WorkflowRunLog, now: number = Date.now()): StepLa
     const groupStart = previousEnd;
     let groupEnd = previousEnd;
     const stepRows = group.steps.map((step, s): StepRow => {
-      const { start, end } = spanOf(step, groupStart);
+      const { start, end } = spanOf(step, groupStart, wokenBy[g]);
       groupEnd = Math.max(groupEnd, end);
       const key = parallel ? `g${g}.s${s}` : `g${g}`;
       stepKeys.push(key);
