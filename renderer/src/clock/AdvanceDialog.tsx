@@ -2,6 +2,7 @@
 // duration the user types (validated as the stack validates it). Everything due on the way fires at once.
 import { useState } from 'react';
 import { type ClockState, parseAdvanceBy } from '../../../shared/local-stack/clock';
+import type { AdvanceBy } from '../../../shared/bridge/procedures/clock';
 import { LOCAL_PROFILE_ID } from '../../../shared/profiles';
 import { useBridgeMutation } from '../bridge/react';
 import { ErrorCallout } from '../ui/ErrorCallout';
@@ -50,17 +51,26 @@ export function AdvanceDialog({ clock, onClose }: { clock: ClockState; onClose: 
   });
 
   const typed = choice === 'other' ? parseAdvanceBy(other.trim()) : undefined;
-  const by =
+  // The next item's own time, not a distance: main measures it from the clock as it is then (this dialog's
+  // reading can be seconds old).
+  const durationText =
+    choice === 'next' ? undefined : choice === 'other' ? (typed?.ok ? other.trim() : undefined) : choice;
+  const by: AdvanceBy | undefined =
     choice === 'next'
       ? next
-        ? { ms: next.dueAt - clock.now }
+        ? { to: next.dueAt }
         : undefined
-      : choice === 'other'
-        ? typed?.ok
-          ? { duration: other.trim() }
-          : undefined
-        : { duration: choice };
-  const byMs = by ? ('ms' in by ? by.ms : (parseAdvanceBy(by.duration) as { ms: number }).ms) : undefined;
+      : durationText
+        ? { duration: durationText }
+        : undefined;
+  const byMs =
+    choice === 'next'
+      ? next
+        ? next.dueAt - clock.now
+        : undefined
+      : durationText
+        ? (parseAdvanceBy(durationText) as { ms: number }).ms
+        : undefined;
 
   return (
     <FormDialog

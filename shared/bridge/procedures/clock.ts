@@ -17,11 +17,16 @@ export const clockItemSchema = z.discriminatedUnion('kind', [
 ]);
 export type ClockItem = z.infer<typeof clockItemSchema>;
 
-/** How far to advance: a duration (`1h`, `7d`, `1d12h`), or milliseconds (the "to the next due item" preset). */
+/**
+ * How far to advance: a duration (`1h`, `7d`, `1d12h`), milliseconds, or `to` a clock time (the "to the next due
+ * item" preset: main measures the distance from the clock as it reads it then, not as the page last saw it).
+ */
 export const advanceSchema = z.union([
   z.object({ duration: z.string().trim().min(1).max(50) }),
   z.object({ ms: z.number().int().min(1).max(MAX_ADVANCE_MS) }),
+  z.object({ to: z.number().int().min(1) }),
 ]);
+export type AdvanceBy = z.infer<typeof advanceSchema>;
 
 export const clockProcedures = {
   /** The stack's time, how far it is ahead of the wall clock, and what it fires next. */

@@ -31,8 +31,16 @@ export class StackClockClient {
     return (await this.api.json<ClockState>({ path: '/local/clock' })).body;
   }
 
-  /** `by`: a duration the stack parses (`7d`), or milliseconds (sent as seconds, rounded up). */
-  async advance(by: { duration: string } | { ms: number }): Promise<ClockState> {
+  /**
+   * `by`: a duration the stack parses (`7d`), milliseconds (sent as seconds, rounded up), or `to` a clock time,
+   * measured from the clock read now (a time already reached moves nothing).
+   */
+  async advance(by: { duration: string } | { ms: number } | { to: number }): Promise<ClockState> {
+    if ('to' in by) {
+      const current = await this.clock();
+      if (by.to <= current.now) return current;
+      return this.advance({ ms: by.to - current.now });
+    }
     const duration = 'duration' in by ? by.duration : `${Math.ceil(by.ms / 1_000)}s`;
     const { body } = await this.api.json<ClockState>({
       method: 'POST',

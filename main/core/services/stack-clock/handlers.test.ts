@@ -66,6 +66,17 @@ describe('stack clock handlers against the local stack', () => {
     expect(sent[0]?.headers.authorization).toBe(`Bearer ${stack.token}`);
   });
 
+  it('advances to a clock time measured from a fresh reading; a time already reached moves nothing', async () => {
+    const before = await call<ClockState>('stack.clock.get', {});
+    const moved = await call<ClockState>('stack.clock.advance', { by: { to: before.now + 10 * 60_000 } });
+    // Rounded up to whole seconds, and never short of the target.
+    expect(moved.now).toBeGreaterThanOrEqual(before.now + 10 * 60_000);
+    expect(moved.offsetMs - before.offsetMs).toBeGreaterThanOrEqual(10 * 60_000);
+    expect(moved.offsetMs - before.offsetMs).toBeLessThanOrEqual(10 * 60_000 + 1_000);
+    const same = await call<ClockState>('stack.clock.advance', { by: { to: before.now } });
+    expect(same.offsetMs).toBe(moved.offsetMs);
+  });
+
   it('passes the stack’s refusal on with its own words', async () => {
     const error = await failure('stack.clock.advance', { by: { duration: '-1h' } });
     expect(error).toMatchObject({ code: 'SERVICE_ERROR', status: 400 });
