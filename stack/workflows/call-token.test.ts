@@ -3,38 +3,27 @@
 // not into the run's log (the console shows both). Plain publishes already kept it back (publish.test.ts); the
 // workflow route planned its call messages without the token and forwarded it.
 /* eslint-disable @typescript-eslint/no-explicit-any -- responses are read as loose JSON */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSink, startTestStack, type Sink, type TestStack, waitForState } from '../messages/test-support';
+import { expect, it } from 'vitest';
+import { useStackAndSink, waitForState } from '../messages/test-support';
 
-let stack: TestStack;
-let sink: Sink;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  sink = await startSink();
-});
-
-afterAll(async () => {
-  await stack?.close();
-  await sink?.close();
-});
+const env = useStackAndSink();
 
 it('does not forward the stack token on a context.call message published with Header-Forward', async () => {
   const runId = `wfr_call-token-${Math.random().toString(36).slice(2)}`;
   const workflow = {
     'upstash-workflow-runid': runId,
-    'upstash-workflow-url': `${sink.url}/wf`,
+    'upstash-workflow-url': `${env.sink.url}/wf`,
     'upstash-workflow-sdk-version': '1',
     'content-type': 'application/json',
   };
-  const started = await stack.api('POST', `/v2/publish/${sink.url}/wf`, {
+  const started = await env.stack.api('POST', `/v2/publish/${env.sink.url}/wf`, {
     headers: { ...workflow, 'upstash-workflow-init': 'true' },
     body: '{}',
   });
   expect(started.status).toBe(200);
-  await sink.waitFor(1, { match: (r) => r.url === '/wf' });
+  await env.sink.waitFor(1, { match: (r) => r.url === '/wf' });
 
-  const call = await stack.api('POST', `/v2/publish/${sink.url}/third-party`, {
+  const call = await env.stack.api('POST', `/v2/publish/${env.sink.url}/third-party`, {
     headers: {
       ...workflow,
       'upstash-workflow-init': 'false',
@@ -42,7 +31,7 @@ it('does not forward the stack token on a context.call message published with He
       'upstash-header-forward': 'true',
       'x-caller-header': 'kept',
       'upstash-retries': '0',
-      'upstash-callback': `${sink.url}/wf`,
+      'upstash-callback': `${env.sink.url}/wf`,
       'upstash-callback-workflow-runid': runId,
       'upstash-callback-workflow-calltype': 'fromCallback',
       'upstash-callback-workflow-init': 'false',
@@ -55,17 +44,17 @@ it('does not forward the stack token on a context.call message published with He
   expect(call.status).toBe(200);
   const messageId = (call.json as any).messageId as string;
 
-  const [delivery] = await sink.waitFor(1, { match: (r) => r.url === '/third-party' });
+  const [delivery] = await env.sink.waitFor(1, { match: (r) => r.url === '/third-party' });
   // Header-Forward works (the caller's own header arrives), and the token is not among what it passed on.
   expect(delivery?.headers['x-caller-header']).toBe('kept');
   expect(delivery?.headers.authorization).toBeUndefined();
 
-  const [created] = await waitForState(stack, messageId, 'CREATED');
+  const [created] = await waitForState(env.stack, messageId, 'CREATED');
   expect(JSON.stringify(created).toLowerCase()).toContain('x-caller-header');
-  expect(JSON.stringify(created)).not.toContain(stack.token);
+  expect(JSON.stringify(created)).not.toContain(env.stack.token);
 
-  const runLog = await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}`);
+  const runLog = await env.stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}`);
   expect(runLog.status).toBe(200);
   expect(runLog.text).toContain('third-party');
-  expect(runLog.text).not.toContain(stack.token);
+  expect(runLog.text).not.toContain(env.stack.token);
 });
