@@ -16,6 +16,8 @@ export interface StackArgs {
   backoffFactor: number;
   defaultTimeoutMs: number;
   retentionMs: number;
+  /** How long a DLQ entry is kept (the real service's is plan-based: 3 days to 3 months). */
+  dlqRetentionMs: number;
   durability: Durability;
   llmUrl?: string;
   llmKey?: string;
@@ -48,6 +50,7 @@ export const USAGE = `usage: npm run stack -- [options]
   --backoff-factor K        default retry backoff min(86400, e^(K*n)) seconds (default 2.5)
   --default-timeout DUR     delivery timeout without Upstash-Timeout (default 5m)
   --retention DUR           how long logs and finished messages are kept (default 7d)
+  --dlq-retention DUR       how long DLQ entries are kept, message and workflow (default 7d)
   --durability normal|full  normal (default): acknowledged = written to the WAL, fsynced within ~0.1 s;
                             full: fsync before every acknowledgement
   --no-warm-up              report ready without first running the hot paths (slower first second; for benchmarks)
@@ -117,6 +120,7 @@ const VALUE_FLAGS: Record<string, ReadValue> = {
   },
   '--default-timeout': (args, value, flag) => (args.defaultTimeoutMs = duration(flag, value)),
   '--retention': (args, value, flag) => (args.retentionMs = duration(flag, value)),
+  '--dlq-retention': (args, value, flag) => (args.dlqRetentionMs = duration(flag, value)),
   '--durability': (args, value) => {
     if (value !== 'full' && value !== 'normal')
       throw new ArgsError(`--durability must be normal or full, got '${value}'`);
@@ -173,6 +177,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     backoffFactor: 2.5,
     defaultTimeoutMs: 300_000,
     retentionMs: 7 * 86_400_000,
+    dlqRetentionMs: 7 * 86_400_000,
     durability: 'normal',
     kvMaxRequestBytes: 10 * 1_048_576,
     kvMaxReplyBytes: 128 * 1_048_576,

@@ -48,6 +48,7 @@ export interface StackOptions {
   backoffFactor?: number;
   defaultTimeoutMs?: number;
   retentionMs?: number;
+  dlqRetentionMs?: number;
   durability?: Durability;
   llmUrl?: string;
   llmKey?: string;
@@ -147,6 +148,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     backoffFactor: options.backoffFactor,
     defaultTimeoutMs: options.defaultTimeoutMs,
     retentionMs: options.retentionMs,
+    dlqRetentionMs: options.dlqRetentionMs,
   } satisfies Partial<MessageServiceOptions>;
 
   // KV starts beside the warm-up: most of its start is redis-server's own, in another process, so the

@@ -233,6 +233,19 @@ describe('message timers follow the clock', () => {
       return logs.json.events.length === 0;
     }, 'the old events to be pruned');
   });
+
+  it('drops a DLQ entry once the clock has moved past the DLQ retention (7 days), not before', async () => {
+    sink.script['/dead'] = () => ({ status: 500, body: 'down' });
+    const id = await publish('/dead', { 'Upstash-Retries': '0' });
+    await waitForState(stack, id, 'FAILED');
+    const inDlq = async () => (await stack.api('GET', `/v2/dlq?messageId=${id}`)).json.messages.length;
+    expect(await inDlq()).toBe(1);
+    await advance('6d');
+    await settle();
+    expect(await inDlq()).toBe(1);
+    await advance('1d1m');
+    await eventually(async () => (await inDlq()) === 0, 'the DLQ entry to expire');
+  });
 });
 
 describe('schedules follow the clock', () => {

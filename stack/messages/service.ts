@@ -97,6 +97,8 @@ export interface MessageServiceOptions {
   defaultTimeoutMs?: number;
   /** How long finished messages and log events are kept. */
   retentionMs?: number;
+  /** How long DLQ entries are kept (a failed run's entry too). */
+  dlqRetentionMs?: number;
   llm?: { url: string; key?: string };
   transport?: Transport;
   /** Services on the same port and engine (e.g. workflows), in the order their hooks run. */
@@ -174,8 +176,9 @@ export async function startMessageService(options: MessageServiceOptions): Promi
   engine.start();
   const port = await listen(server, options.host, options.port);
 
-  // Housekeeping: expired dedup keys, old log events and finished messages.
+  // Housekeeping: expired dedup keys, old DLQ entries, old log events and finished messages.
   const retention = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const dlqRetention = options.dlqRetentionMs ?? DEFAULT_RETENTION_MS;
   let pruneTimer: Timer | undefined;
   // A clock advance of days fires this once per simulated minute, all at once: while a pass is under way the
   // next ones only ask for one more pass, which then reads the clock as it is by then.
@@ -195,7 +198,7 @@ export async function startMessageService(options: MessageServiceOptions): Promi
     // Chunked: keep going while whole chunks are deleted, one transaction at a time.
     const step = (): void => {
       writer
-        .commit('prune', now, now - retention)
+        .commit('prune', now, now - retention, now - dlqRetention)
         .then((removed) => {
           if (removed >= 5_000) setImmediate(step);
           else passDone();

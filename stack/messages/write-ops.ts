@@ -165,7 +165,8 @@ export const MESSAGE_WRITES = {
   deleteUrlGroup: (store: StackStore, name: string) => store.urlGroups.delete(name),
   setUrlGroupHeaders: (store: StackStore, name: string, headers: HeaderMap, now: number) =>
     store.urlGroups.setHeaders(name, headers, now),
-  prune: (store: StackStore, now: number, before: number) => store.prune(now, before),
+  prune: (store: StackStore, now: number, before: number, dlqBefore: number) =>
+    store.prune(now, before, dlqBefore),
 };
 
 export type MessageWrites = typeof MESSAGE_WRITES;

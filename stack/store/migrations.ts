@@ -293,4 +293,14 @@ ${MESSAGE_COLUMNS_AFTER_SEQ}
   DROP TABLE events_before_8;
   CREATE INDEX events_message ON events (message_seq);
   `,
+  // 9: a failed run's DLQ id follows its entry in \`dlq\`. However the entry goes (taken by a workflow DLQ action,
+  // deleted or retried through the message DLQ API, or dropped by the DLQ retention), the run forgets it in the
+  // same transaction, so the run page and the workflow DLQ never offer an entry that is gone. Runs that already
+  // point at a missing entry (through the message DLQ API before this migration) forget it now.
+  `
+  UPDATE workflow_runs SET dlq_id = NULL WHERE dlq_id IS NOT NULL AND dlq_id NOT IN (SELECT dlq_id FROM dlq);
+  CREATE TRIGGER dlq_entry_gone AFTER DELETE ON dlq BEGIN
+    UPDATE workflow_runs SET dlq_id = NULL WHERE dlq_id = OLD.dlq_id;
+  END;
+  `,
 ];

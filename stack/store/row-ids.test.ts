@@ -158,7 +158,7 @@ describe('row ids', () => {
         store.events.insertActiveDelivered(seq, 2, 3, { responseStatus: 200 });
         store.messages.finish(seq, 'DELIVERED', 3);
       }
-      store.prune(100, 50);
+      store.prune(100, 50, 50);
       expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
       expect(db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(0);
     });

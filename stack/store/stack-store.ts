@@ -81,15 +81,20 @@ export class StackStore {
   }
 
   /**
-   * Drops expired dedup keys, log events older than `before`, and finished messages older than `before` that
-   * no DLQ entry or log event still needs. Works oldest-first in bounded chunks (rows are in time order), so
-   * no index on time is needed and one call never holds the writer for long. Returns how many rows went.
+   * Drops expired dedup keys, DLQ entries created before `dlqBefore` (a failed run's entry with them: migration
+   * 9's trigger), log events older than `before`, and finished messages older than `before` that no DLQ entry or
+   * log event still needs. Works oldest-first in bounded chunks (rows are in time order), so no index on time
+   * is needed and one call never holds the writer for long. Returns how many rows went.
    */
-  prune(now: number, before: number, chunk = 5_000): number {
+  prune(now: number, before: number, dlqBefore: number, chunk = 5_000): number {
     // A stack idle for longer than the retention prunes its newest rows too: their ids must not come back.
     new RowIds(this.sql, 'events').keepFloor();
     new RowIds(this.sql, 'messages').keepFloor();
     let changes = this.sql.get('DELETE FROM dedup WHERE expires_at <= ?').run(now).changes;
+    // The DLQ first, so that the messages of the entries it drops can go in this same pass.
+    changes += this.sql
+      .get(`DELETE FROM dlq WHERE seq IN (SELECT seq FROM dlq ORDER BY seq LIMIT ?) AND created_at < ?`)
+      .run(chunk, dlqBefore).changes;
     changes += this.sql
       .get(`DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND time < ?`)
       .run(chunk, before).changes;

@@ -170,11 +170,62 @@ describe('message store', () => {
     store.messages.finish(dead, 'FAILED', 5);
     store.dlq.insert({ dlqId: '5-1', seq: dead, createdAt: 5, responseStatus: 500 });
     store.dedup.remember('k', 'msg_old', 10);
-    store.prune(20, 10);
+    // The DLQ's own retention (`dlqBefore`) has not passed the entry: it and its message stay.
+    store.prune(20, 10, 5);
     expect(store.messages.getById('msg_old')).toBeUndefined();
     expect(store.messages.getById('msg_dead')).toBeDefined();
+    expect(store.dlq.get('5-1')).toBeDefined();
     expect(store.messages.getById('msg_new')?.seq).toBe(fresh);
     expect(store.dedup.find('k', 5)).toBeUndefined();
+    db.close();
+  });
+
+  it('drops DLQ entries past the DLQ retention with their messages, and a failed run forgets its entry', () => {
+    const db = openDatabase(dbFile(), 'full');
+    const store = new StackStore(db);
+    const runs = workflowStoreOf(store);
+    const entry = (id: string, createdAt: number) => {
+      const seq = insertMessage(store, `msg_${id}`);
+      store.messages.finish(seq, 'FAILED', createdAt);
+      store.dlq.insert({ dlqId: id, seq, createdAt, responseStatus: 500 });
+    };
+    entry('5-1', 5);
+    entry('30-1', 30);
+    const runSeq = runs.insertRun({
+      runId: 'wfr_a',
+      url: 'http://h/',
+      createdAt: 1,
+      config: { header: {}, maxRetries: 0 },
+    });
+    runs.setDlqId(runSeq, '5-1');
+
+    store.prune(40, 10, 20);
+    expect(store.dlq.get('5-1')).toBeUndefined();
+    expect(store.messages.getById('msg_5-1')).toBeUndefined();
+    expect(runs.run(runSeq)?.dlqId).toBeUndefined();
+    expect(store.dlq.get('30-1')).toBeDefined();
+    expect(store.messages.getById('msg_30-1')).toBeDefined();
+    db.close();
+  });
+
+  it("clears a run's DLQ id however its entry goes (migration 9's trigger)", () => {
+    const db = openDatabase(dbFile(), 'full');
+    const store = new StackStore(db);
+    const runs = workflowStoreOf(store);
+    const seq = insertMessage(store, 'msg_failed');
+    store.dlq.insert({ dlqId: '7-1', seq, createdAt: 7, responseStatus: 500 });
+    const runSeq = runs.insertRun({
+      runId: 'wfr_b',
+      url: 'http://h/',
+      createdAt: 1,
+      config: { header: {}, maxRetries: 0 },
+    });
+    runs.setDlqId(runSeq, '7-1');
+    expect(runs.runByDlqId('7-1')?.seq).toBe(runSeq);
+    // The message DLQ API's delete: the message service's own write, which knows nothing of runs.
+    expect(store.dlq.delete('7-1')).toBe(true);
+    expect(runs.run(runSeq)?.dlqId).toBeUndefined();
+    expect(runs.runByDlqId('7-1')).toBeUndefined();
     db.close();
   });
 });

@@ -232,6 +232,24 @@ describe('the workflow DLQ', () => {
   });
 });
 
+describe('a workflow DLQ entry taken through the message DLQ API', () => {
+  it('leaves the workflow DLQ too: deleted, or retried as a message', async () => {
+    const label = `msg-api-${Date.now()}`;
+    const deleted = (await app.client.trigger({ url: `${app.url}/fatal`, label, retries: 0 })).workflowRunId;
+    const retried = (await app.client.trigger({ url: `${app.url}/fatal`, label, retries: 0 })).workflowRunId;
+    const deletedRun = await state(deleted, 'RUN_FAILED');
+    const retriedRun = await state(retried, 'RUN_FAILED');
+    expect((await stack.api('DELETE', `/v2/dlq/${deletedRun.dlqId}`)).status).toBe(200);
+    expect((await stack.api('POST', `/v2/dlq/retry/${retriedRun.dlqId}`)).status).toBe(201);
+
+    expect((await app.client.dlq.list({ filter: { label } })).messages).toEqual([]);
+    expect((await runLog(stack, deleted)).dlqId).toBeUndefined();
+    expect((await runLog(stack, retried)).dlqId).toBeUndefined();
+    // Not listed, and not actionable either: the entry is gone, not hidden.
+    await expect(app.client.dlq.resume({ dlqId: deletedRun.dlqId })).rejects.toThrow(/not found/i);
+  });
+});
+
 describe('cancel', () => {
   it('one, by ids, by URL prefix; a filter with a typo is refused', async () => {
     const ids: string[] = [];
