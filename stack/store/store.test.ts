@@ -14,6 +14,12 @@ const dbFile = (): string => join(tempDirs(), 'stack.db');
 
 const spec = (url: string) => ({ url, method: 'POST', header: {}, notBefore: 0, maxRetries: 3 });
 
+/** A store on a fresh database file (its `db` for the test to close). */
+function freshStore() {
+  const db = openDatabase(dbFile(), 'full');
+  return { db, store: new StackStore(db) };
+}
+
 type NewMessage = Parameters<StackStore['messages']['insert']>[0];
 
 /** Inserts a message created and due at 1 ms, to `http://h/`, with an empty body unless `fields` say otherwise. */
@@ -86,10 +92,21 @@ describe('workflow log step keys (migration)', () => {
   });
 });
 
+/** Inserts a workflow run (to `http://h/`) that ended in the DLQ as entry `dlqId`; answers its seq. */
+function insertRunInDlq(runs: ReturnType<typeof workflowStoreOf>, runId: string, dlqId: string): number {
+  const seq = runs.insertRun({
+    runId,
+    url: 'http://h/',
+    createdAt: 1,
+    config: { header: {}, maxRetries: 0 },
+  });
+  runs.setDlqId(seq, dlqId);
+  return seq;
+}
+
 describe('message store', () => {
   it('keeps pending rows in order, filters them, and finishes them', () => {
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
+    const { db, store } = freshStore();
     const a = insertMessage(store, 'msg_a', {
       createdAt: 10,
       dueAt: 100,
@@ -140,8 +157,7 @@ describe('message store', () => {
   });
 
   it("writes a delivered attempt's ACTIVE and DELIVERED in one statement as two inserts would", () => {
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
+    const { db, store } = freshStore();
     const apart = insertMessage(store, 'msg_apart');
     const together = insertMessage(store, 'msg_together');
     store.events.insert(apart, 7, 'ACTIVE');
@@ -160,8 +176,7 @@ describe('message store', () => {
   });
 
   it('prunes old events and finished messages but keeps what the DLQ still needs', () => {
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
+    const { db, store } = freshStore();
     const old = insertMessage(store, 'msg_old');
     const dead = insertMessage(store, 'msg_dead');
     const fresh = insertMessage(store, 'msg_new');
@@ -181,8 +196,7 @@ describe('message store', () => {
   });
 
   it('drops DLQ entries past the DLQ retention with their messages, and a failed run forgets its entry', () => {
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
+    const { db, store } = freshStore();
     const runs = workflowStoreOf(store);
     const entry = (id: string, createdAt: number) => {
       const seq = insertMessage(store, `msg_${id}`);
@@ -191,13 +205,7 @@ describe('message store', () => {
     };
     entry('5-1', 5);
     entry('30-1', 30);
-    const runSeq = runs.insertRun({
-      runId: 'wfr_a',
-      url: 'http://h/',
-      createdAt: 1,
-      config: { header: {}, maxRetries: 0 },
-    });
-    runs.setDlqId(runSeq, '5-1');
+    const runSeq = insertRunInDlq(runs, 'wfr_a', '5-1');
 
     store.prune(40, 10, 20);
     expect(store.dlq.get('5-1')).toBeUndefined();
@@ -209,18 +217,11 @@ describe('message store', () => {
   });
 
   it("clears a run's DLQ id however its entry goes (migration 9's trigger)", () => {
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
+    const { db, store } = freshStore();
     const runs = workflowStoreOf(store);
     const seq = insertMessage(store, 'msg_failed');
     store.dlq.insert({ dlqId: '7-1', seq, createdAt: 7, responseStatus: 500 });
-    const runSeq = runs.insertRun({
-      runId: 'wfr_b',
-      url: 'http://h/',
-      createdAt: 1,
-      config: { header: {}, maxRetries: 0 },
-    });
-    runs.setDlqId(runSeq, '7-1');
+    const runSeq = insertRunInDlq(runs, 'wfr_b', '7-1');
     expect(runs.runByDlqId('7-1')?.seq).toBe(runSeq);
     // The message DLQ API's delete: the message service's own write, which knows nothing of runs.
     expect(store.dlq.delete('7-1')).toBe(true);
@@ -258,6 +259,27 @@ async function turnsToSettle(count: number, commit: (i: number) => Promise<unkno
   return new Set(resolved.map((entry) => entry.turn));
 }
 
+/**
+ * A store on a fresh database file with a writer over it: by default an inline writer that ignores the
+ * errors of writes nobody awaits. `close()` drains the writer, then closes the database.
+ */
+function writerOnFreshStore(
+  writerFor: (db: ReturnType<typeof openDatabase>) => InlineWriter<typeof TEST_WRITES> = (db) =>
+    new InlineWriter(db, TEST_WRITES, () => undefined),
+) {
+  const { db, store } = freshStore();
+  const writer = writerFor(db);
+  return {
+    db,
+    store,
+    writer,
+    close: async () => {
+      await writer.close();
+      db.close();
+    },
+  };
+}
+
 describe('inline writer', () => {
   it('counts as saturated by how fast groups arrive, not by how many one transaction took (issue 26)', () => {
     // A steady 1,000 msg/s is about 2 groups per ms. Once a 6 ms busy interval had gathered 12 of them, a
@@ -276,9 +298,7 @@ describe('inline writer', () => {
   });
 
   it('commits a burst of writes in one transaction and resolves after the commit', async () => {
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
-    const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
+    const { db, store, writer, close } = writerOnFreshStore();
     const counted = countTransactions(db);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => writer.commit('set', `k${i}`, String(i))),
@@ -286,29 +306,24 @@ describe('inline writer', () => {
     expect(results).toHaveLength(50);
     expect(counted.transactions).toBe(1);
     expect(store.settings.get('k49')).toBe('49');
-    db.close();
+    await close();
   });
 
   it("builds better-sqlite3's transaction wrapper once, not once per commit", async () => {
     // Issue 26: db.transaction(fn) makes four wrapper functions (about 3 KB) on each call, and at a steady rate
     // the writer commits every turn.
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
-    const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
+    const { db, store, writer, close } = writerOnFreshStore();
     const counted = countTransactions(db);
     for (let i = 0; i < 5; i++) await writer.commit('set', `k${i}`, String(i));
     expect(counted.transactions).toBe(5);
     expect(counted.wrappers).toBe(1);
     expect(store.settings.get('k4')).toBe('4');
-    await writer.close();
-    db.close();
+    await close();
   });
 
   it('commits a write at the next turn below saturation, without waiting for a timer', async () => {
     // Issue 26: a 2 ms wait between transactions was the publish → delivery p50 at a steady 1,000 msg/s.
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
-    const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
+    const { store, writer, close } = writerOnFreshStore();
     await writer.commit('set', 'first', '1'); // a transaction just ran
     let settled = false;
     const second = writer.commit('set', 'second', '2').then(() => (settled = true));
@@ -320,8 +335,7 @@ describe('inline writer', () => {
     await second;
     expect(turns).toBeLessThanOrEqual(2);
     expect(store.settings.get('second')).toBe('2');
-    await writer.close();
-    db.close();
+    await close();
   });
 
   it('starts a full transaction at the next turn instead of waiting out the interval', async () => {
@@ -334,9 +348,7 @@ describe('inline writer', () => {
         this.busyIntervalMs = 60_000;
       }
     }
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
-    const writer = new PatientWriter(db);
+    const { store, writer, close } = writerOnFreshStore((db) => new PatientWriter(db));
     await writer.commit('set', 'first', '1'); // the interval now runs from this transaction
     let settled = 0;
     const commit = (i: number) => writer.commit('set', `k${i}`, String(i)).then(() => settled++);
@@ -347,27 +359,23 @@ describe('inline writer', () => {
     await Promise.all([...few, ...rest]);
     expect(settled).toBe(GROUPS_PER_TURN);
     expect(store.settings.get(`k${GROUPS_PER_TURN - 1}`)).toBe(String(GROUPS_PER_TURN - 1));
-    await writer.close();
-    db.close();
+    await close();
   });
 
   it('lets the event loop turn within a burst: 1,000 commits settle over several turns, all in order', async () => {
     // Issue 18 item 4: a burst committed and settled in one turn held the loop for seconds.
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
-    const writer = new InlineWriter(db, TEST_WRITES, () => undefined);
+    const { store, writer, close } = writerOnFreshStore();
     const turns = await turnsToSettle(1_000, (i) => writer.commit('set', `k${i}`, String(i)));
     expect(turns.size).toBeGreaterThanOrEqual(1_000 / GROUPS_PER_TURN);
     expect(store.settings.get('k999')).toBe('999');
-    await writer.close();
-    db.close();
+    await close();
   });
 
   it('isolates a failing write: only its caller sees the error', async () => {
-    const db = openDatabase(dbFile(), 'full');
-    const store = new StackStore(db);
     const background: Error[] = [];
-    const writer = new InlineWriter(db, TEST_WRITES, (error) => background.push(error));
+    const { db, store, writer } = writerOnFreshStore(
+      (fresh) => new InlineWriter(fresh, TEST_WRITES, (error) => background.push(error)),
+    );
     const good = writer.commit('set', 'good', '1');
     const bad = writer.commitAll([['set', 'rolled-back', '1'], ['boom']]);
     writer.enqueue([['set', 'also-good', '1']]);
@@ -399,16 +407,21 @@ function countTransactions(db: ReturnType<typeof openDatabase>): { wrappers: num
   return counts;
 }
 
+/** A writer thread over the database `file`, run from the stack's bundle (vitest's global setup builds it). */
+function threadWriterOver(file: string): Writer<typeof MESSAGE_WRITES> {
+  return new ThreadWriter(
+    join(process.cwd(), 'out', 'stack', 'cli.cjs'),
+    { file, durability: 'full' },
+    () => undefined,
+  );
+}
+
 describe('writer thread', () => {
   it('settles a big batch over several turns of the event loop, all in order', async () => {
     const file = dbFile();
     const db = openDatabase(file, 'full');
     const store = new StackStore(db);
-    const writer: Writer<typeof MESSAGE_WRITES> = new ThreadWriter(
-      join(process.cwd(), 'out', 'stack', 'cli.cjs'),
-      { file, durability: 'full' },
-      () => undefined,
-    );
+    const writer = threadWriterOver(file);
     await writer.commit('upsertQueue', 'first', 1, false, 1); // the thread is up: the burst is one batch
     const turns = await turnsToSettle(1_000, (i) => writer.commit('upsertQueue', `q${i}`, 1, false, 1));
     expect(turns.size).toBeGreaterThanOrEqual(1_000 / GROUPS_PER_TURN);
@@ -421,18 +434,8 @@ describe('writer thread', () => {
     const file = dbFile();
     const db = openDatabase(file, 'full');
     const store = new StackStore(db);
-    const seq = store.messages.insert({
-      id: 'msg_t',
-      createdAt: 1,
-      dueAt: 1,
-      spec: spec('http://h/'),
-      body: Buffer.alloc(0),
-    });
-    const writer: Writer<typeof MESSAGE_WRITES> = new ThreadWriter(
-      join(process.cwd(), 'out', 'stack', 'cli.cjs'),
-      { file, durability: 'full' },
-      () => undefined,
-    );
+    const seq = insertMessage(store, 'msg_t');
+    const writer = threadWriterOver(file);
     const queues = await Promise.all(
       Array.from({ length: 40 }, (_, i) => writer.commit('upsertQueue', `q${i}`, i + 1, false, 1)),
     );
