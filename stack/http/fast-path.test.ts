@@ -123,9 +123,13 @@ async function serve(keepAliveTimeoutMs = 30_000) {
   };
 }
 
+/** The raw connections a test opened: destroyed after it, before its server closes. */
+const connections: net.Socket[] = [];
+
 /** A raw connection that collects what the server sends until it closes. */
 async function rawConnection(port: number) {
   const socket = net.connect(port, '127.0.0.1');
+  connections.push(socket);
   let received = '';
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
@@ -164,8 +168,21 @@ const post = (path: string, body: string, extra = ''): string =>
 const bodyOf = (response: string): Seen =>
   JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as Seen;
 
+/** Waits for `count` answers on `client` and reads what the server saw of each request, in order. */
+const seenBy = async (client: Awaited<ReturnType<typeof rawConnection>>, count: number): Promise<Seen[]> =>
+  (await client.responses(count)).map(bodyOf);
+
 let server: Awaited<ReturnType<typeof serve>>;
-afterEach(() => server?.close());
+afterEach(() => {
+  for (const socket of connections.splice(0)) socket.destroy();
+  return server?.close();
+});
+
+/** Starts the test's `server` and opens a raw connection to it. */
+async function serveAndConnect(keepAliveTimeoutMs?: number) {
+  server = await serve(keepAliveTimeoutMs);
+  return rawConnection(server.port);
+}
 
 describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => {
   it('answers keep-alive requests itself, with the same request fields node:http gives', async () => {
@@ -203,32 +220,30 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
   });
 
   it('answers pipelined requests one at a time, in order', async () => {
-    server = await serve();
-    const client = await rawConnection(server.port);
+    const client = await serveAndConnect();
     client.socket.write(post('/slow', 'first') + post('/next', 'second'));
     await server.slowArrived();
     // The second request waits for the first one's answer, as it would in node:http.
     expect(server.seen.map((seen) => seen.url)).toEqual(['/slow']);
     server.release();
-    const [first, second] = await client.responses(2);
-    expect(bodyOf(first!)).toMatchObject({ url: '/slow', body: 'first', fast: true });
-    expect(bodyOf(second!)).toMatchObject({ url: '/next', body: 'second', fast: true });
-    client.socket.destroy();
+    expect(await seenBy(client, 2)).toMatchObject([
+      { url: '/slow', body: 'first', fast: true },
+      { url: '/next', body: 'second', fast: true },
+    ]);
   });
 
   it('gives a request that arrives in pieces, and its connection, to node:http in order', async () => {
-    server = await serve();
-    const client = await rawConnection(server.port);
+    const client = await serveAndConnect();
     const whole = post('/split', 'hello world');
     client.socket.write(whole.slice(0, -6));
     await server.handedOff(1);
     expect(server.handOffs).toEqual(['partial body']);
     client.socket.write(whole.slice(-6));
     client.socket.write(post('/after', 'again'));
-    const [first, second] = await client.responses(2);
-    expect(bodyOf(first!)).toMatchObject({ url: '/split', body: 'hello world', fast: false });
-    expect(bodyOf(second!)).toMatchObject({ url: '/after', body: 'again', fast: false });
-    client.socket.destroy();
+    expect(await seenBy(client, 2)).toMatchObject([
+      { url: '/split', body: 'hello world', fast: false },
+      { url: '/after', body: 'again', fast: false },
+    ]);
   });
 
   it('leaves chunked bodies, malformed heads, large bodies, other routes and repeated headers to node:http', async () => {
@@ -237,7 +252,7 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
     chunked.socket.write(
       'POST /te HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n',
     );
-    expect(bodyOf((await chunked.responses(1))[0]!)).toMatchObject({ body: 'hello', fast: false });
+    expect(await seenBy(chunked, 1)).toMatchObject([{ body: 'hello', fast: false }]);
 
     const malformed = await rawConnection(server.port);
     malformed.socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nNo colon here\r\n\r\n');
@@ -246,11 +261,11 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
 
     const large = await rawConnection(server.port);
     large.socket.write(post('/large', 'x'.repeat(2000)));
-    expect(bodyOf((await large.responses(1))[0]!)).toMatchObject({ body: 'x'.repeat(2000), fast: false });
+    expect(await seenBy(large, 1)).toMatchObject([{ body: 'x'.repeat(2000), fast: false }]);
 
     const stream = await rawConnection(server.port);
     stream.socket.write(post('/monitor', ''));
-    expect(bodyOf((await stream.responses(1))[0]!)).toMatchObject({ url: '/monitor', fast: false });
+    expect(await seenBy(stream, 1)).toMatchObject([{ url: '/monitor', fast: false }]);
 
     const repeated = await rawConnection(server.port);
     repeated.socket.write(post('/twice', 'abc', 'Content-Length: 3\r\n'));
@@ -259,7 +274,7 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
 
     const prototypeName = await rawConnection(server.port);
     prototypeName.socket.write(post('/proto', 'p', '__proto__: x\r\n'));
-    expect(bodyOf((await prototypeName.responses(1))[0]!)).toMatchObject({ body: 'p', fast: false });
+    expect(await seenBy(prototypeName, 1)).toMatchObject([{ body: 'p', fast: false }]);
 
     expect(server.handOffs).toEqual([
       'framing header',
@@ -269,7 +284,6 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
       'header content-length',
       'header __proto__',
     ]);
-    for (const c of [chunked, large, stream, prototypeName]) c.socket.destroy();
   });
 
   it('sends a reply without Content-Length chunked, waiting for drain when the socket is full', async () => {
@@ -289,8 +303,7 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
   });
 
   it('closes the connection after a reply that asks for it', async () => {
-    server = await serve();
-    const client = await rawConnection(server.port);
+    const client = await serveAndConnect();
     client.socket.write(post('/close', 'bye'));
     await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
@@ -299,22 +312,21 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
   });
 
   it('answers every request of a client that has ended its side, then ends the connection', async () => {
-    server = await serve();
-    const client = await rawConnection(server.port);
+    const client = await serveAndConnect();
     client.socket.end(post('/slow', 'first') + post('/last', 'half'));
     await server.slowArrived();
     // The end arrives while the first request runs; the second must still be answered.
     await server.slowClientEnded();
     server.release();
     await client.closed;
-    const [first, last] = await client.responses(2);
-    expect(bodyOf(first!)).toMatchObject({ url: '/slow', body: 'first', fast: true });
-    expect(bodyOf(last!)).toMatchObject({ url: '/last', body: 'half', fast: true });
+    expect(await seenBy(client, 2)).toMatchObject([
+      { url: '/slow', body: 'first', fast: true },
+      { url: '/last', body: 'half', fast: true },
+    ]);
   });
 
   it('closes an idle connection after the keep-alive timeout, but not one whose request is running', async () => {
-    server = await serve(200);
-    const client = await rawConnection(server.port);
+    const client = await serveAndConnect(200);
     client.socket.write(post('/slow', 'long'));
     await server.slowArrived();
     // Twice the server's idle time with nothing sent either way: the running request keeps the connection.
@@ -325,7 +337,7 @@ describe('the fast path in front of node:http (stack/http/fast-path.ts)', () => 
     client.socket.setTimeout(0);
     expect(first).toBe('still open');
     server.release();
-    expect(bodyOf((await client.responses(1))[0]!)).toMatchObject({ body: 'long', fast: true });
+    expect(await seenBy(client, 1)).toMatchObject([{ body: 'long', fast: true }]);
     // Now idle: the server closes it by itself.
     await client.closed;
   });
