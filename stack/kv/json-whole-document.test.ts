@@ -3,27 +3,17 @@
 // always takes the full path, so setting the same text both ways and comparing the replies and the stored
 // texts checks the fast path against the parser on many texts: canonical ones, and ones that are almost
 // canonical (whitespace, escapes the encoder would rewrite, repeated keys, odd numbers, deep nesting, errors).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { TestService } from './test-support';
-import { startTestService } from './test-support';
+import type { CommandReply } from './test-support';
+import { useTestService } from './test-support';
 
-let kv: TestService;
+const env = useTestService();
 
-beforeAll(async () => {
-  kv = await startTestService();
-});
-
-afterAll(async () => {
-  await kv?.stop();
-});
-
-type Entry = { result?: unknown; error?: string };
-
-async function pipeline(commands: string[][]): Promise<Entry[]> {
-  const res = await kv.call('/pipeline', { method: 'POST', body: JSON.stringify(commands) });
+async function pipeline(commands: string[][]): Promise<CommandReply[]> {
+  const res = await env.kv.call('/pipeline', { method: 'POST', body: JSON.stringify(commands) });
   expect(res.status).toBe(200);
-  return (await res.json()) as Entry[];
+  return (await res.json()) as CommandReply[];
 }
 
 /** A small deterministic generator, so that a failing text is the same on every run. */

@@ -2,39 +2,29 @@
 // order, big numbers and unicode, TYPE / SCAN / WRONGTYPE, the read-only token, MONITOR, concurrent writers
 // and a restart of redis-server.
 import { Redis } from '@upstash/redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { TestService } from './test-support';
-import { eventually, startTestService, tempDir } from './test-support';
+import type { CommandReply } from './test-support';
+import { eventually, startTestService, tempDir, useTestService } from './test-support';
 
-let kv: TestService;
-
-beforeAll(async () => {
-  kv = await startTestService();
-});
-
-afterAll(async () => {
-  await kv?.stop();
-});
-
-type Reply = { result?: unknown; error?: string };
+const env = useTestService();
 
 /** One command as `POST /` (the SDK's form), answered `{result}` or `{error}` (any status). */
-async function run(...args: (string | number)[]): Promise<Reply> {
-  const res = await kv.call('/', { method: 'POST', body: JSON.stringify(args) });
-  return (await res.json()) as Reply;
+async function run(...args: (string | number)[]): Promise<CommandReply> {
+  const res = await env.kv.call('/', { method: 'POST', body: JSON.stringify(args) });
+  return (await res.json()) as CommandReply;
 }
 
-async function runAs(token: string, ...args: (string | number)[]): Promise<Reply> {
-  const res = await kv.call('/', {
+async function runAs(token: string, ...args: (string | number)[]): Promise<CommandReply> {
+  const res = await env.kv.call('/', {
     method: 'POST',
     body: JSON.stringify(args),
     headers: { authorization: `Bearer ${token}` },
   });
-  return (await res.json()) as Reply;
+  return (await res.json()) as CommandReply;
 }
 
-const sdk = (): Redis => new Redis({ url: kv.url, token: kv.token, enableTelemetry: false });
+const sdk = (): Redis => new Redis({ url: env.kv.url, token: env.kv.token, enableTelemetry: false });
 
 describe('values', () => {
   it('keeps key order, number text and unicode exactly as written', async () => {
@@ -218,7 +208,7 @@ describe('JSON keys among the others', () => {
     await run('HSET', 't:hash', 'f', 'v');
     expect(await run('TYPE', 't:json')).toEqual({ result: 'ReJSON-RL' });
     expect(await run('TYPE', 't:hash')).toEqual({ result: 'hash' });
-    expect(await kv.json('/type/t:json')).toEqual({ status: 200, body: { result: 'ReJSON-RL' } });
+    expect(await env.kv.json('/type/t:json')).toEqual({ status: 200, body: { result: 'ReJSON-RL' } });
     for (const command of [
       ['GET', 't:json'],
       ['INCR', 't:json'],
@@ -273,7 +263,7 @@ describe('JSON keys among the others', () => {
   });
 
   it('works in pipelines, transactions, base64 and RESP2 replies', async () => {
-    const pipeline = await kv.json('/pipeline', {
+    const pipeline = await env.kv.json('/pipeline', {
       method: 'POST',
       body: JSON.stringify([
         ['JSON.SET', 'f:p', '$', '{"a":[1]}'],
@@ -288,7 +278,7 @@ describe('JSON keys among the others', () => {
       { result: '[[1,2]]' },
       { error: 'WRONGTYPE Operation against a key holding the wrong kind of value' },
     ]);
-    const tx = await kv.json('/multi-exec', {
+    const tx = await env.kv.json('/multi-exec', {
       method: 'POST',
       body: JSON.stringify([
         ['JSON.NUMINCRBY', 'f:p', '$.a[0]', '5'],
@@ -296,9 +286,9 @@ describe('JSON keys among the others', () => {
       ]),
     });
     expect(tx.body).toEqual([{ result: '[6]' }, { result: '{"a":[6,2]}' }]);
-    const base64 = await kv.json('/json.get/f:p', { headers: { 'upstash-encoding': 'base64' } });
+    const base64 = await env.kv.json('/json.get/f:p', { headers: { 'upstash-encoding': 'base64' } });
     expect(Buffer.from((base64.body as { result: string }).result, 'base64').toString()).toBe('{"a":[6,2]}');
-    const resp2 = await kv.call('/type/f:p', { headers: { 'upstash-response-format': 'resp2' } });
+    const resp2 = await env.kv.call('/type/f:p', { headers: { 'upstash-response-format': 'resp2' } });
     expect(await resp2.text()).toBe('+ReJSON-RL\r\n');
   });
 });
@@ -306,7 +296,7 @@ describe('JSON keys among the others', () => {
 describe('the read-only token', () => {
   it('may read JSON documents and is refused every JSON write, by Redis', async () => {
     await run('JSON.SET', 'ro:doc', '$', '{"a":[1,2],"s":"x"}');
-    const ro = kv.readOnlyToken;
+    const ro = env.kv.readOnlyToken;
     expect(await runAs(ro, 'JSON.GET', 'ro:doc', '$.a')).toEqual({ result: '[[1,2]]' });
     expect(await runAs(ro, 'JSON.ARRLEN', 'ro:doc', '$.a')).toEqual({ result: [2] });
     expect(await runAs(ro, 'TYPE', 'ro:doc')).toEqual({ result: 'ReJSON-RL' });
@@ -331,13 +321,13 @@ describe('the read-only token', () => {
 
 describe('MONITOR', () => {
   it('shows the JSON command the client sent, not the script, and names the REST caller', async () => {
-    const res = await kv.call('/monitor', { method: 'POST' });
+    const res = await env.kv.call('/monitor', { method: 'POST' });
     const reader = res.body!.getReader();
     let text = '';
     await run('JSON.SET', 'mon:doc', '$', '{"a": 1}');
     await run('JSON.GET', 'mon:doc', '$.a');
     await run('TYPE', 'mon:doc');
-    await runAs(kv.readOnlyToken, 'GET', 'mon:read-only');
+    await runAs(env.kv.readOnlyToken, 'GET', 'mon:read-only');
     await run('GET', 'mon:end');
     while (!text.includes('"mon:end"')) {
       const { value, done } = await reader.read();
@@ -390,7 +380,7 @@ describe('concurrent writers', () => {
 
 describe('Redis commands newer than the server', () => {
   it('say which version they need', async () => {
-    const version = ((await kv.admin(['INFO', 'server'])) as Buffer)
+    const version = ((await env.kv.admin(['INFO', 'server'])) as Buffer)
       .toString()
       .match(/redis_version:(\S+)/)![1]!;
     expect(await run('HEXPIRE', 'h', '10', 'FIELDS', '1', 'f')).toEqual({
@@ -431,7 +421,7 @@ describe('the script cache', () => {
     expect(await run('SCRIPT', 'FLUSH')).toEqual({ result: 'OK' });
     expect(await run('JSON.GET', 's:doc', '$.a')).toEqual({ result: '[1]' });
     await run('SCRIPT', 'FLUSH');
-    const tx = await kv.json('/multi-exec', {
+    const tx = await env.kv.json('/multi-exec', {
       method: 'POST',
       body: JSON.stringify([['JSON.GET', 's:doc']]),
     });

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 
 import type { KvServiceOptions } from './service';
 import { freePort } from './redis-server';
@@ -134,6 +135,22 @@ export async function startTestService(
     },
   });
 }
+
+/** A file's one KV service: started before its first test, stopped after its last. Read as `env.kv`. */
+export function useTestService(overrides: Parameters<typeof startTestService>[0] = {}): { kv: TestService } {
+  // `kv` is set before the first test runs.
+  const env = {} as { kv: TestService };
+  beforeAll(async () => {
+    env.kv = await startTestService(overrides);
+  });
+  afterAll(async () => {
+    await env.kv?.stop();
+  });
+  return env;
+}
+
+/** The REST answer to one command (`POST /`), or one entry of a pipeline's: `{result}` or `{error}`. */
+export type CommandReply = { result?: unknown; error?: string };
 
 /** Polls until `check` returns true (no timing assertions: the test timeout is the only limit). */
 export async function eventually(check: () => Promise<boolean> | boolean, intervalMs = 20): Promise<void> {
