@@ -228,11 +228,7 @@ function RunBody({
         onOpenRun={onOpenRun}
       />
       <dl className="wf-facts wf-run-facts">
-        <Fact label="URL">
-          <span className="mono truncate" title={run.workflowUrl}>
-            {run.workflowUrl}
-          </span>
-        </Fact>
+        <UrlFact url={run.workflowUrl} />
         <Fact label="Created">
           {formatTime(run.workflowRunCreatedAt)}{' '}
           <span className="faint mono">({run.workflowRunCreatedAt})</span>
@@ -418,6 +414,17 @@ function RunBody({
   );
 }
 
+/** The URL the run (or its failure function) calls: cut to the panel's width, whole in its tooltip. */
+function UrlFact({ url }: { url: string }) {
+  return (
+    <Fact label="URL">
+      <span className="mono truncate" title={url}>
+        {url}
+      </span>
+    </Fact>
+  );
+}
+
 function FailurePanel({ run, trim }: { run: WorkflowRunLog; trim: BodyTrim }) {
   const ff = run.failureFunction!;
   return (
@@ -426,11 +433,7 @@ function FailurePanel({ run, trim }: { run: WorkflowRunLog; trim: BodyTrim }) {
         Failure function <WorkflowStateBadge state={ff.state} />
       </h4>
       <dl className="wf-facts">
-        <Fact label="URL">
-          <span className="mono truncate" title={ff.url}>
-            {ff.url}
-          </span>
-        </Fact>
+        <UrlFact url={ff.url} />
         <Fact label="Message" mono value={ff.messageId} />
         <Fact label="Failed step answered" mono value={ff.failStatus} />
         <Fact label="Callback answered" mono value={ff.responseStatus} />
