@@ -55,12 +55,13 @@ export function Field({ label, hint, error, className, children }: FieldProps) {
   );
 }
 
-type InputProps = InputHTMLAttributes<HTMLInputElement> & {
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string;
-  mono?: boolean;
-};
+/** The words every labelled control shows around itself, as Field takes them. */
+type FieldWords = Pick<FieldProps, 'label' | 'hint' | 'error'>;
+
+/** Monospace text in the box (code, headers); the label stays as every field's. */
+type Mono = { mono?: boolean };
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & FieldWords & Mono;
 
 export function TextField({ label, hint, error, mono, className, ...rest }: InputProps) {
   return (
@@ -106,11 +107,7 @@ export function BoundTextField<M, K extends StringKeys<M>>({
   );
 }
 
-type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string;
-};
+type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & FieldWords;
 
 export function SelectField({ label, hint, error, className, children, ...rest }: SelectProps) {
   return (
@@ -124,13 +121,7 @@ export function SelectField({ label, hint, error, className, children, ...rest }
   );
 }
 
-type TextareaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string;
-  /** Monospace text in the box (code, headers); the label stays as every field's. */
-  mono?: boolean;
-};
+type TextareaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & FieldWords & Mono;
 
 /** `className` goes on the field (label, box and hint), as for TextField; `mono` styles the box alone. */
 export function TextareaField({ label, hint, error, mono, className, ...rest }: TextareaProps) {
