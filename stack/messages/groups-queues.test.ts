@@ -6,6 +6,15 @@ const env = useStackAndSink();
 
 const json = (value: unknown) => JSON.stringify(value);
 
+type Endpoint = { name?: string; url?: string };
+
+/** Adds endpoints to the URL group `group` (`POST`, which creates it) or removes them (`DELETE`). */
+const changeEndpoints = (method: 'POST' | 'DELETE', group: string, endpoints: Endpoint[]) =>
+  env.stack.api(method, `/v2/topics/${group}/endpoints`, { body: json({ endpoints }) });
+
+/** The times every URL group and queue record carries, set by the stack's clock. */
+const stamped = { createdAt: expect.any(Number), updatedAt: expect.any(Number) };
+
 /** A gate the sink waits on, so that a test decides when each request completes. */
 function gates() {
   const pending: (() => void)[] = [];
@@ -21,23 +30,24 @@ function gates() {
 
 describe('URL groups', () => {
   it('creates a group by adding endpoints, lists and gets it', async () => {
-    const add = await env.stack.api('POST', '/v2/topics/team.alerts/endpoints', {
-      body: json({ endpoints: [{ name: 'first', url: `${env.sink.url}/a` }, { url: `${env.sink.url}/b` }] }),
-    });
+    const add = await changeEndpoints('POST', 'team.alerts', [
+      { name: 'first', url: `${env.sink.url}/a` },
+      { url: `${env.sink.url}/b` },
+    ]);
     expect(add.status).toBe(200);
     const group = await env.stack.api('GET', '/v2/topics/team.alerts');
     expect(group.json).toEqual({
       name: 'team.alerts',
-      createdAt: expect.any(Number),
-      updatedAt: expect.any(Number),
+      ...stamped,
       endpoints: [{ name: 'first', url: `${env.sink.url}/a` }, { url: `${env.sink.url}/b` }],
     });
     const list = await env.stack.api('GET', '/v2/topics');
     expect(list.json.map((g: { name: string }) => g.name)).toContain('team.alerts');
     // Adding an existing URL again does not duplicate it; a name moves to the new URL.
-    await env.stack.api('POST', '/v2/topics/team.alerts/endpoints', {
-      body: json({ endpoints: [{ url: `${env.sink.url}/b` }, { name: 'first', url: `${env.sink.url}/a2` }] }),
-    });
+    await changeEndpoints('POST', 'team.alerts', [
+      { url: `${env.sink.url}/b` },
+      { name: 'first', url: `${env.sink.url}/a2` },
+    ]);
     const after = await env.stack.api('GET', '/v2/topics/team.alerts');
     expect(after.json.endpoints).toEqual([
       { url: `${env.sink.url}/b` },
@@ -46,14 +56,10 @@ describe('URL groups', () => {
   });
 
   it('fans a publish out to every endpoint and answers a top-level array', async () => {
-    await env.stack.api('POST', '/v2/topics/fan/endpoints', {
-      body: json({
-        endpoints: [
-          { name: 'e1', url: `${env.sink.url}/f1` },
-          { name: 'e2', url: `${env.sink.url}/f2` },
-        ],
-      }),
-    });
+    await changeEndpoints('POST', 'fan', [
+      { name: 'e1', url: `${env.sink.url}/f1` },
+      { name: 'e2', url: `${env.sink.url}/f2` },
+    ]);
     const response = await env.stack.api('POST', '/v2/publish/fan', { body: 'to all' });
     expect(response.status).toBe(200);
     expect(response.json).toEqual([
@@ -71,9 +77,7 @@ describe('URL groups', () => {
   });
 
   it('applies PATCHed default headers to every message, the request’s own headers winning', async () => {
-    await env.stack.api('POST', '/v2/topics/defaults/endpoints', {
-      body: json({ endpoints: [{ url: `${env.sink.url}/d` }] }),
-    });
+    await changeEndpoints('POST', 'defaults', [{ url: `${env.sink.url}/d` }]);
     const patch = await env.stack.api('PATCH', '/v2/topics/defaults', {
       body: json({
         headers: {
@@ -102,24 +106,19 @@ describe('URL groups', () => {
   });
 
   it('deletes the group with its last endpoint, and deletes groups', async () => {
-    await env.stack.api('POST', '/v2/topics/shrink/endpoints', {
-      body: json({ endpoints: [{ name: 'one', url: `${env.sink.url}/1` }, { url: `${env.sink.url}/2` }] }),
-    });
-    await env.stack.api('DELETE', '/v2/topics/shrink/endpoints', {
-      body: json({ endpoints: [{ name: 'one' }] }),
-    });
+    await changeEndpoints('POST', 'shrink', [
+      { name: 'one', url: `${env.sink.url}/1` },
+      { url: `${env.sink.url}/2` },
+    ]);
+    await changeEndpoints('DELETE', 'shrink', [{ name: 'one' }]);
     expect((await env.stack.api('GET', '/v2/topics/shrink')).json.endpoints).toEqual([
       { url: `${env.sink.url}/2` },
     ]);
-    const last = await env.stack.api('DELETE', '/v2/topics/shrink/endpoints', {
-      body: json({ endpoints: [{ url: `${env.sink.url}/2` }] }),
-    });
+    const last = await changeEndpoints('DELETE', 'shrink', [{ url: `${env.sink.url}/2` }]);
     expect(last.status).toBe(200);
     expect((await env.stack.api('GET', '/v2/topics/shrink')).status).toBe(404);
 
-    await env.stack.api('POST', '/v2/topics/gone/endpoints', {
-      body: json({ endpoints: [{ url: `${env.sink.url}/g` }] }),
-    });
+    await changeEndpoints('POST', 'gone', [{ url: `${env.sink.url}/g` }]);
     expect((await env.stack.api('DELETE', '/v2/topics/gone')).status).toBe(200);
     expect((await env.stack.api('DELETE', '/v2/topics/gone')).status).toBe(404);
     const publish = await env.stack.api('POST', '/v2/publish/gone', { body: 'x' });
@@ -172,8 +171,7 @@ describe('queues', () => {
     const queue = await env.stack.api('GET', '/v2/queues/auto-q');
     expect(queue.json).toEqual({
       name: 'auto-q',
-      createdAt: expect.any(Number),
-      updatedAt: expect.any(Number),
+      ...stamped,
       parallelism: 1,
       lag: 1,
       paused: false,
