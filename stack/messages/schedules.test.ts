@@ -1,6 +1,6 @@
 // Schedules on the local stack, driven by the vendor's own client (@upstash/qstash 2.12.0) where it has a
 // call for it, and with a manual clock: ticks fire when the clock reaches them, never in real minutes.
-import type { Client, Schedule } from '@upstash/qstash';
+import type { Client, CreateScheduleRequest, Schedule } from '@upstash/qstash';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
 import { PLAN_AHEAD_MS } from './schedule-scheduler';
@@ -52,9 +52,12 @@ function toNextMinute(extra = 0): number {
 const path = (name: string): string => `${sink.url}/${name}`;
 const deliveries = (name: string) => sink.received.filter((r) => r.url === `/${name}`);
 
-/** A `* * * * *` schedule to the sink's /name (its id given, to update one in place). */
-const everyMinute = (name: string, scheduleId?: string) =>
-  client.schedules.create({ destination: path(name), cron: '* * * * *', scheduleId });
+/**
+ * A `* * * * *` schedule to the sink's /name, with any other settings in `more` (a `scheduleId` updates one in
+ * place).
+ */
+const everyMinute = (name: string, more: Omit<CreateScheduleRequest, 'destination' | 'cron'> = {}) =>
+  client.schedules.create({ destination: path(name), cron: '* * * * *', ...more });
 
 describe('the SDK’s schedule calls (cases of qstash-js src/client/schedules.test.ts)', () => {
   it('schedules a message with a label', async () => {
@@ -210,12 +213,7 @@ describe('the SDK’s schedule calls (cases of qstash-js src/client/schedules.te
 
 describe('firing', () => {
   it('publishes each tick with Upstash-Schedule-Id, logged with the schedule id, and records the run', async () => {
-    const { scheduleId } = await client.schedules.create({
-      destination: path('tick'),
-      cron: '* * * * *',
-      body: 'tick',
-      headers: { 'x-custom': 'c' },
-    });
+    const { scheduleId } = await everyMinute('tick', { body: 'tick', headers: { 'x-custom': 'c' } });
     const minute = toNextMinute();
     const [delivery] = await sink.waitFor(1, { match: (r) => r.url === '/tick' });
     expect(delivery?.headers['upstash-schedule-id']).toBe(scheduleId);
@@ -264,8 +262,8 @@ describe('firing', () => {
   });
 
   it('fires the update, not the old publish, after an update in place', async () => {
-    await client.schedules.create({ scheduleId: 'moving', destination: path('old'), cron: '* * * * *' });
-    await client.schedules.create({ scheduleId: 'moving', destination: path('new'), cron: '* * * * *' });
+    await everyMinute('old', { scheduleId: 'moving' });
+    await everyMinute('new', { scheduleId: 'moving' });
     toNextMinute();
     await sink.waitFor(1, { match: (r) => r.url === '/new' });
     await settle(100);
@@ -277,7 +275,7 @@ describe('firing', () => {
     await everyMinute('ahead-kept');
     const { scheduleId: paused } = await everyMinute('ahead-paused');
     const { scheduleId: deleted } = await everyMinute('ahead-deleted');
-    await everyMinute('ahead-old', 'ahead-updated');
+    await everyMinute('ahead-old', { scheduleId: 'ahead-updated' });
     // Inside PLAN_AHEAD_MS of the tick: the scheduler plans the four runs on its next turn (the stack runs in
     // this process), before the requests below reach it; the update's new version is planned likewise.
     const minute = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
@@ -285,7 +283,7 @@ describe('firing', () => {
     await nextTurn();
     await client.schedules.pause({ schedule: paused });
     await client.schedules.delete(deleted);
-    await everyMinute('ahead-new', 'ahead-updated');
+    await everyMinute('ahead-new', { scheduleId: 'ahead-updated' });
     await nextTurn();
     clock.set(minute);
     await sink.waitFor(2, { match: (r) => r.url === '/ahead-kept' || r.url === '/ahead-new' });
@@ -358,11 +356,7 @@ describe('firing', () => {
   });
 
   it('delays each message by Upstash-Delay after its tick', async () => {
-    const { scheduleId } = await client.schedules.create({
-      destination: path('delayed'),
-      cron: '* * * * *',
-      delay: 30,
-    });
+    const { scheduleId } = await everyMinute('delayed', { delay: 30 });
     const minute = toNextMinute();
     const logs = await eventually(async () => {
       const response = await stack.api('GET', `/v2/logs?scheduleId=${scheduleId}&state=CREATED`);
@@ -384,11 +378,7 @@ describe('firing', () => {
       destination: 'sched-group',
       cron: '* * * * *',
     });
-    const { scheduleId: queued } = await client.schedules.create({
-      destination: path('queued'),
-      cron: '* * * * *',
-      queueName: 'sched-queue',
-    });
+    const { scheduleId: queued } = await everyMinute('queued', { queueName: 'sched-queue' });
     toNextMinute();
     const group = await sink.waitFor(2, { match: (r) => r.url === '/g1' || r.url === '/g2' });
     for (const delivery of group) {
