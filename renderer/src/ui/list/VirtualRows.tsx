@@ -174,6 +174,15 @@ export function ItemList<T>({
 }
 
 /**
+ * What makes a row of an ItemList with role listbox (the flow-control keys, the workflow runs) one of its
+ * options: the role, the selected state (which list.css shows) and the name a screen reader says. A click
+ * opens the row, as the arrow keys (the list's `onMove`) open the one they move to.
+ */
+export function listboxOption(selected: boolean, label: string, onOpen: () => void) {
+  return { role: 'option', 'aria-selected': selected, 'aria-label': label, onClick: onOpen } as const;
+}
+
+/**
  * Moves a list's selection `delta` rows from `selectedIndex` (see movedIndex), opens the item there and
  * scrolls it into view.
  */

@@ -3,7 +3,7 @@
 // period against its limit. Arrow keys (and j/k) move through the keys and open them.
 import { memo } from 'react';
 import type { FlowControlInfo } from '../../../../../shared/messages/flow-control';
-import { ItemList, moveSelection, useItemRows } from '../../../ui/list/VirtualRows';
+import { ItemList, listboxOption, moveSelection, useItemRows } from '../../../ui/list/VirtualRows';
 import { periodText, usage } from './flow-control-model';
 import { FlowKeyBadges } from './FlowKeyBadges';
 
@@ -54,11 +54,8 @@ const FlowKeyRow = memo(function FlowKeyRow({
   return (
     <div
       className="list-row fc-row"
-      role="option"
-      aria-selected={selected}
-      aria-label={`Key ${info.flowControlKey}`}
+      {...listboxOption(selected, `Key ${info.flowControlKey}`, () => onOpen(info.flowControlKey))}
       data-key={info.flowControlKey}
-      onClick={() => onOpen(info.flowControlKey)}
     >
       <span className="fc-row-key">
         <span className="mono fc-key-name">{info.flowControlKey}</span>

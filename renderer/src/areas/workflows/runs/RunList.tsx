@@ -5,7 +5,7 @@ import { memo } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { RowCheck } from '../../../ui/list/SelectCells';
-import { ItemList, moveSelection, useItemRows } from '../../../ui/list/VirtualRows';
+import { ItemList, listboxOption, moveSelection, useItemRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { reasonText } from '../../../../../shared/workflows/explain';
 import { REASON_FORMAT, reasonTone } from '../run/WhyNotDone';
@@ -159,11 +159,8 @@ const RunRow = memo(function RunRow({
   return (
     <div
       className="list-row run-row"
-      role="option"
-      aria-selected={selected}
-      aria-label={`Run ${run.workflowRunId}`}
+      {...listboxOption(selected, `Run ${run.workflowRunId}`, () => onOpen(run))}
       data-run-id={run.workflowRunId}
-      onClick={() => onOpen(run)}
     >
       {checks ? (
         <RowCheck
