@@ -60,7 +60,7 @@ test('the Messages area has one tab per job, addressable by URL', async ({ app }
 
 test('the local stack starts with the Local profile and reports its URLs', async ({ app }) => {
   await waitForStack(app);
-  await app.getByRole('button', { name: 'Local stack status' }).click();
+  await app.getByRole('button', { name: 'Local stack Running' }).click();
   await expect(app.getByTestId('stack-page-state')).toHaveText('Running');
   await expect(app.getByText(/^http:\/\/127\.0\.0\.1:\d+$/).first()).toBeVisible();
   // The ready line carries tokens; it must never show up in the log the page displays.

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../bridge/client';
 import { useBridgeMutation } from '../bridge/react';
 import { ChevronDownIcon, PlusIcon, UserIcon } from '../ui/icons';
-import { EnvBadge } from '../ui/misc';
+import { ENV_LABEL, EnvBadge } from '../ui/misc';
 import { toast } from '../ui/toast';
 import { useActiveProfile, useProfiles } from './data';
 import { useNav } from './nav';
@@ -38,12 +38,16 @@ export function ProfileSwitcher() {
         className={`profile-button${active?.env === 'prod' ? ' is-prod' : ''}`}
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-label={`Active profile: ${active?.name ?? 'loading'}. Switch profile`}
+        // Says what the button shows (the name and the environment badge), so a speech command can name it.
+        aria-label={
+          active
+            ? `Active profile: ${active.name}, ${ENV_LABEL[active.env]} environment. Switch profile`
+            : 'Active profile: loading. Switch profile'
+        }
         onClick={() => setOpen((value) => !value)}
       >
         <UserIcon width={15} height={15} />
-        <span className="name">{active?.name ?? '…'}</span>
-        {active ? <EnvBadge env={active.env} /> : null}
+        <span className="name">{active?.name ?? '…'}</span> {active ? <EnvBadge env={active.env} /> : null}
         <ChevronDownIcon width={14} height={14} />
       </button>
       {open ? (

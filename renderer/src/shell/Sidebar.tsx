@@ -44,12 +44,7 @@ export function Sidebar({ onOpenPalette }: { onOpenPalette: () => void }) {
         ))}
       </nav>
       <div className="sidebar-footer">
-        <button
-          type="button"
-          className="stack-pill"
-          onClick={() => navigate('stack')}
-          aria-label="Local stack status"
-        >
+        <button type="button" className="stack-pill" onClick={() => navigate('stack')}>
           <span className={`dot dot-${stack?.state ?? 'stopped'}`} aria-hidden="true" />
           <span>Local stack</span>
           <span className="spacer" />

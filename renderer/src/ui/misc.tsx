@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { EnvironmentTag } from '../../../shared/profiles';
 import { AlertIcon, CheckIcon, InfoIcon } from './icons';
 
-const ENV_LABEL: Record<EnvironmentTag, string> = { local: 'Local', dev: 'Dev', prod: 'Prod' };
+export const ENV_LABEL: Record<EnvironmentTag, string> = { local: 'Local', dev: 'Dev', prod: 'Prod' };
 
 export function EnvBadge({ env }: { env: EnvironmentTag }) {
   return (
