@@ -66,9 +66,19 @@ export function BodyView({
         {body.kind === 'json' ? 'JSON' : body.kind === 'binary' ? 'Binary (base64)' : 'Text'} ·{' '}
         {body.bytes.toLocaleString()} bytes
       </div>
-      <pre className="code-block body-view-text" aria-label={label}>
-        {shown}
-      </pre>
+      <BodyText label={label}>{shown}</BodyText>
     </div>
+  );
+}
+
+/**
+ * A body's text in a box that scrolls when the body is long: focusable, so the keyboard can scroll it, and a
+ * region named `label`, so a screen reader says what it is when it gets the focus.
+ */
+export function BodyText({ label, children }: { label: string; children: string }) {
+  return (
+    <pre className="code-block body-view-text" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </pre>
   );
 }

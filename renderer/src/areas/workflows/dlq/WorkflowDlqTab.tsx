@@ -188,11 +188,7 @@ function Triage({ profile }: { profile: ProfileView }) {
                     const some = !all && group.dlqIds.some((id) => checked.has(id));
                     return (
                       <Fragment key={group.key}>
-                        <tr
-                          className="wf-group-row"
-                          data-testid="failure-group"
-                          aria-expanded={open === group.key}
-                        >
+                        <tr className="wf-group-row" data-testid="failure-group">
                           <td>
                             <input
                               type="checkbox"
@@ -208,6 +204,7 @@ function Triage({ profile }: { profile: ProfileView }) {
                             <button
                               type="button"
                               className="wf-group-count"
+                              aria-expanded={open === group.key}
                               onClick={() => setOpen(open === group.key ? null : group.key)}
                             >
                               {group.count.toLocaleString()}{' '}

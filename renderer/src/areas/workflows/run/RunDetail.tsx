@@ -88,7 +88,8 @@ export function RunDetail({
     },
   );
   const run = query.data;
-  const Container = mode === 'page' ? 'main' : 'aside';
+  // The page is a region of the shell's one <main>, the panel beside a list a complementary landmark.
+  const Container = mode === 'page' ? 'section' : 'aside';
   return (
     <Container
       className={mode === 'page' ? 'wf-run-page' : 'detail-panel wf-detail'}

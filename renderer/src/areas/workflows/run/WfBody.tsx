@@ -3,7 +3,7 @@
 // trim size offers to load the full one.
 import { useState } from 'react';
 import { Button } from '../../../ui/Button';
-import { BodyView } from '../../../ui/BodyView';
+import { BodyText, BodyView } from '../../../ui/BodyView';
 import { Segmented } from '../../../ui/fields';
 
 type Mode = 'pretty' | 'raw' | 'base64';
@@ -44,9 +44,7 @@ export function WfBody({ value, label, trim }: { value?: string; label: string; 
         ) : null}
       </div>
       {mode === 'raw' ? (
-        <pre className="code-block body-view-text" aria-label={label}>
-          {value}
-        </pre>
+        <BodyText label={label}>{value}</BodyText>
       ) : (
         <BodyView value={value} base64={mode === 'base64'} label={label} />
       )}

@@ -81,13 +81,19 @@ export function RunList({
     <button
       type="button"
       className="run-sort"
-      aria-sort={sort.column === column ? (sort.descending ? 'descending' : 'ascending') : undefined}
       onClick={() =>
         onSort({ column, descending: sort.column === column ? !sort.descending : column === 'created' })
       }
     >
       {label}
-      {sort.column === column ? (sort.descending ? ' ↓' : ' ↑') : ''}
+      {sort.column === column ? (
+        <>
+          <span aria-hidden="true">{sort.descending ? ' ↓' : ' ↑'}</span>
+          <span className="visually-hidden">
+            {sort.descending ? ', sorted descending' : ', sorted ascending'}
+          </span>
+        </>
+      ) : null}
     </button>
   );
 
