@@ -81,7 +81,7 @@ export default function StackArea() {
             <ClockCard />
             <section className="stack" style={{ gap: 8 }}>
               <h3 className="section-title">Log (last {plural(status.log.length, 'line')})</h3>
-              <pre className="log-view" ref={logRef} aria-label="Local stack log">
+              <pre className="log-view" ref={logRef} role="region" aria-label="Local stack log" tabIndex={0}>
                 {status.log.length
                   ? status.log.map((raw, index) => <LogRow key={index} raw={raw} />)
                   : 'No output yet.'}

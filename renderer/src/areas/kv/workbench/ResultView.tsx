@@ -100,10 +100,10 @@ export function RawView({ base64 }: { base64: string }) {
   }, [base64]);
   return (
     <div className="kvr-raw" data-shape="resp2">
-      <pre className="kvr-hexdump" aria-label="RESP2 bytes in hex">
+      <pre className="kvr-hexdump" role="region" aria-label="RESP2 bytes in hex" tabIndex={0}>
         {rows.map((row) => `${row.offset}  ${row.hex.padEnd(49)}  ${row.ascii}`).join('\n')}
       </pre>
-      <pre className="kvr-json" aria-label="Decoded RESP2">
+      <pre className="kvr-json" role="region" aria-label="Decoded RESP2" tabIndex={0}>
         {error ? `not RESP2: ${error}` : JSON.stringify(decoded.length === 1 ? decoded[0] : decoded, null, 2)}
       </pre>
     </div>

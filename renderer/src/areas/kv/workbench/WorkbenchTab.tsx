@@ -273,7 +273,7 @@ function CommandConsole({
           ) : null}
         </div>
         {problem ? <Callout tone="danger" title={problem} /> : null}
-        <div className="kv-outputs" aria-label="Results">
+        <div className="kv-outputs" role="region" aria-label="Results">
           {outputs.map((entry) => (
             <OutputBlock key={entry.id} entry={entry} />
           ))}

@@ -79,7 +79,7 @@ const FlowKeyRow = memo(function FlowKeyRow({
 /** A count against its limit as text and a thin bar (full when the limit is reached). */
 export function Meter({ text, ratio, label }: { text: string; ratio: number | undefined; label: string }) {
   return (
-    <span className="fc-meter" aria-label={`${label}: ${text}`}>
+    <span className="fc-meter" role="img" aria-label={`${label}: ${text}`}>
       <span className="fc-meter-text">{text}</span>
       {ratio === undefined ? null : (
         <span className={ratio >= 1 ? 'fc-meter-bar is-full' : 'fc-meter-bar'}>

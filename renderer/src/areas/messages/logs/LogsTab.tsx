@@ -125,7 +125,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
     <div className="logs-tab">
       <LogFilterBar />
       {applied.run ? (
-        <div className="logs-chips" aria-label="Applied run filter">
+        <div className="logs-chips" role="group" aria-label="Applied run filter">
           <RemovableChip text={runFilterText(applied.run)} onRemove={removeRunFilter} />
         </div>
       ) : null}

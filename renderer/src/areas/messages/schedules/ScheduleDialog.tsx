@@ -138,7 +138,7 @@ export function ScheduleDialog({
             )}
           </Field>
         </div>
-        <div className="row row-wrap schedule-presets" aria-label="Presets">
+        <div className="row row-wrap schedule-presets" role="group" aria-label="Presets">
           {PRESETS.map((preset) => (
             <Button key={preset.cron} size="sm" variant="ghost" onClick={() => set({ cron: preset.cron })}>
               {preset.label}

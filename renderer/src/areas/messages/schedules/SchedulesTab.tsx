@@ -186,7 +186,7 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
             New schedule
           </WriteButton>
         </div>
-        <div className="row row-wrap schedule-bulk" aria-label="Act on many">
+        <div className="row row-wrap schedule-bulk" role="group" aria-label="Act on many">
           <span className="muted">
             {bulkScope ? `${bulkScope}:` : 'Select schedules, or search or filter, to act on many:'}
           </span>

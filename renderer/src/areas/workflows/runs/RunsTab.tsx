@@ -379,7 +379,7 @@ export function RunFilterBar({
           </>
         )}
       </Form>
-      <div className="wf-chips" aria-label="Applied filters">
+      <div className="wf-chips" role="group" aria-label="Applied filters">
         {chips.length === 0 ? <span className="faint">All runs, newest first</span> : null}
         {chips.map((chip) => (
           <RemovableChip
