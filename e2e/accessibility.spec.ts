@@ -1,0 +1,265 @@
+// Every screen of the console checked with axe (WCAG 2.0 and 2.1, levels A and AA) in the light and the
+// dark theme, with data in the local stack so lists and detail panels are not empty: messages (composer,
+// batch, webhook intake, logs and a message's trail, schedules and the new-schedule dialog, queues, flow
+// control and a key, signing keys and the rotate confirmation), URL groups and a group, the DLQ and an
+// entry, a job dialog and its summary, the Jobs screen, workflow runs with a run's panel, the run page,
+// compare and DLQ triage, every KV tab, the Local stack page with the clock ahead and its Advance dialog,
+// Profiles and a new profile, and the command palette. One test: the data is made once, and each screen is
+// checked in one theme, then the other. It fails listing every violation: the screen and theme, the rule,
+// its impact, and each element's selector with what axe says of it.
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { expect, go, test } from './fixtures';
+import { seedSampleKeys } from './support/kv-api';
+import { startWorkflowApp } from './support/workflow-app';
+
+const WCAG_A_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * The only findings not counted, each one rule on the elements of one selector, with the reason. Nothing
+ * else is left out: every other rule runs on every element of every screen.
+ */
+const EXCEPTIONS: { rule: string; selector: string; why: string }[] = [
+  {
+    // WCAG 2.5.3 (label in name) asks that a control's name contain the text that labels it. A row of the
+    // flow-control keys, the workflow runs or a run's step tree is named by what identifies it ("Key
+    // orders-eu", "Run wfr_…", "charge STEP_SUCCESS"), which contains the key, run id or step name it shows;
+    // axe takes all of the row's text for its label, the data cells (counts, meters, URL, times, durations)
+    // too. Naming each row by every cell would make the name a screen reader says for each row the whole
+    // row, in a different order; the cells are read in the panel the row opens.
+    rule: 'label-content-name-mismatch',
+    selector: '.fc-row[role="option"], .run-row[role="option"], .wf-step-line[role="treeitem"]',
+    why: 'a list row named by its key, run id or step name, not by all of its cells',
+  },
+];
+
+interface Finding {
+  screen: string;
+  theme: string;
+  rule: string;
+  impact: string;
+  help: string;
+  /** Each element: its selector, and what axe says of it. */
+  elements: string[];
+}
+
+/** Whether each element (by axe's selector) is one `selector` leaves out. */
+function excepted(page: Page, targets: string[], selector: string): Promise<boolean[]> {
+  return page.evaluate(
+    ({ targets, selector }) => targets.map((target) => !!document.querySelector(target)?.matches(selector)),
+    { targets, selector },
+  );
+}
+
+/**
+ * Runs axe on what `page` shows now, in the light theme and then the dark one; what it finds fails the test
+ * (softly: the other screens are still checked, and the report lists every violation of every screen).
+ */
+async function axeInBothThemes(page: Page, screen: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  for (const theme of ['light', 'dark'] as const) {
+    const findings: Finding[] = [];
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const results = await new AxeBuilder({ page }).withTags(WCAG_A_AA).analyze();
+    for (const violation of results.violations) {
+      let nodes = violation.nodes;
+      for (const exception of EXCEPTIONS.filter((e) => e.rule === violation.id)) {
+        const out = await excepted(
+          page,
+          nodes.map((node) => node.target.join(' ')),
+          exception.selector,
+        );
+        nodes = nodes.filter((_, index) => !out[index]);
+      }
+      if (nodes.length === 0) continue;
+      findings.push({
+        screen,
+        theme,
+        rule: violation.id,
+        impact: violation.impact ?? 'unknown',
+        help: violation.help,
+        elements: nodes.map((node) => {
+          const detail = [...node.any, ...node.all, ...node.none][0]?.message;
+          return `${node.target.join(' ')}${detail ? ` — ${detail}` : ''}`;
+        }),
+      });
+    }
+    expect.soft(findings.length, `axe found violations:\n${report(findings)}`).toBe(0);
+  }
+}
+
+function report(findings: Finding[]): string {
+  return findings
+    .map(
+      (f) =>
+        `${f.screen} (${f.theme}): ${f.rule} [${f.impact}] ${f.help}\n${f.elements.map((e) => `    ${e}`).join('\n')}`,
+    )
+    .join('\n');
+}
+
+test.use({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+
+test('every screen passes axe (WCAG 2.x A and AA) in both themes', async ({ app: page, stack, sink }) => {
+  test.setTimeout(240_000);
+  /** Moves to `hash` (when given), waits until `ready` shows, then checks the screen in both themes. */
+  const check = async (screen: string, ready: Locator, hash?: string) => {
+    if (hash) await go(page, hash);
+    await expect(ready).toBeVisible();
+    await axeInBothThemes(page, screen);
+  };
+  // No transitions: a colour caught halfway would be measured instead of the theme's own.
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
+  const { api, kv } = stack;
+  sink.respond((request) =>
+    request.path.startsWith('/fail') ? { status: 503, body: 'down' } : { status: 200, body: 'ok' },
+  );
+  const dialog = (name: string) => page.getByRole('dialog', { name });
+  const testId = (id: string, hasText?: string) => page.getByTestId(id).filter({ hasText });
+
+  // Workflow runs, started first (they take a few seconds): one that succeeds, one that fails.
+  const wf = await startWorkflowApp(api.url);
+  try {
+    const order = await wf.trigger('/order', { body: { order: 7 }, label: 'web' });
+    wf.setHealthy(false);
+    const failed = await wf.trigger('/checkout', { body: { i: 1 }, retries: 0 });
+    await wf.waitForRun(failed, 'RUN_FAILED');
+    wf.setHealthy(true);
+
+    // Messages: a URL group, a queue, delivered, delayed and failed messages, a schedule, flow-control keys.
+    await api.request('POST', '/v2/topics/orders/endpoints', {
+      endpoints: [{ name: 'billing', url: `${sink.url}/billing` }, { url: `${sink.url}/audit` }],
+    });
+    await api.request('POST', '/v2/queues', { queueName: 'emails', parallelism: 1, paused: true });
+    await api.request('POST', `/v2/enqueue/emails/${sink.url}/mail`, 'mail');
+    await api.publish('orders', { 'Upstash-Label': 'checkout' });
+    await api.publish(`${sink.url}/later`, { 'Upstash-Delay': '2h' });
+    await api.publish(`${sink.url}/fail/payments`, { 'Upstash-Retries': '0' });
+    await api.publish(`${sink.url}/fail/orders`, { 'Upstash-Retries': '0', 'Upstash-Label': 'nightly' });
+    await api.request('POST', `/v2/schedules/${sink.url}/cleanup`, '{}', {
+      'Upstash-Cron': '*/15 * * * *',
+      'Upstash-Schedule-Id': 'cleanup',
+    });
+    await api.request('POST', '/local/schedules/cleanup/trigger');
+    for (const [key, value] of [
+      ['tenant-42', 'parallelism=2'],
+      ['emails', 'rate=2, period=1m'],
+    ] as const)
+      await api.publish(`${sink.url}/${key}`, {
+        'Upstash-Flow-Control-Key': key,
+        'Upstash-Flow-Control-Value': value,
+      });
+    await api.request('POST', '/v2/flowControl/tenant-42/pause');
+    await seedSampleKeys(kv);
+    await sink.waitFor('/fail/orders');
+
+    // Messages.
+    await check(
+      'composer',
+      page.getByRole('form', { name: 'Message' }).locator('.cm-editor'),
+      '#/messages/compose',
+    );
+    await check('batch', page.getByRole('list', { name: 'Batch items' }), '#/messages/batch');
+    await check('webhook intake', page.getByLabel('Destination URL', { exact: true }), '#/messages/webhook');
+    const logs = page.getByRole('list', { name: 'Messages' });
+    await check('logs', logs.getByText('FAILED').first(), '#/messages/logs');
+    await logs.getByRole('listitem').filter({ hasText: '/fail/payments' }).first().click();
+    await check(
+      'log detail',
+      page.getByRole('list', { name: 'Attempt trail' }).filter({ hasText: 'FAILED' }),
+    );
+    await check('schedules', testId('schedule-cleanup', 'delivered'), '#/messages/schedules');
+    await page.getByRole('button', { name: 'New schedule' }).click();
+    await check('new schedule dialog', dialog('New schedule'));
+    await page.keyboard.press('Escape');
+    await check('queues', testId('queue-emails', 'Paused'), '#/messages/queues');
+    const tenant = page.getByRole('option', { name: 'Key tenant-42' });
+    await check('flow control', tenant, '#/messages/flow-control');
+    await tenant.click();
+    await check('flow-control key', page.getByRole('complementary', { name: 'Flow-control key' }));
+    await check('signing keys', testId('key-current', '••••'), '#/messages/keys');
+    await page.getByRole('button', { name: 'Rotate keys…' }).click();
+    await check('confirm dialog', dialog('Rotate the signing keys?'));
+    await page.keyboard.press('Escape');
+
+    // URL groups.
+    await check('URL groups', page.getByRole('link', { name: 'orders' }), '#/url-groups');
+    await page.getByRole('link', { name: 'orders' }).click();
+    await check(
+      'URL group',
+      page.getByRole('region', { name: 'Endpoints' }).getByRole('cell', { name: 'billing', exact: true }),
+    );
+
+    // The DLQ, an entry, a job on it and the Jobs screen.
+    const payments = page
+      .getByRole('table', { name: 'DLQ entries' })
+      .getByRole('row')
+      .filter({ hasText: '/fail/payments' });
+    await check('DLQ', payments, '#/dlq');
+    await payments.click();
+    await check('DLQ entry', page.getByRole('complementary', { name: 'DLQ entry' }));
+    await payments.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Delete selected…' }).click();
+    const job = page.getByRole('dialog');
+    await check('job dialog', job.getByTestId('bulk-count').filter({ hasText: '1 entry' }));
+    await job.getByRole('button', { name: 'Delete 1 entry' }).click();
+    await check('job summary', job.getByTestId('bulk-summary').filter({ hasText: '1 of 1 deleted' }));
+    await job.getByRole('button', { name: 'Done' }).click();
+    await check('jobs', testId('job-row'), '#/jobs');
+
+    // Workflows.
+    await wf.waitForRun(order, 'RUN_SUCCESS');
+    await go(page, '#/workflows/runs');
+    await page
+      .getByTestId('run-list')
+      .getByRole('option', { name: `Run ${order}` })
+      .click();
+    await check('workflow runs', testId('step-panel'));
+    await check('run page', testId('why-not-done', 'Failed at step charge'), `#/workflows/run/${failed}`);
+    await check('compare', testId('compare-summary'), `#/workflows/compare/${failed}/${order}`);
+    await check('workflow DLQ', testId('failure-group'), '#/workflows/dlq');
+  } finally {
+    await wf.close();
+  }
+
+  // KV.
+  await go(page, '#/kv/workbench');
+  const command = page.getByLabel('Command', { exact: true });
+  await command.fill('HGETALL user:2:settings\nLRANGE queue:emails 0 -1\nGET counter:visits');
+  await command.press('Enter');
+  await check('KV workbench', testId('kv-result').nth(2));
+  await go(page, '#/kv/keys');
+  await page.getByTestId('folder-row').filter({ hasText: 'user' }).click();
+  await page.locator('[data-path="user:2:"]').click();
+  await page.locator('[data-key="user:2:settings"]').click();
+  await check('KV keys', testId('value-row').nth(2));
+  await go(page, '#/kv/monitor');
+  await expect(testId('monitor-state', 'Live')).toBeVisible();
+  await kv.command('SET', 'user:3:name', 'Linus');
+  await kv.command('GET', 'user:3:name');
+  await check('KV monitor', testId('monitor-list').getByText('user:3:name').first());
+  await go(page, '#/kv/pubsub');
+  await page.getByLabel('Channels').fill('orders');
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(testId('pubsub-subscriptions').getByText('orders · active')).toBeVisible();
+  await kv.command('PUBLISH', 'orders', '{"id":4200}');
+  await check('KV pub/sub', testId('pubsub-messages').getByRole('option'));
+
+  // The console's own screens; the stack clock an hour ahead, so the status bar shows it too.
+  await api.request('POST', '/local/clock/advance', { by: '1h' });
+  await go(page, '#/stack');
+  await expect(testId('stack-page-state')).toHaveText('Running');
+  await check('local stack', testId('clock-pill'));
+  await testId('stack-clock-card').getByRole('button', { name: 'Advance…' }).click();
+  const advance = dialog('Advance the stack clock');
+  await check('clock advance dialog', advance.getByText('Next due', { exact: true }));
+  await advance.getByRole('button', { name: 'Cancel' }).click();
+  await check('profiles', page.getByRole('heading', { name: 'Built-in: the local stack' }), '#/profiles');
+  await page.getByRole('button', { name: 'New profile' }).click();
+  await check('new profile', page.getByRole('form', { name: 'New profile' }));
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('open');
+  await check('command palette', dialog('Command palette'));
+});
