@@ -64,6 +64,27 @@ describe('ServiceApi', () => {
     });
   });
 
+  it('tells a service that does not answer (TIMEOUT) from one nobody listens for (UNREACHABLE)', async () => {
+    const silent = createServer(() => {});
+    servers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    await expect(
+      endpoint(`http://${host}`, 'tok').request({ path: '/v2/keys', timeoutMs: 1000 }),
+    ).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: `No response from ${host} within 1 s: the service may be overloaded or stuck. Try again in a moment.`,
+    });
+    silent.closeAllConnections();
+
+    const gone = await serve(200, '{}');
+    servers.pop()!.close();
+    await expect(endpoint(gone.url, 'tok').request({ path: '/v2/keys' })).rejects.toMatchObject({
+      code: 'UNREACHABLE',
+      message: expect.stringMatching(/^Connection refused by 127\.0\.0\.1:\d+: nothing is listening there/),
+    });
+  });
+
   it('encodes queries without empty values', () => {
     expect(encodeQuery({ a: '', b: null, c: undefined, d: 'x y', e: [1, 2] })).toBe('?d=x+y&e=1&e=2');
     expect(encodeQuery({})).toBe('');

@@ -1,5 +1,6 @@
 // Every HTTP call main makes to a service goes through here: one keep-alive undici agent, timings, and
-// network failures turned into readable BridgeErrors (UNREACHABLE) instead of bare socket codes.
+// network failures turned into readable BridgeErrors (UNREACHABLE, or TIMEOUT for a service that does not
+// answer in time) instead of bare socket codes.
 import { Agent, request } from 'undici';
 import { BridgeError } from '../../../shared/bridge/errors';
 
@@ -44,11 +45,22 @@ export async function serviceRequest(req: ServiceRequest): Promise<ServiceRespon
     };
   } catch (error) {
     if (req.signal?.aborted) throw new BridgeError({ code: 'CANCELLED', message: 'Request cancelled.' });
-    throw new BridgeError({
-      code: 'UNREACHABLE',
-      message: describeNetworkError(req.url, error, timeout.aborted, timeoutMs),
-    });
+    throw networkError(req.url, error, timeout.aborted ? timeoutMs : undefined);
   }
+}
+
+/**
+ * A request that got no answer as a BridgeError in words: TIMEOUT when the deadline (`timedOutAfterMs`, or
+ * undici's own connect or header deadline) passed, UNREACHABLE for anything else (refused, reset, DNS, TLS).
+ */
+export function networkError(url: string, error: unknown, timedOutAfterMs?: number): BridgeError {
+  const code = findCode(error);
+  const timedOut =
+    timedOutAfterMs !== undefined || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT';
+  return new BridgeError({
+    code: timedOut ? 'TIMEOUT' : 'UNREACHABLE',
+    message: describeNetworkError(url, error, timedOutAfterMs),
+  });
 }
 
 /** The service's own error text: `{"error": "..."}` when it sent one, else the body, shortened. */
@@ -66,14 +78,15 @@ export function serviceErrorText(response: ServiceResponse): string {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
-function describeNetworkError(url: string, error: unknown, timedOut: boolean, timeoutMs: number): string {
+function describeNetworkError(url: string, error: unknown, timedOutAfterMs: number | undefined): string {
   let host = url;
   try {
     host = new URL(url).host;
   } catch {
     // keep the raw string
   }
-  if (timedOut) return `No response from ${host} within ${Math.round(timeoutMs / 1000)} s.`;
+  if (timedOutAfterMs !== undefined)
+    return `No response from ${host} within ${Math.round(timedOutAfterMs / 1000)} s: the service may be overloaded or stuck. Try again in a moment.`;
   const code = findCode(error);
   switch (code) {
     case 'ECONNREFUSED':
@@ -86,6 +99,8 @@ function describeNetworkError(url: string, error: unknown, timedOut: boolean, ti
       return `The connection to ${host} was closed unexpectedly.`;
     case 'UND_ERR_CONNECT_TIMEOUT':
       return `Could not connect to ${host} within 10 s.`;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return `No answer from ${host}: it accepted the connection but sent nothing back in time.`;
     case 'CERT_HAS_EXPIRED':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':

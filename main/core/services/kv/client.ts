@@ -6,7 +6,12 @@ import { Agent, request } from 'undici';
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
 import { joinUrl } from '../../http/service-api';
-import { serviceErrorText, serviceRequest, type ServiceResponse } from '../../http/service-http';
+import {
+  networkError,
+  serviceErrorText,
+  serviceRequest,
+  type ServiceResponse,
+} from '../../http/service-http';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { commandsOf, ownTraffic } from './own-traffic';
 
@@ -226,10 +231,7 @@ export class KvClient {
       });
     } catch (error) {
       if (signal.aborted) return;
-      throw new BridgeError({
-        code: 'UNREACHABLE',
-        message: `Could not open ${path}: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      throw networkError(this.url(path), error);
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const body = Buffer.from(await response.body.arrayBuffer());
