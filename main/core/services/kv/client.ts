@@ -60,6 +60,7 @@ export class KvClient {
 
   /** The full URL of a KV path (used by previews and the streams). */
   url(path: string): string {
+    this.assertAvailable();
     const base = this.profile.settings.kvUrl;
     if (!base) {
       throw new BridgeError({
@@ -72,6 +73,7 @@ export class KvClient {
 
   /** The token this client sends; for main-side uses only, never returned to the renderer. */
   token(): string {
+    this.assertAvailable();
     const name = this.access === 'readOnly' ? 'kvReadOnlyToken' : 'kvToken';
     const token = this.profile.secret(name);
     if (!token) {
@@ -83,6 +85,12 @@ export class KvClient {
       });
     }
     return token;
+  }
+
+  /** The Local profile while its stack is not running: say so, not that the profile lacks a URL or token. */
+  private assertAvailable(): void {
+    const { unavailable } = this.profile;
+    if (unavailable) throw new BridgeError({ code: 'UNREACHABLE', message: unavailable });
   }
 
   /**
