@@ -74,7 +74,11 @@ function waitingFor(
             {stack?.message} See <a href="#/stack">Local stack</a> for its log.
           </>
         ) : (
-          'This screen loads as soon as it is ready.'
+          <>
+            {/* After an exit, why it restarts ("The local stack exited (signal SIGKILL); restarting…"). */}
+            {stack?.message && /exited/.test(stack.message) ? `${stack.message} ` : null}
+            This screen loads as soon as it is ready.
+          </>
         )}
       </Callout>
     );
