@@ -53,6 +53,18 @@ describe('ServiceApi', () => {
     });
   });
 
+  it('a web page instead of the API (a gateway’s 502) reads as its title, not its markup', async () => {
+    const page =
+      '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+    const api = await serve(502, page);
+    await expect(endpoint(api.url, 'tok').request({ path: '/v2/keys' })).rejects.toMatchObject({
+      code: 'SERVICE_ERROR',
+      status: 502,
+      message:
+        "A web page came back instead of the service's API: “502 Bad Gateway”. A proxy or gateway in front of the service answered (HTTP 502); the service behind it may be down or unreachable.",
+    });
+  });
+
   it('says what is missing when the profile lacks a URL or a token', async () => {
     await expect(endpoint('', 'tok').request({ path: '/api/keys' })).rejects.toMatchObject({
       code: 'NOT_CONFIGURED',

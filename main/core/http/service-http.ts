@@ -63,9 +63,17 @@ export function networkError(url: string, error: unknown, timedOutAfterMs?: numb
   });
 }
 
-/** The service's own error text: `{"error": "..."}` when it sent one, else the body, shortened. */
+/**
+ * The service's own error text: `{"error": "..."}` when it sent one, else the body, shortened — or, for a web
+ * page (a proxy or gateway in front of the service answered: "502 Bad Gateway"), its title in a sentence
+ * rather than its markup.
+ */
 export function serviceErrorText(response: ServiceResponse): string {
   const text = response.body.toString('utf8').trim();
+  if (isWebPage(response, text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim() || textOfPage(text);
+    return `A web page came back instead of the service's API${title ? `: “${title}”` : ''}. A proxy or gateway in front of the service answered (HTTP ${response.status}); the service behind it may be down or unreachable.`;
+  }
   try {
     const parsed = JSON.parse(text) as unknown;
     if (parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
@@ -76,6 +84,21 @@ export function serviceErrorText(response: ServiceResponse): string {
   }
   if (!text) return `HTTP ${response.status} with an empty body`;
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+function isWebPage(response: ServiceResponse, text: string): boolean {
+  const type = String(response.headers['content-type'] ?? '');
+  return /text\/html/i.test(type) || /^<(!doctype html|html|head|body)[\s>]/i.test(text);
+}
+
+/** A page's visible words, shortened: its markup, scripts and styles left out. */
+function textOfPage(html: string): string {
+  const words = html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return words.length > 120 ? `${words.slice(0, 120)}…` : words;
 }
 
 function describeNetworkError(url: string, error: unknown, timedOutAfterMs: number | undefined): string {
