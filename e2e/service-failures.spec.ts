@@ -146,8 +146,10 @@ test('the local stack exits under open screens: they keep what was typed, stream
   );
   await expect(app.getByLabel('Destination URL', { exact: true })).toHaveValue(`${sink.url}/after-restart`);
 
-  // Started again from its page, the same message goes.
+  // Its page says why once, and its log shows how it ended; started again from there, the same message goes.
   await go(app, '#/stack');
+  await expect(app.getByText(/exited \(signal SIGKILL\) 3 times in a row/)).toHaveCount(1);
+  await expect(app.getByLabel('Local stack log')).toContainText('exited (signal SIGKILL)');
   await app.getByRole('button', { name: 'Start' }).click();
   await expect(app.getByTestId('stack-state')).toHaveText('Running', { timeout: 30_000 });
   await go(app, '#/messages/compose');
