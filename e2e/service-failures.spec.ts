@@ -54,6 +54,7 @@ test('a service answering 500: the error stays while the screen polls, and the s
     await go(app, '#/messages/flow-control');
     const failure = app.getByRole('alert').filter({ hasText: 'Could not load the flow-control keys.' });
     await expect(failure).toContainText('internal boom');
+    await expect(app.getByTestId('fc-summary')).toHaveText('Not loaded');
 
     // The screen polls every 2 s: the error never leaves the screen for a spinner meanwhile.
     await app.evaluate(() => {
