@@ -1,6 +1,7 @@
 // A profile whose tokens the services refuse (issue 19 item 7): every list screen shows the service's
 // error alone — no "No keys match", no "0 keys loaded", no counts of 0 — with what to do: edit the profile
-// or test the connection, which answers with the service's own status and text.
+// or test the connection, which answers with the service's own status and text. A refused send and a refused
+// subscription say the same.
 import type { Page } from '@playwright/test';
 import { expect, go, test } from './fixtures';
 
@@ -57,6 +58,24 @@ test('a refused token: the error alone on every list, with Edit profile and Test
   const cancelAll = app.getByRole('button', { name: 'Cancel all pending…' });
   await expect(cancelAll).toBeDisabled();
   await expect(cancelAll).toHaveAttribute('title', /The logs could not be loaded; refresh them first/);
+
+  // A refused send says the same under "Not sent.", and the message stays to send again.
+  await go(app, '#/messages/compose');
+  await app.getByLabel('Destination URL', { exact: true }).fill('https://example.com/hook');
+  await app.getByRole('button', { name: 'Send' }).click();
+  const sent = app.getByTestId('send-result');
+  await expect(sent).toContainText('Not sent. HTTP 401');
+  await expect(sent.getByTestId('access-help')).toContainText(
+    'refused the message token of profile “Wrong token”',
+  );
+  await expect(app.getByLabel('Destination URL', { exact: true })).toHaveValue('https://example.com/hook');
+
+  // A refused subscription too; its channel then reads ended, not pending.
+  await go(app, '#/kv/pubsub');
+  await app.getByLabel('Channels').fill('orders');
+  await app.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(help).toContainText('The service refused the KV token of profile “Wrong token”');
+  await expect(app.getByTestId('pubsub-subscriptions')).toContainText('orders · ended');
 
   // Screens showing one query say the same (queues), and Edit profile opens this profile.
   await go(app, '#/messages/queues');

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BridgeClient } from './bridge/client';
 import { BridgeProvider } from './bridge/react';
+import { retryOnce } from './bridge/retry';
 import {
   createIpcTransport,
   createWebSocketTransport,
@@ -44,7 +45,7 @@ if (!transport) {
 } else {
   const queryClient = new QueryClient({
     defaultOptions: {
-      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 },
+      queries: { retry: retryOnce, refetchOnWindowFocus: false, staleTime: 5_000 },
     },
   });
   root.render(

@@ -14,8 +14,13 @@ export type BridgeErrorCode =
   | 'NOT_CONFIGURED'
   /** The service answered with an error status; `status` and the service's own text are kept. */
   | 'SERVICE_ERROR'
-  /** The service could not be reached (DNS, refused, TLS, timeout). */
+  /** The service could not be reached (DNS, refused, reset, TLS). */
   | 'UNREACHABLE'
+  /**
+   * The service took the request (or the connection) and did not answer within the deadline. Kept apart from
+   * UNREACHABLE so that nobody asks again at once: that would only be another wait as long for the same end.
+   */
+  | 'TIMEOUT'
   /** The request was cancelled by the caller. */
   | 'CANCELLED'
   /** A bug in Switchyard; the message says where to look (the log), never a stack trace. */

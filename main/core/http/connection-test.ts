@@ -21,7 +21,7 @@ export async function testConnection(
       service,
       reachable: false,
       auth: 'unknown',
-      message: `No ${what} URL is set for this profile.`,
+      message: profile.unavailable ?? `No ${what} URL is set for this profile.`,
       url: '',
     };
   }

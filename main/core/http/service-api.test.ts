@@ -53,6 +53,18 @@ describe('ServiceApi', () => {
     });
   });
 
+  it('a web page instead of the API (a gateway’s 502) reads as its title, not its markup', async () => {
+    const page =
+      '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+    const api = await serve(502, page);
+    await expect(endpoint(api.url, 'tok').request({ path: '/v2/keys' })).rejects.toMatchObject({
+      code: 'SERVICE_ERROR',
+      status: 502,
+      message:
+        "A web page came back instead of the service's API: “502 Bad Gateway”. A proxy or gateway in front of the service answered (HTTP 502); the service behind it may be down or unreachable.",
+    });
+  });
+
   it('says what is missing when the profile lacks a URL or a token', async () => {
     await expect(endpoint('', 'tok').request({ path: '/api/keys' })).rejects.toMatchObject({
       code: 'NOT_CONFIGURED',
@@ -61,6 +73,27 @@ describe('ServiceApi', () => {
     await expect(endpoint('http://127.0.0.1:1').request({ path: '/api/keys' })).rejects.toMatchObject({
       code: 'NOT_CONFIGURED',
       message: expect.stringMatching(/no message token/),
+    });
+  });
+
+  it('tells a service that does not answer (TIMEOUT) from one nobody listens for (UNREACHABLE)', async () => {
+    const silent = createServer(() => {});
+    servers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    await expect(
+      endpoint(`http://${host}`, 'tok').request({ path: '/v2/keys', timeoutMs: 1000 }),
+    ).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: `No response from ${host} within 1 s: the service may be overloaded or stuck. Try again in a moment.`,
+    });
+    silent.closeAllConnections();
+
+    const gone = await serve(200, '{}');
+    servers.pop()!.close();
+    await expect(endpoint(gone.url, 'tok').request({ path: '/v2/keys' })).rejects.toMatchObject({
+      code: 'UNREACHABLE',
+      message: expect.stringMatching(/^Connection refused by 127\.0\.0\.1:\d+: nothing is listening there/),
     });
   });
 

@@ -28,6 +28,8 @@ export interface ServiceEndpoint {
   service: string;
   /** e.g. `message token`, as in "has no message token". */
   tokenName: string;
+  /** Why the service cannot be reached at all right now (the Local profile's stack is down): said instead. */
+  unavailable?: string;
 }
 
 export class ServiceApi {
@@ -36,6 +38,7 @@ export class ServiceApi {
   /** The full URL a request goes to (used by previews, "copy as curl" and webhook URLs). */
   url(path: string, query?: Record<string, QueryValue>): string {
     const { baseUrl, profileName, service } = this.endpoint;
+    this.assertAvailable();
     if (!baseUrl) {
       throw new BridgeError({
         code: 'NOT_CONFIGURED',
@@ -47,6 +50,7 @@ export class ServiceApi {
 
   /** The bearer token, for main-side uses only (never returned to the renderer). */
   token(): string {
+    this.assertAvailable();
     const { token, profileName, tokenName } = this.endpoint;
     if (!token) {
       throw new BridgeError({
@@ -55,6 +59,12 @@ export class ServiceApi {
       });
     }
     return token;
+  }
+
+  /** The Local profile while its stack is not running: say so, not that the profile lacks a URL or token. */
+  private assertAvailable(): void {
+    const { unavailable } = this.endpoint;
+    if (unavailable) throw new BridgeError({ code: 'UNREACHABLE', message: unavailable });
   }
 
   /**

@@ -1,5 +1,6 @@
 // Every HTTP call main makes to a service goes through here: one keep-alive undici agent, timings, and
-// network failures turned into readable BridgeErrors (UNREACHABLE) instead of bare socket codes.
+// network failures turned into readable BridgeErrors (UNREACHABLE, or TIMEOUT for a service that does not
+// answer in time) instead of bare socket codes.
 import { Agent, request } from 'undici';
 import { BridgeError } from '../../../shared/bridge/errors';
 
@@ -44,16 +45,35 @@ export async function serviceRequest(req: ServiceRequest): Promise<ServiceRespon
     };
   } catch (error) {
     if (req.signal?.aborted) throw new BridgeError({ code: 'CANCELLED', message: 'Request cancelled.' });
-    throw new BridgeError({
-      code: 'UNREACHABLE',
-      message: describeNetworkError(req.url, error, timeout.aborted, timeoutMs),
-    });
+    throw networkError(req.url, error, timeout.aborted ? timeoutMs : undefined);
   }
 }
 
-/** The service's own error text: `{"error": "..."}` when it sent one, else the body, shortened. */
+/**
+ * A request that got no answer as a BridgeError in words: TIMEOUT when the deadline (`timedOutAfterMs`, or
+ * undici's own connect or header deadline) passed, UNREACHABLE for anything else (refused, reset, DNS, TLS).
+ */
+export function networkError(url: string, error: unknown, timedOutAfterMs?: number): BridgeError {
+  const code = findCode(error);
+  const timedOut =
+    timedOutAfterMs !== undefined || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT';
+  return new BridgeError({
+    code: timedOut ? 'TIMEOUT' : 'UNREACHABLE',
+    message: describeNetworkError(url, error, timedOutAfterMs),
+  });
+}
+
+/**
+ * The service's own error text: `{"error": "..."}` when it sent one, else the body, shortened — or, for a web
+ * page (a proxy or gateway in front of the service answered: "502 Bad Gateway"), its title in a sentence
+ * rather than its markup.
+ */
 export function serviceErrorText(response: ServiceResponse): string {
   const text = response.body.toString('utf8').trim();
+  if (isWebPage(response, text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim() || textOfPage(text);
+    return `A web page came back instead of the service's API${title ? `: “${title}”` : ''}. A proxy or gateway in front of the service answered (HTTP ${response.status}); the service behind it may be down or unreachable.`;
+  }
   try {
     const parsed = JSON.parse(text) as unknown;
     if (parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
@@ -66,14 +86,30 @@ export function serviceErrorText(response: ServiceResponse): string {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
-function describeNetworkError(url: string, error: unknown, timedOut: boolean, timeoutMs: number): string {
+function isWebPage(response: ServiceResponse, text: string): boolean {
+  const type = String(response.headers['content-type'] ?? '');
+  return /text\/html/i.test(type) || /^<(!doctype html|html|head|body)[\s>]/i.test(text);
+}
+
+/** A page's visible words, shortened: its markup, scripts and styles left out. */
+function textOfPage(html: string): string {
+  const words = html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return words.length > 120 ? `${words.slice(0, 120)}…` : words;
+}
+
+function describeNetworkError(url: string, error: unknown, timedOutAfterMs: number | undefined): string {
   let host = url;
   try {
     host = new URL(url).host;
   } catch {
     // keep the raw string
   }
-  if (timedOut) return `No response from ${host} within ${Math.round(timeoutMs / 1000)} s.`;
+  if (timedOutAfterMs !== undefined)
+    return `No response from ${host} within ${Math.round(timedOutAfterMs / 1000)} s: the service may be overloaded or stuck. Try again in a moment.`;
   const code = findCode(error);
   switch (code) {
     case 'ECONNREFUSED':
@@ -86,6 +122,8 @@ function describeNetworkError(url: string, error: unknown, timedOut: boolean, ti
       return `The connection to ${host} was closed unexpectedly.`;
     case 'UND_ERR_CONNECT_TIMEOUT':
       return `Could not connect to ${host} within 10 s.`;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return `No answer from ${host}: it accepted the connection but sent nothing back in time.`;
     case 'CERT_HAS_EXPIRED':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':

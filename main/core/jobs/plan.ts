@@ -65,7 +65,10 @@ export function messageOf(error: unknown): string {
 
 /**
  * A chunk sent one request per item (an API without a bulk form, or a bulk request the service refused
- * because some items are gone): a failed request fails its item only, and a cancel stops asking.
+ * because some items are gone): a failed request fails its item only, and a cancel stops asking. A service
+ * that cannot be reached (refused, reset, no answer in time) fails the rest of the chunk unasked: it is not
+ * the item, and asking again for each would send a whole chunk of requests to a service that is gone (or
+ * wait its timeout once per item) before the runner gives up.
  */
 export async function oneByOne(
   chunk: readonly string[],
@@ -73,9 +76,11 @@ export async function oneByOne(
   one: (item: string) => Promise<ChunkOutcome>,
 ): Promise<ChunkOutcome> {
   const total: Required<ChunkOutcome> = { succeeded: 0, skipped: 0, failures: [], created: [] };
+  let unreachable: string | undefined;
   for (const item of chunk) {
-    if (context.stopped()) {
-      total.failures.push({ id: item, message: 'not attempted: the job was cancelled' });
+    if (context.stopped() || unreachable !== undefined) {
+      const why = unreachable ?? 'the job was cancelled';
+      total.failures.push({ id: item, message: `not attempted: ${why}` });
       continue;
     }
     try {
@@ -86,9 +91,15 @@ export async function oneByOne(
       total.created.push(...(outcome.created ?? []));
     } catch (error) {
       total.failures.push({ id: item, message: messageOf(error) });
+      if (isUnreachable(error)) unreachable = messageOf(error);
     }
   }
   return total;
+}
+
+/** The request never got an answer: the service is down, gone or stuck, whatever the item. */
+function isUnreachable(error: unknown): boolean {
+  return error instanceof BridgeError && (error.code === 'UNREACHABLE' || error.code === 'TIMEOUT');
 }
 
 /** The filters a scan lists by: the target's, or none for "all" (an ids target is never scanned). */

@@ -13,7 +13,7 @@ import { createRouter, type Handlers } from '../bridge/router';
 import { runJob } from '../testing/jobs';
 import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { JobJournal } from './journal';
-import type { JobInput, JobPlan } from './plan';
+import { type JobInput, type JobPlan, oneByOne } from './plan';
 import { JobRunner } from './runner';
 
 const registry = {
@@ -209,6 +209,38 @@ describe('the job runner', () => {
       succeeded: 30,
       failed: 30,
     });
+  });
+
+  it('a service that goes away mid-way: one request per chunk until the job gives up, not one per item', async () => {
+    const dir = tempDir();
+    const { plan } = scriptedService(60);
+    const requests: string[] = [];
+    const down = new BridgeError({
+      code: 'UNREACHABLE',
+      message: 'Connection refused by 127.0.0.1:8080: nothing is listening there.',
+    });
+    const oneAtATime: typeof plan = {
+      ...plan,
+      act: (chunk, _input, _start, context) =>
+        oneByOne(chunk, context, async (item) => {
+          requests.push(item);
+          if (requests.length > 15) throw down;
+          return { succeeded: 1 };
+        }),
+    };
+    const failed = await runJob(routerFor(newRunner(dir), oneAtATime), 'test.job', {
+      profileId: 'local',
+      target: { all: true },
+    });
+    expect(failed.summary).toMatchObject({
+      status: 'failed',
+      processed: 50,
+      succeeded: 15,
+      error: expect.stringMatching(/3 failed requests in a row; resume continues at item 51/),
+    });
+    // 15 done, the one that found the service gone, then one per chunk: 3 chunks in a row failed.
+    expect(requests).toHaveLength(19);
+    expect(failed.summary!.failures[1]).toEqual({ id: 'item-16', message: `not attempted: ${down.message}` });
   });
 
   it('a job cut short by a console exit is interrupted when read back, and resumes at its next chunk', async () => {

@@ -118,6 +118,12 @@ describe('local stack supervisor', () => {
     await waitFor(supervisor, (s) => s.state === 'starting' && /restarting/.test(s.message), 'restart');
     const second = await waitFor(supervisor, (s) => s.state === 'ready', 'second ready');
     expect(second.pid).not.toBe(first.pid);
+    // The log still shows the run that crashed, and how it ended: what "see its log" is about.
+    const log = second.log.join('\n');
+    expect(log).toContain('exited unexpectedly (code 9); restarting');
+    expect(log.indexOf('--data-dir /tmp/switchyard-scripted')).toBeLessThan(
+      log.indexOf('exited unexpectedly'),
+    );
   });
 
   it('stops cleanly with SIGTERM and restarts on request', async () => {

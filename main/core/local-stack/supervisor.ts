@@ -97,10 +97,14 @@ export class StackSupervisor extends EventEmitter<{ change: [StackStatus] }> {
     this.stopping = false;
   }
 
-  private start(): void {
+  /**
+   * Starts the process. A restart after an exit keeps the log (`keepLog`): the lines the stack wrote as it went
+   * down, and the exit, are what "see its log" is about.
+   */
+  private start(keepLog = false): void {
     const { entry, dataDir, port, kvPort } = this.options;
     this.ready = null;
-    this.log = [];
+    if (!keepLog) this.log = [];
     if (!existsSync(entry)) {
       this.update({
         state: 'unavailable',
@@ -175,10 +179,11 @@ export class StackSupervisor extends EventEmitter<{ change: [StackStatus] }> {
       this.appendLog(`exited unexpectedly (${how}); restarting`);
       this.update({ state: 'starting', message: `The local stack exited (${how}); restarting…` });
       setTimeout(() => {
-        if (!this.child && this.current.state === 'starting') this.start();
+        if (!this.child && this.current.state === 'starting') this.start(true);
       }, 1000);
       return;
     }
+    this.appendLog(`exited (${how})`);
     this.update({
       state: 'failed',
       message: wasReady

@@ -4,8 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { ProfileSettings } from '../../../shared/profiles';
 import { createSecretStore } from '../secrets/secret-store';
 import { useTempDirs } from '../../../shared/testing/temp-dir';
+import { ServiceApi } from '../http/service-api';
+import { KvClient } from '../services/kv/client';
+import { messageEndpoint } from '../services/messages/client';
 import { ProfileStore } from './profile-store';
-import { type LocalStackEndpoints, ProfilesService } from './profiles-service';
+import { LOCAL_STACK_DOWN, type LocalStackEndpoints, ProfilesService } from './profiles-service';
 
 const TOKEN = 'qstash-token-SECRET-9f8e7d6c5b4a';
 const settings: ProfileSettings = {
@@ -35,6 +38,25 @@ describe('profiles service', () => {
     const { profiles, activeId } = service.list();
     expect(profiles[0]).toMatchObject({ id: 'local', name: 'Local', env: 'local', builtIn: true });
     expect(activeId).toBe('local');
+  });
+
+  it('says the local stack is not running, not “set a URL in Profiles”, while Local has no stack', async () => {
+    const { service } = make(null);
+    const local = service.resolve('local');
+    const down = { code: 'UNREACHABLE', message: LOCAL_STACK_DOWN };
+    await expect(new ServiceApi(messageEndpoint(local)).request({ path: '/v2/keys' })).rejects.toMatchObject(
+      down,
+    );
+    expect(() => new KvClient(local).token()).toThrow(LOCAL_STACK_DOWN);
+    expect(() => new KvClient(local).url('/')).toThrow(LOCAL_STACK_DOWN);
+    // Once the stack runs, the same profile reaches it.
+    const running = make({
+      messagesUrl: 'http://127.0.0.1:8080',
+      kvUrl: 'http://127.0.0.1:8079',
+      secrets: { messageToken: 'm', kvToken: 'k' },
+    }).service.resolve('local');
+    expect(new ServiceApi(messageEndpoint(running)).url('/v2/keys')).toBe('http://127.0.0.1:8080/v2/keys');
+    expect(new KvClient(running).url('/')).toBe('http://127.0.0.1:8079/');
   });
 
   it('shows only hasValue and a masked hint for secrets, never the value', () => {

@@ -32,7 +32,16 @@ export interface ResolvedProfile {
   id: string;
   settings: ProfileSettings;
   secret(name: SecretName): string | undefined;
+  /**
+   * Why the profile has no services to talk to right now (the Local profile while its stack is not running):
+   * a request then fails with this, rather than with "no URL, set one in Profiles", which nobody can do for Local.
+   */
+  unavailable?: string;
 }
+
+/** What a request of the Local profile answers while the local stack is not running. */
+export const LOCAL_STACK_DOWN =
+  'The local stack is not running right now: start it, or see why it stopped, on the Local stack page. This screen picks up again once it runs.';
 
 export class ProfilesService {
   constructor(
@@ -65,6 +74,7 @@ export class ProfilesService {
         id,
         settings: this.localSettings(local),
         secret: (name) => local?.secrets[name],
+        ...(local ? {} : { unavailable: LOCAL_STACK_DOWN }),
       };
     }
     const profile = this.stored(id);

@@ -10,7 +10,7 @@ import type { CallDef, JobDef } from '../../../shared/bridge/define';
 import type { CallResult } from '../../../shared/bridge/frames';
 import { type CallName, invalidatedBy, procedures } from '../../../shared/bridge/procedures';
 import { BridgeClient } from './client';
-import { BridgeProvider, useBridgeJob, useBridgeMutation } from './react';
+import { BridgeProvider, useBridgeJob, useBridgeMutation, useBridgeQuery } from './react';
 import type { StreamHandlers, Transport } from './transport';
 
 const CALLS = Object.entries(procedures)
@@ -123,6 +123,38 @@ describe('useBridgeMutation', () => {
       );
     });
     expect(invalidatedNames(queryClient)).toEqual([]);
+  });
+});
+
+describe('useBridgeQuery', () => {
+  it('keeps the last error on screen while a query without data tries again, until it succeeds', async () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const answers: ((result: CallResult) => void)[] = [];
+    const bridge: Transport = {
+      ...transport(() => ({ ok: true, value: null })),
+      call: () => new Promise<CallResult>((resolve) => answers.push(resolve)),
+    };
+    const { result } = renderHook(() => useBridgeQuery('messages.queues.list', { profileId: 'a' }), {
+      wrapper: wrapperFor(queryClient, bridge),
+    });
+    const refused = { code: 'UNREACHABLE', message: 'Connection refused by 127.0.0.1:9' } as const;
+    await waitFor(() => expect(answers).toHaveLength(1));
+    act(() => answers[0]!({ ok: false, error: refused }));
+    await waitFor(() => expect(result.current.error?.message).toBe(refused.message));
+
+    // Trying again (a refetch interval, Refresh): the error stays, not a spinner in its place.
+    act(() => void result.current.refetch());
+    await waitFor(() => expect(answers).toHaveLength(2));
+    expect(result.current.isFetching).toBe(true);
+    expect(result.current.error?.message).toBe(refused.message);
+    expect(result.current.isLoading).toBe(false);
+    expect(result.current.status).toBe('error');
+
+    // The service is back: the data, and no error.
+    act(() => answers[1]!({ ok: true, value: { queues: [] } }));
+    await waitFor(() => expect(result.current.data).toEqual({ queues: [] }));
+    expect(result.current.error).toBeNull();
+    expect(result.current.isError).toBe(false);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   useQuery,
   useQueryClient,
   type UseQueryOptions,
+  type UseQueryResult,
 } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { BridgeError, BridgeErrorData } from '../../../shared/bridge/errors';
@@ -48,10 +49,39 @@ export function useBridgeQuery<N extends CallName>(
   options: Omit<UseQueryOptions<OutputOf<N>, BridgeError>, 'queryKey' | 'queryFn'> = {},
 ) {
   const bridge = useBridge();
-  return useQuery<OutputOf<N>, BridgeError>({
+  const query = useQuery<OutputOf<N>, BridgeError>({
     queryKey: bridgeKey(name, input),
     queryFn: () => bridge.call(name, input),
     ...options,
+  });
+  return useHeldError(query, JSON.stringify([name, input]));
+}
+
+/**
+ * A query that has no data and failed is pending again, its error cleared, each time it tries again (its
+ * refetch interval, a retry, Refresh): a screen polling a service that is down would swap the service's
+ * error for a spinner every few seconds. Until the query succeeds, the error it last failed with stays —
+ * `isFetching` still says it is trying again.
+ */
+function useHeldError<R extends UseQueryResult<unknown, BridgeError>>(query: R, key: string): R {
+  const [held, setHeld] = useState<{ key: string; error: BridgeError } | null>(null);
+  const { error, data, isFetching } = query;
+  // Kept from render to render the way React keeps information from previous renders: set while rendering.
+  if (error && (held?.error !== error || held.key !== key)) setHeld({ key, error });
+  else if (!error && data !== undefined && held) setHeld(null);
+  const stale = !error && data === undefined && isFetching && held?.key === key ? held.error : null;
+  if (!stale) return query;
+  const failed: Partial<UseQueryResult<unknown, BridgeError>> = {
+    error: stale,
+    isError: true,
+    isLoadingError: true,
+    status: 'error',
+    isPending: false,
+    isLoading: false,
+  };
+  return new Proxy(query, {
+    get: (target, property, receiver) =>
+      property in failed ? failed[property as keyof typeof failed] : Reflect.get(target, property, receiver),
   });
 }
 

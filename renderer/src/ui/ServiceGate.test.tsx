@@ -1,7 +1,7 @@
 // What a screen shows before its body: the service gate (default) waits for the local stack and the
 // profile's URL and token; the profile gate (screens that edit drafts) waits only for an active profile.
-import { render, screen } from '@testing-library/react';
-import { useContext } from 'react';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { useContext, useEffect, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { StackStatus } from '../../../shared/stack-status';
 import { stagingProfile, UNSET_SECRET } from '../test-support/profiles';
@@ -9,6 +9,8 @@ import { ServiceGate } from './ServiceGate';
 import { ServiceAccessContext } from './service-access';
 
 const starting = { state: 'starting' } as StackStatus;
+const ready = { state: 'ready' } as StackStatus;
+const failed = { state: 'failed', message: 'The local stack exited (signal SIGKILL).' } as StackStatus;
 const local = stagingProfile({ id: 'local', name: 'Local' });
 const noToken = stagingProfile({
   secrets: { ...stagingProfile().secrets, messageToken: UNSET_SECRET },
@@ -60,5 +62,38 @@ describe('ServiceGate', () => {
     );
     expect(screen.getByTestId('body').textContent).toBe('body for Staging (messages)');
     expect(screen.queryByText(/cannot reach the message API/)).toBeNull();
+  });
+
+  it('hides a shown screen while the local stack restarts and brings it back as the user left it', () => {
+    const effects: string[] = [];
+    function Typing() {
+      const [text, setText] = useState('');
+      useEffect(() => {
+        effects.push('open');
+        return () => void effects.push('close');
+      }, []);
+      return <input aria-label="Command" value={text} onChange={(event) => setText(event.target.value)} />;
+    }
+    const gate = (stack: StackStatus) => (
+      <ServiceGate profile={local} stack={stack}>
+        {() => <Typing />}
+      </ServiceGate>
+    );
+    const { rerender } = render(gate(ready));
+    fireEvent.change(screen.getByLabelText('Command'), { target: { value: 'SET half written' } });
+    expect(effects).toEqual(['open']);
+
+    // The stack exits: the gate says so, the screen is hidden and its effects (streams, polling) stop.
+    rerender(gate(failed));
+    expect(screen.getByText('The local stack is not running.')).toBeTruthy();
+    expect(screen.getByLabelText('Command').closest('[hidden], [style*="none"]')).not.toBeNull();
+    expect(effects).toEqual(['open', 'close']);
+
+    // It runs again: the same screen, with what the user typed, and its effects open again.
+    rerender(gate(starting));
+    rerender(gate(ready));
+    expect(screen.queryByText(/local stack/)).toBeNull();
+    expect((screen.getByLabelText('Command') as HTMLInputElement).value).toBe('SET half written');
+    expect(effects).toEqual(['open', 'close', 'open']);
   });
 });

@@ -3,7 +3,12 @@
 // A screen that only edits the profile's own drafts passes `needsService={false}` and waits for the
 // profile alone. Past the gate, the screen's profile and service are in ServiceAccessContext for its error
 // callouts. Screens reach it through shell/ActiveService.tsx.
-import type { ReactNode } from 'react';
+//
+// A screen already shown that the gate closes again (the local stack exited and restarts, or was stopped)
+// is hidden, not dropped: what the user typed (a command, channels, a pipeline), the lines a monitor kept
+// and the screen's place stay, its effects (streams, polling) stop, and it comes back as it was when the
+// service does — its queries and streams then pick up again by themselves.
+import { Activity, type ReactNode, useState } from 'react';
 import type { ProfileView } from '../../../shared/profiles';
 import type { StackStatus } from '../../../shared/stack-status';
 import { Callout, Spinner } from './misc';
@@ -28,19 +33,26 @@ export function ServiceGate({
   children: (profile: ProfileView) => ReactNode;
 }) {
   const waiting = needsService ? waitingFor(profile, stack, service) : null;
-  if (waiting || !profile) {
-    return (
-      <>
-        {header}
-        <div className="page-body">{waiting ?? <Spinner />}</div>
-      </>
-    );
-  }
+  // The profile whose body has been shown here (state kept from render to render, set while rendering).
+  const [shown, setShown] = useState<string | null>(null);
+  if (profile && !waiting && shown !== profile.id) setShown(profile.id);
+  const waitingBody = (
+    <>
+      {header}
+      <div className="page-body">{waiting ?? <Spinner />}</div>
+    </>
+  );
+  if (!profile || (waiting && shown !== profile.id)) return waitingBody;
   // The screen's errors can then say what to do when the service refuses this profile (service-access.tsx).
   return (
-    <ServiceAccessContext.Provider value={{ profile: { id: profile.id, name: profile.name }, service }}>
-      {children(profile)}
-    </ServiceAccessContext.Provider>
+    <>
+      {waiting ? waitingBody : null}
+      <Activity mode={waiting ? 'hidden' : 'visible'}>
+        <ServiceAccessContext.Provider value={{ profile: { id: profile.id, name: profile.name }, service }}>
+          {children(profile)}
+        </ServiceAccessContext.Provider>
+      </Activity>
+    </>
   );
 }
 
@@ -62,7 +74,11 @@ function waitingFor(
             {stack?.message} See <a href="#/stack">Local stack</a> for its log.
           </>
         ) : (
-          'This screen loads as soon as it is ready.'
+          <>
+            {/* After an exit, why it restarts ("The local stack exited (signal SIGKILL); restarting…"). */}
+            {stack?.message && /exited/.test(stack.message) ? `${stack.message} ` : null}
+            This screen loads as soon as it is ready.
+          </>
         )}
       </Callout>
     );

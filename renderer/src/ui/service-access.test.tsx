@@ -54,9 +54,11 @@ describe('service access errors', () => {
     expect(screen.getByRole('button', { name: 'Test connection' })).toBeTruthy();
   });
 
-  it('other errors show their text alone', () => {
+  it('other errors show no access help; a failure on the service’s side says so, and to try again', () => {
     renderInScreen({ code: 'SERVICE_ERROR', status: 500, message: 'boom' });
-    expect(screen.getByText('boom')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Could not load. boom (HTTP 500: the service failed on its side — try again in a moment.)',
+    );
     expect(screen.queryByTestId('access-help')).toBeNull();
   });
 

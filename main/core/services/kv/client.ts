@@ -6,7 +6,12 @@ import { Agent, request } from 'undici';
 import { BridgeError } from '../../../../shared/bridge/errors';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
 import { joinUrl } from '../../http/service-api';
-import { serviceErrorText, serviceRequest, type ServiceResponse } from '../../http/service-http';
+import {
+  networkError,
+  serviceErrorText,
+  serviceRequest,
+  type ServiceResponse,
+} from '../../http/service-http';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { commandsOf, ownTraffic } from './own-traffic';
 
@@ -55,6 +60,7 @@ export class KvClient {
 
   /** The full URL of a KV path (used by previews and the streams). */
   url(path: string): string {
+    this.assertAvailable();
     const base = this.profile.settings.kvUrl;
     if (!base) {
       throw new BridgeError({
@@ -67,6 +73,7 @@ export class KvClient {
 
   /** The token this client sends; for main-side uses only, never returned to the renderer. */
   token(): string {
+    this.assertAvailable();
     const name = this.access === 'readOnly' ? 'kvReadOnlyToken' : 'kvToken';
     const token = this.profile.secret(name);
     if (!token) {
@@ -78,6 +85,12 @@ export class KvClient {
       });
     }
     return token;
+  }
+
+  /** The Local profile while its stack is not running: say so, not that the profile lacks a URL or token. */
+  private assertAvailable(): void {
+    const { unavailable } = this.profile;
+    if (unavailable) throw new BridgeError({ code: 'UNREACHABLE', message: unavailable });
   }
 
   /**
@@ -226,10 +239,7 @@ export class KvClient {
       });
     } catch (error) {
       if (signal.aborted) return;
-      throw new BridgeError({
-        code: 'UNREACHABLE',
-        message: `Could not open ${path}: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      throw networkError(this.url(path), error);
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const body = Buffer.from(await response.body.arrayBuffer());

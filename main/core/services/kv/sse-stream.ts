@@ -55,7 +55,10 @@ export async function runEventStream<E>(
       error =
         caught instanceof BridgeError
           ? caught.toData()
-          : { code: 'UNREACHABLE', message: `${path} failed: ${(caught as Error).message}` };
+          : {
+              code: 'UNREACHABLE',
+              message: `Lost the connection to the KV service (${path}: ${(caught as Error).message}).`,
+            };
     }
     if (!stopped) {
       stop();

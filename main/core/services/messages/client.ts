@@ -41,6 +41,7 @@ export function messageEndpoint(profile: ResolvedProfile): ServiceEndpoint {
     profileName: profile.settings.name,
     service: 'message API',
     tokenName: 'message token',
+    unavailable: profile.unavailable,
   };
 }
 

@@ -61,7 +61,10 @@ export default function StackArea() {
               <div className="card-header">
                 <span className={`dot dot-${status.state}`} aria-hidden="true" />
                 <h2 data-testid="stack-page-state">{STACK_STATE_LABEL[status.state]}</h2>
-                {status.message !== `${STACK_STATE_LABEL[status.state]}.` ? (
+                {/* Said once: a failure's message is in the callout above. */}
+                {status.message !== `${STACK_STATE_LABEL[status.state]}.` &&
+                status.state !== 'failed' &&
+                status.state !== 'unavailable' ? (
                   <span className="muted">{status.message}</span>
                 ) : null}
               </div>

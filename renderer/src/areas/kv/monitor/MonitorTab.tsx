@@ -26,6 +26,7 @@ import {
   MonitorStore,
 } from './monitor-model';
 import { ToolbarInput, type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
+import { ReconnectingCallout, useReconnect } from '../../../ui/use-reconnect';
 import { Sparkline } from './Sparkline';
 
 const CAPS = [1_000, 10_000, 50_000] as const;
@@ -63,6 +64,8 @@ function Monitor({ profile }: { profile: ProfileView }) {
   const [exportName, setExportName] = useState('');
   const [store] = useState(() => new MonitorStore(10_000));
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  // Lost with its service (a restart, the network): opened again by itself, lines kept.
+  const { attempt, lost, ended, opened, reset } = useReconnect();
 
   useEffect(() => {
     if (!running) return;
@@ -70,8 +73,13 @@ function Monitor({ profile }: { profile: ProfileView }) {
       'kv.monitor',
       { profileId: profile.id },
       {
-        onEvents: (events, dropped) => store.receive(events, dropped),
+        onEvents: (events, dropped) => {
+          if (events.some((event) => event.kind === 'open')) opened();
+          store.receive(events, dropped);
+        },
         onEnd: (endError) => {
+          store.disconnected();
+          if (ended(endError)) return;
           if (endError) setError(endError);
           setRunning(false);
         },
@@ -81,7 +89,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
       close();
       store.disconnected();
     };
-  }, [bridge, profile.id, running, store]);
+  }, [bridge, profile.id, running, store, attempt, ended, opened]);
 
   // The chart moves even when no line arrives.
   useEffect(() => {
@@ -108,6 +116,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
           variant={running ? 'default' : 'primary'}
           onClick={() => {
             if (!running) setError(undefined);
+            reset();
             setRunning(!running);
           }}
           aria-label={running ? 'Stop monitor' : 'Start monitor'}
@@ -131,7 +140,9 @@ function Monitor({ profile }: { profile: ProfileView }) {
         >
           {running
             ? !snap.connected
-              ? 'Connecting…'
+              ? lost
+                ? 'Reconnecting…'
+                : 'Connecting…'
               : paused
                 ? 'Paused — still recording'
                 : 'Live'
@@ -195,6 +206,7 @@ function Monitor({ profile }: { profile: ProfileView }) {
       </div>
 
       <ErrorCallout error={error} title="The monitor stopped." />
+      {running ? <ReconnectingCallout lost={lost} what="the monitor" /> : null}
 
       {/* Stopped by an error before any line: the error alone, not "No lines match" beside it. */}
       {error && kept.length === 0 ? null : <MonitorList lines={shown} follow={!paused} />}

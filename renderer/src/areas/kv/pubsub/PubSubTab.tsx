@@ -14,6 +14,7 @@ import { Form } from '../../../ui/Form';
 import { SendIcon } from '../../../ui/icons';
 import { useStreamRows } from '../../../ui/list/VirtualRows';
 import { Badge, Callout } from '../../../ui/misc';
+import { ReconnectingCallout, useReconnect } from '../../../ui/use-reconnect';
 import '../live.css';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { formatTime } from '../../../ui/format';
@@ -26,7 +27,8 @@ type Message = Extract<KvPubSubEvent, { kind: 'message' }> & { seq: number };
 interface Subscription {
   target: string;
   pattern: boolean;
-  state: 'pending' | 'active' | 'failed';
+  /** `ended`: the stream ended (unsubscribed, or stopped by an error) — no longer `active` or `pending`. */
+  state: 'pending' | 'active' | 'failed' | 'ended';
   message?: string;
 }
 
@@ -55,6 +57,8 @@ function PubSub({ profile }: { profile: ProfileView }) {
   const [error, setError] = useState<BridgeErrorData>();
   const [dropped, setDropped] = useState(0);
   const seq = useRef(0);
+  // Lost with its service (a restart, the network): subscribed again by itself, messages kept.
+  const { attempt, lost, ended, opened, reset } = useReconnect();
 
   useEffect(() => {
     if (!active) return;
@@ -69,6 +73,7 @@ function PubSub({ profile }: { profile: ProfileView }) {
             if (event.kind === 'message') arrived.push({ ...event, seq: seq.current++ });
             else if (event.kind === 'serverDropped') serverLost += event.count;
             else {
+              if (event.kind === 'subscribed') opened();
               setSubs((current) =>
                 current.map((sub) =>
                   sub.target === event.target && sub.pattern === event.pattern
@@ -89,12 +94,20 @@ function PubSub({ profile }: { profile: ProfileView }) {
           }
         },
         onEnd: (endError) => {
+          if (ended(endError)) {
+            // Each subscription failed with the connection: they are all pending again, not failed.
+            setSubs((current) => current.map((sub) => ({ ...sub, state: 'pending', message: undefined })));
+            return;
+          }
           if (endError) setError(endError);
+          setSubs((current) =>
+            current.map((sub) => (sub.state === 'failed' ? sub : { ...sub, state: 'ended' })),
+          );
           setActive(null);
         },
       },
     );
-  }, [bridge, profile.id, active]);
+  }, [bridge, profile.id, active, attempt, ended, opened]);
 
   const channels = names(targets.channels);
   const patterns = names(targets.patterns);
@@ -106,8 +119,13 @@ function PubSub({ profile }: { profile: ProfileView }) {
         <Form
           className="toolbar kv-live-filters"
           onSubmit={() => {
-            if (active) setActive(null);
-            else if (channels.length + patterns.length > 0) {
+            reset();
+            if (active) {
+              setSubs((current) =>
+                current.map((sub) => (sub.state === 'failed' ? sub : { ...sub, state: 'ended' })),
+              );
+              setActive(null);
+            } else if (channels.length + patterns.length > 0) {
               setError(undefined);
               setSubs([
                 ...channels.map((target) => ({ target, pattern: false, state: 'pending' as const })),
@@ -161,11 +179,8 @@ function PubSub({ profile }: { profile: ProfileView }) {
             <span data-testid="pubsub-dropped">{dropped.toLocaleString()}</span>
           </span>
         </div>
-        {error ? (
-          <Callout tone="danger" title="Subscription ended">
-            {error.message}
-          </Callout>
-        ) : null}
+        <ErrorCallout error={error} title="Subscription ended." />
+        {active ? <ReconnectingCallout lost={lost} what="the subscriptions" /> : null}
         {subs
           .filter((sub) => sub.state === 'failed')
           .map((sub) => (

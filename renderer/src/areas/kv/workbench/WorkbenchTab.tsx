@@ -17,6 +17,7 @@ import { Button } from '../../../ui/Button';
 import { Segmented } from '../../../ui/fields';
 import { formatRelative } from '../../../ui/format';
 import { Badge, Callout, Kbd } from '../../../ui/misc';
+import { AccessHelp } from '../../../ui/service-access';
 import { askBeforeDanger } from '../kv-safety';
 import '../kv.css';
 import { PipelineEditor } from './PipelineEditor';
@@ -38,6 +39,8 @@ interface OutputEntry {
   results: KvCommandResult[];
   skipped: number;
   error?: string;
+  /** The failed call itself, for what to do when the service refused the profile's token. */
+  failure?: unknown;
 }
 
 export default function WorkbenchTab(_props: { params: string[] }) {
@@ -161,7 +164,15 @@ function CommandConsole({
       setHistoryIndex(-1);
     } catch (error) {
       setOutputs((old) => [
-        { id, text: text.trim(), format, results: [], skipped: 0, error: errorMessage(error) },
+        {
+          id,
+          text: text.trim(),
+          format,
+          results: [],
+          skipped: 0,
+          error: errorMessage(error),
+          failure: error,
+        },
         ...old,
       ]);
     } finally {
@@ -326,7 +337,11 @@ function CommandConsole({
 function OutputBlock({ entry }: { entry: OutputEntry }) {
   return (
     <section className="kv-output" data-testid="kv-output">
-      {entry.error ? <Callout tone="danger" title={entry.error} /> : null}
+      {entry.error ? (
+        <Callout tone="danger" title={entry.error}>
+          <AccessHelp error={entry.failure} />
+        </Callout>
+      ) : null}
       {entry.results.map((result, index) => (
         <div
           key={index}

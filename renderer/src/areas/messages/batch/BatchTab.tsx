@@ -19,6 +19,7 @@ import { ChevronDownIcon, CopyIcon, DownloadIcon, PlusIcon, SendIcon } from '../
 import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 import { Badge, Callout, Spinner } from '../../../ui/misc';
 import { plural } from '../../../ui/format';
+import { AccessHelp } from '../../../ui/service-access';
 import { toast } from '../../../ui/toast';
 import { ComposerForm } from '../composer/ComposerForm';
 import { ImportCurlDialog } from '../composer/ImportCurlDialog';
@@ -272,6 +273,7 @@ function Batch({ profile }: { profile: ProfileView }) {
                     .map(([k, v]) => `${k}: ${v}`)
                     .join('; ')})`
                 : ''}
+              <AccessHelp error={failure} />
             </Callout>
           ) : null}
           {sent.length > 0 ? (

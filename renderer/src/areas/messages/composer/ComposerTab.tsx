@@ -16,6 +16,7 @@ import { Button } from '../../../ui/Button';
 import { Form } from '../../../ui/Form';
 import { Callout, EnvBadge, Kbd, Spinner } from '../../../ui/misc';
 import { DownloadIcon, SendIcon } from '../../../ui/icons';
+import { AccessHelp } from '../../../ui/service-access';
 import { toast } from '../../../ui/toast';
 import { ComposerForm } from './ComposerForm';
 import { ImportCurlDialog } from './ImportCurlDialog';
@@ -251,6 +252,7 @@ function ResultPanel({
         <Callout tone="danger" title="Not sent.">
           {status}
           {readableError(error)}
+          <AccessHelp error={error} />
         </Callout>
       </div>
     );

@@ -76,6 +76,7 @@ function FlowControl({
       <ListToolbar
         className="fc-toolbar"
         testId="fc-summary"
+        failed={Boolean(overview.error)}
         summary={
           overview.data
             ? `${plural(keys.length, 'key')} · ${waitingKeys.toLocaleString()} with waiting messages${

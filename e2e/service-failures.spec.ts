@@ -1,0 +1,210 @@
+// When the service a screen talks to fails, as an operator meets it: a service answering 500 and then coming
+// back, a refused token, the local stack exiting under open screens, a job whose service goes away mid-way.
+// The error stays in place and says what to do, requests stay few, nothing typed is lost, and screens and
+// streams pick up again by themselves when the service is back.
+import type { Page } from '@playwright/test';
+import { expect, type FrameLog, go, runJobDialog, test } from './fixtures';
+import { kvApi } from './support/kv-api';
+import { createProfile } from './support/profiles';
+import { type Answer, startScriptedService } from './support/scripted-service';
+import { DEV_TOKEN } from './support/stack-api';
+
+/** Creates a profile whose message API is `url` and makes it the active one. */
+async function useProfileAt(app: Page, name: string, url: string): Promise<void> {
+  await app.keyboard.press('Alt+6');
+  await createProfile(app, name, { messagesUrl: url, messageToken: DEV_TOKEN });
+  await app.getByRole('button', { name: 'Use this profile' }).click();
+  await expect(app.getByRole('button', { name: new RegExp(name) }).first()).toBeVisible();
+}
+
+/** The local stack's process id, read from the Local stack page (the page is left where it was). */
+async function stackPid(app: Page): Promise<number> {
+  const back = await app.evaluate(() => location.hash);
+  await go(app, '#/stack');
+  await expect(app.getByTestId('stack-page-state')).toHaveText('Running', { timeout: 30_000 });
+  const text = await app.getByText(/^pid \d+$/).textContent();
+  await go(app, back);
+  return Number(text!.slice(4));
+}
+
+/**
+ * The KV API of the local stack now running, as main last told the page (a restarted stack may listen on
+ * new ports: tests give it free ones), without leaving the screen under test.
+ */
+function runningKv(frames: FrameLog) {
+  const urls = frames.received.flatMap((frame) =>
+    [...frame.matchAll(/"kvUrl":"([^"]+)"/g)].map((m) => m[1]!),
+  );
+  return kvApi(urls.at(-1)!);
+}
+
+/** Kills the local stack's process, as a crash would, and waits for the console to see it gone. */
+async function crashStack(app: Page, pid: number): Promise<void> {
+  process.kill(pid, 'SIGKILL');
+  await expect(app.getByTestId('stack-state')).not.toHaveText('Running');
+}
+
+test('a service answering 500: the error stays while the screen polls, and the screen recovers when it answers; a refusal is asked once', async ({
+  app,
+}) => {
+  const failing: Answer = { status: 500, json: { error: 'internal boom' } };
+  const service = await startScriptedService(() => failing);
+  try {
+    await useProfileAt(app, 'Flaky', service.url);
+    await go(app, '#/messages/flow-control');
+    const failure = app.getByRole('alert').filter({ hasText: 'Could not load the flow-control keys.' });
+    await expect(failure).toContainText('internal boom');
+    await expect(app.getByTestId('fc-summary')).toHaveText('Not loaded');
+
+    // The screen polls every 2 s: the error never leaves the screen for a spinner meanwhile.
+    await app.evaluate(() => {
+      const page = window as unknown as { errorLeft: number };
+      page.errorLeft = 0;
+      new MutationObserver(() => {
+        if (!document.body.textContent?.includes('Could not load the flow-control keys.'))
+          page.errorLeft += 1;
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    // Two more polls: the list and the global numbers, each asked again once (a 500 may pass).
+    await service.waitForRequests(service.requests.length + 8);
+    expect(await app.evaluate(() => (window as unknown as { errorLeft: number }).errorLeft)).toBe(0);
+
+    // The service is back: the screen shows its keys by itself, without a reload or a click.
+    service.answer(({ path }) =>
+      path.startsWith('/v2/flowControl')
+        ? { status: 200, json: [] }
+        : { status: 200, json: { parallelismMax: 10, parallelismCount: 0 } },
+    );
+    await expect(app.getByText('No flow-control keys yet')).toBeVisible();
+    await expect(failure).toBeHidden();
+
+    // A refused token is asked once (a second try gets the same answer), and says what to do.
+    service.answer(() => ({ status: 401, json: { error: 'invalid token' } }));
+    await go(app, '#/messages/keys');
+    await expect(app.getByRole('alert').filter({ hasText: 'Could not load the keys.' })).toContainText(
+      'The service refused the message token of profile “Flaky”',
+    );
+    expect(service.requests.filter(({ path }) => path === '/v2/keys')).toHaveLength(1);
+  } finally {
+    await service.close();
+  }
+});
+
+test('the local stack exits under open screens: they keep what was typed, streams reconnect, a send says to start it', async ({
+  app,
+  frames,
+  stack,
+  sink,
+}) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  app.on('pageerror', (error) => errors.push(error.message));
+  const kv = stack.kv.redis();
+
+  // The monitor: its kept lines stay, and it is live again by itself once the stack is back.
+  let pid = await stackPid(app);
+  await go(app, '#/kv/monitor');
+  await expect(app.getByTestId('monitor-state')).toHaveText('Live');
+  await kv.set('before-crash', '1');
+  await expect(app.getByText('before-crash')).toBeVisible();
+  await crashStack(app, pid);
+  await expect(app.getByText('The local stack exited (signal SIGKILL); restarting…')).toBeVisible();
+  await expect(app.getByTestId('monitor-state')).toHaveText('Live', { timeout: 30_000 });
+  await runningKv(frames).command('SET', 'after-crash', '1');
+  await expect(app.getByText('after-crash')).toBeVisible();
+  await expect(app.getByText('before-crash')).toBeVisible();
+
+  // Pub/sub: the channels typed stay, and the subscription is active again by itself.
+  pid = await stackPid(app);
+  await go(app, '#/kv/pubsub');
+  await app.getByLabel('Channels').fill('orders');
+  await app.getByRole('button', { name: 'Subscribe' }).click();
+  const subscriptions = app.getByTestId('pubsub-subscriptions');
+  await expect(subscriptions.getByText('orders · active')).toBeVisible();
+  await crashStack(app, pid);
+  await expect(subscriptions.getByText('orders · active')).toBeVisible({ timeout: 30_000 });
+  await expect(app.getByLabel('Channels')).toHaveValue('orders');
+  await expect.poll(() => runningKv(frames).command('PUBLISH', 'orders', '{"id":42}')).toBe(1);
+  await expect(app.getByTestId('pubsub-messages')).toContainText('{"id":42}');
+
+  // The workbench: a command typed and not yet run is still there.
+  pid = await stackPid(app);
+  await go(app, '#/kv/workbench');
+  await app.getByLabel('Command', { exact: true }).fill('SET half written');
+  await crashStack(app, pid);
+  await expect(app.getByTestId('stack-state')).toHaveText('Running', { timeout: 30_000 });
+  await expect(app.getByLabel('Command', { exact: true })).toHaveValue('SET half written');
+
+  // A fourth exit in a row: the stack stays down. A send says so and where to start it; the message stays.
+  pid = await stackPid(app);
+  await go(app, '#/messages/compose');
+  await app.getByLabel('Destination URL', { exact: true }).fill(`${sink.url}/after-restart`);
+  process.kill(pid, 'SIGKILL');
+  await expect(app.getByTestId('stack-state')).toHaveText('Failed', { timeout: 30_000 });
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(app.getByTestId('send-result')).toContainText(
+    'Not sent. The local stack is not running right now: start it, or see why it stopped, on the Local stack page.',
+  );
+  await expect(app.getByLabel('Destination URL', { exact: true })).toHaveValue(`${sink.url}/after-restart`);
+
+  // Its page says why once, and its log shows how it ended; started again from there, the same message goes.
+  await go(app, '#/stack');
+  await expect(app.getByText(/exited \(signal SIGKILL\) 3 times in a row/)).toHaveCount(1);
+  await expect(app.getByLabel('Local stack log')).toContainText('exited (signal SIGKILL)');
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(app.getByTestId('stack-state')).toHaveText('Running', { timeout: 30_000 });
+  await go(app, '#/messages/compose');
+  await expect(app.getByLabel('Destination URL', { exact: true })).toHaveValue(`${sink.url}/after-restart`);
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(app.getByTestId('send-result')).toContainText('Accepted.');
+  await sink.waitFor('/after-restart');
+  expect(errors).toEqual([]);
+});
+
+test('a job whose service goes away mid-way gives up after three requests, and resumes once it is back', async ({
+  app,
+  stack,
+  sink,
+}) => {
+  test.setTimeout(120_000);
+  for (let i = 0; i < 250; i += 1) {
+    const response = await stack.api.request('POST', `/v2/schedules/${sink.url}/tick-${i}`, '{}', {
+      'Upstash-Cron': '0 3 * * *',
+    });
+    expect(response.ok).toBe(true);
+  }
+  // The profile reaches the stack through a service that passes 50 pauses on (one chunk), then goes away.
+  let pauses = 0;
+  let passes = 50;
+  const service = await startScriptedService(({ path }) => {
+    if (!path.endsWith('/pause')) return 'forward';
+    pauses += 1;
+    return pauses <= passes ? 'forward' : 'reset';
+  }, stack.api.url);
+  try {
+    await useProfileAt(app, 'Through a proxy', service.url);
+    await go(app, '#/messages/schedules');
+    await app.getByRole('checkbox', { name: 'Select every schedule shown' }).check();
+    await app.getByRole('button', { name: 'Pause selected…' }).click();
+    const dialog = app.getByRole('dialog');
+    await runJobDialog(dialog, 'Pause', '250 schedules', '50 of 250 paused.');
+    await expect(dialog.getByTestId('bulk-summary')).toContainText(
+      'stopped after 3 failed requests in a row; resume continues at item 201',
+    );
+    await expect(dialog.getByTestId('bulk-summary')).toContainText(
+      'not attempted: The connection to 127.0.0.1',
+    );
+    // One request for each chunk after the service went away: not one per schedule.
+    expect(pauses).toBe(50 + 3);
+    await app.keyboard.press('Escape');
+
+    // Back: the Jobs screen resumes it where it stopped.
+    passes = Infinity;
+    await go(app, '#/jobs');
+    await app.getByRole('button', { name: 'Resume', exact: true }).click();
+    await runJobDialog(app.getByRole('dialog'), 'Resume: pause', '50 items left', 'done');
+    expect(pauses).toBe(50 + 3 + 50);
+  } finally {
+    await service.close();
+  }
+});

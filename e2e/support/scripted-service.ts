@@ -1,0 +1,97 @@
+// A service on 127.0.0.1 whose answers the test scripts, for the console's failure paths: real HTTP that
+// answers an error status, hangs, closes the connection unanswered, or passes requests on to a real service
+// (the local stack) — so a test can make a service fail, go away mid-way or come back.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Answer =
+  /** This status with this JSON body. */
+  | { status: number; json: unknown }
+  /** Passed on to the upstream service, its answer passed back. */
+  | 'forward'
+  /** The connection is closed without an answer (the service went away). */
+  | 'reset';
+
+export interface ScriptedService {
+  url: string;
+  /** Every request so far, in order. */
+  requests: { method: string; path: string }[];
+  /** How it answers from now on. */
+  answer(next: (request: { method: string; path: string }) => Answer): void;
+  /** Resolves once `count` requests have arrived in all. */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startScriptedService(
+  answer: (request: { method: string; path: string }) => Answer,
+  upstream?: string,
+): Promise<ScriptedService> {
+  let current = answer;
+  const requests: { method: string; path: string }[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const server = http.createServer((req, res) => {
+    const request = { method: req.method ?? 'GET', path: req.url ?? '/' };
+    requests.push(request);
+    for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const reply = current(request);
+      if (reply === 'reset') {
+        req.socket.destroy();
+      } else if (reply === 'forward') {
+        void forward(upstream!, req, Buffer.concat(chunks)).then(
+          ({ status, headers, body }) => res.writeHead(status, headers).end(body),
+          () => req.socket.destroy(),
+        );
+      } else {
+        res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.json));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    answer: (next) => {
+      current = next;
+    },
+    waitForRequests: (count, timeoutMs = 30_000) =>
+      requests.length >= count
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            const timer = setTimeout(
+              () => reject(new Error(`${requests.length} of ${count} requests within ${timeoutMs} ms`)),
+              timeoutMs,
+            );
+            waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
+          }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function forward(upstream: string, req: http.IncomingMessage, body: Buffer) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name !== 'host' && name !== 'connection' && typeof value === 'string') headers.set(name, value);
+  }
+  const response = await fetch(`${upstream}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+    body: req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(body),
+  });
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding')
+      out[name] = value;
+  });
+  return { status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) };
+}
