@@ -67,18 +67,16 @@ function waitingFor(
     return (
       <Callout
         tone={failed ? 'danger' : 'info'}
-        title={failed ? 'The local stack is not running.' : 'Starting the local stack…'}
+        // While it is not failed, the supervisor's own sentence says what it is doing: starting, or why it
+        // restarts ("The local stack exited (signal SIGKILL); restarting…").
+        title={failed ? 'The local stack is not running.' : (stack?.message ?? 'Starting the local stack…')}
       >
         {failed ? (
           <>
             {stack?.message} See <a href="#/stack">Local stack</a> for its log.
           </>
         ) : (
-          <>
-            {/* After an exit, why it restarts ("The local stack exited (signal SIGKILL); restarting…"). */}
-            {stack?.message && /exited/.test(stack.message) ? `${stack.message} ` : null}
-            This screen loads as soon as it is ready.
-          </>
+          'This screen loads as soon as it is ready.'
         )}
       </Callout>
     );
