@@ -9,7 +9,7 @@ import { formatRelative, formatTime } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
 import { WorkflowStateBadge } from '../WorkflowStateBadge';
-import { formatDuration } from './duration';
+import { formatDuration, retryDelayText } from './duration';
 import type { StepRow } from './step-layout';
 import { type BodyTrim, WfBody } from './WfBody';
 import { FailedAttempts } from './FailedAttempts';
@@ -78,7 +78,7 @@ export function StepPanel({
         ) : null}
         <Fact label="Parallel branches" value={step && step.concurrent > 1 ? step.concurrent : undefined} />
         <Fact label="Retries (max)" value={step?.retries ?? next?.retries} />
-        <Fact label="Retry delay" value={step?.retryDelay ?? next?.retryDelay} />
+        <Fact label="Retry delay" mono value={retryDelayText(step?.retryDelay ?? next?.retryDelay)} />
         <Fact label="Next delivery">
           {row.nextDeliveryTime
             ? `${formatTime(row.nextDeliveryTime)} (${formatRelative(row.nextDeliveryTime)})`

@@ -10,3 +10,16 @@ export function formatDuration(ms: number): string {
   if (h < 48) return `${h} h ${m % 60} min`;
   return `${Math.floor(h / 24)} d ${h % 24} h`;
 }
+
+/**
+ * A step's retry delay is the `Upstash-Retry-Delay` expression as the app sent it, in milliseconds. A plain
+ * number ("3600000") is hard to read, so it gets its unit and a readable length beside it; an expression is
+ * shown as written.
+ */
+export function retryDelayText(expression: string | undefined): string | undefined {
+  if (expression === undefined) return undefined;
+  const trimmed = expression.trim();
+  if (!/^\d+$/.test(trimmed)) return expression;
+  const ms = Number(trimmed);
+  return ms < 1000 ? `${ms} ms` : `${ms} ms (${formatDuration(ms)})`;
+}
