@@ -20,7 +20,7 @@ import { createRouter, type Handlers } from '../bridge/router';
 import { runJob } from '../testing/jobs';
 import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { JobJournal } from './journal';
-import { type JobInput, type JobPlan, oneByOne } from './plan';
+import { type ChunkOutcome, type JobInput, type JobPlan, oneByOne } from './plan';
 import { JobRunner } from './runner';
 
 const registry = {
@@ -128,6 +128,17 @@ function failingFirst(plan: JobPlan<JobInput, { mark: string }>, failures: Array
   };
   return { asked, plan: failing };
 }
+
+/** `plan`, sending one request per item: `one`. */
+function itemByItem(
+  plan: JobPlan<JobInput, { mark: string }>,
+  one: (item: string) => Promise<ChunkOutcome>,
+  options?: { repeatable?: boolean },
+): typeof plan {
+  return { ...plan, act: (chunk, _input, _start, context) => oneByOne(chunk, context, one, options) };
+}
+
+const everything = { profileId: 'local', target: { all: true } };
 
 const waits = (run: { events: JobEvent[] }) =>
   run.events.flatMap((event) => (event.type === 'waiting' ? [event] : []));
@@ -286,7 +297,7 @@ describe('the job runner', () => {
     // The second chunk meets the outage (the stack restarting), then the service is back.
     const { asked, plan: failing } = failingFirst(plan, [unavailable], 'item-10');
     const runner = newRunner(dir);
-    const run = runJob(routerFor(runner, failing), 'test.job', { profileId: 'local', target: { all: true } });
+    const run = runJob(routerFor(runner, failing), 'test.job', everything);
     const done = await run;
     expect(done.summary).toMatchObject({
       status: 'done',
@@ -309,10 +320,7 @@ describe('the job runner', () => {
     const { service, plan } = scriptedService(20);
     const { asked, plan: failing } = failingFirst(plan, [unavailable, refused, () => unavailable()]);
     const runner = newRunner(dir, [3, 6, 9, 12]);
-    const run = await runJob(routerFor(runner, failing), 'test.job', {
-      profileId: 'local',
-      target: { all: true },
-    });
+    const run = await runJob(routerFor(runner, failing), 'test.job', everything);
     expect(run.summary).toMatchObject({ status: 'done', processed: 20, succeeded: 20, failed: 0 });
     expect(waits(run).map(({ attempt, delayMs }) => [attempt, delayMs])).toEqual([
       [2, 3],
@@ -342,22 +350,15 @@ describe('the job runner', () => {
     const { plan } = scriptedService(10);
     const requests: string[] = [];
     let outage = 2;
-    const oneAtATime: typeof plan = {
-      ...plan,
-      act: (chunk, _input, _start, context) =>
-        oneByOne(chunk, context, async (item) => {
-          if (item === 'item-4' && outage > 0) {
-            outage -= 1;
-            throw refused();
-          }
-          requests.push(item);
-          return { succeeded: 1 };
-        }),
-    };
-    const run = await runJob(routerFor(newRunner(tempDir()), oneAtATime), 'test.job', {
-      profileId: 'local',
-      target: { all: true },
+    const oneAtATime = itemByItem(plan, async (item) => {
+      if (item === 'item-4' && outage > 0) {
+        outage -= 1;
+        throw refused();
+      }
+      requests.push(item);
+      return { succeeded: 1 };
     });
+    const run = await runJob(routerFor(newRunner(tempDir()), oneAtATime), 'test.job', everything);
     expect(run.summary).toMatchObject({ status: 'done', processed: 10, succeeded: 10, failed: 0 });
     expect(requests).toEqual(Array.from({ length: 10 }, (_, i) => `item-${i}`));
     expect(waits(run)).toHaveLength(2);
@@ -371,31 +372,20 @@ describe('the job runner', () => {
     const { plan } = scriptedService(10);
     const requests: string[] = [];
     let outage = 1;
-    const callbacks: typeof plan = {
-      ...plan,
-      act: (chunk, _input, _start, context) =>
-        oneByOne(
-          chunk,
-          context,
-          async (item) => {
-            requests.push(item);
-            if (item === 'item-4' && outage > 0) {
-              outage -= 1;
-              // A reset after the request went out: the service may have sent the callback.
-              throw new BridgeError({
-                code: 'UNREACHABLE',
-                message: 'The connection was closed unexpectedly.',
-              });
-            }
-            return { succeeded: 1 };
-          },
-          { repeatable: false },
-        ),
-    };
-    const run = await runJob(routerFor(newRunner(tempDir()), callbacks), 'test.job', {
-      profileId: 'local',
-      target: { all: true },
-    });
+    const callbacks = itemByItem(
+      plan,
+      async (item) => {
+        requests.push(item);
+        if (item === 'item-4' && outage > 0) {
+          outage -= 1;
+          // A reset after the request went out: the service may have sent the callback.
+          throw new BridgeError({ code: 'UNREACHABLE', message: 'The connection was closed unexpectedly.' });
+        }
+        return { succeeded: 1 };
+      },
+      { repeatable: false },
+    );
+    const run = await runJob(routerFor(newRunner(tempDir()), callbacks), 'test.job', everything);
     expect(run.summary).toMatchObject({ status: 'done', processed: 10, succeeded: 9, failed: 1 });
     expect(run.summary!.failures).toEqual([
       { id: 'item-4', message: expect.stringMatching(/closed unexpectedly.*not sent again/) },
@@ -413,7 +403,7 @@ describe('the job runner', () => {
     const { asked, plan: failing } = failingFirst(plan, outage, 'item-10');
     const runner = newRunner(dir, [5, 10]);
     const router = routerFor(runner, failing);
-    const failed = await runJob(router, 'test.job', { profileId: 'local', target: { all: true } });
+    const failed = await runJob(router, 'test.job', everything);
     expect(failed.summary).toMatchObject({
       status: 'failed',
       processed: 10,
@@ -442,10 +432,7 @@ describe('the job runner', () => {
     const { plan } = scriptedService(50);
     const refusal = () => new BridgeError({ code: 'SERVICE_ERROR', status: 401, message: 'invalid token' });
     const { asked, plan: failing } = failingFirst(plan, [refusal, refusal, refusal]);
-    const run = await runJob(routerFor(newRunner(tempDir()), failing), 'test.job', {
-      profileId: 'local',
-      target: { all: true },
-    });
+    const run = await runJob(routerFor(newRunner(tempDir()), failing), 'test.job', everything);
     expect(waits(run)).toEqual([]);
     expect(asked).toHaveLength(JOB_GIVE_UP_AFTER);
     expect(run.summary).toMatchObject({
@@ -464,12 +451,9 @@ describe('the job runner', () => {
     // A wait far longer than the test: only a cancel that ends the wait lets the job end in time.
     const runner = newRunner(dir, [60_000]);
     const started = Date.now();
-    const run = await runJob(
-      routerFor(runner, failing),
-      'test.job',
-      { profileId: 'local', target: { all: true } },
-      { stopWhen: (event) => event.type === 'waiting' },
-    );
+    const run = await runJob(routerFor(runner, failing), 'test.job', everything, {
+      stopWhen: (event) => event.type === 'waiting',
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(run.summary).toMatchObject({ status: 'cancelled', processed: 0 });
     expect(asked).toHaveLength(1);
