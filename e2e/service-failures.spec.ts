@@ -167,7 +167,7 @@ test('a job whose service goes away mid-way waits for it, stops at once when can
   sink,
 }) => {
   test.setTimeout(120_000);
-  for (let i = 0; i < 250; i += 1) {
+  for (let i = 0; i < 60; i += 1) {
     const response = await stack.api.request('POST', `/v2/schedules/${sink.url}/tick-${i}`, '{}', {
       'Upstash-Cron': '0 3 * * *',
     });
@@ -187,11 +187,14 @@ test('a job whose service goes away mid-way waits for it, stops at once when can
     await app.getByRole('checkbox', { name: 'Select every schedule shown' }).check();
     await app.getByRole('button', { name: 'Pause selected…' }).click();
     const dialog = app.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Pause 250 schedules' }).click();
+    await dialog.getByRole('button', { name: 'Pause 60 schedules' }).click();
     // A connection lost may be back in a moment: the job waits for it and says so, one request per try.
-    await expect(dialog.getByTestId('job-waiting')).toContainText('The connection to 127.0.0.1');
+    // (after the first chunk's 50 requests through the proxy: slow on a loaded machine)
+    await expect(dialog.getByTestId('job-waiting')).toContainText('The connection to 127.0.0.1', {
+      timeout: 45_000,
+    });
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
-    await expect(dialog).toContainText('50 of 250 processed');
+    await expect(dialog).toContainText('50 of 60 processed');
     await app.keyboard.press('Escape');
 
     // The job ended, cancelled; the Jobs screen resumes it once the service is back, where it stopped.
@@ -203,8 +206,8 @@ test('a job whose service goes away mid-way waits for it, stops at once when can
     expect(asked - 50).toBeLessThan(10);
     passes = Infinity;
     await app.getByRole('button', { name: 'Resume', exact: true }).click();
-    await runJobDialog(app.getByRole('dialog'), 'Resume: pause', '200 items left', 'done');
-    expect(pauses).toBe(asked + 200);
+    await runJobDialog(app.getByRole('dialog'), 'Resume: pause', '10 items left', 'done');
+    expect(pauses).toBe(asked + 10);
   } finally {
     await service.close();
   }
