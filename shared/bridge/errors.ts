@@ -65,3 +65,17 @@ export function isBridgeErrorData(value: unknown): value is BridgeErrorData {
     typeof (value as BridgeErrorData).message === 'string'
   );
 }
+
+/**
+ * The failure may not happen again a moment later: the service could not be reached for an instant
+ * (refused, reset) or failed on its side (5xx, 429). A refusal (401, 403, 404, 400), a missing setting or
+ * bad input answers the same the second time, and a TIMEOUT would only make the caller wait as long again
+ * for the same end. The one rule of "ask again": the renderer's query retry (renderer/src/bridge/retry.ts)
+ * and the job runner's wait through a short outage (main/core/jobs/runner.ts).
+ */
+export function mayPass(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, status } = error as Partial<BridgeErrorData>;
+  if (code === 'UNREACHABLE') return true;
+  return code === 'SERVICE_ERROR' && status !== undefined && (status >= 500 || status === 429);
+}

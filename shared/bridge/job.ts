@@ -52,7 +52,10 @@ export function jobInput<Shape extends z.ZodRawShape>(shape: Shape) {
 /** Any service's target, as main's runner and the journal see it. */
 export type JobTarget = { ids: readonly string[] } | { filters: Record<string, unknown> } | { all: true };
 
-/** The four events of every job, in this order; `done` is the last. */
+/**
+ * The events of every job, in this order (`waiting` between two `progress` when the service fails for a
+ * moment); `done` is the last.
+ */
 export type JobEvent<Summary = JobSummary> =
   /**
    * Listing the target: items found so far. `done` once the list is complete (or `capped` at
@@ -63,6 +66,12 @@ export type JobEvent<Summary = JobSummary> =
   | { type: 'started'; jobId: string; total: number }
   /** After each chunk (and once with 0 processed). */
   | { type: 'progress'; total: number; processed: number; succeeded: number; failed: number }
+  /**
+   * The service failed in a way that may pass (unreachable, 5xx, 429): the job waits `delayMs` and asks
+   * again for the same items (the `attempt`th time; the first ask is attempt 1). Not an error yet: the job
+   * gives up only once its wait through an outage is spent.
+   */
+  | { type: 'waiting'; reason: string; attempt: number; delayMs: number }
   | { type: 'done'; summary: Summary };
 
 export interface JobFailure {
@@ -126,4 +135,18 @@ export interface JobRecord extends JobCounts {
   finishedAt?: number;
   status: JobStatus;
   error?: string;
+  /** Set once the job waited for its service (an outage, a 5xx, a 429): why it took longer. */
+  waited?: JobWaited;
+}
+
+/** The waits of a job for its service, in all (journals of older versions have none). */
+export interface JobWaited {
+  /** How many waits. */
+  times: number;
+  /** Their length, added up. */
+  ms: number;
+  /** Why the last one was (the service's words). */
+  reason: string;
+  /** When the last one ends: a running job whose `until` is ahead is waiting now. */
+  until: number;
 }

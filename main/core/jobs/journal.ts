@@ -1,8 +1,10 @@
 // The journal of every job of every service, kept by main: one append-only file per job in
 // `<data dir>/jobs/` (the folder 0700, the files 0600). A file is a few JSON lines — the job with its
 // items (what the preview listed) and start options; then one line per chunk done (where the next chunk
-// starts and what this one did); `more` lines when a job's listing went on while it ran; a `resume` line
-// each time it continued; an `end` line with its status. Appending one short line per chunk keeps the
+// starts and what this one did); `more` lines when a job's listing went on while it ran; a `wait` line each
+// time it waited for its service (an outage, a 5xx, a 429: why a job took long, read back as the record's
+// `waited`; files of older versions have none, and older versions reading a newer file skip the line); a
+// `resume` line each time it continued; an `end` line with its status. Appending one short line per chunk keeps the
 // cost of a 50,000-item job flat, and a line cut short by a crash is simply left out when read.
 //
 // A job whose file has no `end` after its last start was cut short by a console exit: read back, it is
@@ -20,7 +22,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { JobCounts, JobCreated, JobFailure, JobRecord, JobStatus } from '../../../shared/bridge/job';
-import type { ChunkOutcome } from './plan';
+import type { ChunkOutcome, ChunkTally } from './plan';
 
 /** Jobs kept; when a new one starts, the oldest finished ones beyond this are removed. */
 export const JOURNAL_LIMIT = 200;
@@ -41,8 +43,9 @@ export interface JournaledJob {
 
 type Line =
   | { kind: 'job'; record: JobRecord; input: unknown; items: string[]; cursor?: string; next?: number }
-  | { kind: 'chunk'; next: number; outcome: Required<ChunkOutcome> }
+  | { kind: 'chunk'; next: number; outcome: ChunkTally }
   | { kind: 'more'; items: string[]; cursor?: string }
+  | { kind: 'wait'; at: number; ms: number; reason: string }
   | { kind: 'resume'; at: number }
   | { kind: 'end'; status: JobStatus; at: number; error?: string };
 
@@ -128,7 +131,7 @@ export class JobJournal {
 
   /** One chunk done: `job` is updated in place, then the line is written. */
   chunk(job: JournaledJob, size: number, outcome: ChunkOutcome): void {
-    const full: Required<ChunkOutcome> = {
+    const full: ChunkTally = {
       succeeded: outcome.succeeded,
       skipped: outcome.skipped ?? 0,
       failures: outcome.failures ?? [],
@@ -137,6 +140,13 @@ export class JobJournal {
     job.next += size;
     applyChunk(job.record, size, full);
     this.append(job.record.id, { kind: 'chunk', next: job.next, outcome: full });
+  }
+
+  /** The job waits `ms` for its service before asking again, for `reason`. */
+  waiting(job: JournaledJob, ms: number, reason: string): void {
+    const line = { kind: 'wait', at: this.now(), ms, reason } as const;
+    applyWait(job.record, line);
+    this.append(job.record.id, line);
   }
 
   /** The listing went on while the job ran: more items, and where it continues. */
@@ -258,6 +268,9 @@ function replay(job: JournaledJob, line: Line): void {
       if (line.cursor === undefined) delete job.cursor;
       else job.cursor = line.cursor;
       return;
+    case 'wait':
+      applyWait(record, line);
+      return;
     case 'resume':
       record.status = 'running';
       delete record.error;
@@ -278,13 +291,18 @@ export function startCounts(total: number): JobCounts {
   return { total, processed: 0, succeeded: 0, skipped: 0, failed: 0, failures: [], created: [] };
 }
 
-function applyChunk(record: JobCounts, size: number, outcome: Required<ChunkOutcome>): void {
+function applyChunk(record: JobCounts, size: number, outcome: ChunkTally): void {
   record.processed += size;
   record.succeeded += outcome.succeeded;
   record.skipped += outcome.skipped;
   record.failed += outcome.failures.length;
   keep(record.failures, outcome.failures);
   keep(record.created, outcome.created);
+}
+
+function applyWait(record: JobRecord, { at, ms, reason }: { at: number; ms: number; reason: string }): void {
+  const before = record.waited;
+  record.waited = { times: (before?.times ?? 0) + 1, ms: (before?.ms ?? 0) + ms, reason, until: at + ms };
 }
 
 function keep<T extends JobFailure | JobCreated>(into: T[], more: readonly T[]): void {

@@ -1,7 +1,7 @@
 // What a service contributes to the one job runner: a plan. The runner (runner.ts) does everything else —
 // the preview list, waiting for the user's go, chunks, progress, cancel, giving up, the journal, resume.
 // A plan says how to list a filter's items one page at a time, and how to act on one chunk of them.
-import { BridgeError } from '../../../shared/bridge/errors';
+import { BridgeError, mayPass } from '../../../shared/bridge/errors';
 import type { JobCreated, JobFailure, JobRecord, JobTarget } from '../../../shared/bridge/job';
 
 /** Every job input: the profile, an optional description, and the target. */
@@ -25,7 +25,16 @@ export interface ChunkOutcome {
   skipped?: number;
   failures?: JobFailure[];
   created?: JobCreated[];
+  /**
+   * The service failed in a way that may pass (`mayPass`: unreachable, 5xx, 429) before the chunk was
+   * done: its last `left` items were not done (and are not in this outcome). The runner waits and asks
+   * again for them.
+   */
+  interrupted?: { left: number; error: unknown };
 }
+
+/** A chunk's counts, every field set (as the journal keeps them). */
+export type ChunkTally = Required<Omit<ChunkOutcome, 'interrupted'>>;
 
 export interface ChunkContext {
   /** True once the user cancelled: a plan that falls back to one request per item stops asking. */
@@ -65,21 +74,29 @@ export function messageOf(error: unknown): string {
 
 /**
  * A chunk sent one request per item (an API without a bulk form, or a bulk request the service refused
- * because some items are gone): a failed request fails its item only, and a cancel stops asking. A service
- * that cannot be reached (refused, reset, no answer in time) fails the rest of the chunk unasked: it is not
- * the item, and asking again for each would send a whole chunk of requests to a service that is gone (or
- * wait its timeout once per item) before the runner gives up.
+ * because some items are gone): a failed request fails its item only, and a cancel stops asking.
+ *
+ * A failure that may pass (`mayPass`: refused, reset, 5xx, 429) stops the chunk there, `interrupted`: the
+ * runner waits and asks again from that item on. The item is asked again too when its action is harmless
+ * to repeat (`repeatable`, the default: pause, resume, reset, cancel and delete end the same however often
+ * they are sent). An action that is not (the workflow DLQ's failure callback is sent again each time it is
+ * asked) records that item as failed — a reset or a 5xx may have come after the service acted — and only
+ * the items never sent are asked again.
+ *
+ * A service that did not answer in time (TIMEOUT) fails the rest of the chunk unasked: it is not the item,
+ * and asking again for each would wait its timeout once per item before the runner gives up.
  */
 export async function oneByOne(
   chunk: readonly string[],
   context: ChunkContext,
   one: (item: string) => Promise<ChunkOutcome>,
+  { repeatable = true }: { repeatable?: boolean } = {},
 ): Promise<ChunkOutcome> {
-  const total: Required<ChunkOutcome> = { succeeded: 0, skipped: 0, failures: [], created: [] };
-  let unreachable: string | undefined;
-  for (const item of chunk) {
-    if (context.stopped() || unreachable !== undefined) {
-      const why = unreachable ?? 'the job was cancelled';
+  const total: ChunkTally = { succeeded: 0, skipped: 0, failures: [], created: [] };
+  let unanswered: string | undefined;
+  for (const [index, item] of chunk.entries()) {
+    if (context.stopped() || unanswered !== undefined) {
+      const why = unanswered ?? 'the job was cancelled';
       total.failures.push({ id: item, message: `not attempted: ${why}` });
       continue;
     }
@@ -90,16 +107,26 @@ export async function oneByOne(
       total.failures.push(...(outcome.failures ?? []));
       total.created.push(...(outcome.created ?? []));
     } catch (error) {
+      if (mayPass(error)) {
+        if (!repeatable) {
+          total.failures.push({
+            id: item,
+            message: `${messageOf(error)} (it may have reached the service, so it is not sent again)`,
+          });
+        }
+        const left = chunk.length - index - (repeatable ? 0 : 1);
+        return left > 0 ? { ...total, interrupted: { left, error } } : total;
+      }
       total.failures.push({ id: item, message: messageOf(error) });
-      if (isUnreachable(error)) unreachable = messageOf(error);
+      if (isTimeout(error)) unanswered = messageOf(error);
     }
   }
   return total;
 }
 
-/** The request never got an answer: the service is down, gone or stuck, whatever the item. */
-function isUnreachable(error: unknown): boolean {
-  return error instanceof BridgeError && (error.code === 'UNREACHABLE' || error.code === 'TIMEOUT');
+/** The service took the request and did not answer in time: stuck or overloaded, whatever the item. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof BridgeError && error.code === 'TIMEOUT';
 }
 
 /** The filters a scan lists by: the target's, or none for "all" (an ids target is never scanned). */

@@ -1,19 +1,26 @@
 // The runner's own rules, over a scripted plan (the plans themselves are tested against the real local
 // stack and redis-server beside their services): the preview is the one listing, a start must confirm its
 // count, chunks and progress, cancel aborts a scan in flight, giving up after repeated failures, the
-// journal (0600 files) and resume after a console restart, and a scan that goes on past the preview.
+// journal (0600 files) and resume after a console restart, a scan that goes on past the preview, and
+// waiting through a failure that may pass (the waits made short here; their length is the only change).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { job } from '../../../shared/bridge/define';
 import { BridgeError } from '../../../shared/bridge/errors';
-import { JOB_GIVE_UP_AFTER, JOB_SCAN_LIMIT, jobInput, type JobSummary } from '../../../shared/bridge/job';
+import {
+  JOB_GIVE_UP_AFTER,
+  JOB_SCAN_LIMIT,
+  type JobEvent,
+  jobInput,
+  type JobSummary,
+} from '../../../shared/bridge/job';
 import { createRouter, type Handlers } from '../bridge/router';
 import { runJob } from '../testing/jobs';
 import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { JobJournal } from './journal';
-import { type JobInput, type JobPlan, oneByOne } from './plan';
+import { type ChunkOutcome, type JobInput, type JobPlan, oneByOne } from './plan';
 import { JobRunner } from './runner';
 
 const registry = {
@@ -93,9 +100,48 @@ function routerFor(runner: JobRunner, plan: JobPlan<JobInput, { mark: string }>)
   });
 }
 
-function newRunner(dir: string) {
-  return new JobRunner(new JobJournal(dir), { profileName: () => 'Local' });
+function newRunner(dir: string, outageWaitsMs: readonly number[] = [5, 5, 5]) {
+  return new JobRunner(new JobJournal(dir), { profileName: () => 'Local', outageWaitsMs });
 }
+
+const unavailable = () =>
+  new BridgeError({ code: 'SERVICE_ERROR', status: 503, message: 'the stack is restarting' });
+const refused = () =>
+  new BridgeError({
+    code: 'UNREACHABLE',
+    message: 'Connection refused by 127.0.0.1:8080: nothing is listening there.',
+  });
+
+/**
+ * The plan of a service that fails the next asks with `failures` (one each) while some are left — the asks
+ * for the chunk starting at `at`, or any chunk —, then acts as `plan` does. `asked`: every ask's chunk.
+ */
+function failingFirst(plan: JobPlan<JobInput, { mark: string }>, failures: Array<() => Error>, at?: string) {
+  const asked: string[][] = [];
+  const failing: typeof plan = {
+    ...plan,
+    act: (chunk, ...rest) => {
+      asked.push([...chunk]);
+      const failure = at === undefined || chunk[0] === at ? failures.shift() : undefined;
+      return failure ? Promise.reject(failure()) : plan.act(chunk, ...rest);
+    },
+  };
+  return { asked, plan: failing };
+}
+
+/** `plan`, sending one request per item: `one`. */
+function itemByItem(
+  plan: JobPlan<JobInput, { mark: string }>,
+  one: (item: string) => Promise<ChunkOutcome>,
+  options?: { repeatable?: boolean },
+): typeof plan {
+  return { ...plan, act: (chunk, _input, _start, context) => oneByOne(chunk, context, one, options) };
+}
+
+const everything = { profileId: 'local', target: { all: true } };
+
+const waits = (run: { events: JobEvent[] }) =>
+  run.events.flatMap((event) => (event.type === 'waiting' ? [event] : []));
 
 describe('the job runner', () => {
   const tempDir = useTempDirs();
@@ -211,13 +257,13 @@ describe('the job runner', () => {
     });
   });
 
-  it('a service that goes away mid-way: one request per chunk until the job gives up, not one per item', async () => {
+  it('a service that stops answering in time mid-way: one request per chunk until the job gives up, not one per item', async () => {
     const dir = tempDir();
     const { plan } = scriptedService(60);
     const requests: string[] = [];
     const down = new BridgeError({
-      code: 'UNREACHABLE',
-      message: 'Connection refused by 127.0.0.1:8080: nothing is listening there.',
+      code: 'TIMEOUT',
+      message: 'No response from 127.0.0.1:8080 within 30 s: the service may be overloaded or stuck.',
     });
     const oneAtATime: typeof plan = {
       ...plan,
@@ -238,9 +284,185 @@ describe('the job runner', () => {
       succeeded: 15,
       error: expect.stringMatching(/3 failed requests in a row; resume continues at item 51/),
     });
-    // 15 done, the one that found the service gone, then one per chunk: 3 chunks in a row failed.
+    // 15 done, the one that found the service stuck, then one per chunk: 3 chunks in a row failed. A
+    // timeout is not waited through: asking again would only wait as long again.
     expect(requests).toHaveLength(19);
     expect(failed.summary!.failures[1]).toEqual({ id: 'item-16', message: `not attempted: ${down.message}` });
+    expect(waits(failed)).toEqual([]);
+  });
+
+  it('a service that fails for a moment (503, refused): the job waits, asks again for the same chunk and completes', async () => {
+    const dir = tempDir();
+    const { service, plan } = scriptedService(30);
+    // The second chunk meets the outage (the stack restarting), then the service is back.
+    const { asked, plan: failing } = failingFirst(plan, [unavailable], 'item-10');
+    const runner = newRunner(dir);
+    const run = runJob(routerFor(runner, failing), 'test.job', everything);
+    const done = await run;
+    expect(done.summary).toMatchObject({
+      status: 'done',
+      total: 30,
+      processed: 30,
+      succeeded: 30,
+      failed: 0,
+    });
+    expect(waits(done)).toEqual([
+      { type: 'waiting', reason: 'HTTP 503: the stack is restarting', attempt: 2, delayMs: 5 },
+    ]);
+    expect(service.items.size).toBe(0);
+    // The chunk was asked twice and acted on once.
+    expect(asked.map((chunk) => chunk[0])).toEqual(['item-0', 'item-10', 'item-10', 'item-20']);
+    expect(service.acted.map((chunk) => chunk[0])).toEqual(['item-0', 'item-10', 'item-20']);
+  });
+
+  it('waits grow through repeated failures that may pass, and the journal explains them when read back', async () => {
+    const dir = tempDir();
+    const { service, plan } = scriptedService(20);
+    const { asked, plan: failing } = failingFirst(plan, [unavailable, refused, () => unavailable()]);
+    const runner = newRunner(dir, [3, 6, 9, 12]);
+    const run = await runJob(routerFor(runner, failing), 'test.job', everything);
+    expect(run.summary).toMatchObject({ status: 'done', processed: 20, succeeded: 20, failed: 0 });
+    expect(waits(run).map(({ attempt, delayMs }) => [attempt, delayMs])).toEqual([
+      [2, 3],
+      [3, 6],
+      [4, 9],
+    ]);
+    expect(waits(run)[1]!.reason).toMatch(/Connection refused/);
+    // The waits come between the chunk's progress events, not after the end.
+    const types = run.events.map((event) => event.type).filter((type) => type !== 'collecting');
+    expect(types).toEqual([
+      'started',
+      'progress',
+      'waiting',
+      'waiting',
+      'waiting',
+      'progress',
+      'progress',
+      'done',
+    ]);
+    expect(asked).toHaveLength(5);
+    expect(service.acted).toHaveLength(2);
+    const readBack = newRunner(dir).journal.get(run.summary!.jobId)!;
+    expect(readBack.waited).toMatchObject({ times: 3, ms: 18, reason: 'HTTP 503: the stack is restarting' });
+  });
+
+  it('one request per item: the items done before the outage are not sent again; the rest are, once it passes', async () => {
+    const { plan } = scriptedService(10);
+    const requests: string[] = [];
+    let outage = 2;
+    const oneAtATime = itemByItem(plan, async (item) => {
+      if (item === 'item-4' && outage > 0) {
+        outage -= 1;
+        throw refused();
+      }
+      requests.push(item);
+      return { succeeded: 1 };
+    });
+    const run = await runJob(routerFor(newRunner(tempDir()), oneAtATime), 'test.job', everything);
+    expect(run.summary).toMatchObject({ status: 'done', processed: 10, succeeded: 10, failed: 0 });
+    expect(requests).toEqual(Array.from({ length: 10 }, (_, i) => `item-${i}`));
+    expect(waits(run)).toHaveLength(2);
+    // Progress: the four items done before the outage, then the rest.
+    expect(run.events.flatMap((event) => (event.type === 'progress' ? [event.processed] : []))).toEqual([
+      0, 4, 10,
+    ]);
+  });
+
+  it('an action that is not harmless to repeat: the item whose request may have reached the service is not asked again', async () => {
+    const { plan } = scriptedService(10);
+    const requests: string[] = [];
+    let outage = 1;
+    const callbacks = itemByItem(
+      plan,
+      async (item) => {
+        requests.push(item);
+        if (item === 'item-4' && outage > 0) {
+          outage -= 1;
+          // A reset after the request went out: the service may have sent the callback.
+          throw new BridgeError({ code: 'UNREACHABLE', message: 'The connection was closed unexpectedly.' });
+        }
+        return { succeeded: 1 };
+      },
+      { repeatable: false },
+    );
+    const run = await runJob(routerFor(newRunner(tempDir()), callbacks), 'test.job', everything);
+    expect(run.summary).toMatchObject({ status: 'done', processed: 10, succeeded: 9, failed: 1 });
+    expect(run.summary!.failures).toEqual([
+      { id: 'item-4', message: expect.stringMatching(/closed unexpectedly.*not sent again/) },
+    ]);
+    // Each item asked once: item-4 is not asked again, the ones after it are, after the wait.
+    expect(requests).toEqual(Array.from({ length: 10 }, (_, i) => `item-${i}`));
+    expect(waits(run)).toHaveLength(1);
+  });
+
+  it('a service down for longer than the waits: the job gives up, resumable at the chunk it could not do', async () => {
+    const dir = tempDir();
+    const { service, plan } = scriptedService(30);
+    // Down for the first ask and after each of the two waits; back for the resume.
+    const outage = Array.from({ length: 3 }, () => refused);
+    const { asked, plan: failing } = failingFirst(plan, outage, 'item-10');
+    const runner = newRunner(dir, [5, 10]);
+    const router = routerFor(runner, failing);
+    const failed = await runJob(router, 'test.job', everything);
+    expect(failed.summary).toMatchObject({
+      status: 'failed',
+      processed: 10,
+      succeeded: 10,
+      failed: 0,
+      error: expect.stringMatching(
+        /the service kept failing for 0 s \(Connection refused by 127\.0\.0\.1:8080.*\); resume continues at item 11/,
+      ),
+    });
+    // The first ask and one after each wait.
+    expect(asked.filter((chunk) => chunk[0] === 'item-10')).toHaveLength(3);
+    expect(waits(failed).map((event) => event.attempt)).toEqual([2, 3]);
+    expect(runner.journal.get(failed.summary!.jobId)).toMatchObject({
+      status: 'failed',
+      waited: { times: 2, ms: 15 },
+    });
+
+    expect(outage).toEqual([]);
+    const resumed = await runJob(router, 'jobs.resume', { profileId: 'local', jobId: failed.summary!.jobId });
+    expect(resumed.found).toBe(20);
+    expect(resumed.summary).toMatchObject({ status: 'done', processed: 30, succeeded: 30, failed: 0 });
+    expect(service.items.size).toBe(0);
+  });
+
+  it('a refusal (401) is not waited through: it counts toward giving up as before', async () => {
+    const { plan } = scriptedService(50);
+    const refusal = () => new BridgeError({ code: 'SERVICE_ERROR', status: 401, message: 'invalid token' });
+    const { asked, plan: failing } = failingFirst(plan, [refusal, refusal, refusal]);
+    const run = await runJob(routerFor(newRunner(tempDir()), failing), 'test.job', everything);
+    expect(waits(run)).toEqual([]);
+    expect(asked).toHaveLength(JOB_GIVE_UP_AFTER);
+    expect(run.summary).toMatchObject({
+      status: 'failed',
+      processed: 30,
+      failed: 30,
+      error: expect.stringMatching(/3 failed requests in a row/),
+    });
+    expect(run.summary!.failures[0]).toEqual({ id: 'item-0', message: 'invalid token' });
+  });
+
+  it('cancel during a wait stops at once: no request after it, and resume continues at the chunk', async () => {
+    const dir = tempDir();
+    const { plan } = scriptedService(30);
+    const { asked, plan: failing } = failingFirst(plan, [unavailable]);
+    // A wait far longer than the test: only a cancel that ends the wait lets the job end in time.
+    const runner = newRunner(dir, [60_000]);
+    const started = Date.now();
+    const run = await runJob(routerFor(runner, failing), 'test.job', everything, {
+      stopWhen: (event) => event.type === 'waiting',
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.summary).toMatchObject({ status: 'cancelled', processed: 0 });
+    expect(asked).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toHaveLength(1);
+    expect(runner.journal.get(run.summary!.jobId)).toMatchObject({
+      status: 'cancelled',
+      waited: { times: 1 },
+    });
   });
 
   it('a job cut short by a console exit is interrupted when read back, and resumes at its next chunk', async () => {

@@ -9,10 +9,14 @@
 // 3. Writes the job to the journal and works through the list in chunks, with `progress` after each and a
 //    journal line after each. Cancel (closing the job) aborts a scan in flight and stops before the next
 //    chunk; after JOB_GIVE_UP_AFTER failed requests in a row the job gives up ("failed", resumable).
+//    A failure that may pass (`mayPass`: unreachable, 5xx, 429 — the local stack restarting, a cloud
+//    blip) is not a failed request: the job says it is `waiting`, waits (JOB_OUTAGE_WAITS_MS, growing) and
+//    asks again for the items not done; it gives up only once those waits are spent (see `run`).
 // 4. Ends with `done` and the summary. A job cut short (cancelled, failed, or interrupted by a console
 //    exit) resumes from the journal (`jobs.resume`) at the chunk where it stopped.
 import { randomUUID } from 'node:crypto';
-import { BridgeError, type BridgeErrorData } from '../../../shared/bridge/errors';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BridgeError, type BridgeErrorData, mayPass } from '../../../shared/bridge/errors';
 import {
   EMPTY_FILTER_REFUSAL,
   hasAnyFilter,
@@ -30,11 +34,22 @@ import type { JobControl, JobHandler, StreamSink } from '../bridge/router';
 import { type JobJournal, type JournaledJob, startCounts } from './journal';
 import { type ChunkOutcome, type JobInput, type JobPlan, messageOf } from './plan';
 
+/**
+ * The waits of a job through a failure that may pass, one per ask again: 1, 2, 4, 8, then 15 s — 60 s in
+ * all, and then the job gives up (resumable). The local stack's supervisor restarts a crashed stack within
+ * 1–2 s, and a cloud service's 5xx blip or a 429 window is over within seconds to a minute; a service gone
+ * for longer is an outage the user should hear about rather than watch a dialog wait through, and resume
+ * continues at the same item later. Growing waits keep a struggling service from being asked every second.
+ */
+export const JOB_OUTAGE_WAITS_MS: readonly number[] = [1000, 2000, 4000, 8000, 15_000, 15_000, 15_000];
+
 export interface JobRunnerOptions {
   /** The profile's name for the journal (the profile may be renamed or deleted later). */
   profileName(profileId: string): string;
   logError?: (message: string, error: unknown) => void;
   now?: () => number;
+  /** The waits through a failure that may pass (tests make them short); JOB_OUTAGE_WAITS_MS by default. */
+  outageWaitsMs?: readonly number[];
 }
 
 type AnyPlan = JobPlan<JobInput, unknown>;
@@ -262,6 +277,8 @@ class Job {
     this.emit({ type: 'started', jobId: record.id, total: record.total });
     this.progress(record);
     let failedInARow = 0;
+    /** Waits so far for the failure that may pass now (none since the last item done). */
+    let attempt = 0;
     let gaveUp: string | undefined;
     for (;;) {
       if (this.stopped) break;
@@ -281,8 +298,39 @@ class Job {
       }
       const items = job.items.slice(job.next, job.next + chunk);
       const outcome = await this.act(items, job.record.options);
-      journal.chunk(job, items.length, outcome);
-      this.progress(record);
+      const interrupted = outcome.interrupted;
+      const done = items.length - (interrupted?.left ?? 0);
+      if (done > 0) {
+        journal.chunk(job, done, outcome);
+        this.progress(record);
+      }
+      if (interrupted) {
+        // A failure that may pass: wait, then ask again from the first item not done. Asking again cannot
+        // act twice on an item, and the counts stay right:
+        // - the items done before the failure (a oneByOne chunk) are journaled above and not sent again;
+        // - pause, resume, reset, cancel and delete end the same however often they are sent — an item
+        //   the first ask did reach counts as already gone (countedOutcome) or not found, as any item gone
+        //   before the job got to it;
+        // - DLQ retry, restart and resume are claimed per entry by the service: an entry the first ask did
+        //   take answers not found the second time, the way the plans already report entries gone (the
+        //   new message or run the first ask made is then not in `created`: it never got to us);
+        // - the failure callback is sent again each time it is asked: its plan does not ask again for an
+        //   item whose request may have reached the service (oneByOne's `repeatable`).
+        if (this.stopped) break;
+        if (outcome.succeeded + (outcome.skipped ?? 0) > 0) attempt = 0;
+        const wait = this.outageWaits[attempt];
+        if (wait === undefined) {
+          gaveUp = `the service kept failing for ${Math.round(this.waitedMs(attempt) / 1000)} s (${outageReason(interrupted.error)}); resume continues at item ${job.next + 1}`;
+          break;
+        }
+        attempt += 1;
+        const reason = outageReason(interrupted.error);
+        journal.waiting(job, wait, reason);
+        this.emit({ type: 'waiting', reason, attempt: attempt + 1, delayMs: wait });
+        await sleep(wait, undefined, { signal: this.abort.signal }).catch(() => undefined);
+        continue;
+      }
+      attempt = 0;
       const failed = outcome.succeeded + (outcome.skipped ?? 0) === 0 && (outcome.failures?.length ?? 0) > 0;
       failedInARow = failed ? failedInARow + 1 : 0;
       if (failedInARow >= JOB_GIVE_UP_AFTER && (job.next < job.items.length || job.cursor)) {
@@ -298,11 +346,26 @@ class Job {
     this.sink.end();
   }
 
-  /** One chunk; a request that failed as a whole fails each of its items with its text. */
+  private get outageWaits(): readonly number[] {
+    return this.runner.runnerOptions.outageWaitsMs ?? JOB_OUTAGE_WAITS_MS;
+  }
+
+  /** The first `count` waits, added up. */
+  private waitedMs(count: number): number {
+    return this.outageWaits.slice(0, count).reduce((sum, ms) => sum + ms, 0);
+  }
+
+  /**
+   * One chunk; a request that failed as a whole fails each of its items with its text — unless the failure
+   * may pass: then the whole chunk is `interrupted`, to be asked again.
+   */
   private async act(items: string[], options: unknown): Promise<ChunkOutcome> {
     try {
       return await this.plan.act(items, this.input, options, { stopped: () => this.stopped });
     } catch (error) {
+      if (mayPass(error)) {
+        return { succeeded: 0, interrupted: { left: items.length, error } };
+      }
       const message = messageOf(error);
       return { succeeded: 0, failures: items.map((id) => ({ id, message })) };
     }
@@ -336,6 +399,14 @@ class Job {
     if (this.stopped && !job) return;
     this.sink.end(errorData(error, this.procedure, this.runner.runnerOptions.logError));
   }
+}
+
+/** Why a job waits, in the service's words: "HTTP 503: …", or the connection's failure. */
+function outageReason(error: unknown): string {
+  const message = messageOf(error);
+  const text = message.length > 300 ? `${message.slice(0, 300)}…` : message;
+  const status = error instanceof BridgeError ? error.status : undefined;
+  return status !== undefined ? `HTTP ${status}: ${text}` : text;
 }
 
 /** Defense in depth behind the schemas: an empty filter is refused here too, never taken as "all". */

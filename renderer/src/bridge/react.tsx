@@ -188,6 +188,8 @@ export interface BridgeJobState<S> {
   /** The listing stopped at the scan limit: "at least". */
   capped: boolean;
   progress?: JobProgressState;
+  /** The job waits for its service before asking again (`at`: when the event came); cleared by progress. */
+  waiting?: Extract<JobEvent, { type: 'waiting' }> & { at: number };
   summary?: S;
   error?: BridgeErrorData;
 }
@@ -243,7 +245,9 @@ export function useBridgeJob<N extends JobName>(
               job.started = true;
               setState((now) => ({ ...now, phase: 'running' }));
             } else if (event.type === 'progress') {
-              setState((now) => ({ ...now, progress: event }));
+              setState(({ waiting: _, ...now }) => ({ ...now, progress: event }));
+            } else if (event.type === 'waiting') {
+              setState((now) => ({ ...now, waiting: { ...event, at: Date.now() } }));
             } else {
               setState((now) => ({ ...now, phase: 'ended', summary: event.summary }));
             }

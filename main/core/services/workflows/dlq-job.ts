@@ -2,7 +2,8 @@
 // delete, or retry the failure function of many failed runs. The runner lists the entries (the DLQ page
 // by page) and runs the chunks; this says how: restart, resume and delete take a chunk of ids per request
 // (a 404 — some entries gone — falls back to one request per entry, so each gets its own outcome); the
-// failure function is retried one entry at a time (the API has no bulk form).
+// failure function is retried one entry at a time (the API has no bulk form), and never twice for one entry
+// when the service fails mid-way (it would call the failure function twice).
 import type { ParsedInputOf, ParsedStartOf } from '../../../../shared/bridge/procedures';
 import { WORKFLOW_DLQ_PAGE } from '../../../../shared/bridge/procedures/workflows/dlq';
 import {
@@ -34,7 +35,11 @@ export function workflowDlqJobPlan(client: (profileId: string) => WorkflowClient
     act: async (chunk, input, start, context) => {
       const api = client(input.profileId);
       const action = actionOf(input, start);
-      if (action === 'callback') return oneByOne(chunk, context, (dlqId) => callback(api, dlqId));
+      // A failure callback is sent again each time it is asked: after a failure that may have come once the
+      // service acted (a reset, a 5xx), that entry is not asked again (oneByOne's `repeatable`).
+      if (action === 'callback') {
+        return oneByOne(chunk, context, (dlqId) => callback(api, dlqId), { repeatable: false });
+      }
       return bulkOrOneByOne(chunk, context, (ids) =>
         action === 'delete' ? remove(api, ids) : rerun(api, action, ids, start),
       );

@@ -1,7 +1,8 @@
 // Jobs (#/jobs): the journal of the bulk work of every service and profile, kept by main — what ran, on
 // what, with which overrides, how far it got, what it created and what failed. A job cut short (cancelled,
 // given up, or interrupted by a console exit) resumes from where it stopped, in the same job dialog as
-// any other job. The journal exports as JSON or CSV to where main saves files (never a path the page picks).
+// any other job. A job that waited for its service (an outage, a 5xx, a 429) says so under its status.
+// The journal exports as JSON or CSV to where main saves files (never a path the page picks).
 import { useState } from 'react';
 import type { JobRecord, JobStatus } from '../../../../shared/bridge/job';
 import type { JobListing } from '../../../../shared/bridge/procedures/jobs';
@@ -169,6 +170,11 @@ function JobRow({
         <td>
           <Badge tone={STATUS_TONE[job.status]}>{job.status}</Badge>
           {job.error ? <div className="faint">{job.error}</div> : null}
+          {job.waited ? (
+            <div className="faint" title={job.waited.reason} data-testid="job-waited">
+              {waitedText(job)}
+            </div>
+          ) : null}
         </td>
         <td className="mono nowrap">
           {job.processed.toLocaleString()}/{job.total.toLocaleString()} · {job.succeeded.toLocaleString()} ok
@@ -286,6 +292,14 @@ function ResumeDialog({
       onClose={onClose}
     />
   );
+}
+
+/** "waiting for the service (HTTP 503: …)" while it does, else "waited 3 times for the service (7 s in all)". */
+function waitedText({ status, waited }: JobListing): string {
+  if (!waited) return '';
+  if (status === 'running' && waited.until > Date.now()) return `waiting for the service (${waited.reason})`;
+  const seconds = Math.max(1, Math.round(waited.ms / 1000));
+  return `waited ${waited.times === 1 ? 'once' : `${waited.times} times`} for the service (${seconds} s in all)`;
 }
 
 function actionText(action: string): string {

@@ -5,12 +5,13 @@
 // overrides, then type-to-confirm where the profile or an "all" target asks for it, the start, progress,
 // and the summary (JobSummaryView) in the service's words, with the service's own part. Closing the
 // dialog — Cancel, Escape, the backdrop — at any point cancels the job: its scans at once, its writes
-// before the next chunk.
+// before the next chunk. While main waits for a service that failed for a moment (unreachable, 5xx, 429:
+// the local stack restarting, a cloud blip), the running job says so and counts down to the next ask.
 import { type ReactNode, useEffect, useState } from 'react';
 import type { JobSummary } from '../../../../shared/bridge/job';
 import type { InputOf, JobName, StartOf } from '../../../../shared/bridge/procedures';
 import type { ProfileView } from '../../../../shared/profiles';
-import { type JobProgressState, useBridgeJob } from '../../bridge/react';
+import { type BridgeJobState, type JobProgressState, useBridgeJob } from '../../bridge/react';
 import { Button } from '../Button';
 import { needsConfirmation } from '../confirm-danger';
 import { Dialog } from '../Dialog';
@@ -184,6 +185,7 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
           >
             {progressText(job.progress)}
           </ProgressBar>
+          {job.waiting ? <OutageWait waiting={job.waiting} /> : null}
           <p className="faint">{props.runningHint ?? DEFAULT_HINTS.running}</p>
         </div>
       ) : job.phase === 'stopped' ? (
@@ -210,6 +212,32 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
       ) : null}
     </Dialog>
   );
+}
+
+/** "The service is unavailable — trying again in 4 s (attempt 3).", counting down, and the service's words. */
+function OutageWait({ waiting }: { waiting: NonNullable<BridgeJobState<unknown>['waiting']> }) {
+  const left = Math.ceil((waiting.at + waiting.delayMs - useNow()) / 1000);
+  const when = left > 0 ? `in ${left} s` : 'now';
+  return (
+    <div data-testid="job-waiting">
+      <Callout
+        tone="warning"
+        title={`The service is unavailable — trying again ${when} (attempt ${waiting.attempt}).`}
+      >
+        <span className="faint">{waiting.reason}</span>
+      </Callout>
+    </div>
+  );
+}
+
+/** The time, again every second. */
+function useNow(): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
 }
 
 function progressText(progress: JobProgressState | undefined): string {
