@@ -107,7 +107,9 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
   stack,
   sink,
 }) => {
-  test.setTimeout(240_000);
+  // 29 screens, axe twice each (WCAG and best-practice rules): about a minute alone, four and more with two
+  // workers on a loaded machine.
+  test.setTimeout(480_000);
   /** Moves to `hash` (when given), waits until `ready` shows, then checks the screen in both themes. */
   const check = async (screen: string, ready: Locator, hash?: string) => {
     if (hash) await go(page, hash);
