@@ -50,8 +50,8 @@ test('an SDK-made schedule shows, a pause in the console is seen by the SDK, tri
 
   // Its messages in the Logs, and from the message back to its schedule.
   await row.getByRole('button', { name: 'Logs' }).click();
-  await expect(app.getByRole('listitem', { name: `Message ${messageId}` })).toBeVisible({ timeout: 20_000 });
-  await app.getByRole('listitem', { name: `Message ${messageId}` }).click();
+  await expect(app.getByRole('listitem').filter({ hasText: messageId })).toBeVisible({ timeout: 20_000 });
+  await app.getByRole('listitem').filter({ hasText: messageId }).click();
   const detail = app.getByRole('complementary', { name: 'Message detail' });
   await detail.getByRole('link', { name: scheduleId }).click();
   await expect(app.getByLabel('Search schedules')).toHaveValue(scheduleId);

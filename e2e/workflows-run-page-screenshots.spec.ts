@@ -64,9 +64,9 @@ themedConsoleTest(
       await expect(page.getByTestId('run-history').locator('.wf-history-row').first()).toBeVisible();
       await shoot('workflows-run-page-history');
       await go(page, '#/workflows/runs');
-      await expect(
-        page.getByTestId('run-list').getByRole('option', { name: `Run ${waiting}` }),
-      ).toContainText('Waiting for event');
+      await expect(page.getByTestId('run-list').getByRole('option', { name: waiting })).toContainText(
+        'Waiting for event',
+      );
       await shoot('workflows-runs-why');
       expect(errors).toEqual([]);
     } finally {

@@ -22,7 +22,7 @@ test('a waiting run’s page says why, Notify is prefilled, the history is in or
 
   // The run list says why it is not done, in the plain colour of a normal wait.
   await go(app, '#/workflows/runs');
-  const row = app.getByTestId('run-list').getByRole('option', { name: `Run ${workflowRunId}` });
+  const row = app.getByTestId('run-list').getByRole('option', { name: workflowRunId });
   await expect(row).toContainText(`Waiting for event ${eventId} since`);
   await expect(row.locator('.run-row-detail')).toHaveClass(/tone-info/);
 

@@ -40,17 +40,11 @@ themedConsoleTest(
         await expect(page.getByTestId('run-list').getByRole('option')).not.toHaveCount(0);
         await expect(page.getByTestId('run-stats')).toBeVisible();
       });
-      await page
-        .getByTestId('run-list')
-        .getByRole('option', { name: `Run ${order}` })
-        .click();
+      await page.getByTestId('run-list').getByRole('option', { name: order }).click();
       await shoot('workflows-run-detail', async () => {
         await expect(page.getByTestId('step-panel')).toBeVisible();
       });
-      await page
-        .getByTestId('run-list')
-        .getByRole('option', { name: `Run ${failed[0]}` })
-        .click();
+      await page.getByTestId('run-list').getByRole('option', { name: failed[0] }).click();
       await shoot('workflows-run-failed', async () => {
         await expect(page.getByTestId('failure-function')).toBeVisible();
         await expect(page.getByTestId('step-panel')).toContainText('Attempts that failed');

@@ -14,8 +14,8 @@ test('the run explorer shows a run of every step type: tree beside timeline, ste
 
   await go(app, '#/workflows/runs');
   const list = app.getByTestId('run-list');
-  await expect(list.getByRole('option', { name: `Run ${workflowRunId}` })).toBeVisible();
-  await list.getByRole('option', { name: `Run ${workflowRunId}` }).click();
+  await expect(list.getByRole('option', { name: workflowRunId })).toBeVisible();
+  await list.getByRole('option', { name: workflowRunId }).click();
 
   const detail = app.getByTestId('run-detail');
   const tree = detail.getByTestId('step-tree');
@@ -82,7 +82,7 @@ test('the run explorer shows a run of every step type: tree beside timeline, ste
   await app.getByRole('button', { name: 'Add filter' }).click();
   await expect(app.getByRole('button', { name: 'Remove filter Label e2e-order' })).toBeVisible();
   await expect(list).toHaveAttribute('data-rows', '1');
-  await expect(list.getByRole('option', { name: `Run ${workflowRunId}` })).toBeVisible();
+  await expect(list.getByRole('option', { name: workflowRunId })).toBeVisible();
 });
 
 test('DLQ triage groups failures; a group is restarted in bulk with progress, summary and a journal entry; compare', async ({
@@ -175,13 +175,11 @@ test('"Messages in logs" opens the logs filtered to every message of the run and
   await expect(removeChip).toBeVisible();
   const list = app.getByTestId('log-list');
   await expect(list).toHaveAttribute('data-rows', String(mineIds.length));
-  for (const id of mineIds) await expect(list.getByRole('listitem', { name: `Message ${id}` })).toBeVisible();
-  for (const id of otherIds)
-    await expect(list.getByRole('listitem', { name: `Message ${id}` })).toHaveCount(0);
+  for (const id of mineIds) await expect(list.getByRole('listitem').filter({ hasText: id })).toBeVisible();
+  for (const id of otherIds) await expect(list.getByRole('listitem').filter({ hasText: id })).toHaveCount(0);
 
   // The filter is removable: without it the other run's messages are listed too.
   await removeChip.click();
   await expect(removeChip).toHaveCount(0);
-  for (const id of otherIds)
-    await expect(list.getByRole('listitem', { name: `Message ${id}` })).toBeVisible();
+  for (const id of otherIds) await expect(list.getByRole('listitem').filter({ hasText: id })).toBeVisible();
 });

@@ -23,7 +23,6 @@ export function ClockPill() {
         className="stack-pill clock-pill"
         onClick={() => setOpen(true)}
         onMouseEnter={() => void AdvanceDialog.preload()}
-        aria-label={`Stack clock ${ahead} ahead of this computer. Advance…`}
         title="The local stack's clock runs ahead of this computer's. Click to advance it further."
         data-testid="clock-pill"
       >
@@ -31,6 +30,8 @@ export function ClockPill() {
         <span>Stack clock</span>
         <span className="spacer" />
         <span className="mono">{ahead}</span>
+        {/* Named by what it shows, then what it means and does (WCAG 2.5.3: the name holds the label). */}
+        <span className="visually-hidden">ahead of this computer. Advance…</span>
       </button>
       {open ? <AdvanceDialog clock={clock} onClose={() => setOpen(false)} /> : null}
     </>

@@ -14,7 +14,7 @@ export function Sidebar({ onOpenPalette }: { onOpenPalette: () => void }) {
   const stack = useStackStatus();
 
   return (
-    <aside className="sidebar">
+    <aside className="sidebar" aria-label="Sidebar">
       <div className="brand">
         <img className="brand-mark" src={appIcon} alt="" width={26} height={26} />
         Switchyard

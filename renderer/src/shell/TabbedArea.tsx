@@ -1,6 +1,6 @@
 // An area made of tabs (Messages, Workflows, KV): the header, the tab strip and the current tab, each tab
 // a lazily loaded module. Route: #/<area>/<tab>/<param…>; no or an unknown tab shows the first one.
-import { type ComponentType, Suspense, useMemo } from 'react';
+import { type ComponentType, type KeyboardEvent, Suspense, useMemo } from 'react';
 import { Spinner } from '../ui/misc';
 import { AREA_TABS, type TabbedAreaId, type TabIdOf } from './area-tabs';
 import { areaById } from './areas';
@@ -72,19 +72,26 @@ export function TabbedArea({
   const tab = tabs.find((candidate) => candidate.id === tabId) ?? tabs[0];
   const Tab = tab.component;
   const screen = useMemo(() => ({ area, params: [tab.id] }), [area, tab.id]);
+  const current = tab.under ?? tab.id;
+  const tabElementId = (id: string) => `tab-${area}-${id}`;
+  const panelId = `tabpanel-${area}`;
   return (
     <>
       <PageHeader title={title} subtitle={subtitle} />
-      <div className="tabs" role="tablist" aria-label={title}>
+      <div className="tabs" role="tablist" aria-label={title} onKeyDown={onTabStripKeys}>
         {tabs
           .filter((candidate) => !candidate.under)
           .map((candidate) => (
             <button
               key={candidate.id}
+              id={tabElementId(candidate.id)}
               type="button"
               role="tab"
               className="tab"
-              aria-selected={candidate.id === (tab.under ?? tab.id)}
+              aria-selected={candidate.id === current}
+              aria-controls={panelId}
+              // One stop in the Tab order (the current tab); the arrow keys walk the strip (onTabStripKeys).
+              tabIndex={candidate.id === current ? 0 : -1}
               onClick={() => {
                 // The current tab stays up until the new tab's code is there, so a click never shows the
                 // Suspense fallback (and React's 300 ms reveal throttle) when the idle preload has not run yet.
@@ -96,17 +103,43 @@ export function TabbedArea({
             </button>
           ))}
       </div>
-      <Suspense
-        fallback={
-          <div className="page-body">
-            <Spinner />
-          </div>
-        }
-      >
-        <ScreenRouteContext.Provider value={screen}>
-          <Tab params={rest} />
-        </ScreenRouteContext.Provider>
-      </Suspense>
+      <div className="tab-panel" role="tabpanel" id={panelId} aria-labelledby={tabElementId(current)}>
+        <Suspense
+          fallback={
+            <div className="page-body">
+              <Spinner />
+            </div>
+          }
+        >
+          <ScreenRouteContext.Provider value={screen}>
+            <Tab params={rest} />
+          </ScreenRouteContext.Provider>
+        </Suspense>
+      </div>
     </>
   );
+}
+
+/**
+ * The keys of a tab strip (the WAI-ARIA tabs pattern, activated by hand): Left and Right move the focus to
+ * the previous or next tab, round the ends, Home and End to the first and last; Enter or Space opens the
+ * focused tab (it is a button). Opening is left to the keys that say so because a tab may load its code first.
+ */
+export function onTabStripKeys(event: KeyboardEvent<HTMLElement>) {
+  const strip = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]')];
+  const at = strip.indexOf(document.activeElement as HTMLElement);
+  if (at < 0) return;
+  const to =
+    event.key === 'ArrowRight'
+      ? (at + 1) % strip.length
+      : event.key === 'ArrowLeft'
+        ? (at - 1 + strip.length) % strip.length
+        : event.key === 'Home'
+          ? 0
+          : event.key === 'End'
+            ? strip.length - 1
+            : -1;
+  if (to < 0) return;
+  event.preventDefault();
+  strip[to]!.focus();
 }

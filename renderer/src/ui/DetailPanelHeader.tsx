@@ -27,17 +27,14 @@ export function DetailPanelHeader({
   children?: ReactNode;
 }) {
   const screen = useScreenRoute();
-  const idLine = <span className="mono detail-panel-id">{id}</span>;
   return (
     <div className="detail-panel-header">
-      {kind ? (
-        <div className="stack" style={{ gap: 2, minWidth: 0 }}>
-          <span className="section-title">{kind}</span>
-          {idLine}
-        </div>
-      ) : (
-        idLine
-      )}
+      {/* The panel's heading (level two, under the page's title), so a screen reader's heading keys find
+          the panel; it keeps the look of the label and the id it is made of. */}
+      <h2 className={kind ? 'detail-panel-title stack' : 'detail-panel-title'}>
+        {kind ? <span className="section-title">{kind}</span> : null}
+        <span className="mono detail-panel-id">{id}</span>
+      </h2>
       {badge}
       <span className="spacer" />
       {children}

@@ -1,4 +1,4 @@
-// A table's header row from its column titles, with an untitled "Actions" column last when rows have
+// A table's header row from its column titles, with an "Actions" column last (its title for screen readers only) when rows have
 // buttons; cells that are more than a title (a select-all checkbox) come first as children.
 import type { ReactNode } from 'react';
 
@@ -20,8 +20,17 @@ export function TableHead({
         {columns.map((column) => (
           <th key={column}>{column}</th>
         ))}
-        {actions ? <th className={actionsClassName} aria-label="Actions" /> : null}
+        {actions ? <UntitledHeader name="Actions" className={actionsClassName} /> : null}
       </tr>
     </thead>
+  );
+}
+
+/** A column header with no title on screen (the actions, a checkbox column): its name for screen readers. */
+export function UntitledHeader({ name, className }: { name: string; className?: string | undefined }) {
+  return (
+    <th className={className}>
+      <span className="visually-hidden">{name}</span>
+    </th>
   );
 }

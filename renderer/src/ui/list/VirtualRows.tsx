@@ -111,8 +111,11 @@ type DataAttributes = { [name: `data-${string}`]: string | number | undefined };
 
 /**
  * A long list's scroll box (the element `rows.scrollRef` names) with `VirtualRows` inside. With `onMove`
- * it takes focus and the keyboard (arrow keys, j/k, Home/End, see onListKeys). Its `data-rows` is the
- * number of items (not the end row of a paged list): what the e2e specs and the benchmark wait on.
+ * it takes focus and the keyboard (arrow keys, j/k, Home/End, see onListKeys); a listbox's `activeKey`
+ * (the selected row's key) is then its aria-activedescendant while that row is on screen, so a screen
+ * reader says the row the keys moved to (the row's id is `optionId(testId, key)`, see listboxOption). Its
+ * `data-rows` is the number of items (not the end row of a paged list): what the e2e specs and the
+ * benchmark wait on.
  */
 export function VirtualList({
   rows,
@@ -121,6 +124,7 @@ export function VirtualList({
   label,
   testId = className,
   onMove,
+  activeKey,
   children,
   ...data
 }: {
@@ -131,15 +135,21 @@ export function VirtualList({
   /** The same as the class name unless given. */
   testId?: string;
   onMove?: (delta: number) => void;
+  activeKey?: string | number | undefined;
   children: (index: number) => ReactNode;
 } & DataAttributes) {
   const { scrollRef, count } = rows;
+  const active =
+    activeKey !== undefined && rows.items.some((item) => item.key === activeKey)
+      ? optionId(testId, activeKey)
+      : undefined;
   return (
     <div
       ref={scrollRef}
       className={`virtual-list ${className}`}
       role={role}
       aria-label={label}
+      aria-activedescendant={active}
       tabIndex={onMove ? 0 : undefined}
       data-testid={testId}
       data-rows={count}
@@ -175,11 +185,19 @@ export function ItemList<T>({
 
 /**
  * What makes a row of an ItemList with role listbox (the flow-control keys, the workflow runs) one of its
- * options: the role, the selected state (which list.css shows) and the name a screen reader says. A click
- * opens the row, as the arrow keys (the list's `onMove`) open the one they move to.
+ * options: the role and the selected state (which list.css shows). The option is named by its content, so
+ * a screen reader says what the row shows (the id with its state, counts and time), not only its id; a
+ * cell seen only as a colour or a bar carries its words itself (a `visually-hidden` span, an aria-label on
+ * its img). Its id (`list`: the list's test id, `key`: the row's key) is what the list's `activeKey` points
+ * at. A click opens the row, as the arrow keys (the list's `onMove`) open the one they move to.
  */
-export function listboxOption(selected: boolean, label: string, onOpen: () => void) {
-  return { role: 'option', 'aria-selected': selected, 'aria-label': label, onClick: onOpen } as const;
+export function listboxOption(list: string, key: string | number, selected: boolean, onOpen: () => void) {
+  return { id: optionId(list, key), role: 'option', 'aria-selected': selected, onClick: onOpen } as const;
+}
+
+/** The element id of the row `key` of the list whose test id is `list` (no spaces: it is an IDREF). */
+export function optionId(list: string, key: string | number): string {
+  return `${list}-option-${encodeURIComponent(String(key))}`;
 }
 
 /**

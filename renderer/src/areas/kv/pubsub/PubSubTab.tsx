@@ -192,7 +192,7 @@ function PubSub({ profile }: { profile: ProfileView }) {
       </div>
       <aside className="kv-pubsub-side">
         <section>
-          <h3 className="section-title">Message</h3>
+          <h2 className="section-title">Message</h2>
           {chosen ? (
             <div data-testid="pubsub-detail">
               <p className="faint">
@@ -269,7 +269,7 @@ function PublishForm({ profile, defaultChannel }: { profile: ProfileView; defaul
         if (target) publish.mutate({ profileId: profile.id, channel: target, message });
       }}
     >
-      <h3 className="section-title">Publish</h3>
+      <h2 className="section-title">Publish</h2>
       <TextField
         label="Channel"
         mono

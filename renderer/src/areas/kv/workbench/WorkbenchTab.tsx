@@ -292,7 +292,7 @@ function CommandConsole({
       </div>
       <aside className="kv-history" aria-label="History">
         <div className="kv-history-head">
-          <h3 className="section-title">History</h3>
+          <h2 className="section-title">History</h2>
           {historyTexts.length ? (
             <Button
               size="sm"

@@ -167,10 +167,11 @@ function Batch({ profile }: { profile: ProfileView }) {
                   key={index}
                   className={errors || result?.ok === false ? 'batch-item has-error' : 'batch-item'}
                   aria-current={index === current}
-                  aria-label={`Item ${index + 1}`}
                 >
                   <div className="batch-item-head">
                     <button type="button" className="batch-item-select" onClick={() => setSelected(index)}>
+                      {/* "Item 2 POST https://…": the row says what it shows, the number as what it is. */}
+                      <span className="visually-hidden">Item </span>
                       <span className="batch-item-index">{index + 1}</span>
                       <span className="batch-item-method">
                         {item.destinationKind === 'llm' ? 'POST' : item.method}

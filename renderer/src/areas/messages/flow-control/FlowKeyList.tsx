@@ -36,7 +36,14 @@ export function FlowKeyList({
         <span>In flight</span>
         {compact ? null : <span>Rate in this period</span>}
       </div>
-      <ItemList rows={rows} className="fc-list" role="listbox" label="Flow-control keys" onMove={move}>
+      <ItemList
+        rows={rows}
+        className="fc-list"
+        role="listbox"
+        label="Flow-control keys"
+        onMove={move}
+        activeKey={selectedKey}
+      >
         {(key) => <FlowKeyRow info={key} selected={key.flowControlKey === selectedKey} {...context} />}
       </ItemList>
     </div>
@@ -54,7 +61,7 @@ const FlowKeyRow = memo(function FlowKeyRow({
   return (
     <div
       className="list-row fc-row"
-      {...listboxOption(selected, `Key ${info.flowControlKey}`, () => onOpen(info.flowControlKey))}
+      {...listboxOption('fc-list', info.flowControlKey, selected, () => onOpen(info.flowControlKey))}
       data-key={info.flowControlKey}
     >
       <span className="fc-row-key">
@@ -64,6 +71,8 @@ const FlowKeyRow = memo(function FlowKeyRow({
       <span className={info.waitListSize > 0 ? 'num fc-waiting has-waiting' : 'num fc-waiting'}>
         {info.waitListSize.toLocaleString()}
       </span>
+      {/* What the column's header says of the number, for a screen reader (placed out of the grid). */}
+      <span className="visually-hidden">waiting</span>
       <Meter text={inflight.text} ratio={inflight.ratio} label="In flight" />
       {compact ? null : (
         <Meter

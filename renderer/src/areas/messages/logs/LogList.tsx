@@ -104,7 +104,6 @@ export const TrailRow = memo(function TrailRow({
       className="list-row log-row"
       role="listitem"
       aria-current={selected || undefined}
-      aria-label={`Message ${trail.messageId}`}
       onClick={() => onOpen(trail.messageId)}
     >
       <span className="log-row-check" onClick={(event) => event.stopPropagation()}>

@@ -25,6 +25,7 @@ import { RowActions } from '../../../ui/RowActions';
 import { toast } from '../../../ui/toast';
 import { ToolbarSearch } from '../../../ui/ToolbarInput';
 import { WriteButton } from '../../../ui/WriteButton';
+import { UntitledHeader } from '../../../ui/TableHead';
 import '../../../ui/tables.css';
 import { useNow } from '../../../ui/use-now';
 import { openLogs } from '../logs/log-filters';
@@ -319,7 +320,7 @@ function TableHeadCells() {
       {['Schedule', 'Next fire times', 'State', 'Last run', 'Destination'].map((title) => (
         <th key={title}>{title}</th>
       ))}
-      <th aria-label="Actions" />
+      <UntitledHeader name="Actions" />
     </>
   );
 }

@@ -21,7 +21,7 @@ import { Callout, EmptyState } from '../../../ui/misc';
 import { QueryView } from '../../../ui/QueryView';
 import { RowActions } from '../../../ui/RowActions';
 import '../../../ui/tables.css';
-import { TableHead } from '../../../ui/TableHead';
+import { TableHead, UntitledHeader } from '../../../ui/TableHead';
 import { WorkflowDlqJobDialog } from './WorkflowDlqJobDialog';
 
 export default function WorkflowDlqTab() {
@@ -180,7 +180,7 @@ function Triage({ profile }: { profile: ProfileView }) {
                 <TableHead
                   columns={['Runs', 'Workflow · step', 'Status', 'Error', 'First seen', 'Last seen']}
                 >
-                  <th aria-label="Select" />
+                  <UntitledHeader name="Select" />
                 </TableHead>
                 <tbody>
                   {data.groups.map((group) => {

@@ -430,9 +430,9 @@ function FailurePanel({ run, trim }: { run: WorkflowRunLog; trim: BodyTrim }) {
   const ff = run.failureFunction!;
   return (
     <section className="wf-section wf-failure" aria-label="Failure function" data-testid="failure-function">
-      <h4 className="section-title">
+      <h3 className="section-title">
         Failure function <WorkflowStateBadge state={ff.state} />
-      </h4>
+      </h3>
       <dl className="wf-facts">
         <UrlFact url={ff.url} />
         <Fact label="Message" mono value={ff.messageId} />
@@ -444,7 +444,7 @@ function FailurePanel({ run, trim }: { run: WorkflowRunLog; trim: BodyTrim }) {
       </dl>
       {ff.failResponse ? (
         <>
-          <h5 className="section-title">Response of the failed step</h5>
+          <h4 className="section-title wf-failure-part">Response of the failed step</h4>
           <WfBody value={ff.failResponse} label="Failed step response" trim={trim} />
           <details>
             <summary className="faint">Response headers</summary>
@@ -454,7 +454,7 @@ function FailurePanel({ run, trim }: { run: WorkflowRunLog; trim: BodyTrim }) {
       ) : null}
       {ff.responseBody ? (
         <>
-          <h5 className="section-title">Failure function response</h5>
+          <h4 className="section-title wf-failure-part">Failure function response</h4>
           <WfBody value={ff.responseBody} label="Failure function response" trim={trim} />
         </>
       ) : null}

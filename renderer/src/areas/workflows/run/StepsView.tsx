@@ -14,7 +14,8 @@ import {
   RefreshIcon,
   SwapIcon,
 } from '../../../ui/icons';
-import { byKey, movedIndex, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { byKey, movedIndex, optionId, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { stateLabel } from '../WorkflowStateBadge';
 import { formatDuration } from './duration';
 import { barGeometry, type StepLayout, type StepRow } from './step-layout';
 
@@ -78,6 +79,7 @@ export function StepsView({
         label="Steps and timeline"
         testId="step-tree"
         onMove={move}
+        activeKey={selectedKey}
       >
         {(index) => {
           const row = rows[index]!;
@@ -116,10 +118,10 @@ const StepLine = memo(function StepLine({
   return (
     <div
       className={`wf-step-line wf-step-${row.kind}`}
+      id={optionId('step-tree', row.key)}
       role="treeitem"
       aria-level={row.depth + 1}
       aria-selected={selected}
-      aria-label={`${row.label}${row.state ? ` ${row.state}` : ''}`}
       data-step-key={row.key}
       data-state={row.state}
     >
@@ -143,6 +145,8 @@ const StepLine = memo(function StepLine({
           </span>
         )}
         <span className="wf-step-name">{row.label}</span>
+        {/* The state the icon's colour shows, in words for a screen reader (the row is named by its content). */}
+        {row.state ? <span className="visually-hidden">{stateLabel(row.state)}</span> : null}
         {row.stepType && row.kind === 'step' ? (
           <span className="wf-step-type faint">{row.stepType}</span>
         ) : null}

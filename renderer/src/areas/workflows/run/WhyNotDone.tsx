@@ -38,7 +38,7 @@ export function WhyNotDone({
   const ended = reasons[0]?.kind === 'canceled' || reasons[0]?.kind === 'failed';
   return (
     <section className="wf-why" aria-label="Why not done" data-testid="why-not-done">
-      <h4 className="section-title">{ended ? 'How it ended' : 'Why not done'}</h4>
+      <h3 className="section-title">{ended ? 'How it ended' : 'Why not done'}</h3>
       <ul className="wf-why-list">
         {reasons.map((reason, index) => (
           <li key={index} className={`wf-why-item tone-${reasonTone(reason)}`} data-kind={reason.kind}>

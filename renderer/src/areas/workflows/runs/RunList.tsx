@@ -126,6 +126,7 @@ export function RunList({
         role="listbox"
         label="Workflow runs"
         onMove={move}
+        activeKey={selectedKey}
       >
         {(run) => (
           <RunRow
@@ -165,7 +166,7 @@ const RunRow = memo(function RunRow({
   return (
     <div
       className="list-row run-row"
-      {...listboxOption(selected, `Run ${run.workflowRunId}`, () => onOpen(run))}
+      {...listboxOption('run-list', runKey(run), selected, () => onOpen(run))}
       data-run-id={run.workflowRunId}
     >
       {checks ? (
@@ -203,7 +204,13 @@ const RunRow = memo(function RunRow({
           ))}
         </span>
       </span>
-      {compact ? null : <span className="mono faint">{run.stepCount}</span>}
+      {compact ? null : (
+        <span className="mono faint">
+          {run.stepCount}
+          {/* The column's header, for a screen reader (the row is named by its content). */}
+          <span className="visually-hidden"> steps</span>
+        </span>
+      )}
       <span className="run-row-time" title={formatTime(run.workflowRunCreatedAt)}>
         <span className="mono">{formatClock(run.workflowRunCreatedAt)}</span>
         <span className="faint">{formatRelative(run.workflowRunCreatedAt)}</span>

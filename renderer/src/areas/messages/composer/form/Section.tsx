@@ -15,7 +15,7 @@ export function Section({
   if (!collapsible) {
     return (
       <section className="composer-section" aria-label={title}>
-        <h3 className="section-title">{title}</h3>
+        <h2 className="section-title">{title}</h2>
         {children}
       </section>
     );
