@@ -48,6 +48,8 @@ async function crashStack(app: Page, pid: number): Promise<void> {
 test('a service answering 500: the error stays while the screen polls, and the screen recovers when it answers; a refusal is asked once', async ({
   app,
 }) => {
+  // Its polls back off while the service fails (4, 8, 16 s apart): slower than a steady 2 s on purpose.
+  test.setTimeout(120_000);
   const failing: Answer = { status: 500, json: { error: 'internal boom' } };
   const service = await startScriptedService(() => failing);
   try {

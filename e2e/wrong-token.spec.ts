@@ -8,19 +8,33 @@ import { kvApi, LOCAL_KV_TOKEN } from './support/kv-api';
 import { startScriptedService } from './support/scripted-service';
 import { DEV_TOKEN } from './support/stack-api';
 
-async function useWrongTokens(app: Page, api: string, kv: string): Promise<void> {
+/** Creates a profile with these URLs and tokens and makes it the active one. */
+async function useProfile(
+  app: Page,
+  name: string,
+  { api, messageToken, kv, kvToken }: { api: string; messageToken: string; kv: string; kvToken: string },
+): Promise<void> {
   await app.keyboard.press('Alt+6');
   await app.getByRole('button', { name: 'New profile' }).click();
   const form = app.getByRole('form', { name: 'New profile' });
-  await form.getByLabel('Name').fill('Wrong token');
+  await form.getByLabel('Name').fill(name);
   await form.getByLabel('Region').selectOption('custom');
   await form.getByLabel('Base URL').fill(api);
-  await form.getByLabel('Message token', { exact: true }).fill('not-the-token');
+  await form.getByLabel('Message token', { exact: true }).fill(messageToken);
   await form.getByLabel('REST URL').fill(kv);
-  await form.getByLabel('KV standard token', { exact: true }).fill('not-the-kv-token');
+  await form.getByLabel('KV standard token', { exact: true }).fill(kvToken);
   await form.getByRole('button', { name: 'Create profile' }).click();
   await app.getByRole('button', { name: 'Use this profile' }).click();
-  await expect(app.getByRole('button', { name: /Wrong token/ }).first()).toBeVisible();
+  await expect(app.getByRole('button', { name: new RegExp(name) }).first()).toBeVisible();
+}
+
+function useWrongTokens(app: Page, api: string, kv: string): Promise<void> {
+  return useProfile(app, 'Wrong token', {
+    api,
+    messageToken: 'not-the-token',
+    kv,
+    kvToken: 'not-the-kv-token',
+  });
 }
 
 test('a refused token: the error alone on every list, with Edit profile and Test connection', async ({
@@ -99,18 +113,12 @@ test('KV: a refused pipeline and a key whose reads are refused say what to do, a
     stack.kv.url,
   );
   try {
-    await app.keyboard.press('Alt+6');
-    await app.getByRole('button', { name: 'New profile' }).click();
-    const form = app.getByRole('form', { name: 'New profile' });
-    await form.getByLabel('Name').fill('Half refused');
-    await form.getByLabel('Region').selectOption('custom');
-    await form.getByLabel('Base URL').fill(stack.api.url);
-    await form.getByLabel('Message token', { exact: true }).fill(DEV_TOKEN);
-    await form.getByLabel('REST URL').fill(service.url);
-    await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
-    await form.getByRole('button', { name: 'Create profile' }).click();
-    await app.getByRole('button', { name: 'Use this profile' }).click();
-    await expect(app.getByRole('button', { name: /Half refused/ }).first()).toBeVisible();
+    await useProfile(app, 'Half refused', {
+      api: stack.api.url,
+      messageToken: DEV_TOKEN,
+      kv: service.url,
+      kvToken: LOCAL_KV_TOKEN,
+    });
 
     // The key browser lists the key; its panel says why it cannot read it, and what to do.
     await go(app, '#/kv/keys');
