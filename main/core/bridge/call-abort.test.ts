@@ -5,10 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call } from '../../../shared/bridge/define';
-import type { ServerFrame } from '../../../shared/bridge/frames';
 import { serviceRequest } from '../http/service-http';
-import { createRouter, type Handlers } from './router';
-import { BridgeSession } from './session';
+import { testSession } from '../testing/bridge-session';
 
 /** A service that never answers; it tells when a request's connection was closed by the caller. */
 async function hangingService() {
@@ -45,17 +43,10 @@ afterEach(async () => {
 async function setup() {
   const service = await hangingService();
   cleanups.push(service.close);
-  const handlers = {
-    'test.fetch': async () => (await serviceRequest({ url: service.url })).status,
-  } as unknown as Handlers;
-  const router = createRouter({
-    handlers,
-    registry: { 'test.fetch': call<number>()(z.object({})) },
-    isReadOnly: () => false,
-    logError: () => {},
-  });
-  const frames: ServerFrame[] = [];
-  const session = new BridgeSession(router, (frame) => frames.push(frame));
+  const { session, frames } = testSession(
+    { 'test.fetch': call<number>()(z.object({})) },
+    { 'test.fetch': async () => (await serviceRequest({ url: service.url })).status },
+  );
   return { service, session, frames };
 }
 
