@@ -12,6 +12,14 @@ import { Callout, Spinner } from './misc';
 /** After this long without an answer the waiting state says so, and offers to stop. */
 export const STILL_WAITING_AFTER_MS = 3000;
 
+/** The service each procedure family asks (the first part of its name). */
+const SERVICES: Record<string, string> = {
+  messages: 'the message service',
+  workflows: 'the workflow service',
+  kv: 'the KV service',
+  stack: 'the local stack',
+};
+
 /** What the waiting state needs of a query (what `useBridgeQuery` and `usePagedBridgeQuery` answer). */
 export interface WaitedQuery {
   queryKey: QueryKey;
@@ -80,13 +88,6 @@ function useWaitedMs(fetching: boolean): number {
   }, [fetching]);
   return waited;
 }
-
-const SERVICES: Record<string, string> = {
-  messages: 'the message service',
-  workflows: 'the workflow service',
-  kv: 'the KV service',
-  stack: 'the local stack',
-};
 
 /** The service a query asks, from its procedure's name (`messages.logs.list` → the message service). */
 export function serviceOf(queryKey: QueryKey): string {
