@@ -1,7 +1,8 @@
 // When the service a screen talks to fails, as an operator meets it: a service answering 500 and then coming
-// back, a refused token, the local stack exiting under open screens, a job whose service goes away mid-way.
-// The error stays in place and says what to do, requests stay few, nothing typed is lost, and screens and
-// streams pick up again by themselves when the service is back.
+// back, a service that does not answer at all, a refused token, the local stack exiting under open screens,
+// a job whose service goes away mid-way. The error stays in place and says what to do, requests stay few
+// (polling backs off while the service fails), a hung request can be given up, nothing typed is lost, and
+// screens and streams pick up again by themselves when the service is back.
 import type { Page } from '@playwright/test';
 import { expect, type FrameLog, go, runJobDialog, test } from './fixtures';
 import { kvApi } from './support/kv-api';
@@ -47,6 +48,8 @@ async function crashStack(app: Page, pid: number): Promise<void> {
 test('a service answering 500: the error stays while the screen polls, and the screen recovers when it answers; a refusal is asked once', async ({
   app,
 }) => {
+  // Its polls back off while the service fails (4, 8, 16 s apart): slower than a steady 2 s on purpose.
+  test.setTimeout(120_000);
   const failing: Answer = { status: 500, json: { error: 'internal boom' } };
   const service = await startScriptedService(() => failing);
   try {
@@ -56,7 +59,7 @@ test('a service answering 500: the error stays while the screen polls, and the s
     await expect(failure).toContainText('internal boom');
     await expect(app.getByTestId('fc-summary')).toHaveText('Not loaded');
 
-    // The screen polls every 2 s: the error never leaves the screen for a spinner meanwhile.
+    // The screen polls (every 2 s, less often while it fails): the error never leaves it for a spinner meanwhile.
     await app.evaluate(() => {
       const page = window as unknown as { errorLeft: number };
       page.errorLeft = 0;
@@ -69,13 +72,14 @@ test('a service answering 500: the error stays while the screen polls, and the s
     await service.waitForRequests(service.requests.length + 8);
     expect(await app.evaluate(() => (window as unknown as { errorLeft: number }).errorLeft)).toBe(0);
 
-    // The service is back: the screen shows its keys by itself, without a reload or a click.
+    // The service is back: the screen shows its keys by itself, without a reload or a click (at its next
+    // poll, which has backed off to 16 s by now).
     service.answer(({ path }) =>
       path.startsWith('/v2/flowControl')
         ? { status: 200, json: [] }
         : { status: 200, json: { parallelismMax: 10, parallelismCount: 0 } },
     );
-    await expect(app.getByText('No flow-control keys yet')).toBeVisible();
+    await expect(app.getByText('No flow-control keys yet')).toBeVisible({ timeout: 45_000 });
     await expect(failure).toBeHidden();
 
     // A refused token is asked once (a second try gets the same answer), and says what to do.
@@ -85,6 +89,86 @@ test('a service answering 500: the error stays while the screen polls, and the s
       'The service refused the message token of profile “Flaky”',
     );
     expect(service.requests.filter(({ path }) => path === '/v2/keys')).toHaveLength(1);
+  } finally {
+    await service.close();
+  }
+});
+
+test('a service that does not answer: the screen says how long it has waited, gives the request up on Stop waiting, and asks again on Retry', async ({
+  app,
+}) => {
+  const service = await startScriptedService(() => 'hang');
+  try {
+    await useProfileAt(app, 'Stuck', service.url);
+    await go(app, '#/messages/flow-control');
+    // The overview asks for the keys and the global numbers: two requests, neither answered.
+    await service.waitForRequests(2);
+    await expect(app.getByText(/^Still waiting for the message service… \(\d+ s\)$/)).toBeVisible();
+    expect(service.abandoned).toHaveLength(0);
+
+    await app.getByRole('button', { name: 'Stop waiting' }).click();
+    await expect(app.getByText('Stopped waiting for the message service.')).toBeVisible();
+    // main gave both requests up when the page stopped waiting, long before its own 30 s timeout.
+    await service.waitForAbandoned(2, 15_000);
+    expect(service.abandoned.map(({ path }) => path.split('?')[0]).sort()).toEqual([
+      '/v2/flowControl',
+      '/v2/globalParallelism',
+    ]);
+
+    // Retry asks again; the service answers now.
+    service.answer(({ path }) =>
+      path.startsWith('/v2/flowControl')
+        ? { status: 200, json: [] }
+        : { status: 200, json: { parallelismMax: 10, parallelismCount: 0 } },
+    );
+    await app.getByRole('button', { name: 'Retry' }).click();
+    await expect(app.getByText('No flow-control keys yet')).toBeVisible();
+  } finally {
+    await service.close();
+  }
+});
+
+test('polling backs off while the service fails and is back to its rate once it answers', async ({ app }) => {
+  test.setTimeout(180_000);
+  // The open key answers (its panel polls every 2 s: the yardstick); the key list fails (same 2 s rate).
+  let listFails = true;
+  const service = await startScriptedService(({ path }) => {
+    if (path === '/v2/flowControl/orders')
+      return { status: 200, json: { flowControlKey: 'orders', parallelismMax: 2 } };
+    if (path.startsWith('/local/')) return { status: 405, json: { error: 'not here' } };
+    if (listFails) return { status: 500, json: { error: 'internal boom' } };
+    return path.startsWith('/v2/flowControl')
+      ? { status: 200, json: [{ flowControlKey: 'orders', parallelismMax: 2 }] }
+      : { status: 200, json: { parallelismMax: 10, parallelismCount: 0 } };
+  });
+  const reads = (path: string) =>
+    service.requests.filter((request) => request.path.split('?')[0] === path).length;
+  /** Requests for the key list while the open key's panel polls `polls` more times (counted, not timed). */
+  async function listReadsOver(polls: number): Promise<number> {
+    const [key, list] = [reads('/v2/flowControl/orders'), reads('/v2/flowControl')];
+    await expect
+      .poll(() => reads('/v2/flowControl/orders'), { timeout: 90_000 })
+      .toBeGreaterThanOrEqual(key + polls);
+    return reads('/v2/flowControl') - list;
+  }
+  try {
+    await useProfileAt(app, 'Failing list', service.url);
+    await go(app, '#/messages/flow-control/orders');
+    await expect(
+      app.getByRole('alert').filter({ hasText: 'Could not load the flow-control keys.' }),
+    ).toContainText('internal boom');
+    await expect(app.getByTestId('fc-explain')).toBeVisible();
+    // Twelve polls of the key (24 s at 2 s) ask for the failing list a few times: 4, 8, then 16 s apart,
+    // each failure asked again once — where the same 2 s rate would ask at least 12 times.
+    expect(await listReadsOver(12)).toBeLessThanOrEqual(8);
+
+    // Back: Refresh shows the keys, and the list is polled at the key's rate again.
+    listFails = false;
+    await app.getByRole('button', { name: 'Refresh' }).first().click();
+    await expect(
+      app.getByRole('alert').filter({ hasText: 'Could not load the flow-control keys.' }),
+    ).toBeHidden();
+    expect(await listReadsOver(6)).toBeGreaterThanOrEqual(4);
   } finally {
     await service.close();
   }

@@ -1,6 +1,7 @@
 // A service on 127.0.0.1 whose answers the test scripts, for the console's failure paths: real HTTP that
-// answers an error status, hangs, closes the connection unanswered, or passes requests on to a real service
-// (the local stack) — so a test can make a service fail, go away mid-way or come back.
+// answers an error status, hangs (and tells when the caller gave up), closes the connection unanswered, or
+// passes requests on to a real service (the local stack) — so a test can make a service fail, go away
+// mid-way or come back.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,16 +11,22 @@ export type Answer =
   /** Passed on to the upstream service, its answer passed back. */
   | 'forward'
   /** The connection is closed without an answer (the service went away). */
-  | 'reset';
+  | 'reset'
+  /** No answer at all, the connection left open (the service is stuck) until the caller gives up. */
+  | 'hang';
 
 export interface ScriptedService {
   url: string;
   /** Every request so far, in order. */
   requests: { method: string; path: string }[];
+  /** Hung requests whose caller closed the connection (gave up waiting), in order. */
+  abandoned: { method: string; path: string }[];
   /** How it answers from now on. */
   answer(next: (request: { method: string; path: string }) => Answer): void;
   /** Resolves once `count` requests have arrived in all. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  /** Resolves once `count` hung requests have been given up by their caller. */
+  waitForAbandoned(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,20 +36,42 @@ export async function startScriptedService(
 ): Promise<ScriptedService> {
   let current = answer;
   const requests: { method: string; path: string }[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
-  const server = http.createServer((req, res) => {
-    const request = { method: req.method ?? 'GET', path: req.url ?? '/' };
-    requests.push(request);
-    for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
+  const abandoned: { method: string; path: string }[] = [];
+  const waiters: { list: unknown[]; count: number; resolve: () => void }[] = [];
+  const wake = () => {
+    for (const waiter of waiters.filter((w) => w.list.length >= w.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
     }
+  };
+  const waitFor =
+    (list: unknown[], what: string) =>
+    (count: number, timeoutMs = 30_000) =>
+      list.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(
+              () => reject(new Error(`${list.length} of ${count} ${what} within ${timeoutMs} ms`)),
+              timeoutMs,
+            );
+            waiters.push({ list, count, resolve: () => (clearTimeout(timer), resolve()) });
+          });
+  const server = http.createServer((req, res) => {
+    const request = { method: req.method ?? 'GET', path: req.url ?? '/' };
+    requests.push(request);
+    wake();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const reply = current(request);
       if (reply === 'reset') {
         req.socket.destroy();
+      } else if (reply === 'hang') {
+        res.on('close', () => {
+          if (res.writableEnded) return;
+          abandoned.push(request);
+          wake();
+        });
       } else if (reply === 'forward') {
         void forward(upstream!, req, Buffer.concat(chunks)).then(
           ({ status, headers, body }) => res.writeHead(status, headers).end(body),
@@ -57,19 +86,12 @@ export async function startScriptedService(
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    abandoned,
     answer: (next) => {
       current = next;
     },
-    waitForRequests: (count, timeoutMs = 30_000) =>
-      requests.length >= count
-        ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-            const timer = setTimeout(
-              () => reject(new Error(`${requests.length} of ${count} requests within ${timeoutMs} ms`)),
-              timeoutMs,
-            );
-            waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
-          }),
+    waitForRequests: waitFor(requests, 'requests'),
+    waitForAbandoned: waitFor(abandoned, 'hung requests given up'),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

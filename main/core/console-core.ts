@@ -61,6 +61,7 @@ export function createConsoleCore(options: ConsoleCoreOptions): ConsoleCore {
     new ProfileStore(join(options.dataDir, 'profiles.json')),
     options.secrets,
     () => stack.endpoints(),
+    () => stack.status(),
   );
   // The local stack is the default environment: start it whenever Local is the active profile.
   if (profiles.activeId === LOCAL_PROFILE_ID) stack.ensureStarted();

@@ -40,10 +40,13 @@ export function registerBridgeIpc(router: Router, logger: Logger, devServerUrl?:
     return ok;
   }
 
-  ipcMain.handle(IPC_CALL, async (event, name: unknown, input: unknown): Promise<CallResult> => {
+  // `id` (the preload's, from the same counter as streams) lets IPC_CLOSE stop a call nobody waits for.
+  ipcMain.handle(IPC_CALL, async (event, name: unknown, input: unknown, id: unknown): Promise<CallResult> => {
     if (!trusted(event))
       return { ok: false, error: { code: 'INTERNAL', message: 'Refused: untrusted sender.' } };
-    return sessionFor(event.sender).call(String(name), input);
+    const callId = Number.isSafeInteger(id) ? (id as number) : undefined;
+    const result = await sessionFor(event.sender).call(String(name), input, callId);
+    return result ?? { ok: false, error: { code: 'CANCELLED', message: 'Stopped waiting for an answer.' } };
   });
   ipcMain.on(IPC_OPEN, (event, id: unknown, name: unknown, input: unknown) => {
     if (!trusted(event) || !Number.isSafeInteger(id)) return;

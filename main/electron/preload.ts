@@ -17,8 +17,11 @@ ipcRenderer.on(IPC_STREAM, (_event, frame: ServerFrame) => {
 });
 
 const api = Object.freeze({
-  call(name: string, input: unknown): Promise<CallResult> {
-    return ipcRenderer.invoke(IPC_CALL, String(name), input) as Promise<CallResult>;
+  /** `onCancel` receives the function that stops the call (the page stopped waiting for its answer). */
+  call(name: string, input: unknown, onCancel?: (cancel: () => void) => void): Promise<CallResult> {
+    const id = nextStreamId++;
+    if (typeof onCancel === 'function') onCancel(() => ipcRenderer.send(IPC_CLOSE, id));
+    return ipcRenderer.invoke(IPC_CALL, String(name), input, id) as Promise<CallResult>;
   },
   open(name: string, input: unknown, onFrame: (frame: ServerFrame) => void): () => void {
     return openStream(name, input, onFrame).close;

@@ -14,7 +14,10 @@ export type ClientFrame =
    * confirmed (main refuses a start whose count is not the one it listed).
    */
   | { type: 'start'; id: number; options: unknown; confirmed: number }
-  /** Closes a stream, or cancels a job (its scans and its writes). */
+  /**
+   * Closes a stream, cancels a job (its scans and its writes), or stops a call in flight: main aborts its
+   * requests and sends no `result` for it.
+   */
   | { type: 'close'; id: number };
 
 /** main → renderer */

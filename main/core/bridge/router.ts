@@ -16,6 +16,7 @@ import {
   procedures,
   type StreamName,
 } from '../../../shared/bridge/procedures';
+import { withCallSignal } from './call-signal';
 
 export interface StreamSink<E> {
   push(event: E): void;
@@ -64,7 +65,8 @@ export interface RouterOptions {
 }
 
 export interface Router {
-  call(name: string, rawInput: unknown): Promise<CallResult>;
+  /** `signal`: aborted when nobody waits for the answer any more; the call's HTTP requests stop with it. */
+  call(name: string, rawInput: unknown, signal?: AbortSignal): Promise<CallResult>;
   /** Validates and opens a stream or a job; resolves to its control, or rejects with BridgeErrorData. */
   open(name: string, rawInput: unknown, sink: StreamSink<unknown>): Promise<OpenControl>;
 }
@@ -113,10 +115,10 @@ export function createRouter(options: RouterOptions): Router {
   }
 
   return {
-    async call(name, rawInput) {
+    async call(name, rawInput, signal) {
       try {
         const { input } = prepare(name, rawInput, ['call']);
-        const value = await handlers[name]!(input);
+        const value = await withCallSignal(signal, () => handlers[name]!(input));
         return { ok: true, value: value === undefined ? null : value };
       } catch (error) {
         return { ok: false, error: toErrorData(name, error) };

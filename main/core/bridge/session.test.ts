@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { job, stream } from '../../../shared/bridge/define';
-import type { ServerFrame } from '../../../shared/bridge/frames';
-import { createRouter, type Handlers, type StreamSink } from './router';
-import { BridgeSession } from './session';
+import { testSession } from '../testing/bridge-session';
+import type { StreamSink } from './router';
 
 /** A stream source that records whether it is running, like a KV monitor connection would. */
 function setup(startDelayMs = 0) {
@@ -18,15 +17,8 @@ function setup(startDelayMs = 0) {
       sinks.push(sink);
       return () => running.delete(id);
     },
-  } as unknown as Handlers;
-  const router = createRouter({
-    handlers,
-    registry: { 'test.source': stream<string>()(z.object({})) },
-    isReadOnly: () => false,
-    logError: () => {},
-  });
-  const frames: ServerFrame[] = [];
-  const session = new BridgeSession(router, (frame) => frames.push(frame), { flushIntervalMs: 5 });
+  };
+  const { session, frames } = testSession({ 'test.source': stream<string>()(z.object({})) }, handlers);
   return { session, frames, running, sinks: () => sinks, reset: () => (sinks = []) };
 }
 
@@ -95,21 +87,17 @@ describe('BridgeSession', () => {
 describe('BridgeSession with a job', () => {
   function jobSetup() {
     const seen: { starts: unknown[]; stopped: boolean } = { starts: [], stopped: false };
-    const router = createRouter({
-      handlers: {
+    const { session, frames } = testSession(
+      {
+        'test.job': job<unknown>()(z.object({}), 'local', { start: z.object({ retries: z.number().int() }) }),
+      },
+      {
         'test.job': () => ({
           start: (options: unknown, confirmed: number) => seen.starts.push({ options, confirmed }),
           stop: () => (seen.stopped = true),
         }),
-      } as unknown as Handlers,
-      registry: {
-        'test.job': job<unknown>()(z.object({}), 'local', { start: z.object({ retries: z.number().int() }) }),
       },
-      isReadOnly: () => false,
-      logError: () => {},
-    });
-    const frames: ServerFrame[] = [];
-    const session = new BridgeSession(router, (frame) => frames.push(frame), { flushIntervalMs: 5 });
+    );
     return { session, frames, seen };
   }
 

@@ -15,6 +15,8 @@ interface OpenStream {
 
 export class BridgeSession {
   private readonly streams = new Map<number, OpenStream>();
+  /** Calls still being answered, by id: a `close` for one of them means the renderer stopped waiting. */
+  private readonly calls = new Map<number, AbortController>();
   private disposed = false;
 
   constructor(
@@ -31,8 +33,8 @@ export class BridgeSession {
   async receive(frame: ClientFrame): Promise<void> {
     switch (frame.type) {
       case 'call': {
-        const result = await this.call(frame.name, frame.input);
-        if (!this.disposed) this.send({ type: 'result', id: frame.id, ...result });
+        const result = await this.call(frame.name, frame.input, frame.id);
+        if (result) this.send({ type: 'result', id: frame.id, ...result });
         return;
       }
       case 'open':
@@ -44,8 +46,24 @@ export class BridgeSession {
     }
   }
 
-  call(name: string, input: unknown): Promise<CallResult> {
-    return this.router.call(name, input);
+  /**
+   * Answers a call; with an `id`, `close(id)` stops it (its HTTP requests are aborted) and it answers nothing
+   * (undefined), as after `dispose()`: nobody waits for that answer.
+   */
+  async call(name: string, input: unknown, id?: number): Promise<CallResult | undefined> {
+    if (this.disposed) return undefined;
+    const controller = new AbortController();
+    if (id !== undefined) {
+      if (this.calls.has(id) || this.streams.has(id))
+        return { ok: false, error: { code: 'INVALID_INPUT', message: `id ${id} is already in use` } };
+      this.calls.set(id, controller);
+    }
+    try {
+      const result = await this.router.call(name, input, controller.signal);
+      return this.disposed || controller.signal.aborted ? undefined : result;
+    } finally {
+      if (id !== undefined && this.calls.get(id) === controller) this.calls.delete(id);
+    }
   }
 
   async open(id: number, name: string, input: unknown): Promise<void> {
@@ -86,8 +104,14 @@ export class BridgeSession {
     start?.(options, confirmed);
   }
 
-  /** The renderer asked to stop a stream (or cancel a job). */
+  /** The renderer asked to stop a stream (or cancel a job), or stopped waiting for a call. */
   close(id: number): void {
+    const call = this.calls.get(id);
+    if (call) {
+      this.calls.delete(id);
+      call.abort();
+      return;
+    }
     const entry = this.streams.get(id);
     if (!entry) return;
     if (!entry.control) {
@@ -100,6 +124,8 @@ export class BridgeSession {
   /** The connection is gone: stop every source, send nothing more. */
   dispose(): void {
     this.disposed = true;
+    for (const call of this.calls.values()) call.abort();
+    this.calls.clear();
     for (const entry of this.streams.values()) {
       entry.channel.discard();
       this.stopSource(entry);

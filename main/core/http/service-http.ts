@@ -3,6 +3,7 @@
 // answer in time) instead of bare socket codes.
 import { Agent, request } from 'undici';
 import { BridgeError } from '../../../shared/bridge/errors';
+import { currentCallSignal } from '../bridge/call-signal';
 
 const agent = new Agent({ keepAliveTimeout: 30_000, connectTimeout: 10_000 });
 
@@ -27,7 +28,9 @@ export async function serviceRequest(req: ServiceRequest): Promise<ServiceRespon
   const started = performance.now();
   const timeoutMs = req.timeoutMs ?? 30_000;
   const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  // A request of a bridge call stops when the renderer stops waiting for that call.
+  const stop = req.signal ?? currentCallSignal();
+  const signal = stop ? AbortSignal.any([stop, timeout]) : timeout;
   try {
     const response = await request(req.url, {
       method: req.method ?? 'GET',
@@ -44,7 +47,7 @@ export async function serviceRequest(req: ServiceRequest): Promise<ServiceRespon
       latencyMs: performance.now() - started,
     };
   } catch (error) {
-    if (req.signal?.aborted) throw new BridgeError({ code: 'CANCELLED', message: 'Request cancelled.' });
+    if (stop?.aborted) throw new BridgeError({ code: 'CANCELLED', message: 'Request cancelled.' });
     throw networkError(req.url, error, timeout.aborted ? timeoutMs : undefined);
   }
 }

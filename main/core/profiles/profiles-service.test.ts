@@ -8,7 +8,12 @@ import { ServiceApi } from '../http/service-api';
 import { KvClient } from '../services/kv/client';
 import { messageEndpoint } from '../services/messages/client';
 import { ProfileStore } from './profile-store';
-import { LOCAL_STACK_DOWN, type LocalStackEndpoints, ProfilesService } from './profiles-service';
+import {
+  LOCAL_STACK_DOWN,
+  type LocalStackEndpoints,
+  type LocalStackState,
+  ProfilesService,
+} from './profiles-service';
 
 const TOKEN = 'qstash-token-SECRET-9f8e7d6c5b4a';
 const settings: ProfileSettings = {
@@ -57,6 +62,34 @@ describe('profiles service', () => {
     }).service.resolve('local');
     expect(new ServiceApi(messageEndpoint(running)).url('/v2/keys')).toBe('http://127.0.0.1:8080/v2/keys');
     expect(new KvClient(running).url('/')).toBe('http://127.0.0.1:8079/');
+  });
+
+  it('says what the supervisor is doing: restarting by itself, starting, stopped or failed', () => {
+    const dir = tempDir();
+    let state: LocalStackState = {
+      state: 'starting',
+      message: 'The local stack exited (signal SIGKILL); restarting…',
+    };
+    const service = new ProfilesService(
+      new ProfileStore(join(dir, 'profiles.json')),
+      createSecretStore(join(dir, 'secrets.json')),
+      () => null,
+      () => state,
+    );
+    const unavailable = () => service.resolve('local').unavailable;
+    // Restarting after a crash: nothing to start, only to wait.
+    expect(unavailable()).toBe(
+      'The local stack exited (signal SIGKILL); restarting… No need to start it: requests go through again once it runs.',
+    );
+    expect(() => new KvClient(service.resolve('local')).token()).toThrow(/restarting… No need to start it/);
+    state = { state: 'starting', message: 'Starting the local stack…' };
+    expect(unavailable()).toMatch(/^Starting the local stack… No need to start it/);
+    state = { state: 'stopped', message: 'The local stack was stopped.' };
+    expect(unavailable()).toMatch(/^The local stack is stopped: start it on the Local stack page\./);
+    state = { state: 'failed', message: 'The local stack exited (signal SIGKILL) 3 times in a row.' };
+    expect(unavailable()).toBe(LOCAL_STACK_DOWN);
+    state = { state: 'unavailable', message: 'Local stack not available: stack.js is missing.' };
+    expect(unavailable()).toBe('Local stack not available: stack.js is missing.');
   });
 
   it('shows only hasValue and a masked hint for secrets, never the value', () => {

@@ -16,6 +16,7 @@ import {
   type SecretStatus,
   tokensToRetype,
 } from '../../../shared/profiles';
+import type { StackStatus } from '../../../shared/stack-status';
 import { maskSecret, type SecretStore } from '../secrets/secret-store';
 import { localEnvFile } from './local-env';
 import type { ProfileStore, StoredProfile } from './profile-store';
@@ -39,15 +40,37 @@ export interface ResolvedProfile {
   unavailable?: string;
 }
 
-/** What a request of the Local profile answers while the local stack is not running. */
+/** What a request of the Local profile answers while the local stack has failed (or is down for no known reason). */
 export const LOCAL_STACK_DOWN =
   'The local stack is not running right now: start it, or see why it stopped, on the Local stack page. This screen picks up again once it runs.';
+
+/** What the supervisor says of the local stack (main/core/local-stack): its state and its own sentence. */
+export type LocalStackState = Pick<StackStatus, 'state' | 'message'>;
+
+/**
+ * Why the Local profile cannot reach its services, in the supervisor's terms: while it starts, or restarts by
+ * itself after an exit, there is nothing to do but wait; stopped, start it; failed, see why and start it.
+ */
+export function localStackDown({ state, message }: LocalStackState): string {
+  switch (state) {
+    case 'starting':
+      return `${message} No need to start it: requests go through again once it runs.`;
+    case 'stopped':
+      return 'The local stack is stopped: start it on the Local stack page. This screen picks up again once it runs.';
+    case 'unavailable':
+      return message;
+    default:
+      return LOCAL_STACK_DOWN;
+  }
+}
 
 export class ProfilesService {
   constructor(
     private readonly store: ProfileStore,
     private readonly secrets: SecretStore,
     private readonly localStack: () => LocalStackEndpoints | null,
+    /** The supervisor's state, for what a request of Local answers while its stack is not ready. */
+    private readonly localStackState: () => LocalStackState = () => ({ state: 'failed', message: '' }),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -74,7 +97,7 @@ export class ProfilesService {
         id,
         settings: this.localSettings(local),
         secret: (name) => local?.secrets[name],
-        ...(local ? {} : { unavailable: LOCAL_STACK_DOWN }),
+        ...(local ? {} : { unavailable: localStackDown(this.localStackState()) }),
       };
     }
     const profile = this.stored(id);

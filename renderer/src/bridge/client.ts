@@ -28,8 +28,9 @@ export interface TypedJobHandle<N extends JobName> {
 export class BridgeClient {
   constructor(private readonly transport: Transport) {}
 
-  async call<N extends CallName>(name: N, input: InputOf<N>): Promise<OutputOf<N>> {
-    const result = await this.transport.call(name, input);
+  /** One call's answer; aborting `signal` stops waiting for it (main aborts its requests too). */
+  async call<N extends CallName>(name: N, input: InputOf<N>, signal?: AbortSignal): Promise<OutputOf<N>> {
+    const result = await this.transport.call(name, input, signal);
     if (!result.ok) throw new BridgeError(result.error);
     return result.value as OutputOf<N>;
   }

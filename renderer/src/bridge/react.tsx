@@ -1,6 +1,7 @@
 // React glue for the bridge: a context holding the client, TanStack Query hooks for calls, a hook for
 // streams that reopens them after a reconnect, and one for jobs (preview, start, progress, summary).
 import {
+  isCancelledError,
   type QueryKey,
   useMutation,
   type UseMutationOptions,
@@ -43,18 +44,23 @@ export function bridgeKey<N extends CallName>(name: N, input?: InputOf<N>): Quer
   return input === undefined ? [name] : [name, input];
 }
 
+/**
+ * A query of one call. The result carries its `queryKey`, so the waiting state (`ui/Waiting.tsx`) can stop
+ * waiting for it: cancelling the query aborts the bridge call, and main aborts the call's requests.
+ */
 export function useBridgeQuery<N extends CallName>(
   name: N,
   input: InputOf<N>,
   options: Omit<UseQueryOptions<OutputOf<N>, BridgeError>, 'queryKey' | 'queryFn'> = {},
 ) {
   const bridge = useBridge();
+  const queryKey = bridgeKey(name, input);
   const query = useQuery<OutputOf<N>, BridgeError>({
-    queryKey: bridgeKey(name, input),
-    queryFn: () => bridge.call(name, input),
+    queryKey,
+    queryFn: ({ signal }) => bridge.call(name, input, signal),
     ...options,
   });
-  return useHeldError(query, JSON.stringify([name, input]));
+  return useHeldError(Object.assign(query, { queryKey }), JSON.stringify([name, input]));
 }
 
 /**
@@ -67,7 +73,10 @@ function useHeldError<R extends UseQueryResult<unknown, BridgeError>>(query: R, 
   const [held, setHeld] = useState<{ key: string; error: BridgeError } | null>(null);
   const { error, data, isFetching } = query;
   // Kept from render to render the way React keeps information from previous renders: set while rendering.
-  if (error && (held?.error !== error || held.key !== key)) setHeld({ key, error });
+  // Stopping a wait is not a failure to keep: asked again, the query is waited for anew.
+  if (error && isCancelledError(error) && held) setHeld(null);
+  else if (error && !isCancelledError(error) && (held?.error !== error || held.key !== key))
+    setHeld({ key, error });
   else if (!error && data !== undefined && held) setHeld(null);
   const stale = !error && data === undefined && isFetching && held?.key === key ? held.error : null;
   if (!stale) return query;

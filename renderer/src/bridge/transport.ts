@@ -17,7 +17,11 @@ export interface JobHandle {
 }
 
 export interface Transport {
-  call(name: string, input: unknown): Promise<CallResult>;
+  /**
+   * Answers a call. Aborting `signal` stops waiting: the call answers CANCELLED at once and main aborts the
+   * call's requests to the service.
+   */
+  call(name: string, input: unknown, signal?: AbortSignal): Promise<CallResult>;
   /** Opens a stream; the returned function closes it. */
   open(name: string, input: unknown, handlers: StreamHandlers): () => void;
   /** Opens a job (it lists its target and waits for `start`). */
@@ -27,7 +31,7 @@ export interface Transport {
 
 /** What the Electron preload exposes (main/electron/preload.ts). */
 export interface PreloadApi {
-  call(name: string, input: unknown): Promise<CallResult>;
+  call(name: string, input: unknown, onCancel?: (cancel: () => void) => void): Promise<CallResult>;
   open(name: string, input: unknown, onFrame: (frame: ServerFrame) => void): () => void;
   job(name: string, input: unknown, onFrame: (frame: ServerFrame) => void): JobHandle;
 }
@@ -44,7 +48,14 @@ export function createIpcTransport(api: PreloadApi): Transport {
     else if (frame.type === 'end') handlers.onEnd(frame.error);
   };
   return {
-    call: (name, input) => api.call(name, input),
+    call: (name, input, signal) => {
+      if (signal?.aborted) return Promise.resolve(STOPPED);
+      const stopped = new Promise<CallResult>((resolve) =>
+        signal?.addEventListener('abort', () => resolve(STOPPED), { once: true }),
+      );
+      const answer = api.call(name, input, signal && ((cancel) => signal.addEventListener('abort', cancel)));
+      return Promise.race([answer, stopped]);
+    },
     open: (name, input, handlers) => api.open(name, input, toHandlers(handlers)),
     job: (name, input, handlers) => api.job(name, input, toHandlers(handlers)),
     onConnection: (listener) => {
@@ -53,6 +64,12 @@ export function createIpcTransport(api: PreloadApi): Transport {
     },
   };
 }
+
+/** What a call answers once the page stopped waiting for it. */
+const STOPPED: CallResult = {
+  ok: false,
+  error: { code: 'CANCELLED', message: 'Stopped waiting for an answer.' },
+};
 
 const LOST: BridgeErrorData = {
   code: 'UNREACHABLE',
@@ -135,11 +152,22 @@ export function createWebSocketTransport(url: string): Transport {
   connect();
 
   return {
-    call(name, input) {
+    call(name, input, signal) {
+      if (signal?.aborted) return Promise.resolve(STOPPED);
       const id = nextId++;
       return new Promise<CallResult>((resolve) => {
         pendingCalls.set(id, resolve);
         send({ type: 'call', id, name, input });
+        signal?.addEventListener(
+          'abort',
+          () => {
+            if (!pendingCalls.delete(id)) return;
+            // main aborts the call's requests and answers nothing more for this id.
+            send({ type: 'close', id });
+            resolve(STOPPED);
+          },
+          { once: true },
+        );
       });
     },
     open(name, input, handlers) {

@@ -13,6 +13,7 @@ import { Button } from '../ui/Button';
 import { toast } from '../ui/toast';
 import { WriteButton } from '../ui/WriteButton';
 import { dueItemWords } from './clock-words';
+import { pollEvery } from '../bridge/polling';
 
 export const LOCAL_ONLY_TITLE =
   'Local stack only: the cloud service has no way to run a waiting item early. Switch to the Local profile to use it there.';
@@ -31,7 +32,7 @@ export function useRunNow(profile: Pick<ProfileView, 'id'>, item: ClockItem): Ru
   const due = useBridgeQuery(
     'stack.clock.due',
     { profileId: LOCAL_PROFILE_ID, item },
-    { enabled: local, refetchInterval: local ? 5_000 : false },
+    { enabled: local, refetchInterval: pollEvery(local ? 5_000 : false) },
   );
   const runNow = useBridgeMutation('stack.clock.runNow', {
     onSuccess: (ran) => toast.success('Run now', `${dueItemWords(ran)}: running now.`),

@@ -7,6 +7,7 @@ import { LOCAL_PROFILE_ID, type ProfileView } from '../../../shared/profiles';
 import { useBridgeQuery } from '../bridge/react';
 import { useActiveProfile, useStackStatus } from '../shell/data';
 import { setServiceClockOffset } from '../ui/format';
+import { pollEvery } from '../bridge/polling';
 
 /** How often the status bar re-reads the clock (an advance made elsewhere, e.g. by a test script). */
 const REFRESH_MS = 15_000;
@@ -29,7 +30,7 @@ export function useStackClock(): StackClockView {
     { profileId: LOCAL_PROFILE_ID },
     {
       enabled: available,
-      refetchInterval: available ? REFRESH_MS : false,
+      refetchInterval: pollEvery(available ? REFRESH_MS : false),
       // A page that shows the clock reads it as it opens: something published since the last refresh may be
       // the next due item.
       refetchOnMount: 'always',

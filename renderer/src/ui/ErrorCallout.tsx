@@ -4,6 +4,7 @@
 import { errorMessage } from '../bridge/client';
 import { Callout } from './misc';
 import { AccessHelp } from './service-access';
+import { stoppedWaiting } from './Waiting';
 
 export function ErrorCallout({ error, title }: { error: unknown; title?: string }) {
   const status = serviceFault(error);
@@ -25,6 +26,7 @@ function serviceFault(error: unknown): number | undefined {
 
 /** A bridge error's message, whether it is a BridgeError or the plain data a stream ended with. */
 function errorText(error: unknown): string {
+  if (stoppedWaiting(error)) return 'Stopped waiting for an answer: Refresh asks again.';
   if (
     typeof error === 'object' &&
     error !== null &&

@@ -1,18 +1,20 @@
 // What every screen showing one bridge query does before it has data: the service's own error text in a
-// callout (a 404 is a warning: the thing is gone, nothing failed; a refused token says what to do), a
-// spinner while loading, and only then the screen's content.
+// callout (a 404 is a warning: the thing is gone, nothing failed; a refused token says what to do), the
+// waiting state while loading (a spinner; after a few seconds how long, and Stop waiting), and only then the
+// screen's content.
 import type { ReactNode } from 'react';
 import type { BridgeError } from '../../../shared/bridge/errors';
 import { errorMessage } from '../bridge/client';
 import { Button } from './Button';
 import { ErrorCallout } from './ErrorCallout';
 import { RefreshIcon } from './icons';
-import { Callout, Spinner } from './misc';
+import { Callout } from './misc';
+import { failureOf, type WaitedQuery, Waiting } from './Waiting';
 
-interface QueryLike<T> {
+type QueryLike<T> = WaitedQuery & {
   data: T | undefined;
   error: BridgeError | null;
-}
+};
 
 export function QueryView<T>({
   query,
@@ -24,7 +26,7 @@ export function QueryView<T>({
   failure: string;
   children: (data: T) => ReactNode;
 }) {
-  if (query.error) {
+  if (query.error && failureOf(query.error)) {
     if (query.error.status === 404) {
       return (
         <Callout tone="warning" title={failure}>
@@ -34,7 +36,7 @@ export function QueryView<T>({
     }
     return <ErrorCallout error={query.error} title={failure} />;
   }
-  if (query.data === undefined) return <Spinner />;
+  if (query.data === undefined) return <Waiting query={query} />;
   return <>{children(query.data)}</>;
 }
 

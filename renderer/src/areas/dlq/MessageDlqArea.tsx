@@ -175,9 +175,8 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
       >
         <ListBody
           problem={filterError}
-          error={list.query.error}
+          query={list.query}
           failure="Could not load the DLQ."
-          waiting={!list.loaded}
           empty={
             entries.length === 0 ? (
               <EmptyState icon={<InboxIcon />} title={filterText ? 'Nothing matches' : 'The DLQ is empty'}>

@@ -16,7 +16,8 @@ import { formatRelative, formatTime, plural } from '../../ui/format';
 import { HeadersView } from '../../ui/HeadersView';
 import { TrashIcon } from '../../ui/icons';
 import { InAppLink } from '../../ui/InAppLink';
-import { Badge, Callout, Spinner } from '../../ui/misc';
+import { Badge, Callout } from '../../ui/misc';
+import { failureOf, Waiting } from '../../ui/Waiting';
 import { toast } from '../../ui/toast';
 import { WriteButton } from '../../ui/WriteButton';
 import { statusTone } from './status';
@@ -86,12 +87,12 @@ export function MessageDlqDetail({
       </DetailPanelHeader>
       <div className="detail-panel-body dlq-detail-body">
         {!entry ? (
-          fetched.error ? (
+          failureOf(fetched.error) ? (
             <Callout tone="warning" title="Entry not found.">
               {errorMessage(fetched.error)} — it may have been retried, deleted or expired.
             </Callout>
           ) : (
-            <Spinner />
+            <Waiting query={fetched} />
           )
         ) : (
           <>

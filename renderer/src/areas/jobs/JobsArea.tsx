@@ -24,6 +24,7 @@ import { TableHead } from '../../ui/TableHead';
 import { toast } from '../../ui/toast';
 import { WriteButton } from '../../ui/WriteButton';
 import './jobs.css';
+import { pollEvery } from '../../bridge/polling';
 
 const STATUS_TONE: Record<JobStatus, 'success' | 'warning' | 'danger' | 'info'> = {
   running: 'info',
@@ -47,7 +48,9 @@ export default function JobsArea() {
     {},
     // While a job runs elsewhere (another window), its progress shows here too.
     {
-      refetchInterval: (query) => (query.state.data?.some((job) => job.status === 'running') ? 2000 : false),
+      refetchInterval: pollEvery((query) =>
+        query.state.data?.some((job) => job.status === 'running') ? 2000 : false,
+      ),
     },
   );
   const [open, setOpen] = useState<string | null>(null);

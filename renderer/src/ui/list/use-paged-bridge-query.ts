@@ -57,8 +57,8 @@ export function usePagedBridgeQuery<N extends PagedCallName, F extends ItemsFiel
     string | undefined
   >({
     queryKey: key,
-    queryFn: ({ pageParam }) =>
-      bridge.call(name, { ...(JSON.parse(inputKey) as object), cursor: pageParam } as InputOf<N>),
+    queryFn: ({ pageParam, signal }) =>
+      bridge.call(name, { ...(JSON.parse(inputKey) as object), cursor: pageParam } as InputOf<N>, signal),
     initialPageParam: undefined,
     getNextPageParam: (last) => (last as { cursor?: string }).cursor || undefined,
     enabled: options.enabled ?? true,
@@ -79,7 +79,8 @@ export function usePagedBridgeQuery<N extends PagedCallName, F extends ItemsFiel
   );
 
   return {
-    query,
+    /** The infinite query, with its key (what the waiting state needs to stop waiting for it). */
+    query: Object.assign(query, { queryKey: key }),
     key,
     items,
     /** The first page has arrived (an empty list is then really empty). */

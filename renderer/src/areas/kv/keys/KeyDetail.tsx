@@ -10,7 +10,9 @@ import { confirmDanger } from '../../../ui/confirm-danger';
 import { FormDialog } from '../../../ui/FormDialog';
 import { TextField } from '../../../ui/fields';
 import { CopyIcon, RefreshIcon, TrashIcon } from '../../../ui/icons';
-import { Badge, Callout, Spinner } from '../../../ui/misc';
+import { Badge, Callout } from '../../../ui/misc';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
+import { failureOf, Waiting } from '../../../ui/Waiting';
 import { toast } from '../../../ui/toast';
 import { useAsyncSave } from '../../../ui/use-async-save';
 import { formatTtl } from './format-ttl';
@@ -43,13 +45,9 @@ export function KeyDetail({
   const canWrite = !readOnly && !profile.readOnly;
   const refresh = () => queryClient.invalidateQueries({ queryKey: bridgeKey('kv.keys.lookup', input) });
 
-  if (info.isPending) return <Spinner />;
-  if (info.error)
-    return (
-      <Callout tone="danger" title="Could not read the key.">
-        {info.error.message}
-      </Callout>
-    );
+  // A refused token says what to do (ErrorCallout), as everywhere; a key that keeps it waiting can be left.
+  if (failureOf(info.error)) return <ErrorCallout error={info.error} title="Could not read the key." />;
+  if (info.data === undefined) return <Waiting query={info} />;
   const data = info.data;
   if (!data.exists) {
     return (

@@ -16,7 +16,9 @@ import { Segmented } from '../../../ui/fields';
 import { Form } from '../../../ui/Form';
 import { PlusIcon } from '../../../ui/icons';
 import { RemoveRowButton } from '../../../ui/RemoveRowButton';
-import { Badge, Callout, Spinner } from '../../../ui/misc';
+import { Badge, Callout } from '../../../ui/misc';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
+import { failureOf, Waiting } from '../../../ui/Waiting';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
 import { JsonEditor } from './JsonEditor';
@@ -47,7 +49,7 @@ export function ValueView({
   });
   const [more, setMore] = useState<KvValuePage[]>([]);
   const [loading, setLoading] = useState(false);
-  const [moreError, setMoreError] = useState<string>();
+  const [moreError, setMoreError] = useState<unknown>();
 
   const loadMore = async (cursor: string) => {
     setLoading(true);
@@ -62,7 +64,7 @@ export function ValueView({
       setMore((old) => [...old, page]);
       setMoreError(undefined);
     } catch (e) {
-      setMoreError(errorMessage(e));
+      setMoreError(e);
     } finally {
       setLoading(false);
     }
@@ -87,16 +89,12 @@ export function ValueView({
     }
   };
 
-  const error = firstQuery.error?.message ?? moreError;
+  const error = failureOf(firstQuery.error) ?? moreError;
   const pages = firstQuery.data ? [firstQuery.data, ...more] : [];
-  if (error)
-    return (
-      <Callout tone="danger" title="Could not read the value.">
-        {error}
-      </Callout>
-    );
+  // A refused token says what to do (ErrorCallout), as everywhere.
+  if (error) return <ErrorCallout error={error} title="Could not read the value." />;
   const first = pages[0];
-  if (!first) return <Spinner />;
+  if (!first) return <Waiting query={firstQuery} />;
   const last = pages[pages.length - 1]!;
   const next = 'cursor' in last && last.cursor !== '' ? last.cursor : undefined;
   const rows = pages.flatMap(pageRows);

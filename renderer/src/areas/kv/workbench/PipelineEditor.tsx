@@ -4,12 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { KvPipelineResult, KvReplyFormat } from '../../../../../shared/bridge/procedures/kv/workbench';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { errorMessage } from '../../../bridge/client';
 import { bridgeKey, useBridge } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { FormDialog } from '../../../ui/FormDialog';
 import { TextareaField } from '../../../ui/fields';
 import { PlusIcon } from '../../../ui/icons';
+import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { Callout } from '../../../ui/misc';
 import { askBeforeDanger } from '../kv-safety';
 import { RawView, ReplyValue } from './ResultView';
@@ -34,7 +34,10 @@ export function PipelineEditor({
     rows: string[][];
     format: KvReplyFormat;
   }>();
+  /** Why the rows cannot be sent as typed (nothing was asked of the service). */
   const [problem, setProblem] = useState<string>();
+  /** The request failed as a whole (a refused token, the service down): shown with what to do. */
+  const [failure, setFailure] = useState<unknown>();
   const [running, setRunning] = useState(false);
   const [pasting, setPasting] = useState(false);
 
@@ -49,6 +52,7 @@ export function PipelineEditor({
     if (!parsed.ok) return setProblem(parsed.error.replace(/^line/, 'row'));
     if (parsed.commands.length === 0) return setProblem('Add at least one command.');
     setProblem(undefined);
+    setFailure(undefined);
     if (!(await askBeforeDanger(profile, parsed.commands))) return;
     setRunning(true);
     try {
@@ -63,7 +67,7 @@ export function PipelineEditor({
       setRows(filled);
       setResult({ reply, rows: parsed.commands, format });
     } catch (error) {
-      setProblem(errorMessage(error));
+      setFailure(error);
     } finally {
       setRunning(false);
       void queryClient.invalidateQueries({
@@ -137,6 +141,10 @@ export function PipelineEditor({
         </Button>
       </div>
       {problem ? <Callout tone="danger" title={problem} /> : null}
+      <ErrorCallout
+        error={failure}
+        title={mode === 'pipeline' ? 'The pipeline failed.' : 'The transaction failed.'}
+      />
       {result && 'discarded' in result.reply ? (
         <Callout tone="danger" title="The transaction was discarded; nothing ran.">
           {result.reply.discarded}

@@ -10,6 +10,7 @@ import { CopyButton } from '../../../ui/CopyButton';
 import { Badge } from '../../../ui/misc';
 import { compareLifecycle } from '../logs/group-events';
 import { useNow } from '../../../ui/use-now';
+import { pollEvery } from '../../../bridge/polling';
 
 /** Following states costs one logs call per message every 1.5 s: only for a handful of messages. */
 export const FOLLOW_LIMIT = 10;
@@ -76,11 +77,11 @@ function DeliveryTrail({ profileId, messageId }: { profileId: string; messageId:
     'messages.logs.list',
     { profileId, filters: { messageId }, count: 50 },
     {
-      refetchInterval: (query) => {
+      refetchInterval: pollEvery((query) => {
         const trail = stateTrail(query.state.data?.events ?? []);
         const last = trail[trail.length - 1];
-        return last && FINAL.has(last) ? false : Date.now() - since < FOLLOW_MS ? 1_500 : false;
-      },
+        return last && FINAL.has(last) ? false : now - since < FOLLOW_MS ? 1_500 : false;
+      }),
     },
   );
   if (logs.isError)

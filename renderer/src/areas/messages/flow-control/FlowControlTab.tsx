@@ -28,6 +28,7 @@ import { FlowKeyDetail } from './FlowKeyDetail';
 import { FlowKeyJobActions } from './FlowKeyJob';
 import { FlowKeyList } from './FlowKeyList';
 import './flow-control.css';
+import { pollEvery } from '../../../bridge/polling';
 
 /** The list's search, filter and order, kept while the user moves between tabs. */
 export const useFlowControlUi = create<FlowKeyView & { set: (patch: Partial<FlowKeyView>) => void }>(
@@ -61,7 +62,7 @@ function FlowControl({
   const overview = useBridgeQuery(
     'messages.flowControl.list',
     { profileId: profile.id },
-    { refetchInterval: FLOW_CONTROL_REFRESH_MS },
+    { refetchInterval: pollEvery(FLOW_CONTROL_REFRESH_MS) },
   );
   const keys = useMemo(() => overview.data?.keys ?? [], [overview.data]);
   const shown = useMemo(
@@ -130,9 +131,8 @@ function FlowControl({
         detail={(key) => <FlowKeyDetail profile={profile} flowKey={key} messageId={messageId} />}
       >
         <ListBody
-          error={overview.error}
+          query={overview}
           failure="Could not load the flow-control keys."
-          waiting={overview.isLoading}
           empty={
             shown.length === 0 ? (
               <EmptyState

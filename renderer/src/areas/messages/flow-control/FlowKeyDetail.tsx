@@ -23,6 +23,7 @@ import { explainHold, explainKey, FLOW_CONTROL_REFRESH_MS, periodText, usage } f
 import { FlowKeyBadges } from './FlowKeyBadges';
 import { Meter } from './FlowKeyList';
 import { PinDialog } from './PinDialog';
+import { pollEvery } from '../../../bridge/polling';
 
 const HISTORY_SERIES: readonly ChartSeries[] = [
   { label: 'Waiting', color: '--warning' },
@@ -40,7 +41,7 @@ export function FlowKeyDetail({
 }) {
   const input = { profileId: profile.id, key: flowKey };
   const query = useBridgeQuery('messages.flowControl.get', input, {
-    refetchInterval: FLOW_CONTROL_REFRESH_MS,
+    refetchInterval: pollEvery(FLOW_CONTROL_REFRESH_MS),
   });
   const info = query.data;
   return (
@@ -110,7 +111,7 @@ function HeldMessage({
   const hold = useBridgeQuery(
     'messages.flowControl.hold',
     { profileId: profile.id, key: flowKey, messageId },
-    { refetchInterval: FLOW_CONTROL_REFRESH_MS },
+    { refetchInterval: pollEvery(FLOW_CONTROL_REFRESH_MS) },
   );
   return (
     <Callout tone="info" title={<span className="mono">{messageId}</span>}>
@@ -131,7 +132,7 @@ function History({ profile, flowKey }: { profile: ProfileView; flowKey: string }
   const history = useBridgeQuery(
     'messages.flowControl.history',
     { profileId: profile.id, key: flowKey },
-    { refetchInterval: 5_000 },
+    { refetchInterval: pollEvery(5_000) },
   );
   const data = useMemo(() => {
     const points = history.data?.points ?? [];

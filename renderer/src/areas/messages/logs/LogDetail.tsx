@@ -15,13 +15,15 @@ import { Fact } from '../../../ui/Fact';
 import { formatClock, formatRelative, formatTime, serviceNow } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { useJobDialog } from '../../../ui/job/useJobDialog';
-import { Callout, Spinner } from '../../../ui/misc';
+import { Callout } from '../../../ui/misc';
+import { failureOf, Waiting } from '../../../ui/Waiting';
 import { WriteButton } from '../../../ui/WriteButton';
 import { RunNowButton } from '../../../clock/RunNow';
 import { FlowKeyFact } from '../flow-control/FlowKeyFact';
 import { attemptCount, FINAL_STATES, groupByMessage } from './group-events';
 import { MessageCancelDialog, selectedMessages } from './MessageCancelJob';
 import { MessageStateBadge } from './MessageStateBadge';
+import { pollEvery } from '../../../bridge/polling';
 
 export function LogDetail({
   profile,
@@ -35,7 +37,7 @@ export function LogDetail({
   const query = useBridgeQuery(
     'messages.logs.list',
     { profileId: profile.id, filters: { messageId }, count: LOGS_PAGE_SIZE },
-    { refetchInterval: autoRefresh ? 3000 : false },
+    { refetchInterval: pollEvery(autoRefresh ? 3000 : false) },
   );
   const trail = useMemo(() => (query.data ? groupByMessage(query.data.events)[0] : undefined), [query.data]);
   const [cancelDialog, askCancel] = useJobDialog(MessageCancelDialog, profile);
@@ -64,10 +66,10 @@ export function LogDetail({
         ) : null}
       </DetailPanelHeader>
       <div className="detail-panel-body log-detail-body">
-        {query.error ? (
+        {failureOf(query.error) ? (
           <ErrorCallout error={query.error} title="Could not load the trail." />
         ) : !query.data ? (
-          <Spinner />
+          <Waiting query={query} />
         ) : !trail || !first || !latest ? (
           <Callout tone="info" title="No events for this message.">
             It may be older than the log retention, or the id belongs to another profile.

@@ -40,6 +40,7 @@ import {
   useLogsUi,
 } from './log-filters';
 import './logs.css';
+import { pollEvery } from '../../../bridge/polling';
 
 export default function LogsTab({ params }: { params: string[] }) {
   return <ActiveService>{(profile) => <Logs profile={profile} messageId={params[0]} />}</ActiveService>;
@@ -73,7 +74,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
   const head = useBridgeQuery(
     'messages.logs.list',
     { profileId: profile.id, filters, count: LOGS_PAGE_SIZE },
-    { enabled: autoRefresh && !filterError, refetchInterval: autoRefresh ? 3000 : false },
+    { enabled: autoRefresh && !filterError, refetchInterval: pollEvery(autoRefresh ? 3000 : false) },
   );
 
   const loaded = list.items;
@@ -164,7 +165,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
       >
         <ListBody
           problem={filterError}
-          error={list.query.error}
+          query={list.query}
           failure="Could not load the logs."
           empty={
             list.loaded && trails.length === 0 ? (

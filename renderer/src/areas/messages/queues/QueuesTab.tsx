@@ -21,6 +21,7 @@ import '../../../ui/tables.css';
 import { openLogs } from '../logs/log-filters';
 import { QueueDialog } from './QueueDialog';
 import './queues.css';
+import { pollEvery } from '../../../bridge/polling';
 
 export default function QueuesTab(_props: { params: string[] }) {
   return <ActiveService>{(profile) => <Queues profile={profile} />}</ActiveService>;
@@ -28,7 +29,11 @@ export default function QueuesTab(_props: { params: string[] }) {
 
 function Queues({ profile }: { profile: ProfileView }) {
   const navigate = useNav((state) => state.navigate);
-  const queues = useBridgeQuery('messages.queues.list', { profileId: profile.id }, { refetchInterval: 5000 });
+  const queues = useBridgeQuery(
+    'messages.queues.list',
+    { profileId: profile.id },
+    { refetchInterval: pollEvery(5000) },
+  );
   const [editing, setEditing] = useState<Queue | 'new' | null>(null);
   const setPaused = useBridgeMutation('messages.queues.setPaused', {
     onSuccess: (queue) => toast.success(`${queue.name} ${queue.paused ? 'paused' : 'resumed'}`),

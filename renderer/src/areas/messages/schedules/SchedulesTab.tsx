@@ -41,6 +41,7 @@ import {
   type StateFilter,
 } from './schedule-list';
 import './schedules.css';
+import { pollEvery } from '../../../bridge/polling';
 
 export default function SchedulesTab({ params }: { params: string[] }) {
   return <ActiveService>{(profile) => <Schedules profile={profile} focusId={params[0]} />}</ActiveService>;
@@ -50,7 +51,7 @@ function Schedules({ profile, focusId }: { profile: ProfileView; focusId?: strin
   const schedules = useBridgeQuery(
     'messages.schedules.list',
     { profileId: profile.id },
-    { refetchInterval: 5000 },
+    { refetchInterval: pollEvery(5000) },
   );
   const [search, setSearch] = useState(focusId ?? '');
   const [state, setState] = useState<StateFilter>('all');

@@ -29,7 +29,8 @@ import {
 import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
-import { Badge, Spinner } from '../../../ui/misc';
+import { Badge } from '../../../ui/misc';
+import { failureOf, Waiting } from '../../../ui/Waiting';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import { FlowKeyFact } from '../../messages/flow-control/FlowKeyFact';
@@ -44,6 +45,7 @@ import { StepsView } from './StepsView';
 import { failedOnly, layoutRun } from './step-layout';
 import { type BodyTrim, WfBody } from './WfBody';
 import { WhyNotDone } from './WhyNotDone';
+import { pollEvery } from '../../../bridge/polling';
 
 export function downloadText(fileName: string, text: string, mimeType: string): void {
   const link = document.createElement('a');
@@ -83,7 +85,9 @@ export function RunDetail({
       trimBody: full ? FULL_BODY_BYTES : DETAIL_TRIM_BODY,
     },
     {
-      refetchInterval: (q) => (live && q.state.data?.workflowState === 'RUN_STARTED' ? 2000 : false),
+      refetchInterval: pollEvery((q) =>
+        live && q.state.data?.workflowState === 'RUN_STARTED' ? 2000 : false,
+      ),
       placeholderData: (previous) => previous,
     },
   );
@@ -114,13 +118,13 @@ export function RunDetail({
           </Button>
         ) : null}
       </DetailPanelHeader>
-      {query.error ? (
+      {failureOf(query.error) ? (
         <div className="detail-panel-body">
           <ErrorCallout error={query.error} title="Could not load the run." />
         </div>
       ) : !run ? (
         <div className="detail-panel-body">
-          <Spinner />
+          <Waiting query={query} />
         </div>
       ) : (
         <RunBody

@@ -37,6 +37,7 @@ import {
 import { RunCancelActions } from './RunCancelJob';
 import { RunList, runKey, type RunSort, sortRuns } from './RunList';
 import { RunStats } from './RunStats';
+import { pollEvery } from '../../../bridge/polling';
 
 export default function RunsTab({ params }: { params: string[] }) {
   const [runId, createdAt] = params;
@@ -79,7 +80,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
     'workflows.runs.list',
     { profileId: profile.id, filters, pages: 1, search },
     {
-      refetchInterval: live ? 2500 : false,
+      refetchInterval: pollEvery(live ? 2500 : false),
       refetchOnWindowFocus: 'always',
       refetchOnMount: 'always',
       staleTime: 0,
@@ -170,7 +171,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
         )}
       >
         <ListBody
-          error={list.query.error}
+          query={list.query}
           failure="Could not load runs."
           empty={
             list.loaded && runs.length === 0 ? (

@@ -1,0 +1,67 @@
+// A list whose service does not answer: after a few seconds it says how long it has waited and offers to
+// stop; stopping aborts the bridge call (what main turns into an aborted request) and says so, with Retry.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { CallResult } from '../../../shared/bridge/frames';
+import { BridgeClient } from '../bridge/client';
+import { BridgeProvider, useBridgeQuery } from '../bridge/react';
+import type { Transport } from '../bridge/transport';
+import { ListBody } from './list/ListBody';
+
+/** main's side of the bridge: calls hang until `answer` is set; each call's signal is kept. */
+function hangingTransport() {
+  const signals: (AbortSignal | undefined)[] = [];
+  const state = { answer: null as CallResult | null };
+  const transport: Transport = {
+    call: (_name, _input, signal) => {
+      signals.push(signal);
+      return state.answer ? Promise.resolve(state.answer) : new Promise<CallResult>(() => {});
+    },
+    open: () => () => {},
+    job: () => {
+      throw new Error('no jobs in this test');
+    },
+    onConnection: () => () => {},
+  };
+  return { transport, signals, state };
+}
+
+function Queues() {
+  const query = useBridgeQuery('messages.queues.list', { profileId: 'p' });
+  return (
+    <ListBody query={query} failure="Could not load queues." empty={undefined}>
+      <p>the queues</p>
+    </ListBody>
+  );
+}
+
+describe('Waiting (ListBody before the first page)', () => {
+  it('says how long it waited, stops the call on Stop waiting, and asks again on Retry', async () => {
+    const { transport, signals, state } = hangingTransport();
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <BridgeProvider client={new BridgeClient(transport)}>
+          <Queues />
+        </BridgeProvider>
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeTruthy();
+    expect(
+      await screen.findByText(/^Still waiting for the message service… \(\d+ s\)$/, {}, { timeout: 8000 }),
+    ).toBeTruthy();
+    expect(signals).toHaveLength(1);
+    expect(signals[0]?.aborted).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Stop waiting' }));
+    expect(await screen.findByText('Stopped waiting for the message service.')).toBeTruthy();
+    expect(signals[0]?.aborted).toBe(true);
+
+    state.answer = { ok: true, value: { queues: [] } };
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('the queues')).toBeTruthy();
+    expect(signals).toHaveLength(2);
+  });
+});

@@ -1,0 +1,96 @@
+// What a screen shows while its query has no answer yet: a spinner; once the service has kept it waiting a
+// few seconds, for how long and a way to stop waiting; stopped, a way to ask again. Stopping cancels the
+// query in TanStack Query, which aborts the bridge call, and main aborts the call's request to the service:
+// nothing waits on for main's 30 s timeout. ListBody and QueryView show it, so every list and detail
+// screen has it; a screen showing its own spinner for a query uses it in the spinner's place.
+import { isCancelledError, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Button } from './Button';
+import { RefreshIcon, XIcon } from './icons';
+import { Callout, Spinner } from './misc';
+
+/** After this long without an answer the waiting state says so, and offers to stop. */
+export const STILL_WAITING_AFTER_MS = 3000;
+
+/** The service each procedure family asks (the first part of its name). */
+const SERVICES: Record<string, string> = {
+  messages: 'the message service',
+  workflows: 'the workflow service',
+  kv: 'the KV service',
+  stack: 'the local stack',
+};
+
+/** What the waiting state needs of a query (what `useBridgeQuery` and `usePagedBridgeQuery` answer). */
+export interface WaitedQuery {
+  queryKey: QueryKey;
+  isFetching: boolean;
+  error: unknown;
+  refetch: () => Promise<unknown>;
+}
+
+/** The user stopped waiting for this query's answer (a cancelled query keeps that as its error). */
+export function stoppedWaiting(error: unknown): boolean {
+  return isCancelledError(error);
+}
+
+/** The error a screen shows as a failure: none when the user stopped waiting (Waiting shows that state). */
+export function failureOf<E>(error: E): E | null {
+  return stoppedWaiting(error) ? null : error;
+}
+
+export function Waiting({ query }: { query: WaitedQuery }) {
+  const queryClient = useQueryClient();
+  const { queryKey, isFetching, error, refetch } = query;
+  const waitedMs = useWaitedMs(isFetching);
+  const service = serviceOf(queryKey);
+
+  if (stoppedWaiting(error) && !isFetching) {
+    return (
+      <Callout tone="warning" title={`Stopped waiting for ${service}.`}>
+        It did not answer. Retry asks it again.{' '}
+        <span className="row" style={{ marginTop: 8 }}>
+          <Button size="sm" icon={<RefreshIcon />} onClick={() => void refetch()}>
+            Retry
+          </Button>
+        </span>
+      </Callout>
+    );
+  }
+  if (waitedMs < STILL_WAITING_AFTER_MS) return <Spinner />;
+  return (
+    <Callout tone="info" title={`Still waiting for ${service}… (${Math.floor(waitedMs / 1000)} s)`}>
+      It has not answered yet.{' '}
+      <span className="row" style={{ marginTop: 8 }}>
+        <Button
+          size="sm"
+          icon={<XIcon />}
+          // Kept as the query's error (not reverted), so polling stops and the screen says it stopped.
+          onClick={() => void queryClient.cancelQueries({ queryKey, exact: true }, { revert: false })}
+        >
+          Stop waiting
+        </Button>
+      </span>
+    </Callout>
+  );
+}
+
+/** How long the current fetch has been going, counted in whole seconds (0 while nothing is fetched). */
+function useWaitedMs(fetching: boolean): number {
+  const [waited, setWaited] = useState(0);
+  useEffect(() => {
+    if (!fetching) return;
+    const started = Date.now();
+    const timer = setInterval(() => setWaited(Date.now() - started), 1000);
+    return () => {
+      clearInterval(timer);
+      setWaited(0);
+    };
+  }, [fetching]);
+  return waited;
+}
+
+/** The service a query asks, from its procedure's name (`messages.logs.list` → the message service). */
+export function serviceOf(queryKey: QueryKey): string {
+  const procedure = typeof queryKey[0] === 'string' ? queryKey[0] : '';
+  return SERVICES[procedure.split('.')[0]!] ?? "Switchyard's back end";
+}
