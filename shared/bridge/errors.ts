@@ -33,6 +33,11 @@ export interface BridgeErrorData {
   status?: number;
   /** Per-field problems, for INVALID_INPUT: path (`a.b.0`) → message. */
   fields?: Record<string, string>;
+  /**
+   * For a SERVICE_ERROR the service says will pass (429, 503): how long it asked the client to wait, from
+   * `Retry-After` or its rate-limit reset time (`retryAfterOf` in main/core/http/service-http.ts). Absent when it did not say.
+   */
+  retryAfterMs?: number;
 }
 
 /** Thrown by handlers in main and by the client in the renderer; serialises to BridgeErrorData. */
@@ -40,6 +45,7 @@ export class BridgeError extends Error implements BridgeErrorData {
   readonly code: BridgeErrorCode;
   readonly status?: number;
   readonly fields?: Record<string, string>;
+  readonly retryAfterMs?: number;
 
   constructor(data: BridgeErrorData) {
     super(data.message);
@@ -47,12 +53,14 @@ export class BridgeError extends Error implements BridgeErrorData {
     this.code = data.code;
     if (data.status !== undefined) this.status = data.status;
     if (data.fields !== undefined) this.fields = data.fields;
+    if (data.retryAfterMs !== undefined) this.retryAfterMs = data.retryAfterMs;
   }
 
   toData(): BridgeErrorData {
     const data: BridgeErrorData = { code: this.code, message: this.message };
     if (this.status !== undefined) data.status = this.status;
     if (this.fields !== undefined) data.fields = this.fields;
+    if (this.retryAfterMs !== undefined) data.retryAfterMs = this.retryAfterMs;
     return data;
   }
 }

@@ -1,7 +1,7 @@
 // How long to wait before the next attempt: a `Retry-After`-like response header first, then the message's
 // Retry-Delay expression, then the default exponential backoff min(86400, e^(k·n)) seconds.
-import { parseGoDuration } from '../../shared/duration';
 import { parseRetryDelay } from '../../shared/retry-delay';
+import { waitFromHeaderValue } from '../../shared/retry-after';
 import type { HeaderMap } from '../../shared/messages/types';
 
 export const MAX_BACKOFF_MS = 86_400_000;
@@ -28,21 +28,8 @@ export function retryAfterFromResponse(header: HeaderMap | undefined, now: numbe
   if (!header) return undefined;
   const lower = new Map(Object.entries(header).map(([name, values]) => [name.toLowerCase(), values[0]]));
   for (const name of RETRY_AFTER_HEADERS) {
-    const value = lower.get(name)?.trim();
-    if (!value) continue;
-    let ms: number | undefined;
-    if (/^\d+(\.\d+)?$/.test(value)) {
-      const number = Number(value);
-      // Large numbers are unix timestamps (X-RateLimit-Reset style), small ones seconds to wait.
-      ms = number > 1e9 ? number * 1_000 - now : number * 1_000;
-    } else if (/[a-z]{3},/i.test(value)) {
-      const date = Date.parse(value);
-      ms = Number.isNaN(date) ? undefined : date - now;
-    } else {
-      ms = parseGoDuration(value);
-    }
+    const ms = waitFromHeaderValue(lower.get(name), now);
     if (ms === undefined) continue;
-    ms = Math.max(0, ms);
     return ms <= MAX_BACKOFF_MS ? ms : undefined;
   }
   return undefined;

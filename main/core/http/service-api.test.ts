@@ -6,11 +6,11 @@ import { encodeQuery, ServiceApi } from './service-api';
 const servers: Server[] = [];
 afterEach(() => servers.splice(0).forEach((server) => server.close()));
 
-async function serve(status: number, body: string) {
+async function serve(status: number, body: string, headers: Record<string, string> = {}) {
   const seen: { url?: string; auth?: string; method?: string }[] = [];
   const server = createServer((req, res) => {
     seen.push({ url: req.url, auth: req.headers.authorization, method: req.method });
-    res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,6 +51,25 @@ describe('ServiceApi', () => {
       status: 400,
       message: 'invalid destination url: endpoint has invalid scheme',
     });
+  });
+
+  it('a 429 or 503 carries how long the service asked to wait (Retry-After, or a rate-limit reset time)', async () => {
+    const asked = async (status: number, headers: Record<string, string>) => {
+      const api = await serve(status, '{"error":"slow down"}', headers);
+      const error = await endpoint(api.url, 'tok')
+        .request({ path: '/v2/logs' })
+        .catch((caught: unknown) => caught);
+      return (error as { retryAfterMs?: number }).retryAfterMs;
+    };
+    expect(await asked(429, { 'retry-after': '7' })).toBe(7000);
+    expect(await asked(503, { 'retry-after': '1' })).toBe(1000);
+    // The message service's per-second limit says when it resets, as a unix time in seconds.
+    const reset = await asked(429, { 'burst-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) });
+    expect(reset).toBeGreaterThan(55_000);
+    expect(reset).toBeLessThanOrEqual(60_000);
+    // Only a 429 or 503 is a request to wait; without a header there is nothing to honour.
+    expect(await asked(500, { 'retry-after': '7' })).toBeUndefined();
+    expect(await asked(429, {})).toBeUndefined();
   });
 
   it('a web page instead of the API (a gateway’s 502) reads as its title, not its markup', async () => {

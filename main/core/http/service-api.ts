@@ -3,7 +3,7 @@
 // a non-2xx answer turned into SERVICE_ERROR with the service's own text. It knows no paths: those live in
 // the service clients. The renderer never builds URLs or headers itself.
 import { BridgeError } from '../../../shared/bridge/errors';
-import { serviceErrorText, serviceRequest, type ServiceResponse } from './service-http';
+import { serviceError, serviceRequest, type ServiceResponse } from './service-http';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 
@@ -88,11 +88,7 @@ export class ServiceApi {
   async request(req: ServiceApiRequest): Promise<ServiceResponse> {
     const response = await this.send(req, true);
     if (response.status < 200 || response.status >= 300) {
-      throw new BridgeError({
-        code: 'SERVICE_ERROR',
-        status: response.status,
-        message: serviceErrorText(response),
-      });
+      throw serviceError(response);
     }
     return response;
   }

@@ -3,6 +3,7 @@
 // answer in time) instead of bare socket codes.
 import { Agent, request } from 'undici';
 import { BridgeError } from '../../../shared/bridge/errors';
+import { waitFromHeaderValue } from '../../../shared/retry-after';
 import { currentCallSignal } from '../bridge/call-signal';
 
 const agent = new Agent({ keepAliveTimeout: 30_000, connectTimeout: 10_000 });
@@ -63,6 +64,36 @@ export function networkError(url: string, error: unknown, timedOutAfterMs?: numb
   return new BridgeError({
     code: timedOut ? 'TIMEOUT' : 'UNREACHABLE',
     message: describeNetworkError(url, error, timedOutAfterMs),
+  });
+}
+
+/**
+ * The headers in which a service says how long to wait, in the order read: the standard one, then the message
+ * service's rate-limit resets (per second on its list and admin endpoints, per day on publishing).
+ */
+const RETRY_AFTER_HEADERS = ['retry-after', 'burst-ratelimit-reset', 'ratelimit-reset', 'x-ratelimit-reset'];
+
+/**
+ * How long a service answering 429 (rate limited) or 503 (unavailable for now) asked to be left alone, in ms;
+ * undefined for other answers or when it did not say. A job waits at least this long before asking again.
+ */
+export function retryAfterOf(response: Pick<ServiceResponse, 'status' | 'headers'>, now = Date.now()) {
+  if (response.status !== 429 && response.status !== 503) return undefined;
+  for (const name of RETRY_AFTER_HEADERS) {
+    const value = response.headers[name];
+    const ms = waitFromHeaderValue(Array.isArray(value) ? value[0] : value, now);
+    if (ms !== undefined) return ms;
+  }
+  return undefined;
+}
+
+/** A service's non-2xx answer as the bridge error every client throws: its status, text and wait. */
+export function serviceError(response: ServiceResponse): BridgeError {
+  return new BridgeError({
+    code: 'SERVICE_ERROR',
+    status: response.status,
+    message: serviceErrorText(response),
+    retryAfterMs: retryAfterOf(response),
   });
 }
 

@@ -428,6 +428,37 @@ describe('the job runner', () => {
     expect(service.items.size).toBe(0);
   });
 
+  it('a service that says how long to wait (Retry-After) is asked again no sooner; one asking past the waits left is not waited for', async () => {
+    const dir = tempDir();
+    const { service, plan } = scriptedService(30);
+    const limited = (retryAfterMs: number) => () =>
+      new BridgeError({ code: 'SERVICE_ERROR', status: 429, message: 'too many requests', retryAfterMs });
+    // First a 40 ms limit (longer than the first 5 ms wait), then a daily limit three hours long.
+    const { asked, plan: failing } = failingFirst(plan, [limited(40), limited(3 * 3_600_000)], 'item-10');
+    const runner = newRunner(dir, [5, 50, 50]);
+    const router = routerFor(runner, failing);
+    const stopped = await runJob(router, 'test.job', everything);
+    expect(waits(stopped)).toEqual([
+      { type: 'waiting', reason: 'HTTP 429: too many requests', attempt: 2, delayMs: 40 },
+    ]);
+    expect(stopped.summary).toMatchObject({
+      status: 'failed',
+      processed: 10,
+      error: expect.stringMatching(
+        /^the service asks to wait 3h, until \d{4}-\d\d-\d\dT.*Z \(HTTP 429: too many requests\); resume continues at item 11$/,
+      ),
+    });
+    // Asked once, once more after the 40 ms, and not again once the service asked for three hours.
+    expect(asked.filter((chunk) => chunk[0] === 'item-10')).toHaveLength(2);
+
+    const resumed = await runJob(router, 'jobs.resume', {
+      profileId: 'local',
+      jobId: stopped.summary!.jobId,
+    });
+    expect(resumed.summary).toMatchObject({ status: 'done', processed: 30, succeeded: 30, failed: 0 });
+    expect(service.items.size).toBe(0);
+  });
+
   it('a refusal (401) is not waited through: it counts toward giving up as before', async () => {
     const { plan } = scriptedService(50);
     const refusal = () => new BridgeError({ code: 'SERVICE_ERROR', status: 401, message: 'invalid token' });

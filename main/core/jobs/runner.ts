@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BridgeError, type BridgeErrorData, mayPass } from '../../../shared/bridge/errors';
+import { formatDuration } from '../../../shared/duration';
 import {
   EMPTY_FILTER_REFUSAL,
   hasAnyFilter,
@@ -277,8 +278,9 @@ class Job {
     this.emit({ type: 'started', jobId: record.id, total: record.total });
     this.progress(record);
     let failedInARow = 0;
-    /** Waits so far for the failure that may pass now (none since the last item done). */
+    /** Waits so far for the failure that may pass now (none since the last item done), and their length. */
     let attempt = 0;
+    let waitedMs = 0;
     let gaveUp: string | undefined;
     for (;;) {
       if (this.stopped) break;
@@ -317,14 +319,27 @@ class Job {
         // - the failure callback is sent again each time it is asked: its plan does not ask again for an
         //   item whose request may have reached the service (oneByOne's `repeatable`).
         if (this.stopped) break;
-        if (outcome.succeeded + (outcome.skipped ?? 0) > 0) attempt = 0;
-        const wait = this.outageWaits[attempt];
-        if (wait === undefined) {
-          gaveUp = `the service kept failing for ${Math.round(this.waitedMs(attempt) / 1000)} s (${outageReason(interrupted.error)}); resume continues at item ${job.next + 1}`;
+        if (outcome.succeeded + (outcome.skipped ?? 0) > 0) {
+          attempt = 0;
+          waitedMs = 0;
+        }
+        const reason = outageReason(interrupted.error);
+        const scheduled = this.outageWaits[attempt];
+        if (scheduled === undefined) {
+          gaveUp = `the service kept failing for ${Math.round(waitedMs / 1000)} s (${reason}); resume continues at item ${job.next + 1}`;
           break;
         }
+        // A service that said how long to leave it alone (Retry-After, a rate-limit reset) is asked again no
+        // sooner. One that asks for longer than the waits left (a daily limit) is not waited for: the job
+        // stops now, saying until when, rather than keep the dialog open to give up anyway.
+        const asked = interrupted.error instanceof BridgeError ? interrupted.error.retryAfterMs : undefined;
+        if (asked !== undefined && asked > this.waitsLeftMs(attempt)) {
+          gaveUp = `the service asks to wait ${formatDuration(asked)}, until ${new Date(this.runner.now() + asked).toISOString()} (${reason}); resume continues at item ${job.next + 1}`;
+          break;
+        }
+        const wait = Math.max(scheduled, asked ?? 0);
         attempt += 1;
-        const reason = outageReason(interrupted.error);
+        waitedMs += wait;
         journal.waiting(job, wait, reason);
         this.emit({ type: 'waiting', reason, attempt: attempt + 1, delayMs: wait });
         await sleep(wait, undefined, { signal: this.abort.signal }).catch(() => undefined);
@@ -350,9 +365,9 @@ class Job {
     return this.runner.runnerOptions.outageWaitsMs ?? JOB_OUTAGE_WAITS_MS;
   }
 
-  /** The first `count` waits, added up. */
-  private waitedMs(count: number): number {
-    return this.outageWaits.slice(0, count).reduce((sum, ms) => sum + ms, 0);
+  /** The waits of the schedule from the `attempt`-th on, added up: how long the job would still wait. */
+  private waitsLeftMs(attempt: number): number {
+    return this.outageWaits.slice(attempt).reduce((sum, ms) => sum + ms, 0);
   }
 
   /**

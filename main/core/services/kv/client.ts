@@ -8,6 +8,7 @@ import type { KvReplyEntry } from '../../../../shared/kv/command-line';
 import { joinUrl } from '../../http/service-api';
 import {
   networkError,
+  serviceError,
   serviceErrorText,
   serviceRequest,
   type ServiceResponse,
@@ -150,11 +151,7 @@ export class KvClient {
       signal: options.signal,
     });
     if (response.status !== 200 && response.status !== 400) {
-      throw new BridgeError({
-        code: 'SERVICE_ERROR',
-        status: response.status,
-        message: serviceErrorText(response),
-      });
+      throw serviceError(response);
     }
     const reply = commandReply(response);
     if (!reply.ok)
@@ -243,16 +240,7 @@ export class KvClient {
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const body = Buffer.from(await response.body.arrayBuffer());
-      throw new BridgeError({
-        code: 'SERVICE_ERROR',
-        status: response.statusCode,
-        message: serviceErrorText({
-          status: response.statusCode,
-          headers: response.headers,
-          body,
-          latencyMs: 0,
-        }),
-      });
+      throw serviceError({ status: response.statusCode, headers: response.headers, body, latencyMs: 0 });
     }
     const parser = new SseDataParser();
     try {
@@ -295,11 +283,7 @@ export class KvClient {
     // 400 carries a command's own error (a reply); anything else non-2xx is the request failing as a whole.
     const isCommandError = commandErrorsAreReplies && response.status === 400;
     if ((response.status < 200 || response.status >= 300) && !isCommandError) {
-      throw new BridgeError({
-        code: 'SERVICE_ERROR',
-        status: response.status,
-        message: serviceErrorText(response),
-      });
+      throw serviceError(response);
     }
     return response;
   }
