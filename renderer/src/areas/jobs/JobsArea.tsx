@@ -8,6 +8,7 @@ import type { JobRecord, JobStatus } from '../../../../shared/bridge/job';
 import type { JobListing } from '../../../../shared/bridge/procedures/jobs';
 import type { ProfileView } from '../../../../shared/profiles';
 import { errorMessage } from '../../bridge/client';
+import { pollEvery } from '../../bridge/polling';
 import { useBridge, useBridgeMutation, useBridgeQuery } from '../../bridge/react';
 import { PageHeader } from '../../shell/PageHeader';
 import { useProfiles } from '../../shell/data';
@@ -24,7 +25,6 @@ import { TableHead } from '../../ui/TableHead';
 import { toast } from '../../ui/toast';
 import { WriteButton } from '../../ui/WriteButton';
 import './jobs.css';
-import { pollEvery } from '../../bridge/polling';
 
 const STATUS_TONE: Record<JobStatus, 'success' | 'warning' | 'danger' | 'info'> = {
   running: 'info',

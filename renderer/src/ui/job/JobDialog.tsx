@@ -13,6 +13,7 @@ import type { InputOf, JobName, StartOf } from '../../../../shared/bridge/proced
 import type { ProfileView } from '../../../../shared/profiles';
 import { type BridgeJobState, type JobProgressState, useBridgeJob } from '../../bridge/react';
 import { Button } from '../Button';
+import { useNow } from '../use-now';
 import { needsConfirmation } from '../confirm-danger';
 import { Dialog } from '../Dialog';
 import { Callout } from '../misc';
@@ -216,7 +217,7 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
 
 /** "The service is unavailable — trying again in 4 s (attempt 3).", counting down, and the service's words. */
 function OutageWait({ waiting }: { waiting: NonNullable<BridgeJobState<unknown>['waiting']> }) {
-  const left = Math.ceil((waiting.at + waiting.delayMs - useNow()) / 1000);
+  const left = Math.ceil((waiting.at + waiting.delayMs - useNow(1000)) / 1000);
   const when = left > 0 ? `in ${left} s` : 'now';
   return (
     <div data-testid="job-waiting">
@@ -228,16 +229,6 @@ function OutageWait({ waiting }: { waiting: NonNullable<BridgeJobState<unknown>[
       </Callout>
     </div>
   );
-}
-
-/** The time, again every second. */
-function useNow(): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
 }
 
 function progressText(progress: JobProgressState | undefined): string {
