@@ -1,10 +1,12 @@
-// A live stream the user keeps open (the KV monitor, pub/sub subscriptions) that lost its service — the
-// connection dropped or timed out: the service restarted, the network went — is opened again by itself,
+// A live stream the user keeps open (the KV monitor, the pub/sub stream) that lost its service or the bridge
+// — the connection dropped or timed out: the service restarted, the network went — is opened again by itself,
 // after 1 s, then 2, 4, … at most every 30 s while it keeps failing. The screen picks up again when the
 // service is back without anyone pressing Start, and a service that stays down gets a few requests a
 // minute. A refusal (a wrong token, a command not allowed) still ends the stream: it would answer the same.
+// (One pub/sub subscription lost while the others stream is subscribed again by main itself: pubsub.ts.)
 import { useCallback, useEffect, useState } from 'react';
 import type { BridgeErrorData } from '../../../shared/bridge/errors';
+import { reconnectDelay } from '../../../shared/reconnect-delay';
 import { Callout } from './misc';
 
 /** The stream ended because its connection was lost, not because the service refused it. */
@@ -12,10 +14,7 @@ export function connectionLost(error: BridgeErrorData | undefined): boolean {
   return error?.code === 'UNREACHABLE' || error?.code === 'TIMEOUT';
 }
 
-/** How long to wait before the `failures`-th attempt in a row (1 s, 2 s, 4 s … 30 s). */
-export function reconnectDelay(failures: number): number {
-  return Math.min(1000 * 2 ** Math.max(0, failures - 1), 30_000);
-}
+export { reconnectDelay };
 
 export interface Reconnect {
   /** Changes each time the stream is to be opened again: a dependency of the effect that opens it. */

@@ -1,8 +1,15 @@
 // Pub/sub: one bridge stream for several channels and patterns. The REST API takes one channel (or
-// pattern) per SSE request, so main opens one request each and merges their messages into one stream;
-// a subscription the service refuses becomes a `failed` event while the others stay open (the stream
-// fails as a whole only when every one is refused). Publish is an ordinary command.
+// pattern) per SSE request, so main opens one request each and merges their messages into one stream.
+// Each subscription lives on its own: one the service refuses (401, 400 …) becomes a `failed` event
+// (`refused`) while the others stay open; one whose connection drops (the service restarted, a proxy cut
+// it, the network went) becomes `failed` (`lost`) and is subscribed again by itself after 1 s, 2 s, 4 s …
+// at most 30 s (`reconnecting` events), with the profile resolved afresh each time (a restarted local stack
+// may listen elsewhere), while the others keep streaming. The open fails as a whole only when every
+// subscription fails at once; the stream ends only when every one was refused (or the page stops it).
+// Publish is an ordinary command.
+import type { BridgeErrorData } from '../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../shared/bridge/procedures/kv/live';
+import { reconnectDelay } from '../../../../shared/reconnect-delay';
 import type { CallHandler, StreamHandler, StreamSink } from '../../bridge/router';
 import type { HandlerDeps } from '../handler-deps';
 import { KvClient } from './client';
@@ -51,58 +58,138 @@ export function pubSubEvent(
   return undefined;
 }
 
-export function pubsubHandlers({ profiles }: HandlerDeps): {
+/**
+ * Whether a subscription that ended with `error` is worth opening again: its connection was lost (reset,
+ * refused, timed out, or the stream ended without an error status) or the service said it is busy or
+ * briefly unavailable (429, 502–504). An error status such as 401 or 400 is a refusal: it would answer the same.
+ */
+export function subscriptionLost(error: BridgeErrorData): boolean {
+  if (error.code === 'UNREACHABLE' || error.code === 'TIMEOUT') return true;
+  if (error.code !== 'SERVICE_ERROR') return false;
+  return error.status === undefined || error.status === 429 || (error.status >= 502 && error.status <= 504);
+}
+
+interface Target {
+  name: string;
+  pattern: boolean;
+}
+
+function dataOf(error: unknown): BridgeErrorData {
+  const data = error as Partial<BridgeErrorData>;
+  return typeof data?.code === 'string' && typeof data.message === 'string'
+    ? {
+        code: data.code,
+        message: data.message,
+        ...(data.status === undefined ? {} : { status: data.status }),
+      }
+    : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) };
+}
+
+/** Timings a test may shorten; the service's own back-off is `reconnectDelay`. */
+export interface PubSubOptions {
+  delay?: (attempt: number) => number;
+  now?: () => number;
+}
+
+export function pubsubHandlers(
+  { profiles }: HandlerDeps,
+  { delay = reconnectDelay, now = Date.now }: PubSubOptions = {},
+): {
   'kv.subscribe': StreamHandler<'kv.subscribe'>;
   'kv.publish': CallHandler<'kv.publish'>;
 } {
   return {
     'kv.subscribe': async ({ profileId, channels, patterns }, sink: StreamSink<KvPubSubEvent>) => {
-      const client = new KvClient(profiles.resolve(profileId));
-      client.token(); // a missing token fails the open, not each subscription
-      const targets = [
+      new KvClient(profiles.resolve(profileId)).token(); // a missing token fails the open, not each subscription
+      const targets: Target[] = [
         ...new Set(channels.map((c) => `c:${c}`)),
         ...new Set(patterns.map((p) => `p:${p}`)),
       ].map((t) => ({ name: t.slice(2), pattern: t.startsWith('p:') }));
-      let open = targets.length;
-      // Each subscription ending on its own (the service closed it) is reported; the stream ends with the last.
-      const subSink = (target: { name: string; pattern: boolean }): StreamSink<KvPubSubEvent> => ({
-        push: (event) => sink.push(event),
-        end: (error) => {
-          if (error)
-            sink.push({
-              kind: 'failed',
-              target: target.name,
-              pattern: target.pattern,
-              message: error.message,
-            });
-          if (--open === 0) sink.end(error);
-        },
-      });
-      const started = await Promise.allSettled(
-        targets.map((target) =>
-          runEventStream(
-            client,
-            `/${target.pattern ? 'psubscribe' : 'subscribe'}/${encodeURIComponent(target.name)}`,
-            subSink(target),
-            (data) => pubSubEvent(data, target.name, target.pattern),
-          ),
-        ),
-      );
-      const stops = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-      if (stops.length === 0) throw (started[0] as PromiseRejectedResult).reason;
-      started.forEach((s, i) => {
-        if (s.status === 'rejected') {
-          open--;
-          const reason = s.reason as Error;
+      let closed = false;
+      let refused = 0;
+      /** Each open subscription's stop function (at most one per target). */
+      const stops = new Map<Target, () => void>();
+      const timers = new Set<NodeJS.Timeout>();
+
+      /** Opens one subscription; `attempt` > 0 when it is a reconnect after a loss. Rejects if it fails to open. */
+      const open = async (target: Target, attempt: number): Promise<void> => {
+        let reconnecting = attempt > 0;
+        const subSink: StreamSink<KvPubSubEvent> = {
+          push: (event) => {
+            if (closed) return;
+            if (event.kind === 'subscribed' && reconnecting) {
+              reconnecting = false;
+              sink.push({ ...event, reconnectedAt: now() });
+            } else sink.push(event);
+          },
+          end: (error) => {
+            stops.delete(target);
+            if (!closed) ended(target, error ?? { code: 'SERVICE_ERROR', message: 'The stream ended.' }, 0);
+          },
+        };
+        const stop = await runEventStream(
+          new KvClient(profiles.resolve(profileId)),
+          `/${target.pattern ? 'psubscribe' : 'subscribe'}/${encodeURIComponent(target.name)}`,
+          subSink,
+          (data) => pubSubEvent(data, target.name, target.pattern, now),
+        );
+        if (closed) stop();
+        else stops.set(target, stop);
+      };
+
+      /** A subscription failed after `attempts` tries to reconnect it: opened again later, or ended for good. */
+      const ended = (target: Target, error: BridgeErrorData, attempts: number): void => {
+        const lost = subscriptionLost(error);
+        if (attempts === 0 || !lost) {
+          const reason = lost ? 'lost' : 'refused';
           sink.push({
             kind: 'failed',
-            target: targets[i]!.name,
-            pattern: targets[i]!.pattern,
-            message: reason.message,
+            target: target.name,
+            pattern: target.pattern,
+            reason,
+            message: error.message,
           });
         }
+        if (!lost) {
+          if (++refused === targets.length) {
+            closed = true;
+            sink.end(error);
+          }
+          return;
+        }
+        const attempt = attempts + 1;
+        const inMs = delay(attempt);
+        sink.push({
+          kind: 'reconnecting',
+          target: target.name,
+          pattern: target.pattern,
+          attempt,
+          inMs,
+          message: error.message,
+        });
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (closed) return;
+          open(target, attempt).catch((caught: unknown) => {
+            if (!closed) ended(target, dataOf(caught), attempt);
+          });
+        }, inMs);
+        timers.add(timer);
+      };
+
+      const started = await Promise.allSettled(targets.map((target) => open(target, 0)));
+      if (started.every((s) => s.status === 'rejected')) {
+        closed = true;
+        throw (started[0] as PromiseRejectedResult).reason;
+      }
+      started.forEach((s, i) => {
+        if (s.status === 'rejected') ended(targets[i]!, dataOf(s.reason), 0);
       });
-      return () => stops.forEach((stop) => stop());
+      return () => {
+        closed = true;
+        timers.forEach((timer) => clearTimeout(timer));
+        stops.forEach((stop) => stop());
+      };
     },
     'kv.publish': async ({ profileId, channel, message }) => {
       const client = new KvClient(profiles.resolve(profileId));

@@ -34,8 +34,12 @@ export type KvMonitorEvent =
   | { kind: 'serverDropped'; count: number };
 
 export type KvPubSubEvent =
-  /** A subscription is active: `count` is the server's subscription count on that connection. */
-  | { kind: 'subscribed'; target: string; pattern: boolean; count: number }
+  /**
+   * A subscription is active: `count` is the server's subscription count on that connection. After a lost
+   * connection, `reconnectedAt` is when it was subscribed again (messages published in between are gone:
+   * pub/sub keeps no history).
+   */
+  | { kind: 'subscribed'; target: string; pattern: boolean; count: number; reconnectedAt?: number }
   | {
       kind: 'message';
       channel: string;
@@ -46,8 +50,25 @@ export type KvPubSubEvent =
       at: number;
     }
   | { kind: 'serverDropped'; count: number }
-  /** One subscription ended (the others stay open): the service's own text. */
-  | { kind: 'failed'; target: string; pattern: boolean; message: string };
+  /**
+   * One subscription ended (the others stay open), with the service's own text. `lost`: it was open (or
+   * could not reach the service) and its connection dropped — main subscribes it again by itself
+   * (`reconnecting` events follow). `refused`: the service answered with an error status (401, 400 …) —
+   * asking again would get the same answer, so it stays ended.
+   */
+  | { kind: 'failed'; target: string; pattern: boolean; reason: 'lost' | 'refused'; message: string }
+  /**
+   * A lost subscription is to be opened again in `inMs` (1 s, 2 s, 4 s … at most 30 s while it keeps
+   * failing); `attempt` counts the tries since it was lost, `message` says why the last one failed.
+   */
+  | {
+      kind: 'reconnecting';
+      target: string;
+      pattern: boolean;
+      attempt: number;
+      inMs: number;
+      message: string;
+    };
 
 const channelName = z.string().min(1, 'a channel name is required').max(1024);
 

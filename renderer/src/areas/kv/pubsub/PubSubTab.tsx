@@ -1,5 +1,9 @@
 // Pub/sub: subscribe to channels and patterns (nothing by default — never `*` unless typed), watch the
-// messages (kept up to a cap, newest last, JSON pretty-printed in the detail), and publish.
+// messages (kept up to a cap, newest last, JSON pretty-printed in the detail), and publish. Each
+// subscription shows its own state: one whose connection dropped is subscribed again by main while the
+// others keep streaming (the badge counts down to the next try), and once back it says that messages
+// published meanwhile were not received. The whole stream reconnects (useReconnect) only when the stream
+// itself is lost.
 import { useEffect, useRef, useState } from 'react';
 import type { BridgeErrorData } from '../../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
@@ -18,19 +22,14 @@ import { ReconnectingCallout, useReconnect } from '../../../ui/use-reconnect';
 import '../live.css';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { formatTime } from '../../../ui/format';
+import { useNow } from '../../../ui/use-now';
+import { allEnded, allLost, applySubscriptionEvent, stateText, type Subscription } from './subscriptions';
 
 /** Messages kept in memory; the oldest go first. */
 export const MESSAGE_CAP = 5_000;
 const ROW_HEIGHT = 30;
 
 type Message = Extract<KvPubSubEvent, { kind: 'message' }> & { seq: number };
-interface Subscription {
-  target: string;
-  pattern: boolean;
-  /** `ended`: the stream ended (unsubscribed, or stopped by an error) — no longer `active` or `pending`. */
-  state: 'pending' | 'active' | 'failed' | 'ended';
-  message?: string;
-}
 
 /** What to subscribe to: channels and patterns, space-separated. */
 const TARGET_FIELDS: readonly ToolbarInputField<'channels' | 'patterns'>[] = [
@@ -74,15 +73,8 @@ function PubSub({ profile }: { profile: ProfileView }) {
             else if (event.kind === 'serverDropped') serverLost += event.count;
             else {
               if (event.kind === 'subscribed') opened();
-              setSubs((current) =>
-                current.map((sub) =>
-                  sub.target === event.target && sub.pattern === event.pattern
-                    ? event.kind === 'subscribed'
-                      ? { ...sub, state: 'active' }
-                      : { ...sub, state: 'failed', message: event.message }
-                    : sub,
-                ),
-              );
+              const at = Date.now();
+              setSubs((current) => applySubscriptionEvent(current, event, at));
             }
           }
           if (lost + serverLost > 0) setDropped((n) => n + lost + serverLost);
@@ -96,13 +88,11 @@ function PubSub({ profile }: { profile: ProfileView }) {
         onEnd: (endError) => {
           if (ended(endError)) {
             // Each subscription failed with the connection: they are all pending again, not failed.
-            setSubs((current) => current.map((sub) => ({ ...sub, state: 'pending', message: undefined })));
+            setSubs(allLost);
             return;
           }
           if (endError) setError(endError);
-          setSubs((current) =>
-            current.map((sub) => (sub.state === 'failed' ? sub : { ...sub, state: 'ended' })),
-          );
+          setSubs(allEnded);
           setActive(null);
         },
       },
@@ -121,9 +111,7 @@ function PubSub({ profile }: { profile: ProfileView }) {
           onSubmit={() => {
             reset();
             if (active) {
-              setSubs((current) =>
-                current.map((sub) => (sub.state === 'failed' ? sub : { ...sub, state: 'ended' })),
-              );
+              setSubs(allEnded);
               setActive(null);
             } else if (channels.length + patterns.length > 0) {
               setError(undefined);
@@ -162,16 +150,7 @@ function PubSub({ profile }: { profile: ProfileView }) {
               Not subscribed. Enter channels or patterns (e.g. user:*) and subscribe.
             </span>
           ) : (
-            subs.map((sub) => (
-              <span key={`${sub.pattern}:${sub.target}`} title={sub.message}>
-                <Badge
-                  tone={sub.state === 'active' ? 'success' : sub.state === 'failed' ? 'danger' : undefined}
-                >
-                  {sub.pattern ? 'pattern ' : ''}
-                  {sub.target} · {sub.state}
-                </Badge>
-              </span>
-            ))
+            subs.map((sub) => <SubscriptionBadge key={`${sub.pattern}:${sub.target}`} sub={sub} />)
           )}
           <span className="kv-live-spacer" />
           <span className="faint">
@@ -181,13 +160,9 @@ function PubSub({ profile }: { profile: ProfileView }) {
         </div>
         <ErrorCallout error={error} title="Subscription ended." />
         {active ? <ReconnectingCallout lost={lost} what="the subscriptions" /> : null}
-        {subs
-          .filter((sub) => sub.state === 'failed')
-          .map((sub) => (
-            <Callout key={`f:${sub.target}`} tone="danger" title={`Could not subscribe to ${sub.target}`}>
-              {sub.message}
-            </Callout>
-          ))}
+        {subs.map((sub) => (
+          <SubscriptionNote key={`n:${sub.pattern}:${sub.target}`} sub={sub} />
+        ))}
         <MessageList messages={messages} selected={selected} onSelect={setSelected} />
       </div>
       <aside className="kv-pubsub-side">
@@ -209,6 +184,54 @@ function PubSub({ profile }: { profile: ProfileView }) {
       </aside>
     </div>
   );
+}
+
+const TONES = { active: 'success', reconnecting: 'warning', failed: 'danger' } as const;
+
+function SubscriptionBadge({ sub }: { sub: Subscription }) {
+  return (
+    <span title={sub.message}>
+      <Badge tone={TONES[sub.state as keyof typeof TONES]}>
+        {sub.pattern ? 'pattern ' : ''}
+        {sub.target} · {sub.state === 'reconnecting' ? <Countdown sub={sub} /> : sub.state}
+      </Badge>
+    </span>
+  );
+}
+
+/** `reconnecting in 4 s (attempt 3)`, counting down (its own clock: only it renders each second). */
+function Countdown({ sub }: { sub: Subscription }) {
+  const now = useNow(1000);
+  return <>{stateText(sub, now)}</>;
+}
+
+/** What a subscription's state needs said: why it was refused, why it is reconnecting, what was missed. */
+function SubscriptionNote({ sub }: { sub: Subscription }) {
+  const name = `${sub.pattern ? 'pattern ' : ''}${sub.target}`;
+  if (sub.state === 'failed') {
+    return (
+      <Callout tone="danger" title={`Could not subscribe to ${sub.target}`}>
+        {sub.message}
+      </Callout>
+    );
+  }
+  if (sub.state === 'reconnecting') {
+    return (
+      <Callout tone="warning" title={`Lost the connection of ${name}; subscribing again…`}>
+        {sub.message} It is subscribed again by itself; the other subscriptions stay open.
+      </Callout>
+    );
+  }
+  if (sub.state === 'active' && sub.reconnectedAt !== undefined) {
+    return (
+      <div data-testid="pubsub-reconnected">
+        <Callout title={`${name} reconnected at ${formatTime(sub.reconnectedAt).slice(11)}.`}>
+          Messages published in between were not received (pub/sub keeps no history).
+        </Callout>
+      </div>
+    );
+  }
+  return null;
 }
 
 function MessageList({

@@ -1,0 +1,68 @@
+// Each subscription's state from main's events: lost and counting down to the next try, back (saying
+// when, since messages in between are gone), refused for good; and the whole stream lost and reopened.
+import { describe, expect, it } from 'vitest';
+import { allEnded, allLost, applySubscriptionEvent, stateText, type Subscription } from './subscriptions';
+
+const start: Subscription[] = [
+  { target: 'orders', pattern: false, state: 'active' },
+  { target: 'news', pattern: false, state: 'active' },
+  { target: 'news', pattern: true, state: 'active' },
+];
+
+describe('pub/sub subscriptions', () => {
+  it('counts down to the next try of a lost one, leaves the others, and says when it came back', () => {
+    let subs = applySubscriptionEvent(
+      start,
+      { kind: 'failed', target: 'news', pattern: false, reason: 'lost', message: 'Lost the connection.' },
+      1_000,
+    );
+    expect(stateText(subs[1]!, 1_000)).toBe('connection lost');
+    subs = applySubscriptionEvent(
+      subs,
+      { kind: 'reconnecting', target: 'news', pattern: false, attempt: 3, inMs: 4_000, message: 'reset' },
+      1_000,
+    );
+    expect(subs[0]).toBe(start[0]);
+    expect(subs[2]).toBe(start[2]);
+    expect(subs[1]).toMatchObject({ state: 'reconnecting', attempt: 3, retryAt: 5_000, message: 'reset' });
+    expect(stateText(subs[1]!, 1_000)).toBe('reconnecting in 4 s (attempt 3)');
+    expect(stateText(subs[1]!, 3_500)).toBe('reconnecting in 2 s (attempt 3)');
+    expect(stateText(subs[1]!, 5_000)).toBe('reconnecting (attempt 3)');
+
+    subs = applySubscriptionEvent(
+      subs,
+      { kind: 'subscribed', target: 'news', pattern: false, count: 1, reconnectedAt: 9_000 },
+      9_100,
+    );
+    expect(subs[1]).toEqual({ target: 'news', pattern: false, state: 'active', reconnectedAt: 9_000 });
+    expect(stateText(subs[1]!, 9_100)).toBe('active');
+  });
+
+  it('keeps a refused one failed with the service text, and ended streams leave it so', () => {
+    const subs = applySubscriptionEvent(
+      start,
+      { kind: 'failed', target: 'news', pattern: true, reason: 'refused', message: 'Unauthorized' },
+      1,
+    );
+    expect(subs[2]).toEqual({ target: 'news', pattern: true, state: 'failed', message: 'Unauthorized' });
+    expect(allEnded(subs).map((sub) => sub.state)).toEqual(['ended', 'ended', 'failed']);
+  });
+
+  it('marks every one reconnected when the whole stream was lost and opened again', () => {
+    const subs = applySubscriptionEvent(
+      allLost(start),
+      { kind: 'subscribed', target: 'orders', pattern: false, count: 1 },
+      7_000,
+    );
+    expect(subs[0]).toEqual({ target: 'orders', pattern: false, state: 'active', reconnectedAt: 7_000 });
+    expect(subs[1]).toMatchObject({ state: 'pending', wasLost: true });
+    // A first subscribe is no reconnect.
+    expect(
+      applySubscriptionEvent(
+        [{ target: 'a', pattern: false, state: 'pending' }],
+        { kind: 'subscribed', target: 'a', pattern: false, count: 1 },
+        1,
+      ),
+    ).toEqual([{ target: 'a', pattern: false, state: 'active' }]);
+  });
+});

@@ -1,0 +1,76 @@
+// What the pub/sub tab knows of each subscription, from main's events: subscribed, lost and being
+// subscribed again by main (when, which attempt), refused, or ended — and when one came back after a loss,
+// since the messages published while it was away were not received (pub/sub keeps no history).
+import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
+
+export interface Subscription {
+  target: string;
+  pattern: boolean;
+  /**
+   * `reconnecting`: its connection was lost and main subscribes it again by itself; `failed`: the service
+   * refused it; `ended`: the stream ended (unsubscribed, or stopped by an error).
+   */
+  state: 'pending' | 'active' | 'reconnecting' | 'failed' | 'ended';
+  /** The service's text: why it was refused, or why the last try to reconnect failed. */
+  message?: string;
+  /** While reconnecting: the try to come, and when it is made (ms since the epoch; absent until known). */
+  attempt?: number;
+  retryAt?: number;
+  /** Lost with the whole stream (the page reopens it): the next `subscribed` is a reconnect too. */
+  wasLost?: boolean;
+  /** When it was subscribed again after a loss (messages in between were not received). */
+  reconnectedAt?: number;
+}
+
+type SubscriptionEvent = Exclude<KvPubSubEvent, { kind: 'message' | 'serverDropped' }>;
+
+/** The subscriptions once `event` arrived (at `now`). */
+export function applySubscriptionEvent(
+  subs: readonly Subscription[],
+  event: SubscriptionEvent,
+  now: number,
+): Subscription[] {
+  return subs.map((sub) => {
+    if (sub.target !== event.target || sub.pattern !== event.pattern) return sub;
+    const { target, pattern } = sub;
+    switch (event.kind) {
+      case 'subscribed': {
+        const reconnectedAt = event.reconnectedAt ?? (sub.wasLost ? now : sub.reconnectedAt);
+        return { target, pattern, state: 'active', ...(reconnectedAt ? { reconnectedAt } : {}) };
+      }
+      case 'failed':
+        return event.reason === 'lost'
+          ? { target, pattern, state: 'reconnecting', message: event.message }
+          : { target, pattern, state: 'failed', message: event.message };
+      case 'reconnecting':
+        return {
+          target,
+          pattern,
+          state: 'reconnecting',
+          message: event.message,
+          attempt: event.attempt,
+          retryAt: now + event.inMs,
+        };
+    }
+  });
+}
+
+/** The whole stream was lost and is opened again by the page: every subscription waits for it. */
+export function allLost(subs: readonly Subscription[]): Subscription[] {
+  return subs.map(({ target, pattern }) => ({ target, pattern, state: 'pending', wasLost: true }));
+}
+
+/** The stream ended for good: what was not refused reads ended. */
+export function allEnded(subs: readonly Subscription[]): Subscription[] {
+  return subs.map((sub) => (sub.state === 'failed' ? sub : { ...sub, state: 'ended' }));
+}
+
+/** The state as its badge says it: `active`, `reconnecting in 4 s (attempt 3)` … */
+export function stateText(sub: Subscription, now: number): string {
+  if (sub.state !== 'reconnecting') return sub.state;
+  if (sub.retryAt === undefined || sub.attempt === undefined) return 'connection lost';
+  const seconds = Math.ceil((sub.retryAt - now) / 1000);
+  return seconds > 0
+    ? `reconnecting in ${seconds} s (attempt ${sub.attempt})`
+    : `reconnecting (attempt ${sub.attempt})`;
+}
