@@ -1,9 +1,11 @@
 // The KV Monitor and Pub/Sub screens against the real local stack's KV service (redis-server behind the
 // REST bridge), with traffic from the vendor's own client (@upstash/redis) running in the test.
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Redis } from '@upstash/redis';
 import type { Page } from '@playwright/test';
 import { expect, go, test } from './fixtures';
 import { LOCAL_KV_READ_ONLY_TOKEN, LOCAL_KV_TOKEN } from './support/kv-api';
+import { startScriptedService } from './support/scripted-service';
 
 /** Commands from another client, one after another, until stopped. */
 function runTraffic(redis: Redis): { stop(): Promise<number> } {
@@ -191,4 +193,90 @@ test('read-only profile: publish refused in main, monitor and subscribe refused 
   await app.getByRole('button', { name: 'Subscribe' }).click();
   await expect(app.getByText('Subscription ended')).toBeVisible();
   await expect(app.getByText(/NOPERM/)).toBeVisible();
+});
+
+test('pub/sub: a dropped subscription comes back by itself while the others stream; a refused one stays refused', async ({
+  app,
+  stack: { kv },
+}) => {
+  test.setTimeout(120_000);
+  // In front of the stack's KV service: subscriptions streamed through (and cut when the test says), one
+  // channel refused, and e2e-news's connections reset while it is "down".
+  let newsDown = false;
+  const service = await startScriptedService(({ path }) => {
+    if (path === '/subscribe/e2e-secret') return { status: 401, json: { error: 'Unauthorized' } };
+    if (path === '/subscribe/e2e-news' && newsDown) return 'reset';
+    return path.startsWith('/subscribe/') || path.startsWith('/psubscribe/') ? 'stream' : 'forward';
+  }, kv.url);
+  const asked = (path: string) => service.requests.filter((request) => request.path === path).length;
+  try {
+    await app.keyboard.press('Alt+6');
+    await app.getByRole('button', { name: 'New profile' }).click();
+    const form = app.getByRole('form', { name: 'New profile' });
+    await form.getByLabel('Name').fill('KV via proxy');
+    await form.getByLabel('REST URL').fill(service.url);
+    await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
+    await form.getByRole('button', { name: 'Create profile' }).click();
+    await app.getByRole('button', { name: 'Use this profile' }).click();
+
+    await go(app, '#/kv/pubsub');
+    await app.getByLabel('Channels').fill('e2e-orders e2e-news e2e-secret');
+    await app.getByRole('button', { name: 'Subscribe' }).click();
+    const subs = app.getByTestId('pubsub-subscriptions');
+    await expect(subs.getByText('e2e-orders · active')).toBeVisible();
+    await expect(subs.getByText('e2e-news · active')).toBeVisible();
+    await expect(subs.getByText('e2e-secret · failed')).toBeVisible();
+    await expect(
+      app.getByRole('alert').filter({ hasText: 'Could not subscribe to e2e-secret' }),
+    ).toContainText('Unauthorized');
+
+    // e2e-news's connection drops mid-stream and its service stays away: it counts down to each try.
+    newsDown = true;
+    expect(service.cut('/subscribe/e2e-news')).toBe(1);
+    await expect(subs.getByText(/^e2e-news · reconnecting in \d+ s \(attempt 1\)$/)).toBeVisible();
+    await expect(app.getByText('Lost the connection of e2e-news; subscribing again…')).toBeVisible();
+    await expect(subs.getByText(/^e2e-news · reconnecting in \d+ s \(attempt 3\)$/)).toBeVisible({
+      timeout: 30_000,
+    });
+    // Meanwhile the others stay open and deliver.
+    await expect(subs.getByText('e2e-orders · active')).toBeVisible();
+    expect(await kv.redis().publish('e2e-orders', 'while news is down')).toBe(1);
+    const messages = app.getByTestId('pubsub-messages');
+    await expect(messages.getByRole('option', { name: /e2e-orders.*while news is down/ })).toBeVisible();
+    await app.screenshot({ path: test.info().outputPath('pubsub-reconnecting.png') });
+    // The reconnecting badge and note pass axe in both themes (accessibility.spec.ts sees only steady states).
+    for (const theme of ['light', 'dark'] as const) {
+      await app.emulateMedia({ colorScheme: theme });
+      await expect(app.locator('html')).toHaveAttribute('data-theme', theme);
+      const { violations } = await new AxeBuilder({ page: app })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+        .setLegacyMode()
+        .analyze();
+      expect(
+        violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+    }
+    await app.emulateMedia({ colorScheme: 'light' });
+
+    // Its service is back: subscribed again by itself, saying messages in between were not received.
+    newsDown = false;
+    await expect(subs.getByText('e2e-news · active')).toBeVisible({ timeout: 30_000 });
+    await expect(app.getByTestId('pubsub-reconnected')).toHaveText(
+      /^e2e-news reconnected at \d\d:\d\d:\d\d\. Messages published in between were not received \(pub\/sub keeps no history\)\.$/,
+    );
+    await expect(app.getByText('Lost the connection of e2e-news', { exact: false })).toBeHidden();
+    await expect.poll(() => kv.redis().publish('e2e-news', 'after')).toBe(1);
+    await expect(messages.getByRole('option', { name: /e2e-news.*after/ })).toBeVisible();
+    await app.screenshot({ path: test.info().outputPath('pubsub-reconnected.png') });
+    // The open one was never asked again, nor the refused one.
+    expect(asked('/subscribe/e2e-orders')).toBe(1);
+    expect(asked('/subscribe/e2e-secret')).toBe(1);
+    expect(asked('/subscribe/e2e-news')).toBeGreaterThanOrEqual(4);
+
+    await app.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(subs.getByText('e2e-secret · failed')).toBeVisible();
+    await expect(subs.getByText('e2e-news · ended')).toBeVisible();
+  } finally {
+    await service.close();
+  }
 });

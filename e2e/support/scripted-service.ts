@@ -1,7 +1,7 @@
 // A service on 127.0.0.1 whose answers the test scripts, for the console's failure paths: real HTTP that
 // answers an error status, hangs (and tells when the caller gave up), closes the connection unanswered, or
-// passes requests on to a real service (the local stack) — so a test can make a service fail, go away
-// mid-way or come back.
+// passes requests on to a real service (the local stack), also as a stream it can cut mid-way — so a test
+// can make a service fail, go away mid-way or come back.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,7 +13,12 @@ export type Answer =
   /** The connection is closed without an answer (the service went away). */
   | 'reset'
   /** No answer at all, the connection left open (the service is stuck) until the caller gives up. */
-  | 'hang';
+  | 'hang'
+  /**
+   * Passed on to the upstream service, its answer streamed back as it comes (an SSE stream stays open)
+   * until the caller or the upstream closes it, or the test `cut`s it.
+   */
+  | 'stream';
 
 export interface ScriptedService {
   url: string;
@@ -27,6 +32,13 @@ export interface ScriptedService {
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves once `count` hung requests have been given up by their caller. */
   waitForAbandoned(count: number, timeoutMs?: number): Promise<void>;
+  /** Streamed answers (`stream`) open now, by path. */
+  streaming(): string[];
+  /**
+   * Drops the open streamed answers of `path` mid-way — the caller's connection reset, the upstream's
+   * request closed — as a proxy or a network blip would; returns how many it dropped.
+   */
+  cut(path: string): number;
   close(): Promise<void>;
 }
 
@@ -38,6 +50,7 @@ export async function startScriptedService(
   const requests: { method: string; path: string }[] = [];
   const abandoned: { method: string; path: string }[] = [];
   const waiters: { list: unknown[]; count: number; resolve: () => void }[] = [];
+  const streams = new Map<http.ServerResponse, { path: string; drop: () => void }>();
   const wake = () => {
     for (const waiter of waiters.filter((w) => w.list.length >= w.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
@@ -72,6 +85,28 @@ export async function startScriptedService(
           abandoned.push(request);
           wake();
         });
+      } else if (reply === 'stream') {
+        const up = http.request(
+          `${upstream!}${req.url ?? '/'}`,
+          { method: req.method, headers: { ...req.headers, host: new URL(upstream!).host } },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        up.on('error', () => req.socket.destroy());
+        streams.set(res, {
+          path: request.path,
+          drop: () => {
+            up.destroy();
+            req.socket.destroy();
+          },
+        });
+        res.on('close', () => {
+          streams.delete(res);
+          up.destroy();
+        });
+        up.end(Buffer.concat(chunks));
       } else if (reply === 'forward') {
         void forward(upstream!, req, Buffer.concat(chunks)).then(
           ({ status, headers, body }) => res.writeHead(status, headers).end(body),
@@ -92,6 +127,12 @@ export async function startScriptedService(
     },
     waitForRequests: waitFor(requests, 'requests'),
     waitForAbandoned: waitFor(abandoned, 'hung requests given up'),
+    streaming: () => [...streams.values()].map((stream) => stream.path),
+    cut: (path) => {
+      const open = [...streams.values()].filter((stream) => stream.path === path);
+      open.forEach((stream) => stream.drop());
+      return open.length;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
