@@ -29,6 +29,30 @@ function runTraffic(redis: Redis): { stop(): Promise<number> } {
   };
 }
 
+/**
+ * Creates a profile whose KV REST URL is `url` with the local tokens (read-only: also the read-only token,
+ * and the profile marked read-only) and makes it the active one.
+ */
+async function useKvProfile(
+  app: Page,
+  name: string,
+  url: string,
+  { readOnly = false }: { readOnly?: boolean } = {},
+): Promise<void> {
+  await app.keyboard.press('Alt+6');
+  await app.getByRole('button', { name: 'New profile' }).click();
+  const form = app.getByRole('form', { name: 'New profile' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('REST URL').fill(url);
+  await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
+  if (readOnly) {
+    await form.getByLabel('KV read-only token', { exact: true }).fill(LOCAL_KV_READ_ONLY_TOKEN);
+    await form.getByRole('switch', { name: /Read-only/ }).check();
+  }
+  await form.getByRole('button', { name: 'Create profile' }).click();
+  await app.getByRole('button', { name: 'Use this profile' }).click();
+}
+
 const commandsShown = (page: Page) =>
   page.getByTestId('monitor-list').locator('.kv-live-command').allTextContents();
 const number = async (page: Page, id: string): Promise<number> =>
@@ -167,16 +191,7 @@ test('read-only profile: publish refused in main, monitor and subscribe refused 
   stack: { kv },
 }) => {
   test.setTimeout(90_000);
-  await app.keyboard.press('Alt+6');
-  await app.getByRole('button', { name: 'New profile' }).click();
-  const form = app.getByRole('form', { name: 'New profile' });
-  await form.getByLabel('Name').fill('KV RO');
-  await form.getByLabel('REST URL').fill(kv.url);
-  await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
-  await form.getByLabel('KV read-only token', { exact: true }).fill(LOCAL_KV_READ_ONLY_TOKEN);
-  await form.getByRole('switch', { name: /Read-only/ }).check();
-  await form.getByRole('button', { name: 'Create profile' }).click();
-  await app.getByRole('button', { name: 'Use this profile' }).click();
+  await useKvProfile(app, 'KV RO', kv.url, { readOnly: true });
 
   await go(app, '#/kv/monitor');
   await expect(app.getByText('The monitor stopped')).toBeVisible();
@@ -210,14 +225,7 @@ test('pub/sub: a dropped subscription comes back by itself while the others stre
   }, kv.url);
   const asked = (path: string) => service.requests.filter((request) => request.path === path).length;
   try {
-    await app.keyboard.press('Alt+6');
-    await app.getByRole('button', { name: 'New profile' }).click();
-    const form = app.getByRole('form', { name: 'New profile' });
-    await form.getByLabel('Name').fill('KV via proxy');
-    await form.getByLabel('REST URL').fill(service.url);
-    await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
-    await form.getByRole('button', { name: 'Create profile' }).click();
-    await app.getByRole('button', { name: 'Use this profile' }).click();
+    await useKvProfile(app, 'KV via proxy', service.url);
 
     await go(app, '#/kv/pubsub');
     await app.getByLabel('Channels').fill('e2e-orders e2e-news e2e-secret');

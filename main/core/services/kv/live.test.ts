@@ -4,13 +4,11 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Redis } from '@upstash/redis';
 import { describe, expect, it } from 'vitest';
-import type { BridgeErrorData } from '../../../../shared/bridge/errors';
 import type {
   KvMonitorEvent,
   KvMonitorLine,
   KvPubSubEvent,
 } from '../../../../shared/bridge/procedures/kv/live';
-import type { StreamSink } from '../../bridge/router';
 import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
 import { exportsFolderSaver } from '../../saving/exports-folder';
@@ -18,6 +16,7 @@ import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { kvProfile, useKvStack } from './kv-test-stack';
 import { monitorHandlers } from './monitor';
 import { pubSubEvent, pubsubHandlers } from './pubsub';
+import { Recorder } from './stream-recorder';
 
 const env = useKvStack();
 const exportDir = join(useSuiteTempDir('kv-live-export-'), 'exports');
@@ -25,34 +24,6 @@ const saver = exportsFolderSaver({ folder: exportDir, servedFolders: [] });
 
 function profilesOf(profile: ResolvedProfile): ProfilesService {
   return { resolve: () => profile } as unknown as ProfilesService;
-}
-
-/** A sink that records events and lets a test wait for one that matches. */
-class Recorder<E> implements StreamSink<E> {
-  readonly events: E[] = [];
-  ended: { error?: BridgeErrorData } | undefined;
-  private waiters: (() => void)[] = [];
-  push(event: E): void {
-    this.events.push(event);
-    this.wake();
-  }
-  end(error?: BridgeErrorData): void {
-    this.ended = { error };
-    this.wake();
-  }
-  async until(match: (event: E) => boolean): Promise<E> {
-    for (;;) {
-      const found = this.events.find(match);
-      if (found !== undefined) return found;
-      if (this.ended) throw new Error(`stream ended: ${JSON.stringify(this.ended)}`);
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    waiters.forEach((w) => w());
-  }
 }
 
 const lines = (r: Recorder<KvMonitorEvent>): KvMonitorLine[] =>

@@ -4,11 +4,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeErrorData } from '../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../shared/bridge/procedures/kv/live';
-import type { StreamSink } from '../../bridge/router';
 import type { ProfilesService, ResolvedProfile } from '../../profiles/profiles-service';
 import { pubsubHandlers, subscriptionLost } from './pubsub';
+import { Recorder } from './stream-recorder';
 
 const TOKEN = 'pubsub-test-token';
 
@@ -69,35 +68,9 @@ class SseService {
   }
 }
 
-class Recorder implements StreamSink<KvPubSubEvent> {
-  readonly events: KvPubSubEvent[] = [];
-  ended: { error?: BridgeErrorData } | undefined;
-  private waiters: (() => void)[] = [];
-  push(event: KvPubSubEvent): void {
-    this.events.push(event);
-    this.wake();
-  }
-  end(error?: BridgeErrorData): void {
-    this.ended = { error };
-    this.wake();
-  }
-  async until(match: (event: KvPubSubEvent) => boolean): Promise<KvPubSubEvent> {
-    for (;;) {
-      const found = this.events.find(match);
-      if (found !== undefined) return found;
-      if (this.ended) throw new Error(`stream ended: ${JSON.stringify(this.ended)}`);
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-  of(target: string): KvPubSubEvent[] {
-    return this.events.filter((e) => 'target' in e && e.target === target);
-  }
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    waiters.forEach((w) => w());
-  }
-}
+/** The events of one channel or pattern. */
+const of = (sink: Recorder<KvPubSubEvent>, target: string): KvPubSubEvent[] =>
+  sink.events.filter((e) => 'target' in e && e.target === target);
 
 const service = new SseService();
 beforeAll(() => service.start());
@@ -107,7 +80,8 @@ afterEach(() => {
   service.requests.length = 0;
 });
 
-function handlers(delay?: (attempt: number) => number) {
+/** A profile on the service whose KV token is whatever `token` says at the time. */
+function profilesWith(token: () => string): ProfilesService {
   const profile: ResolvedProfile = {
     id: 'p',
     settings: {
@@ -118,10 +92,13 @@ function handlers(delay?: (attempt: number) => number) {
       readOnly: false,
       confirmDangerous: true,
     },
-    secret: (name) => (name === 'kvToken' ? TOKEN : undefined),
+    secret: (name) => (name === 'kvToken' ? token() : undefined),
   };
-  const profiles = { resolve: () => profile } as unknown as ProfilesService;
-  return pubsubHandlers({ profiles }, delay ? { delay } : {});
+  return { resolve: () => profile } as unknown as ProfilesService;
+}
+
+function handlers(delay?: (attempt: number) => number) {
+  return pubsubHandlers({ profiles: profilesWith(() => TOKEN) }, delay ? { delay } : {});
 }
 
 const isMessage = (channel: string, payload: string) => (e: KvPubSubEvent) =>
@@ -129,7 +106,7 @@ const isMessage = (channel: string, payload: string) => (e: KvPubSubEvent) =>
 
 describe('kv.subscribe, one subscription at a time', () => {
   it('subscribes a dropped channel again after 1 s while the other keeps streaming', async () => {
-    const sink = new Recorder();
+    const sink = new Recorder<KvPubSubEvent>();
     const stop = await handlers()['kv.subscribe'](
       { profileId: 'p', channels: ['orders', 'news'], patterns: [] },
       sink,
@@ -161,7 +138,7 @@ describe('kv.subscribe, one subscription at a time', () => {
       service.publish('news', 'after');
       await sink.until(isMessage('news', 'after'));
       // orders was never touched: it was subscribed once.
-      expect(sink.of('orders').map((e) => e.kind)).toEqual(['subscribed']);
+      expect(of(sink, 'orders').map((e) => e.kind)).toEqual(['subscribed']);
       expect(service.requests.filter((c) => c === 'orders')).toHaveLength(1);
     } finally {
       stop();
@@ -169,7 +146,7 @@ describe('kv.subscribe, one subscription at a time', () => {
   });
 
   it('backs off 1, 2, 4 … while the service stays away for that channel, then picks up', async () => {
-    const sink = new Recorder();
+    const sink = new Recorder<KvPubSubEvent>();
     // The schedule is reconnectDelay's, scaled down to keep the test short.
     const stop = await handlers((attempt) => 10 * 2 ** (attempt - 1))['kv.subscribe'](
       { profileId: 'p', channels: ['orders', 'news'], patterns: [] },
@@ -184,7 +161,7 @@ describe('kv.subscribe, one subscription at a time', () => {
       service.resetting.delete('news');
       await sink.until((e) => e.kind === 'subscribed' && e.target === 'news' && !!e.reconnectedAt);
 
-      const news = sink.of('news');
+      const news = of(sink, 'news');
       expect(news.filter((e) => e.kind === 'failed')).toHaveLength(1);
       const waits = news.flatMap((e) => (e.kind === 'reconnecting' ? [[e.attempt, e.inMs]] : []));
       expect(waits.slice(0, 4)).toEqual([
@@ -206,7 +183,7 @@ describe('kv.subscribe, one subscription at a time', () => {
   });
 
   it('keeps a refused channel ended with the service text (401), the others open, no retries', async () => {
-    const sink = new Recorder();
+    const sink = new Recorder<KvPubSubEvent>();
     const stop = await handlers((attempt) => attempt)['kv.subscribe'](
       { profileId: 'p', channels: ['orders', 'secret'], patterns: [] },
       sink,
@@ -231,25 +208,11 @@ describe('kv.subscribe, one subscription at a time', () => {
   });
 
   it('ends a reconnect that the service refuses (the token was revoked meanwhile), the stream with the last', async () => {
-    const sink = new Recorder();
+    const sink = new Recorder<KvPubSubEvent>();
     let token = TOKEN;
-    const profile: ResolvedProfile = {
-      id: 'p',
-      settings: {
-        name: 'SSE',
-        env: 'dev',
-        messagesUrl: '',
-        kvUrl: service.url,
-        readOnly: false,
-        confirmDangerous: true,
-      },
-      secret: (name) => (name === 'kvToken' ? token : undefined),
-    };
-    const profiles = { resolve: () => profile } as unknown as ProfilesService;
-    const stop = await pubsubHandlers({ profiles }, { delay: () => 5 })['kv.subscribe'](
-      { profileId: 'p', channels: ['news'], patterns: [] },
-      sink,
-    );
+    const stop = await pubsubHandlers({ profiles: profilesWith(() => token) }, { delay: () => 5 })[
+      'kv.subscribe'
+    ]({ profileId: 'p', channels: ['news'], patterns: [] }, sink);
     try {
       await service.until(() => service.open.has('news'));
       token = 'revoked';
@@ -265,7 +228,7 @@ describe('kv.subscribe, one subscription at a time', () => {
   });
 
   it('stops reconnecting when the page stops the stream', async () => {
-    const sink = new Recorder();
+    const sink = new Recorder<KvPubSubEvent>();
     const stop = await handlers(() => 50)['kv.subscribe'](
       { profileId: 'p', channels: ['news'], patterns: [] },
       sink,

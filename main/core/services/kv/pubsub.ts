@@ -85,15 +85,14 @@ function dataOf(error: unknown): BridgeErrorData {
     : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) };
 }
 
-/** Timings a test may shorten; the service's own back-off is `reconnectDelay`. */
 export interface PubSubOptions {
+  /** The wait before the `attempt`-th try to reconnect a lost subscription; tests shorten it. */
   delay?: (attempt: number) => number;
-  now?: () => number;
 }
 
 export function pubsubHandlers(
   { profiles }: HandlerDeps,
-  { delay = reconnectDelay, now = Date.now }: PubSubOptions = {},
+  { delay = reconnectDelay }: PubSubOptions = {},
 ): {
   'kv.subscribe': StreamHandler<'kv.subscribe'>;
   'kv.publish': CallHandler<'kv.publish'>;
@@ -119,7 +118,7 @@ export function pubsubHandlers(
             if (closed) return;
             if (event.kind === 'subscribed' && reconnecting) {
               reconnecting = false;
-              sink.push({ ...event, reconnectedAt: now() });
+              sink.push({ ...event, reconnectedAt: Date.now() });
             } else sink.push(event);
           },
           end: (error) => {
@@ -131,7 +130,7 @@ export function pubsubHandlers(
           new KvClient(profiles.resolve(profileId)),
           `/${target.pattern ? 'psubscribe' : 'subscribe'}/${encodeURIComponent(target.name)}`,
           subSink,
-          (data) => pubSubEvent(data, target.name, target.pattern, now),
+          (data) => pubSubEvent(data, target.name, target.pattern),
         );
         if (closed) stop();
         else stops.set(target, stop);
