@@ -2,7 +2,7 @@
 // keeps answering beside a failing one does not undo the back-off. Run on TanStack Query's own QueryClient
 // and observers, the real BridgeClient over a scripted transport, on fake time.
 import { focusManager, QueryClient, QueryObserver } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../../shared/bridge/frames';
 import type { CallName } from '../../../shared/bridge/procedures';
 import { BridgeClient } from './client';
@@ -53,6 +53,25 @@ function setUp(answer: (name: string, input: unknown) => CallResult) {
   };
 }
 
+/** The queues screen polling a service that is down, `ms` later; `bringUp()` makes the service answer. */
+async function queuesDownFor(ms: number) {
+  let up = false;
+  const t = setUp(() => (up ? UP : DOWN));
+  const queues = t.poll('messages.queues.list', 2000);
+  await vi.advanceTimersByTimeAsync(ms);
+  return {
+    ...t,
+    queues,
+    bringUp: () => {
+      up = true;
+    },
+  };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
 afterEach(() => {
   focusManager.setFocused(undefined);
   vi.useRealTimers();
@@ -60,15 +79,11 @@ afterEach(() => {
 
 describe('askAgainOnRecovery', () => {
   it('asks a backed-off poll again as soon as another call to its service and profile answers', async () => {
-    vi.useFakeTimers();
-    let up = false;
-    const t = setUp(() => (up ? UP : DOWN));
-    const queues = t.poll('messages.queues.list', 2000);
     // Failed at 0, 4, 12 and 28 s: its next poll is at 58 s.
-    await vi.advanceTimersByTimeAsync(40_000);
+    const t = await queuesDownFor(40_000);
     expect(t.asked('messages.queues.list')).toBe(4);
 
-    up = true;
+    t.bringUp();
     // Another service, or the same service of another profile, says nothing about this one.
     await t.bridge.call('kv.info', { profileId: 'p' } as never).catch(() => undefined);
     await t.bridge.call('messages.schedules.list', { profileId: 'q' } as never).catch(() => undefined);
@@ -78,7 +93,7 @@ describe('askAgainOnRecovery', () => {
     await t.bridge.call('messages.schedules.list', { profileId: 'p' } as never);
     await vi.advanceTimersByTimeAsync(10);
     expect(t.asked('messages.queues.list')).toBe(5);
-    expect(queues.getCurrentResult().status).toBe('success');
+    expect(t.queues.getCurrentResult().status).toBe('success');
     // And it is back at its own rate.
     await vi.advanceTimersByTimeAsync(10_000);
     expect(t.asked('messages.queues.list')).toBe(10);
@@ -86,15 +101,11 @@ describe('askAgainOnRecovery', () => {
   });
 
   it('asks the polls of a service again at once when the first of them is answered again', async () => {
-    vi.useFakeTimers();
-    let up = false;
-    const t = setUp(() => (up ? UP : DOWN));
-    t.poll('messages.queues.list', 2000);
-    await vi.advanceTimersByTimeAsync(10_000);
+    const t = await queuesDownFor(10_000);
     const schedules = t.poll('messages.schedules.list', 5000);
     // Queues failed at 0, 4, 12, 28 s (next at 58 s); schedules at 10, 20, 40 s (next at 70 s).
     await vi.advanceTimersByTimeAsync(45_000);
-    up = true;
+    t.bringUp();
     // Queues' own poll at 58 s is answered: schedules is asked then, not at 70 s.
     await vi.advanceTimersByTimeAsync(3_100);
     expect(t.asked('messages.queues.list')).toBe(5);
@@ -104,7 +115,6 @@ describe('askAgainOnRecovery', () => {
   });
 
   it('leaves a failing poll on its back-off while another endpoint of its service keeps answering', async () => {
-    vi.useFakeTimers();
     const t = setUp((name) => (name === 'messages.flowControl.list' ? DOWN : UP));
     t.poll('messages.flowControl.get', 2000);
     t.poll('messages.flowControl.list', 2000);
@@ -117,7 +127,6 @@ describe('askAgainOnRecovery', () => {
   });
 
   it('asks a failing poll early once per back-off step, however many calls answer meanwhile', async () => {
-    vi.useFakeTimers();
     const t = setUp((name) => (name === 'messages.queues.list' ? DOWN : UP));
     t.poll('messages.queues.list', 2000);
     await vi.advanceTimersByTimeAsync(13_000);
@@ -139,18 +148,14 @@ describe('askAgainOnRecovery', () => {
   });
 
   it('asks a backed-off poll again when the window is shown again', async () => {
-    vi.useFakeTimers();
-    let up = false;
-    const t = setUp(() => (up ? UP : DOWN));
-    const queues = t.poll('messages.queues.list', 2000);
-    await vi.advanceTimersByTimeAsync(13_000);
+    const t = await queuesDownFor(13_000);
     expect(t.asked('messages.queues.list')).toBe(3);
-    up = true;
+    t.bringUp();
     focusManager.setFocused(false);
     focusManager.setFocused(true);
     await vi.advanceTimersByTimeAsync(10);
     expect(t.asked('messages.queues.list')).toBe(4);
-    expect(queues.getCurrentResult().status).toBe('success');
+    expect(t.queues.getCurrentResult().status).toBe('success');
     t.stop();
   });
 });

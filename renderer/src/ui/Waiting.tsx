@@ -96,7 +96,7 @@ export function RefreshStatus({ query }: { query: WaitedQuery }) {
 
   if (stoppedWaiting(error) && !isFetching) {
     return (
-      <div className="refresh-status" role="status">
+      <div className="row refresh-status" role="status">
         <span>
           Stopped refreshing: {service} did not answer. Shown as of {formatTime(dataUpdatedAt)}.
         </span>
@@ -108,7 +108,7 @@ export function RefreshStatus({ query }: { query: WaitedQuery }) {
   }
   if (!isFetching || waitedMs < STILL_WAITING_AFTER_MS) return null;
   return (
-    <div className="refresh-status" role="status">
+    <div className="row refresh-status" role="status">
       {/* The seconds tick outside what a screen reader announces: it hears the status once. */}
       <span>Refreshing: still waiting for {service}…</span>
       <span aria-hidden="true">{Math.floor(waitedMs / 1000)} s</span>
