@@ -174,6 +174,104 @@ test('polling backs off while the service fails and is back to its rate once it 
   }
 });
 
+test('a refresh the service keeps waiting: the data stays, a line above it says so, Stop waiting gives the request up and says what is shown', async ({
+  app,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const answering = ({ path }: { path: string }): Answer =>
+    path.startsWith('/v2/flowControl')
+      ? { status: 200, json: [{ flowControlKey: 'orders', parallelismMax: 2 }] }
+      : path.startsWith('/v2/queues')
+        ? { status: 200, json: [{ name: 'emails', parallelism: 1, lag: 3, paused: false }] }
+        : { status: 200, json: { parallelismMax: 10, parallelismCount: 0 } };
+  const service = await startScriptedService(answering);
+  const status = app
+    .getByRole('status')
+    .filter({ hasText: /^Refreshing: still waiting for the message service…\d+ s/ });
+  const stopped = app.getByRole('status').filter({
+    hasText:
+      /^Stopped refreshing: the message service did not answer\. Shown as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\./,
+  });
+  try {
+    await useProfileAt(app, 'Slow refresh', service.url);
+    await go(app, '#/messages/queues');
+    await expect(app.getByRole('cell', { name: 'emails', exact: true })).toBeVisible();
+    await go(app, '#/messages/flow-control');
+    const row = app.getByText('orders', { exact: true });
+    await expect(row).toBeVisible();
+
+    // The service stops answering: the list's next poll waits, the keys stay, and the line says so.
+    const asked = service.requests.length;
+    service.answer(() => 'hang');
+    await service.waitForRequests(asked + 1);
+    await expect(status).toBeVisible({ timeout: 15_000 });
+    await expect(row).toBeVisible();
+    await expect(app.getByTestId('fc-summary')).toContainText('1 key');
+    await app.screenshot({ path: testInfo.outputPath('flow-control-refreshing.png') });
+
+    // Stopped: main gives the hung requests up, the keys stay, the line says since when they are shown.
+    const hung = service.requests.length - asked;
+    await status.getByRole('button', { name: 'Stop waiting' }).click();
+    await expect(stopped).toBeVisible();
+    await service.waitForAbandoned(hung, 15_000);
+    await expect(row).toBeVisible();
+    await expect(app.getByTestId('fc-summary')).toContainText('1 key');
+    await app.screenshot({ path: testInfo.outputPath('flow-control-stopped.png') });
+
+    // A detail screen (QueryView): the queues shown before are refreshed on the way back, and kept waiting.
+    await go(app, '#/messages/queues');
+    await expect(status).toBeVisible({ timeout: 15_000 });
+    await expect(app.getByRole('cell', { name: 'emails', exact: true })).toBeVisible();
+    await app.screenshot({ path: testInfo.outputPath('queues-refreshing.png') });
+    await status.getByRole('button', { name: 'Stop waiting' }).click();
+    await expect(stopped).toBeVisible();
+
+    // The service answers again: Refresh in the line asks it, and the line goes.
+    service.answer(answering);
+    await stopped.getByRole('button', { name: 'Refresh' }).click();
+    await expect(app.getByRole('status').filter({ hasText: /refreshing/i })).toHaveCount(0);
+    await expect(app.getByRole('cell', { name: 'emails', exact: true })).toBeVisible();
+  } finally {
+    await service.close();
+  }
+});
+
+test('a service that comes back is asked again at once by the screen backing off from it, once another call to it answers', async ({
+  app,
+}) => {
+  test.setTimeout(120_000);
+  const service = await startScriptedService(() => ({ status: 500, json: { error: 'internal boom' } }));
+  const listReads = () => service.requests.filter(({ path }) => path.split('?')[0] === '/v2/flowControl');
+  try {
+    await useProfileAt(app, 'Coming back', service.url);
+    await go(app, '#/messages/flow-control');
+    const failure = app.getByRole('alert').filter({ hasText: 'Could not load the flow-control keys.' });
+    await expect(failure).toContainText('internal boom');
+    // Three failed polls (each asked again once): the list's next poll is 16 s away.
+    await expect.poll(() => listReads().length, { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
+
+    // Back. Opening a key asks the service something new; it answers, so the list is asked at once.
+    service.answer(({ path }) =>
+      path === '/v2/flowControl/orders'
+        ? { status: 200, json: { flowControlKey: 'orders', parallelismMax: 2 } }
+        : path.startsWith('/v2/flowControl')
+          ? { status: 200, json: [{ flowControlKey: 'orders', parallelismMax: 2 }] }
+          : path.startsWith('/local/')
+            ? { status: 405, json: { error: 'not here' } }
+            : { status: 200, json: { parallelismMax: 10, parallelismCount: 0 } },
+    );
+    const back = Date.now();
+    await go(app, '#/messages/flow-control/orders');
+    await expect(app.getByTestId('fc-explain')).toBeVisible();
+    await expect(failure).toBeHidden({ timeout: 8_000 });
+    await expect(app.getByTestId('fc-summary')).toContainText('1 key');
+    // Well before the list's own poll, 16 s after its last failure.
+    expect(Date.now() - back).toBeLessThan(8_000);
+  } finally {
+    await service.close();
+  }
+});
+
 test('the local stack exits under open screens: they keep what was typed, streams reconnect, a send says to start it', async ({
   app,
   frames,

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BridgeClient } from './bridge/client';
 import { BridgeProvider } from './bridge/react';
+import { askAgainOnRecovery } from './bridge/recovery';
 import { retryOnce } from './bridge/retry';
 import {
   createIpcTransport,
@@ -43,14 +44,18 @@ if (!transport) {
     </div>,
   );
 } else {
+  // Not refetched on focus: a window shown again asks again only what failed (askAgainOnRecovery).
   const queryClient = new QueryClient({
     defaultOptions: {
       queries: { retry: retryOnce, refetchOnWindowFocus: false, staleTime: 5_000 },
     },
   });
+  const bridge = new BridgeClient(transport);
+  // A service that answers again is asked again at once by the queries that failed on it.
+  askAgainOnRecovery(bridge, queryClient);
   root.render(
     <StrictMode>
-      <BridgeProvider client={new BridgeClient(transport)}>
+      <BridgeProvider client={bridge}>
         <QueryClientProvider client={queryClient}>
           <App />
         </QueryClientProvider>

@@ -25,14 +25,28 @@ export interface TypedJobHandle<N extends JobName> {
   close(): void;
 }
 
+/** Told of every call that answered or failed (`bridge/recovery.ts`); not of a call the page stopped. */
+export type OutcomeListener = (name: CallName, input: unknown, answered: boolean) => void;
+
 export class BridgeClient {
+  private readonly outcomeListeners = new Set<OutcomeListener>();
+
   constructor(private readonly transport: Transport) {}
 
   /** One call's answer; aborting `signal` stops waiting for it (main aborts its requests too). */
   async call<N extends CallName>(name: N, input: InputOf<N>, signal?: AbortSignal): Promise<OutputOf<N>> {
     const result = await this.transport.call(name, input, signal);
+    if (result.ok || result.error.code !== 'CANCELLED') {
+      for (const listener of this.outcomeListeners) listener(name, input, result.ok);
+    }
     if (!result.ok) throw new BridgeError(result.error);
     return result.value as OutputOf<N>;
+  }
+
+  /** Listens to every call's outcome; returns the function that stops listening. */
+  onOutcome(listener: OutcomeListener): () => void {
+    this.outcomeListeners.add(listener);
+    return () => this.outcomeListeners.delete(listener);
   }
 
   open<N extends StreamName>(

@@ -2,7 +2,8 @@
 // twice as long after each failure in a row (up to 30 s), so a service that is down is not asked every few
 // seconds by every open screen; back to the screen's rate on the first answer. A query the user stopped
 // waiting for (ui/Waiting.tsx) is not polled until it is asked again. Every polling screen sets its
-// `refetchInterval` with `pollEvery`.
+// `refetchInterval` with `pollEvery`. A query backing off is asked again at once when another call shows its
+// service answers again (recovery.ts).
 import { isCancelledError, type Query, type QueryKey } from '@tanstack/react-query';
 
 /** The longest wait between two polls of a failing service (a screen polling slower keeps its own rate). */

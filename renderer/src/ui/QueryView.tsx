@@ -1,7 +1,7 @@
 // What every screen showing one bridge query does before it has data: the service's own error text in a
 // callout (a 404 is a warning: the thing is gone, nothing failed; a refused token says what to do), the
 // waiting state while loading (a spinner; after a few seconds how long, and Stop waiting), and only then the
-// screen's content.
+// screen's content (under a line saying so when a refresh of it keeps waiting).
 import type { ReactNode } from 'react';
 import type { BridgeError } from '../../../shared/bridge/errors';
 import { errorMessage } from '../bridge/client';
@@ -9,7 +9,7 @@ import { Button } from './Button';
 import { ErrorCallout } from './ErrorCallout';
 import { RefreshIcon } from './icons';
 import { Callout } from './misc';
-import { failureOf, type WaitedQuery, Waiting } from './Waiting';
+import { failureOf, RefreshStatus, type WaitedQuery, Waiting } from './Waiting';
 
 type QueryLike<T> = WaitedQuery & {
   data: T | undefined;
@@ -37,7 +37,12 @@ export function QueryView<T>({
     return <ErrorCallout error={query.error} title={failure} />;
   }
   if (query.data === undefined) return <Waiting query={query} />;
-  return <>{children(query.data)}</>;
+  return (
+    <>
+      <RefreshStatus query={query} />
+      {children(query.data)}
+    </>
+  );
 }
 
 /** The icon-only Refresh button of a screen's header or toolbar, busy while the query refetches. */

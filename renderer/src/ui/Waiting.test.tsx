@@ -1,7 +1,8 @@
 // A list whose service does not answer: after a few seconds it says how long it has waited and offers to
 // stop; stopping aborts the bridge call (what main turns into an aborted request) and says so, with Retry.
+// The same for a refresh of a list already shown: the rows stay, a line above them says so.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CallResult } from '../../../shared/bridge/frames';
@@ -31,23 +32,30 @@ function hangingTransport() {
 function Queues() {
   const query = useBridgeQuery('messages.queues.list', { profileId: 'p' });
   return (
-    <ListBody query={query} failure="Could not load queues." empty={undefined}>
-      <p>the queues</p>
-    </ListBody>
+    <>
+      <button onClick={() => void query.refetch()}>Reload</button>
+      <ListBody query={query} failure="Could not load queues." empty={undefined}>
+        <p>the queues</p>
+      </ListBody>
+    </>
+  );
+}
+
+function renderQueues(transport: Transport) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <BridgeProvider client={new BridgeClient(transport)}>
+        <Queues />
+      </BridgeProvider>
+    </QueryClientProvider>,
   );
 }
 
 describe('Waiting (ListBody before the first page)', () => {
   it('says how long it waited, stops the call on Stop waiting, and asks again on Retry', async () => {
     const { transport, signals, state } = hangingTransport();
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={queryClient}>
-        <BridgeProvider client={new BridgeClient(transport)}>
-          <Queues />
-        </BridgeProvider>
-      </QueryClientProvider>,
-    );
+    renderQueues(transport);
     expect(screen.getByRole('status', { name: 'Loading' })).toBeTruthy();
     expect(
       await screen.findByText(/^Still waiting for the message service… \(\d+ s\)$/, {}, { timeout: 8000 }),
@@ -63,5 +71,38 @@ describe('Waiting (ListBody before the first page)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('the queues')).toBeTruthy();
     expect(signals).toHaveLength(2);
+  });
+});
+
+describe('RefreshStatus (ListBody over rows already shown)', () => {
+  it('keeps the rows while a refresh waits, says so after a few seconds, stops it, and says what is shown', async () => {
+    const { transport, signals, state } = hangingTransport();
+    state.answer = { ok: true, value: { queues: [] } };
+    renderQueues(transport);
+    expect(await screen.findByText('the queues')).toBeTruthy();
+
+    // The refresh hangs: nothing is said at first, then how long, the rows still there.
+    state.answer = null;
+    await userEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(screen.queryByRole('status')).toBeNull();
+    const status = await screen.findByRole('status', {}, { timeout: 8000 });
+    expect(status.textContent).toMatch(/^Refreshing: still waiting for the message service…\d+ s/);
+    expect(screen.getByText('the queues')).toBeTruthy();
+    expect(signals).toHaveLength(2);
+
+    // Stopped: the call is aborted, the rows stay, the line says when they were answered.
+    await userEvent.click(screen.getByRole('button', { name: 'Stop waiting' }));
+    expect(signals[1]?.aborted).toBe(true);
+    expect((await screen.findByRole('status')).textContent).toMatch(
+      /^Stopped refreshing: the message service did not answer\. Shown as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\./,
+    );
+    expect(screen.getByText('the queues')).toBeTruthy();
+
+    // Refresh asks again; answered, the line goes.
+    state.answer = { ok: true, value: { queues: [] } };
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+    expect(signals).toHaveLength(3);
+    expect(screen.getByText('the queues')).toBeTruthy();
   });
 });

@@ -3,9 +3,14 @@
 // query in TanStack Query, which aborts the bridge call, and main aborts the call's request to the service:
 // nothing waits on for main's 30 s timeout. ListBody and QueryView show it, so every list and detail
 // screen has it; a screen showing its own spinner for a query uses it in the spinner's place.
+// A screen that already shows data and refreshes it (a poll, Refresh) keeps the data on screen: if the
+// service keeps that refresh waiting, `RefreshStatus` — a line above the data, also shown by ListBody,
+// QueryView and the detail panels — says so after the same 3 s and offers to stop; stopped, it says when
+// the data shown was answered, with Refresh.
 import { isCancelledError, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button } from './Button';
+import { formatTime } from './format';
 import { RefreshIcon, XIcon } from './icons';
 import { Callout, Spinner } from './misc';
 
@@ -26,6 +31,8 @@ export interface WaitedQuery {
   isFetching: boolean;
   error: unknown;
   refetch: () => Promise<unknown>;
+  /** When the data shown was answered (TanStack Query's `dataUpdatedAt`). */
+  dataUpdatedAt?: number;
 }
 
 /** The user stopped waiting for this query's answer (a cancelled query keeps that as its error). */
@@ -38,10 +45,18 @@ export function failureOf<E>(error: E): E | null {
   return stoppedWaiting(error) ? null : error;
 }
 
+/**
+ * The list or its toolbar counts as not loaded: it failed, or the user stopped waiting before anything was
+ * shown. Data still shown after a refresh was stopped is loaded.
+ */
+export function notLoaded(query: { error: unknown; data: unknown }): boolean {
+  return Boolean(failureOf(query.error)) || (stoppedWaiting(query.error) && query.data === undefined);
+}
+
 export function Waiting({ query }: { query: WaitedQuery }) {
-  const queryClient = useQueryClient();
   const { queryKey, isFetching, error, refetch } = query;
   const waitedMs = useWaitedMs(isFetching);
+  const stop = useStopWaiting(queryKey);
   const service = serviceOf(queryKey);
 
   if (stoppedWaiting(error) && !isFetching) {
@@ -61,17 +76,55 @@ export function Waiting({ query }: { query: WaitedQuery }) {
     <Callout tone="info" title={`Still waiting for ${service}… (${Math.floor(waitedMs / 1000)} s)`}>
       It has not answered yet.{' '}
       <span className="row" style={{ marginTop: 8 }}>
-        <Button
-          size="sm"
-          icon={<XIcon />}
-          // Kept as the query's error (not reverted), so polling stops and the screen says it stopped.
-          onClick={() => void queryClient.cancelQueries({ queryKey, exact: true }, { revert: false })}
-        >
+        <Button size="sm" icon={<XIcon />} onClick={stop}>
           Stop waiting
         </Button>
       </span>
     </Callout>
   );
+}
+
+/**
+ * Above data already shown: nothing while a refresh is quick; after 3 s of waiting for one, how long and
+ * Stop waiting (the data stays); stopped, when the data shown was answered, and Refresh.
+ */
+export function RefreshStatus({ query }: { query: WaitedQuery }) {
+  const { queryKey, isFetching, error, refetch, dataUpdatedAt } = query;
+  const waitedMs = useWaitedMs(isFetching);
+  const stop = useStopWaiting(queryKey);
+  const service = serviceOf(queryKey);
+
+  if (stoppedWaiting(error) && !isFetching) {
+    return (
+      <div className="row refresh-status" role="status">
+        <span>
+          Stopped refreshing: {service} did not answer. Shown as of {formatTime(dataUpdatedAt)}.
+        </span>
+        <Button size="sm" variant="ghost" icon={<RefreshIcon />} onClick={() => void refetch()}>
+          Refresh
+        </Button>
+      </div>
+    );
+  }
+  if (!isFetching || waitedMs < STILL_WAITING_AFTER_MS) return null;
+  return (
+    <div className="row refresh-status" role="status">
+      {/* The seconds tick outside what a screen reader announces: it hears the status once. */}
+      <span>Refreshing: still waiting for {service}…</span>
+      <span aria-hidden="true">{Math.floor(waitedMs / 1000)} s</span>
+      <Button size="sm" variant="ghost" icon={<XIcon />} onClick={stop}>
+        Stop waiting
+      </Button>
+    </div>
+  );
+}
+
+/** Stops waiting for the query: cancels it, which aborts its bridge call and main's request. */
+function useStopWaiting(queryKey: QueryKey): () => void {
+  const queryClient = useQueryClient();
+  // Kept as the query's error (not reverted; data already shown stays), so polling stops and the screen
+  // says it stopped.
+  return () => void queryClient.cancelQueries({ queryKey, exact: true }, { revert: false });
 }
 
 /** How long the current fetch has been going, counted in whole seconds (0 while nothing is fetched). */

@@ -17,6 +17,7 @@ import { formatRelative, formatTime, plural } from '../../ui/format';
 import { InboxIcon, RefreshIcon, TrashIcon } from '../../ui/icons';
 import { useJobDialog } from '../../ui/job/useJobDialog';
 import { ListBody } from '../../ui/list/ListBody';
+import { notLoaded } from '../../ui/Waiting';
 import { ListToolbar } from '../../ui/list/ListToolbar';
 import { ListWithDetail } from '../../ui/list/ListWithDetail';
 import { SelectAllCell, SelectCell } from '../../ui/list/SelectCells';
@@ -124,7 +125,7 @@ function Dlq({ profile, dlqId }: { profile: ProfileView; dlqId?: string }) {
       <DlqFilterBar />
       <ListToolbar
         testId="dlq-summary"
-        failed={Boolean(list.query.error)}
+        failed={notLoaded(list.query)}
         summary={
           list.loaded
             ? `${plural(entries.length, 'entry', 'entries')}${list.hasMore ? ' loaded (more below)' : ''}`

@@ -17,7 +17,7 @@ import { HeadersView } from '../../ui/HeadersView';
 import { TrashIcon } from '../../ui/icons';
 import { InAppLink } from '../../ui/InAppLink';
 import { Badge, Callout } from '../../ui/misc';
-import { failureOf, Waiting } from '../../ui/Waiting';
+import { failureOf, RefreshStatus, Waiting } from '../../ui/Waiting';
 import { toast } from '../../ui/toast';
 import { WriteButton } from '../../ui/WriteButton';
 import { statusTone } from './status';
@@ -96,6 +96,7 @@ export function MessageDlqDetail({
           )
         ) : (
           <>
+            <RefreshStatus query={fetched} />
             {entry.workflowRunId ? (
               <Callout tone="info" title="A message of a workflow run">
                 {entry.workflowMessage === 'call' ? (

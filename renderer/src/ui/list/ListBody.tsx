@@ -1,10 +1,10 @@
 // What a list screen shows in place of its rows: why the filters cannot be used, the service's error,
 // the waiting state until the first page (a spinner; after a few seconds how long, and Stop waiting), the
-// empty state, and only then the rows.
+// empty state, and only then the rows — under a line saying so when a refresh of them keeps waiting.
 import type { ReactNode } from 'react';
 import { ErrorCallout } from '../ErrorCallout';
 import { Callout } from '../misc';
-import { failureOf, type WaitedQuery, Waiting } from '../Waiting';
+import { failureOf, RefreshStatus, type WaitedQuery, Waiting } from '../Waiting';
 
 export function ListBody({
   problem,
@@ -26,5 +26,10 @@ export function ListBody({
   if (problem) return <Callout tone="warning">{problem}</Callout>;
   if (failureOf(query.error)) return <ErrorCallout error={query.error} title={failure} />;
   if (query.data === undefined) return <Waiting query={query} />;
-  return <>{empty ?? children}</>;
+  return (
+    <>
+      <RefreshStatus query={query} />
+      {empty ?? children}
+    </>
+  );
 }

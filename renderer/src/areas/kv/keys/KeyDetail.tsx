@@ -12,7 +12,7 @@ import { TextField } from '../../../ui/fields';
 import { CopyIcon, RefreshIcon, TrashIcon } from '../../../ui/icons';
 import { Badge, Callout } from '../../../ui/misc';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
-import { failureOf, Waiting } from '../../../ui/Waiting';
+import { failureOf, RefreshStatus, Waiting } from '../../../ui/Waiting';
 import { toast } from '../../../ui/toast';
 import { useAsyncSave } from '../../../ui/use-async-save';
 import { formatTtl } from './format-ttl';
@@ -102,6 +102,7 @@ export function KeyDetail({
           </>
         ) : null}
       </div>
+      <RefreshStatus query={info} />
       <dl className="kv-facts">
         <div>
           <dt>TTL</dt>

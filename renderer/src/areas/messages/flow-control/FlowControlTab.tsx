@@ -12,6 +12,7 @@ import { Switch } from '../../../ui/fields';
 import { plural } from '../../../ui/format';
 import { GaugeIcon } from '../../../ui/icons';
 import { ListBody } from '../../../ui/list/ListBody';
+import { notLoaded } from '../../../ui/Waiting';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { ListWithDetail } from '../../../ui/list/ListWithDetail';
 import { EmptyState } from '../../../ui/misc';
@@ -77,7 +78,7 @@ function FlowControl({
       <ListToolbar
         className="fc-toolbar"
         testId="fc-summary"
-        failed={Boolean(overview.error)}
+        failed={notLoaded(overview)}
         summary={
           overview.data
             ? `${plural(keys.length, 'key')} · ${waitingKeys.toLocaleString()} with waiting messages${

@@ -16,7 +16,7 @@ import { formatClock, formatRelative, formatTime, serviceNow } from '../../../ui
 import { HeadersView } from '../../../ui/HeadersView';
 import { useJobDialog } from '../../../ui/job/useJobDialog';
 import { Callout } from '../../../ui/misc';
-import { failureOf, Waiting } from '../../../ui/Waiting';
+import { failureOf, RefreshStatus, Waiting } from '../../../ui/Waiting';
 import { WriteButton } from '../../../ui/WriteButton';
 import { RunNowButton } from '../../../clock/RunNow';
 import { FlowKeyFact } from '../flow-control/FlowKeyFact';
@@ -66,6 +66,7 @@ export function LogDetail({
         ) : null}
       </DetailPanelHeader>
       <div className="detail-panel-body log-detail-body">
+        {query.data ? <RefreshStatus query={query} /> : null}
         {failureOf(query.error) ? (
           <ErrorCallout error={query.error} title="Could not load the trail." />
         ) : !query.data ? (

@@ -21,6 +21,7 @@ import { plural } from '../../../ui/format';
 import { SearchIcon, XIcon } from '../../../ui/icons';
 import { useJobDialog } from '../../../ui/job/useJobDialog';
 import { ListBody } from '../../../ui/list/ListBody';
+import { notLoaded } from '../../../ui/Waiting';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { ListWithDetail } from '../../../ui/list/ListWithDetail';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
@@ -133,7 +134,7 @@ function Logs({ profile, messageId }: { profile: ProfileView; messageId?: string
       <ListToolbar
         className="logs-toolbar"
         testId="logs-summary"
-        failed={Boolean(list.query.error)}
+        failed={notLoaded(list.query)}
         summary={
           list.loaded
             ? `${plural(trails.length, 'message')} · ${plural(events.length, 'event')}${list.hasMore ? ' loaded' : ''}`

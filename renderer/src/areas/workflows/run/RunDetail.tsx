@@ -30,7 +30,7 @@ import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
 import { Badge } from '../../../ui/misc';
-import { failureOf, Waiting } from '../../../ui/Waiting';
+import { failureOf, RefreshStatus, Waiting } from '../../../ui/Waiting';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import { FlowKeyFact } from '../../messages/flow-control/FlowKeyFact';
@@ -127,24 +127,27 @@ export function RunDetail({
           <Waiting query={query} />
         </div>
       ) : (
-        <RunBody
-          profile={profile}
-          run={run}
-          mode={mode}
-          trim={{
-            trimmedAt: full ? undefined : DETAIL_TRIM_BODY,
-            loadingFull: full && query.isFetching,
-            onLoadFull: () => setFull(true),
-          }}
-          onOpenRun={(id, at) =>
-            navigate('workflows', mode === 'page' ? 'run' : 'runs', id, ...(at ? [String(at)] : []))
-          }
-          onOpenMessage={(messageId) => navigate('messages', 'logs', messageId)}
-          onChanged={() => {
-            void query.refetch();
-            onChanged();
-          }}
-        />
+        <>
+          <RefreshStatus query={query} />
+          <RunBody
+            profile={profile}
+            run={run}
+            mode={mode}
+            trim={{
+              trimmedAt: full ? undefined : DETAIL_TRIM_BODY,
+              loadingFull: full && query.isFetching,
+              onLoadFull: () => setFull(true),
+            }}
+            onOpenRun={(id, at) =>
+              navigate('workflows', mode === 'page' ? 'run' : 'runs', id, ...(at ? [String(at)] : []))
+            }
+            onOpenMessage={(messageId) => navigate('messages', 'logs', messageId)}
+            onChanged={() => {
+              void query.refetch();
+              onChanged();
+            }}
+          />
+        </>
       )}
     </Container>
   );

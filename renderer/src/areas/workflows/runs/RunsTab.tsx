@@ -16,6 +16,7 @@ import { Switch } from '../../../ui/fields';
 import { Form } from '../../../ui/Form';
 import { WorkflowIcon } from '../../../ui/icons';
 import { ListBody } from '../../../ui/list/ListBody';
+import { notLoaded } from '../../../ui/Waiting';
 import { ListWithDetail } from '../../../ui/list/ListWithDetail';
 import { ListToolbar } from '../../../ui/list/ListToolbar';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
@@ -117,7 +118,7 @@ function Runs({ profile, runId, createdAt }: { profile: ProfileView; runId?: str
       <RunFilterBar profile={profile} filters={filters} onChange={setFilters} />
       <ListToolbar
         lead={<RunStats runs={loaded} hasMore={list.hasMore} />}
-        failed={Boolean(list.query.error)}
+        failed={notLoaded(list.query)}
         controls={
           <>
             {!live && newer > 0 ? (
