@@ -136,6 +136,8 @@ export class JobJournal {
       skipped: outcome.skipped ?? 0,
       failures: outcome.failures ?? [],
       created: outcome.created ?? [],
+      // Only when some: chunk lines stay as older versions wrote them (which read it as plain succeeded).
+      ...(outcome.unconfirmed ? { unconfirmed: outcome.unconfirmed } : {}),
     };
     job.next += size;
     applyChunk(job.record, size, full);
@@ -296,6 +298,7 @@ function applyChunk(record: JobCounts, size: number, outcome: ChunkTally): void 
   record.succeeded += outcome.succeeded;
   record.skipped += outcome.skipped;
   record.failed += outcome.failures.length;
+  if (outcome.unconfirmed) record.unconfirmed = (record.unconfirmed ?? 0) + outcome.unconfirmed;
   keep(record.failures, outcome.failures);
   keep(record.created, outcome.created);
 }
