@@ -53,7 +53,7 @@ export function JobSummaryView({
           ? `${summary.skipped.toLocaleString()} were already gone (handled or removed elsewhere). `
           : ''}
         {summary.unconfirmed
-          ? `${summary.unconfirmed.toLocaleString()} of them ${verbed} by a first request whose answer was lost (the service failed or the connection broke after it acted): what it made for them is not known. `
+          ? `${summary.unconfirmed.toLocaleString()} were ${verbed} by a first request whose answer got lost (the service failed after acting): anything it created is not listed. `
           : ''}
         {summary.failed > 0 ? `${plural(summary.failed, 'failure')} — listed below. ` : ''}
         {overridden.length > 0 ? `Overrides: ${overridden.join(' · ')}. ` : ''}
