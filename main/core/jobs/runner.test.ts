@@ -643,6 +643,27 @@ describe('the job runner', () => {
     expect(chunkLines.map((line) => 'unconfirmed' in line.outcome!)).toEqual([false, true, false]);
   });
 
+  it('a console that exits while the job waits after a lost answer: the resume still counts those items done, not failed', async () => {
+    const dir = tempDir();
+    let lost = 1;
+    const { service, plan } = bulkService(30, (chunk) =>
+      chunk[0] === 'item-10' && lost-- > 0 ? { after: unavailable() } : {},
+    );
+    const first = await runJob(routerFor(newRunner(dir, [60_000]), plan), 'test.job', everything, {
+      stopWhen: (event) => event.type === 'waiting',
+    });
+    const jobId = first.summary!.jobId;
+    // What a console that died during the wait leaves: no end line.
+    const file = join(dir, `${jobId}.jsonl`);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    writeFileSync(file, `${lines.slice(0, -1).join('\n')}\n`);
+    const restarted = newRunner(dir);
+    expect(restarted.journal.get(jobId)).toMatchObject({ status: 'interrupted', processed: 10 });
+    const resumed = await runJob(routerFor(restarted, plan), 'jobs.resume', { profileId: 'local', jobId });
+    expect(resumed.summary).toMatchObject({ status: 'done', succeeded: 30, unconfirmed: 10, failed: 0 });
+    expect(service.items.size).toBe(0);
+  });
+
   it('a failure that proves the service did not act (429, a refused connection): an item gone when asked again is still a failure', async () => {
     for (const failure of [
       () => new BridgeError({ code: 'SERVICE_ERROR', status: 429, message: 'slow down' }),

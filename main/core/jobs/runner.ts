@@ -157,6 +157,7 @@ class Job {
   ) {
     if ('journaled' in opening) {
       this.journaled = opening.journaled;
+      for (const item of opening.journaled.reached ?? []) this.reached.add(item);
       this.id = opening.journaled.record.id;
       this.input = opening.journaled.input as JobInput;
       this.procedure = opening.journaled.record.procedure;
@@ -411,7 +412,7 @@ class Job {
     const wait = Math.max(scheduled, asked ?? 0);
     this.attempt += 1;
     this.waitedMs += wait;
-    if (job) this.runner.journal.waiting(job, wait, reason);
+    if (job) this.runner.journal.waiting(job, wait, reason, [...this.reached]);
     this.emit({ type: 'waiting', reason, attempt: this.attempt + 1, delayMs: wait });
     await sleep(wait, undefined, { signal: this.abort.signal }).catch(() => undefined);
     return undefined;
