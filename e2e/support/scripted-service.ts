@@ -1,7 +1,7 @@
 // A service on 127.0.0.1 whose answers the test scripts, for the console's failure paths: real HTTP that
 // answers an error status, hangs (and tells when the caller gave up), closes the connection unanswered, or
-// passes requests on to a real service (the local stack), also as a stream it can cut mid-way — so a test
-// can make a service fail, go away mid-way or come back.
+// passes requests on to a real service (the local stack), also as a stream it can cut mid-way, or passes
+// one on and loses its answer — so a test can make a service fail, go away mid-way or come back.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,6 +10,11 @@ export type Answer =
   | { status: number; json: unknown }
   /** Passed on to the upstream service, its answer passed back. */
   | 'forward'
+  /**
+   * Passed on to the upstream service, which acts on it; its answer is lost: this status comes back instead
+   * (a gateway failing after the service acted).
+   */
+  | { forwardThen: { status: number; json: unknown } }
   /** The connection is closed without an answer (the service went away). */
   | 'reset'
   /** No answer at all, the connection left open (the service is stuck) until the caller gives up. */
@@ -110,6 +115,12 @@ export async function startScriptedService(
       } else if (reply === 'forward') {
         void forward(upstream!, req, Buffer.concat(chunks)).then(
           ({ status, headers, body }) => res.writeHead(status, headers).end(body),
+          () => req.socket.destroy(),
+        );
+      } else if ('forwardThen' in reply) {
+        const { status, json } = reply.forwardThen;
+        void forward(upstream!, req, Buffer.concat(chunks)).then(
+          () => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json)),
           () => req.socket.destroy(),
         );
       } else {

@@ -38,6 +38,12 @@ export interface BridgeErrorData {
    * `Retry-After` or its rate-limit reset time (`retryAfterOf` in main/core/http/service-http.ts). Absent when it did not say.
    */
   retryAfterMs?: number;
+  /**
+   * For UNREACHABLE and TIMEOUT: the connection's own error code (ECONNREFUSED, ENOTFOUND, ECONNRESET,
+   * UND_ERR_SOCKET, UND_ERR_CONNECT_TIMEOUT…), when it had one. Only the code: never the address or a header.
+   * It says whether the request can have reached the service (`neverSent`).
+   */
+  networkCode?: string;
 }
 
 /** Thrown by handlers in main and by the client in the renderer; serialises to BridgeErrorData. */
@@ -46,6 +52,7 @@ export class BridgeError extends Error implements BridgeErrorData {
   readonly status?: number;
   readonly fields?: Record<string, string>;
   readonly retryAfterMs?: number;
+  readonly networkCode?: string;
 
   constructor(data: BridgeErrorData) {
     super(data.message);
@@ -54,6 +61,7 @@ export class BridgeError extends Error implements BridgeErrorData {
     if (data.status !== undefined) this.status = data.status;
     if (data.fields !== undefined) this.fields = data.fields;
     if (data.retryAfterMs !== undefined) this.retryAfterMs = data.retryAfterMs;
+    if (data.networkCode !== undefined) this.networkCode = data.networkCode;
   }
 
   toData(): BridgeErrorData {
@@ -61,6 +69,7 @@ export class BridgeError extends Error implements BridgeErrorData {
     if (this.status !== undefined) data.status = this.status;
     if (this.fields !== undefined) data.fields = this.fields;
     if (this.retryAfterMs !== undefined) data.retryAfterMs = this.retryAfterMs;
+    if (this.networkCode !== undefined) data.networkCode = this.networkCode;
     return data;
   }
 }
@@ -86,4 +95,44 @@ export function mayPass(error: unknown): boolean {
   const { code, status } = error as Partial<BridgeErrorData>;
   if (code === 'UNREACHABLE') return true;
   return code === 'SERVICE_ERROR' && status !== undefined && (status >= 500 || status === 429);
+}
+
+/**
+ * Connection failures that happen before a byte of the request is written: nothing listening (refused),
+ * no such host (DNS), no route, no connection within the connect deadline — and NOT_SENT, Switchyard's own
+ * for a request it did not send at all (the Local profile while its stack is not running).
+ */
+const BEFORE_SENDING = new Set([
+  'NOT_SENT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * The request never reached the service: the connection failed before it was sent, so sending it again
+ * cannot make the service act twice. A reset, a closed socket or an unknown cause may have come after the
+ * service read the request: not proven unsent.
+ */
+export function neverSent(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, networkCode } = error as Partial<BridgeErrorData>;
+  return (
+    (code === 'UNREACHABLE' || code === 'TIMEOUT') &&
+    networkCode !== undefined &&
+    BEFORE_SENDING.has(networkCode)
+  );
+}
+
+/**
+ * A failure that may pass (`mayPass`) after which the service may have acted on the request: a 5xx (it
+ * answered, perhaps after acting), or a connection lost with the request possibly sent. Not a 429 (the
+ * service refused to act) nor a connection that never carried the request (`neverSent`).
+ */
+export function mayHaveActed(error: unknown): boolean {
+  if (!mayPass(error) || neverSent(error)) return false;
+  return (error as Partial<BridgeErrorData>).status !== 429;
 }

@@ -102,6 +102,12 @@ export interface JobCounts {
   /** The failures (the first ones, for a job with very many). */
   failures: JobFailure[];
   created: JobCreated[];
+  /**
+   * Of `succeeded`: items done by a request whose answer was lost (the service acted, then a 5xx or a reset;
+   * asked again, it no longer knew them). What they made (the new message, the new run) is not in
+   * `created`: the service said it only in that lost answer. Absent when none (and in older journals).
+   */
+  unconfirmed?: number;
 }
 
 export interface JobSummary extends JobCounts {

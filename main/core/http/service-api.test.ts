@@ -1,9 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type BridgeError, mayHaveActed, neverSent } from '../../../shared/bridge/errors';
 import { encodeQuery, ServiceApi } from './service-api';
 
 const servers: Server[] = [];
+const unexpected = (): never => {
+  throw new Error('the request was expected to fail');
+};
 afterEach(() => servers.splice(0).forEach((server) => server.close()));
 
 async function serve(status: number, body: string, headers: Record<string, string> = {}) {
@@ -114,6 +118,56 @@ describe('ServiceApi', () => {
       code: 'UNREACHABLE',
       message: expect.stringMatching(/^Connection refused by 127\.0\.0\.1:\d+: nothing is listening there/),
     });
+  });
+
+  it('carries the connection’s code: a refused connection was never sent, a reset after the service read the request may have been acted on', async () => {
+    const gone = await serve(200, '{}');
+    servers.pop()!.close();
+    const refused = await endpoint(gone.url, 'tok')
+      .request({ path: '/v2/workflows/dlq/callback/d1', method: 'POST' })
+      .then(unexpected, (error: unknown) => error as BridgeError);
+    expect(refused).toMatchObject({ code: 'UNREACHABLE', networkCode: 'ECONNREFUSED' });
+    expect(neverSent(refused)).toBe(true);
+    expect(mayHaveActed(refused)).toBe(false);
+    // The code crosses the bridge as data; the address stays in the message only.
+    expect(refused.toData()).toEqual({
+      code: 'UNREACHABLE',
+      message: refused.message,
+      networkCode: 'ECONNREFUSED',
+    });
+
+    const read: string[] = [];
+    const resetting = createServer((req) => {
+      req.resume();
+      req.on('end', () => {
+        read.push(req.url!);
+        req.socket.resetAndDestroy();
+      });
+    });
+    servers.push(resetting);
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    const reset = await endpoint(`http://127.0.0.1:${(resetting.address() as AddressInfo).port}`, 'tok')
+      .request({ path: '/v2/workflows/dlq/callback/d1', method: 'POST' })
+      .then(unexpected, (error: unknown) => error as BridgeError);
+    expect(read).toEqual(['/v2/workflows/dlq/callback/d1']);
+    expect(reset).toMatchObject({
+      code: 'UNREACHABLE',
+      networkCode: expect.stringMatching(/^(ECONNRESET|UND_ERR_SOCKET)$/),
+    });
+    expect(neverSent(reset)).toBe(false);
+    expect(mayHaveActed(reset)).toBe(true);
+
+    // The Local profile while its stack is not running sends nothing at all.
+    const stopped = new ServiceApi({
+      baseUrl: 'http://127.0.0.1:1',
+      token: 'tok',
+      profileName: 'Local',
+      service: 'message API',
+      tokenName: 'message token',
+      unavailable: 'The local stack is not running.',
+    });
+    const notSent = await stopped.request({ path: '/v2/keys' }).then(unexpected, (error: unknown) => error);
+    expect(neverSent(notSent)).toBe(true);
   });
 
   it('encodes queries without empty values', () => {

@@ -64,7 +64,9 @@ export class ServiceApi {
   /** The Local profile while its stack is not running: say so, not that the profile lacks a URL or token. */
   private assertAvailable(): void {
     const { unavailable } = this.endpoint;
-    if (unavailable) throw new BridgeError({ code: 'UNREACHABLE', message: unavailable });
+    if (unavailable) {
+      throw new BridgeError({ code: 'UNREACHABLE', message: unavailable, networkCode: 'NOT_SENT' });
+    }
   }
 
   /**

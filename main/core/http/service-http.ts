@@ -64,6 +64,8 @@ export function networkError(url: string, error: unknown, timedOutAfterMs?: numb
   return new BridgeError({
     code: timedOut ? 'TIMEOUT' : 'UNREACHABLE',
     message: describeNetworkError(url, error, timedOutAfterMs),
+    // The code alone (the message says the host): whether the request can have reached the service.
+    ...(code !== undefined && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? { networkCode: code } : {}),
   });
 }
 

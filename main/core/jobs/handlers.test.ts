@@ -109,9 +109,13 @@ describe('jobs.* procedures', () => {
       ...record('c', 0, 'done'),
       created: [{ id: 'wfr_1', createdAt: 5 }],
       failures: [{ message: 'down' }],
+      unconfirmed: 2,
     };
     const [head, row] = journalCsv([job]).split('\r\n');
     expect(head).toContain('id,service,profile,action,status');
+    // Done by a request whose answer got lost: its own column, between skipped and failed.
+    expect(head).toContain(',skipped,unconfirmed,failed,created,');
+    expect(row).toMatch(/,\d+,2,\d+,wfr_1@5,/);
     expect(row).toContain('wfr_1@5');
     expect(row).toContain(',down,');
   });

@@ -56,6 +56,7 @@ export function journalCsv(jobs: readonly JobRecord[]): string {
     'processed',
     'succeeded',
     'skipped',
+    'unconfirmed',
     'failed',
     'created',
     'failures',
@@ -77,6 +78,7 @@ export function journalCsv(jobs: readonly JobRecord[]): string {
     String(job.processed),
     String(job.succeeded),
     String(job.skipped),
+    String(job.unconfirmed ?? 0),
     String(job.failed),
     job.created.map((item) => (item.createdAt ? `${item.id}@${item.createdAt}` : item.id)).join(' '),
     job.failures

@@ -3,7 +3,8 @@
 // items (what the preview listed) and start options; then one line per chunk done (where the next chunk
 // starts and what this one did); `more` lines when a job's listing went on while it ran; a `wait` line each
 // time it waited for its service (an outage, a 5xx, a 429: why a job took long, read back as the record's
-// `waited`; files of older versions have none, and older versions reading a newer file skip the line); a
+// `waited`, with the items whose request may have reached the service before it; files of older versions
+// have none, and older versions reading a newer file skip the line); a
 // `resume` line each time it continued; an `end` line with its status. Appending one short line per chunk keeps the
 // cost of a 50,000-item job flat, and a line cut short by a crash is simply left out when read.
 //
@@ -39,13 +40,18 @@ export interface JournaledJob {
   next: number;
   /** Where the listing continues past the items, for plans whose scan goes on while they run. */
   cursor?: string;
+  /**
+   * Items whose request, in an ask cut short by a failure that may pass, may have reached the service (as
+   * of the last wait): a resume after a console exit mid-wait still counts them done when found gone.
+   */
+  reached?: string[];
 }
 
 type Line =
   | { kind: 'job'; record: JobRecord; input: unknown; items: string[]; cursor?: string; next?: number }
   | { kind: 'chunk'; next: number; outcome: ChunkTally }
   | { kind: 'more'; items: string[]; cursor?: string }
-  | { kind: 'wait'; at: number; ms: number; reason: string }
+  | { kind: 'wait'; at: number; ms: number; reason: string; reached?: string[] }
   | { kind: 'resume'; at: number }
   | { kind: 'end'; status: JobStatus; at: number; error?: string };
 
@@ -136,16 +142,28 @@ export class JobJournal {
       skipped: outcome.skipped ?? 0,
       failures: outcome.failures ?? [],
       created: outcome.created ?? [],
+      // Only when some: chunk lines stay as older versions wrote them (which read it as plain succeeded).
+      ...(outcome.unconfirmed ? { unconfirmed: outcome.unconfirmed } : {}),
     };
     job.next += size;
     applyChunk(job.record, size, full);
     this.append(job.record.id, { kind: 'chunk', next: job.next, outcome: full });
   }
 
-  /** The job waits `ms` for its service before asking again, for `reason`. */
-  waiting(job: JournaledJob, ms: number, reason: string): void {
-    const line = { kind: 'wait', at: this.now(), ms, reason } as const;
+  /**
+   * The job waits `ms` for its service before asking again, for `reason`; `reached`: the items whose
+   * request may have reached the service so far (written only when some: older versions skip the field).
+   */
+  waiting(job: JournaledJob, ms: number, reason: string, reached: readonly string[] = []): void {
+    const line = {
+      kind: 'wait',
+      at: this.now(),
+      ms,
+      reason,
+      ...(reached.length > 0 ? { reached: [...reached] } : {}),
+    } as const;
     applyWait(job.record, line);
+    job.reached = [...reached];
     this.append(job.record.id, line);
   }
 
@@ -270,6 +288,8 @@ function replay(job: JournaledJob, line: Line): void {
       return;
     case 'wait':
       applyWait(record, line);
+      // Items already done since are harmless here: they are never asked again.
+      job.reached = line.reached ?? [];
       return;
     case 'resume':
       record.status = 'running';
@@ -296,6 +316,7 @@ function applyChunk(record: JobCounts, size: number, outcome: ChunkTally): void 
   record.succeeded += outcome.succeeded;
   record.skipped += outcome.skipped;
   record.failed += outcome.failures.length;
+  if (outcome.unconfirmed) record.unconfirmed = (record.unconfirmed ?? 0) + outcome.unconfirmed;
   keep(record.failures, outcome.failures);
   keep(record.created, outcome.created);
 }

@@ -1,7 +1,7 @@
 // What a service contributes to the one job runner: a plan. The runner (runner.ts) does everything else —
 // the preview list, waiting for the user's go, chunks, progress, cancel, giving up, the journal, resume.
 // A plan says how to list a filter's items one page at a time, and how to act on one chunk of them.
-import { BridgeError, mayPass } from '../../../shared/bridge/errors';
+import { BridgeError, mayHaveActed, mayPass } from '../../../shared/bridge/errors';
 import type { JobCreated, JobFailure, JobRecord, JobTarget } from '../../../shared/bridge/job';
 
 /** Every job input: the profile, an optional description, and the target. */
@@ -26,19 +26,31 @@ export interface ChunkOutcome {
   failures?: JobFailure[];
   created?: JobCreated[];
   /**
+   * Of `succeeded`: items an earlier ask of this job did (its request reached the service, then a 5xx or a
+   * reset lost the answer), found gone when asked again. What that request made is not in `created`.
+   */
+  unconfirmed?: number;
+  /**
    * The service failed in a way that may pass (`mayPass`: unreachable, 5xx, 429) before the chunk was
    * done: its last `left` items were not done (and are not in this outcome). The runner waits and asks
-   * again for them.
+   * again for them. `reached`: those of them whose request may have reached the service (by default all
+   * `left` when the failure may have come after the service acted — `mayHaveActed` —, else none).
    */
-  interrupted?: { left: number; error: unknown };
+  interrupted?: { left: number; error: unknown; reached?: readonly string[] };
 }
 
-/** A chunk's counts, every field set (as the journal keeps them). */
-export type ChunkTally = Required<Omit<ChunkOutcome, 'interrupted'>>;
+/** A chunk's counts, every field set (as the journal keeps them; `unconfirmed` only when some). */
+export type ChunkTally = Required<Omit<ChunkOutcome, 'interrupted' | 'unconfirmed'>> &
+  Pick<ChunkOutcome, 'unconfirmed'>;
 
 export interface ChunkContext {
   /** True once the user cancelled: a plan that falls back to one request per item stops asking. */
   stopped(): boolean;
+  /**
+   * True for an item whose request, in an earlier ask of this job, may have reached the service before a
+   * failure that may pass (a 5xx, a reset): the service may have done it then.
+   */
+  askedBefore?(item: string): boolean;
 }
 
 export interface JobPlan<Input extends JobInput = JobInput, Start = unknown> {
@@ -79,9 +91,13 @@ export function messageOf(error: unknown): string {
  * A failure that may pass (`mayPass`: refused, reset, 5xx, 429) stops the chunk there, `interrupted`: the
  * runner waits and asks again from that item on. The item is asked again too when its action is harmless
  * to repeat (`repeatable`, the default: pause, resume, reset, cancel and delete end the same however often
- * they are sent). An action that is not (the workflow DLQ's failure callback is sent again each time it is
- * asked) records that item as failed — a reset or a 5xx may have come after the service acted — and only
- * the items never sent are asked again.
+ * they are sent), or when the failure proves its request was never sent (`neverSent`: refused, DNS, connect
+ * timeout). An action that is not harmless (the workflow DLQ's failure callback is sent again each time it
+ * is asked) after a failure that may have come once the service acted (a reset, a 5xx) records that item as
+ * failed, and only the items never sent are asked again.
+ *
+ * An item an earlier ask may have done (`askedBefore`) that the service no longer knows (404) was done by
+ * that ask: it counts as succeeded, `unconfirmed` (a DLQ entry retried by a request whose answer was lost).
  *
  * A service that did not answer in time (TIMEOUT) fails the rest of the chunk unasked: it is not the item,
  * and asking again for each would wait its timeout once per item before the runner gives up.
@@ -92,7 +108,13 @@ export async function oneByOne(
   one: (item: string) => Promise<ChunkOutcome>,
   { repeatable = true }: { repeatable?: boolean } = {},
 ): Promise<ChunkOutcome> {
-  const total: ChunkTally = { succeeded: 0, skipped: 0, failures: [], created: [] };
+  const total: ChunkTally & { unconfirmed: number } = {
+    succeeded: 0,
+    skipped: 0,
+    failures: [],
+    created: [],
+    unconfirmed: 0,
+  };
   let unanswered: string | undefined;
   for (const [index, item] of chunk.entries()) {
     if (context.stopped() || unanswered !== undefined) {
@@ -104,24 +126,46 @@ export async function oneByOne(
       const outcome = await one(item);
       total.succeeded += outcome.succeeded;
       total.skipped += outcome.skipped ?? 0;
+      total.unconfirmed += outcome.unconfirmed ?? 0;
       total.failures.push(...(outcome.failures ?? []));
       total.created.push(...(outcome.created ?? []));
     } catch (error) {
       if (mayPass(error)) {
-        if (!repeatable) {
+        const again = repeatable || !mayHaveActed(error);
+        if (!again) {
           total.failures.push({
             id: item,
             message: `${messageOf(error)} (it may have reached the service, so it is not sent again)`,
           });
         }
-        const left = chunk.length - index - (repeatable ? 0 : 1);
-        return left > 0 ? { ...total, interrupted: { left, error } } : total;
+        const left = chunk.length - index - (again ? 0 : 1);
+        const reached = again && mayHaveActed(error) ? [item] : [];
+        return left > 0 ? { ...tallied(total), interrupted: { left, error, reached } } : tallied(total);
+      }
+      const earlier = doneEarlier(item, error, context);
+      if (earlier) {
+        total.succeeded += 1;
+        total.unconfirmed += 1;
+        continue;
       }
       total.failures.push({ id: item, message: messageOf(error) });
       if (isTimeout(error)) unanswered = messageOf(error);
     }
   }
-  return total;
+  return tallied(total);
+}
+
+/** A tally without a zero `unconfirmed`: chunk lines stay as older versions wrote them when it is none. */
+function tallied({ unconfirmed, ...tally }: ChunkTally): ChunkTally {
+  return unconfirmed ? { ...tally, unconfirmed } : tally;
+}
+
+/**
+ * The service no longer knows an item (404) whose request an earlier ask may have got to it before a
+ * failure that may pass: that ask did it (a DLQ entry it retried is gone from the DLQ).
+ */
+function doneEarlier(item: string, error: unknown, context: ChunkContext): boolean {
+  return isGone(error) && context.askedBefore?.(item) === true;
 }
 
 /** The service took the request and did not answer in time: stuck or overloaded, whatever the item. */
@@ -175,7 +219,11 @@ export async function bulkOrOneByOne(
   try {
     return await bulk(chunk);
   } catch (error) {
-    if (!isGone(error) || chunk.length === 1) throw error;
+    if (!isGone(error)) throw error;
+    if (chunk.length === 1) {
+      if (doneEarlier(chunk[0]!, error, context)) return { succeeded: 1, unconfirmed: 1 };
+      throw error;
+    }
   }
   return oneByOne(chunk, context, one);
 }

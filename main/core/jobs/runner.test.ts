@@ -4,8 +4,10 @@
 // journal (0600 files) and resume after a console restart, a scan that goes on past the preview, and
 // waiting through a failure that may pass (the waits made short here; their length is the only change).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { job } from '../../../shared/bridge/define';
 import { BridgeError } from '../../../shared/bridge/errors';
@@ -20,7 +22,8 @@ import { createRouter, type Handlers } from '../bridge/router';
 import { runJob } from '../testing/jobs';
 import { useTempDirs } from '../../../shared/testing/temp-dir';
 import { JobJournal } from './journal';
-import { type ChunkOutcome, type JobInput, type JobPlan, oneByOne } from './plan';
+import { serviceRequest } from '../http/service-http';
+import { bulkOrOneByOne, type ChunkOutcome, type JobInput, type JobPlan, oneByOne } from './plan';
 import { JobRunner } from './runner';
 
 const registry = {
@@ -51,6 +54,8 @@ function scriptedService(size: number, page = 100) {
     failFor: new Set<string>(),
     /** Set to hold a scan until its signal aborts. */
     hangScans: false,
+    /** Set to fail a scan (from `cursor`) with what it answers instead of listing. */
+    failScan: undefined as ((cursor: string | undefined) => Error | undefined) | undefined,
     aborted: false,
   };
   const plan: JobPlan<JobInput, { mark: string }> = {
@@ -60,6 +65,8 @@ function scriptedService(size: number, page = 100) {
     chunk: 10,
     scan: async (_input, cursor, signal) => {
       service.scans += 1;
+      const failure = service.failScan?.(cursor);
+      if (failure) throw failure;
       if (service.hangScans) {
         await new Promise((_, reject) =>
           signal.addEventListener('abort', () => {
@@ -136,6 +143,50 @@ function itemByItem(
   options?: { repeatable?: boolean },
 ): typeof plan {
   return { ...plan, act: (chunk, _input, _start, context) => oneByOne(chunk, context, one, options) };
+}
+
+/**
+ * `scriptedService`'s items acted on by one bulk request per chunk that refuses a chunk with an item gone
+ * (404), as the DLQ's bulk retry does; `fault` may fail an ask before the service acts or after it acted
+ * (its answer lost). Each item done makes a new one (`new-…`), as a retry makes a new message.
+ */
+function bulkService(size: number, fault: (chunk: readonly string[]) => { before?: Error; after?: Error }) {
+  const { service, plan } = scriptedService(size);
+  const bulk = async (chunk: readonly string[]): Promise<ChunkOutcome> => {
+    const { before, after } = fault(chunk);
+    if (before) throw before;
+    service.acted.push([...chunk]);
+    if (chunk.some((item) => !service.items.has(item))) {
+      throw new BridgeError({ code: 'SERVICE_ERROR', status: 404, message: 'some entries were not found' });
+    }
+    for (const item of chunk) service.items.delete(item);
+    if (after) throw after;
+    return { succeeded: chunk.length, created: chunk.map((item) => ({ id: `new-${item}`, from: item })) };
+  };
+  const bulkPlan: typeof plan = {
+    ...plan,
+    act: (chunk, _input, _start, context) => bulkOrOneByOne(chunk, context, bulk),
+  };
+  return { service, plan: bulkPlan };
+}
+
+/** A loopback HTTP server answering `{}` to every request, after `reset` (which may cut the connection). */
+const servers: Server[] = [];
+afterEach(() => servers.splice(0).forEach((server) => server.close()));
+
+async function listening(server: Server): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A loopback port nothing listens on (it was just closed): a connection there is refused. */
+async function closedPort(): Promise<string> {
+  const server = createServer();
+  const url = await listening(server);
+  servers.pop();
+  await new Promise((resolve) => server.close(resolve));
+  return url;
 }
 
 const everything = { profileId: 'local', target: { all: true } };
@@ -556,5 +607,196 @@ describe('the job runner', () => {
       succeeded: JOB_SCAN_LIMIT + 25,
     });
     expect(service.items.size).toBe(0);
+  });
+  it('a bulk request whose answer was lost after the service acted (503): asked again, its items count as done, not failed', async () => {
+    const dir = tempDir();
+    let lost = 1;
+    const { service, plan } = bulkService(30, (chunk) =>
+      chunk[0] === 'item-10' && lost-- > 0 ? { after: unavailable() } : {},
+    );
+    const runner = newRunner(dir);
+    const run = await runJob(routerFor(runner, plan), 'test.job', everything);
+    expect(run.summary).toMatchObject({
+      status: 'done',
+      total: 30,
+      succeeded: 30,
+      unconfirmed: 10,
+      failed: 0,
+    });
+    expect(run.summary!.failures).toEqual([]);
+    // The service acted once on each item; what the lost answer carried is not in `created`.
+    expect(service.items.size).toBe(0);
+    expect(run.summary!.created.map((item) => item.from)).toEqual(
+      [...Array.from({ length: 10 }, (_, i) => i), ...Array.from({ length: 10 }, (_, i) => i + 20)].map(
+        (i) => `item-${i}`,
+      ),
+    );
+    expect(waits(run)).toHaveLength(1);
+    // Read back from the journal the same.
+    expect(newRunner(dir).journal.get(run.summary!.jobId)).toMatchObject({ succeeded: 30, unconfirmed: 10 });
+    const chunkLines = readFileSync(join(dir, `${run.summary!.jobId}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; outcome?: object })
+      .filter((line) => line.kind === 'chunk');
+    // Only the chunk with some says so: the others are written as older versions wrote them.
+    expect(chunkLines.map((line) => 'unconfirmed' in line.outcome!)).toEqual([false, true, false]);
+  });
+
+  it('a console that exits while the job waits after a lost answer: the resume still counts those items done, not failed', async () => {
+    const dir = tempDir();
+    let lost = 1;
+    const { service, plan } = bulkService(30, (chunk) =>
+      chunk[0] === 'item-10' && lost-- > 0 ? { after: unavailable() } : {},
+    );
+    const first = await runJob(routerFor(newRunner(dir, [60_000]), plan), 'test.job', everything, {
+      stopWhen: (event) => event.type === 'waiting',
+    });
+    const jobId = first.summary!.jobId;
+    // What a console that died during the wait leaves: no end line.
+    const file = join(dir, `${jobId}.jsonl`);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    writeFileSync(file, `${lines.slice(0, -1).join('\n')}\n`);
+    const restarted = newRunner(dir);
+    expect(restarted.journal.get(jobId)).toMatchObject({ status: 'interrupted', processed: 10 });
+    const resumed = await runJob(routerFor(restarted, plan), 'jobs.resume', { profileId: 'local', jobId });
+    expect(resumed.summary).toMatchObject({ status: 'done', succeeded: 30, unconfirmed: 10, failed: 0 });
+    expect(service.items.size).toBe(0);
+  });
+
+  it('a failure that proves the service did not act (429, a refused connection): an item gone when asked again is still a failure', async () => {
+    for (const failure of [
+      () => new BridgeError({ code: 'SERVICE_ERROR', status: 429, message: 'slow down' }),
+      () => new BridgeError({ ...refused().toData(), networkCode: 'ECONNREFUSED' }),
+    ]) {
+      let refusing = 1;
+      const { service, plan } = bulkService(30, (chunk) => {
+        if (chunk[0] !== 'item-10' || refusing-- <= 0) return {};
+        // Meanwhile someone else removes one of the chunk's items.
+        service.items.delete('item-12');
+        return { before: failure() };
+      });
+      const run = await runJob(routerFor(newRunner(tempDir()), plan), 'test.job', everything);
+      expect(run.summary).toMatchObject({ status: 'done', succeeded: 29, failed: 1 });
+      expect(run.summary!.unconfirmed).toBeUndefined();
+      expect(run.summary!.failures).toEqual([{ id: 'item-12', message: 'some entries were not found' }]);
+    }
+  });
+
+  it('an action not harmless to repeat goes again after a refused connection (never sent), not after a reset once the service read it', async () => {
+    const received: string[] = [];
+    let resets = 0;
+    const live = await listening(
+      createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          received.push(req.url!.slice(1));
+          if (req.url === '/item-4' && resets > 0) {
+            resets -= 1;
+            req.socket.resetAndDestroy();
+          } else res.end('{}');
+        });
+      }),
+    );
+    const closed = await closedPort();
+    let refusals = 0;
+    const { plan } = scriptedService(10);
+    const callbacks = itemByItem(
+      plan,
+      async (item) => {
+        const base = item === 'item-4' && refusals-- > 0 ? closed : live;
+        await serviceRequest({ url: `${base}/${item}`, method: 'POST', body: '{}' });
+        return { succeeded: 1 };
+      },
+      { repeatable: false },
+    );
+    const all = Array.from({ length: 10 }, (_, i) => `item-${i}`);
+
+    refusals = 2;
+    const afterRefusals = await runJob(routerFor(newRunner(tempDir()), callbacks), 'test.job', everything);
+    expect(afterRefusals.summary).toMatchObject({ status: 'done', succeeded: 10, failed: 0 });
+    expect(waits(afterRefusals).map((wait) => wait.reason)).toEqual([
+      expect.stringMatching(/^Connection refused/),
+      expect.stringMatching(/^Connection refused/),
+    ]);
+    expect(received).toEqual(all);
+
+    received.length = 0;
+    resets = 1;
+    const afterReset = await runJob(routerFor(newRunner(tempDir()), callbacks), 'test.job', everything);
+    expect(afterReset.summary).toMatchObject({ status: 'done', succeeded: 9, failed: 1 });
+    expect(afterReset.summary!.failures).toEqual([
+      { id: 'item-4', message: expect.stringMatching(/closed unexpectedly.*not sent again/) },
+    ]);
+    expect(waits(afterReset)).toHaveLength(1);
+    // The service read item-4 once: it was not sent again.
+    expect(received).toEqual(all);
+  });
+
+  it('a listing failure that may pass is waited through, then the listing goes on from its cursor', async () => {
+    const dir = tempDir();
+    const { service, plan } = scriptedService(250);
+    const cursors: Array<string | undefined> = [];
+    const failures = [unavailable, refused];
+    service.failScan = (cursor) => {
+      cursors.push(cursor);
+      // The second page fails twice, then answers.
+      return cursor === '99' ? failures.shift()?.() : undefined;
+    };
+    const runner = newRunner(dir);
+    const run = await runJob(routerFor(runner, plan), 'test.job', everything);
+    expect(run.found).toBe(250);
+    expect(cursors).toEqual([undefined, '99', '99', '99', '199']);
+    expect(waits(run).map(({ attempt, reason }) => [attempt, reason])).toEqual([
+      [2, 'HTTP 503: the stack is restarting'],
+      [3, expect.stringMatching(/^Connection refused/)],
+    ]);
+    // The waits came while listing, before the start.
+    const types = run.events.map((event) => event.type);
+    expect(types.indexOf('waiting')).toBeLessThan(types.indexOf('started'));
+    expect(run.summary).toMatchObject({ status: 'done', total: 250, succeeded: 250 });
+  });
+
+  it('a listing that keeps failing ends the job with the service’s error; cancel ends a listing’s wait at once', async () => {
+    const { service, plan } = scriptedService(30);
+    service.failScan = () => unavailable();
+    const failed = await runJob(routerFor(newRunner(tempDir(), [5, 5]), plan), 'test.job', everything);
+    expect(failed.error).toMatchObject({ code: 'SERVICE_ERROR', status: 503 });
+    expect(waits(failed)).toHaveLength(2);
+    expect(service.scans).toBe(3);
+
+    service.scans = 0;
+    const started = Date.now();
+    const cancelled = await runJob(routerFor(newRunner(tempDir(), [60_000]), plan), 'test.job', everything, {
+      stopWhen: (event) => event.type === 'waiting',
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(cancelled.error).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(service.scans).toBe(1);
+  });
+
+  it('a listing that goes on while the job runs waits through its failure too (a journal wait line) and continues', async () => {
+    const { service, plan } = scriptedService(JOB_SCAN_LIMIT + 25, 5000);
+    plan.chunk = 5000;
+    plan.continuesScan = true;
+    let failing = 1;
+    service.failScan = (cursor) =>
+      Number(cursor) >= JOB_SCAN_LIMIT - 1 && failing-- > 0 ? unavailable() : undefined;
+    const dir = tempDir();
+    const runner = newRunner(dir);
+    const run = await runJob(routerFor(runner, plan), 'test.job', everything);
+    expect(run.found).toBe(JOB_SCAN_LIMIT);
+    expect(waits(run)).toHaveLength(1);
+    expect(run.summary).toMatchObject({
+      status: 'done',
+      total: JOB_SCAN_LIMIT + 25,
+      succeeded: JOB_SCAN_LIMIT + 25,
+    });
+    expect(service.items.size).toBe(0);
+    expect(newRunner(dir).journal.get(run.summary!.jobId)!.waited).toMatchObject({
+      times: 1,
+      reason: 'HTTP 503: the stack is restarting',
+    });
   });
 });

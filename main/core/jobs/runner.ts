@@ -11,12 +11,13 @@
 //    chunk; after JOB_GIVE_UP_AFTER failed requests in a row the job gives up ("failed", resumable).
 //    A failure that may pass (`mayPass`: unreachable, 5xx, 429 — the local stack restarting, a cloud
 //    blip) is not a failed request: the job says it is `waiting`, waits (JOB_OUTAGE_WAITS_MS, growing) and
-//    asks again for the items not done; it gives up only once those waits are spent (see `run`).
+//    asks again for the items not done; it gives up only once those waits are spent (see `run`). The
+//    listing waits the same way, then goes on from its cursor (`page`).
 // 4. Ends with `done` and the summary. A job cut short (cancelled, failed, or interrupted by a console
 //    exit) resumes from the journal (`jobs.resume`) at the chunk where it stopped.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BridgeError, type BridgeErrorData, mayPass } from '../../../shared/bridge/errors';
+import { BridgeError, type BridgeErrorData, mayHaveActed, mayPass } from '../../../shared/bridge/errors';
 import { formatDuration } from '../../../shared/duration';
 import {
   EMPTY_FILTER_REFUSAL,
@@ -33,7 +34,7 @@ import {
 import type { JobName, ParsedInputOf, ParsedStartOf } from '../../../shared/bridge/procedures';
 import type { JobControl, JobHandler, StreamSink } from '../bridge/router';
 import { type JobJournal, type JournaledJob, startCounts } from './journal';
-import { type ChunkOutcome, type JobInput, type JobPlan, messageOf } from './plan';
+import { type ChunkOutcome, type JobInput, type JobPlan, type JobScanPage, messageOf } from './plan';
 
 /**
  * The waits of a job through a failure that may pass, one per ask again: 1, 2, 4, 8, then 15 s — 60 s in
@@ -139,6 +140,14 @@ class Job {
   private stopped = false;
   private readonly abort = new AbortController();
   private journaled: JournaledJob | undefined;
+  /** Waits so far for the failure that may pass now (none since the service last answered), and their length. */
+  private attempt = 0;
+  private waitedMs = 0;
+  /**
+   * Items whose request, in an ask a failure that may pass cut short, may have reached the service (a 5xx,
+   * a reset): the plan's `askedBefore`. Cleared once a chunk completes.
+   */
+  private readonly reached = new Set<string>();
 
   constructor(
     private readonly runner: JobRunner,
@@ -148,6 +157,7 @@ class Job {
   ) {
     if ('journaled' in opening) {
       this.journaled = opening.journaled;
+      for (const item of opening.journaled.reached ?? []) this.reached.add(item);
       this.id = opening.journaled.record.id;
       this.input = opening.journaled.input as JobInput;
       this.procedure = opening.journaled.record.procedure;
@@ -189,8 +199,10 @@ class Job {
     }
     let cursor: string | undefined;
     do {
-      const page = await this.plan.scan(this.input, cursor, this.abort.signal);
-      if (this.stopped) return;
+      const listed = await this.page(cursor);
+      if ('gaveUp' in listed) throw listed.error;
+      if (this.stopped || !listed.page) return;
+      const page = listed.page;
       this.add(page.items);
       if (this.items.length >= JOB_SCAN_LIMIT) {
         this.items = this.items.slice(0, JOB_SCAN_LIMIT);
@@ -278,19 +290,18 @@ class Job {
     this.emit({ type: 'started', jobId: record.id, total: record.total });
     this.progress(record);
     let failedInARow = 0;
-    /** Waits so far for the failure that may pass now (none since the last item done), and their length. */
-    let attempt = 0;
-    let waitedMs = 0;
     let gaveUp: string | undefined;
     for (;;) {
       if (this.stopped) break;
       if (job.next >= job.items.length) {
         if (!job.cursor || !this.plan.continuesScan) break;
         const before = job.cursor;
-        const page = await this.plan.scan(this.input, before, this.abort.signal).catch((error: unknown) => {
-          if (this.stopped) return undefined;
-          throw error;
-        });
+        const listed = await this.page(before, job);
+        if ('gaveUp' in listed) {
+          gaveUp = `${listed.gaveUp} while listing; resume continues the listing where it stopped`;
+          break;
+        }
+        const page = listed.page;
         if (!page) break;
         const fresh = page.items.filter((item) => !this.seen.has(item));
         for (const item of fresh) this.seen.add(item);
@@ -314,38 +325,27 @@ class Job {
         //   the first ask did reach counts as already gone (countedOutcome) or not found, as any item gone
         //   before the job got to it;
         // - DLQ retry, restart and resume are claimed per entry by the service: an entry the first ask did
-        //   take answers not found the second time, the way the plans already report entries gone (the
-        //   new message or run the first ask made is then not in `created`: it never got to us);
+        //   take answers not found the second time. The runner remembers which items' requests may have
+        //   reached the service (`reached`: a 5xx, a reset — not a refused connection nor a 429), and the
+        //   plans count such an item as done by that first ask (`unconfirmed`), not failed; the new message
+        //   or run it made is then not in `created`: its answer never got to us;
         // - the failure callback is sent again each time it is asked: its plan does not ask again for an
-        //   item whose request may have reached the service (oneByOne's `repeatable`).
+        //   item whose request may have reached the service (oneByOne's `repeatable`), only for one the
+        //   failure proves was never sent (a refused connection, DNS: `neverSent`).
+        const left = items.slice(items.length - interrupted.left);
+        const reached = interrupted.reached ?? (mayHaveActed(interrupted.error) ? left : []);
+        for (const item of reached) this.reached.add(item);
         if (this.stopped) break;
-        if (outcome.succeeded + (outcome.skipped ?? 0) > 0) {
-          attempt = 0;
-          waitedMs = 0;
-        }
-        const reason = outageReason(interrupted.error);
-        const scheduled = this.outageWaits[attempt];
-        if (scheduled === undefined) {
-          gaveUp = `the service kept failing for ${Math.round(waitedMs / 1000)} s (${reason}); resume continues at item ${job.next + 1}`;
+        if (outcome.succeeded + (outcome.skipped ?? 0) > 0) this.outageOver();
+        const stop = await this.waitThrough(interrupted.error, job);
+        if (stop) {
+          gaveUp = `${stop}; resume continues at item ${job.next + 1}`;
           break;
         }
-        // A service that said how long to leave it alone (Retry-After, a rate-limit reset) is asked again no
-        // sooner. One that asks for longer than the waits left (a daily limit) is not waited for: the job
-        // stops now, saying until when, rather than keep the dialog open to give up anyway.
-        const asked = interrupted.error instanceof BridgeError ? interrupted.error.retryAfterMs : undefined;
-        if (asked !== undefined && asked > this.waitsLeftMs(attempt)) {
-          gaveUp = `the service asks to wait ${formatDuration(asked)}, until ${new Date(this.runner.now() + asked).toISOString()} (${reason}); resume continues at item ${job.next + 1}`;
-          break;
-        }
-        const wait = Math.max(scheduled, asked ?? 0);
-        attempt += 1;
-        waitedMs += wait;
-        journal.waiting(job, wait, reason);
-        this.emit({ type: 'waiting', reason, attempt: attempt + 1, delayMs: wait });
-        await sleep(wait, undefined, { signal: this.abort.signal }).catch(() => undefined);
         continue;
       }
-      attempt = 0;
+      this.reached.clear();
+      this.outageOver();
       const failed = outcome.succeeded + (outcome.skipped ?? 0) === 0 && (outcome.failures?.length ?? 0) > 0;
       failedInARow = failed ? failedInARow + 1 : 0;
       if (failedInARow >= JOB_GIVE_UP_AFTER && (job.next < job.items.length || job.cursor)) {
@@ -359,6 +359,63 @@ class Job {
     this.phase = 'ended';
     this.emit({ type: 'done', summary: summaryOf(record) });
     this.sink.end();
+  }
+
+  /**
+   * One page of the listing from `cursor`. A failure that may pass is waited through as a chunk's is (the
+   * `waiting` event, a journal line once the job is in the journal), then the same page is asked again;
+   * `gaveUp` (with the last failure) once the waits are spent. No page once the job was cancelled.
+   */
+  private async page(
+    cursor: string | undefined,
+    job?: JournaledJob,
+  ): Promise<{ page?: JobScanPage } | { gaveUp: string; error: unknown }> {
+    for (;;) {
+      try {
+        const page = await this.plan.scan(this.input, cursor, this.abort.signal);
+        this.outageOver();
+        return this.stopped ? {} : { page };
+      } catch (error) {
+        if (this.stopped) return {};
+        if (!mayPass(error)) throw error;
+        const stop = await this.waitThrough(error, job);
+        if (stop) return { gaveUp: stop, error };
+        if (this.stopped) return {};
+      }
+    }
+  }
+
+  /** The service answered: the next failure that may pass starts the waits over. */
+  private outageOver(): void {
+    this.attempt = 0;
+    this.waitedMs = 0;
+  }
+
+  /**
+   * Waits through a failure that may pass before asking again (cancel ends the wait at once): says so with a
+   * `waiting` event, and in the journal once the job is there. Answers why the job should stop instead:
+   * the waits are spent, or the service asks to be left alone for longer than the waits left.
+   */
+  private async waitThrough(error: unknown, job: JournaledJob | undefined): Promise<string | undefined> {
+    const reason = outageReason(error);
+    const scheduled = this.outageWaits[this.attempt];
+    if (scheduled === undefined) {
+      return `the service kept failing for ${Math.round(this.waitedMs / 1000)} s (${reason})`;
+    }
+    // A service that said how long to leave it alone (Retry-After, a rate-limit reset) is asked again no
+    // sooner. One that asks for longer than the waits left (a daily limit) is not waited for: the job
+    // stops now, saying until when, rather than keep the dialog open to give up anyway.
+    const asked = error instanceof BridgeError ? error.retryAfterMs : undefined;
+    if (asked !== undefined && asked > this.waitsLeftMs(this.attempt)) {
+      return `the service asks to wait ${formatDuration(asked)}, until ${new Date(this.runner.now() + asked).toISOString()} (${reason})`;
+    }
+    const wait = Math.max(scheduled, asked ?? 0);
+    this.attempt += 1;
+    this.waitedMs += wait;
+    if (job) this.runner.journal.waiting(job, wait, reason, [...this.reached]);
+    this.emit({ type: 'waiting', reason, attempt: this.attempt + 1, delayMs: wait });
+    await sleep(wait, undefined, { signal: this.abort.signal }).catch(() => undefined);
+    return undefined;
   }
 
   private get outageWaits(): readonly number[] {
@@ -376,7 +433,10 @@ class Job {
    */
   private async act(items: string[], options: unknown): Promise<ChunkOutcome> {
     try {
-      return await this.plan.act(items, this.input, options, { stopped: () => this.stopped });
+      return await this.plan.act(items, this.input, options, {
+        stopped: () => this.stopped,
+        askedBefore: (item) => this.reached.has(item),
+      });
     } catch (error) {
       if (mayPass(error)) {
         return { succeeded: 0, interrupted: { left: items.length, error } };
@@ -465,6 +525,7 @@ export function summaryOf(record: JobRecord): JobSummary {
     failures: record.failures,
     created: record.created,
   };
+  if (record.unconfirmed) summary.unconfirmed = record.unconfirmed;
   if (record.error) summary.error = record.error;
   return summary;
 }

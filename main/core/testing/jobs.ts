@@ -72,3 +72,19 @@ export function runJob(
       .then((opened) => (control = opened), reject);
   });
 }
+
+/**
+ * The summary of a job on `count` items whose first ask the service did and whose answer got lost (a 503, a
+ * reset after it acted): each counted as done, `unconfirmed`, none failed and nothing in `created`.
+ */
+export function doneByLostAnswers(count: number): Partial<JobSummary> {
+  return {
+    status: 'done',
+    total: count,
+    succeeded: count,
+    unconfirmed: count,
+    failed: 0,
+    failures: [],
+    created: [],
+  };
+}

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { DlqPage } from '../../../../shared/bridge/procedures/messages/dlq';
-import { runJob, testJobRunner } from '../../testing/jobs';
+import { doneByLostAnswers, runJob, testJobRunner } from '../../testing/jobs';
 import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { eventually, fillDlq, startDestination, useStackBehindProxy } from '../test-stack/real-stack';
 import { routerWith, valueOf } from '../test-stack/router';
@@ -173,6 +173,31 @@ describe('DLQ handlers against the local stack', () => {
     ]);
     const deleted = await dlqJob('delete', { ids: [ids[1], ids[2], 'gone-already'] });
     expect(deleted.summary).toMatchObject({ total: 3, succeeded: 2, skipped: 1, failures: [] });
+  });
+
+  it('a bulk retry whose answer is lost after the stack retried (a gateway’s 503): asked again, the entries count as retried, not failed', async () => {
+    await failedWithLabel('lost', 3);
+    let lost = 1;
+    const before = env.proxy.requests.length;
+    env.proxy.fault = (request) =>
+      request.method === 'POST' && request.url.startsWith('/v2/dlq/retry?') && lost-- > 0
+        ? 'answer-503'
+        : undefined;
+    const run = await dlqJob('retry', byLabel('lost')).finally(() => (env.proxy.fault = undefined));
+    expect(run.summary).toMatchObject(doneByLostAnswers(3));
+    expect(run.events.filter((event) => event.type === 'waiting')).toHaveLength(1);
+    // The bulk retry the stack did, the one asked again (404: they are gone), then each entry alone (404).
+    const posts = env.proxy.requests.slice(before).filter((request) => request.method === 'POST');
+    expect(posts.map((request) => request.url.split('?')[0])).toEqual([
+      '/v2/dlq/retry',
+      '/v2/dlq/retry',
+      '/v2/dlq/retry/' + posts[2]!.url.split('/').at(-1),
+      '/v2/dlq/retry/' + posts[3]!.url.split('/').at(-1),
+      '/v2/dlq/retry/' + posts[4]!.url.split('/').at(-1),
+    ]);
+    // Each entry was retried once: its new message was delivered (and failed again), three in all.
+    const lostDeliveries = () => failing.received.filter((request) => request.url === '/lost').length;
+    await eventually(async () => (lostDeliveries() === 6 ? true : undefined));
   });
 
   it('refuses every DLQ write for a read-only profile, in main', async () => {

@@ -130,12 +130,30 @@ async function startRecordingServer(
   };
 }
 
-/** Forwards everything to `target` unchanged and records it. */
-export async function startRecordingProxy(
-  target: string,
-): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+/**
+ * What the proxy does to a request after the stack acted on it (the stack's answer is lost): answer 503
+ * instead, or reset the connection — a gateway failing, a connection cut after the service acted.
+ */
+export type ProxyFault = 'answer-503' | 'reset';
+
+export interface RecordingProxy {
+  url: string;
+  requests: RecordedRequest[];
+  /** Set to make the proxy lose the stack's answer to the requests it picks (`undefined`: forward it). */
+  fault?: (request: RecordedRequest) => ProxyFault | undefined;
+  close(): Promise<void>;
+}
+
+/** Forwards everything to `target` unchanged and records it (unless `fault` says otherwise). */
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
   const upstream = new URL(target);
+  const proxy: RecordingProxy = {
+    url: '',
+    requests: [],
+    close: () => Promise.resolve(),
+  };
   const { url, received, close } = await startRecordingServer((entry, body, _received, res) => {
+    const fault = proxy.fault?.(entry);
     const forward = httpRequest(
       {
         host: upstream.hostname,
@@ -145,6 +163,14 @@ export async function startRecordingProxy(
         headers: { ...entry.headers, host: upstream.host },
       },
       (answer) => {
+        if (fault) {
+          answer.resume();
+          answer.on('end', () => {
+            if (fault === 'reset') res.socket?.resetAndDestroy();
+            else res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"gateway failed"}');
+          });
+          return;
+        }
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },
@@ -152,13 +178,13 @@ export async function startRecordingProxy(
     forward.on('error', (error) => res.writeHead(502).end(String(error)));
     forward.end(body);
   });
-  return { url, requests: received, close };
+  return Object.assign(proxy, { url, requests: received, close });
 }
 
 /** A real stack and a recording proxy in front of it, shared by the tests of one file or describe block. */
 export interface StackBehindProxy {
   stack: RealStack;
-  proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  proxy: RecordingProxy;
   /** The handlers' `profiles`: every profile id is a profile of the stack, reached through the proxy. */
   profiles: StackProfiles;
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_CHUNK } from '../../../../shared/bridge/job';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
-import { runJob, testJobRunner } from '../../testing/jobs';
+import { doneByLostAnswers, runJob, testJobRunner } from '../../testing/jobs';
 import { useTempDirs } from '../../../../shared/testing/temp-dir';
 import { ServiceApi } from '../../http/service-api';
 import { messageEndpoint } from '../messages/client';
@@ -16,6 +16,7 @@ import {
   type RealStack,
   startDestination,
   startRealStack,
+  startRecordingProxy,
   workflowStart,
 } from '../test-stack/real-stack';
 import { routerWith } from '../test-stack/router';
@@ -81,11 +82,11 @@ afterAll(async () => {
 
 describe('the workflow DLQ job on the real stack', () => {
   const tempDir = useTempDirs();
-  const routerOver = (dir: string) => {
+  const routerOver = (dir: string, url = stack.url) => {
     const jobs = testJobRunner(join(dir, 'jobs'));
     return routerWith({
       ...workflowHandlers({
-        profiles: { resolve: () => profile(stack.url, stack.token) },
+        profiles: { resolve: () => profile(url, stack.token) },
         dataDir: dir,
         jobs,
       }),
@@ -146,5 +147,29 @@ describe('the workflow DLQ job on the real stack', () => {
     await expect(
       runJob(router, 'workflows.dlq.job', { profileId: 'local', action: 'delete', target: { filters: {} } }),
     ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+  it('a restart whose connection is reset after the stack restarted: asked again, the runs count as restarted, not failed', async () => {
+    const label = `lost${Date.now()}`;
+    await triggerFailingRuns(3, label);
+    await until(async () => (await dlqCount(label)) === 3, '3 DLQ entries');
+    const proxy = await startRecordingProxy(stack.url);
+    try {
+      let lost = 1;
+      proxy.fault = (request) =>
+        request.url.startsWith('/v2/workflows/dlq/restart') && lost-- > 0 ? 'reset' : undefined;
+      const run = await runJob(routerOver(tempDir(), proxy.url), 'workflows.dlq.job', {
+        profileId: 'local',
+        action: 'restart',
+        target: { filters: { label: [label] } },
+      });
+      expect(run.summary).toMatchObject(doneByLostAnswers(3));
+      expect(run.events.filter((event) => event.type === 'waiting')).toEqual([
+        expect.objectContaining({ reason: expect.stringMatching(/closed unexpectedly/) }),
+      ]);
+      // Restarted once each: three new runs failed again into the DLQ under the same label, not six.
+      await until(async () => (await dlqCount(label)) === 3, 'the restarted runs');
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -3,7 +3,8 @@
 // by page) and runs the chunks; this says how: restart, resume and delete take a chunk of ids per request
 // (a 404 — some entries gone — falls back to one request per entry, so each gets its own outcome); the
 // failure function is retried one entry at a time (the API has no bulk form), and never twice for one entry
-// when the service fails mid-way (it would call the failure function twice).
+// when the service fails mid-way (it would call the failure function twice) — unless the failure proves
+// the request never left (a refused connection, DNS): then it is sent again once the service is back.
 import type { ParsedInputOf, ParsedStartOf } from '../../../../shared/bridge/procedures';
 import { WORKFLOW_DLQ_PAGE } from '../../../../shared/bridge/procedures/workflows/dlq';
 import {
@@ -36,7 +37,8 @@ export function workflowDlqJobPlan(client: (profileId: string) => WorkflowClient
       const api = client(input.profileId);
       const action = actionOf(input, start);
       // A failure callback is sent again each time it is asked: after a failure that may have come once the
-      // service acted (a reset, a 5xx), that entry is not asked again (oneByOne's `repeatable`).
+      // service acted (a reset, a 5xx), that entry is not asked again (oneByOne's `repeatable`); after one
+      // that proves the request was never sent (refused, DNS), it is.
       if (action === 'callback') {
         return oneByOne(chunk, context, (dlqId) => callback(api, dlqId), { repeatable: false });
       }

@@ -1,6 +1,7 @@
-// The summary of every job: a result bar, "n of m retried." with what was already gone, what failed and
-// why the job stopped early, then the service's own part (the new message, the new runs) and every
-// failure with the service's own text (a request that failed as a whole has no item).
+// The summary of every job: a result bar, "n of m retried." with what was already gone, what a request
+// whose answer was lost did, what failed and why the job stopped early, then the service's own part (the
+// new message, the new runs) and every failure with the service's own text (a request that failed as a
+// whole has no item).
 import type { ReactNode } from 'react';
 import type { JobSummary } from '../../../../shared/bridge/job';
 import { type AreaId, useNav } from '../../shell/nav';
@@ -50,6 +51,9 @@ export function JobSummaryView({
         {summary.error ? `${summary.error}. ` : ''}
         {summary.skipped > 0
           ? `${summary.skipped.toLocaleString()} were already gone (handled or removed elsewhere). `
+          : ''}
+        {summary.unconfirmed
+          ? `${summary.unconfirmed.toLocaleString()} were ${verbed} by a first request whose answer got lost (the service failed after acting): anything it created is not listed. `
           : ''}
         {summary.failed > 0 ? `${plural(summary.failed, 'failure')} — listed below. ` : ''}
         {overridden.length > 0 ? `Overrides: ${overridden.join(' · ')}. ` : ''}
