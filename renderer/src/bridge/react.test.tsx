@@ -215,6 +215,22 @@ describe('useBridgeJob', () => {
     expect(result.current.phase).toBe('ended');
   });
 
+  it('shows a listing that waits through an outage, and drops the wait once the listing is answered', () => {
+    const main = jobTransport();
+    const { result } = renderHook(() => useBridgeJob('messages.dlq.job', input), {
+      wrapper: wrapperFor(filledCache(), main.bridge),
+    });
+    act(() => main.send({ type: 'collecting', jobId: 'j', found: 1, done: false, capped: false }));
+    act(() => main.send({ type: 'waiting', reason: 'HTTP 503', attempt: 1, delayMs: 1000 }));
+    expect(result.current).toMatchObject({
+      phase: 'collecting',
+      waiting: { attempt: 1, reason: 'HTTP 503' },
+    });
+    act(() => main.send({ type: 'collecting', jobId: 'j', found: 2, done: true, capped: false }));
+    expect(result.current.phase).toBe('ready');
+    expect(result.current.waiting).toBeUndefined();
+  });
+
   it('closing before the start cancels the listing and changes nothing', async () => {
     const queryClient = filledCache();
     const main = jobTransport();

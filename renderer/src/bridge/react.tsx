@@ -249,10 +249,16 @@ export function useBridgeJob<N extends JobName>(
             if (event.type === 'collecting') {
               job.found = event.found;
               const phase = event.done ? 'ready' : 'collecting';
-              setState((now) => ({ ...now, phase, found: event.found, capped: event.capped }));
+              // A listing that waited through an outage (`waiting`) is answered again: the wait is over.
+              setState(({ waiting: _, ...now }) => ({
+                ...now,
+                phase,
+                found: event.found,
+                capped: event.capped,
+              }));
             } else if (event.type === 'started') {
               job.started = true;
-              setState((now) => ({ ...now, phase: 'running' }));
+              setState(({ waiting: _, ...now }) => ({ ...now, phase: 'running' }));
             } else if (event.type === 'progress') {
               setState(({ waiting: _, ...now }) => ({ ...now, progress: event }));
             } else if (event.type === 'waiting') {

@@ -146,9 +146,13 @@ export function JobDialog<N extends JobName>(props: JobDialogProps<N>) {
     >
       {props.setup && !started ? props.setup : null}
       {job.phase === 'collecting' ? (
-        <ProgressBar label="Listing" max={0}>
-          Listing what the job will touch… {props.unit(job.found)} so far
-        </ProgressBar>
+        <div className="stack">
+          <ProgressBar label="Listing" max={0}>
+            Listing what the job will touch… {props.unit(job.found)} so far
+          </ProgressBar>
+          {/* The listing waits through an outage too (the runner's `waiting` before the start). */}
+          {job.waiting ? <OutageWait waiting={job.waiting} /> : null}
+        </div>
       ) : job.phase === 'ready' ? (
         <div className="stack" data-testid="bulk-preview">
           <p>
