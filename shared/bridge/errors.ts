@@ -128,6 +128,17 @@ export function neverSent(error: unknown): boolean {
 }
 
 /**
+ * What a bulk job waits through (main/core/jobs/runner.ts): a failure that may pass (`mayPass`), and also
+ * a connection that timed out before the request was sent (`neverSent`: the host did not answer at all,
+ * say while it reboots). A screen would rather show that at once than make its user wait as long again
+ * (`mayPass` leaves every TIMEOUT out), but a job runs unattended and has its own growing waits.
+ */
+export function jobWaitsThrough(error: unknown): boolean {
+  if (mayPass(error)) return true;
+  return (error as Partial<BridgeErrorData> | null)?.code === 'TIMEOUT' && neverSent(error);
+}
+
+/**
  * A failure that may pass (`mayPass`) after which the service may have acted on the request: a 5xx (it
  * answered, perhaps after acting), or a connection lost with the request possibly sent. Not a 429 (the
  * service refused to act) nor a connection that never carried the request (`neverSent`).

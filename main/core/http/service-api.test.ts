@@ -1,8 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BridgeError, mayHaveActed, neverSent } from '../../../shared/bridge/errors';
+import {
+  type BridgeError,
+  jobWaitsThrough,
+  mayHaveActed,
+  mayPass,
+  neverSent,
+} from '../../../shared/bridge/errors';
 import { encodeQuery, ServiceApi } from './service-api';
+import { networkError } from './service-http';
 
 const servers: Server[] = [];
 const unexpected = (): never => {
@@ -168,6 +176,17 @@ describe('ServiceApi', () => {
     });
     const notSent = await stopped.request({ path: '/v2/keys' }).then(unexpected, (error: unknown) => error);
     expect(neverSent(notSent)).toBe(true);
+  });
+
+  it('a job waits through a connect timeout (nothing sent), a screen does not; a headers timeout neither', () => {
+    const connect = networkError('http://10.0.0.9/v2/dlq', new errors.ConnectTimeoutError());
+    expect(connect).toMatchObject({ code: 'TIMEOUT', networkCode: 'UND_ERR_CONNECT_TIMEOUT' });
+    expect([mayPass(connect), neverSent(connect), jobWaitsThrough(connect)]).toEqual([false, true, true]);
+    expect(mayHaveActed(connect)).toBe(false);
+    // The service may be stuck on the request itself: waiting again would not help, and it may have acted.
+    const headers = networkError('http://10.0.0.9/v2/dlq', new errors.HeadersTimeoutError());
+    expect(headers).toMatchObject({ code: 'TIMEOUT', networkCode: 'UND_ERR_HEADERS_TIMEOUT' });
+    expect([neverSent(headers), jobWaitsThrough(headers)]).toEqual([false, false]);
   });
 
   it('encodes queries without empty values', () => {

@@ -1,7 +1,7 @@
 // What a service contributes to the one job runner: a plan. The runner (runner.ts) does everything else —
 // the preview list, waiting for the user's go, chunks, progress, cancel, giving up, the journal, resume.
 // A plan says how to list a filter's items one page at a time, and how to act on one chunk of them.
-import { BridgeError, mayHaveActed, mayPass } from '../../../shared/bridge/errors';
+import { BridgeError, jobWaitsThrough, mayHaveActed } from '../../../shared/bridge/errors';
 import type { JobCreated, JobFailure, JobRecord, JobTarget } from '../../../shared/bridge/job';
 
 /** Every job input: the profile, an optional description, and the target. */
@@ -31,7 +31,7 @@ export interface ChunkOutcome {
    */
   unconfirmed?: number;
   /**
-   * The service failed in a way that may pass (`mayPass`: unreachable, 5xx, 429) before the chunk was
+   * The service failed in a way that may pass (`jobWaitsThrough`: unreachable, 5xx, 429) before the chunk was
    * done: its last `left` items were not done (and are not in this outcome). The runner waits and asks
    * again for them. `reached`: those of them whose request may have reached the service (by default all
    * `left` when the failure may have come after the service acted — `mayHaveActed` —, else none).
@@ -88,7 +88,7 @@ export function messageOf(error: unknown): string {
  * A chunk sent one request per item (an API without a bulk form, or a bulk request the service refused
  * because some items are gone): a failed request fails its item only, and a cancel stops asking.
  *
- * A failure that may pass (`mayPass`: refused, reset, 5xx, 429) stops the chunk there, `interrupted`: the
+ * A failure that may pass (`jobWaitsThrough`: refused, reset, 5xx, 429) stops the chunk there, `interrupted`: the
  * runner waits and asks again from that item on. The item is asked again too when its action is harmless
  * to repeat (`repeatable`, the default: pause, resume, reset, cancel and delete end the same however often
  * they are sent), or when the failure proves its request was never sent (`neverSent`: refused, DNS, connect
@@ -130,7 +130,7 @@ export async function oneByOne(
       total.failures.push(...(outcome.failures ?? []));
       total.created.push(...(outcome.created ?? []));
     } catch (error) {
-      if (mayPass(error)) {
+      if (jobWaitsThrough(error)) {
         const again = repeatable || !mayHaveActed(error);
         if (!again) {
           total.failures.push({

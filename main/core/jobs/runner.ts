@@ -9,7 +9,7 @@
 // 3. Writes the job to the journal and works through the list in chunks, with `progress` after each and a
 //    journal line after each. Cancel (closing the job) aborts a scan in flight and stops before the next
 //    chunk; after JOB_GIVE_UP_AFTER failed requests in a row the job gives up ("failed", resumable).
-//    A failure that may pass (`mayPass`: unreachable, 5xx, 429 — the local stack restarting, a cloud
+//    A failure that may pass (`jobWaitsThrough`: unreachable, 5xx, 429, a connect timeout — the stack restarting, a cloud
 //    blip) is not a failed request: the job says it is `waiting`, waits (JOB_OUTAGE_WAITS_MS, growing) and
 //    asks again for the items not done; it gives up only once those waits are spent (see `run`). The
 //    listing waits the same way, then goes on from its cursor (`page`).
@@ -17,7 +17,12 @@
 //    exit) resumes from the journal (`jobs.resume`) at the chunk where it stopped.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BridgeError, type BridgeErrorData, mayHaveActed, mayPass } from '../../../shared/bridge/errors';
+import {
+  BridgeError,
+  type BridgeErrorData,
+  jobWaitsThrough,
+  mayHaveActed,
+} from '../../../shared/bridge/errors';
 import { formatDuration } from '../../../shared/duration';
 import {
   EMPTY_FILTER_REFUSAL,
@@ -377,7 +382,7 @@ class Job {
         return this.stopped ? {} : { page };
       } catch (error) {
         if (this.stopped) return {};
-        if (!mayPass(error)) throw error;
+        if (!jobWaitsThrough(error)) throw error;
         const stop = await this.waitThrough(error, job);
         if (stop) return { gaveUp: stop, error };
         if (this.stopped) return {};
@@ -438,7 +443,7 @@ class Job {
         askedBefore: (item) => this.reached.has(item),
       });
     } catch (error) {
-      if (mayPass(error)) {
+      if (jobWaitsThrough(error)) {
         return { succeeded: 0, interrupted: { left: items.length, error } };
       }
       const message = messageOf(error);
