@@ -103,6 +103,13 @@ function report(findings: Finding[]): string {
     .join('\n');
 }
 
+/** No transitions: a colour caught halfway would be measured instead of the theme's own. */
+async function noTransitions(page: Page): Promise<void> {
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
+}
+
 test.use({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
 
 test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name) in both themes', async ({
@@ -119,10 +126,7 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
     await expect(ready).toBeVisible();
     await axeInBothThemes(page, screen);
   };
-  // No transitions: a colour caught halfway would be measured instead of the theme's own.
-  await page.addStyleTag({
-    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
-  });
+  await noTransitions(page);
   const { api, kv } = stack;
   sink.respond((request) =>
     request.path.startsWith('/fail') ? { status: 503, body: 'down' } : { status: 200, body: 'ok' },
@@ -442,4 +446,7 @@ test('Chrome names a message row, a step row and a run row by what they show; a 
   await page.keyboard.press('Space');
   await expect(failedRow).not.toHaveAttribute('aria-checked');
   await expect(activeRow).toHaveAttribute('aria-checked', 'true');
+  // The list with a checked run and one that cannot be checked passes axe too.
+  await noTransitions(page);
+  await axeInBothThemes(page, 'workflow runs with a checked run');
 });
