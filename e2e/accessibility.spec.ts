@@ -8,10 +8,13 @@
 // Profiles and a new profile, and the command palette. One test: the data is made once, and each screen is
 // checked in one theme, then the other. It fails listing every violation: the screen and theme, the rule,
 // its impact, and each element's selector with what axe says of it. A second test walks the sidebar, a
-// tab strip and a list with the keyboard, the focus seen at each step.
+// tab strip and a list with the keyboard, the focus seen at each step. A third reads Chrome's own
+// accessibility tree (not Playwright's names): a message row, a step row and a run row each named once by
+// what they show, and a run checked for a cancel on its row, with the mouse and with Space.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, go, test } from './fixtures';
+import { chromeAxNodes } from './support/chrome-ax';
 import { seedSampleKeys } from './support/kv-api';
 import { startWorkflowApp } from './support/workflow-app';
 
@@ -100,6 +103,13 @@ function report(findings: Finding[]): string {
     .join('\n');
 }
 
+/** No transitions: a colour caught halfway would be measured instead of the theme's own. */
+async function noTransitions(page: Page): Promise<void> {
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
+}
+
 test.use({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
 
 test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name) in both themes', async ({
@@ -116,10 +126,7 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
     await expect(ready).toBeVisible();
     await axeInBothThemes(page, screen);
   };
-  // No transitions: a colour caught halfway would be measured instead of the theme's own.
-  await page.addStyleTag({
-    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
-  });
+  await noTransitions(page);
   const { api, kv } = stack;
   sink.respond((request) =>
     request.path.startsWith('/fail') ? { status: 503, body: 'down' } : { status: 200, body: 'ok' },
@@ -366,4 +373,80 @@ test('the sidebar, a tab strip and a list are walked with the keyboard, the focu
   await expectActive(keys[2]!);
   await page.keyboard.press('Home');
   await expectActive(keys[0]!);
+});
+
+test('Chrome names a message row, a step row and a run row by what they show; a run is checked on its row', async ({
+  app: page,
+  sink,
+  stack: { api },
+  workflowApp: wf,
+}) => {
+  test.setTimeout(120_000);
+  // Runs: one failed at its charge step, one active for an hour (only that one can be checked to cancel).
+  wf.setHealthy(false);
+  const failed = await wf.trigger('/checkout', { body: { i: 1 }, retries: 0 });
+  await wf.waitForRun(failed, 'RUN_FAILED');
+  wf.setHealthy(true);
+  const active = await wf.trigger('/checkout', { delay: 3600 });
+  await wf.waitForRun(active, 'RUN_STARTED');
+  const { messageId } = (await api.publish(`${sink.url}/now`)) as { messageId: string };
+  await sink.waitFor('/now');
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+  // A message row (a list item, which Chrome names by nothing of its content) has its own name: the
+  // message's id, state, destination and time; not its checkbox, not its trail.
+  await go(page, '#/messages/logs');
+  const logs = page.getByRole('list', { name: 'Messages' });
+  await expect(logs.getByRole('listitem').filter({ hasText: messageId })).toContainText('DELIVERED');
+  const rows = await chromeAxNodes(page, '[data-testid="log-list"]', 'listitem');
+  expect(rows.map((row) => row.name)).toContainEqual(
+    expect.stringMatching(
+      new RegExp(`^${escape(messageId)} DELIVERED ${escape(sink.url)}/now \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\S`),
+    ),
+  );
+
+  // A step row says the step's name once: the timeline beside it adds only what it shows.
+  await go(page, `#/workflows/run/${failed}`);
+  await expect(page.getByTestId('why-not-done')).toContainText('Failed at step charge');
+  const steps = await chromeAxNodes(page, '[data-testid="step-tree"]', 'treeitem');
+  const charge = steps.find((step) => step.name.startsWith('charge '));
+  expect(charge?.name).toMatch(/^charge Failed 1 failed attempt Timeline: [\d.]+ m?s$/);
+
+  // A run row is an option holding no control: its check is the option's checked state (only an active
+  // run has one), toggled by the box on it with the mouse and by Space on the open run.
+  await go(page, '#/workflows/runs');
+  const list = page.getByRole('listbox', { name: 'Workflow runs' });
+  await expect(list).toHaveAttribute('data-rows', '2');
+  const runs = async () => await chromeAxNodes(page, '[data-testid="run-list"]', 'option');
+  const checkedOf = async (id: string) =>
+    (await runs()).find((run) => run.name.includes(` ${id} `))?.states.checked;
+  expect(await chromeAxNodes(page, '[data-testid="run-list"]', 'checkbox')).toEqual([]);
+  expect(await checkedOf(active)).toBe('false');
+  expect((await runs()).find((run) => run.name.includes(active))?.name).toContain(' 1 step ');
+  expect(await checkedOf(failed)).toBeUndefined();
+  const cancel = page.getByRole('button', { name: 'Cancel selected…' });
+  await expect(cancel).toBeDisabled();
+  const activeRow = list.getByRole('option', { name: active });
+  await activeRow.getByTestId('row-check').click();
+  await expect(activeRow).toHaveAttribute('aria-checked', 'true');
+  await expect(page).toHaveURL(/#\/workflows\/runs$/); // the box does not open the run
+  expect(await checkedOf(active)).toBe('true');
+  await expect(cancel).toBeEnabled();
+  await activeRow.click();
+  await expect(activeRow).toHaveAttribute('aria-selected', 'true');
+  await expect(list).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(activeRow).toHaveAttribute('aria-checked', 'false');
+  await expect(cancel).toBeDisabled();
+  await page.keyboard.press('Space');
+  await expect(activeRow).toHaveAttribute('aria-checked', 'true');
+  // A finished run cannot be checked: Space on it changes nothing.
+  const failedRow = list.getByRole('option', { name: failed });
+  await failedRow.click();
+  await page.keyboard.press('Space');
+  await expect(failedRow).not.toHaveAttribute('aria-checked');
+  await expect(activeRow).toHaveAttribute('aria-checked', 'true');
+  // The list with a checked run and one that cannot be checked passes axe too.
+  await noTransitions(page);
+  await axeInBothThemes(page, 'workflow runs with a checked run');
 });

@@ -1,6 +1,8 @@
 // The checkbox cells of a selectable list (see use-selection.ts): in a table, one in the header for every
-// loaded row and one per row; in a list of rows (the logs, the run list), one per row. Clicking one never
+// loaded row and one per row; in a listbox (the run list), a box drawn on each option. Clicking one never
 // opens its row.
+import { CheckIcon } from '../icons';
+
 interface CheckProps {
   label: string;
   checked: boolean;
@@ -23,11 +25,26 @@ function Check({ label, checked, onChange, disabled, title }: CheckProps) {
   );
 }
 
-/** A list row's checkbox (a grid cell of its own). */
-export function RowCheck(props: CheckProps) {
+/**
+ * A listbox option's checkbox (a grid cell of its own), drawn for the mouse only: an option may hold no
+ * control, so its checked state is the option's own aria-checked and the keyboard's Space toggles it
+ * (the run list). A click toggles it without opening the row; `label` is its tooltip.
+ */
+export function RowCheck({ label, checked, onChange, disabled, title }: CheckProps) {
   return (
-    <span className="row-check" onClick={(event) => event.stopPropagation()}>
-      <Check {...props} />
+    <span
+      className="row-check"
+      aria-hidden="true"
+      title={title ?? label}
+      data-testid="row-check"
+      onClick={(event) => {
+        event.stopPropagation();
+        if (!disabled) onChange(!checked);
+      }}
+    >
+      <span className={`row-check-box${checked ? ' is-checked' : ''}${disabled ? ' is-disabled' : ''}`}>
+        {checked ? <CheckIcon width={11} height={11} strokeWidth={3} /> : null}
+      </span>
     </span>
   );
 }

@@ -61,14 +61,14 @@ function renderList(stateFiltered: boolean) {
 describe('LogList under a state filter', () => {
   it('shows each message’s current state and offers cancel only for unfinished ones', async () => {
     renderList(true);
-    // A row is named by what it shows (no aria-label over it): found by its id.
-    const row = async (id: string) =>
-      (await screen.findByText(id)).closest<HTMLElement>('[role="listitem"]')!;
-    const done = await row('msg_done');
+    // A row is named by the cells that say which message it is: id, current state, destination, time.
+    const row = (id: string, state: string) =>
+      screen.findByRole('listitem', { name: new RegExp(`^${id} ${state} https://x\\.test/ \\d\\d:\\d\\d`) });
+    const done = await row('msg_done', 'DELIVERED');
     const badge = (row: HTMLElement) => row.querySelector('.log-row-state')?.textContent;
     await waitFor(() => expect(badge(done)).toMatch(/^Delivered$/i));
     expect((screen.getByLabelText('Select msg_done') as HTMLInputElement).disabled).toBe(true);
-    const waiting = await row('msg_waiting');
+    const waiting = await row('msg_waiting', 'CREATED');
     await waitFor(() => expect(badge(waiting)).toMatch(/^Created$/i));
     expect((screen.getByLabelText('Select msg_waiting') as HTMLInputElement).disabled).toBe(false);
   });

@@ -4,7 +4,7 @@ import { memo } from 'react';
 import type { MessageState } from '../../../../../shared/messages/types';
 import { useBridgeQuery } from '../../../bridge/react';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
-import { ItemList, useItemRows } from '../../../ui/list/VirtualRows';
+import { ItemList, optionId, useItemRows } from '../../../ui/list/VirtualRows';
 import { Spinner } from '../../../ui/misc';
 import { FINAL_STATES, type MessageTrail, trailSteps } from './group-events';
 import { MessageStateBadge, Trail } from './MessageStateBadge';
@@ -99,11 +99,15 @@ export const TrailRow = memo(function TrailRow({
     : latest.queueName
       ? `queue ${latest.queueName}`
       : undefined;
+  // A list item is not named by its content: the row names itself by the cells that say which message
+  // it is (id, state, destination, time), so a screen reader says those, not the checkbox or the trail.
+  const part = (cell: string) => `${optionId('log-list', trail.messageId)}-${cell}`;
   return (
     <div
       className="list-row log-row"
       role="listitem"
       aria-current={selected || undefined}
+      aria-labelledby={['id', 'state', 'dest', 'time'].map(part).join(' ')}
       onClick={() => onOpen(trail.messageId)}
     >
       <span className="log-row-check" onClick={(event) => event.stopPropagation()}>
@@ -122,12 +126,14 @@ export const TrailRow = memo(function TrailRow({
           onChange={(event) => onCheck(trail.messageId, event.target.checked)}
         />
       </span>
-      <span className="log-row-state">
+      <span className="log-row-state" id={part('state')}>
         {state ? <MessageStateBadge state={state} /> : <Spinner label="Loading the current state" />}
       </span>
       <span className="log-row-main">
-        <span className="log-row-id mono">{trail.messageId}</span>
-        <span className="log-row-dest">
+        <span className="log-row-id mono" id={part('id')}>
+          {trail.messageId}
+        </span>
+        <span className="log-row-dest" id={part('dest')}>
           {via ? <span className="log-row-via">{via}</span> : null}
           <span className="mono">{latest.url}</span>
         </span>
@@ -135,7 +141,7 @@ export const TrailRow = memo(function TrailRow({
       <span className="log-row-trail">
         <Trail steps={trailSteps(trail.events)} />
       </span>
-      <span className="log-row-time" title={formatTime(latest.time)}>
+      <span className="log-row-time" id={part('time')} title={formatTime(latest.time)}>
         <span className="mono">{formatClock(latest.time)}</span>
         <span className="faint">{formatRelative(latest.time)}</span>
       </span>

@@ -15,6 +15,7 @@ import {
   SwapIcon,
 } from '../../../ui/icons';
 import { byKey, movedIndex, optionId, useItemRows, VirtualList } from '../../../ui/list/VirtualRows';
+import { formatTime } from '../../../ui/format';
 import { stateLabel } from '../WorkflowStateBadge';
 import { formatDuration } from './duration';
 import { barGeometry, type StepLayout, type StepRow } from './step-layout';
@@ -100,7 +101,7 @@ export function StepsView({
   );
 }
 
-const StepLine = memo(function StepLine({
+export const StepLine = memo(function StepLine({
   row,
   layout,
   selected,
@@ -154,16 +155,21 @@ const StepLine = memo(function StepLine({
           <span className="wf-step-retries" title="Failed attempts">
             <RefreshIcon width={11} height={11} />
             {row.attempts.length}
+            <span className="visually-hidden">
+              {row.attempts.length === 1 ? ' failed attempt' : ' failed attempts'}
+            </span>
           </span>
         ) : null}
       </button>
+      {/* Named by what it adds to the step cell beside it ("Timeline: 1.2 s"), not the step's name again:
+          the row (the treeitem) is named by both cells, so a screen reader would say the name twice. */}
       <button
         type="button"
         className="wf-bar-cell"
         onClick={select}
-        aria-label={`${row.label} on the timeline: ${formatDuration(duration)}`}
         title={`${row.label}: ${formatDuration(duration)}`}
       >
+        <span className="visually-hidden">Timeline: </span>
         <span
           className={`wf-bar wf-bar-${row.bar} wf-state-${row.state ?? 'none'}${row.kind === 'header' ? ' wf-bar-group' : ''}`}
           style={{ left: `${left}%`, width: `${width}%` }}
@@ -185,6 +191,9 @@ const StepLine = memo(function StepLine({
           />
         ) : null}
         <span className="wf-bar-label mono">{formatDuration(duration)}</span>
+        {row.nextDeliveryTime ? (
+          <span className="visually-hidden">, next delivery {formatTime(row.nextDeliveryTime)}</span>
+        ) : null}
       </button>
     </div>
   );

@@ -1,7 +1,7 @@
 // The virtualized run list: only visible rows are in the DOM, so 10,000 runs scroll smoothly; the next
 // pages load ahead while scrolling (the service pages 10 runs at a time); arrow keys move the selection
 // and Enter opens it; the header sorts the loaded runs; active runs can be checked (for a cancel job).
-import { memo } from 'react';
+import { type KeyboardEvent, memo } from 'react';
 import type { RunSummary } from '../../../../../shared/bridge/procedures/workflows/runs';
 import { formatClock, formatRelative, formatTime, plural } from '../../../ui/format';
 import { RowCheck } from '../../../ui/list/SelectCells';
@@ -39,11 +39,18 @@ export function runKey(run: Pick<RunSummary, 'workflowRunId' | 'workflowRunCreat
   return `${run.workflowRunId}@${run.workflowRunCreatedAt}`;
 }
 
-/** Checkboxes on the rows: only active runs can be checked (only they can be cancelled). */
+/**
+ * Checks on the rows: only active runs can be checked (only they can be cancelled). A row's check is its
+ * option's aria-checked (an option may hold no checkbox): the box on it toggles it with the mouse, Space
+ * the open run's (the one the list's focus is on).
+ */
 export interface RunChecks {
   isChecked: (workflowRunId: string) => boolean;
   onCheck: (workflowRunId: string, on: boolean) => void;
 }
+
+/** Whether a run can be checked for a cancel job: an active one. */
+const checkable = (run: RunSummary) => run.workflowState === 'RUN_STARTED';
 
 export function RunList({
   runs,
@@ -76,6 +83,13 @@ export function RunList({
 
   const selectedIndex = runs.findIndex((run) => runKey(run) === selectedKey);
   const move = (delta: number) => moveSelection(rows, runs, selectedIndex, delta, onOpen);
+  /** Space on the list checks or unchecks the open run, when it can be checked. */
+  const onKeyDown = (event: KeyboardEvent) => {
+    const run = runs[selectedIndex];
+    if (event.key !== ' ' || !checks || (event.target as Element).getAttribute('role') !== 'listbox') return;
+    event.preventDefault();
+    if (run && checkable(run)) checks.onCheck(run.workflowRunId, !checks.isChecked(run.workflowRunId));
+  };
 
   const header = (column: RunSort['column'], label: string) => (
     <button
@@ -102,6 +116,7 @@ export function RunList({
       className={['run-list-wrap', compact ? 'run-list-compact' : '', checks ? 'run-list-checks' : '']
         .filter(Boolean)
         .join(' ')}
+      onKeyDown={onKeyDown}
     >
       <div className="list-row list-row-head run-row" role="presentation">
         {checks ? <span /> : null}
@@ -167,16 +182,15 @@ const RunRow = memo(function RunRow({
     <div
       className="list-row run-row"
       {...listboxOption('run-list', runKey(run), selected, () => onOpen(run))}
+      aria-checked={checks && checkable(run) ? checked : undefined}
       data-run-id={run.workflowRunId}
     >
       {checks ? (
         <RowCheck
           label={`Select ${run.workflowRunId}`}
           checked={checked}
-          disabled={run.workflowState !== 'RUN_STARTED'}
-          title={
-            run.workflowState === 'RUN_STARTED' ? 'Select to cancel' : 'Only active runs can be cancelled'
-          }
+          disabled={!checkable(run)}
+          title={checkable(run) ? 'Select to cancel (Space)' : 'Only active runs can be cancelled'}
           onChange={(on) => checks.onCheck(run.workflowRunId, on)}
         />
       ) : null}
@@ -208,7 +222,7 @@ const RunRow = memo(function RunRow({
         <span className="mono faint">
           {run.stepCount}
           {/* The column's header, for a screen reader (the row is named by its content). */}
-          <span className="visually-hidden"> steps</span>
+          <span className="visually-hidden">{run.stepCount === 1 ? ' step' : ' steps'}</span>
         </span>
       )}
       <span className="run-row-time" title={formatTime(run.workflowRunCreatedAt)}>
