@@ -143,6 +143,13 @@ test('a DLQ retry whose answer is lost after the stack retried counts the entrie
     // Each entry was retried once: three new messages reach the sink after the three refused originals.
     await expect.poll(inDlq).toBe(0);
     await sink.waitFor('/lost', 6);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // The Jobs screen keeps the count from the journal.
+    await go(app, '#/jobs');
+    const row = app.getByTestId('job-row').first();
+    await expect(row).toHaveAttribute('data-status', 'done');
+    await expect(row.getByTestId('job-unconfirmed')).toHaveText('· 3 unconfirmed');
   } finally {
     await service.close();
   }

@@ -182,6 +182,15 @@ function JobRow({
         <td className="mono nowrap">
           {job.processed.toLocaleString()}/{job.total.toLocaleString()} · {job.succeeded.toLocaleString()} ok
           {job.skipped ? ` · ${job.skipped.toLocaleString()} gone` : ''}
+          {job.unconfirmed ? (
+            <span
+              data-testid="job-unconfirmed"
+              title="Done by a request whose answer got lost (the service failed after acting): what they created is not listed."
+            >
+              {' '}
+              · {job.unconfirmed.toLocaleString()} unconfirmed
+            </span>
+          ) : null}
           {job.failed ? ` · ${job.failed.toLocaleString()} failed` : ''}
         </td>
         {/* A plain cell around the buttons' row: a cell that is itself a flex box stops being a table cell,
