@@ -4,6 +4,7 @@
 // service is a real HTTP service (support/scripted-service.ts) in front of the console's real local stack.
 // A retry whose answer is lost after the stack retried (a gateway's 503) ends with the entries retried, not
 // failed: asked again the stack no longer knows them, and the summary says their new messages are unknown.
+// A listing that meets an outage waits the same way, and the dialog says so before the start.
 import type { Page } from '@playwright/test';
 import { expect, go, test } from './fixtures';
 import { createProfile } from './support/profiles';
@@ -150,6 +151,46 @@ test('a DLQ retry whose answer is lost after the stack retried counts the entrie
     const row = app.getByTestId('job-row').first();
     await expect(row).toHaveAttribute('data-status', 'done');
     await expect(row.getByTestId('job-unconfirmed')).toHaveText('· 3 unconfirmed');
+  } finally {
+    await service.close();
+  }
+});
+
+test('a job whose listing meets an outage says it waits before the start, then previews', async ({
+  app,
+  sink,
+  stack: { api },
+}) => {
+  test.setTimeout(90_000);
+  await dlqOf(api, sink, 'listing', 3);
+
+  // The DLQ's listing answers 503 from the moment the dialog opens until the test has seen it wait.
+  let outage = false;
+  const service = await startScriptedService(({ method, path }) => {
+    if (outage && method === 'GET' && path.startsWith('/v2/dlq')) {
+      return { status: 503, json: { error: 'listing unavailable' } };
+    }
+    return 'forward';
+  }, api.url);
+  try {
+    await useProfileAt(app, 'Listing blip', service.url);
+    await go(app, '#/dlq');
+    await app.getByRole('form', { name: 'DLQ filters' }).getByLabel('Label').fill('listing');
+    await app.getByRole('button', { name: 'Apply' }).click();
+    await expect(app.getByTestId('dlq-summary')).toHaveText('3 entries');
+    outage = true;
+    await app.getByRole('button', { name: 'Retry all matching…' }).click();
+    const dialog = app.getByRole('dialog', { name: 'Retry matching DLQ entries' });
+
+    const waiting = dialog.getByTestId('job-waiting');
+    await expect(waiting).toContainText('The service is unavailable — trying again');
+    await expect(waiting).toContainText('HTTP 503: listing unavailable');
+    outage = false;
+    // Listed after the wait: the preview shows, the wait is gone, and nothing was retried yet.
+    await expect(dialog.getByTestId('bulk-count')).toHaveText('3 entries', { timeout: 30_000 });
+    await expect(waiting).toBeHidden();
+    await dialog.getByRole('button', { name: 'Retry 3 entries' }).click();
+    await expect(dialog.getByTestId('bulk-summary')).toContainText('3 of 3 retried.', { timeout: 30_000 });
   } finally {
     await service.close();
   }
