@@ -5,23 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { formatTime } from '../../../ui/format';
 import { layoutRun } from './step-layout';
 import { StepLine } from './StepsView';
-import { activeRun, T0 } from './test-runs';
-
-const attempt = (time: number) => ({ error: 'HTTP 503', body: '', headers: {}, status: 503, time });
+import { retryingChargeRun, T0 } from './test-runs';
 
 describe('a step row', () => {
   it('says the step’s name once, then the timeline’s duration and next delivery', () => {
-    const log = activeRun({
-      messageId: 'msg_charge',
-      stepName: 'charge',
-      stepType: 'Run',
-      state: 'STEP_RETRY',
-      retries: 3,
-      createdAt: T0 + 1_000,
-      nextDeliveryTime: T0 + 9_000,
-      errors: [attempt(T0 + 1_500), attempt(T0 + 3_500)],
-    });
-    const layout = layoutRun(log, T0 + 5_000);
+    const layout = layoutRun(retryingChargeRun(), T0 + 5_000);
     const row = layout.rows.find((row) => row.label === 'charge')!;
     render(
       <div role="tree" aria-label="Steps">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { barGeometry, failedOnly, layoutRun } from './step-layout';
-import { activeRun, run, step, T0 } from './test-runs';
+import { retryingChargeRun, run, step, T0 } from './test-runs';
 
 describe('layoutRun', () => {
   it('lays groups out as rows: parallel steps under a header, in execution order', () => {
@@ -66,20 +66,7 @@ describe('layoutRun', () => {
   });
 
   it('shows the next group running until now, with its attempts and next delivery', () => {
-    const layout = layoutRun(
-      activeRun({
-        messageId: 'msg_n',
-        stepName: 'charge',
-        state: 'STEP_RETRY',
-        retries: 3,
-        nextDeliveryTime: T0 + 9_000,
-        errors: [
-          { error: 'HTTP 503', body: '', headers: {}, status: 503, time: T0 + 1_000 },
-          { error: 'HTTP 503', body: '', headers: {}, status: 503, time: T0 + 4_000 },
-        ],
-      }),
-      T0 + 5_000,
-    );
+    const layout = layoutRun(retryingChargeRun(), T0 + 5_000);
     const charge = layout.rows.find((row) => row.label === 'charge')!;
     expect(charge).toMatchObject({
       depth: 1,

@@ -61,3 +61,17 @@ export function activeRun(next: NextStepLog): WorkflowRunLog {
     ],
   });
 }
+
+/** A run whose `charge` step failed twice (HTTP 503, at T0 + 1 s and + 4 s) and is retried at T0 + 9 s. */
+export function retryingChargeRun(): WorkflowRunLog {
+  const attempt = (time: number) => ({ error: 'HTTP 503', body: '', headers: {}, status: 503, time });
+  return activeRun({
+    messageId: 'msg_n',
+    stepName: 'charge',
+    stepType: 'Run',
+    state: 'STEP_RETRY',
+    retries: 3,
+    nextDeliveryTime: T0 + 9_000,
+    errors: [attempt(T0 + 1_000), attempt(T0 + 4_000)],
+  });
+}
