@@ -417,6 +417,8 @@ test('Chrome names a message row, a step row and a run row by what they show; a 
   await go(page, '#/workflows/runs');
   const list = page.getByRole('listbox', { name: 'Workflow runs' });
   await expect(list).toHaveAttribute('data-rows', '2');
+  // The list says how to check a run from the keyboard (a screen reader hears only "not checked").
+  await expect(list).toHaveAccessibleDescription('Space checks or unchecks the open run for a cancel job.');
   const runs = async () => await chromeAxNodes(page, '[data-testid="run-list"]', 'option');
   const checkedOf = async (id: string) =>
     (await runs()).find((run) => run.name.includes(` ${id} `))?.states.checked;

@@ -122,6 +122,7 @@ export function VirtualList({
   className,
   role = 'list',
   label,
+  describedBy,
   testId = className,
   onMove,
   activeKey,
@@ -132,6 +133,8 @@ export function VirtualList({
   className: string;
   role?: 'list' | 'listbox' | 'tree';
   label: string;
+  /** The id of what says more than the label, e.g. a key the list takes beyond moving (aria-describedby). */
+  describedBy?: string;
   /** The same as the class name unless given. */
   testId?: string;
   onMove?: (delta: number) => void;
@@ -149,6 +152,7 @@ export function VirtualList({
       className={`virtual-list ${className}`}
       role={role}
       aria-label={label}
+      aria-describedby={describedBy}
       aria-activedescendant={active}
       tabIndex={onMove ? 0 : undefined}
       data-testid={testId}

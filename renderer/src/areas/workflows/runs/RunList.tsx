@@ -140,6 +140,7 @@ export function RunList({
         className="run-list"
         role="listbox"
         label="Workflow runs"
+        describedBy={checks ? 'run-list-space' : undefined}
         onMove={move}
         activeKey={selectedKey}
       >
@@ -154,6 +155,12 @@ export function RunList({
           />
         )}
       </ItemList>
+      {checks ? (
+        // A screen reader hears each active run "checked" or "not checked"; this says how to change it.
+        <span id="run-list-space" className="visually-hidden">
+          Space checks or unchecks the open run for a cancel job.
+        </span>
+      ) : null}
     </div>
   );
 }
