@@ -224,7 +224,7 @@ function SubscriptionNote({ sub }: { sub: Subscription }) {
   }
   if (sub.state === 'active' && sub.reconnectedAt !== undefined) {
     return (
-      <div data-testid="pubsub-reconnected">
+      <div className="kv-pubsub-note" data-testid="pubsub-reconnected">
         <Callout title={`${name} reconnected at ${formatTime(sub.reconnectedAt).slice(11)}.`}>
           Messages published in between were not received (pub/sub keeps no history).
         </Callout>
