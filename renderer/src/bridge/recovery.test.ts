@@ -147,6 +147,26 @@ describe('askAgainOnRecovery', () => {
     t.stop();
   });
 
+  it('leaves a refused query alone when its service answers: a 401 answers the same again', async () => {
+    const refused: CallResult = {
+      ok: false,
+      error: { code: 'SERVICE_ERROR', message: 'Unauthorized', status: 401 },
+    };
+    const t = setUp((name) => (name === 'messages.queues.list' ? refused : UP));
+    t.poll('messages.queues.list', 2000);
+    await vi.advanceTimersByTimeAsync(13_000);
+    const before = t.asked('messages.queues.list');
+    for (const id of ['a', 'b', 'c']) {
+      await t.bridge.call('messages.schedules.get', { profileId: 'p', scheduleId: id } as never);
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    focusManager.setFocused(false);
+    focusManager.setFocused(true);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(t.asked('messages.queues.list')).toBe(before);
+    t.stop();
+  });
+
   it('asks a backed-off poll again when the window is shown again', async () => {
     const t = await queuesDownFor(13_000);
     expect(t.asked('messages.queues.list')).toBe(3);

@@ -1,13 +1,15 @@
 // A service that answers again is picked up at once by the queries that failed on it, not at their next
 // backed-off poll (up to 30 s away, `polling.ts`): when a bridge call to a service (the same procedure
 // family and profile) answers, and that call is new or had failed, every active query of that service whose
-// latest fetch failed is asked again now; a poll that succeeds is back at its own rate. The same when the
-// window is shown again (TanStack Query's focus; its refetch on focus is off for the rest, main.tsx).
+// latest fetch failed in a way that may pass (not a refusal: a 401 answers the same again) is asked again
+// now; a poll that succeeds is back at its own rate. The same when the window is shown again (TanStack
+// Query's focus; its refetch on focus is off for the rest, main.tsx).
 //
 // No storm: a call that keeps answering (a poll of another endpoint that works) says nothing new, so a
 // query failing beside it stays on its back-off; and a query asked again this way is not asked again so
 // until its own next poll has failed too — at most one extra request per back-off step.
 import { focusManager, isCancelledError, type Query, type QueryClient } from '@tanstack/react-query';
+import { type BridgeErrorData, mayPass } from '../../../shared/bridge/errors';
 import type { BridgeClient } from './client';
 
 /** At most this many calls' latest outcomes are kept (the oldest forgotten first). */
@@ -33,10 +35,16 @@ function serviceOfQuery(query: Query): string {
 /** Per query asked again early: its error and answer counts then. */
 const askedEarly = new WeakMap<Query, { errors: number; answers: number }>();
 
-/** The query failed last (not stopped by the user), is shown, idle, and was not just asked early. */
+/**
+ * The query failed last in a way a recovered service mends (unreachable, 5xx, 429, or no answer in time —
+ * not a refusal such as 401 or 404, which answers the same again; not stopped by the user), is shown,
+ * idle, and was not just asked early.
+ */
 function waitsForRecovery(query: Query): boolean {
   if (!query.isActive() || query.state.fetchStatus !== 'idle') return false;
-  if (query.state.status !== 'error' || isCancelledError(query.state.error)) return false;
+  const { error } = query.state;
+  if (query.state.status !== 'error' || isCancelledError(error)) return false;
+  if (!mayPass(error) && (error as Partial<BridgeErrorData> | null)?.code !== 'TIMEOUT') return false;
   const asked = askedEarly.get(query);
   // Asked early, it failed once (that ask): not again before its own next poll fails as well.
   return (
