@@ -7,7 +7,7 @@
 // may listen elsewhere), while the others keep streaming. The open fails as a whole only when every
 // subscription fails at once; the stream ends only when every one was refused (or the page stops it).
 // Publish is an ordinary command.
-import type { BridgeErrorData } from '../../../../shared/bridge/errors';
+import { BridgeError, type BridgeErrorData } from '../../../../shared/bridge/errors';
 import type { KvPubSubEvent } from '../../../../shared/bridge/procedures/kv/live';
 import { reconnectDelay } from '../../../../shared/reconnect-delay';
 import type { CallHandler, StreamHandler, StreamSink } from '../../bridge/router';
@@ -74,14 +74,10 @@ interface Target {
   pattern: boolean;
 }
 
+/** Why a subscription could not open, as data: the service's error, or an unexpected one's text. */
 function dataOf(error: unknown): BridgeErrorData {
-  const data = error as Partial<BridgeErrorData>;
-  return typeof data?.code === 'string' && typeof data.message === 'string'
-    ? {
-        code: data.code,
-        message: data.message,
-        ...(data.status === undefined ? {} : { status: data.status }),
-      }
+  return error instanceof BridgeError
+    ? error.toData()
     : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) };
 }
 
