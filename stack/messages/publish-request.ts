@@ -208,9 +208,14 @@ export interface ConfigPatch extends Partial<SpecSettings> {
   contentType?: string;
 }
 
-function first(headers: HeaderInput, name: string): string | undefined {
-  const value = headers.get(name)?.[0];
-  return value === undefined ? undefined : value.trim();
+/**
+ * A setting's value, trimmed; an empty one is no setting. The reference says `Retries` "left empty" takes the
+ * default, and a client that fills a header from an unset variable (`callback: process.env.X ?? ""`, a webhook
+ * form's `?upstash-retries=`) means none: each was a 400.
+ */
+export function first(headers: HeaderInput, name: string): string | undefined {
+  const value = headers.get(name)?.[0]?.trim();
+  return value === '' ? undefined : value;
 }
 
 function parseBool(name: string, value: string): boolean {
@@ -358,7 +363,7 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
   }
   const dedupId = first(headers, H.deduplicationId);
   if (dedupId !== undefined) {
-    if (dedupId === '' || dedupId.length > MAX_DEDUP_ID_LENGTH) {
+    if (dedupId.length > MAX_DEDUP_ID_LENGTH) {
       throw new PublishError(
         400,
         `invalid Upstash-Deduplication-Id: must be 1 to ${MAX_DEDUP_ID_LENGTH} characters`,
@@ -379,7 +384,7 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
     throw new PublishError(400, 'Upstash-Flow-Control-Value needs an Upstash-Flow-Control-Key');
   }
   if (flowKey !== undefined) {
-    if (flowKey === '' || flowKey.length > 200) {
+    if (flowKey.length > 200) {
       throw new PublishError(400, 'invalid Upstash-Flow-Control-Key: must be 1 to 200 characters');
     }
     if (flowValue === undefined) {
@@ -404,7 +409,7 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
     addHeader(patch.forward, target, values);
   }
   const contentType = first(headers, 'content-type');
-  if (contentType !== undefined && contentType !== '') patch.contentType = contentType;
+  if (contentType !== undefined) patch.contentType = contentType;
   return patch;
 }
 

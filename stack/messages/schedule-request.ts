@@ -10,6 +10,7 @@ import type { ScheduleInput, ScheduleRecord } from '../store/schedules';
 import { base58 } from './ids';
 import {
   deliveredHeaders,
+  first,
   parseConfig,
   parseDestination,
   type HeaderInput,
@@ -21,10 +22,6 @@ import type { ServiceContext } from './service-context';
 
 export function newScheduleId(): string {
   return `${SCHEDULE_ID_PREFIX}${base58(28)}`;
-}
-
-function first(headers: HeaderInput, name: string): string | undefined {
-  return headers.get(name)?.[0]?.trim();
 }
 
 // Headers of the create request that configure the schedule itself or the SDK's telemetry, not its messages.
@@ -63,7 +60,7 @@ export function parseScheduleRequest(
   request: { destination: string; headers: HeaderInput; body: Buffer; callerIp?: string; token?: string },
 ): ScheduleInput {
   const cronText = first(request.headers, H.cron);
-  if (cronText === undefined || cronText === '') {
+  if (cronText === undefined) {
     throw new PublishError(
       400,
       'missing Upstash-Cron: a schedule needs a cron expression such as "*/5 * * * *" (optionally prefixed with CRON_TZ=<zone>)',
