@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Receiver } from '@upstash/qstash';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
 import { parseRetryDelay } from '../../shared/retry-delay';
@@ -114,12 +115,19 @@ describe('signatures', () => {
         sub: url,
         exp: 1_700_000_300,
         iat: 1_700_000_000,
-        nbf: 1_700_000_000,
+        nbf: 0,
         jti: claims.jti,
         body: claims.body,
       }),
     );
     expect(claims.body).toBe(bodyHash(Buffer.from('hello')));
+  });
+
+  it('verifies with the vendor Receiver on a machine whose clock is a minute behind the stack’s (nbf 0)', async () => {
+    const url = 'http://127.0.0.1:3000/api';
+    const token = signDelivery('sig_current', url, Buffer.from('hello'), Date.now() + 60_000);
+    const receiver = new Receiver({ currentSigningKey: 'sig_current', nextSigningKey: 'sig_next' });
+    await expect(receiver.verify({ signature: token, body: 'hello', url })).resolves.toBe(true);
   });
 });
 

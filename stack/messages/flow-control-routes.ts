@@ -116,16 +116,20 @@ export function flowControlRoutes(router: Router, service: ServiceContext): void
     }
     return change(key, flows.unpin(key, unpin));
   });
-  router.add('POST', '/v2/flowControl/:key/resetRate', (ctx) => {
-    const key = flowKey(ctx);
-    return change(key, flows.resetRate(key));
-  });
+  // `/reset` is what the vendor's changelog (February 2026) calls it, saying it resets the parallelism count
+  // too: here that count is the deliveries in flight, exact, so there is nothing of it to reset.
+  for (const action of ['resetRate', 'reset']) {
+    router.add('POST', `/v2/flowControl/:key/${action}`, (ctx) => {
+      const key = flowKey(ctx);
+      return change(key, flows.resetRate(key));
+    });
+  }
   // `/v2/flowControl//pause` (what the SDK sends for an empty key) and unknown actions.
   router.add('POST', '/v2/flowControl/*', (ctx) => {
     if (ctx.rest.startsWith('/')) throw new HttpError(400, 'flow-control key must not be empty');
     throw new HttpError(
       404,
-      `not found: POST /v2/flowControl/${ctx.rest} (actions: pause, resume, pin, unpin, resetRate)`,
+      `not found: POST /v2/flowControl/${ctx.rest} (actions: pause, resume, pin, unpin, resetRate, reset)`,
     );
   });
   router.add('GET', '/v2/globalParallelism', () => ({ body: engine.globalParallelism() }));

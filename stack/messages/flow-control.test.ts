@@ -162,7 +162,7 @@ describe('flow-control semantics', () => {
     expect((await client.flowControl.get(key)).parallelismMax).toBe(10);
   });
 
-  it('resetRate lets the messages held by a full rate period go at once', async () => {
+  it('resetRate (or reset) lets the messages held by a full rate period go at once', async () => {
     const key = 'reset-go';
     for (let i = 0; i < 3; i++) await publish(`/rate/${i}`, key, 'rate=1, period=1h');
     await env.sink.waitFor(1);
@@ -170,6 +170,10 @@ describe('flow-control semantics', () => {
     await client.flowControl.resetRate(key);
     await env.sink.waitFor(2);
     expect(await client.flowControl.get(key)).toMatchObject({ rateCount: 1, waitListSize: 1 });
+    // `/reset` is the same action under the name the vendor's changelog (February 2026) gives it.
+    expect((await env.stack.api('POST', `/v2/flowControl/${key}/reset`)).status).toBe(200);
+    await env.sink.waitFor(3);
+    expect(await client.flowControl.get(key)).toMatchObject({ rateCount: 1, waitListSize: 0 });
   });
 
   it('lists keys (with the docs’ spelling too), searches them, and answers the local extras', async () => {

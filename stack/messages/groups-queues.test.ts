@@ -105,6 +105,38 @@ describe('URL groups', () => {
     expect(delivery?.headers['x-env']).toBe('staging');
   });
 
+  it('refuses a default header a publish would refuse, keeping the defaults it had', async () => {
+    await changeEndpoints('POST', 'checked', [{ url: `${env.sink.url}/c` }]);
+    const set = (headers: Record<string, string>) =>
+      env.stack.api('PATCH', '/v2/topics/checked', { body: json({ headers }) });
+    // One half of flow control is a fine default: each publish gives the other half.
+    expect((await set({ 'Upstash-Retries': '1', 'Upstash-Flow-Control-Key': 'per-group' })).status).toBe(200);
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ 'Upstash-Retries': 'x' }, /invalid default headers: invalid Upstash-Retries/],
+      [{ 'Upstash-Delay': '10' }, /invalid Upstash-Delay/],
+      [{ 'Upstash-Callback': 'not-a-url' }, /invalid callback url/],
+      [{ 'Upstash-Callback-Timeout': 'soon' }, /Upstash-Callback-\*: invalid Upstash-Timeout/],
+      [{ 'Upstash-Flow-Control-Value': 'parallelism=0' }, /invalid Upstash-Flow-Control-Value/],
+    ];
+    for (const [headers, message] of refused) {
+      const response = await set(headers);
+      expect(response.status, JSON.stringify(headers)).toBe(400);
+      expect(response.json.error).toMatch(message);
+    }
+    const group = await env.stack.api('GET', '/v2/topics/checked');
+    expect(group.json.headers).toEqual({
+      'Upstash-Retries': ['1'],
+      'Upstash-Flow-Control-Key': ['per-group'],
+    });
+    const publish = await env.stack.api('POST', '/v2/publish/checked', {
+      // Delayed, so that it is still there to read (the stack's clock does not move by itself in tests).
+      headers: { 'Upstash-Flow-Control-Value': 'parallelism=1', 'Upstash-Delay': '1h' },
+    });
+    expect(publish.status).toBe(200);
+    const message = await env.stack.api('GET', `/v2/messages/${publish.json[0].messageId}`);
+    expect(message.json).toMatchObject({ maxRetries: 1, flowControlKey: 'per-group', parallelism: 1 });
+  });
+
   it('deletes the group with its last endpoint, and deletes groups', async () => {
     await changeEndpoints('POST', 'shrink', [
       { name: 'one', url: `${env.sink.url}/1` },

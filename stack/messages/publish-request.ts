@@ -208,9 +208,14 @@ export interface ConfigPatch extends Partial<SpecSettings> {
   contentType?: string;
 }
 
-function first(headers: HeaderInput, name: string): string | undefined {
-  const value = headers.get(name)?.[0];
-  return value === undefined ? undefined : value.trim();
+/**
+ * A setting's value, trimmed; an empty one is no setting. The reference says `Retries` "left empty" takes the
+ * default, and a client that fills a header from an unset variable (`callback: process.env.X ?? ""`, a webhook
+ * form's `?upstash-retries=`) means none: each was a 400.
+ */
+export function setting(headers: HeaderInput, name: string): string | undefined {
+  const value = headers.get(name)?.[0]?.trim();
+  return value === '' ? undefined : value;
 }
 
 function parseBool(name: string, value: string): boolean {
@@ -291,7 +296,7 @@ export function checkHeaders(headers: HeaderInput, url: string): void {
 
 export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
   const patch: ConfigPatch = { forward: {} };
-  const method = first(headers, H.method);
+  const method = setting(headers, H.method);
   if (method !== undefined) {
     const upper = method.toUpperCase();
     if (!METHODS.has(upper)) {
@@ -299,27 +304,27 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
     }
     patch.method = upper;
   }
-  const retries = first(headers, H.retries);
+  const retries = setting(headers, H.retries);
   if (retries !== undefined) patch.retries = parseInteger(H.retries, retries, 0, MAX_RETRIES);
-  const timeout = first(headers, H.timeout);
+  const timeout = setting(headers, H.timeout);
   if (timeout !== undefined) {
     const parsed = parseTimeout(timeout);
     if (!parsed.ok) throw new PublishError(400, `invalid Upstash-Timeout '${timeout}': ${parsed.error}`);
     patch.timeoutMs = parsed.value;
   }
-  const retryDelay = first(headers, H.retryDelay);
+  const retryDelay = setting(headers, H.retryDelay);
   if (retryDelay !== undefined) {
     const check = checkRetryDelay(retryDelay);
     if (!check.ok) throw new PublishError(400, `invalid Upstash-Retry-Delay '${retryDelay}': ${check.error}`);
     patch.retryDelay = retryDelay;
   }
-  const delay = first(headers, H.delay);
+  const delay = setting(headers, H.delay);
   if (delay !== undefined) {
     const parsed = parseDelay(delay);
     if (!parsed.ok) throw new PublishError(400, `invalid Upstash-Delay: ${parsed.error}`);
     patch.delayMs = parsed.value;
   }
-  const notBefore = first(headers, H.notBefore);
+  const notBefore = setting(headers, H.notBefore);
   if (notBefore !== undefined) {
     if (!/^\d{1,12}$/.test(notBefore)) {
       throw new PublishError(
@@ -333,9 +338,9 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
     }
     patch.notBefore = ms;
   }
-  const callback = first(headers, H.callback);
+  const callback = setting(headers, H.callback);
   if (callback !== undefined) patch.callback = checkCallbackUrl(callback, 'callback');
-  const failureCallback = first(headers, H.failureCallback);
+  const failureCallback = setting(headers, H.failureCallback);
   if (failureCallback !== undefined)
     patch.failureCallback = checkCallbackUrl(failureCallback, 'failure callback');
   // Set only when present (not set and then deleted: a `delete` makes the patch a slow dictionary object, and
@@ -356,9 +361,9 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
       throw error;
     }
   }
-  const dedupId = first(headers, H.deduplicationId);
+  const dedupId = setting(headers, H.deduplicationId);
   if (dedupId !== undefined) {
-    if (dedupId === '' || dedupId.length > MAX_DEDUP_ID_LENGTH) {
+    if (dedupId.length > MAX_DEDUP_ID_LENGTH) {
       throw new PublishError(
         400,
         `invalid Upstash-Deduplication-Id: must be 1 to ${MAX_DEDUP_ID_LENGTH} characters`,
@@ -366,20 +371,20 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
     }
     patch.deduplicationId = dedupId;
   }
-  const contentDedup = first(headers, H.contentBasedDeduplication);
+  const contentDedup = setting(headers, H.contentBasedDeduplication);
   if (contentDedup !== undefined)
     patch.contentBasedDeduplication = parseBool(H.contentBasedDeduplication, contentDedup);
-  const headerForward = first(headers, H.headerForward);
+  const headerForward = setting(headers, H.headerForward);
   if (headerForward !== undefined) patch.headerForward = parseBool(H.headerForward, headerForward);
   const label = headers.get(H.label);
   if (label !== undefined) patch.labels = label.flatMap(parseLabels);
-  const flowKey = first(headers, H.flowControlKey);
-  const flowValue = first(headers, H.flowControlValue);
+  const flowKey = setting(headers, H.flowControlKey);
+  const flowValue = setting(headers, H.flowControlValue);
   if (flowValue !== undefined && flowKey === undefined) {
     throw new PublishError(400, 'Upstash-Flow-Control-Value needs an Upstash-Flow-Control-Key');
   }
   if (flowKey !== undefined) {
-    if (flowKey === '' || flowKey.length > 200) {
+    if (flowKey.length > 200) {
       throw new PublishError(400, 'invalid Upstash-Flow-Control-Key: must be 1 to 200 characters');
     }
     if (flowValue === undefined) {
@@ -392,7 +397,7 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
     if (!parsed.ok) throw new PublishError(400, `invalid Upstash-Flow-Control-Value: ${parsed.error}`);
     patch.flowControl = { key: flowKey, ...parsed.value };
   }
-  const redact = first(headers, H.redactFields);
+  const redact = setting(headers, H.redactFields);
   if (redact !== undefined) patch.redact = parseRedact(redact);
   for (const [name, values] of headers) {
     if (!name.startsWith(H.forwardPrefix)) continue;
@@ -403,8 +408,8 @@ export function parseConfig(headers: HeaderInput, now: number): ConfigPatch {
     if (HOP_BY_HOP.has(target)) continue;
     addHeader(patch.forward, target, values);
   }
-  const contentType = first(headers, 'content-type');
-  if (contentType !== undefined && contentType !== '') patch.contentType = contentType;
+  const contentType = setting(headers, 'content-type');
+  if (contentType !== undefined) patch.contentType = contentType;
   return patch;
 }
 

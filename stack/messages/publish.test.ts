@@ -197,6 +197,58 @@ describe('the record of a pending message', () => {
   });
 });
 
+describe('an empty setting', () => {
+  it('is no setting: the default applies, in a header or in the query', async () => {
+    const empty = Object.fromEntries(
+      [
+        'Method',
+        'Retries',
+        'Timeout',
+        'Retry-Delay',
+        'Not-Before',
+        'Callback',
+        'Failure-Callback',
+        'Callback-Retries',
+        'Deduplication-Id',
+        'Content-Based-Deduplication',
+        'Header-Forward',
+        'Flow-Control-Key',
+        'Flow-Control-Value',
+        'Redact-Fields',
+      ].map((name) => [`Upstash-${name}`, '']),
+    );
+    const response = await publish(`${env.sink.url}/empty`, { ...empty, 'Upstash-Delay': '1h' });
+    expect(response.status).toBe(200);
+    const { json } = await env.stack.api('GET', `/v2/messages/${response.json.messageId}`);
+    expect(json).toMatchObject({ method: 'POST', maxRetries: 3, body: 'hello' });
+    for (const field of [
+      'callback',
+      'failureCallback',
+      'timeout',
+      'retryDelayExpression',
+      'flowControlKey',
+    ]) {
+      expect(json, field).not.toHaveProperty(field);
+    }
+    // The webhook form: `?upstash-retries=` left empty is the default too.
+    const webhook = await publish(`${env.sink.url}/hook?upstash-retries=&upstash-delay=1h`);
+    expect(webhook.status).toBe(200);
+    const hooked = await env.stack.api('GET', `/v2/messages/${webhook.json.messageId}`);
+    expect(hooked.json).toMatchObject({ url: `${env.sink.url}/hook`, maxRetries: 3 });
+  });
+
+  it('gives a schedule a generated id and no queue', async () => {
+    const response = await env.stack.api('POST', `/v2/schedules/${env.sink.url}/tick`, {
+      headers: { 'Upstash-Cron': '0 0 1 1 *', 'Upstash-Schedule-Id': '', 'Upstash-Queue-Name': '' },
+      body: 'x',
+    });
+    expect(response.status).toBe(200);
+    expect(response.json.scheduleId).toMatch(/^scd_/);
+    const schedule = await env.stack.api('GET', `/v2/schedules/${response.json.scheduleId}`);
+    expect(schedule.json).not.toHaveProperty('queueName');
+  });
+});
+
 describe('bad input', () => {
   const cases: [string, Record<string, string>, number, RegExp][] = [
     ['delay unit', { 'Upstash-Delay': '10x' }, 400, /invalid Upstash-Delay: unknown unit 'x' in '10x'/],

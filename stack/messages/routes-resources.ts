@@ -1,10 +1,17 @@
 // URL groups (`/v2/topics…`), queues (`/v2/queues…`) and signing keys (`/v2/keys…`).
-import { canonicalHeaderName, isValidHeaderName } from '../../shared/headers';
+import { canonicalHeaderName, H, isValidHeaderName } from '../../shared/headers';
 import { checkName } from '../../shared/messages/names';
 import type { HeaderMap, Queue } from '../../shared/messages/types';
 import { HttpError, type Reply, type RequestContext, type Router } from '../http/server';
 import type { QueueRecord } from '../store/queues';
-import { checkHeaders, checkUrl, headersFromRecord, PublishError } from './publish-request';
+import {
+  checkHeaders,
+  checkUrl,
+  type HeaderInput,
+  headersFromRecord,
+  parseConfig,
+  PublishError,
+} from './publish-request';
 import type { ServiceContext } from './service-context';
 
 const OK: Reply = { status: 200, raw: '' };
@@ -66,7 +73,7 @@ function endpointList(body: unknown, requireUrl: boolean): { name?: string; url?
   });
 }
 
-function groupHeaders(body: unknown): HeaderMap {
+function groupHeaders(body: unknown, now: number): HeaderMap {
   const headers = objectBody(body, 'like {"headers": {"Upstash-Retries": "3"}}').headers;
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
     throw new HttpError(400, "'headers' must be an object of strings or lists of strings");
@@ -80,14 +87,31 @@ function groupHeaders(body: unknown): HeaderMap {
     }
     out[canonicalHeaderName(name)] = values as string[];
   }
-  // Values that can be sent, within a publish's header size: the same rule as every publish path.
+  // Values that can be sent, within a publish's header size: the same rule as every publish path. And each
+  // setting as a publish reads it: a bad default (`Upstash-Retries: x`) taken here made every later publish to
+  // the group fail with an error about a header its sender never sent.
+  const input = headersFromRecord(out);
   try {
-    checkHeaders(headersFromRecord(out), '');
+    checkHeaders(input, '');
+    parseConfig(withFlowControlPartner(input), now);
   } catch (error) {
-    if (error instanceof PublishError) throw new HttpError(400, error.message);
+    if (error instanceof PublishError) throw new HttpError(400, `invalid default headers: ${error.message}`);
     throw error;
   }
   return out;
+}
+
+/**
+ * A group may hold one half of flow control (the key, or the value) while each publish gives the other: the
+ * half it holds is checked with a stand-in for the missing one.
+ */
+function withFlowControlPartner(headers: HeaderInput): HeaderInput {
+  const hasKey = headers.has(H.flowControlKey);
+  if (hasKey === headers.has(H.flowControlValue)) return headers;
+  const completed: HeaderInput = new Map(headers);
+  if (hasKey) completed.set(H.flowControlValue, ['parallelism=1']);
+  else completed.set(H.flowControlKey, ['key']);
+  return completed;
 }
 
 function toQueue(record: QueueRecord, lag: number): Queue {
@@ -134,7 +158,7 @@ export function resourceRoutes(router: Router, service: ServiceContext): void {
   });
   router.add('PATCH', '/v2/topics/:name', async (ctx) => {
     const name = groupName(ctx);
-    const headers = groupHeaders(await ctx.json());
+    const headers = groupHeaders(await ctx.json(), clock.now());
     if (!(await writer.commit('setUrlGroupHeaders', name, headers, clock.now()))) throw notFoundGroup(name);
     return OK;
   });

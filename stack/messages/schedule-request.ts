@@ -15,16 +15,13 @@ import {
   type HeaderInput,
   type PlannedMessage,
   PublishError,
+  setting,
 } from './publish-request';
 import { plan } from './routes-publish';
 import type { ServiceContext } from './service-context';
 
 export function newScheduleId(): string {
   return `${SCHEDULE_ID_PREFIX}${base58(28)}`;
-}
-
-function first(headers: HeaderInput, name: string): string | undefined {
-  return headers.get(name)?.[0]?.trim();
 }
 
 // Headers of the create request that configure the schedule itself or the SDK's telemetry, not its messages.
@@ -35,7 +32,7 @@ const SCHEDULE_ONLY: ReadonlySet<string> = new Set([H.cron, H.scheduleId]);
  * header only when the request asked for Upstash-Header-Forward (never the one carrying the token).
  */
 function keptHeaders(headers: HeaderInput, token: string | undefined): HeaderMap {
-  const forwardAll = first(headers, H.headerForward)?.toLowerCase() === 'true';
+  const forwardAll = setting(headers, H.headerForward)?.toLowerCase() === 'true';
   const kept: HeaderMap = {};
   for (const [name, values] of headers) {
     if (SCHEDULE_ONLY.has(name) || name.startsWith(H.telemetryPrefix) || HOP_BY_HOP.has(name)) continue;
@@ -62,8 +59,8 @@ export function parseScheduleRequest(
   service: ServiceContext,
   request: { destination: string; headers: HeaderInput; body: Buffer; callerIp?: string; token?: string },
 ): ScheduleInput {
-  const cronText = first(request.headers, H.cron);
-  if (cronText === undefined || cronText === '') {
+  const cronText = setting(request.headers, H.cron);
+  if (cronText === undefined) {
     throw new PublishError(
       400,
       'missing Upstash-Cron: a schedule needs a cron expression such as "*/5 * * * *" (optionally prefixed with CRON_TZ=<zone>)',
@@ -71,12 +68,12 @@ export function parseScheduleRequest(
   }
   const cron = parseCron(cronText);
   if (!cron.ok) throw new PublishError(400, `invalid Upstash-Cron: ${cron.error}`);
-  const givenId = first(request.headers, H.scheduleId);
+  const givenId = setting(request.headers, H.scheduleId);
   if (givenId !== undefined) {
     const problem = checkName('schedule id', givenId);
     if (problem) throw new PublishError(400, `invalid Upstash-Schedule-Id: ${problem}`);
   }
-  if (first(request.headers, H.notBefore) !== undefined) {
+  if (setting(request.headers, H.notBefore) !== undefined) {
     throw new PublishError(
       400,
       'Upstash-Not-Before does not apply to a schedule: each message is due at its tick (use Upstash-Delay to publish later than the tick)',
@@ -116,7 +113,7 @@ export function planTick(
   const headers = headerInput(schedule.headers);
   const planned = plan(service, parseDestination(schedule.destination), headers, schedule.body, {
     callerIp: schedule.callerIp,
-    queueName: first(headers, H.queueName),
+    queueName: setting(headers, H.queueName),
     now: at,
   });
   for (const item of planned) item.spec.scheduleId = schedule.id;
@@ -161,7 +158,7 @@ export function scheduleView(schedule: ScheduleRecord): Schedule {
   if (config.timeoutMs !== undefined) view.timeout = Math.round(config.timeoutMs / 1_000);
   if (config.callback !== undefined) view.callback = config.callback;
   if (config.failureCallback !== undefined) view.failureCallback = config.failureCallback;
-  const queueName = first(headers, H.queueName);
+  const queueName = setting(headers, H.queueName);
   if (queueName !== undefined) view.queueName = queueName;
   if (config.flowControl) {
     view.flowControlKey = config.flowControl.key;

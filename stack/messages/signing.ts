@@ -1,5 +1,7 @@
 // The `Upstash-Signature` JWT on every delivery: HS256 over the signing key's UTF-8 bytes, with the claims
 // the vendor's Receiver checks (iss, sub = the URL called, exp, and `body` = base64url(SHA-256(body))).
+// `nbf` is 0, as the real service has sent since September 2024: with `nbf` = `iat`, a receiver whose clock is
+// a second behind the stack's (a container, a VM, WSL after a sleep) refused every delivery.
 import { createHmac, createSecretKey, hash, type KeyObject } from 'node:crypto';
 import { newJwtId } from './ids';
 
@@ -34,7 +36,7 @@ export function signDelivery(signingKey: string, url: string, body: Buffer, nowM
   // delivery, and a third of the cost of stringifying an object (about 1 µs). Only `sub` (the URL) needs JSON
   // escaping; the id and the hash are base58 and base64url.
   const claims =
-    `{"iss":"Upstash","sub":${JSON.stringify(url)},"exp":${iat + 300},"iat":${iat},"nbf":${iat},` +
+    `{"iss":"Upstash","sub":${JSON.stringify(url)},"exp":${iat + 300},"iat":${iat},"nbf":0,` +
     `"jti":"${newJwtId()}","body":"${bodyHash(body)}"}`;
   const unsigned = `${HEADER}.${Buffer.from(claims).toString('base64url')}`;
   // The key is used as its UTF-8 bytes.
