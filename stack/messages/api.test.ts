@@ -320,15 +320,15 @@ describe('batch', () => {
     });
     expect(response.status).toBe(200);
     expect(response.json).toEqual([
-      { messageId: expect.stringMatching(/^msg_/) },
+      { messageId: expect.stringMatching(/^msg_/), url: `${env.sink.url}/b1?k=v` },
       [
         { messageId: expect.stringMatching(/^msg_/), url: `${env.sink.url}/bg1` },
         { messageId: expect.stringMatching(/^msg_/), url: `${env.sink.url}/bg2` },
       ],
-      { messageId: expect.stringMatching(/^msg_/) },
+      { messageId: expect.stringMatching(/^msg_/), url: `${env.sink.url}/b3` },
       { error: expect.stringMatching(/invalid Upstash-Delay/) },
       { error: "URL group 'missing-group' not found" },
-      { messageId: expect.stringMatching(/^msg_/) },
+      { messageId: expect.stringMatching(/^msg_/), url: `${env.sink.url}/b6` },
     ]);
     const deliveries = await env.sink.waitFor(5);
     expect(deliveries.map((d) => d.url).sort()).toEqual(['/b1?k=v', '/b3', '/b6', '/bg1', '/bg2']);

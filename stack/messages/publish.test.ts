@@ -20,7 +20,7 @@ describe('publish to a URL', () => {
       'Upstash-Forward-Connection': 'close',
     });
     expect(response.status).toBe(200);
-    expect(response.json).toEqual({ messageId: expect.stringMatching(/^msg_/) });
+    expect(response.json).toEqual({ messageId: expect.stringMatching(/^msg_/), url: `${env.sink.url}/hook` });
     const [delivery] = await env.sink.waitFor(1);
     expect(delivery?.method).toBe('POST');
     expect(delivery?.url).toBe('/hook');
@@ -391,7 +391,11 @@ describe('deduplication', () => {
     const second = await publish(`${env.sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });
     expect(first.status).toBe(200);
     expect(second.status).toBe(202);
-    expect(second.json).toEqual({ messageId: first.json.messageId, deduplicated: true });
+    expect(second.json).toEqual({
+      messageId: first.json.messageId,
+      url: `${env.sink.url}/d`,
+      deduplicated: true,
+    });
     await env.sink.waitFor(1);
     env.stack.clock.advance(10 * 60_000 + 1);
     const third = await publish(`${env.sink.url}/d`, { 'Upstash-Deduplication-Id': 'dd-1' });

@@ -28,8 +28,9 @@ function publishResult(
   results: { messageId: string; url: string; deduplicated: boolean }[],
 ): PublishResult {
   const entries = results.map((result) => {
-    const entry: PublishResponse = { messageId: result.messageId };
-    if (destination.kind === 'group') entry.url = result.url;
+    // `url` for every destination kind, as the reference's publish answer and the SDK's `PublishToUrlResponse`
+    // have it: a URL group's entries tell the endpoints apart by it, and a URL's echoes the URL called.
+    const entry: PublishResponse = { messageId: result.messageId, url: result.url };
     if (result.deduplicated) entry.deduplicated = true;
     return entry;
   });

@@ -65,7 +65,7 @@ describe('@upstash/qstash client', () => {
       body: { hello: 'world' },
       deduplicationId: 'sdk-dedup',
     });
-    expect(again).toEqual({ messageId: json.messageId, deduplicated: true });
+    expect(again).toEqual({ messageId: json.messageId, url: `${env.sink.url}/json?q=1`, deduplicated: true });
     env.stack.clock.advance(30_000);
     await verify('/json?q=1', '{"hello":"world"}');
     expect(env.sink.received.find((r) => r.url === '/json?q=1')?.headers['content-type']).toBe(

@@ -88,7 +88,7 @@ it('a step sent twice in /v2/batch is logged and delivered once; the second answ
   expect(first.status).toBe(200);
   expect(first.json[0].deduplicated).toBeUndefined();
   expect(second.status).toBe(200);
-  expect(second.json).toEqual([{ messageId: first.json[0].messageId, deduplicated: true }]);
+  expect(second.json).toEqual([{ ...first.json[0], deduplicated: true }]);
 
   // Sent twice at once (a retry racing its original): still one entry.
   const racing = await Promise.all([
@@ -117,7 +117,7 @@ it('the single-publish form of a duplicate step answers 202 deduplicated', async
   const second = await publish();
   expect(first.status).toBe(200);
   expect(second.status).toBe(202);
-  expect(second.json).toEqual({ messageId: first.json.messageId, deduplicated: true });
+  expect(second.json).toEqual({ messageId: first.json.messageId, url: `${sink.url}/wf`, deduplicated: true });
   expect(await lazyFetch(runId)).toHaveLength(2);
 });
 
@@ -133,7 +133,7 @@ it('parallel plans and results sent twice: one entry per plan (by target) and pe
   const result = { headers: stepHeaders(runId), body: step(2, { concurrent: 2 }) };
   // A batch holding the same result twice logs it once.
   const doubled = await batch([result, result]);
-  expect(doubled.json[1]).toEqual({ messageId: doubled.json[0].messageId, deduplicated: true });
+  expect(doubled.json[1]).toEqual({ ...doubled.json[0], deduplicated: true });
   expect(await lazyFetch(runId)).toHaveLength(4);
 });
 
@@ -160,8 +160,9 @@ it('a context.call published twice calls the third party once', async () => {
     body: '{"ask":1}',
   };
   const first = await batch([call]);
+  expect(first.json[0].url).toBe(`${sink.url}/third-party`);
   const second = await batch([call]);
-  expect(second.json).toEqual([{ messageId: first.json[0].messageId, deduplicated: true }]);
+  expect(second.json).toEqual([{ ...first.json[0], deduplicated: true }]);
   // The call's callback reaches the run: by then the call has been made, and made once.
   await sink.waitFor(2, { match: (r) => r.headers['upstash-workflow-runid'] === runId && r.url === '/wf' });
   await settle(300);

@@ -187,12 +187,18 @@ function isWorkflowHeaders(headers: HeaderInput): boolean {
 }
 
 /**
- * What a workflow publish answers, as the message service answers a duplicate: for a trigger of an active run
- * or a step the run has already logged, the id of the message that was there first and `deduplicated`.
+ * What a workflow publish answers, as the message service answers a publish to a URL (`url` is the URL called,
+ * or the destination as sent when nothing is delivered) and a duplicate: for a trigger of an active run or a
+ * step the run has already logged, the id of the message that was there first and `deduplicated`.
  */
-function answer(planned: PlannedAppend, result: AppendResult): { messageId: string; deduplicated?: true } {
-  if (result?.deduplicated) return { messageId: result.messageId, deduplicated: true };
-  return { messageId: planned.item.entry.messageId };
+function answer(
+  planned: PlannedAppend,
+  result: AppendResult,
+  destination: string,
+): { messageId: string; url: string; deduplicated?: true } {
+  const url = planned.message?.row.url ?? destination;
+  if (result?.deduplicated) return { messageId: result.messageId, url, deduplicated: true };
+  return { messageId: planned.item.entry.messageId, url };
 }
 
 /** True for a batch item carrying a workflow run id: the workflow service appends it to its run's log. */
@@ -273,7 +279,8 @@ async function workflowBatch(
   const answers: unknown[] = new Array(items.length);
   plans.forEach((plan, index) => {
     if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
-    answers[workflowIndexes[index] as number] = answer(plan, results[index] ?? null);
+    const item = items[workflowIndexes[index] as number] as { destination: string };
+    answers[workflowIndexes[index] as number] = answer(plan, results[index] ?? null, item.destination);
   });
   plain.answer(committed.slice(1)).forEach((item, index) => {
     for (const published of [item].flat())
@@ -324,7 +331,7 @@ export function publishRoutes(router: Router, runtime: WorkflowRuntime, messages
       badRequest(error);
     }
     if (plan.message) runtime.timing.arrived('workflow', plan.message.row.id, arrivedAt);
-    const body = answer(plan, results[0] ?? null);
+    const body = answer(plan, results[0] ?? null, destination);
     // A duplicate publish is accepted and not delivered again: 202, as the message service answers one.
     return { status: body.deduplicated ? 202 : 200, body };
   });

@@ -146,7 +146,12 @@ describe('messages.publish', () => {
     const first = await call<PublishOutcome>('messages.publish', { profileId: 'test', model });
     const second = await call<PublishOutcome>('messages.publish', { profileId: 'test', model });
     expect(second.status).toBe(202);
-    expect(second.messages[0]).toEqual({ messageId: first.messages[0]?.messageId, deduplicated: true });
+    expect(second.messages[0]).toEqual({
+      messageId: first.messages[0]?.messageId,
+      url: first.messages[0]?.url,
+      deduplicated: true,
+    });
+    expect(first.messages[0]?.url).toMatch(/\/dedup$/);
   });
 
   it('the service’s own error text comes back, and the history records it without the token', async () => {
