@@ -16,14 +16,26 @@ export function freePortArgs(dataDir: string, port = 0): string[] {
   return ['--port', String(port), '--kv-port', '0', '--data-dir', dataDir];
 }
 
-/** A port free right now, for a stack that must come back on the same address after a restart. */
-export function freePort(): Promise<number> {
+/**
+ * A port free right now, for a stack that must come back on the same address after a restart.
+ *
+ * Taken below Linux's ephemeral range (32768–60999), never from `listen(0)`: a port `listen(0)` handed out and we
+ * closed goes back to that range, and a parallel test's `listen(0)` (a sink, a proxy) could get it before the
+ * stack binds it. The stack then fails to listen, and a test that waits for the port to accept meets the other
+ * server instead (a publish once came back as a sink's "ok").
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(candidate)) return candidate;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { KvUnavailableError, startKvService } from './index';
-import { alive, freePort } from './redis-server';
+import { freePort } from '../test-process';
+import { alive } from './redis-server';
 import { RespError } from './resp';
 import { eventually, silentLogger, startTestRedis, startTestService, tempDir } from './test-support';
 

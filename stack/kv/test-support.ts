@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 
 import type { KvServiceOptions } from './service';
-import { freePort } from './redis-server';
+import { freePort } from '../test-process';
 import type { KvServiceInternals } from './service';
 import { createKvService } from './service';
 
