@@ -11,7 +11,7 @@ import { redacted, redactHeaders } from '../messages/records';
 import { workflowMeta } from './plan';
 import { cursor, integer, multi, refuseWideningBulkRequest, runFilters } from './query';
 import { canceledEvent, restartOrigin } from './origin';
-import { DlqEntryMissing, overriding, type ConfigOf, type RunRef } from './dlq-actions';
+import { DlqEntryMissing, overriding, type Overrides, type RunRef } from './dlq-actions';
 import type { WorkflowRuntime } from './runtime';
 import { DLQ_ENTRY_GONE } from '../store/dlq';
 
@@ -123,7 +123,7 @@ async function selectDlq(
 }
 
 /** Reads a restart/resume request's override headers once; they apply to each run's settings. */
-function overrides(runtime: WorkflowRuntime, ctx: RequestContext): ConfigOf {
+function overrides(runtime: WorkflowRuntime, ctx: RequestContext): Overrides {
   let patch: ConfigPatch;
   try {
     patch = parseConfig(collectHeaders(ctx.req.rawHeaders), runtime.clock.now());
