@@ -166,15 +166,18 @@ export class DlqActions {
   }
 
   /**
-   * Sends the failure callback of a failed run again (its previous one failed, or an operator asks):
-   * 'none' when the run has no failure callback, 'raced' when another request just sent it again.
+   * Sends the failure callback of a failed run again, once it has failed (CALLBACK_FAIL): 'none' when the run
+   * has no failure callback, 'not-failed' when it is still being sent, succeeded or was cancelled (sent again,
+   * the failure function would run twice — the real service refuses these with 400 too), 'raced' when another
+   * request just sent it again.
    */
-  async retryFailure(run: RunRecord): Promise<'sent' | 'none' | 'raced'> {
+  async retryFailure(run: RunRecord): Promise<'sent' | 'none' | 'not-failed' | 'raced'> {
     const { runtime } = this;
     const failure = run.failure;
     const previous =
       failure?.messageId !== undefined ? runtime.stackStore.messages.getById(failure.messageId) : undefined;
     if (!failure || !previous) return 'none';
+    if (failure.state !== 'CALLBACK_FAIL') return 'not-failed';
     const now = runtime.clock.now();
     const message = planned({ ...previous.spec, notBefore: now }, now, previous.body, now);
     message.row.id = newMessageId();

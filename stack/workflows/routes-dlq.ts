@@ -205,6 +205,12 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
     const sent = await runtime.dlq.retryFailure(run);
     if (sent === 'none')
       throw new HttpError(400, `workflow run '${run.runId}' has no failure callback to retry`);
+    if (sent === 'not-failed') {
+      throw new HttpError(
+        400,
+        `the failure callback of workflow run '${run.runId}' has not failed (${run.failure?.state}): only a failed one is sent again`,
+      );
+    }
     if (sent === 'raced') {
       throw new HttpError(
         409,
