@@ -375,6 +375,27 @@ describe('cancel', () => {
     await state(running, 'RUN_CANCELED');
   });
 
+  it('with ids or filters in a JSON body, the older form the Go SDK sends', async () => {
+    const byId = (await app.client.trigger({ url: `${app.url}/sleeper` })).workflowRunId;
+    const byUrl = (await app.client.trigger({ url: `${app.url}/sleeper?form=body` })).workflowRunId;
+    await state(byId, 'RUN_STARTED');
+    await state(byUrl, 'RUN_STARTED');
+    const cancel = (body: unknown, query = '') =>
+      stack.api('DELETE', `/v2/workflows/runs${query}`, { body: JSON.stringify(body) });
+    // Refused before anything is cancelled: an unknown field, an empty list, a body beside query filters.
+    const typo = await cancel({ workflowRunID: [byId] });
+    expect(typo.status).toBe(400);
+    expect(typo.json.error).toMatch(/unknown parameter 'workflowRunID'.*JSON body/);
+    expect((await cancel({ workflowRunIds: [] })).json.error).toMatch(/^empty filter 'workflowRunIds'/);
+    expect((await cancel({ workflowRunIds: [byId] }, `?workflowRunIds=${byUrl}`)).status).toBe(400);
+    expect((await runLog(stack, byId)).workflowState).toBe('RUN_STARTED');
+
+    expect((await cancel({ workflowRunIds: [byId] })).json).toEqual({ cancelled: 1 });
+    await state(byId, 'RUN_CANCELED');
+    expect((await cancel({ workflowUrl: `${app.url}/sleeper?form` })).json).toEqual({ cancelled: 1 });
+    await state(byUrl, 'RUN_CANCELED');
+  });
+
   it('by the host and path of the workflow URL (the SDK filter), and all=true cancels every run', async () => {
     const label = `hp-${Date.now()}`;
     const sleeper = (await app.client.trigger({ url: `${app.url}/sleeper`, label })).workflowRunId;
