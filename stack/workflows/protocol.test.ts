@@ -232,6 +232,9 @@ describe('step types', () => {
     expect(waiters[0]?.deadline).toBeGreaterThan(Date.now() / 1000);
     const notified = await app.client.notify({ eventId, eventData: { ok: true } });
     expect(notified).toHaveLength(1);
+    // A served waiter carries no `error` (the Go SDK fails to parse a string there, even an empty one).
+    expect(notified[0]).toMatchObject({ waiter: { url: `${app.url}/wait` }, messageId: expect.any(String) });
+    expect(notified[0]).not.toHaveProperty('error');
     const run = await finished(workflowRunId);
     expect(JSON.parse(run.workflowRunResponse)).toEqual({
       data: { ok: true },

@@ -454,12 +454,13 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       ...(agent ? { agent } : {}),
       ...(ctx.remoteAddress ? { callerIp: ctx.remoteAddress } : {}),
     }));
+    // No `error` for a waiter that was served: the Go SDK reads that field into a Go `error`, and a string there
+    // (even "") fails its whole Notify — the real service leaves it out.
     const response = served.map(({ waiter, messageId, run: owner }) => ({
       waiter: waiterView(waiter),
       messageId,
       workflowRunId: owner?.runId,
       workflowCreatedAt: owner?.createdAt,
-      error: '',
     }));
     return { status: 200, body: response };
   };
