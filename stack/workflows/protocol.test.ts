@@ -49,7 +49,8 @@ beforeAll(async () => {
         fn: async (context) => {
           const a = await context.run('a', () => 1);
           const [b, c] = await Promise.all([context.run('b', () => 2), context.run('c', () => 3)]);
-          await context.sleep('nap', 1);
+          // A duration string: the logs give it in seconds, a number, as the vendors type the field.
+          await context.sleep('nap', '1s');
           await context.sleepUntil('until', Math.floor(Date.now() / 1000));
           return { a, b, c, payload: context.requestPayload, header: context.headers.get('x-user') };
         },
