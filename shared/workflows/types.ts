@@ -390,7 +390,8 @@ export interface NotifyResponseItem {
   waiter: Waiter;
   messageId: string;
   deduplicated?: boolean;
-  error: string;
+  /** Only when this waiter could not be served (the service leaves it out otherwise). */
+  error?: string;
   workflowRunId?: string;
   workflowCreatedAt?: number;
 }

@@ -12,14 +12,17 @@ export type StepState = 'STEP_SUCCESS' | 'STEP_RETRY' | 'STEP_FAILED' | 'STEP_PR
 export type FailureState = 'CALLBACK_INPROGRESS' | 'CALLBACK_SUCCESS' | 'CALLBACK_FAIL' | 'CALLBACK_CANCELED';
 export type CallType = 'step' | 'toCallback' | 'fromCallback';
 
-/** The trigger's settings, re-applied to every later step of the run (WF_TriggerOnConfig). */
+/**
+ * The trigger's settings, re-applied to every later step of the run (WF_TriggerOnConfig). Not its delay: that
+ * is the trigger message's own (the SDK's keepTriggerConfig re-applies flow control, retries, retry delay and
+ * the failure URL). Rows written before may still hold a `delayMs`; nothing reads it.
+ */
 export interface RunConfig {
   /** Headers delivered with every step: the trigger's forwarded headers and its Content-Type. */
   header: HeaderMap;
   maxRetries: number;
   retryDelay?: string;
   timeoutMs?: number;
-  delayMs?: number;
   flowControl?: FlowControlSpec;
   labels?: string[];
   redact?: RedactSpec;

@@ -63,6 +63,19 @@ describe('bad input', () => {
     expect((await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}`)).json.runs).toEqual([]);
   });
 
+  it('DELETE /v2/workflows/runs/{id} without ?cancel cancels the run (the API documents it so), never completes it', async () => {
+    const runId = `wfr_bare-delete-${Math.random().toString(36).slice(2)}`;
+    expect((await trigger(runId)).status).toBe(200);
+    const response = await stack.api('DELETE', `/v2/workflows/runs/${runId}`, { body: '"not a result"' });
+    expect(response.status, response.text).toBe(200);
+    const [run] = (await stack.api('GET', `/v2/workflows/logs?workflowRunId=${runId}`)).json.runs;
+    expect(run.workflowState).toBe('RUN_CANCELED');
+    expect(run.workflowRunResponse).toBeUndefined();
+    const unknown = await stack.api('DELETE', '/v2/workflows/runs/wfr_never-was');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error).toMatch(/not found/);
+  });
+
   it('bodies and parameters of the run, wait and notify endpoints', async () => {
     const before = await logSize();
     const cases: [string, string, { body?: string; headers?: Record<string, string> }, number, RegExp][] = [

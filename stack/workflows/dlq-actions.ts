@@ -20,12 +20,18 @@ export interface RunRef {
 /** Thrown when an entry asked for by id is not in the DLQ (any more). */
 export class DlqEntryMissing extends Error {}
 
-/** The settings a restart/resume request overrides (Retries, Delay, Retry-Delay, Flow-Control, Label, Failure-Callback). */
-export function overriding(patch: ConfigPatch): ConfigOf {
-  return (run) => {
+/** What a restart/resume request overrides: the runs' settings, and the delay of each one's first delivery. */
+export interface Overrides {
+  configOf: ConfigOf;
+  /** Upstash-Delay: holds back the restarted run's first delivery, or the resumed message; not later steps. */
+  delayMs?: number;
+}
+
+/** The overrides of a restart/resume request (Retries, Delay, Retry-Delay, Flow-Control, Label, Failure-Callback). */
+export function overriding(patch: ConfigPatch): Overrides {
+  const configOf: ConfigOf = (run) => {
     const config = { ...run.config, header: { ...run.config.header } };
     if (patch.retries !== undefined) config.maxRetries = patch.retries;
-    if (patch.delayMs !== undefined) config.delayMs = patch.delayMs;
     if (patch.retryDelay !== undefined) config.retryDelay = patch.retryDelay;
     if (patch.flowControl) config.flowControl = patch.flowControl;
     if (patch.labels) {
@@ -35,6 +41,7 @@ export function overriding(patch: ConfigPatch): ConfigOf {
     if (patch.failureCallback !== undefined) config.failureCallback = patch.failureCallback;
     return config;
   };
+  return patch.delayMs !== undefined ? { configOf, delayMs: patch.delayMs } : { configOf };
 }
 
 export class DlqActions {
@@ -47,7 +54,7 @@ export class DlqActions {
    */
   async restart(
     runs: RunRecord[],
-    configOf: ConfigOf,
+    { configOf, delayMs }: Overrides,
     named: boolean,
     origin: (time: number, from: RunRestartedFrom) => RestartOrigin,
   ): Promise<RunRef[]> {
@@ -66,7 +73,7 @@ export class DlqActions {
         config: configOf(old),
         origin: origin(now, from),
       };
-      const message = planStep(run, { forward: {} }, Buffer.alloc(0), now);
+      const message = planStep(run, { forward: {}, delayMs }, Buffer.alloc(0), now);
       plans.push({
         item: {
           create: run,
@@ -92,7 +99,7 @@ export class DlqActions {
    * The same runs from their failed messages, with the overridden settings; each only if its DLQ entry is
    * claimed (see restart). `named`: an entry that is not in the DLQ fails them all (DlqEntryMissing).
    */
-  async resume(runs: RunRecord[], configOf: ConfigOf, named: boolean): Promise<RunRef[]> {
+  async resume(runs: RunRecord[], { configOf, delayMs }: Overrides, named: boolean): Promise<RunRef[]> {
     const { runtime } = this;
     const now = runtime.clock.now();
     const calls: Call[] = [];
@@ -105,7 +112,7 @@ export class DlqActions {
       if (config.retryDelay !== undefined) spec.retryDelay = config.retryDelay;
       if (config.flowControl) spec.flowControl = config.flowControl;
       if (config.labels) spec.labels = config.labels;
-      const dueAt = now + (config.delayMs ?? 0);
+      const dueAt = now + (delayMs ?? 0);
       spec.notBefore = dueAt;
       calls.push([
         'wfResume',
@@ -159,15 +166,18 @@ export class DlqActions {
   }
 
   /**
-   * Sends the failure callback of a failed run again (its previous one failed, or an operator asks):
-   * 'none' when the run has no failure callback, 'raced' when another request just sent it again.
+   * Sends the failure callback of a failed run again, once it has failed (CALLBACK_FAIL): 'none' when the run
+   * has no failure callback, 'not-failed' when it is still being sent, succeeded or was cancelled (sent again,
+   * the failure function would run twice — the real service refuses these with 400 too), 'raced' when another
+   * request just sent it again.
    */
-  async retryFailure(run: RunRecord): Promise<'sent' | 'none' | 'raced'> {
+  async retryFailure(run: RunRecord): Promise<'sent' | 'none' | 'not-failed' | 'raced'> {
     const { runtime } = this;
     const failure = run.failure;
     const previous =
       failure?.messageId !== undefined ? runtime.stackStore.messages.getById(failure.messageId) : undefined;
     if (!failure || !previous) return 'none';
+    if (failure.state !== 'CALLBACK_FAIL') return 'not-failed';
     const now = runtime.clock.now();
     const message = planned({ ...previous.spec, notBefore: now }, now, previous.body, now);
     message.row.id = newMessageId();

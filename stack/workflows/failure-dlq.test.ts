@@ -3,7 +3,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- run records are read as loose JSON */
 import { WorkflowNonRetryableError } from '@upstash/workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type TestStack } from '../messages/test-support';
+import { eventually, settle, type TestStack } from '../messages/test-support';
 import { failingStep, runLog, runWhen, startStackWithApp, type WorkflowApp } from './test-support';
 
 let stack: TestStack;
@@ -12,6 +12,10 @@ const failures: { runId: string; status: number; response: string; payload: unkn
 let healthy = false;
 let firstStepRuns = 0;
 let failureUrlHealthy = false;
+/** Calls of /ff-flaky's failure function, by run: it fails its first call of each run. */
+const flakyFailureCalls = new Map<string, { failResponse: string; payload: unknown }[]>();
+/** Answers the failure URL /slow-failure's requests once called (a failure callback in flight meanwhile). */
+let releaseSlowFailure: () => void = () => undefined;
 
 const state = (runId: string, wanted: string): Promise<Record<string, any>> =>
   runWhen(stack, runId, (log) => log.workflowState === wanted, `run ${runId} in ${wanted}`);
@@ -43,6 +47,18 @@ beforeAll(async () => {
         },
       },
       '/fatal': { fn: failingStep('fatal', () => new WorkflowNonRetryableError('no point retrying')) },
+      '/ff-flaky': {
+        fn: failingStep('breaks', () => new Error('step broke')),
+        options: {
+          failureFunction: async ({ context, failResponse }) => {
+            const calls = flakyFailureCalls.get(context.workflowRunId) ?? [];
+            calls.push({ failResponse, payload: context.requestPayload });
+            flakyFailureCalls.set(context.workflowRunId, calls);
+            if (calls.length === 1) throw new Error('failure function down');
+            return 'handled';
+          },
+        },
+      },
       '/sleeper': {
         fn: async (context) => {
           await context.sleep('long', 3600);
@@ -51,6 +67,10 @@ beforeAll(async () => {
     },
     {
       '/failure-url': () => (failureUrlHealthy ? { status: 200, body: 'ok' } : { status: 500, body: 'down' }),
+      '/slow-failure': () =>
+        new Promise((resolve) => {
+          releaseSlowFailure = () => resolve({ status: 200, body: 'ok' });
+        }),
     },
   ));
 });
@@ -159,6 +179,60 @@ describe('failure', () => {
       filter: { failureFunctionState: 'CALLBACK_SUCCESS', workflowRunId },
     });
     expect(failed.messages).toHaveLength(1);
+  });
+});
+
+describe('the failure function, sent again through the DLQ', () => {
+  const failureState = async (runId: string) => (await runLog(stack, runId)).failureFunction?.state;
+
+  it('a failure function that failed is called once more by POST /v2/workflows/dlq/callback/{dlqId}', async () => {
+    const { workflowRunId } = await app.client.trigger({
+      url: `${app.url}/ff-flaky`,
+      body: { order: 7 },
+      retries: 0,
+    });
+    const run = await state(workflowRunId, 'RUN_FAILED');
+    await eventually(async () => (await failureState(workflowRunId)) === 'CALLBACK_FAIL', 'CALLBACK_FAIL');
+    expect(flakyFailureCalls.get(workflowRunId)).toHaveLength(1);
+    // The vendor client's retryFailureFunction calls the real route.
+    const retried = await app.client.dlq.retryFailureFunction({ dlqId: run.dlqId });
+    expect(retried).toEqual({ workflowRunId, workflowCreatedAt: run.workflowRunCreatedAt });
+    await eventually(
+      async () => (await failureState(workflowRunId)) === 'CALLBACK_SUCCESS',
+      'CALLBACK_SUCCESS',
+    );
+    await settle(300);
+    const calls = flakyFailureCalls.get(workflowRunId) ?? [];
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toEqual({ failResponse: 'step broke', payload: { order: 7 } });
+    // It has succeeded now: asked again, the service refuses (400) and the failure function is not called again.
+    const again = await stack.api('POST', `/v2/workflows/dlq/callback/${run.dlqId}`);
+    expect(again.status).toBe(400);
+    expect(again.json.error).toMatch(/has not failed \(CALLBACK_SUCCESS\)/);
+    await settle(300);
+    expect(flakyFailureCalls.get(workflowRunId)).toHaveLength(2);
+    expect(await failureState(workflowRunId)).toBe('CALLBACK_SUCCESS');
+  });
+
+  it('a failure callback still in flight is not sent a second time (400)', async () => {
+    const { workflowRunId } = await app.client.trigger({
+      url: `${app.url}/fatal`,
+      failureUrl: `${app.url}/slow-failure`,
+      retries: 0,
+    });
+    const run = await state(workflowRunId, 'RUN_FAILED');
+    await eventually(() => (app.hits.get('/slow-failure') ?? 0) > 0, 'the failure callback in flight');
+    const before = app.hits.get('/slow-failure');
+    const refused = await stack.api('POST', `/v2/workflows/dlq/callback/${run.dlqId}`);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatch(/has not failed \(CALLBACK_INPROGRESS\)/);
+    releaseSlowFailure();
+    await eventually(
+      async () => (await failureState(workflowRunId)) === 'CALLBACK_SUCCESS',
+      'CALLBACK_SUCCESS',
+    );
+    await settle(300);
+    expect(app.hits.get('/slow-failure')).toBe(before);
   });
 });
 
@@ -299,6 +373,27 @@ describe('cancel', () => {
     const narrowed = await stack.api('DELETE', `/v2/workflows/runs?state=RUN_STARTED&label=${label}`);
     expect(narrowed.json).toEqual({ cancelled: 1 });
     await state(running, 'RUN_CANCELED');
+  });
+
+  it('with ids or filters in a JSON body, the older form the Go SDK sends', async () => {
+    const byId = (await app.client.trigger({ url: `${app.url}/sleeper` })).workflowRunId;
+    const byUrl = (await app.client.trigger({ url: `${app.url}/sleeper?form=body` })).workflowRunId;
+    await state(byId, 'RUN_STARTED');
+    await state(byUrl, 'RUN_STARTED');
+    const cancel = (body: unknown, query = '') =>
+      stack.api('DELETE', `/v2/workflows/runs${query}`, { body: JSON.stringify(body) });
+    // Refused before anything is cancelled: an unknown field, an empty list, a body beside query filters.
+    const typo = await cancel({ workflowRunID: [byId] });
+    expect(typo.status).toBe(400);
+    expect(typo.json.error).toMatch(/unknown parameter 'workflowRunID'.*JSON body/);
+    expect((await cancel({ workflowRunIds: [] })).json.error).toMatch(/^empty filter 'workflowRunIds'/);
+    expect((await cancel({ workflowRunIds: [byId] }, `?workflowRunIds=${byUrl}`)).status).toBe(400);
+    expect((await runLog(stack, byId)).workflowState).toBe('RUN_STARTED');
+
+    expect((await cancel({ workflowRunIds: [byId] })).json).toEqual({ cancelled: 1 });
+    await state(byId, 'RUN_CANCELED');
+    expect((await cancel({ workflowUrl: `${app.url}/sleeper?form` })).json).toEqual({ cancelled: 1 });
+    await state(byUrl, 'RUN_CANCELED');
   });
 
   it('by the host and path of the workflow URL (the SDK filter), and all=true cancels every run', async () => {

@@ -91,7 +91,6 @@ export function runConfig(patch: ConfigPatch, header: HeaderMap): RunConfig {
   const config: RunConfig = { header, maxRetries: patch.retries ?? 3 };
   if (patch.retryDelay !== undefined) config.retryDelay = patch.retryDelay;
   if (patch.timeoutMs !== undefined) config.timeoutMs = patch.timeoutMs;
-  if (patch.delayMs !== undefined) config.delayMs = patch.delayMs;
   if (patch.flowControl) config.flowControl = patch.flowControl;
   if (patch.labels && patch.labels.length > 0) config.labels = patch.labels;
   if (patch.redact) config.redact = patch.redact;
@@ -113,7 +112,10 @@ export interface PlannedRunMessage {
   record: MessageRecord;
 }
 
-/** A step message of a run: the run's settings, the step's own headers and delay over them. */
+/**
+ * A step message of a run: the run's settings, the step's own headers over them. Only the message's own delay
+ * (a sleep, a trigger's or a DLQ action's Upstash-Delay) holds it back: a run has no delay of its own.
+ */
 export function planStep(
   run: RunRef,
   own: ConfigPatch | undefined,
@@ -123,8 +125,7 @@ export function planStep(
 ): PlannedRunMessage {
   const { config } = run;
   const header: HeaderMap = { ...config.header, ...(own ? ownHeaders(own) : {}) };
-  const delay = own?.notBefore !== undefined ? undefined : (own?.delayMs ?? config.delayMs);
-  const dueAt = own?.notBefore ?? now + (delay ?? 0);
+  const dueAt = own?.notBefore ?? now + (own?.delayMs ?? 0);
   const spec: MessageSpec = {
     url: options.url ?? run.url,
     method: 'POST',

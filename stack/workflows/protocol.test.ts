@@ -49,7 +49,8 @@ beforeAll(async () => {
         fn: async (context) => {
           const a = await context.run('a', () => 1);
           const [b, c] = await Promise.all([context.run('b', () => 2), context.run('c', () => 3)]);
-          await context.sleep('nap', 1);
+          // A duration string: the logs give it in seconds, a number, as the vendors type the field.
+          await context.sleep('nap', '1s');
           await context.sleepUntil('until', Math.floor(Date.now() / 1000));
           return { a, b, c, payload: context.requestPayload, header: context.headers.get('x-user') };
         },
@@ -232,6 +233,9 @@ describe('step types', () => {
     expect(waiters[0]?.deadline).toBeGreaterThan(Date.now() / 1000);
     const notified = await app.client.notify({ eventId, eventData: { ok: true } });
     expect(notified).toHaveLength(1);
+    // A served waiter carries no `error` (the Go SDK fails to parse a string there, even an empty one).
+    expect(notified[0]).toMatchObject({ waiter: { url: `${app.url}/wait` }, messageId: expect.any(String) });
+    expect(notified[0]).not.toHaveProperty('error');
     const run = await finished(workflowRunId);
     expect(JSON.parse(run.workflowRunResponse)).toEqual({
       data: { ok: true },

@@ -8,6 +8,7 @@ import {
 } from '../../shared/workflows/types';
 import { HttpError, refuseUnknownParams, type RequestContext } from '../http/server';
 import { TOKEN_PARAMS } from '../messages/publish-request';
+import { jsonSource } from '../messages/filters';
 import type { RunFilters, RunState, StepState } from '../store/workflow-store';
 
 export function integer(query: URLSearchParams, name: string, min: number, max: number): number | undefined {
@@ -206,4 +207,42 @@ export async function refuseWideningBulkRequest(
       `${where} takes its ids and filters in the query string (e.g. ?dlqIds=a,b), not in a request body`,
     );
   }
+}
+
+/**
+ * The ids and filters of a bulk cancel (DELETE /v2/workflows/runs): the query string, as the JS SDK sends them,
+ * or — when the query names none — a JSON body, the API's older form that the Go SDK sends
+ * (`{"workflowRunIds": ["wfr_a"]}`, `{"workflowUrl": "https://…"}`; `{}` means every run, as no filter does).
+ * Either is held to refuseWideningBulkRequest's rules; a body beside query filters is refused (which one?).
+ */
+export async function cancelQuery(
+  ctx: Pick<RequestContext, 'query' | 'body'>,
+  where: string,
+): Promise<URLSearchParams> {
+  const text = (await ctx.body()).toString('utf8').trim();
+  const queryFilters = [...ctx.query.keys()].filter((name) => !NOT_FILTERS.has(name));
+  if (text === '' || queryFilters.length > 0) {
+    await refuseWideningBulkRequest(ctx, 'cancel', where);
+    return ctx.query;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
+  }
+  const source = jsonSource(json);
+  const query = new URLSearchParams(ctx.query);
+  for (const name of source.keys()) {
+    const values = source.getAll(name);
+    // An empty list stays a named filter with no value, which refuseWideningBulkRequest refuses.
+    if (values.length === 0) query.append(name, '');
+    for (const value of values) query.append(name, value);
+  }
+  await refuseWideningBulkRequest(
+    { query, body: async () => Buffer.alloc(0) },
+    'cancel',
+    `${where} (JSON body)`,
+  );
+  return query;
 }

@@ -11,6 +11,7 @@ import type {
   WorkflowRunLog,
 } from '../../shared/workflows/types';
 import type { HeaderMap } from '../../shared/messages/types';
+import { tryParseDuration } from '../../shared/duration';
 import { redacted, redactHeaders } from '../messages/records';
 import type { LogEntry, MessageHistory, RunRecord, WorkflowStore } from '../store/workflow-store';
 import { delivery } from './deliveries';
@@ -223,7 +224,7 @@ export function buildRunRecord(
       };
       const out = str(step.out);
       if (out !== undefined) log.out = out;
-      if (step.sleepFor !== undefined) log.sleepFor = step.sleepFor as number;
+      if (step.sleepFor !== undefined) log.sleepFor = sleepSeconds(step.sleepFor);
       if (step.sleepUntil !== undefined) log.sleepUntil = step.sleepUntil as number;
       // A sleep is not over until its delivery, which the step's own delay holds back, is due.
       if (
@@ -449,4 +450,15 @@ function foldInvoke(store: WorkflowStore, run: RunRecord, log: StepLog): void {
   log.invokedWorkflowRunId = child.runId;
   log.invokedWorkflowUrl = child.url;
   log.invokedWorkflowCreatedAt = child.createdAt;
+}
+
+/**
+ * A sleep's length as the logs give it: seconds, a number. The SDK publishes `context.sleep('x', '1d')` as the
+ * string `"1d"`; the vendors type the logged field as a number (the Go SDK's whole logs page fails to parse on a
+ * string), so a duration is turned into its seconds.
+ */
+function sleepSeconds(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const parsed = tryParseDuration(String(value), { bareNumberAsSeconds: true });
+  return parsed.ok ? parsed.ms / 1_000 : Number(value);
 }

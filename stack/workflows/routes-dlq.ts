@@ -9,9 +9,9 @@ import { collectHeaders, parseConfig, PublishError, type ConfigPatch } from '../
 import type { RunFilters, RunRecord } from '../store/workflow-store';
 import { redacted, redactHeaders } from '../messages/records';
 import { workflowMeta } from './plan';
-import { cursor, integer, multi, refuseWideningBulkRequest, runFilters } from './query';
+import { cancelQuery, cursor, integer, multi, refuseWideningBulkRequest, runFilters } from './query';
 import { canceledEvent, restartOrigin } from './origin';
-import { DlqEntryMissing, overriding, type ConfigOf, type RunRef } from './dlq-actions';
+import { DlqEntryMissing, overriding, type Overrides, type RunRef } from './dlq-actions';
 import type { WorkflowRuntime } from './runtime';
 import { DLQ_ENTRY_GONE } from '../store/dlq';
 
@@ -123,7 +123,7 @@ async function selectDlq(
 }
 
 /** Reads a restart/resume request's override headers once; they apply to each run's settings. */
-function overrides(runtime: WorkflowRuntime, ctx: RequestContext): ConfigOf {
+function overrides(runtime: WorkflowRuntime, ctx: RequestContext): Overrides {
   let patch: ConfigPatch;
   try {
     patch = parseConfig(collectHeaders(ctx.req.rawHeaders), runtime.clock.now());
@@ -205,6 +205,12 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
     const sent = await runtime.dlq.retryFailure(run);
     if (sent === 'none')
       throw new HttpError(400, `workflow run '${run.runId}' has no failure callback to retry`);
+    if (sent === 'not-failed') {
+      throw new HttpError(
+        400,
+        `the failure callback of workflow run '${run.runId}' has not failed (${run.failure?.state}): only a failed one is sent again`,
+      );
+    }
     if (sent === 'raced') {
       throw new HttpError(
         409,
@@ -215,13 +221,13 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
   });
 
   router.add('DELETE', '/v2/workflows/runs', async (ctx) => {
-    await refuseWideningBulkRequest(ctx, 'cancel', 'DELETE /v2/workflows/runs');
-    const ids = multi(ctx.query, 'workflowRunIds');
+    const query = await cancelQuery(ctx, 'DELETE /v2/workflows/runs');
+    const ids = multi(query, 'workflowRunIds');
     let runs: RunRecord[];
     if (ids) {
       runs = ids.flatMap((id) => runtime.store.activeRun(id) ?? []);
     } else {
-      const filters = runFilters(ctx.query, { urlPrefixByDefault: true });
+      const filters = runFilters(query, { urlPrefixByDefault: true });
       // Only running runs can be cancelled. The store ORs run states with step states, so any other state
       // given here would widen the selection past the caller's filter instead of narrowing it.
       if (filters.stepState || filters.runState?.some((state) => state !== 'RUN_STARTED')) {
@@ -230,9 +236,9 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
           'a cancel takes running runs only: filter it by state RUN_STARTED, or leave the state out',
         );
       }
-      const hosts = multi(ctx.query, 'host');
+      const hosts = multi(query, 'host');
       if (hosts) filters.host = hosts.map((host) => host.toLowerCase());
-      const paths = multi(ctx.query, 'path');
+      const paths = multi(query, 'path');
       if (paths) {
         filters.path = paths.map((path) => {
           if (!path.startsWith('/'))
@@ -241,7 +247,7 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
         });
       }
       // No filter: every active run (up to `count`), as at the real service.
-      const count = integer(ctx.query, 'count', 1, 100_000) ?? 100;
+      const count = integer(query, 'count', 1, 100_000) ?? 100;
       runs = runtime.store.listRuns({ ...filters, runState: ['RUN_STARTED'] }, undefined, count).runs;
     }
     let cancelled = 0;

@@ -352,7 +352,9 @@ function waiterView(waiter: WaiterRecord): Record<string, unknown> {
 export function runRoutes(router: Router, runtime: WorkflowRuntime): void {
   router.add('DELETE', '/v2/workflows/runs/:id', async (ctx) => {
     const runId = checkRunIdParam(ctx.params.id);
-    const cancelParam = ctx.query.get('cancel') ?? 'false';
+    // Without `cancel` this is the API's "Cancel Workflow Run" (a user's curl, as the vendor documents it); the SDKs
+    // always say which they mean, and end a run that returned with `?cancel=false`.
+    const cancelParam = ctx.query.get('cancel') ?? 'true';
     if (cancelParam !== 'true' && cancelParam !== 'false') {
       throw new HttpError(400, `invalid cancel '${cancelParam}': expected true or false`);
     }
@@ -459,12 +461,13 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
       ...(agent ? { agent } : {}),
       ...(ctx.remoteAddress ? { callerIp: ctx.remoteAddress } : {}),
     }));
+    // No `error` for a waiter that was served: the Go SDK reads that field into a Go `error`, and a string there
+    // (even "") fails its whole Notify — the real service leaves it out.
     const response = served.map(({ waiter, messageId, run: owner }) => ({
       waiter: waiterView(waiter),
       messageId,
       workflowRunId: owner?.runId,
       workflowCreatedAt: owner?.createdAt,
-      error: '',
     }));
     return { status: 200, body: response };
   };

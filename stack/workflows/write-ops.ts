@@ -188,7 +188,7 @@ export const WORKFLOW_WRITES = {
     workflowStoreOf(store).setFailure(runSeq, failure),
   /**
    * Sends a failed run's failure callback again: records the new callback message, if the run's failure
-   * callback is still the one the request saw (two retries at once send one). Its row's seq, or null.
+   * callback is still the failed one the request saw (two retries at once send one). Its row's seq, or null.
    */
   wfRetryFailure: (
     store: StackStore,
@@ -199,7 +199,9 @@ export const WORKFLOW_WRITES = {
     now: number,
   ): number | null => {
     const workflows = workflowStoreOf(store);
-    if (workflows.run(runSeq)?.failure?.messageId !== seenMessageId) return null;
+    const current = workflows.run(runSeq)?.failure;
+    // Sent again (or its state changed) since the request read it: another request acted first.
+    if (current?.messageId !== seenMessageId || current.state !== 'CALLBACK_FAIL') return null;
     workflows.setFailure(runSeq, failure);
     return insertMessage(store, row, now);
   },
