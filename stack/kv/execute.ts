@@ -126,7 +126,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           (replaced ??= new Map()).set(i, scan.send);
         }
         if (args && mayUseJsonScript(name)) {
-          const call = jsonScriptCall(scan?.send ?? args, name);
+          const call = jsonScriptCall(scan?.send ?? args, name, ctx.redisVersion());
           if (call && !Array.isArray(call)) {
             values[i] = new RespError(call.error);
             continue;
@@ -287,7 +287,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     const sent = commands.map((args, i) => {
       const plain = scans[i]?.send ?? args;
       if (!mayUseJsonScript(names[i]!)) return plain;
-      const call = jsonScriptCall(plain, names[i]!);
+      const call = jsonScriptCall(plain, names[i]!, ctx.redisVersion());
       if (call && !Array.isArray(call)) throw new HttpError(400, call.error);
       if (!call) return plain;
       scripted.add(i);
