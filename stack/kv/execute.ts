@@ -6,7 +6,7 @@ import type { RedisConnection } from './connection';
 import { RedisUnavailableError } from './connection';
 import { HttpError } from '../http/server';
 import type { ScanWithType } from './extensions';
-import { addTypes, copyOntoItself, hasExtension, scanWithType } from './extensions';
+import { addTypes, copyOntoItself, hasExtension, isRefused, plainTypes, scanWithType } from './extensions';
 import { fcallReadOnly, WRITE_FLAG_ERROR } from './fcall-ro';
 import { explainScriptError, isNoScript, jsonScriptCall, mayUseJsonScript } from './json/commands';
 import type { Backend } from './pool';
@@ -148,7 +148,10 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       const replies = await connection.send(encodeSent(commands, sentAt, replaced), sentAt.length, withRaw);
       // Only when nothing ran: a command that did run must be reported, never retried by the client.
       if (replies.values.every(isLoading)) throw unavailableWhileLoading(replies.values[0] as RespError);
-      if (scripted) await retryNoScript(connection, sentAt, replaced!, scripted, replies);
+      if (scripted) {
+        await retryNoScript(connection, sentAt, replaced!, scripted, replies);
+        await typeWithoutScript(connection, commands, sentAt, sentNames, scripted, replies);
+      }
       for (let j = 0; j < sentAt.length; j++) {
         const name = sentNames[j]!;
         const i = sentAt[j]!;
@@ -269,6 +272,34 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     again.forEach((j, k) => {
       replies.values[j] = retried.values[k]!;
       if (replies.raws) replies.raws[j] = retried.raws![k]!;
+    });
+  }
+
+  /**
+   * A scripted TYPE refused with NOPERM — an ACL user (ACL RESTTOKEN) who may run TYPE but not EVALSHA_RO,
+   * as with `+@read` — is asked again as the user's own TYPE (extensions.ts `plainTypes`), so Redis decides
+   * by the user's rules for TYPE itself, as it would without the bridge's script.
+   */
+  async function typeWithoutScript(
+    connection: RedisConnection,
+    commands: CommandList,
+    sentAt: number[],
+    sentNames: string[],
+    scripted: Set<number>,
+    replies: { values: RespValue[]; raws: (Buffer | undefined)[] | undefined },
+  ): Promise<void> {
+    const again: number[] = [];
+    replies.values.forEach((value, j) => {
+      if (sentNames[j] === 'type' && scripted.has(sentAt[j]!) && isRefused(value)) again.push(j);
+    });
+    if (again.length === 0) return;
+    const types = await plainTypes(
+      connection,
+      again.map((j) => commands.args(sentAt[j]!)[1]!),
+    );
+    again.forEach((j, k) => {
+      replies.values[j] = types[k]!;
+      if (replies.raws) replies.raws[j] = undefined;
     });
   }
 
