@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { jsonScriptCall } from './json/commands';
 import type { CommandReply } from './test-support';
-import { useTestService } from './test-support';
+import { monitorLinesOf, useTestService } from './test-support';
 
 const env = useTestService();
 
@@ -110,19 +110,11 @@ describe('HGETDEL on a redis-server older than 8.0', () => {
 
   it('shows in MONITOR as the client sent it, without the script or its own commands', async () => {
     await env.kv.admin(['HSET', 'hgd:mon', 'a', '1']);
-    const res = await env.kv.call('/monitor', { method: 'POST' });
-    const reader = res.body!.getReader();
-    let text = '';
-    await run('HGETDEL', 'hgd:mon', 'FIELDS', '1', 'a');
-    await run('GET', 'hgd:end');
-    while (!text.includes('"hgd:end"')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += Buffer.from(value).toString();
-    }
-    await reader.cancel();
-    const lines = text.split('\n').filter((l) => l.startsWith('data: ') && l.includes('hgd:'));
-    expect(lines.map((l) => l.replace(/^data: \d+\.\d+ /, ''))).toEqual([
+    const lines = await monitorLinesOf(env.kv, 'hgd:', 'hgd:end', async () => {
+      await run('HGETDEL', 'hgd:mon', 'FIELDS', '1', 'a');
+      await run('GET', 'hgd:end');
+    });
+    expect(lines).toEqual([
       '[0 127.0.0.1 default] "HGETDEL" "hgd:mon" "FIELDS" "1" "a"',
       '[0 127.0.0.1 default] "GET" "hgd:end"',
     ]);
