@@ -6,7 +6,15 @@ import type { RedisConnection } from './connection';
 import { RedisUnavailableError } from './connection';
 import { HttpError } from '../http/server';
 import type { ScanWithType } from './extensions';
-import { addTypes, copyOntoItself, hasExtension, isRefused, plainTypes, scanWithType } from './extensions';
+import {
+  addTypes,
+  copyOntoItself,
+  hasExtension,
+  isRefused,
+  plainJsonTypeScan,
+  plainTypes,
+  scanWithType,
+} from './extensions';
 import { fcallReadOnly, WRITE_FLAG_ERROR } from './fcall-ro';
 import { explainScriptError, isNoScript, jsonScriptCall, mayUseJsonScript } from './json/commands';
 import type { Backend } from './pool';
@@ -150,7 +158,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       if (replies.values.every(isLoading)) throw unavailableWhileLoading(replies.values[0] as RespError);
       if (scripted) {
         await retryNoScript(connection, sentAt, replaced!, scripted, replies);
-        await typeWithoutScript(connection, commands, sentAt, sentNames, scripted, replies);
+        await askWithoutScript(connection, commands, sentAt, sentNames, scripted, scans, replies);
       }
       for (let j = 0; j < sentAt.length; j++) {
         const name = sentNames[j]!;
@@ -276,29 +284,40 @@ export function createExecutor(ctx: ExecutorContext): Executor {
   }
 
   /**
-   * A scripted TYPE refused with NOPERM — an ACL user (ACL RESTTOKEN) who may run TYPE but not EVALSHA_RO,
-   * as with `+@read` — is asked again as the user's own TYPE (extensions.ts `plainTypes`), so Redis decides
-   * by the user's rules for TYPE itself, as it would without the bridge's script.
+   * Script calls refused with NOPERM — an ACL user (ACL RESTTOKEN) who may run TYPE or SCAN but not
+   * EVALSHA_RO, as with `+@read` — are asked again as the user's own commands (extensions.ts `plainTypes`,
+   * `plainJsonTypeScan`), so Redis decides by the user's rules for TYPE and SCAN themselves, as it would
+   * without the bridge's script.
    */
-  async function typeWithoutScript(
+  async function askWithoutScript(
     connection: RedisConnection,
     commands: CommandList,
     sentAt: number[],
     sentNames: string[],
     scripted: Set<number>,
+    scans: Map<number, ScanWithType> | undefined,
     replies: { values: RespValue[]; raws: (Buffer | undefined)[] | undefined },
   ): Promise<void> {
-    const again: number[] = [];
-    replies.values.forEach((value, j) => {
-      if (sentNames[j] === 'type' && scripted.has(sentAt[j]!) && isRefused(value)) again.push(j);
-    });
-    if (again.length === 0) return;
-    const types = await plainTypes(
+    const types: number[] = [];
+    for (let j = 0; j < sentAt.length; j++) {
+      const i = sentAt[j]!;
+      if (!scripted.has(i) || !isRefused(replies.values[j])) continue;
+      if (sentNames[j] === 'type') {
+        types.push(j);
+        continue;
+      }
+      // Every other script call (JSON.*, HGETDEL) is the script's alone: its refusal stands.
+      if (sentNames[j] !== 'scan') continue;
+      replies.values[j] = await plainJsonTypeScan(connection, scans?.get(i)?.send ?? commands.args(i));
+      if (replies.raws) replies.raws[j] = undefined;
+    }
+    if (types.length === 0) return;
+    const answers = await plainTypes(
       connection,
-      again.map((j) => commands.args(sentAt[j]!)[1]!),
+      types.map((j) => commands.args(sentAt[j]!)[1]!),
     );
-    again.forEach((j, k) => {
-      replies.values[j] = types[k]!;
+    types.forEach((j, k) => {
+      replies.values[j] = answers[k]!;
       if (replies.raws) replies.raws[j] = undefined;
     });
   }

@@ -126,6 +126,38 @@ export async function plainTypes(
   });
 }
 
+/**
+ * `SCAN … TYPE ReJSON-RL|hash` (which the JSON script answers) for a caller who may not run the script (see
+ * `plainTypes`): the SCAN as the caller's own with `TYPE hash`, then `HEXISTS k ReJSON-RL` for the page's keys
+ * to keep the JSON documents, or the other hashes. Each is checked against the caller's rules by Redis.
+ */
+export async function plainJsonTypeScan(
+  connection: RedisConnection,
+  args: readonly RespArg[],
+): Promise<RespValue> {
+  const send = [...args];
+  let wanted = '';
+  for (let i = 2; i + 1 < send.length; i++) {
+    const option = word(send[i]);
+    if (option === 'type') {
+      wanted = word(send[i + 1]);
+      send[++i] = 'hash';
+    } else if (option === 'match' || option === 'count') {
+      i++;
+    }
+  }
+  const reply = await connection.call(send);
+  if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) return reply;
+  const keys = reply[1] as RespArg[];
+  if (keys.length === 0) return reply;
+  const flags = (
+    await connection.send(encodeCommands(keys.map((key) => ['HEXISTS', key, JSON_FIELD])), keys.length)
+  ).values;
+  // A user who may not run HEXISTS sees JSON documents as the hashes they are stored in (as plainTypes).
+  const json = wanted === JSON_TYPE.toLowerCase();
+  return [reply[0]!, keys.filter((_, i) => (flags[i] === 1) === json)];
+}
+
 /** `COPY k k` without a DB option: the hosted service answers 0 where Redis refuses. */
 export function copyOntoItself(args: readonly RespArg[], name: string, reply: RespValue): RespValue {
   if (name !== 'copy' || !(reply instanceof RespError) || reply.message !== SAME_OBJECT_ERROR) return reply;

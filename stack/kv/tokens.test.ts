@@ -200,7 +200,7 @@ describe('ACL RESTTOKEN', () => {
     expect(Buffer.from((b64.body as { result: string }).result, 'base64').toString()).toBe(token);
   });
 
-  it("answers TYPE and SCAN … WITHTYPE by the user's own rules, though it may not run the bridge's script", async () => {
+  it("answers TYPE, SCAN … WITHTYPE and SCAN … TYPE ReJSON-RL by the user's own rules, though it may not run the bridge's script", async () => {
     // The hosted service's recipe for a read-only user: +@read has TYPE and HEXISTS, not EVALSHA_RO.
     await kv.json(
       '/',
@@ -253,8 +253,21 @@ describe('ACL RESTTOKEN', () => {
         ['rd:doc', 'ReJSON-RL'],
       ]),
     );
+    const scanKeys = async (token: string, type: string, withType = false): Promise<unknown> => {
+      const reply = (await run(
+        token,
+        ['SCAN', '0', 'MATCH', 'rd:*', 'COUNT', '1000', 'TYPE', type].concat(withType ? ['WITHTYPE'] : []),
+      )) as { result?: [string, string[]]; error?: string };
+      return reply.result ? reply.result[1].sort() : reply;
+    };
+    expect(await scanKeys(reader, 'ReJSON-RL')).toEqual(['rd:doc']);
+    expect(await scanKeys(reader, 'hash')).toEqual(['rd:hash']);
+    expect(await scanKeys(reader, 'ReJSON-RL', true)).toEqual(['ReJSON-RL', 'rd:doc']);
     // A user without HEXISTS sees a JSON document as the hash it is stored in.
-    expect(await run(await tokenOf('typeonly', 't-pass'), ['TYPE', 'rd:doc'])).toEqual({ result: 'hash' });
+    const typeOnly = await tokenOf('typeonly', 't-pass');
+    expect(await run(typeOnly, ['TYPE', 'rd:doc'])).toEqual({ result: 'hash' });
+    expect(await scanKeys(typeOnly, 'hash')).toEqual(['rd:doc', 'rd:hash']);
+    expect(await scanKeys(typeOnly, 'ReJSON-RL')).toEqual([]);
     // A user who may not run TYPE, or use the key, gets Redis's own refusal for it.
     const getOnly = await tokenOf('getonly', 'g-pass');
     expect(await run(getOnly, ['TYPE', 'rd:str'])).toEqual({
