@@ -6,7 +6,15 @@ import type { RedisConnection } from './connection';
 import { RedisUnavailableError } from './connection';
 import { HttpError } from '../http/server';
 import type { ScanWithType } from './extensions';
-import { addTypes, copyOntoItself, hasExtension, scanWithType } from './extensions';
+import {
+  addTypes,
+  copyOntoItself,
+  hasExtension,
+  isRefused,
+  plainJsonTypeScan,
+  plainTypes,
+  scanWithType,
+} from './extensions';
 import { fcallReadOnly, WRITE_FLAG_ERROR } from './fcall-ro';
 import { explainScriptError, isNoScript, jsonScriptCall, mayUseJsonScript } from './json/commands';
 import type { Backend } from './pool';
@@ -126,7 +134,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           (replaced ??= new Map()).set(i, scan.send);
         }
         if (args && mayUseJsonScript(name)) {
-          const call = jsonScriptCall(scan?.send ?? args, name);
+          const call = jsonScriptCall(scan?.send ?? args, name, ctx.redisVersion());
           if (call && !Array.isArray(call)) {
             values[i] = new RespError(call.error);
             continue;
@@ -148,7 +156,10 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       const replies = await connection.send(encodeSent(commands, sentAt, replaced), sentAt.length, withRaw);
       // Only when nothing ran: a command that did run must be reported, never retried by the client.
       if (replies.values.every(isLoading)) throw unavailableWhileLoading(replies.values[0] as RespError);
-      if (scripted) await retryNoScript(connection, sentAt, replaced!, scripted, replies);
+      if (scripted) {
+        await retryNoScript(connection, sentAt, replaced!, scripted, replies);
+        await askWithoutScript(connection, commands, sentAt, sentNames, scripted, scans, replies);
+      }
       for (let j = 0; j < sentAt.length; j++) {
         const name = sentNames[j]!;
         const i = sentAt[j]!;
@@ -272,6 +283,45 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     });
   }
 
+  /**
+   * Script calls refused with NOPERM — an ACL user (ACL RESTTOKEN) who may run TYPE or SCAN but not
+   * EVALSHA_RO, as with `+@read` — are asked again as the user's own commands (extensions.ts `plainTypes`,
+   * `plainJsonTypeScan`), so Redis decides by the user's rules for TYPE and SCAN themselves, as it would
+   * without the bridge's script.
+   */
+  async function askWithoutScript(
+    connection: RedisConnection,
+    commands: CommandList,
+    sentAt: number[],
+    sentNames: string[],
+    scripted: Set<number>,
+    scans: Map<number, ScanWithType> | undefined,
+    replies: { values: RespValue[]; raws: (Buffer | undefined)[] | undefined },
+  ): Promise<void> {
+    const types: number[] = [];
+    for (let j = 0; j < sentAt.length; j++) {
+      const i = sentAt[j]!;
+      if (!scripted.has(i) || !isRefused(replies.values[j])) continue;
+      if (sentNames[j] === 'type') {
+        types.push(j);
+        continue;
+      }
+      // Every other script call (JSON.*, HGETDEL) is the script's alone: its refusal stands.
+      if (sentNames[j] !== 'scan') continue;
+      replies.values[j] = await plainJsonTypeScan(connection, scans?.get(i)?.send ?? commands.args(i));
+      if (replies.raws) replies.raws[j] = undefined;
+    }
+    if (types.length === 0) return;
+    const answers = await plainTypes(
+      connection,
+      types.map((j) => commands.args(sentAt[j]!)[1]!),
+    );
+    types.forEach((j, k) => {
+      replies.values[j] = answers[k]!;
+      if (replies.raws) replies.raws[j] = undefined;
+    });
+  }
+
   /** MULTI … EXEC on a connection of its own. A transaction discarded as a whole throws HttpError(400). */
   async function transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]> {
     if (ctx.quota && !ctx.quota.takeAll(commands.length)) throw new HttpError(400, DAILY_LIMIT_ERROR);
@@ -287,7 +337,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     const sent = commands.map((args, i) => {
       const plain = scans[i]?.send ?? args;
       if (!mayUseJsonScript(names[i]!)) return plain;
-      const call = jsonScriptCall(plain, names[i]!);
+      const call = jsonScriptCall(plain, names[i]!, ctx.redisVersion());
       if (call && !Array.isArray(call)) throw new HttpError(400, call.error);
       if (!call) return plain;
       scripted.add(i);

@@ -10,7 +10,7 @@
 //   that may not write gets Redis's own NOPERM refusal first.
 import type { RedisConnection } from './connection';
 import { isNoScript, typeCall } from './json/commands';
-import { JSON_TYPE } from './json/script';
+import { JSON_FIELD, JSON_TYPE } from './json/script';
 import type { RespArg, RespValue } from './resp';
 import { encodeCommands, RespError } from './resp';
 import type { BridgeScripts } from './scripts';
@@ -81,6 +81,7 @@ export async function addTypes(
       await scripts.load();
       types = await ask();
     }
+    if (types.some(isRefused)) types = await plainTypes(connection, keys);
   }
   const pairs: RespValue[] = [];
   for (let i = 0; i < keys.length; i++) {
@@ -90,6 +91,71 @@ export async function addTypes(
     pairs.push(keys[i]!, type);
   }
   return [reply[0]!, pairs];
+}
+
+/** A NOPERM refusal: of the script call, when the caller's ACL user may not run EVALSHA_RO. */
+export function isRefused(value: RespValue | undefined): boolean {
+  return value instanceof RespError && value.message.startsWith('NOPERM');
+}
+
+/**
+ * TYPE of each key asked as the caller's own commands, for an ACL user (ACL RESTTOKEN) who may run TYPE but
+ * not the script that answers it (EVALSHA_RO is not in `+@read`): `TYPE k` and `HEXISTS k ReJSON-RL` in one
+ * write, so a JSON document is still `ReJSON-RL` when the user may also run HEXISTS (`hash` when not). Redis
+ * checks each command against the user's rules, so a user who may not run TYPE gets Redis's own NOPERM.
+ */
+export async function plainTypes(
+  connection: RedisConnection,
+  keys: readonly RespArg[],
+): Promise<RespValue[]> {
+  const replies = (
+    await connection.send(
+      encodeCommands(
+        keys.flatMap((key) => [
+          ['TYPE', key],
+          ['HEXISTS', key, JSON_FIELD],
+        ]),
+      ),
+      keys.length * 2,
+    )
+  ).values;
+  return keys.map((_, i) => {
+    const type = replies[2 * i]!;
+    const isJson = type === 'hash' && replies[2 * i + 1] === 1;
+    return isJson ? JSON_TYPE : type;
+  });
+}
+
+/**
+ * `SCAN … TYPE ReJSON-RL|hash` (which the JSON script answers) for a caller who may not run the script (see
+ * `plainTypes`): the SCAN as the caller's own with `TYPE hash`, then `HEXISTS k ReJSON-RL` for the page's keys
+ * to keep the JSON documents, or the other hashes. Each is checked against the caller's rules by Redis.
+ */
+export async function plainJsonTypeScan(
+  connection: RedisConnection,
+  args: readonly RespArg[],
+): Promise<RespValue> {
+  const send = [...args];
+  let wanted = '';
+  for (let i = 2; i + 1 < send.length; i++) {
+    const option = word(send[i]);
+    if (option === 'type') {
+      wanted = word(send[i + 1]);
+      send[++i] = 'hash';
+    } else if (option === 'match' || option === 'count') {
+      i++;
+    }
+  }
+  const reply = await connection.call(send);
+  if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) return reply;
+  const keys = reply[1] as RespArg[];
+  if (keys.length === 0) return reply;
+  const flags = (
+    await connection.send(encodeCommands(keys.map((key) => ['HEXISTS', key, JSON_FIELD])), keys.length)
+  ).values;
+  // A user who may not run HEXISTS sees JSON documents as the hashes they are stored in (as plainTypes).
+  const json = wanted === JSON_TYPE.toLowerCase();
+  return [reply[0]!, keys.filter((_, i) => (flags[i] === 1) === json)];
 }
 
 /** `COPY k k` without a DB option: the hosted service answers 0 where Redis refuses. */

@@ -5,7 +5,7 @@ import { Redis } from '@upstash/redis';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { CommandReply } from './test-support';
-import { eventually, startTestService, tempDir, useTestService } from './test-support';
+import { eventually, monitorLinesOf, startTestService, tempDir, useTestService } from './test-support';
 
 const env = useTestService();
 
@@ -321,22 +321,14 @@ describe('the read-only token', () => {
 
 describe('MONITOR', () => {
   it('shows the JSON command the client sent, not the script, and names the REST caller', async () => {
-    const res = await env.kv.call('/monitor', { method: 'POST' });
-    const reader = res.body!.getReader();
-    let text = '';
-    await run('JSON.SET', 'mon:doc', '$', '{"a": 1}');
-    await run('JSON.GET', 'mon:doc', '$.a');
-    await run('TYPE', 'mon:doc');
-    await runAs(env.kv.readOnlyToken, 'GET', 'mon:read-only');
-    await run('GET', 'mon:end');
-    while (!text.includes('"mon:end"')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += Buffer.from(value).toString();
-    }
-    await reader.cancel();
-    const lines = text.split('\n').filter((l) => l.startsWith('data: ') && l.includes('mon:'));
-    expect(lines.map((l) => l.replace(/^data: \d+\.\d+ /, ''))).toEqual([
+    const lines = await monitorLinesOf(env.kv, 'mon:', 'mon:end', async () => {
+      await run('JSON.SET', 'mon:doc', '$', '{"a": 1}');
+      await run('JSON.GET', 'mon:doc', '$.a');
+      await run('TYPE', 'mon:doc');
+      await runAs(env.kv.readOnlyToken, 'GET', 'mon:read-only');
+      await run('GET', 'mon:end');
+    });
+    expect(lines).toEqual([
       // Each REST caller as the monitor names it: its IP and the token's user.
       '[0 127.0.0.1 default] "JSON.SET" "mon:doc" "$" "{\\"a\\": 1}"',
       '[0 127.0.0.1 default] "JSON.GET" "mon:doc" "$.a"',

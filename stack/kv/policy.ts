@@ -50,12 +50,18 @@ const BLOCKING = [
 
 type Rule = (args: readonly RespArg[], name: string) => string | undefined;
 
-/** XREAD/XREADGROUP block only with a BLOCK option, which comes before STREAMS. */
-function hasBlockOption(args: readonly RespArg[]): boolean {
+/**
+ * XREAD/XREADGROUP block only with a BLOCK option, which comes before STREAMS. The options are read as
+ * Redis reads them, values skipped (`COUNT n`, `GROUP group consumer`), so a group, consumer or count
+ * spelled `block` is not taken for the option.
+ */
+function hasBlockOption(args: readonly RespArg[], name: string): boolean {
   for (let i = 1; i < args.length; i++) {
     const word = argText(args[i]);
     if (word === 'streams') return false;
     if (word === 'block') return true;
+    if (word === 'count') i += 1;
+    else if (word === 'group' && name === 'xreadgroup') i += 2;
   }
   return false;
 }
@@ -100,8 +106,8 @@ const RULES = new Map<string, Rule>([
   ]),
   ['monitor', () => `ERR 'monitor' is not supported as a command: use POST /monitor (server-sent events)`],
   ...BLOCKING.map((name): [string, Rule] => [name, blocking]),
-  ['xread', (args, name) => (hasBlockOption(args) ? blocking(args, name) : undefined)],
-  ['xreadgroup', (args, name) => (hasBlockOption(args) ? blocking(args, name) : undefined)],
+  ['xread', (args, name) => (hasBlockOption(args, name) ? blocking(args, name) : undefined)],
+  ['xreadgroup', (args, name) => (hasBlockOption(args, name) ? blocking(args, name) : undefined)],
   [
     'acl',
     (args) => {

@@ -489,6 +489,30 @@ describe('commands the bridge refuses', () => {
     expect(plain.status).toBe(200);
   });
 
+  it('reads XREADGROUP options as Redis does: a group or consumer named "block" is not the BLOCK option', async () => {
+    await kv.admin(['XADD', 'ref:blockname', '1-1', 'f', 'v']);
+    await kv.admin(['XGROUP', 'CREATE', 'ref:blockname', 'block', '0']);
+    const entry = [['ref:blockname', [['1-1', ['f', 'v']]]]];
+    // The SDK's redis.xreadgroup('block', 'block', key, '>') sends exactly this.
+    const res = await kv.json(
+      '/pipeline',
+      post(
+        JSON.stringify([
+          ['XREADGROUP', 'GROUP', 'block', 'block', 'STREAMS', 'ref:blockname', '>'],
+          ['XREADGROUP', 'GROUP', 'block', 'c', 'COUNT', 'block', 'STREAMS', 'ref:blockname', '0'],
+          ['XREAD', 'COUNT', '5', 'STREAMS', 'ref:blockname', '0'],
+          ['XREADGROUP', 'GROUP', 'block', 'block', 'BLOCK', '1', 'STREAMS', 'ref:blockname', '>'],
+        ]),
+      ),
+    );
+    const entries = res.body as { error?: string; result?: unknown }[];
+    expect(entries[0]).toEqual({ result: entry });
+    // Redis reads `COUNT block` as a count and refuses it: Redis's error, not the bridge's.
+    expect(entries[1]).toEqual({ error: 'ERR value is not an integer or out of range' });
+    expect(entries[2]).toEqual({ result: entry });
+    expect(entries[3]!.error).toMatch(/^ERR blocking command 'xreadgroup'/);
+  });
+
   it('answers JSON.* in the path form, and discards a transaction with an unknown JSON command', async () => {
     expect((await kv.json('/json.set/json:p/$/%7B%22a%22%3A1%7D')).body).toEqual({ result: 'OK' });
     expect(await kv.json('/json.get/json:p/$.a')).toEqual({ status: 200, body: { result: '[1]' } });

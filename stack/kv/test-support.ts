@@ -159,3 +159,29 @@ export async function eventually(check: () => Promise<boolean> | boolean, interv
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/**
+ * The MONITOR lines (timestamp cut off) that mention `marker`, of what `act` runs: a /monitor stream is opened
+ * first and read until `end` (a quoted key `act` touches last) shows.
+ */
+export async function monitorLinesOf(
+  kv: TestService,
+  marker: string,
+  end: string,
+  act: () => Promise<unknown>,
+): Promise<string[]> {
+  const res = await kv.call('/monitor', { method: 'POST' });
+  const reader = res.body!.getReader();
+  let text = '';
+  await act();
+  while (!text.includes(`"${end}"`)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += Buffer.from(value).toString();
+  }
+  await reader.cancel();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('data: ') && l.includes(marker))
+    .map((l) => l.replace(/^data: \d+\.\d+ /, ''));
+}

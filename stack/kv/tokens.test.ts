@@ -200,6 +200,84 @@ describe('ACL RESTTOKEN', () => {
     expect(Buffer.from((b64.body as { result: string }).result, 'base64').toString()).toBe(token);
   });
 
+  it("answers TYPE, SCAN … WITHTYPE and SCAN … TYPE ReJSON-RL by the user's own rules, though it may not run the bridge's script", async () => {
+    // The hosted service's recipe for a read-only user: +@read has TYPE and HEXISTS, not EVALSHA_RO.
+    await kv.json(
+      '/',
+      post(['ACL', 'SETUSER', 'reader', 'on', '>reader-pass', '~rd:*', '&*', '+@read'], kv.token),
+    );
+    await kv.json(
+      '/',
+      post(['ACL', 'SETUSER', 'typeonly', 'on', '>t-pass', '~rd:*', '+type', '+scan'], kv.token),
+    );
+    await kv.json('/', post(['ACL', 'SETUSER', 'getonly', 'on', '>g-pass', '~rd:*', '+get'], kv.token));
+    await kv.admin(['SET', 'rd:str', 'v']);
+    await kv.admin(['HSET', 'rd:hash', 'f', '1']);
+    expect((await kv.json('/', post(['JSON.SET', 'rd:doc', '$', '{"a":1}'], kv.token))).status).toBe(200);
+    const tokenOf = async (user: string, pass: string): Promise<string> =>
+      ((await kv.json('/', post(['ACL', 'RESTTOKEN', user, pass], kv.token))).body as { result: string })
+        .result;
+    const run = async (token: string, args: string[]): Promise<unknown> =>
+      (await kv.json('/', post(args, token))).body;
+
+    const reader = await tokenOf('reader', 'reader-pass');
+    const types = await kv.json(
+      '/pipeline',
+      post(
+        [
+          ['TYPE', 'rd:str'],
+          ['TYPE', 'rd:hash'],
+          ['TYPE', 'rd:doc'],
+          ['TYPE', 'rd:none'],
+          ['GET', 'rd:str'],
+        ],
+        reader,
+      ),
+    );
+    expect(types.body).toEqual([
+      { result: 'string' },
+      { result: 'hash' },
+      { result: 'ReJSON-RL' },
+      { result: 'none' },
+      { result: 'v' },
+    ]);
+    const scan = (await run(reader, ['SCAN', '0', 'MATCH', 'rd:*', 'COUNT', '1000', 'WITHTYPE'])) as {
+      result: [string, string[]];
+    };
+    const pairs = new Map<string, string>();
+    for (let i = 0; i < scan.result[1].length; i += 2) pairs.set(scan.result[1][i]!, scan.result[1][i + 1]!);
+    expect(pairs).toEqual(
+      new Map([
+        ['rd:str', 'string'],
+        ['rd:hash', 'hash'],
+        ['rd:doc', 'ReJSON-RL'],
+      ]),
+    );
+    const scanKeys = async (token: string, type: string, withType = false): Promise<unknown> => {
+      const reply = (await run(
+        token,
+        ['SCAN', '0', 'MATCH', 'rd:*', 'COUNT', '1000', 'TYPE', type].concat(withType ? ['WITHTYPE'] : []),
+      )) as { result?: [string, string[]]; error?: string };
+      return reply.result ? reply.result[1].sort() : reply;
+    };
+    expect(await scanKeys(reader, 'ReJSON-RL')).toEqual(['rd:doc']);
+    expect(await scanKeys(reader, 'hash')).toEqual(['rd:hash']);
+    expect(await scanKeys(reader, 'ReJSON-RL', true)).toEqual(['ReJSON-RL', 'rd:doc']);
+    // A user without HEXISTS sees a JSON document as the hash it is stored in.
+    const typeOnly = await tokenOf('typeonly', 't-pass');
+    expect(await run(typeOnly, ['TYPE', 'rd:doc'])).toEqual({ result: 'hash' });
+    expect(await scanKeys(typeOnly, 'hash')).toEqual(['rd:doc', 'rd:hash']);
+    expect(await scanKeys(typeOnly, 'ReJSON-RL')).toEqual([]);
+    // A user who may not run TYPE, or use the key, gets Redis's own refusal for it.
+    const getOnly = await tokenOf('getonly', 'g-pass');
+    expect(await run(getOnly, ['TYPE', 'rd:str'])).toEqual({
+      error: "NOPERM this user has no permissions to run the 'type' command",
+    });
+    expect(await run(reader, ['TYPE', 'other:key'])).toEqual({
+      error: 'NOPERM this user has no permissions to access one of the keys used as arguments',
+    });
+  });
+
   it('stops working once the user is gone, with a 401', async () => {
     await kv.json('/', post(['ACL', 'SETUSER', 'temp', 'on', '>temp-pass', '~*', '+@all'], kv.token));
     const token = (

@@ -60,6 +60,12 @@ function newer(required: string, running: string | undefined): boolean {
   return x < a || (x === a && y < b);
 }
 
+/** Whether `name` came with a Redis newer than `version` (unknown: assumed older). */
+export function isNewerCommand(name: string, version: string | undefined): boolean {
+  const required = INTRODUCED[name];
+  return required !== undefined && newer(required, version);
+}
+
 /**
  * Redis's error for a command, or a clearer one when the command (or a BITOP operation) belongs to a newer
  * Redis than `version`. `args` is only read for BITOP.
@@ -72,9 +78,8 @@ export function explainNewerCommand(
 ): string {
   const running = version ? `; this server is ${version}` : '';
   if (message.startsWith('ERR unknown command')) {
-    const required = INTRODUCED[name];
-    if (required && newer(required, version))
-      return `ERR '${name.toUpperCase()}' needs Redis ${required}${running}`;
+    if (isNewerCommand(name, version))
+      return `ERR '${name.toUpperCase()}' needs Redis ${INTRODUCED[name]}${running}`;
   } else if (name === 'bitop' && message === 'ERR syntax error') {
     const operation = word(args()[1]);
     const required = BITOP_OPERATIONS[operation];

@@ -9,7 +9,7 @@ describe('JSON.* in the console command table', () => {
     const doc = bundledDoc(name);
     expect(doc?.group).toBe('json');
     const args = name === 'JSON.DEBUG' ? [name, 'MEMORY', 'k', '$'] : [name, 'k', '$', '1', '1', '1'];
-    const call = jsonScriptCall(args, name.toLowerCase());
+    const call = jsonScriptCall(args, name.toLowerCase(), '7.0.15');
     expect(Array.isArray(call)).toBe(true);
     const viaReadOnlyScript = (call as string[])[0] === 'EVALSHA_RO';
     expect(isWriteCommand(args)).toBe(!viaReadOnlyScript);
