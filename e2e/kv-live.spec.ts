@@ -4,7 +4,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Redis } from '@upstash/redis';
 import type { Page } from '@playwright/test';
 import { expect, go, test } from './fixtures';
-import { LOCAL_KV_READ_ONLY_TOKEN, LOCAL_KV_TOKEN } from './support/kv-api';
+import { useKvProfile } from './support/profiles';
 import { startScriptedService } from './support/scripted-service';
 
 /** Commands from another client, one after another, until stopped. */
@@ -27,30 +27,6 @@ function runTraffic(redis: Redis): { stop(): Promise<number> } {
       return sent;
     },
   };
-}
-
-/**
- * Creates a profile whose KV REST URL is `url` with the local tokens (read-only: also the read-only token,
- * and the profile marked read-only) and makes it the active one.
- */
-async function useKvProfile(
-  app: Page,
-  name: string,
-  url: string,
-  { readOnly = false }: { readOnly?: boolean } = {},
-): Promise<void> {
-  await app.keyboard.press('Alt+6');
-  await app.getByRole('button', { name: 'New profile' }).click();
-  const form = app.getByRole('form', { name: 'New profile' });
-  await form.getByLabel('Name').fill(name);
-  await form.getByLabel('REST URL').fill(url);
-  await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
-  if (readOnly) {
-    await form.getByLabel('KV read-only token', { exact: true }).fill(LOCAL_KV_READ_ONLY_TOKEN);
-    await form.getByRole('switch', { name: /Read-only/ }).check();
-  }
-  await form.getByRole('button', { name: 'Create profile' }).click();
-  await app.getByRole('button', { name: 'Use this profile' }).click();
 }
 
 const commandsShown = (page: Page) =>
