@@ -39,6 +39,20 @@ function runningKv(frames: FrameLog) {
   return kvApi(urls.at(-1)!);
 }
 
+/** The line above data shown while its refresh waits (`status`), and once it was stopped (`stopped`). */
+function refreshLines(app: Page, service: string) {
+  return {
+    status: app
+      .getByRole('status')
+      .filter({ hasText: new RegExp(`^Refreshing: still waiting for ${service}…\\d+ s`) }),
+    stopped: app.getByRole('status').filter({
+      hasText: new RegExp(
+        `^Stopped refreshing: ${service} did not answer\\. Shown as of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.`,
+      ),
+    }),
+  };
+}
+
 /** Kills the local stack's process, as a crash would, and waits for the console to see it gone. */
 async function crashStack(app: Page, pid: number): Promise<void> {
   process.kill(pid, 'SIGKILL');
@@ -185,13 +199,7 @@ test('a refresh the service keeps waiting: the data stays, a line above it says 
         ? { status: 200, json: [{ name: 'emails', parallelism: 1, lag: 3, paused: false }] }
         : { status: 200, json: { parallelismMax: 10, parallelismCount: 0 } };
   const service = await startScriptedService(answering);
-  const status = app
-    .getByRole('status')
-    .filter({ hasText: /^Refreshing: still waiting for the message service…\d+ s/ });
-  const stopped = app.getByRole('status').filter({
-    hasText:
-      /^Stopped refreshing: the message service did not answer\. Shown as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\./,
-  });
+  const { status, stopped } = refreshLines(app, 'the message service');
   try {
     await useProfileAt(app, 'Slow refresh', service.url);
     await go(app, '#/messages/queues');
@@ -247,13 +255,7 @@ test('a key whose value the KV service keeps waiting on refresh: the value stays
     ({ body }) => (valueHangs && body.includes('"HSCAN"') ? 'hang' : 'forward'),
     kv.url,
   );
-  const status = app
-    .getByRole('status')
-    .filter({ hasText: /^Refreshing: still waiting for the KV service…\d+ s/ });
-  const stopped = app.getByRole('status').filter({
-    hasText:
-      /^Stopped refreshing: the KV service did not answer\. Shown as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\./,
-  });
+  const { status, stopped } = refreshLines(app, 'the KV service');
   try {
     await kv.command('HSET', 'e2e:slow', 'theme', 'dark');
     await useKvProfile(app, 'Slow KV', service.url);

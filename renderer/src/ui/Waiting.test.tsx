@@ -4,6 +4,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { CallResult } from '../../../shared/bridge/frames';
 import { BridgeClient } from '../bridge/client';
@@ -42,16 +43,17 @@ function Queues() {
   );
 }
 
-function renderQueues(transport: Transport) {
+/** Renders `ui` on a bridge over `transport`. */
+function renderOn(transport: Transport, ui: ReactNode) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
-      <BridgeProvider client={new BridgeClient(transport)}>
-        <Queues />
-      </BridgeProvider>
+      <BridgeProvider client={new BridgeClient(transport)}>{ui}</BridgeProvider>
     </QueryClientProvider>,
   );
 }
+
+const renderQueues = (transport: Transport) => renderOn(transport, <Queues />);
 
 describe('Waiting (ListBody before the first page)', () => {
   it('says how long it waited, stops the call on Stop waiting, and asks again on Retry', async () => {
@@ -132,14 +134,7 @@ describe('RefreshStatus (one line for several queries)', () => {
   it('says so when any one refresh waits, once for all; Stop waiting stops each; Refresh asks the stopped ones', async () => {
     const { transport, signals, state } = hangingTransport();
     state.answer = { ok: true, value: {} };
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={queryClient}>
-        <BridgeProvider client={new BridgeClient(transport)}>
-          <KeyPanel />
-        </BridgeProvider>
-      </QueryClientProvider>,
-    );
+    renderOn(transport, <KeyPanel />);
     expect(await screen.findByText('the key')).toBeTruthy();
     expect(signals).toHaveLength(2);
 
