@@ -2,9 +2,9 @@
 // REST bridge), with traffic from the vendor's own client (@upstash/redis) running in the test.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Redis } from '@upstash/redis';
-import type { Page } from '@playwright/test';
+import type { Page, WebSocketRoute } from '@playwright/test';
 import { expect, go, test } from './fixtures';
-import { LOCAL_KV_READ_ONLY_TOKEN, LOCAL_KV_TOKEN } from './support/kv-api';
+import { useKvProfile } from './support/profiles';
 import { startScriptedService } from './support/scripted-service';
 
 /** Commands from another client, one after another, until stopped. */
@@ -27,30 +27,6 @@ function runTraffic(redis: Redis): { stop(): Promise<number> } {
       return sent;
     },
   };
-}
-
-/**
- * Creates a profile whose KV REST URL is `url` with the local tokens (read-only: also the read-only token,
- * and the profile marked read-only) and makes it the active one.
- */
-async function useKvProfile(
-  app: Page,
-  name: string,
-  url: string,
-  { readOnly = false }: { readOnly?: boolean } = {},
-): Promise<void> {
-  await app.keyboard.press('Alt+6');
-  await app.getByRole('button', { name: 'New profile' }).click();
-  const form = app.getByRole('form', { name: 'New profile' });
-  await form.getByLabel('Name').fill(name);
-  await form.getByLabel('REST URL').fill(url);
-  await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
-  if (readOnly) {
-    await form.getByLabel('KV read-only token', { exact: true }).fill(LOCAL_KV_READ_ONLY_TOKEN);
-    await form.getByRole('switch', { name: /Read-only/ }).check();
-  }
-  await form.getByRole('button', { name: 'Create profile' }).click();
-  await app.getByRole('button', { name: 'Use this profile' }).click();
 }
 
 const commandsShown = (page: Page) =>
@@ -242,7 +218,9 @@ test('pub/sub: a dropped subscription comes back by itself while the others stre
     newsDown = true;
     expect(service.cut('/subscribe/e2e-news')).toBe(1);
     await expect(subs.getByText(/^e2e-news · reconnecting in \d+ s \(attempt 1\)$/)).toBeVisible();
-    await expect(app.getByText('Lost the connection of e2e-news; subscribing again…')).toBeVisible();
+    await expect(
+      app.getByText(/^Lost the connection of e2e-news at \d\d:\d\d:\d\d; subscribing again…$/),
+    ).toBeVisible();
     await expect(subs.getByText(/^e2e-news · reconnecting in \d+ s \(attempt 3\)$/)).toBeVisible({
       timeout: 30_000,
     });
@@ -287,4 +265,104 @@ test('pub/sub: a dropped subscription comes back by itself while the others stre
   } finally {
     await service.close();
   }
+});
+
+/**
+ * Routes the page's bridge socket (the browser host's WebSocket to main) through the test, reloading the
+ * page so that it opens one: `drop` closes both ends of the open socket, as a host restart or a lost network
+ * would, and refuses new ones until `restore`.
+ */
+async function droppableBridge(page: Page) {
+  const sockets: { page: WebSocketRoute; main: WebSocketRoute }[] = [];
+  let down = false;
+  let refused = 0;
+  await page.routeWebSocket(/\/bridge(\?|$)/, (socket) => {
+    if (down) {
+      refused++;
+      void socket.close({ code: 1011, reason: 'down' });
+      return;
+    }
+    sockets.push({ page: socket, main: socket.connectToServer() });
+  });
+  await page.reload();
+  await expect(page.getByRole('navigation', { name: 'Areas' })).toBeVisible();
+  return {
+    drop: async () => {
+      down = true;
+      for (const { page: side, main } of sockets.splice(0)) {
+        await main.close();
+        await side.close({ code: 1011, reason: 'lost' });
+      }
+    },
+    restore: () => {
+      down = false;
+    },
+    refused: () => refused,
+    opened: () => sockets.length,
+  };
+}
+
+test('the bridge to main is lost under the monitor and pub/sub: each says so, opens again by itself once it is back, and streams again', async ({
+  app,
+  stack: { kv },
+}) => {
+  test.setTimeout(120_000);
+  const bridge = await droppableBridge(app);
+  const banner = app
+    .getByRole('status')
+    .filter({ hasText: 'Connection to the back end lost. Reconnecting…' });
+
+  // The monitor: live, then the bridge goes. It says it lost the connection and is reconnecting, and keeps
+  // its lines; the page keeps trying the bridge, which stays down for a few tries.
+  await go(app, '#/kv/monitor');
+  await expect(app.getByTestId('monitor-state')).toHaveText('Live');
+  await kv.command('SET', 'before-bridge-loss', '1');
+  await expect(app.getByText('before-bridge-loss')).toBeVisible();
+  await bridge.drop();
+  const monitorLost = app.locator('.callout', { hasText: 'Lost the connection; reconnecting the monitor…' });
+  await expect(monitorLost).toContainText(
+    "The page's connection to Switchyard's back end dropped. It opens again by itself once the back end answers.",
+  );
+  await expect(app.getByTestId('monitor-state')).toHaveText('Reconnecting…');
+  await expect.poll(() => bridge.refused(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  await expect(banner).toBeVisible();
+  await expect(app.getByText('before-bridge-loss')).toBeVisible();
+  await app.screenshot({ path: test.info().outputPath('monitor-bridge-lost.png') });
+
+  // Back: the page reconnects the bridge, the monitor opens again by itself and new lines arrive.
+  bridge.restore();
+  await expect(app.getByTestId('monitor-state')).toHaveText('Live', { timeout: 30_000 });
+  await expect(monitorLost).toBeHidden();
+  await expect(banner).toBeHidden();
+  await kv.command('SET', 'after-bridge-loss', '1');
+  await expect(app.getByText('after-bridge-loss')).toBeVisible();
+  await expect(app.getByText('before-bridge-loss')).toBeVisible();
+
+  // Pub/sub: subscribed, then the bridge goes; every subscription waits for it, then is subscribed again.
+  await go(app, '#/kv/pubsub');
+  await app.getByLabel('Channels').fill('e2e-bridge');
+  await app.getByRole('button', { name: 'Subscribe' }).click();
+  const subs = app.getByTestId('pubsub-subscriptions');
+  await expect(subs.getByText('e2e-bridge · active')).toBeVisible();
+  await expect.poll(() => kv.redis().publish('e2e-bridge', 'before')).toBe(1);
+  const messages = app.getByTestId('pubsub-messages');
+  await expect(messages.getByRole('option', { name: /e2e-bridge.*before/ })).toBeVisible();
+  const refusedBefore = bridge.refused();
+  await bridge.drop();
+  await expect(
+    app.locator('.callout', { hasText: 'Lost the connection; reconnecting the subscriptions…' }),
+  ).toContainText("The page's connection to Switchyard's back end dropped.");
+  await expect(subs.getByText('e2e-bridge · pending')).toBeVisible();
+  await expect.poll(() => bridge.refused(), { timeout: 30_000 }).toBeGreaterThan(refusedBefore + 1);
+  await app.screenshot({ path: test.info().outputPath('pubsub-bridge-lost.png') });
+
+  bridge.restore();
+  await expect(subs.getByText('e2e-bridge · active')).toBeVisible({ timeout: 30_000 });
+  await expect(app.getByTestId('pubsub-reconnected')).toHaveText(
+    /^e2e-bridge reconnected at \d\d:\d\d:\d\d\. Messages published in between were not received/,
+  );
+  await expect.poll(() => kv.redis().publish('e2e-bridge', 'after')).toBe(1);
+  await expect(messages.getByRole('option', { name: /e2e-bridge.*after/ })).toBeVisible();
+  await expect(messages.getByRole('option', { name: /e2e-bridge.*before/ })).toBeVisible();
+  await app.screenshot({ path: test.info().outputPath('pubsub-bridge-back.png') });
 });

@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import { expect, type FrameLog, go, runJobDialog, test } from './fixtures';
 import { kvApi } from './support/kv-api';
-import { createProfile } from './support/profiles';
+import { createProfile, useKvProfile } from './support/profiles';
 import { type Answer, startScriptedService } from './support/scripted-service';
 import { DEV_TOKEN } from './support/stack-api';
 
@@ -37,6 +37,20 @@ function runningKv(frames: FrameLog) {
     [...frame.matchAll(/"kvUrl":"([^"]+)"/g)].map((m) => m[1]!),
   );
   return kvApi(urls.at(-1)!);
+}
+
+/** The line above data shown while its refresh waits (`status`), and once it was stopped (`stopped`). */
+function refreshLines(app: Page, service: string) {
+  return {
+    status: app
+      .getByRole('status')
+      .filter({ hasText: new RegExp(`^Refreshing: still waiting for ${service}…\\d+ s`) }),
+    stopped: app.getByRole('status').filter({
+      hasText: new RegExp(
+        `^Stopped refreshing: ${service} did not answer\\. Shown as of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.`,
+      ),
+    }),
+  };
 }
 
 /** Kills the local stack's process, as a crash would, and waits for the console to see it gone. */
@@ -185,13 +199,7 @@ test('a refresh the service keeps waiting: the data stays, a line above it says 
         ? { status: 200, json: [{ name: 'emails', parallelism: 1, lag: 3, paused: false }] }
         : { status: 200, json: { parallelismMax: 10, parallelismCount: 0 } };
   const service = await startScriptedService(answering);
-  const status = app
-    .getByRole('status')
-    .filter({ hasText: /^Refreshing: still waiting for the message service…\d+ s/ });
-  const stopped = app.getByRole('status').filter({
-    hasText:
-      /^Stopped refreshing: the message service did not answer\. Shown as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\./,
-  });
+  const { status, stopped } = refreshLines(app, 'the message service');
   try {
     await useProfileAt(app, 'Slow refresh', service.url);
     await go(app, '#/messages/queues');
@@ -231,6 +239,62 @@ test('a refresh the service keeps waiting: the data stays, a line above it says 
     await stopped.getByRole('button', { name: 'Refresh' }).click();
     await expect(app.getByRole('status').filter({ hasText: /refreshing/i })).toHaveCount(0);
     await expect(app.getByRole('cell', { name: 'emails', exact: true })).toBeVisible();
+  } finally {
+    await service.close();
+  }
+});
+
+test('a key whose value the KV service keeps waiting on refresh: the value stays, one line says so for the key, Stop waiting and Refresh', async ({
+  app,
+  stack: { kv },
+}, testInfo) => {
+  test.setTimeout(120_000);
+  // In front of the stack's KV service: the value's reads (HSCAN) hang while the test says so.
+  let valueHangs = false;
+  const service = await startScriptedService(
+    ({ body }) => (valueHangs && body.includes('"HSCAN"') ? 'hang' : 'forward'),
+    kv.url,
+  );
+  const { status, stopped } = refreshLines(app, 'the KV service');
+  try {
+    await kv.command('HSET', 'e2e:slow', 'theme', 'dark');
+    await useKvProfile(app, 'Slow KV', service.url);
+    await go(app, '#/kv/keys');
+    await app.getByLabel('Open exact key').fill('e2e:slow');
+    await app.getByLabel('Open exact key').press('Enter');
+    const detail = app.getByTestId('key-detail');
+    const rows = detail.getByTestId('value-row');
+    await expect(rows.filter({ hasText: 'dark' })).toBeVisible();
+
+    // An edit is saved; reading the value again after it hangs: the value shown stays, the line says so.
+    valueHangs = true;
+    const row = rows.filter({ hasText: 'theme' });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await row.getByLabel('Edit Value').fill('light');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => kv.command('HGET', 'e2e:slow', 'theme')).toBe('light');
+    await expect(status).toBeVisible({ timeout: 15_000 });
+    await expect(status).toHaveCount(1);
+    await expect(rows).toHaveCount(1);
+    await app.screenshot({ path: testInfo.outputPath('kv-value-refreshing.png') });
+
+    // Stopped: main gives the hung read up, the value stays, the line says since when it is shown.
+    await status.getByRole('button', { name: 'Stop waiting' }).click();
+    await expect(stopped).toBeVisible();
+    await service.waitForAbandoned(1, 15_000);
+    await expect(rows).toHaveCount(1);
+    await app.screenshot({ path: testInfo.outputPath('kv-value-stopped.png') });
+
+    // The service answers again: Refresh in the line reads the value, and the line goes.
+    valueHangs = false;
+    await stopped.getByRole('button', { name: 'Refresh' }).click();
+    await expect(app.getByRole('status').filter({ hasText: /refreshing/i })).toHaveCount(0);
+    await expect(rows.filter({ hasText: 'light' })).toBeVisible();
+
+    // Reload reads the value too: a field another client added shows.
+    await kv.command('HSET', 'e2e:slow', 'tz', 'Europe/Berlin');
+    await detail.getByRole('button', { name: 'Reload' }).click();
+    await expect(rows.filter({ hasText: 'Europe/Berlin' })).toBeVisible();
   } finally {
     await service.close();
   }

@@ -1,5 +1,6 @@
 // Profile steps that several specs take on the Profiles page.
 import { expect, type Page } from '@playwright/test';
+import { LOCAL_KV_READ_ONLY_TOKEN, LOCAL_KV_TOKEN } from './kv-api';
 
 /** Marks the profile open in the editor production and read-only, saves it, and makes it the active one. */
 export async function useAsReadOnlyProduction(page: Page, profile: string): Promise<void> {
@@ -33,4 +34,28 @@ export async function createProfile(
   await form.getByLabel('KV standard token', { exact: true }).fill(E2E_KV_TOKEN);
   await form.getByRole('button', { name: 'Create profile' }).click();
   await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+}
+
+/**
+ * Creates a profile whose KV REST URL is `url` with the local tokens (read-only: also the read-only token,
+ * and the profile marked read-only) and makes it the active one.
+ */
+export async function useKvProfile(
+  app: Page,
+  name: string,
+  url: string,
+  { readOnly = false }: { readOnly?: boolean } = {},
+): Promise<void> {
+  await app.keyboard.press('Alt+6');
+  await app.getByRole('button', { name: 'New profile' }).click();
+  const form = app.getByRole('form', { name: 'New profile' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('REST URL').fill(url);
+  await form.getByLabel('KV standard token', { exact: true }).fill(LOCAL_KV_TOKEN);
+  if (readOnly) {
+    await form.getByLabel('KV read-only token', { exact: true }).fill(LOCAL_KV_READ_ONLY_TOKEN);
+    await form.getByRole('switch', { name: /Read-only/ }).check();
+  }
+  await form.getByRole('button', { name: 'Create profile' }).click();
+  await app.getByRole('button', { name: 'Use this profile' }).click();
 }

@@ -32,7 +32,7 @@ export interface ScriptedService {
   /** Hung requests whose caller closed the connection (gave up waiting), in order. */
   abandoned: { method: string; path: string }[];
   /** How it answers from now on. */
-  answer(next: (request: { method: string; path: string }) => Answer): void;
+  answer(next: Script): void;
   /** Resolves once `count` requests have arrived in all. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves once `count` hung requests have been given up by their caller. */
@@ -47,10 +47,10 @@ export interface ScriptedService {
   close(): Promise<void>;
 }
 
-export async function startScriptedService(
-  answer: (request: { method: string; path: string }) => Answer,
-  upstream?: string,
-): Promise<ScriptedService> {
+/** How the service answers a request (its body as text: a KV command travels in it). */
+export type Script = (request: { method: string; path: string; body: string }) => Answer;
+
+export async function startScriptedService(answer: Script, upstream?: string): Promise<ScriptedService> {
   let current = answer;
   const requests: { method: string; path: string }[] = [];
   const abandoned: { method: string; path: string }[] = [];
@@ -81,7 +81,7 @@ export async function startScriptedService(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const reply = current(request);
+      const reply = current({ ...request, body: Buffer.concat(chunks).toString() });
       if (reply === 'reset') {
         req.socket.destroy();
       } else if (reply === 'hang') {

@@ -71,10 +71,12 @@ const STOPPED: CallResult = {
   error: { code: 'CANCELLED', message: 'Stopped waiting for an answer.' },
 };
 
-const LOST: BridgeErrorData = {
+/** What calls in flight and open streams end with when the bridge socket drops (this very object). */
+export const BRIDGE_LOST: BridgeErrorData = {
   code: 'UNREACHABLE',
   message: "Lost the connection to Switchyard's back end. Reconnecting…",
 };
+const LOST = BRIDGE_LOST;
 
 /**
  * WebSocket transport with automatic reconnection. Calls in flight when the socket drops fail with

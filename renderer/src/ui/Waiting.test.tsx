@@ -4,12 +4,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { CallResult } from '../../../shared/bridge/frames';
 import { BridgeClient } from '../bridge/client';
 import { BridgeProvider, useBridgeQuery } from '../bridge/react';
 import type { Transport } from '../bridge/transport';
 import { ListBody } from './list/ListBody';
+import { RefreshStatus } from './Waiting';
 
 /** main's side of the bridge: calls hang until `answer` is set; each call's signal is kept. */
 function hangingTransport() {
@@ -41,16 +43,17 @@ function Queues() {
   );
 }
 
-function renderQueues(transport: Transport) {
+/** Renders `ui` on a bridge over `transport`. */
+function renderOn(transport: Transport, ui: ReactNode) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
-      <BridgeProvider client={new BridgeClient(transport)}>
-        <Queues />
-      </BridgeProvider>
+      <BridgeProvider client={new BridgeClient(transport)}>{ui}</BridgeProvider>
     </QueryClientProvider>,
   );
 }
+
+const renderQueues = (transport: Transport) => renderOn(transport, <Queues />);
 
 describe('Waiting (ListBody before the first page)', () => {
   it('says how long it waited, stops the call on Stop waiting, and asks again on Retry', async () => {
@@ -104,5 +107,60 @@ describe('RefreshStatus (ListBody over rows already shown)', () => {
     await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
     expect(signals).toHaveLength(3);
     expect(screen.getByText('the queues')).toBeTruthy();
+  });
+});
+
+/** A key's facts and its value: two queries, one refresh line (as KeyDetail shows them). */
+function KeyPanel() {
+  const info = useBridgeQuery('kv.keys.lookup', { profileId: 'p', key: 'k' });
+  const value = useBridgeQuery('kv.keys.value', {
+    profileId: 'p',
+    key: 'k',
+    type: 'string',
+    cursor: '0',
+    count: 100,
+  });
+  return (
+    <>
+      <button onClick={() => void value.refetch()}>Reload value</button>
+      <button onClick={() => void Promise.all([info.refetch(), value.refetch()])}>Reload both</button>
+      <RefreshStatus query={[info, value]} />
+      {info.data && value.data ? <p>the key</p> : null}
+    </>
+  );
+}
+
+describe('RefreshStatus (one line for several queries)', () => {
+  it('says so when any one refresh waits, once for all; Stop waiting stops each; Refresh asks the stopped ones', async () => {
+    const { transport, signals, state } = hangingTransport();
+    state.answer = { ok: true, value: {} };
+    renderOn(transport, <KeyPanel />);
+    expect(await screen.findByText('the key')).toBeTruthy();
+    expect(signals).toHaveLength(2);
+
+    // Only the value's refresh waits: the line says so.
+    state.answer = null;
+    await userEvent.click(screen.getByRole('button', { name: 'Reload value' }));
+    const status = await screen.findByRole('status', {}, { timeout: 8000 });
+    expect(status.textContent).toMatch(/^Refreshing: still waiting for the KV service…\d+ s/);
+    await userEvent.click(screen.getByRole('button', { name: 'Stop waiting' }));
+    expect(signals[2]?.aborted).toBe(true);
+    expect((await screen.findByRole('status')).textContent).toMatch(/^Stopped refreshing: the KV service/);
+
+    // Both wait: one line; Stop waiting stops both.
+    await userEvent.click(screen.getByRole('button', { name: 'Reload both' }));
+    await waitFor(() => expect(screen.getAllByRole('status')).toHaveLength(1), { timeout: 8000 });
+    await screen.findByText(/^Refreshing: still waiting/, {}, { timeout: 8000 });
+    expect(signals).toHaveLength(5);
+    await userEvent.click(screen.getByRole('button', { name: 'Stop waiting' }));
+    expect(signals.slice(3).map((signal) => signal?.aborted)).toEqual([true, true]);
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    expect(screen.getByText('the key')).toBeTruthy();
+
+    // Refresh asks both again; answered, the line goes.
+    state.answer = { ok: true, value: {} };
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+    expect(signals).toHaveLength(7);
   });
 });

@@ -56,7 +56,7 @@ export function notLoaded(query: { error: unknown; data: unknown }): boolean {
 export function Waiting({ query }: { query: WaitedQuery }) {
   const { queryKey, isFetching, error, refetch } = query;
   const waitedMs = useWaitedMs(isFetching);
-  const stop = useStopWaiting(queryKey);
+  const stop = useStopWaiting([queryKey]);
   const service = serviceOf(queryKey);
 
   if (stoppedWaiting(error) && !isFetching) {
@@ -86,27 +86,38 @@ export function Waiting({ query }: { query: WaitedQuery }) {
 
 /**
  * Above data already shown: nothing while a refresh is quick; after 3 s of waiting for one, how long and
- * Stop waiting (the data stays); stopped, when the data shown was answered, and Refresh.
+ * Stop waiting (the data stays); stopped, when the data shown was answered, and Refresh. A panel showing the
+ * data of several queries (a key's facts and its value) gives them all: one line speaks for them, its Stop
+ * waiting stops every one still waiting, its Refresh asks again the ones stopped.
  */
-export function RefreshStatus({ query }: { query: WaitedQuery }) {
-  const { queryKey, isFetching, error, refetch, dataUpdatedAt } = query;
-  const waitedMs = useWaitedMs(isFetching);
-  const stop = useStopWaiting(queryKey);
-  const service = serviceOf(queryKey);
+export function RefreshStatus({ query }: { query: WaitedQuery | readonly WaitedQuery[] }) {
+  const queries: readonly WaitedQuery[] = 'queryKey' in query ? [query] : query;
+  const waiting = queries.filter((one) => one.isFetching);
+  const stopped = queries.filter((one) => stoppedWaiting(one.error) && !one.isFetching);
+  const waitedMs = useWaitedMs(waiting.length > 0);
+  const stop = useStopWaiting(waiting.map((one) => one.queryKey));
+  const service = serviceOf(queries[0]!.queryKey);
 
-  if (stoppedWaiting(error) && !isFetching) {
+  if (stopped.length > 0 && waiting.length === 0) {
+    // The oldest answer among those not refreshed is what the panel shows as of.
+    const shownAsOf = Math.min(...stopped.map((one) => one.dataUpdatedAt ?? 0));
     return (
       <div className="row refresh-status" role="status">
         <span>
-          Stopped refreshing: {service} did not answer. Shown as of {formatTime(dataUpdatedAt)}.
+          Stopped refreshing: {service} did not answer. Shown as of {formatTime(shownAsOf || undefined)}.
         </span>
-        <Button size="sm" variant="ghost" icon={<RefreshIcon />} onClick={() => void refetch()}>
+        <Button
+          size="sm"
+          variant="ghost"
+          icon={<RefreshIcon />}
+          onClick={() => stopped.forEach((one) => void one.refetch())}
+        >
           Refresh
         </Button>
       </div>
     );
   }
-  if (!isFetching || waitedMs < STILL_WAITING_AFTER_MS) return null;
+  if (waiting.length === 0 || waitedMs < STILL_WAITING_AFTER_MS) return null;
   return (
     <div className="row refresh-status" role="status">
       {/* The seconds tick outside what a screen reader announces: it hears the status once. */}
@@ -119,12 +130,15 @@ export function RefreshStatus({ query }: { query: WaitedQuery }) {
   );
 }
 
-/** Stops waiting for the query: cancels it, which aborts its bridge call and main's request. */
-function useStopWaiting(queryKey: QueryKey): () => void {
+/** Stops waiting for the queries: cancels them, which aborts their bridge calls and main's requests. */
+function useStopWaiting(queryKeys: readonly QueryKey[]): () => void {
   const queryClient = useQueryClient();
   // Kept as the query's error (not reverted; data already shown stays), so polling stops and the screen
   // says it stopped.
-  return () => void queryClient.cancelQueries({ queryKey, exact: true }, { revert: false });
+  return () =>
+    queryKeys.forEach(
+      (queryKey) => void queryClient.cancelQueries({ queryKey, exact: true }, { revert: false }),
+    );
 }
 
 /** How long the current fetch has been going, counted in whole seconds (0 while nothing is fetched). */

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { BridgeErrorData } from '../../../shared/bridge/errors';
 import { reconnectDelay } from '../../../shared/reconnect-delay';
+import { BRIDGE_LOST } from '../bridge/transport';
 import { Callout } from './misc';
 
 /** The stream ended because its connection was lost, not because the service refused it. */
@@ -59,9 +60,13 @@ export function useReconnect(): Reconnect {
 
 /** What a stream that is reconnecting shows: the loss, and that nothing needs doing. */
 export function ReconnectingCallout({ lost, what }: { lost: BridgeErrorData | undefined; what: string }) {
-  return lost ? (
+  if (!lost) return null;
+  // The page's own connection to main (the browser host's socket) dropped, not the service's.
+  const bridge = lost === BRIDGE_LOST;
+  return (
     <Callout tone="warning" title={`Lost the connection; reconnecting ${what}…`}>
-      {lost.message} It opens again by itself once the service answers.
+      {bridge ? "The page's connection to Switchyard's back end dropped." : lost.message} It opens again by
+      itself once {bridge ? 'the back end' : 'the service'} answers.
     </Callout>
-  ) : null;
+  );
 }

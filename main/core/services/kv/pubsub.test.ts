@@ -182,6 +182,28 @@ describe('kv.subscribe, one subscription at a time', () => {
     }
   });
 
+  it('never gives a lost channel up while it stays subscribed: after many tries at the longest wait it picks up', async () => {
+    // Decided: a tab left subscribed through an outage of any length picks up without a click, as redis
+    // clients do; the page shows each try's countdown and since when the channel was lost.
+    const sink = new Recorder<KvPubSubEvent>();
+    const stop = await handlers(() => 1)['kv.subscribe'](
+      { profileId: 'p', channels: ['news'], patterns: [] },
+      sink,
+    );
+    try {
+      await sink.until((e) => e.kind === 'subscribed' && e.target === 'news');
+      service.resetting.add('news');
+      service.drop('news');
+      await sink.until((e) => e.kind === 'reconnecting' && e.attempt === 60);
+      service.resetting.delete('news');
+      await sink.until((e) => e.kind === 'subscribed' && !!e.reconnectedAt);
+      expect(sink.events.filter((e) => e.kind === 'failed')).toHaveLength(1);
+      expect(sink.ended).toBeUndefined();
+    } finally {
+      stop();
+    }
+  });
+
   it('keeps a refused channel ended with the service text (401), the others open, no retries', async () => {
     const sink = new Recorder<KvPubSubEvent>();
     const stop = await handlers((attempt) => attempt)['kv.subscribe'](

@@ -3,8 +3,10 @@
 // Each subscription lives on its own: one the service refuses (401, 400 …) becomes a `failed` event
 // (`refused`) while the others stay open; one whose connection drops (the service restarted, a proxy cut
 // it, the network went) becomes `failed` (`lost`) and is subscribed again by itself after 1 s, 2 s, 4 s …
-// at most 30 s (`reconnecting` events), with the profile resolved afresh each time (a restarted local stack
-// may listen elsewhere), while the others keep streaming. The open fails as a whole only when every
+// at most 30 s (`reconnecting` events) for as long as the page keeps it subscribed (as redis clients do: an
+// outage of any length ends without a click; the page shows each try and since when it was lost), with the
+// profile resolved afresh each time (a restarted local stack may listen elsewhere), while the others keep
+// streaming. The open fails as a whole only when every
 // subscription fails at once; the stream ends only when every one was refused (or the page stops it).
 // Publish is an ordinary command.
 import { BridgeError, type BridgeErrorData } from '../../../../shared/bridge/errors';

@@ -1,5 +1,5 @@
 // One key: type, TTL (view and edit), size, MEMORY USAGE; rename, duplicate, delete (each asks first);
-// and the type-aware viewer/editor of its value.
+// and the type-aware viewer/editor of its value. Reload reads both again; one refresh line speaks for both.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -18,7 +18,7 @@ import { useAsyncSave } from '../../../ui/use-async-save';
 import { formatTtl } from './format-ttl';
 import { useNow } from '../../../ui/use-now';
 import { typeClass, typeLabel } from './KeyList';
-import { ValueView } from './ValueView';
+import { useValueQuery, ValueView } from './ValueView';
 import { plural } from '../../../ui/format';
 
 export function KeyDetail({
@@ -40,6 +40,7 @@ export function KeyDetail({
   const queryClient = useQueryClient();
   const input = { profileId: profile.id, key: keyName };
   const info = useBridgeQuery('kv.keys.lookup', input);
+  const value = useValueQuery(profile.id, keyName, info.data?.exists ? info.data.type : '');
   const [naming, setNaming] = useState<'rename' | 'duplicate' | null>(null);
   const [editingTtl, setEditingTtl] = useState(false);
   const canWrite = !readOnly && !profile.readOnly;
@@ -86,7 +87,10 @@ export function KeyDetail({
           variant="ghost"
           icon={<RefreshIcon />}
           aria-label="Reload"
-          onClick={() => void refresh()}
+          onClick={() => {
+            void refresh();
+            void value.refetch();
+          }}
         />
         {canWrite ? (
           <>
@@ -102,7 +106,8 @@ export function KeyDetail({
           </>
         ) : null}
       </div>
-      <RefreshStatus query={info} />
+      {/* A value not shown yet has its own waiting state, in its place (ValueView). */}
+      <RefreshStatus query={value.data === undefined ? info : [info, value]} />
       <dl className="kv-facts">
         <div>
           <dt>TTL</dt>
@@ -130,6 +135,7 @@ export function KeyDetail({
         profile={profile}
         keyName={keyName}
         type={data.type}
+        firstQuery={value}
         canWrite={canWrite}
         onChanged={() => void refresh()}
       />

@@ -26,28 +26,39 @@ import { plural } from '../../../ui/format';
 
 const PAGE = 100;
 
+/**
+ * The first page of a key's value, read once its type is known (`type` empty until then). KeyDetail asks it,
+ * so that one refresh line speaks for the key's facts and its value.
+ */
+export function useValueQuery(profileId: string, keyName: string, type: string) {
+  return useBridgeQuery(
+    'kv.keys.value',
+    { profileId, key: keyName, type, cursor: '0', count: PAGE },
+    { enabled: type !== '' },
+  );
+}
+
 export function ValueView({
   profile,
   keyName,
   type,
+  firstQuery,
   canWrite,
   onChanged,
 }: {
   profile: ProfileView;
   keyName: string;
   type: string;
+  firstQuery: ReturnType<typeof useValueQuery>;
   canWrite: boolean;
   onChanged: () => void;
 }) {
   const bridge = useBridge();
-  const firstQuery = useBridgeQuery('kv.keys.value', {
-    profileId: profile.id,
-    key: keyName,
-    type,
-    cursor: '0',
-    count: PAGE,
-  });
-  const [more, setMore] = useState<KvValuePage[]>([]);
+  // Pages loaded after the first one, for the first page answered at `at`: a refreshed first page starts
+  // the value again from the top (what came after it may have moved).
+  const [loaded, setLoaded] = useState<{ at: number; pages: KvValuePage[] }>({ at: 0, pages: [] });
+  const more = loaded.at === firstQuery.dataUpdatedAt ? loaded.pages : [];
+  const setMore = (pages: KvValuePage[]) => setLoaded({ at: firstQuery.dataUpdatedAt, pages });
   const [loading, setLoading] = useState(false);
   const [moreError, setMoreError] = useState<unknown>();
 
@@ -61,7 +72,7 @@ export function ValueView({
         cursor,
         count: PAGE,
       });
-      setMore((old) => [...old, page]);
+      setMore([...more, page]);
       setMoreError(undefined);
     } catch (e) {
       setMoreError(e);

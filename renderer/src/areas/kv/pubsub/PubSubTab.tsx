@@ -216,9 +216,13 @@ function SubscriptionNote({ sub }: { sub: Subscription }) {
     );
   }
   if (sub.state === 'reconnecting') {
+    // Tried again for as long as the tab stays subscribed (as redis clients do): an outage of any length
+    // ends without a click, and the time it was lost says how long it has lasted.
+    const at = sub.lostAt === undefined ? '' : ` at ${formatTime(sub.lostAt).slice(11)}`;
     return (
-      <Callout tone="warning" title={`Lost the connection of ${name}; subscribing again…`}>
-        {sub.message} It is subscribed again by itself; the other subscriptions stay open.
+      <Callout tone="warning" title={`Lost the connection of ${name}${at}; subscribing again…`}>
+        {sub.message} It is subscribed again by itself until you unsubscribe; the other subscriptions stay
+        open.
       </Callout>
     );
   }

@@ -38,6 +38,39 @@ describe('pub/sub subscriptions', () => {
     expect(stateText(subs[1]!, 9_100)).toBe('active');
   });
 
+  it('keeps when a lost one was lost through every try, and forgets it once back', () => {
+    let subs = applySubscriptionEvent(
+      start,
+      { kind: 'failed', target: 'orders', pattern: false, reason: 'lost', message: 'reset' },
+      2_000,
+    );
+    for (const [attempt, at] of [
+      [1, 2_000],
+      [2, 3_000],
+      [9, 300_000],
+    ] as const) {
+      subs = applySubscriptionEvent(
+        subs,
+        { kind: 'reconnecting', target: 'orders', pattern: false, attempt, inMs: 1_000, message: 'refused' },
+        at,
+      );
+      expect(subs[0]).toMatchObject({ state: 'reconnecting', attempt, lostAt: 2_000 });
+    }
+    subs = applySubscriptionEvent(
+      subs,
+      { kind: 'subscribed', target: 'orders', pattern: false, count: 1, reconnectedAt: 301_000 },
+      301_000,
+    );
+    expect(subs[0]).not.toHaveProperty('lostAt');
+    // Lost again later: since then, not since the first loss.
+    subs = applySubscriptionEvent(
+      subs,
+      { kind: 'failed', target: 'orders', pattern: false, reason: 'lost', message: 'reset' },
+      400_000,
+    );
+    expect(subs[0]).toMatchObject({ state: 'reconnecting', lostAt: 400_000 });
+  });
+
   it('keeps a refused one failed with the service text, and ended streams leave it so', () => {
     const subs = applySubscriptionEvent(
       start,

@@ -16,6 +16,8 @@ export interface Subscription {
   /** While reconnecting: the try to come, and when it is made (ms since the epoch; absent until known). */
   attempt?: number;
   retryAt?: number;
+  /** While reconnecting: when its connection was lost (main tries again for as long as it stays subscribed). */
+  lostAt?: number;
   /** Lost with the whole stream (the page reopens it): the next `subscribed` is a reconnect too. */
   wasLost?: boolean;
   /** When it was subscribed again after a loss (messages in between were not received). */
@@ -40,7 +42,7 @@ export function applySubscriptionEvent(
       }
       case 'failed':
         return event.reason === 'lost'
-          ? { target, pattern, state: 'reconnecting', message: event.message }
+          ? { target, pattern, state: 'reconnecting', message: event.message, lostAt: sub.lostAt ?? now }
           : { target, pattern, state: 'failed', message: event.message };
       case 'reconnecting':
         return {
@@ -50,6 +52,7 @@ export function applySubscriptionEvent(
           message: event.message,
           attempt: event.attempt,
           retryAt: now + event.inMs,
+          lostAt: sub.lostAt ?? now,
         };
     }
   });
