@@ -101,16 +101,19 @@ function handlers(delay?: (attempt: number) => number) {
   return pubsubHandlers({ profiles: profilesWith(() => TOKEN) }, delay ? { delay } : {});
 }
 
+/** Opens `kv.subscribe` for `channels` (retry delays from `delay`); the page's events and the stop. */
+async function subscribe(channels: string[], delay?: (attempt: number) => number) {
+  const sink = new Recorder<KvPubSubEvent>();
+  const stop = await handlers(delay)['kv.subscribe']({ profileId: 'p', channels, patterns: [] }, sink);
+  return { sink, stop };
+}
+
 const isMessage = (channel: string, payload: string) => (e: KvPubSubEvent) =>
   e.kind === 'message' && e.channel === channel && e.payload === payload;
 
 describe('kv.subscribe, one subscription at a time', () => {
   it('subscribes a dropped channel again after 1 s while the other keeps streaming', async () => {
-    const sink = new Recorder<KvPubSubEvent>();
-    const stop = await handlers()['kv.subscribe'](
-      { profileId: 'p', channels: ['orders', 'news'], patterns: [] },
-      sink,
-    );
+    const { sink, stop } = await subscribe(['orders', 'news']);
     try {
       await sink.until((e) => e.kind === 'subscribed' && e.target === 'news');
       await service.until(() => service.open.has('orders') && service.open.has('news'));
@@ -146,12 +149,8 @@ describe('kv.subscribe, one subscription at a time', () => {
   });
 
   it('backs off 1, 2, 4 … while the service stays away for that channel, then picks up', async () => {
-    const sink = new Recorder<KvPubSubEvent>();
     // The schedule is reconnectDelay's, scaled down to keep the test short.
-    const stop = await handlers((attempt) => 10 * 2 ** (attempt - 1))['kv.subscribe'](
-      { profileId: 'p', channels: ['orders', 'news'], patterns: [] },
-      sink,
-    );
+    const { sink, stop } = await subscribe(['orders', 'news'], (attempt) => 10 * 2 ** (attempt - 1));
     try {
       await service.until(() => service.open.has('orders') && service.open.has('news'));
       await sink.until((e) => e.kind === 'subscribed' && e.target === 'news');
@@ -185,11 +184,7 @@ describe('kv.subscribe, one subscription at a time', () => {
   it('never gives a lost channel up while it stays subscribed: after many tries at the longest wait it picks up', async () => {
     // Decided: a tab left subscribed through an outage of any length picks up without a click, as redis
     // clients do; the page shows each try's countdown and since when the channel was lost.
-    const sink = new Recorder<KvPubSubEvent>();
-    const stop = await handlers(() => 1)['kv.subscribe'](
-      { profileId: 'p', channels: ['news'], patterns: [] },
-      sink,
-    );
+    const { sink, stop } = await subscribe(['news'], () => 1);
     try {
       await sink.until((e) => e.kind === 'subscribed' && e.target === 'news');
       service.resetting.add('news');
@@ -205,11 +200,7 @@ describe('kv.subscribe, one subscription at a time', () => {
   });
 
   it('keeps a refused channel ended with the service text (401), the others open, no retries', async () => {
-    const sink = new Recorder<KvPubSubEvent>();
-    const stop = await handlers((attempt) => attempt)['kv.subscribe'](
-      { profileId: 'p', channels: ['orders', 'secret'], patterns: [] },
-      sink,
-    );
+    const { sink, stop } = await subscribe(['orders', 'secret'], (attempt) => attempt);
     try {
       expect(await sink.until((e) => e.kind === 'failed' && e.target === 'secret')).toMatchObject({
         reason: 'refused',
@@ -250,11 +241,7 @@ describe('kv.subscribe, one subscription at a time', () => {
   });
 
   it('stops reconnecting when the page stops the stream', async () => {
-    const sink = new Recorder<KvPubSubEvent>();
-    const stop = await handlers(() => 50)['kv.subscribe'](
-      { profileId: 'p', channels: ['news'], patterns: [] },
-      sink,
-    );
+    const { sink, stop } = await subscribe(['news'], () => 50);
     await service.until(() => service.open.has('news'));
     service.drop('news');
     await sink.until((e) => e.kind === 'reconnecting');
