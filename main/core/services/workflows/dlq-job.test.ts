@@ -148,6 +148,57 @@ describe('the workflow DLQ job on the real stack', () => {
       runJob(router, 'workflows.dlq.job', { profileId: 'local', action: 'delete', target: { filters: {} } }),
     ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
+  it('re-sends the failure callbacks of runs whose failure function failed, and lists only those', async () => {
+    // The service sends no other callback again (400), so the job's preview must not count them either.
+    const label = `cb${Date.now()}`;
+    const app = await startDestination((path) => (path === '/ok-failure' ? 200 : 500));
+    try {
+      const run = (name: string, failureUrl?: string) =>
+        workflowStart(`wfr_${label}_${name}`, `${app.url}/wf`, {
+          'Upstash-Retries': '0',
+          'Upstash-Label': label,
+          ...(failureUrl ? { 'Upstash-Failure-Callback': `${app.url}${failureUrl}` } : {}),
+        });
+      await publishBatch(stack, [
+        run('a', '/failure'),
+        run('b', '/failure'),
+        run('c', '/failure'),
+        run('handled', '/ok-failure'),
+        run('none'),
+      ]);
+      const inState = async (state: 'CALLBACK_FAIL' | 'CALLBACK_SUCCESS') =>
+        (await scanDlq(client, { label: [label], failureFunctionState: [state] })).entries.length;
+      await until(
+        async () =>
+          (await dlqCount(label)) === 5 &&
+          (await inState('CALLBACK_FAIL')) === 3 &&
+          (await inState('CALLBACK_SUCCESS')) === 1,
+        'five failed runs, three failure callbacks failed and one handled',
+      );
+      const calls = () => app.received.filter((r) => r.url === '/failure').length;
+      expect(calls()).toBe(3);
+
+      const router = routerOver(tempDir());
+      const input = { profileId: 'local', action: 'callback', target: { filters: { label: [label] } } };
+      const job = await runJob(router, 'workflows.dlq.job', input);
+      expect(job.found).toBe(3);
+      expect(job.summary).toMatchObject({ action: 'callback', succeeded: 3, failed: 0 });
+      await until(async () => calls() === 6, 'each failed callback sent once more');
+      expect(app.received.filter((r) => r.url === '/ok-failure')).toHaveLength(1);
+
+      // A filter that leaves failed callbacks out lists nothing.
+      const none = await runJob(
+        router,
+        'workflows.dlq.job',
+        { ...input, target: { filters: { label: [label], failureFunctionState: ['CALLBACK_SUCCESS'] } } },
+        { start: false },
+      );
+      expect(none.found).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('a restart whose connection is reset after the stack restarted: asked again, the runs count as restarted, not failed', async () => {
     const label = `lost${Date.now()}`;
     await triggerFailingRuns(3, label);

@@ -15,6 +15,7 @@ import {
   type JobPlan,
   oneByOne,
 } from '../../jobs/plan';
+import type { WorkflowDlqFilters } from '../../../../shared/bridge/procedures/workflows/filters';
 import type { WorkflowClient } from './client';
 
 type Input = ParsedInputOf<'workflows.dlq.job'>;
@@ -25,8 +26,10 @@ export function workflowDlqJobPlan(client: (profileId: string) => WorkflowClient
     service: 'workflows',
     noun: ['failed run', 'failed runs'],
     action: (input, start) => actionOf(input, start),
-    scan: async ({ profileId, target }, cursor, signal) => {
-      const page = await client(profileId).listDlq(filtersOf(target), {
+    scan: async ({ profileId, target, action }, cursor, signal) => {
+      const filters = action === 'callback' ? withFailedCallback(filtersOf(target)) : filtersOf(target);
+      if (filters === undefined) return { items: [] };
+      const page = await client(profileId).listDlq(filters, {
         cursor,
         count: WORKFLOW_DLQ_PAGE,
         signal,
@@ -47,6 +50,18 @@ export function workflowDlqJobPlan(client: (profileId: string) => WorkflowClient
       );
     },
   };
+}
+
+/**
+ * The callback job's listing: only runs whose failure function failed, since the service sends no other
+ * callback again (400 while one is in flight, after it succeeded, or for a run without a failure function).
+ * So the preview counts what the job can do, and a filter over the whole DLQ does not end in a column of
+ * refusals. Undefined when the user's own state filter leaves out failed callbacks: nothing to list.
+ */
+function withFailedCallback(filters: Partial<WorkflowDlqFilters>): Partial<WorkflowDlqFilters> | undefined {
+  const wanted = filters.failureFunctionState;
+  if (wanted && !wanted.includes('CALLBACK_FAIL')) return undefined;
+  return { ...filters, failureFunctionState: ['CALLBACK_FAIL'] };
 }
 
 function actionOf(input: Input, start: Start | undefined) {
