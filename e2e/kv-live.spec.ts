@@ -352,7 +352,12 @@ test('the bridge to main is lost under the monitor and pub/sub: each says so, op
   await expect(
     app.locator('.callout', { hasText: 'Lost the connection; reconnecting the subscriptions…' }),
   ).toContainText("The page's connection to Switchyard's back end dropped.");
-  await expect(subs.getByText('e2e-bridge · pending')).toBeVisible();
+  // Its badge says it is reconnecting (it was subscribed: not pending), as a warning; the page's callout
+  // says why, so no note of its own.
+  const bridgeBadge = subs.getByText('e2e-bridge · reconnecting', { exact: true });
+  await expect(bridgeBadge).toBeVisible();
+  await expect(bridgeBadge).toHaveClass(/tone-warning/);
+  await expect(app.getByText('Lost the connection of e2e-bridge', { exact: false })).toBeHidden();
   await expect.poll(() => bridge.refused(), { timeout: 30_000 }).toBeGreaterThan(refusedBefore + 1);
   await app.screenshot({ path: test.info().outputPath('pubsub-bridge-lost.png') });
 

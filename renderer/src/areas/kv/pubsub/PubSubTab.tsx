@@ -87,7 +87,7 @@ function PubSub({ profile }: { profile: ProfileView }) {
         },
         onEnd: (endError) => {
           if (ended(endError)) {
-            // Each subscription failed with the connection: they are all pending again, not failed.
+            // Each subscription failed with the connection: they all read reconnecting, not failed.
             setSubs(allLost);
             return;
           }
@@ -189,11 +189,14 @@ function PubSub({ profile }: { profile: ProfileView }) {
 const TONES = { active: 'success', reconnecting: 'warning', failed: 'danger' } as const;
 
 function SubscriptionBadge({ sub }: { sub: Subscription }) {
+  // Lost with the whole stream, it reads reconnecting too (stateText) until the stream is back. Only one
+  // reconnecting on its own counts down (Countdown): no other state needs the clock.
+  const lostWithStream = sub.state === 'pending' && sub.wasLost;
   return (
     <span title={sub.message}>
-      <Badge tone={TONES[sub.state as keyof typeof TONES]}>
+      <Badge tone={lostWithStream ? 'warning' : TONES[sub.state as keyof typeof TONES]}>
         {sub.pattern ? 'pattern ' : ''}
-        {sub.target} · {sub.state === 'reconnecting' ? <Countdown sub={sub} /> : sub.state}
+        {sub.target} · {sub.state === 'reconnecting' ? <Countdown sub={sub} /> : stateText(sub, 0)}
       </Badge>
     </span>
   );

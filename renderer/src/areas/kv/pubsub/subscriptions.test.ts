@@ -82,13 +82,22 @@ describe('pub/sub subscriptions', () => {
   });
 
   it('marks every one reconnected when the whole stream was lost and opened again', () => {
+    // While the stream is away each reads reconnecting (not pending: it was subscribed), then active again.
+    expect(allLost(start).map((sub) => stateText(sub, 7_000))).toEqual([
+      'reconnecting',
+      'reconnecting',
+      'reconnecting',
+    ]);
     const subs = applySubscriptionEvent(
       allLost(start),
       { kind: 'subscribed', target: 'orders', pattern: false, count: 1 },
       7_000,
     );
     expect(subs[0]).toEqual({ target: 'orders', pattern: false, state: 'active', reconnectedAt: 7_000 });
+    expect(stateText(subs[0]!, 7_000)).toBe('active');
     expect(subs[1]).toMatchObject({ state: 'pending', wasLost: true });
+    expect(stateText(subs[1]!, 7_000)).toBe('reconnecting');
+    expect(stateText({ target: 'a', pattern: false, state: 'pending' }, 1)).toBe('pending');
     // A first subscribe is no reconnect.
     expect(
       applySubscriptionEvent(

@@ -70,6 +70,8 @@ export function allEnded(subs: readonly Subscription[]): Subscription[] {
 
 /** The state as its badge says it: `active`, `reconnecting in 4 s (attempt 3)` … */
 export function stateText(sub: Subscription, now: number): string {
+  // Lost with the whole stream: the page reopens it (its callout counts the tries), so no attempt here.
+  if (sub.state === 'pending' && sub.wasLost) return 'reconnecting';
   if (sub.state !== 'reconnecting') return sub.state;
   if (sub.retryAt === undefined || sub.attempt === undefined) return 'connection lost';
   const seconds = Math.ceil((sub.retryAt - now) / 1000);
