@@ -10,6 +10,12 @@ export function formatTime(ms: number | undefined): string {
   )}:${pad(date.getSeconds())}`;
 }
 
+/** `14:03:07` for a time today, `2026-08-21 14:03:07` for one on another day (a note may outlast its day). */
+export function formatTimeOfDay(ms: number, now: number = Date.now()): string {
+  const text = formatTime(ms);
+  return text.slice(0, 10) === formatTime(now).slice(0, 10) ? text.slice(11) : text;
+}
+
 /** `12:03:07.120` — for attempt trails, where milliseconds matter. */
 export function formatClock(ms: number): string {
   const date = new Date(ms);

@@ -23,7 +23,14 @@ import '../live.css';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
 import { formatTime } from '../../../ui/format';
 import { useNow } from '../../../ui/use-now';
-import { allEnded, allLost, applySubscriptionEvent, stateText, type Subscription } from './subscriptions';
+import {
+  allEnded,
+  allLost,
+  applySubscriptionEvent,
+  noteTitle,
+  stateText,
+  type Subscription,
+} from './subscriptions';
 
 /** Messages kept in memory; the oldest go first. */
 export const MESSAGE_CAP = 5_000;
@@ -210,7 +217,8 @@ function Countdown({ sub }: { sub: Subscription }) {
 
 /** What a subscription's state needs said: why it was refused, why it is reconnecting, what was missed. */
 function SubscriptionNote({ sub }: { sub: Subscription }) {
-  const name = `${sub.pattern ? 'pattern ' : ''}${sub.target}`;
+  // Whether a time is today: refreshed each minute, so a note left open past midnight gains its date.
+  const title = noteTitle(sub, useNow(60_000));
   if (sub.state === 'failed') {
     return (
       <Callout tone="danger" title={`Could not subscribe to ${sub.target}`}>
@@ -220,10 +228,9 @@ function SubscriptionNote({ sub }: { sub: Subscription }) {
   }
   if (sub.state === 'reconnecting') {
     // Tried again for as long as the tab stays subscribed (as redis clients do): an outage of any length
-    // ends without a click, and the time it was lost says how long it has lasted.
-    const at = sub.lostAt === undefined ? '' : ` at ${formatTime(sub.lostAt).slice(11)}`;
+    // ends without a click, and the time it was lost (with its date if not today) says how long it has lasted.
     return (
-      <Callout tone="warning" title={`Lost the connection of ${name}${at}; subscribing again…`}>
+      <Callout tone="warning" title={title}>
         {sub.message} It is subscribed again by itself until you unsubscribe; the other subscriptions stay
         open.
       </Callout>
@@ -232,7 +239,7 @@ function SubscriptionNote({ sub }: { sub: Subscription }) {
   if (sub.state === 'active' && sub.reconnectedAt !== undefined) {
     return (
       <div className="kv-pubsub-note" data-testid="pubsub-reconnected">
-        <Callout title={`${name} reconnected at ${formatTime(sub.reconnectedAt).slice(11)}.`}>
+        <Callout title={title}>
           Messages published in between were not received (pub/sub keeps no history).
         </Callout>
       </div>

@@ -1,7 +1,8 @@
 // Each subscription's state from main's events: lost and counting down to the next try, back (saying
 // when, since messages in between are gone), refused for good; and the whole stream lost and reopened.
 import { describe, expect, it } from 'vitest';
-import { allEnded, allLost, applySubscriptionEvent, stateText, type Subscription } from './subscriptions';
+import type { Subscription } from './subscriptions';
+import { allEnded, allLost, applySubscriptionEvent, noteTitle, stateText } from './subscriptions';
 
 const start: Subscription[] = [
   { target: 'orders', pattern: false, state: 'active' },
@@ -106,5 +107,22 @@ describe('pub/sub subscriptions', () => {
         1,
       ),
     ).toEqual([{ target: 'a', pattern: false, state: 'active' }]);
+  });
+
+  it('says when it was lost or came back: the time today, the date and time on another day', () => {
+    const lostAt = new Date(2026, 10, 27, 23, 50, 5).getTime();
+    const lost: Subscription = { target: 'news', pattern: true, state: 'reconnecting', lostAt };
+    const sameNight = new Date(2026, 10, 27, 23, 59, 0).getTime();
+    const nextMorning = new Date(2026, 10, 28, 0, 10, 0).getTime();
+    expect(noteTitle(lost, sameNight)).toBe(
+      'Lost the connection of pattern news at 23:50:05; subscribing again…',
+    );
+    expect(noteTitle(lost, nextMorning)).toBe(
+      'Lost the connection of pattern news at 2026-11-27 23:50:05; subscribing again…',
+    );
+    const back: Subscription = { target: 'news', pattern: false, state: 'active', reconnectedAt: lostAt };
+    expect(noteTitle(back, sameNight)).toBe('news reconnected at 23:50:05.');
+    expect(noteTitle(back, nextMorning)).toBe('news reconnected at 2026-11-27 23:50:05.');
+    expect(noteTitle({ target: 'news', pattern: false, state: 'active' }, sameNight)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
 // subscribed again by main (when, which attempt), refused, or ended — and when one came back after a loss,
 // since the messages published while it was away were not received (pub/sub keeps no history).
 import type { KvPubSubEvent } from '../../../../../shared/bridge/procedures/kv/live';
+import { formatTimeOfDay } from '../../../ui/format';
 
 export interface Subscription {
   target: string;
@@ -78,4 +79,17 @@ export function stateText(sub: Subscription, now: number): string {
   return seconds > 0
     ? `reconnecting in ${seconds} s (attempt ${sub.attempt})`
     : `reconnecting (attempt ${sub.attempt})`;
+}
+
+/** The title of the note under a subscription lost on its own, or back after a loss (the date if not today). */
+export function noteTitle(sub: Subscription, now: number): string | undefined {
+  const name = `${sub.pattern ? 'pattern ' : ''}${sub.target}`;
+  if (sub.state === 'reconnecting') {
+    const at = sub.lostAt === undefined ? '' : ` at ${formatTimeOfDay(sub.lostAt, now)}`;
+    return `Lost the connection of ${name}${at}; subscribing again…`;
+  }
+  if (sub.state === 'active' && sub.reconnectedAt !== undefined) {
+    return `${name} reconnected at ${formatTimeOfDay(sub.reconnectedAt, now)}.`;
+  }
+  return undefined;
 }
