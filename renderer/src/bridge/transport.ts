@@ -76,7 +76,6 @@ export const BRIDGE_LOST: BridgeErrorData = {
   code: 'UNREACHABLE',
   message: "Lost the connection to Switchyard's back end. Reconnecting…",
 };
-const LOST = BRIDGE_LOST;
 
 /**
  * WebSocket transport with automatic reconnection. Calls in flight when the socket drops fail with
@@ -109,9 +108,9 @@ export function createWebSocketTransport(url: string): Transport {
     ws.onmessage = (message) => receive(JSON.parse(String(message.data)) as ServerFrame);
     ws.onclose = () => {
       socket = null;
-      for (const resolve of pendingCalls.values()) resolve({ ok: false, error: LOST });
+      for (const resolve of pendingCalls.values()) resolve({ ok: false, error: BRIDGE_LOST });
       pendingCalls.clear();
-      for (const handlers of streams.values()) handlers.onEnd(LOST);
+      for (const handlers of streams.values()) handlers.onEnd(BRIDGE_LOST);
       streams.clear();
       setState('closed');
       setTimeout(connect, retryDelay);
