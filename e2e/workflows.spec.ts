@@ -183,3 +183,47 @@ test('"Messages in logs" opens the logs filtered to every message of the run and
   await expect(removeChip).toHaveCount(0);
   for (const id of otherIds) await expect(list.getByRole('listitem').filter({ hasText: id })).toBeVisible();
 });
+
+test('a failed run resumed from the DLQ goes on as a new run that keeps its completed steps; each page links the other', async ({
+  app,
+  workflowApp: wf,
+}) => {
+  test.setTimeout(120_000);
+  wf.setHealthy(false);
+  const failed = await wf.trigger('/checkout', { body: { i: 1 }, retries: 0 });
+  await wf.waitForRun(failed, 'RUN_FAILED');
+  wf.setHealthy(true);
+
+  await go(app, '#/workflows/dlq');
+  const group = app.getByTestId('failure-group').filter({ hasText: 'charge' });
+  await group.getByRole('checkbox').check();
+  await app.getByRole('button', { name: 'Restart / resume…' }).click();
+  const dialog = app.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Resume from the failed step' }).click();
+  await expect(dialog.getByText(/Resume starts a new run \(a new run id\)/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Resume 1 run' }).click();
+  const summary = dialog.getByTestId('bulk-summary');
+  await expect(summary).toContainText('1 of 1 resumed');
+  const newRun = summary.getByRole('table', { name: 'New runs' }).locator('tbody tr a');
+  await expect(newRun).toHaveCount(1);
+  const resumed = (await newRun.textContent())!.trim();
+  expect(resumed).not.toBe(failed);
+  const done = await wf.waitForRun(resumed, 'RUN_SUCCESS');
+  // The completed step came over from the failed run: load-cart is in the new run's log, run once.
+  const stepNames = done.steps.flatMap((g: { steps: { stepName?: string }[] }) =>
+    g.steps.map((s) => s.stepName),
+  );
+  expect(stepNames).toEqual(expect.arrayContaining(['load-cart', 'charge']));
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  // The new run's page names the run it resumes; the failed run's page names the run that resumed it.
+  await go(app, `#/workflows/run/${resumed}`);
+  const page = app.getByTestId('run-page');
+  await expect(page.getByText(`Resumed from ${failed}`)).toBeVisible();
+  await go(app, `#/workflows/run/${failed}`);
+  await expect(page.getByText(`Resumed as ${resumed}`)).toBeVisible();
+  await page.getByRole('button', { name: /^History/ }).click();
+  await expect(page.getByTestId('run-history').locator('.wf-history-title').last()).toContainText(
+    `Resumed from the DLQ as ${resumed}`,
+  );
+});

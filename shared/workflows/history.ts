@@ -84,6 +84,7 @@ const SOURCE_TEXT: Record<Extract<RunHistoryEvent, { kind: 'triggered' }>['sourc
   schedule: 'a schedule',
   message: 'a message delivered to the workflow endpoint',
   restart: 'a restart from the DLQ',
+  resume: 'a resume from the DLQ',
   invoke: 'another run (context.invoke)',
   api: 'an API call',
 };
@@ -94,12 +95,13 @@ function eventEntry(event: RunHistoryEvent, index: number, run: WorkflowRunLog):
     [agent ? agent : '', ip ? `from ${ip}` : ''].filter(Boolean).join(' ') || undefined;
   switch (event.kind) {
     case 'triggered': {
-      const from = event.restartedFrom;
+      const from = event.restartedFrom ?? event.resumedFrom;
+      const how = event.restartedFrom ? 'restarted' : 'resumed';
       return {
         key,
         time: event.time,
         kind: 'triggered',
-        title: `Triggered by ${SOURCE_TEXT[event.source]}${from ? `: restarted from ${code(from.workflowRunId)}` : ''}`,
+        title: `Triggered by ${SOURCE_TEXT[event.source]}${from ? `: ${how} from ${code(from.workflowRunId)}` : ''}`,
         detail: by(
           [
             event.agent,
@@ -152,10 +154,14 @@ function eventEntry(event: RunHistoryEvent, index: number, run: WorkflowRunLog):
         key,
         time: event.time,
         kind: 'resumed',
-        title: 'Resumed from the DLQ: the failed delivery goes again, the steps before it are kept',
+        // Without `to`: an earlier stack resumed the run in place.
+        title: event.to
+          ? `Resumed from the DLQ as ${code(event.to.workflowRunId)}: the new run keeps the steps that completed and sends the failed delivery again`
+          : 'Resumed from the DLQ: the failed delivery goes again, the steps before it are kept',
         detail: `DLQ entry ${event.dlqId}`,
         tone: 'info',
         messageId: event.messageId,
+        ...(event.to ? { run: event.to } : {}),
       };
     case 'waitStarted':
       return {
@@ -201,7 +207,10 @@ function eventEntry(event: RunHistoryEvent, index: number, run: WorkflowRunLog):
 
 function stepEntry(step: StepLog, key: string, run: WorkflowRunLog, now: number): HistoryEntry | undefined {
   const name = code(step.stepName);
-  const base = { key, time: step.createdAt, messageId: step.messageId };
+  // A step a resumed run copied from the failed run has no message of its own: no link to a message nobody
+  // sent. (The real service lists no deliveries; its steps keep their links.)
+  const sent = !run.deliveries || run.deliveries.some((delivery) => delivery.messageId === step.messageId);
+  const base = { key, time: step.createdAt, ...(sent ? { messageId: step.messageId } : {}) };
   switch (step.stepType) {
     case 'Initial':
       return undefined;

@@ -418,6 +418,8 @@ export const RUN_ORIGIN_SOURCES = [
   'message',
   /** A restart of a failed run from the DLQ. */
   'restart',
+  /** A resume of a failed run from the DLQ: a new run that keeps the failed run's completed steps. */
+  'resume',
   /** Another run's `context.invoke`. */
   'invoke',
   /** A plain API call with no SDK's telemetry. */
@@ -445,6 +447,8 @@ export type RunHistoryEvent =
       messageId?: string;
       /** For `restart`: the failed run this one restarts (and its DLQ entry). */
       restartedFrom?: RunRef & { dlqId?: string };
+      /** For `resume`: the failed run this one resumes (and its DLQ entry). */
+      resumedFrom?: RunRef & { dlqId?: string };
     }
   | {
       kind: 'canceled';
@@ -456,8 +460,12 @@ export type RunHistoryEvent =
     }
   /** This failed run was restarted from the DLQ as a new run. */
   | { kind: 'restarted'; time: number; to: RunRef; dlqId?: string }
-  /** This failed run was resumed from the DLQ: the same run goes on from its failed message. */
-  | { kind: 'resumed'; time: number; dlqId: string; messageId: string }
+  /**
+   * This failed run was resumed from the DLQ: the new run `to` keeps its completed steps and sends its failed
+   * message (`messageId`) again. Without `to`: written by an earlier stack, which resumed the failed run in place
+   * (same id).
+   */
+  | { kind: 'resumed'; time: number; dlqId: string; messageId: string; to?: RunRef }
   | {
       kind: 'waitStarted';
       time: number;

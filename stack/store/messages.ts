@@ -303,16 +303,6 @@ export class MessageTable {
     this.sql.get('UPDATE messages SET retried = ?, due_at = ? WHERE seq = ?').run(retried, dueAt, seq);
   }
 
-  /** A finished message becomes pending again (a workflow resumed from the DLQ), with a new spec. */
-  reopen(seq: number, dueAt: number, spec: string): void {
-    this.sql
-      .get(
-        `UPDATE messages SET done = 0, outcome = NULL, finished_at = NULL, retried = 0, cancel_requested = 0,
-          due_at = ?, spec = ? WHERE seq = ?`,
-      )
-      .run(dueAt, spec, seq);
-  }
-
   requestCancel(seq: number): void {
     this.sql.get('UPDATE messages SET cancel_requested = 1 WHERE seq = ?').run(seq);
   }

@@ -301,23 +301,6 @@ export class WorkflowStore {
     );
   }
 
-  /** A failed run becomes active again (DLQ resume), with new settings. */
-  reopenRun(seq: number, config: RunConfig): void {
-    this.stmt(
-      `UPDATE workflow_runs SET state = 'RUN_STARTED', completed_at = NULL, dlq_id = NULL, step_state = 'STEP_PROGRESS',
-        config = ?, flow_key = ?, labels = ? WHERE seq = ?`,
-    ).run(
-      JSON.stringify(config),
-      config.flowControl?.key ?? null,
-      config.labels && config.labels.length > 0 ? JSON.stringify(config.labels) : null,
-      seq,
-    );
-    this.stmt('DELETE FROM workflow_run_labels WHERE run_seq = ?').run(seq);
-    for (const label of new Set(config.labels ?? [])) {
-      this.stmt('INSERT OR IGNORE INTO workflow_run_labels (label, run_seq) VALUES (?, ?)').run(label, seq);
-    }
-  }
-
   setStepState(seq: number, state: StepState | null): void {
     this.stmt('UPDATE workflow_runs SET step_state = ? WHERE seq = ?').run(state, seq);
   }
@@ -395,9 +378,10 @@ export class WorkflowStore {
 
   // ---------------------------------------------------------------- the log
 
+  /** A run's whole log, step keys included (what a resume copies into the new run). */
   log(runSeq: number): LogEntry[] {
     return this.sql.all(
-      'SELECT pos, message_id, message_seq, call_type, created_at, body FROM workflow_log WHERE run_seq = ? ORDER BY pos',
+      'SELECT pos, message_id, message_seq, call_type, created_at, body, step_key FROM workflow_log WHERE run_seq = ? ORDER BY pos',
       toEntry,
       runSeq,
     );
@@ -695,6 +679,7 @@ interface LogRow {
   call_type: string;
   created_at: number;
   body: Buffer;
+  step_key?: string | null;
 }
 
 function toEntry(row: LogRow): LogEntry {
@@ -706,6 +691,7 @@ function toEntry(row: LogRow): LogEntry {
     body: row.body,
   };
   if (row.message_seq !== null) entry.messageSeq = row.message_seq;
+  if (row.step_key) entry.stepKey = row.step_key;
   return entry;
 }
 

@@ -1,9 +1,9 @@
 // The active runs that step publishes are planned against, kept in memory so that a step's publish does not
 // read its run (`SELECT *`, its settings parsed from JSON) for every step (issue 26). A run is taken from
-// SQLite the first time a publish needs it and dropped when it ends (runtime.finishCalls) or is resumed with
-// new settings (dlq-actions.ts). What is kept — id, URL, creation time, seq, caller IP, settings — changes only
-// on a resume; a record kept a moment too long can never let a step into a run that has ended, because the
-// append checks the run's state again in its transaction (write-ops.ts).
+// SQLite the first time a publish needs it and dropped when it ends (runtime.finishCalls). What is kept — id,
+// URL, creation time, seq, caller IP, settings — never changes while the run is active (a DLQ resume starts a
+// new run); a record kept a moment too long can never let a step into a run that has ended, because the append
+// checks the run's state again in its transaction (write-ops.ts).
 import { LruMap } from '../lru-map';
 import type { RunRecord } from '../store/workflow-store';
 

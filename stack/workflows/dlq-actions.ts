@@ -1,17 +1,21 @@
-// What the workflow DLQ does to failed runs: restart (a new run from the start), resume (the same run from its
-// failed message), delete, and sending a failure callback again. Part of the runtime (runtime.dlq): each action
+// What the workflow DLQ does to failed runs: restart (a new run from the start), resume (a new run that keeps
+// the failed run's completed steps and goes on from its failed message), delete, and sending a failure callback
+// again. Part of the runtime (runtime.dlq): each action
 // claims the run's DLQ entry inside its own transaction, so that two requests never act on one entry twice.
 // The routes (routes-dlq.ts) select the runs, read the override headers and shape replies.
 import { base58, newMessageId } from '../messages/ids';
 import type { ConfigPatch } from '../messages/publish-request';
-import type { RunConfig, RunRecord } from '../store/workflow-store';
-import { planned, planStep } from './plan';
+import type { MessageSpec } from '../store/messages';
+import type { LogEntry, RunConfig, RunRecord } from '../store/workflow-store';
+import type { DlqFrom } from './origin';
+import { planned, planStep, workflowMeta, type WorkflowMeta } from './plan';
 import type { Call, PlannedAppend, WorkflowRuntime } from './runtime';
+import type { AppendItem } from './write-ops';
 
 /** A run's settings for its restart or resume: its own, with what the request overrides. */
 export type ConfigOf = (run: RunRecord) => RunConfig;
 
-/** The run a restart or resume started (or continued). */
+/** The run a restart or resume started. */
 export interface RunRef {
   workflowRunId: string;
   workflowCreatedAt: number;
@@ -19,6 +23,9 @@ export interface RunRef {
 
 /** Thrown when an entry asked for by id is not in the DLQ (any more). */
 export class DlqEntryMissing extends Error {}
+
+/** The new run's origin (its history's `triggered` event), given the failed run it comes from. */
+export type OriginOf = (time: number, from: DlqFrom) => NonNullable<RunRecord['origin']>;
 
 /** What a restart/resume request overrides: the runs' settings, and the delay of each one's first delivery. */
 export interface Overrides {
@@ -56,7 +63,7 @@ export class DlqActions {
     runs: RunRecord[],
     { configOf, delayMs }: Overrides,
     named: boolean,
-    origin: (time: number, from: RunRestartedFrom) => RestartOrigin,
+    origin: OriginOf,
   ): Promise<RunRef[]> {
     const { runtime } = this;
     const now = runtime.clock.now();
@@ -77,7 +84,7 @@ export class DlqActions {
       plans.push({
         item: {
           create: run,
-          claimDlq: { runSeq: old.seq, dlqId: old.dlqId },
+          claimDlq: { runSeq: old.seq, dlqId: old.dlqId, link: { kind: 'restarted' } },
           soft: !named,
           entry: {
             messageId: message.row.id,
@@ -96,64 +103,84 @@ export class DlqActions {
   }
 
   /**
-   * The same runs from their failed messages, with the overridden settings; each only if its DLQ entry is
-   * claimed (see restart). `named`: an entry that is not in the DLQ fails them all (DlqEntryMissing).
+   * New runs that go on from failed runs' failed messages, as the service resumes: each new run (a new id) gets
+   * the failed run's log up to that message — its completed steps are not run again — and the message is sent
+   * again for it, with the overridden settings. One transaction for the batch; a run starts only if its DLQ
+   * entry is claimed there (see restart). `named`: an entry that is not in the DLQ fails them all.
    */
-  async resume(runs: RunRecord[], { configOf, delayMs }: Overrides, named: boolean): Promise<RunRef[]> {
+  async resume(
+    runs: RunRecord[],
+    { configOf, delayMs }: Overrides,
+    named: boolean,
+    origin: OriginOf,
+  ): Promise<RunRef[]> {
     const { runtime } = this;
     const now = runtime.clock.now();
-    const calls: Call[] = [];
-    const reopened: { run: RunRecord; seq: number }[] = [];
-    for (const run of runs) {
-      const entry = run.dlqId !== undefined ? runtime.stackStore.dlq.get(run.dlqId) : undefined;
-      if (!entry || run.dlqId === undefined) continue;
-      const config = configOf(run);
-      const spec = { ...entry.message.spec, maxRetries: config.maxRetries };
-      if (config.retryDelay !== undefined) spec.retryDelay = config.retryDelay;
-      if (config.flowControl) spec.flowControl = config.flowControl;
-      if (config.labels) spec.labels = config.labels;
-      const dueAt = now + (delayMs ?? 0);
-      spec.notBefore = dueAt;
-      calls.push([
-        'wfResume',
-        run.seq,
-        run.dlqId,
-        entry.message.seq,
-        now,
-        dueAt,
-        config,
-        JSON.stringify(spec),
-        named,
-        { kind: 'resumed', time: now, dlqId: run.dlqId, messageId: entry.message.id },
-      ]);
-      reopened.push({ run, seq: entry.message.seq });
-    }
-    if (named && reopened.length < runs.length) {
-      const gone = runs.find((run) => !reopened.some((item) => item.run === run));
-      throw new DlqEntryMissing(`DLQ entry '${gone?.dlqId ?? gone?.runId}' not found`);
-    }
-    const results = await runtime.writer.commitAll(calls);
-    const refs: RunRef[] = [];
-    reopened.forEach(({ run, seq }, index) => {
-      if (results[index] !== true) return;
-      // Active again with new settings: a record kept from before must not plan its next steps.
-      runtime.activeRuns.drop(run);
-      const record = runtime.stackStore.messages.get(seq);
-      if (record) {
-        runtime.engine.add([
-          {
-            seq,
-            id: record.id,
-            dueAt: record.dueAt,
-            retried: 0,
-            cancelRequested: false,
-            flowControl: record.spec.flowControl,
-          },
-        ]);
+    const plans: PlannedAppend[] = [];
+    /** Each new run, and the index of the item that creates it in `plans`. */
+    const started: { ref: RunRef; at: number }[] = [];
+    for (const old of runs) {
+      const entry = old.dlqId !== undefined ? runtime.stackStore.dlq.get(old.dlqId) : undefined;
+      const meta = entry && workflowMeta(entry.message);
+      const log = entry ? runtime.store.log(old.seq) : [];
+      const failedAt = entry ? log.findIndex((logged) => logged.messageId === entry.message.id) : -1;
+      if (!entry || !meta || old.dlqId === undefined || failedAt < 0) {
+        // Gone (another request took it), or a failed message that is not a step of the run's log.
+        if (named) throw new DlqEntryMissing(`DLQ entry '${old.dlqId ?? old.runId}' not found`);
+        continue;
       }
-      refs.push({ workflowRunId: run.runId, workflowCreatedAt: run.createdAt });
-    });
-    return refs;
+      const config = configOf(old);
+      const run = {
+        runId: `wfr_${base58(21)}`,
+        url: old.url,
+        createdAt: now,
+        callerIp: old.callerIp,
+        config,
+        origin: origin(now, {
+          workflowRunId: old.runId,
+          workflowRunCreatedAt: old.createdAt,
+          dlqId: old.dlqId,
+        }),
+      };
+      const message = planned(
+        resumedSpec(entry.message.spec, meta, run, config, now + (delayMs ?? 0)),
+        now + (delayMs ?? 0),
+        entry.message.body,
+        now,
+      );
+      const failed = log[failedAt]!;
+      // Entries 0 … failedAt − 1 are copied; the failed message's entry is logged again with its new message.
+      const items: PlannedAppend[] = log.slice(0, failedAt + 1).map((logged, pos) => {
+        const item: AppendItem =
+          pos === 0
+            ? {
+                create: run,
+                claimDlq: {
+                  runSeq: old.seq,
+                  dlqId: old.dlqId!,
+                  link: { kind: 'resumed', messageId: entry.message.id },
+                },
+                entry: copied(logged),
+              }
+            : { runId: run.runId, entry: copied(logged) };
+        item.soft = !named;
+        return { item };
+      });
+      const last = items[failedAt]!;
+      last.item.entry = {
+        messageId: message.row.id,
+        callType: failed.callType,
+        body: failed.body,
+        ...(failed.stepKey !== undefined ? { stepKey: failed.stepKey } : {}),
+      };
+      last.item.stepState = 'STEP_PROGRESS';
+      last.message = message;
+      started.push({ ref: { workflowRunId: run.runId, workflowCreatedAt: now }, at: plans.length });
+      plans.push(...items);
+    }
+    if (plans.length === 0) return [];
+    const appended = await runtime.append(plans, now);
+    return started.flatMap(({ ref, at }) => (appended[at] ? [ref] : []));
   }
 
   /** Removes runs' DLQ entries (the runs stay, failed); how many this call removed. */
@@ -192,5 +219,38 @@ export class DlqActions {
   }
 }
 
-type RestartOrigin = NonNullable<RunRecord['origin']>;
-type RunRestartedFrom = NonNullable<RestartOrigin['restartedFrom']>;
+/**
+ * A log entry as a resumed run copies it: its body, type and step, with a fresh message id (an id names one
+ * entry) and no message of its own. Logged at the resume's time, as the new run's log is made then.
+ */
+function copied(entry: LogEntry): AppendItem['entry'] {
+  return {
+    messageId: newMessageId(),
+    callType: entry.callType,
+    body: entry.body,
+    ...(entry.stepKey !== undefined ? { stepKey: entry.stepKey } : {}),
+  };
+}
+
+/** The failed message's spec for the run that resumes it: the new run's id and settings, due at `dueAt`. */
+function resumedSpec(
+  spec: MessageSpec,
+  meta: WorkflowMeta,
+  run: { runId: string; createdAt: number },
+  config: RunConfig,
+  dueAt: number,
+): MessageSpec {
+  // No runSeq: the new run's seq is known only once it is written; the runtime finds the run by id.
+  const wf: WorkflowMeta = { ...meta, runId: run.runId, createdAt: run.createdAt };
+  delete wf.runSeq;
+  const resumed: MessageSpec = {
+    ...spec,
+    maxRetries: config.maxRetries,
+    notBefore: dueAt,
+    meta: { ...spec.meta, wf },
+  };
+  if (config.retryDelay !== undefined) resumed.retryDelay = config.retryDelay;
+  if (config.flowControl) resumed.flowControl = config.flowControl;
+  if (config.labels) resumed.labels = config.labels;
+  return resumed;
+}

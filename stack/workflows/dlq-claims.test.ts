@@ -124,7 +124,7 @@ it('/restart/{dlqId} and /resume/{dlqId} of one entry at once: one acts, the oth
     ]);
     expect(answers.map((answer) => answer.status).sort(), action).toEqual([200, 404]);
   }
-  // One new run (the restart) and one resumed run: two active runs, no third.
+  // Two new runs (one restart, one resume): two active runs, no third.
   expect(await runIds('single', 'RUN_STARTED')).toHaveLength(2);
 });
 
@@ -135,6 +135,9 @@ it('resume twice, and restart racing resume, act on each entry once', async () =
     post('/v2/workflows/dlq/resume?label=resume'),
   ]);
   expect(resumed[0].json.workflowRuns.length + resumed[1].json.workflowRuns.length).toBe(40);
+  // Each failed run resumed once, as a new run; the failed runs stay failed.
+  expect(await runIds('resume', 'RUN_STARTED')).toHaveLength(40);
+  expect(await runIds('resume', 'RUN_FAILED')).toHaveLength(40);
 
   await failedRuns('mixed', 40);
   const [restart, resume] = await Promise.all([
@@ -142,7 +145,7 @@ it('resume twice, and restart racing resume, act on each entry once', async () =
     post('/v2/workflows/dlq/resume?label=mixed'),
   ]);
   expect(restart.json.workflowRuns.length + resume.json.workflowRuns.length).toBe(40);
-  // Each entry became either a new run or its run resumed: 40 active runs.
+  // Each entry became one new run, restarted or resumed: 40 active runs.
   expect(await runIds('mixed', 'RUN_STARTED')).toHaveLength(40);
 });
 

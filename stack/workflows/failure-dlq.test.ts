@@ -237,18 +237,34 @@ describe('the failure function, sent again through the DLQ', () => {
 });
 
 describe('the workflow DLQ', () => {
-  it('resume: the same run continues from its failed step (completed steps are not run again)', async () => {
+  it('resume: a new run goes on from the failed step (completed steps are not run again); the failed run links to it', async () => {
     healthy = false;
     firstStepRuns = 0;
     const { workflowRunId } = await app.client.trigger({ url: `${app.url}/fails`, retries: 0 });
     const run = await state(workflowRunId, 'RUN_FAILED');
     healthy = true;
     const resumed = await app.client.dlq.resume({ dlqId: run.dlqId, retries: 2 });
-    expect(resumed).toEqual({ workflowRunId, workflowCreatedAt: run.workflowRunCreatedAt });
-    const done = await state(workflowRunId, 'RUN_SUCCESS');
+    expect(resumed.workflowRunId).toMatch(/^wfr_/);
+    expect(resumed.workflowRunId).not.toBe(workflowRunId);
+    const done = await state(resumed.workflowRunId, 'RUN_SUCCESS');
+    expect(done.workflowRunCreatedAt).toBe(resumed.workflowCreatedAt);
     expect(firstStepRuns).toBe(1);
     expect(JSON.parse(done.workflowRunResponse)).toBe('two');
-    expect(done.dlqId).toBeUndefined();
+    // The new run's log holds the completed step, copied from the failed run.
+    const stepNames = done.steps.flatMap((group: any) => group.steps.map((step: any) => step.stepName));
+    expect(stepNames).toEqual(expect.arrayContaining(['first', 'second']));
+    expect(done.history[0]).toMatchObject({
+      kind: 'triggered',
+      source: 'resume',
+      resumedFrom: { workflowRunId, workflowRunCreatedAt: run.workflowRunCreatedAt, dlqId: run.dlqId },
+    });
+    // The failed run stays failed, out of the DLQ, and names the run that resumed it.
+    const old = await state(workflowRunId, 'RUN_FAILED');
+    expect(old.dlqId).toBeUndefined();
+    expect(old.history.find((event: any) => event.kind === 'resumed')).toMatchObject({
+      dlqId: run.dlqId,
+      to: { workflowRunId: resumed.workflowRunId, workflowRunCreatedAt: resumed.workflowCreatedAt },
+    });
     expect((await app.client.dlq.list({ filter: { workflowRunId } })).messages).toEqual([]);
   });
 

@@ -96,16 +96,16 @@ it('every step delivery is the freshly encoded log, through retry, failure, resu
   const runOfFailed = await state(failed, 'RUN_FAILED');
   const runOfRestarted = await state(restarted, 'RUN_FAILED');
   healthy = true;
-  await app.client.dlq.resume({ dlqId: runOfFailed.dlqId, retries: 1 });
+  const resume = await app.client.dlq.resume({ dlqId: runOfFailed.dlqId, retries: 1 });
   const restart = await app.client.dlq.restart({ dlqId: runOfRestarted.dlqId, retries: 1 });
   expect(await app.client.cancel({ ids: sleeper })).toEqual({ cancelled: 1 });
 
   const done = await state(steps, 'RUN_SUCCESS');
   expect(JSON.parse(done.workflowRunResponse)).toBe('abç:echo hi');
-  const resumed = await state(failed, 'RUN_SUCCESS');
+  const resumed = await state(resume.workflowRunId, 'RUN_SUCCESS');
   expect(JSON.parse(resumed.workflowRunResponse)).toBe('two');
-  // The steps planned after the resume have the resumed run's settings, not those it was planned with first.
-  const log = runtime.store.log(runtime.store.latestRun(failed)?.seq as number);
+  // The steps of the resuming run have the settings the resume gave, not those of the failed run.
+  const log = runtime.store.log(runtime.store.latestRun(resume.workflowRunId)?.seq as number);
   const last = runtime.stackStore.messages.get(log[log.length - 1]?.messageSeq as number);
   expect(last?.spec.maxRetries).toBe(1);
   await state(restart.workflowRunId, 'RUN_SUCCESS');
@@ -118,7 +118,7 @@ it('every step delivery is the freshly encoded log, through retry, failure, resu
     expect(body.toString('utf8')).toBe(fresh(log[log.length - 1]?.messageId as string));
   }
   // Ended runs are not kept; their logs are read from SQLite again (e.g. a DLQ entry's body), and match.
-  for (const runId of [steps, failed, restarted, restart.workflowRunId, sleeper]) {
+  for (const runId of [steps, failed, resume.workflowRunId, restarted, restart.workflowRunId, sleeper]) {
     for (const id of messageIds(runId)) {
       expect(runtime.logs.prefix(id)).toBeUndefined();
       expect(runtime.stepBody(id).toString()).toBe(fresh(id));

@@ -5,7 +5,7 @@
 // body is the texts of entries 0..pos joined — byte for byte what encoding the rows read from SQLite gives.
 //
 // Why it cannot go stale: a log entry never changes once committed (workflow_log rows are only inserted; a
-// DLQ resume delivers the same message at the same position again), so a cached entry is always right. What
+// DLQ resume copies entries into a new run), so a cached entry is always right. What
 // the cache must get right is completeness, and it only answers when it holds every entry up to the one
 // asked for; otherwise the caller reads SQLite, as before, and fills the cache from what it read.
 //

@@ -58,13 +58,16 @@ export function canceledEvent(ctx: Caller, via: 'run' | 'bulk', time: number): R
   return { kind: 'canceled', time, via, ...callerOf(ctx) };
 }
 
-/** A restart from the DLQ: the request's client, and the failed run it restarts. */
-export function restartOrigin(ctx: Caller, time: number, from: RunOrigin['restartedFrom']): RunOrigin {
+/** The failed run a restart or resume from the DLQ starts a new run from (and its DLQ entry). */
+export type DlqFrom = NonNullable<RunOrigin['restartedFrom']>;
+
+/** A restart or resume from the DLQ: the request's client, and the failed run the new run comes from. */
+export function dlqOrigin(ctx: Caller, time: number, action: 'restart' | 'resume', from: DlqFrom): RunOrigin {
   return {
     kind: 'triggered',
     time,
-    source: 'restart',
+    source: action,
     ...callerOf(ctx),
-    ...(from ? { restartedFrom: from } : {}),
+    ...(action === 'restart' ? { restartedFrom: from } : { resumedFrom: from }),
   };
 }

@@ -1,5 +1,5 @@
-// The workflow DLQ's endpoints (failed runs): list, get, delete, restart (a new run from the start), resume (the
-// same run from its failed step), failure-callback retry; and bulk cancel of active runs. The actions themselves
+// The workflow DLQ's endpoints (failed runs): list, get, delete, restart (a new run from the start), resume (a
+// new run that keeps the failed run's completed steps and goes on from its failed step), failure-callback retry; and bulk cancel of active runs. The actions themselves
 // are the runtime's (dlq-actions.ts); these routes select the runs and answer. Bulk forms take ids or
 // filters with cursor/count batching — with neither, every entry (or run), as at the real service; a parameter
 // the endpoint does not know is refused (400, naming it) so that a typo never widens an action to everything.
@@ -10,7 +10,7 @@ import type { RunFilters, RunRecord } from '../store/workflow-store';
 import { redacted, redactHeaders } from '../messages/records';
 import { workflowMeta } from './plan';
 import { cancelQuery, cursor, integer, multi, refuseWideningBulkRequest, runFilters } from './query';
-import { canceledEvent, restartOrigin } from './origin';
+import { canceledEvent, dlqOrigin } from './origin';
 import { DlqEntryMissing, overriding, type Overrides, type RunRef } from './dlq-actions';
 import type { WorkflowRuntime } from './runtime';
 import { DLQ_ENTRY_GONE } from '../store/dlq';
@@ -176,10 +176,12 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
   const actions = {
     restart: (ctx: RequestContext, runs: RunRecord[], named: boolean) =>
       runtime.dlq.restart(runs, overrides(runtime, ctx), named, (time, from) =>
-        restartOrigin(ctx, time, from),
+        dlqOrigin(ctx, time, 'restart', from),
       ),
     resume: (ctx: RequestContext, runs: RunRecord[], named: boolean) =>
-      runtime.dlq.resume(runs, overrides(runtime, ctx), named),
+      runtime.dlq.resume(runs, overrides(runtime, ctx), named, (time, from) =>
+        dlqOrigin(ctx, time, 'resume', from),
+      ),
   };
   for (const action of ['restart', 'resume'] as const) {
     const run = (ctx: RequestContext, runs: RunRecord[], named: boolean): Promise<RunRef[]> =>

@@ -393,7 +393,7 @@ describe('a failed context.call (defects 3 and 4)', () => {
 });
 
 describe('what the stack records for the history', () => {
-  it('restart links the failed run and its new run both ways; resume marks the same run', async () => {
+  it('restart and resume link the failed run and its new run both ways', async () => {
     healthy = false;
     const failed = await trigger('/charge', { retries: 0 });
     const failedRun = await until(failed, (log) => log.workflowState === 'RUN_FAILED', 'failed');
@@ -418,15 +418,30 @@ describe('what the stack records for the history', () => {
     const againRun = await until(again, (log) => log.workflowState === 'RUN_FAILED', 'failed again');
     healthy = true;
     const resumed = await app.client.dlq.resume(againRun.dlqId!);
-    expect(resumed.workflowRuns[0]!.workflowRunId).toBe(again);
-    const done = await until(again, (log) => log.workflowState === 'RUN_SUCCESS', 'resumed run');
+    const next = resumed.workflowRuns[0]!.workflowRunId;
+    expect(next).not.toBe(again);
+    const done = await until(next, (log) => log.workflowState === 'RUN_SUCCESS', 'resumed run');
+    // The new run holds the completed step (copied), and the failed delivery goes again in it.
     inOrder(titles(done), [
-      /^Delivery after `load-cart` \(attempt 1\): 500 — step `charge` threw$/,
-      /^Resumed from the DLQ/,
-      /^Delivery after `load-cart` \(attempt 2\): 200$/,
+      new RegExp(`^Triggered by a resume from the DLQ: resumed from \`${again}\`$`),
+      /^Step `load-cart` \(Run\) finished$/,
+      /^Delivery after `load-cart`: 200$/,
       /^Step `charge` \(Run\) finished$/,
       /^Completed$/,
     ]);
+    expect(runHistory(done).entries[0]).toMatchObject({
+      run: { workflowRunId: again, workflowRunCreatedAt: againRun.workflowRunCreatedAt },
+    });
+    const resumedOld = await runLog(stack, again);
+    const titlesOld = titles(resumedOld as WorkflowRunLog);
+    inOrder(titlesOld, [
+      /^Delivery after `load-cart` \(attempt 1\): 500 — step `charge` threw$/,
+      new RegExp(`^Resumed from the DLQ as \`${next}\``),
+    ]);
+    expect(runHistory(resumedOld as WorkflowRunLog).entries.at(-1)).toMatchObject({
+      kind: 'resumed',
+      run: { workflowRunId: next },
+    });
   });
 
   it('a finished run’s messages show no cancel nobody asked for (defect 9)', async () => {

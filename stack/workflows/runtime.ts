@@ -226,7 +226,7 @@ export class WorkflowRuntime {
   /**
    * What a step message delivers: the run log up to and including its own entry (the SDK's raw steps). From
    * the cache when it holds the whole prefix; otherwise read from SQLite — and cached, if the run (`runSeq`,
-   * when known) is still active: after a restart of the stack or a DLQ resume, its next steps are served from
+   * when known) is still active: after a restart of the stack, its next steps are served from
    * memory again.
    */
   stepBody(messageId: string, runSeq?: number): Buffer {

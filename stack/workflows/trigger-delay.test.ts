@@ -83,8 +83,8 @@ it('a run triggered with a delay and resumed from the DLQ goes on at once (no de
   await advance('1h');
   const failed = await inState(workflowRunId, 'RUN_FAILED');
   healthy = true;
-  await app.client.dlq.resume({ dlqId: failed.dlqId });
-  const run = await inState(workflowRunId, 'RUN_SUCCESS');
+  const resumed = await app.client.dlq.resume({ dlqId: failed.dlqId });
+  const run = await inState(resumed.workflowRunId, 'RUN_SUCCESS');
   expect(JSON.parse(run.workflowRunResponse)).toBe('two');
   // A restart's Upstash-Delay still holds back its first delivery, and only that.
   healthy = false;

@@ -10,7 +10,6 @@ import {
   type CallType,
   type FailureInfo,
   type NewRun,
-  type RunConfig,
   type RunState,
   type StepState,
   type NewWaiter,
@@ -40,8 +39,11 @@ export interface AppendItem {
    * DLQ entry to claim is gone.
    */
   soft?: boolean;
-  /** Appended only if this DLQ entry (of that failed run) can be taken: a restart claims its entry. */
-  claimDlq?: { runSeq: number; dlqId: string };
+  /**
+   * Appended only if this DLQ entry (of that failed run) can be taken: a restart or resume claims its entry
+   * with the item that creates the new run, and the failed run's history links to it (`link`).
+   */
+  claimDlq?: { runSeq: number; dlqId: string; link: DlqLink };
   /** Only if this waiter still exists; it is deleted. */
   waiterSeq?: number;
   /** A lookback event of the run consumed by this append. */
@@ -55,6 +57,9 @@ export interface AppendItem {
   /** Recorded in the run's history if the entry is appended (e.g. the notify that ended a wait). */
   history?: RunHistoryEvent;
 }
+
+/** How a failed run's history names the run that a restart or a resume started from it. */
+export type DlqLink = { kind: 'restarted' } | { kind: 'resumed'; messageId: string };
 
 /**
  * What an append did: the entry's place (and its message's row); or, for a duplicate — a trigger of a run
@@ -83,13 +88,15 @@ function append(store: StackStore, items: AppendItem[], now: number): AppendResu
       runSeq = workflows.insertRun(item.create);
       if (item.create.origin) historyOf(store).record(runSeq, item.create.origin);
       if (item.claimDlq) {
-        // A restart: the failed run links to the run that restarts it (and the new run's origin back to it).
-        historyOf(store).record(item.claimDlq.runSeq, {
-          kind: 'restarted',
-          time: now,
-          to: { workflowRunId: item.create.runId, workflowRunCreatedAt: item.create.createdAt },
-          dlqId: item.claimDlq.dlqId,
-        });
+        // A restart or resume: the failed run links to the new run (and the new run's origin back to it).
+        const { runSeq: failedSeq, dlqId, link } = item.claimDlq;
+        const to = { workflowRunId: item.create.runId, workflowRunCreatedAt: item.create.createdAt };
+        historyOf(store).record(
+          failedSeq,
+          link.kind === 'restarted'
+            ? { kind: 'restarted', time: now, to, dlqId }
+            : { kind: 'resumed', time: now, to, dlqId, messageId: link.messageId },
+        );
       }
       const invoker = item.create.invoker;
       const parent = invoker && workflows.activeRun(invoker.workflowRunId);
@@ -213,36 +220,6 @@ export const WORKFLOW_WRITES = {
   },
   wfStoreEvent: (store: StackStore, runSeq: number, eventId: string, now: number, body: Buffer) =>
     workflowStoreOf(store).storeEvent(runSeq, eventId, now, body),
-  /**
-   * Resume from the DLQ: the failed run runs again from its failed message (same id, same log position), with
-   * the new settings. False when the entry is gone or the run is not failed any more (another request took
-   * it) — or, when `required`, the whole transaction fails with DLQ_ENTRY_GONE.
-   */
-  wfResume: (
-    store: StackStore,
-    runSeq: number,
-    dlqId: string,
-    messageSeq: number,
-    now: number,
-    dueAt: number,
-    config: RunConfig,
-    spec: string,
-    required: boolean,
-    /** Recorded in the run's history when it is resumed (the `resumed` marker). */
-    event: RunHistoryEvent | null = null,
-  ): boolean => {
-    const workflows = workflowStoreOf(store);
-    const run = workflows.run(runSeq);
-    if (!run || run.state !== 'RUN_FAILED' || run.dlqId !== dlqId || !claimDlq(store, runSeq, dlqId)) {
-      if (required) throw new Error(`${DLQ_ENTRY_GONE}: ${dlqId}`);
-      return false;
-    }
-    workflows.reopenRun(runSeq, config);
-    store.messages.reopen(messageSeq, dueAt, spec);
-    store.events.insert(messageSeq, now, 'CREATED');
-    if (event) historyOf(store).record(runSeq, event);
-    return true;
-  },
   /** Removes a run's DLQ entry (the run stays, failed); false when another request took it first. */
   wfDeleteDlq: claimDlq,
 };

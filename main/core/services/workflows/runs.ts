@@ -55,8 +55,11 @@ export function summarizeRun(run: WorkflowRunLog): RunSummary {
         const { workflowRunId, workflowRunCreatedAt } = event.restartedFrom;
         summary.restartedFrom = { workflowRunId, workflowRunCreatedAt };
       }
+      if (event.resumedFrom) {
+        const { workflowRunId, workflowRunCreatedAt } = event.resumedFrom;
+        summary.resumedFrom = { workflowRunId, workflowRunCreatedAt };
+      }
     }
-    if (event.kind === 'resumed') summary.resumed = true;
   }
   return summary;
 }

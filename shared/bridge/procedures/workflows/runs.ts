@@ -45,8 +45,8 @@ export interface RunSummary {
   triggeredBy?: RunOriginSource;
   /** The failed run this one restarts (local stack). */
   restartedFrom?: RunRef;
-  /** The run was resumed from the DLQ at least once (local stack). */
-  resumed?: boolean;
+  /** The failed run this one resumes: it kept that run's completed steps (local stack). */
+  resumedFrom?: RunRef;
 }
 
 export interface RunsPage {

@@ -42,7 +42,7 @@ const ACTION_TEXT: Record<DlqAction, { verb: string; verbed: string; explain: st
     verb: 'Resume',
     verbed: 'resumed',
     explain:
-      'Resume keeps the steps that completed and continues from the step that failed. The local stack goes on with the same run (same id; its page is marked "Resumed from the DLQ"); the summary lists each run as the service answered, same run or new. Change the workflow code only after the failed step: steps before it are not run again, and code that no longer matches them breaks the run.',
+      'Resume starts a new run (a new run id) that keeps the steps that completed and continues from the step that failed; the failed run stays failed and links to it ("Resumed as …"). Change the workflow code only after the failed step: steps before it are not run again, and code that no longer matches them breaks the run.',
   },
   callback: {
     verb: 'Retry failure function',

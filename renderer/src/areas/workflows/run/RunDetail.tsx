@@ -156,15 +156,38 @@ export function RunDetail({
 /** The run's state, and the markers of a restart or a resume from the DLQ. */
 function RunBadges({ run }: { run: WorkflowRunLog }) {
   const events = run.history ?? [];
-  const from = events.find((event) => event.kind === 'triggered')?.restartedFrom;
-  const resumed = events.filter((event) => event.kind === 'resumed').length;
+  const triggered = events.find((event) => event.kind === 'triggered');
+  const resumes = events.filter((event) => event.kind === 'resumed');
+  // Resumed in place (same id) by an earlier stack: no new run to name.
+  const resumedInPlace = resumes.filter((event) => !event.to).length;
+  const resumedAs = resumes.find((event) => event.to)?.to;
   const restartedAs = events.find((event) => event.kind === 'restarted');
   return (
     <span className="row wf-run-badges">
       <WorkflowStateBadge state={run.workflowState} />
-      {from ? <Badge tone="info">Restarted from {from.workflowRunId}</Badge> : null}
-      {resumed ? <Badge tone="info">Resumed from the DLQ{resumed > 1 ? ` ×${resumed}` : ''}</Badge> : null}
-      {restartedAs ? <Badge>Restarted as {restartedAs.to.workflowRunId}</Badge> : null}
+      {triggered?.restartedFrom ? (
+        <Badge tone="info">
+          Restarted from <span className="badge-id">{triggered.restartedFrom.workflowRunId}</span>
+        </Badge>
+      ) : null}
+      {triggered?.resumedFrom ? (
+        <Badge tone="info">
+          Resumed from <span className="badge-id">{triggered.resumedFrom.workflowRunId}</span>
+        </Badge>
+      ) : null}
+      {resumedInPlace ? (
+        <Badge tone="info">Resumed from the DLQ{resumedInPlace > 1 ? ` ×${resumedInPlace}` : ''}</Badge>
+      ) : null}
+      {resumedAs ? (
+        <Badge>
+          Resumed as <span className="badge-id">{resumedAs.workflowRunId}</span>
+        </Badge>
+      ) : null}
+      {restartedAs ? (
+        <Badge>
+          Restarted as <span className="badge-id">{restartedAs.to.workflowRunId}</span>
+        </Badge>
+      ) : null}
     </span>
   );
 }

@@ -217,7 +217,7 @@ const RunRow = memo(function RunRow({
             </span>
           ) : null}
           {run.restartedFrom ? <span className="chip chip-static">restarted</span> : null}
-          {run.resumed ? <span className="chip chip-static">resumed</span> : null}
+          {run.resumedFrom ? <span className="chip chip-static">resumed</span> : null}
           {run.labels.map((label) => (
             <span key={label} className="chip chip-static">
               {label}
