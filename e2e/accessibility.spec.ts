@@ -138,10 +138,7 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
   const wf = await startWorkflowApp(api.url);
   try {
     const order = await wf.trigger('/order', { body: { order: 7 }, label: 'web' });
-    wf.setHealthy(false);
-    const failed = await wf.trigger('/checkout', { body: { i: 1 }, retries: 0 });
-    await wf.waitForRun(failed, 'RUN_FAILED');
-    wf.setHealthy(true);
+    const failed = await wf.failedCheckout();
 
     // Messages: a URL group, a queue, delivered, delayed and failed messages, a schedule, flow-control keys.
     await api.request('POST', '/v2/topics/orders/endpoints', {
@@ -383,10 +380,7 @@ test('Chrome names a message row, a step row and a run row by what they show; a 
 }) => {
   test.setTimeout(120_000);
   // Runs: one failed at its charge step, one active for an hour (only that one can be checked to cancel).
-  wf.setHealthy(false);
-  const failed = await wf.trigger('/checkout', { body: { i: 1 }, retries: 0 });
-  await wf.waitForRun(failed, 'RUN_FAILED');
-  wf.setHealthy(true);
+  const failed = await wf.failedCheckout();
   const active = await wf.trigger('/checkout', { delay: 3600 });
   await wf.waitForRun(active, 'RUN_STARTED');
   const { messageId } = (await api.publish(`${sink.url}/now`)) as { messageId: string };

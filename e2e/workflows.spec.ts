@@ -189,10 +189,7 @@ test('a failed run resumed from the DLQ goes on as a new run that keeps its comp
   workflowApp: wf,
 }) => {
   test.setTimeout(120_000);
-  wf.setHealthy(false);
-  const failed = await wf.trigger('/checkout', { body: { i: 1 }, retries: 0 });
-  await wf.waitForRun(failed, 'RUN_FAILED');
-  wf.setHealthy(true);
+  const failed = await wf.failedCheckout();
 
   await go(app, '#/workflows/dlq');
   const group = app.getByTestId('failure-group').filter({ hasText: 'charge' });

@@ -18,6 +18,8 @@ export interface WorkflowApp {
   setHealthy(healthy: boolean): void;
   /** Polls the run's log at the stack until it reaches `state`; answers the run. */
   waitForRun(runId: string, state: string): Promise<Record<string, any>>;
+  /** A /checkout run failed at its `charge` step (no retries), in the DLQ; the app is healthy again after. */
+  failedCheckout(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -138,6 +140,17 @@ export async function startWorkflowApp(stackUrl: string): Promise<WorkflowApp> {
       (await client.trigger({ ...options, url: `${baseUrl}${route}` })).workflowRunId,
     setHealthy: (value) => (healthy = value),
     waitForRun: (runId, state) => waitForRun(stackUrl, runId, state),
+    failedCheckout: async () => {
+      healthy = false;
+      try {
+        const runId = (await client.trigger({ url: `${baseUrl}/checkout`, body: { i: 1 }, retries: 0 }))
+          .workflowRunId;
+        await waitForRun(stackUrl, runId, 'RUN_FAILED');
+        return runId;
+      } finally {
+        healthy = true;
+      }
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
