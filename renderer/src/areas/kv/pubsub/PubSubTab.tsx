@@ -21,7 +21,7 @@ import { Badge, Callout } from '../../../ui/misc';
 import { ReconnectingCallout, useReconnect } from '../../../ui/use-reconnect';
 import '../live.css';
 import { type ToolbarInputField, ToolbarInputs } from '../../../ui/ToolbarInput';
-import { formatTime } from '../../../ui/format';
+import { formatTimeOfDay } from '../../../ui/format';
 import { useNow } from '../../../ui/use-now';
 import {
   allEnded,
@@ -179,7 +179,7 @@ function PubSub({ profile }: { profile: ProfileView }) {
             <div data-testid="pubsub-detail">
               <p className="faint">
                 {chosen.channel}
-                {chosen.pattern ? ` (pattern ${chosen.pattern})` : ''} · {formatTime(chosen.at).slice(11)}
+                {chosen.pattern ? ` (pattern ${chosen.pattern})` : ''} · {formatTimeOfDay(chosen.at)}
               </p>
               <BodyView value={chosen.payload} label="Message payload" />
             </div>

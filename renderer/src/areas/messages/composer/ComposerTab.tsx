@@ -27,7 +27,7 @@ import { type DraftSaveState, storeDraft, useDraft } from './use-draft';
 import { buildOrNull, fieldLabel, prefilledModel } from './prefill';
 import { useNow } from '../../../ui/use-now';
 import './composer.css';
-import { formatTime } from '../../../ui/format';
+import { formatTimeOfDay } from '../../../ui/format';
 
 const newMessage = () => emptyComposer();
 
@@ -267,7 +267,7 @@ function ResultPanel({
           ? 'The service already had this message within the deduplication window (HTTP 202); nothing new is delivered.'
           : outcome.fanOut
             ? `${count} message${count === 1 ? '' : 's'}, one per endpoint of the group.`
-            : `HTTP ${outcome.status} at ${formatTime(outcome.sentAt).slice(11)}.`}
+            : `HTTP ${outcome.status} at ${formatTimeOfDay(outcome.sentAt)}.`}
       </Callout>
       <SentMessages profileId={profileId} messages={outcome.messages} fanOut={outcome.fanOut} />
     </div>
