@@ -177,12 +177,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           }
         }
         if (value instanceof RespError) {
-          const message = explainReplyError(
-            name,
-            value.message,
-            () => commands.args(i),
-            scripted?.has(i) ?? false,
-          );
+          const message = explainReplyError(name, value.message, scripted?.has(i) ?? false);
           if (message !== value.message) {
             values[i] = new RespError(message);
             continue;
@@ -222,7 +217,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         loading ??= message;
         loadingCount++;
       }
-      return explainReplyError(commands.name(i), message, () => commands.args(i), false);
+      return explainReplyError(commands.name(i), message, false);
     };
     const body = rawEntriesJson(pieces, count, errorText, asArray);
     if (body) {
@@ -244,14 +239,9 @@ export function createExecutor(ctx: ExecutorContext): Executor {
   }
 
   /** Errors as the client should read them: the command it sent named, newer commands explained. */
-  function explainReplyError(
-    name: string,
-    message: string,
-    args: () => readonly RespArg[],
-    scripted: boolean,
-  ): string {
+  function explainReplyError(name: string, message: string, scripted: boolean): string {
     if (scripted) return explainScriptError(name, message);
-    return explainNewerCommand(name, message, args, ctx.redisVersion());
+    return explainNewerCommand(name, message, ctx.redisVersion());
   }
 
   /**
@@ -365,11 +355,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         // A command refused at queue time discards the transaction; its own error says more than EXECABORT.
         if (isLoading(queued)) throw unavailableWhileLoading(queued as RespError);
         if (queued instanceof RespError) {
-          const args = commands[i]!;
-          throw new HttpError(
-            400,
-            explainReplyError(names[i]!, queued.message, () => args, scripted.has(i)),
-          );
+          throw new HttpError(400, explainReplyError(names[i]!, queued.message, scripted.has(i)));
         }
       }
       const exec = replies[commands.length]!;
@@ -389,8 +375,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         }
         const entry = exec[i]!;
         if (entry instanceof RespError) {
-          const args = commands[i]!;
-          const message = explainReplyError(names[i]!, entry.message, () => args, scripted.has(i));
+          const message = explainReplyError(names[i]!, entry.message, scripted.has(i));
           if (message !== entry.message) exec[i] = new RespError(message);
         }
       }

@@ -5,18 +5,12 @@ import { describe, expect, it } from 'vitest';
 
 import { jsonScriptCall } from './json/commands';
 import type { CommandReply } from './test-support';
-import { monitorLinesOf, useTestService } from './test-support';
+import { commandAs, monitorLinesOf, useTestService } from './test-support';
 
 const env = useTestService();
 
-async function runAs(token: string, ...command: string[]): Promise<CommandReply> {
-  const res = await env.kv.call('/', {
-    method: 'POST',
-    body: JSON.stringify(command),
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return (await res.json()) as CommandReply;
-}
+const runAs = (token: string, ...args: (string | number)[]): Promise<CommandReply> =>
+  commandAs(env.kv, token, ...args);
 
 const run = (...command: string[]): Promise<CommandReply> => runAs(env.kv.token, ...command);
 

@@ -152,6 +152,20 @@ export function useTestService(overrides: Parameters<typeof startTestService>[0]
 /** The REST answer to one command (`POST /`), or one entry of a pipeline's: `{result}` or `{error}`. */
 export type CommandReply = { result?: unknown; error?: string };
 
+/** One command as `POST /` (the SDK's form) with `token`, answered `{result}` or `{error}` (any status). */
+export async function commandAs(
+  kv: TestService,
+  token: string,
+  ...args: (string | number)[]
+): Promise<CommandReply> {
+  const res = await kv.call('/', {
+    method: 'POST',
+    body: JSON.stringify(args),
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return (await res.json()) as CommandReply;
+}
+
 /** Polls until `check` returns true (no timing assertions: the test timeout is the only limit). */
 export async function eventually(check: () => Promise<boolean> | boolean, intervalMs = 20): Promise<void> {
   for (;;) {

@@ -1,10 +1,11 @@
-// Which commands the JSON script answers (and HGETDEL, emulated for a redis-server older than 8.0), and how
+// Which commands the JSON script answers (and the Redis 8.x commands it emulates for an older redis-server,
+// lua-newer.ts), and how
 // the bridge sends them: `EVALSHA_RO sha numkeys keys… <the command as the client sent it>` for reads (the
 // read-only token's ACL user may run EVALSHA_RO, not EVALSHA, so Redis itself refuses it every write),
 // `EVALSHA …` for writes. The keys are declared (so ACL key patterns apply) and the command follows
 // unchanged, which is also how MONITOR shows it again (monitor-view.ts).
 import type { RespArg } from '../resp';
-import { isNewerCommand } from '../versions';
+import { isNewerBitop, isNewerCommand } from '../versions';
 import { JSON_SCRIPT_SHA } from './script';
 
 /** JSON.* commands that only read (EVALSHA_RO) — the SDK's auto-pipeline routes the same ones to reads. */
@@ -46,9 +47,14 @@ function text(arg: RespArg | undefined): string {
   return typeof arg === 'string' ? arg : arg.toString('latin1');
 }
 
+/** Redis 8.x commands the script emulates when the running redis-server is older (all of them write). */
+const NEWER = new Set(['hgetdel', 'xdelex', 'xackdel']);
+
 /** Whether the bridge looks at this command to send it through the JSON script. */
 export function mayUseJsonScript(name: string): boolean {
-  return name === 'type' || name === 'scan' || name === 'hgetdel' || name.startsWith('json.');
+  return (
+    name === 'type' || name === 'scan' || name === 'bitop' || NEWER.has(name) || name.startsWith('json.')
+  );
 }
 
 /** A command the bridge answers itself instead (unknown JSON.* name, too few arguments). */
@@ -88,7 +94,8 @@ function unknownCommand(args: readonly RespArg[]): string {
 /**
  * What to send instead of `args`: the script call, a refusal answered by the bridge, or undefined when
  * the command goes to Redis unchanged (TYPE with the wrong arity, SCAN without a TYPE filter that
- * involves JSON keys, HGETDEL on a Redis that has it). `redisVersion` is the running Redis's.
+ * involves JSON keys, a BITOP or newer command that the running Redis has). `redisVersion` is the running
+ * Redis's.
  */
 export function jsonScriptCall(
   args: readonly RespArg[],
@@ -96,9 +103,13 @@ export function jsonScriptCall(
   redisVersion: string | undefined,
 ): RespArg[] | Refused | undefined {
   if (name === 'type') return args.length === 2 ? scriptCall(true, [args[1]!], args) : undefined;
-  // Redis 8.0's HGETDEL, emulated by the script for an older redis-server (the key declared for ACLs).
-  if (name === 'hgetdel') {
+  // Redis 8.x's commands, emulated by the script for an older redis-server (their keys declared for ACLs).
+  if (NEWER.has(name)) {
     return isNewerCommand(name, redisVersion) ? scriptCall(false, args.slice(1, 2), args) : undefined;
+  }
+  if (name === 'bitop') {
+    const operation = text(args[1]);
+    return isNewerBitop(operation, redisVersion) ? scriptCall(false, args.slice(2), args) : undefined;
   }
   if (name === 'scan') return scanWithJsonType(args) ? scriptCall(true, [], args) : undefined;
   const read = READS.has(name);

@@ -1,10 +1,13 @@
 // The start of the JSON script: names, loading and saving a document, and the fast paths (JSON.GET of the
-// root, JSON.SET of a whole document already in stored form, TYPE, HGETDEL) that answer before the rest of
-// the script is even defined. Lua source; see script.ts.
+// root, JSON.SET of a whole document already in stored form, TYPE, the newer Redis commands of lua-newer.ts)
+// that answer before the rest of the script is even defined. Lua source; see script.ts.
+import { LUA_NEWER } from './lua-newer';
+
 export const LUA_PRELUDE = String.raw`
 -- Switchyard KV: the JSON.* commands (RedisJSON as the hosted service answers them), TYPE and SCAN … TYPE
--- for JSON keys (and Redis 8.0's HGETDEL for an older redis-server), as one Lua script the bridge runs with
--- EVALSHA (writes) or EVALSHA_RO (reads), so every command is atomic inside redis-server. ARGV is the
+-- for JSON keys (and Redis 8.x's HGETDEL, XDELEX, XACKDEL and new BITOP operations for an older
+-- redis-server), as one Lua script the bridge runs with EVALSHA (writes) or EVALSHA_RO (reads), so every
+-- command is atomic inside redis-server. ARGV is the
 -- client's command as sent: ARGV[1] the name, then its arguments (keys included; KEYS repeats the keys for
 -- ACL key checks). A JSON document is a hash with the single field "ReJSON-RL" holding its compact JSON
 -- text; see docs/stack-kv.md ("JSON").
@@ -117,7 +120,10 @@ local function stored_as_sent(s)
   return value(1, 0) == #s + 1
 end
 
+${LUA_NEWER}
 local function main_fast()
+  local newer = newer_command()
+  if newer ~= nil then return newer end
   -- The common reads need no parsing: the stored text is already compact JSON.
   if NAME == 'JSON.GET' and NARGS <= 2 then
     local p = A[3]
@@ -137,28 +143,6 @@ local function main_fast()
     if t.err then return t end
     if t.ok == 'hash' and rcall('HEXISTS', A[2], FIELD) == 1 then return { ok = 'ReJSON-RL' } end
     return t
-  elseif NAME == 'HGETDEL' then
-    -- Redis 8.0's HGETDEL key FIELDS numfields field…, for an older redis-server: its checks in its order
-    -- (type, FIELDS, numfields), its texts; each field is read and then deleted, so a field named twice is
-    -- nil the second time, and the key goes when its last field does (HDEL does that).
-    if NARGS < 4 then arity() end
-    local key = A[2]
-    local t = rcall('TYPE', key).ok
-    if t ~= 'hash' and t ~= 'none' then fail(WRONGTYPE) end
-    if upper(A[3]) ~= 'FIELDS' then fail('ERR Mandatory argument FIELDS is missing or not at the right position') end
-    local n = A[4]
-    if not find(n, '^[1-9]%d*$') or #n > 19 or (#n == 19 and n > '9223372036854775807') then
-      fail('ERR Number of fields must be a positive integer')
-    end
-    -- \96 is a backquote (this Lua source is a template literal)
-    if tonumber(n) ~= NARGS - 3 then fail('ERR The \96numfields\96 parameter must match the number of arguments') end
-    local out = {}
-    for i = 5, #A do
-      local v = rcall('HGET', key, A[i])
-      if v then rcall('HDEL', key, A[i]) end
-      out[i - 4] = v
-    end
-    return out
   end
   return nil
 end
