@@ -14,6 +14,8 @@ let firstStepRuns = 0;
 let failureUrlHealthy = false;
 /** Calls of /ff-flaky's failure function, by run: it fails its first call of each run. */
 const flakyFailureCalls = new Map<string, { failResponse: string; payload: unknown }[]>();
+/** While true, the app answers 500 to the deliveries of context.call results (callbacks) of /calls. */
+let refuseCallbacks = false;
 /** Answers the failure URL /slow-failure's requests once called (a failure callback in flight meanwhile). */
 let releaseSlowFailure: () => void = () => undefined;
 
@@ -64,13 +66,29 @@ beforeAll(async () => {
           await context.sleep('long', 3600);
         },
       },
+      '/calls': {
+        fn: async (context) => {
+          const before = await context.run('before', () => 'b');
+          const call = await context.call<string>('echo', {
+            url: `${app.url}/echo`,
+            method: 'POST',
+            body: 'hi',
+          });
+          return `${before}:${call.status}:${call.body}`;
+        },
+      },
     },
     {
+      '/echo': (_req, body) => ({ status: 200, body: `echo ${body.toString()}` }),
       '/failure-url': () => (failureUrlHealthy ? { status: 200, body: 'ok' } : { status: 500, body: 'down' }),
       '/slow-failure': () =>
         new Promise((resolve) => {
           releaseSlowFailure = () => resolve({ status: 200, body: 'ok' });
         }),
+    },
+    {
+      refuse: (path, headers) =>
+        refuseCallbacks && path === '/calls' && 'upstash-workflow-callback' in headers,
     },
   ));
 });
@@ -266,6 +284,20 @@ describe('the workflow DLQ', () => {
       to: { workflowRunId: resumed.workflowRunId, workflowRunCreatedAt: resumed.workflowCreatedAt },
     });
     expect((await app.client.dlq.list({ filter: { workflowRunId } })).messages).toEqual([]);
+  });
+
+  it('resume of a run whose call result could not be delivered: the new run gets the result, under its own id', async () => {
+    refuseCallbacks = true;
+    const { workflowRunId } = await app.client.trigger({ url: `${app.url}/calls`, retries: 0 });
+    const run = await state(workflowRunId, 'RUN_FAILED');
+    expect(app.hits.get('/echo')).toBeGreaterThan(0);
+    refuseCallbacks = false;
+    const resumed = await app.client.dlq.resume({ dlqId: run.dlqId });
+    const done = await state(resumed.workflowRunId, 'RUN_SUCCESS');
+    expect(JSON.parse(done.workflowRunResponse)).toBe('b:200:echo hi');
+    // The call was not made again: its result came over with the failed run's log.
+    expect(app.hits.get('/echo')).toBe(1);
+    expect((await runLog(stack, workflowRunId)).workflowState).toBe('RUN_FAILED');
   });
 
   it('restart by filter in cursor batches: new runs from the start; an unknown filter refused', async () => {

@@ -90,6 +90,8 @@ export async function startWorkflowApp(
     holdAnswerMs?: number;
     /** Sees every request the app receives (its path and body), before it is answered. */
     onRequest?: (path: string, body: Buffer) => void;
+    /** A request this answers true for gets a 500 before the app sees it (a delivery failing on demand). */
+    refuse?: (path: string, headers: http.IncomingHttpHeaders) => boolean;
   } = {},
 ): Promise<WorkflowApp> {
   const hits = new Map<string, number>();
@@ -102,6 +104,11 @@ export async function startWorkflowApp(
         hits.set(path, (hits.get(path) ?? 0) + 1);
         const body = Buffer.concat(chunks);
         options.onRequest?.(path, body);
+        if (options.refuse?.(path, req.headers)) {
+          res.writeHead(500);
+          res.end('refused by the test');
+          return;
+        }
         const custom = extra[path];
         if (custom) {
           const answer = await custom(req, body);
