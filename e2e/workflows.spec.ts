@@ -184,19 +184,19 @@ test('"Messages in logs" opens the logs filtered to every message of the run and
   for (const id of otherIds) await expect(list.getByRole('listitem').filter({ hasText: id })).toBeVisible();
 });
 
-test('a failed run resumed from the DLQ goes on as a new run that keeps its completed steps; each page links the other', async ({
+test('a failed run resumed from its page goes on as a new run that keeps its completed steps; each page links the other', async ({
   app,
   workflowApp: wf,
 }) => {
   test.setTimeout(120_000);
   const failed = await wf.failedCheckout();
 
-  await go(app, '#/workflows/dlq');
-  const group = app.getByTestId('failure-group').filter({ hasText: 'charge' });
-  await group.getByRole('checkbox').check();
-  await app.getByRole('button', { name: 'Restart / resume…' }).click();
+  // The failed run's page offers the DLQ's restart / resume for this run, resume first.
+  await go(app, `#/workflows/run/${failed}`);
+  const page = app.getByTestId('run-page');
+  await page.getByRole('button', { name: 'Restart / resume…' }).click();
   const dialog = app.getByRole('dialog');
-  await dialog.getByRole('button', { name: 'Resume from the failed step' }).click();
+  await expect(dialog.getByTestId('bulk-count')).toHaveText('1 run');
   await expect(dialog.getByText(/Resume starts a new run \(a new run id\)/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Resume 1 run' }).click();
   const summary = dialog.getByTestId('bulk-summary');
@@ -213,14 +213,18 @@ test('a failed run resumed from the DLQ goes on as a new run that keeps its comp
   expect(stepNames).toEqual(expect.arrayContaining(['load-cart', 'charge']));
   await dialog.getByRole('button', { name: 'Done' }).click();
 
-  // The new run's page names the run it resumes; the failed run's page names the run that resumed it.
-  await go(app, `#/workflows/run/${resumed}`);
-  const page = app.getByTestId('run-page');
-  await expect(page.getByText(`Resumed from ${failed}`)).toBeVisible();
-  await go(app, `#/workflows/run/${failed}`);
+  // The failed run's page now names the run that resumed it, and no longer offers the DLQ's actions.
   await expect(page.getByText(`Resumed as ${resumed}`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Restart / resume…' })).toHaveCount(0);
   await page.getByRole('button', { name: /^History/ }).click();
   await expect(page.getByTestId('run-history').locator('.wf-history-title').last()).toContainText(
     `Resumed from the DLQ as ${resumed}`,
   );
+  // The new run's page names the run it resumes.
+  await go(app, `#/workflows/run/${resumed}`);
+  await expect(page.getByText(`Resumed from ${failed}`)).toBeVisible();
+
+  // DLQ triage has nothing left to resume.
+  await go(app, '#/workflows/dlq');
+  await expect(app.getByTestId('failure-group')).toHaveCount(0);
 });

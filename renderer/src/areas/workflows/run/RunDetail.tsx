@@ -1,6 +1,6 @@
 // One run: its header (state, URL, times, labels, invoker, DLQ id), the actions (cancel with a
-// confirmation, notify a waiting run, trigger again with the same or an edited body, copy or export the
-// run as JSON, compare, the run's messages in the message logs), the failure function, and the step tree
+// confirmation, notify a waiting run, restart or resume a failed run in the DLQ, trigger again with the same
+// or an edited body, copy or export the run as JSON, compare, the run's messages in the message logs), the failure function, and the step tree
 // beside the timeline with the selected step's details.
 import { useMemo, useState } from 'react';
 import { DETAIL_TRIM_BODY, FULL_BODY_BYTES } from '../../../../../shared/bridge/procedures/workflows/runs';
@@ -29,12 +29,14 @@ import {
 import { formatTime, plural } from '../../../ui/format';
 import { HeadersView } from '../../../ui/HeadersView';
 import { InAppLink } from '../../../ui/InAppLink';
+import { useJobDialog } from '../../../ui/job/useJobDialog';
 import { Badge } from '../../../ui/misc';
 import { failureOf, RefreshStatus, Waiting } from '../../../ui/Waiting';
 import { toast } from '../../../ui/toast';
 import { WriteButton } from '../../../ui/WriteButton';
 import { FlowKeyFact } from '../../messages/flow-control/FlowKeyFact';
 import { showRunMessages } from '../../messages/logs/log-filters';
+import { WorkflowDlqJobDialog } from '../dlq/WorkflowDlqJobDialog';
 import { WorkflowStateBadge } from '../WorkflowStateBadge';
 import { formatDuration } from './duration';
 import { FailedAttempts } from './FailedAttempts';
@@ -223,6 +225,8 @@ function RunBody({
   });
   const selected = layout.rows.find((row) => row.key === selectedKey);
   const [dialog, setDialog] = useState<'notify' | 'trigger' | null>(null);
+  // Restart or resume this run from the DLQ: the triage screen's job, for this one entry.
+  const [dlqJob, openDlqJob] = useJobDialog(WorkflowDlqJobDialog, profile, onChanged);
   const [notifyEvent, setNotifyEvent] = useState<string>();
   const [view, setView] = useState<'steps' | 'history'>('steps');
   const reasons = useMemo(() => explainRun(run), [run]);
@@ -330,6 +334,24 @@ function RunBody({
             Notify…
           </WriteButton>
         ) : null}
+        {run.dlqId ? (
+          <WriteButton
+            profile={profile}
+            size="sm"
+            variant="primary"
+            onClick={() =>
+              // Resume first: from a failed run's own page, going on from the failed step is what one
+              // usually wants; the dialog offers the restart beside it.
+              openDlqJob({
+                action: 'resume',
+                target: { ids: [run.dlqId!] },
+                description: `run ${run.workflowRunId}`,
+              })
+            }
+          >
+            Restart / resume…
+          </WriteButton>
+        ) : null}
         <WriteButton profile={profile} size="sm" onClick={() => setDialog('trigger')}>
           Trigger again…
         </WriteButton>
@@ -420,6 +442,7 @@ function RunBody({
         </div>
       )}
 
+      {dlqJob}
       {dialog === 'notify' ? (
         <NotifyDialog
           profile={profile}
