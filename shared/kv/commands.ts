@@ -36,25 +36,37 @@ SETNX|string|w|key value|Sets a value only if the key does not exist
 SETRANGE|string|w|key offset value|Overwrites part of a string at an offset
 STRLEN|string|r|key|Returns the length of a string value
 BITCOUNT|bitmap|r|key [start end [BYTE|BIT]]|Counts set bits in a string
-BITOP|bitmap|w|AND|OR|XOR|NOT destkey key [key …]|Bitwise operation between strings
+BITOP|bitmap|w|AND|OR|XOR|NOT|DIFF|DIFF1|ANDOR|ONE destkey key [key …]|Bitwise operation between strings (DIFF, DIFF1, ANDOR, ONE: Redis 8.2)
 BITPOS|bitmap|r|key bit [start [end [BYTE|BIT]]]|Finds the first set or clear bit
 GETBIT|bitmap|r|key offset|Returns a bit value at an offset
 SETBIT|bitmap|w|key offset value|Sets or clears the bit at an offset
 HDEL|hash|w|key field [field …]|Deletes fields from a hash
 HEXISTS|hash|r|key field|Whether a field exists in a hash
+HEXPIRE|hash|w|key seconds [NX|XX|GT|LT] FIELDS numfields field [field …]|Sets hash fields' time to live in seconds (Redis 7.4)
+HEXPIREAT|hash|w|key unix-time-seconds [NX|XX|GT|LT] FIELDS numfields field [field …]|Sets hash fields' expiry as a Unix time (Redis 7.4)
+HEXPIRETIME|hash|r|key FIELDS numfields field [field …]|Returns hash fields' expiry as a Unix time in seconds (Redis 7.4)
 HGET|hash|r|key field|Returns the value of a hash field
 HGETALL|hash|r|key|Returns all fields and values of a hash
+HGETDEL|hash|w|key FIELDS numfields field [field …]|Returns hash fields' values and deletes the fields (Redis 8.0)
+HGETEX|hash|w|key [EX seconds|PX ms|EXAT ts|PXAT ts|PERSIST] FIELDS numfields field [field …]|Returns hash fields' values and sets or clears their expiry (Redis 8.0)
 HINCRBY|hash|w|key field increment|Increments the integer value of a hash field
 HINCRBYFLOAT|hash|w|key field increment|Increments the float value of a hash field
 HKEYS|hash|r|key|Returns all fields of a hash
 HLEN|hash|r|key|Returns the number of fields in a hash
 HMGET|hash|r|key field [field …]|Returns the values of several hash fields
 HMSET|hash|w|key field value [field value …]|Sets several hash fields (deprecated: use HSET)
+HPERSIST|hash|w|key FIELDS numfields field [field …]|Removes hash fields' expiry (Redis 7.4)
+HPEXPIRE|hash|w|key milliseconds [NX|XX|GT|LT] FIELDS numfields field [field …]|Sets hash fields' time to live in milliseconds (Redis 7.4)
+HPEXPIREAT|hash|w|key unix-time-ms [NX|XX|GT|LT] FIELDS numfields field [field …]|Sets hash fields' expiry as a Unix time in milliseconds (Redis 7.4)
+HPEXPIRETIME|hash|r|key FIELDS numfields field [field …]|Returns hash fields' expiry as a Unix time in milliseconds (Redis 7.4)
+HPTTL|hash|r|key FIELDS numfields field [field …]|Returns hash fields' time to live in milliseconds (Redis 7.4)
 HRANDFIELD|hash|r|key [count [WITHVALUES]]|Returns random fields of a hash
 HSCAN|hash|r|key cursor [MATCH pattern] [COUNT count]|Iterates the fields of a hash
 HSET|hash|w|key field value [field value …]|Sets hash fields; returns how many were added
+HSETEX|hash|w|key [FNX|FXX] [EX seconds|PX ms|EXAT ts|PXAT ts|KEEPTTL] FIELDS numfields field value [field value …]|Sets hash fields with an expiry (Redis 8.0)
 HSETNX|hash|w|key field value|Sets a hash field only if it does not exist
 HSTRLEN|hash|r|key field|Returns the length of a hash field's value
+HTTL|hash|r|key FIELDS numfields field [field …]|Returns hash fields' time to live in seconds (Redis 7.4)
 HVALS|hash|r|key|Returns all values of a hash
 LINDEX|list|r|key index|Returns the element at an index
 LINSERT|list|w|key BEFORE|AFTER pivot element|Inserts an element before or after another
@@ -116,10 +128,12 @@ ZSCORE|zset|r|key member|Returns the score of a member
 ZUNION|zset|r|numkeys key [key …] [WITHSCORES]|Returns the union of sorted sets
 ZUNIONSTORE|zset|w|destination numkeys key [key …]|Stores the union of sorted sets
 XACK|stream|w|key group id [id …]|Acknowledges messages of a consumer group
+XACKDEL|stream|w|key group [KEEPREF|DELREF|ACKED] IDS numids id [id …]|Acknowledges entries in a group and deletes them from the stream (Redis 8.2)
 XADD|stream|w|key [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold] *|id field value [field value …]|Appends an entry to a stream
 XAUTOCLAIM|stream|w|key group consumer min-idle-time start [COUNT count] [JUSTID]|Claims idle pending entries
 XCLAIM|stream|w|key group consumer min-idle-time id [id …]|Changes the owner of pending entries
 XDEL|stream|w|key id [id …]|Deletes entries from a stream
+XDELEX|stream|w|key [KEEPREF|DELREF|ACKED] IDS numids id [id …]|Deletes entries, choosing what happens to consumer groups' references (Redis 8.2)
 XGROUP|stream|w|CREATE|DESTROY|CREATECONSUMER|DELCONSUMER|SETID key group …|Manages consumer groups
 XINFO|stream|r|STREAM|GROUPS|CONSUMERS key …|Information about a stream, its groups and consumers
 XLEN|stream|r|key|Returns the number of entries in a stream

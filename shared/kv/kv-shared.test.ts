@@ -7,7 +7,9 @@ import { base64ToBytes, bytesToBase64, hexDump, parseResp2, resp2ToPlain } from 
 describe('command table', () => {
   it('has docs with args containing alternatives, and completes names', () => {
     expect(bundledDoc('getex')?.args).toBe('key [EX seconds|PX ms|EXAT ts|PXAT ts|PERSIST]');
-    expect(completeCommandName('hg').map((d) => d.name)).toEqual(['HGET', 'HGETALL']);
+    // The hosted service's Redis 7.4 / 8.x commands are in the table too (HGETDEL, HGETEX…).
+    expect(completeCommandName('hg').map((d) => d.name)).toEqual(['HGET', 'HGETEX', 'HGETALL', 'HGETDEL']);
+    expect(bundledDoc('xackdel')?.args).toBe('key group [KEEPREF|DELREF|ACKED] IDS numids id [id …]');
     expect(completeCommandName('')).toEqual([]);
   });
   it.each([
@@ -16,6 +18,9 @@ describe('command table', () => {
     [['CONFIG', 'GET', 'x'], false],
     [['CONFIG', 'SET', 'x', 'y'], true],
     [['SCRIPT', 'EXISTS', 'abc'], false],
+    [['HTTL', 'k', 'FIELDS', '1', 'f'], false],
+    [['HGETDEL', 'k', 'FIELDS', '1', 'f'], true],
+    [['XDELEX', 'k', 'IDS', '1', '1-0'], true],
     [['MADEUP'], true],
   ])('isWriteCommand(%j) = %s', (args, write) => {
     expect(isWriteCommand(args)).toBe(write);
