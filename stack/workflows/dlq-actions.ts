@@ -1,8 +1,8 @@
 // What the workflow DLQ does to failed runs: restart (a new run from the start), resume (a new run that keeps
-// the failed run's completed steps and goes on from its failed message), delete, and sending a failure callback
-// again. Part of the runtime (runtime.dlq): each action
-// claims the run's DLQ entry inside its own transaction, so that two requests never act on one entry twice.
-// The routes (routes-dlq.ts) select the runs, read the override headers and shape replies.
+// the failed run's completed steps and goes on from its failed message), delete, and sending a failure
+// callback again. Part of the runtime (runtime.dlq): each action claims the run's DLQ entry inside its own
+// transaction, so that two requests never act on one entry twice. The routes (routes-dlq.ts) select the runs,
+// read the override headers and shape replies.
 import { base58, newMessageId } from '../messages/ids';
 import type { ConfigPatch } from '../messages/publish-request';
 import type { MessageSpec } from '../store/messages';
@@ -142,15 +142,18 @@ export class DlqActions {
           dlqId: old.dlqId,
         }),
       };
+      const dueAt = now + (delayMs ?? 0);
       const message = planned(
-        resumedSpec(entry.message.spec, meta, run, config, now + (delayMs ?? 0)),
-        now + (delayMs ?? 0),
+        resumedSpec(entry.message.spec, meta, run, config, dueAt),
+        dueAt,
         entry.message.body,
         now,
       );
-      const failed = log[failedAt]!;
-      // Entries 0 … failedAt − 1 are copied; the failed message's entry is logged again with its new message.
-      const items: PlannedAppend[] = log.slice(0, failedAt + 1).map((logged, pos) => {
+      // Entries 0 … failedAt − 1 are copied; the failed message's entry is logged again, with its new message.
+      const items = log.slice(0, failedAt + 1).map((logged, pos): PlannedAppend => {
+        const last = pos === failedAt;
+        const copy = copied(logged);
+        const written = last ? { ...copy, messageId: message.row.id } : copy;
         const item: AppendItem =
           pos === 0
             ? {
@@ -160,21 +163,14 @@ export class DlqActions {
                   dlqId: old.dlqId!,
                   link: { kind: 'resumed', messageId: entry.message.id },
                 },
-                entry: copied(logged),
+                entry: written,
               }
-            : { runId: run.runId, entry: copied(logged) };
+            : { runId: run.runId, entry: written };
         item.soft = !named;
-        return { item };
+        if (!last) return { item };
+        item.stepState = 'STEP_PROGRESS';
+        return { item, message };
       });
-      const last = items[failedAt]!;
-      last.item.entry = {
-        messageId: message.row.id,
-        callType: failed.callType,
-        body: failed.body,
-        ...(failed.stepKey !== undefined ? { stepKey: failed.stepKey } : {}),
-      };
-      last.item.stepState = 'STEP_PROGRESS';
-      last.message = message;
       started.push({ ref: { workflowRunId: run.runId, workflowCreatedAt: now }, at: plans.length });
       plans.push(...items);
     }
