@@ -129,4 +129,36 @@ describe('explainRun from a cloud record', () => {
     // Bytes that are not UTF-8 stay as they came.
     expect(wait(btoa('\xff\xfe'))?.detail).toBe(btoa('\xff\xfe'));
   });
+
+  it('links a step to its message unless the service lists deliveries and that message is not one of them', () => {
+    const step = (messageId: string) => ({
+      stepName: `after-${messageId}`,
+      stepType: 'Run' as const,
+      callType: 'step' as const,
+      messageId,
+      state: 'STEP_SUCCESS' as const,
+      createdAt: T0 + 1_000,
+      concurrent: 1,
+      retries: 3,
+      out: '"x"',
+    });
+    const steps = [...cloudRun({}).steps, { type: 'sequential' as const, steps: [step('m1'), step('m2')] }];
+    const linked = (run: WorkflowRunLog) =>
+      runHistory(run, T0 + 5_000)
+        .entries.filter((entry) => entry.kind === 'step')
+        .map((entry) => entry.messageId);
+    // The real service lists no deliveries: every step keeps its link.
+    expect(linked(cloudRun({ steps }))).toEqual(['m1', 'm2']);
+    // The local stack lists them: a step copied into a resumed run (m1, never sent in it) has none.
+    const deliveries = [
+      {
+        messageId: 'm2',
+        kind: 'step' as const,
+        createdAt: T0 + 1_000,
+        state: 'delivered' as const,
+        attempts: [],
+      },
+    ];
+    expect(linked(cloudRun({ steps, deliveries }))).toEqual([undefined, 'm2']);
+  });
 });

@@ -205,12 +205,17 @@ function eventEntry(event: RunHistoryEvent, index: number, run: WorkflowRunLog):
   }
 }
 
-function stepEntry(step: StepLog, key: string, run: WorkflowRunLog, now: number): HistoryEntry | undefined {
+function stepEntry(
+  step: StepLog,
+  key: string,
+  sent: ReadonlySet<string> | undefined,
+  now: number,
+): HistoryEntry | undefined {
   const name = code(step.stepName);
   // A step a resumed run copied from the failed run has no message of its own: no link to a message nobody
-  // sent. (The real service lists no deliveries; its steps keep their links.)
-  const sent = !run.deliveries || run.deliveries.some((delivery) => delivery.messageId === step.messageId);
-  const base = { key, time: step.createdAt, ...(sent ? { messageId: step.messageId } : {}) };
+  // sent. (The real service lists no deliveries: its steps keep their links.)
+  const linked = !sent || (step.messageId !== undefined && sent.has(step.messageId));
+  const base = { key, time: step.createdAt, ...(linked ? { messageId: step.messageId } : {}) };
   switch (step.stepType) {
     case 'Initial':
       return undefined;
@@ -269,7 +274,7 @@ function stepEntry(step: StepLog, key: string, run: WorkflowRunLog, now: number)
       return {
         ...base,
         kind: 'step',
-        title: `Step ${name} (${step.stepType}) finished${run.workflowRunId && step.concurrent > 1 ? ' in parallel' : ''}`,
+        title: `Step ${name} (${step.stepType}) finished${step.concurrent > 1 ? ' in parallel' : ''}`,
         detail: preview(step.out),
         tone: 'success',
       };
@@ -398,10 +403,12 @@ export function runHistory(run: WorkflowRunLog, now: number = Date.now()): RunHi
         : {}),
     });
   }
+  // The messages the service sent (local stack); undefined when it lists none (the real service).
+  const sent = run.deliveries && new Set(run.deliveries.map((delivery) => delivery.messageId));
   run.steps.forEach((group, g) => {
     if (group.type === 'next') return;
     group.steps.forEach((step, s) => {
-      const entry = stepEntry(step, `s${g}.${s}`, run, now);
+      const entry = stepEntry(step, `s${g}.${s}`, sent, now);
       if (entry) entries.push(entry);
     });
   });
