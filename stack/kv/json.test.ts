@@ -385,6 +385,11 @@ describe('Redis commands newer than the server', () => {
     // Emulated instead (newer-commands.test.ts): answered, not explained.
     expect(await run('BITOP', 'DIFF', 'd', 'a', 'b')).toEqual({ result: 0 });
     expect((await run('NOSUCHCOMMAND')).error).toMatch(/^ERR unknown command 'NOSUCHCOMMAND'/);
+    // Names that are properties of every object are unknown commands like any other.
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      expect((await run(name)).error, name).toMatch(/^ERR unknown command/);
+      expect((await run('BITOP', name, 'd', 'a')).error, name).toBe('ERR syntax error');
+    }
   });
 });
 

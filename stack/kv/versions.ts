@@ -3,8 +3,11 @@
 // command", which reads like a typo. Some are emulated (json/lua-newer.ts: the bridge asks isNewerCommand /
 // isNewerBitop whether to); for the rest say what is missing: "ERR 'HEXPIRE' needs Redis 7.4; this server is
 // 7.0.15".
-/** Commands by the Redis version that introduced them (lower-case names). */
-const INTRODUCED: Record<string, string> = {};
+/**
+ * Commands by the Redis version that introduced them (lower-case names). A Map, not an object: a client may
+ * send any name, `constructor` and `__proto__` included.
+ */
+const INTRODUCED = new Map<string, string>();
 for (const [version, names] of [
   [
     '7.4',
@@ -41,11 +44,16 @@ for (const [version, names] of [
   ],
   ['8.2', ['xackdel', 'xdelex']],
 ] as const) {
-  for (const name of names) INTRODUCED[name] = version;
+  for (const name of names) INTRODUCED.set(name, version);
 }
 
 /** BITOP operations added after 7.0 (Redis answers them with a bare "syntax error"; the bridge emulates them). */
-const BITOP_OPERATIONS: Record<string, string> = { diff: '8.2', diff1: '8.2', andor: '8.2', one: '8.2' };
+const BITOP_OPERATIONS = new Map([
+  ['diff', '8.2'],
+  ['diff1', '8.2'],
+  ['andor', '8.2'],
+  ['one', '8.2'],
+]);
 
 function newer(required: string, running: string | undefined): boolean {
   if (!running) return true;
@@ -56,13 +64,13 @@ function newer(required: string, running: string | undefined): boolean {
 
 /** Whether BITOP `operation` (any case) came with a Redis newer than `version` (unknown: assumed older). */
 export function isNewerBitop(operation: string, version: string | undefined): boolean {
-  const required = BITOP_OPERATIONS[operation.toLowerCase()];
+  const required = BITOP_OPERATIONS.get(operation.toLowerCase());
   return required !== undefined && newer(required, version);
 }
 
 /** Whether `name` came with a Redis newer than `version` (unknown: assumed older). */
 export function isNewerCommand(name: string, version: string | undefined): boolean {
-  const required = INTRODUCED[name];
+  const required = INTRODUCED.get(name);
   return required !== undefined && newer(required, version);
 }
 
@@ -73,7 +81,7 @@ export function isNewerCommand(name: string, version: string | undefined): boole
 export function explainNewerCommand(name: string, message: string, version: string | undefined): string {
   if (message.startsWith('ERR unknown command') && isNewerCommand(name, version)) {
     const running = version ? `; this server is ${version}` : '';
-    return `ERR '${name.toUpperCase()}' needs Redis ${INTRODUCED[name]}${running}`;
+    return `ERR '${name.toUpperCase()}' needs Redis ${INTRODUCED.get(name)}${running}`;
   }
   return message;
 }

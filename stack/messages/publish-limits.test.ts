@@ -174,6 +174,30 @@ describe('header values that cannot be sent (item 17)', () => {
     expect(latin1.json[0].messageId).toEqual(expect.any(String));
   });
 
+  it('a header named __proto__ is refused with 400 on every path that forwards headers', async () => {
+    const cases: Record<string, string>[] = [
+      { 'Upstash-Forward-__proto__': 'x' },
+      { 'Upstash-Callback': `${env.sink.url}/cb`, 'Upstash-Callback-Forward-__proto__': 'x' },
+      // A computed key: `__proto__: 'x'` in a literal would set the object's prototype, not a header.
+      { 'Upstash-Header-Forward': 'true', ['__proto__']: 'x' },
+    ];
+    for (const headers of cases) {
+      // node:http sends an own `__proto__` key as a header; fetch drops it.
+      const res = await rawHttp(new URL(env.stack.url).port, `/v2/publish/${env.sink.url}/p`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.stack.token}`, ...headers },
+        body: 'x',
+      });
+      expect(res.status, JSON.stringify(headers)).toBe(400);
+      expect(JSON.parse(res.body).error).toMatch(/header name '.*__proto__' cannot be forwarded/);
+    }
+    const batch = await env.stack.api('POST', '/v2/batch', {
+      body: json([{ destination: `${env.sink.url}/p`, headers: { 'Upstash-Forward-__proto__': 'x' } }]),
+    });
+    // In a batch, as any item's own mistake: that item's answer says so.
+    expect(batch.json).toEqual([{ error: "header name '__proto__' cannot be forwarded" }]);
+  });
+
   it('are refused as URL-group default headers', async () => {
     await env.stack.api('POST', '/v2/topics/defaults-check/endpoints', {
       body: json({ endpoints: [{ url: `${env.sink.url}/d` }] }),

@@ -425,6 +425,9 @@ function addHeader(map: HeaderMap, name: string, values: string[]): void {
     if (!isValidHeaderValue(value)) throw new PublishError(400, `invalid value for header '${name}'`);
   }
   const key = canonicalHeaderName(name);
+  // A valid header name, but not a key a plain object can hold (it is the prototype's accessor): refused,
+  // rather than lost on the way to the destination.
+  if (key === '__proto__') throw new PublishError(400, `header name '${name}' cannot be forwarded`);
   map[key] = [...(map[key] ?? []), ...values];
 }
 
