@@ -41,6 +41,7 @@ describe('parseDuration', () => {
       ['1.5m', 'fractions'],
       ['s', 'is not a duration'],
       ['10ms', "unknown unit 'ms'"],
+      ['1constructor', "unknown unit 'constructor'"],
       ['99999999999999d', 'too large'],
     ]);
   });

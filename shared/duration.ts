@@ -62,7 +62,8 @@ export function tryParseDuration(input: string, options: ParseDurationOptions = 
       }
       return { ok: false, error: `unexpected '${text[index]}' in '${input}' (use s, m, h or d)` };
     }
-    const unitMs = UNIT_MS[unit];
+    // Own units only: `constructor` and `toString` are letters too.
+    const unitMs = Object.hasOwn(UNIT_MS, unit) ? UNIT_MS[unit] : undefined;
     if (unitMs === undefined)
       return { ok: false, error: `unknown unit '${unit}' in '${input}' (use s, m, h or d)` };
     index += unit.length;
