@@ -2,6 +2,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- responses are read as loose JSON */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestStack, type TestStack } from '../messages/test-support';
+import { rawHttp } from '../../shared/testing/raw-http';
 
 let stack: TestStack;
 const RUN = 'wfr_bad-input-run';
@@ -131,6 +132,13 @@ describe('bad input', () => {
       body: 'early',
     });
     expect(hit.status).toBe(200);
+    // Any header name a caller sends is kept, those of every object's prototype included (it was a 500).
+    const odd = await rawHttp(new URL(stack.url).port, `/v2/workflows/hooks/user/${RUN}/evt-odd`, {
+      method: 'POST',
+      headers: { constructor: 'c', ['__proto__']: 'p' },
+      body: 'odd',
+    });
+    expect(odd.status, odd.body).toBe(200);
   });
 
   it('Svc- spelled headers work like Upstash- ones', async () => {

@@ -483,16 +483,19 @@ export function waitRoutes(router: Router, runtime: WorkflowRuntime): void {
     if (!run) throw new HttpError(404, `workflow run '${ctx.params.runId}' not found or not active`);
     const eventId = ctx.params.eventId as string;
     const raw = await ctx.body();
-    const header: Record<string, string[]> = {};
+    // A Map: a caller may send any header name, `constructor` and `__proto__` included.
+    const header = new Map<string, string[]>();
     for (let i = 0; i + 1 < ctx.req.rawHeaders.length; i += 2) {
       const name = ctx.req.rawHeaders[i] as string;
       if (HOP_BY_HOP.has(name.toLowerCase())) continue;
-      (header[name] ??= []).push(ctx.req.rawHeaders[i + 1] as string);
+      const values = header.get(name);
+      if (values) values.push(ctx.req.rawHeaders[i + 1] as string);
+      else header.set(name, [ctx.req.rawHeaders[i + 1] as string]);
     }
     const request = Buffer.from(
       JSON.stringify({
         method: ctx.method,
-        header,
+        header: Object.fromEntries(header),
         body: raw.toString('base64'),
         // The SDK rebuilds the request as `${proto}://${host}${url}`.
         proto: 'http',

@@ -10,9 +10,16 @@ describe('URL-group default headers', () => {
       { name: '', value: '' },
       { name: 'bad header', value: 'x' },
       { name: '', value: 'orphan' },
+      { name: '__proto__', value: 'x' },
+      { name: 'Upstash-Forward-__proto__', value: 'x' },
     ]);
     expect(headers).toEqual({ 'Upstash-Retries': ['3'], 'X-Tag': ['a', 'b'] });
-    expect(errors).toEqual({ 4: '“bad header” is not a valid header name', 5: 'a header needs a name' });
+    expect(errors).toEqual({
+      4: '“bad header” is not a valid header name',
+      5: 'a header needs a name',
+      6: '“__proto__” cannot be forwarded',
+      7: '“Upstash-Forward-__proto__” cannot be forwarded',
+    });
     expect(rowsFromHeaders(headers)).toEqual([
       { name: 'Upstash-Retries', value: '3' },
       { name: 'X-Tag', value: 'a' },

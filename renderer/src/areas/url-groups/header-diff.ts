@@ -31,7 +31,10 @@ export function headersFromRows(rows: HeaderRow[]): { headers: HeaderMap; errors
         ? 'a header needs a name'
         : !isValidHeaderName(name)
           ? `“${name}” is not a valid header name`
-          : headerValueProblem(value);
+          : // Valid, but no key of a plain object: the service refuses to forward it (stack/messages).
+            /(^|forward-)__proto__$/i.test(name)
+            ? `“${name}” cannot be forwarded`
+            : headerValueProblem(value);
     if (problem) errors[index] = problem;
     else (headers[canonicalHeaderName(name)] ??= []).push(value);
   });
