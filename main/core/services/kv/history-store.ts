@@ -36,7 +36,8 @@ export class KvHistoryStore {
   }
 
   list(profileId: string): KvHistoryEntry[] {
-    return this.history[profileId] ?? [];
+    // Own entries only: the page names the profile, and `constructor` is a key of every object.
+    return Object.hasOwn(this.history, profileId) ? this.history[profileId]! : [];
   }
 
   /** Adds an entry; running the same text again moves it to the top instead of repeating it. */

@@ -100,6 +100,11 @@ describe('workbench', () => {
     expect(history.some((h) => h.text.startsWith('SET wb:a'))).toBe(true);
     // Kept by main on disk: a new store over the same file sees it.
     expect(new KvHistoryStore(join(dataDir, 'kv-history.json')).list('p').length).toBe(history.length);
+    // A profile id the page makes up, even one every object has as a key, has no history.
+    for (const profileId of ['nope', 'constructor', '__proto__']) {
+      expect(await callKv('kv.history.list', { profileId })).toEqual([]);
+      expect(await callKv('kv.history.clear', { profileId })).toEqual({ cleared: 0 });
+    }
   });
 
   it('refuses dangerous commands without confirmation, and runs them with it', async () => {
