@@ -75,8 +75,9 @@ export class ComposerStore {
     if (read) this.data = read;
   }
 
+  // Own entries only: the page names the profile, and `constructor` is a key of every object.
   drafts(profileId: string): Drafts {
-    return this.data.drafts[profileId] ?? {};
+    return Object.hasOwn(this.data.drafts, profileId) ? this.data.drafts[profileId]! : {};
   }
 
   saveDraft(profileId: string, key: DraftKey, value: Drafts[DraftKey] | null): void {
@@ -89,7 +90,7 @@ export class ComposerStore {
   }
 
   history(profileId: string): HistoryEntry[] {
-    return this.data.history[profileId] ?? [];
+    return Object.hasOwn(this.data.history, profileId) ? this.data.history[profileId]! : [];
   }
 
   addHistory(profileId: string, entry: Omit<HistoryEntry, 'id' | 'at'>): HistoryEntry {

@@ -374,6 +374,11 @@ describe('drafts, history and templates', () => {
     expect(drafts.webhook.body).toHaveLength(overLimit.length);
     // Drafts belong to their profile.
     expect(await call('messages.composer.drafts', { profileId: 'other' })).toEqual({});
+    // Also for an id every object has as a key: the page names the profile.
+    for (const profileId of ['constructor', '__proto__']) {
+      expect(await call('messages.composer.drafts', { profileId })).toEqual({});
+      expect(await call('messages.composer.history', { profileId })).toEqual([]);
+    }
     expect(drafts.batch.map((m) => m.url)).toEqual([`${destination.url}/b1`, `${destination.url}/b2`]);
     expect(await call('messages.composer.templates', {})).toEqual([
       expect.objectContaining({ id: saved.id, name: 'Order created' }),
