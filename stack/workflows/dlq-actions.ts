@@ -34,6 +34,14 @@ export interface Overrides {
   delayMs?: number;
 }
 
+/** A restart or resume request: its overrides, whether it named its entries by id, and the new runs' origin. */
+export interface Rerun {
+  overrides: Overrides;
+  /** Entries asked for by id: one that is gone fails the whole batch (otherwise it is skipped). */
+  named: boolean;
+  origin: OriginOf;
+}
+
 /** The overrides of a restart/resume request (Retries, Delay, Retry-Delay, Flow-Control, Label, Failure-Callback). */
 export function overriding(patch: ConfigPatch): Overrides {
   const configOf: ConfigOf = (run) => {
@@ -59,28 +67,15 @@ export class DlqActions {
    * run starts only if its DLQ entry is claimed in that transaction; `named` (entries asked for by id) fails the
    * whole batch when one is gone (DLQ_ENTRY_GONE), otherwise the gone ones are skipped.
    */
-  async restart(
-    runs: RunRecord[],
-    { configOf, delayMs }: Overrides,
-    named: boolean,
-    origin: OriginOf,
-  ): Promise<RunRef[]> {
+  async restart(runs: RunRecord[], { overrides, named, origin }: Rerun): Promise<RunRef[]> {
     const { runtime } = this;
     const now = runtime.clock.now();
     const initials = runtime.store.firstEntries(runs.map((run) => run.seq));
     const plans: (PlannedAppend & { ref: RunRef })[] = [];
     for (const old of runs) {
       if (old.dlqId === undefined) continue;
-      const from = { workflowRunId: old.runId, workflowRunCreatedAt: old.createdAt, dlqId: old.dlqId };
-      const run = {
-        runId: `wfr_${base58(21)}`,
-        url: old.url,
-        createdAt: now,
-        callerIp: old.callerIp,
-        config: configOf(old),
-        origin: origin(now, from),
-      };
-      const message = planStep(run, { forward: {}, delayMs }, Buffer.alloc(0), now);
+      const run = newRun(old, old.dlqId, overrides.configOf(old), origin, now);
+      const message = planStep(run, { forward: {}, delayMs: overrides.delayMs }, Buffer.alloc(0), now);
       plans.push({
         item: {
           create: run,
@@ -108,12 +103,7 @@ export class DlqActions {
    * again for it, with the overridden settings. One transaction for the batch; a run starts only if its DLQ
    * entry is claimed there (see restart). `named`: an entry that is not in the DLQ fails them all.
    */
-  async resume(
-    runs: RunRecord[],
-    { configOf, delayMs }: Overrides,
-    named: boolean,
-    origin: OriginOf,
-  ): Promise<RunRef[]> {
+  async resume(runs: RunRecord[], { overrides, named, origin }: Rerun): Promise<RunRef[]> {
     const { runtime } = this;
     const now = runtime.clock.now();
     const plans: PlannedAppend[] = [];
@@ -129,20 +119,9 @@ export class DlqActions {
         if (named) throw new DlqEntryMissing(`DLQ entry '${old.dlqId ?? old.runId}' not found`);
         continue;
       }
-      const config = configOf(old);
-      const run = {
-        runId: `wfr_${base58(21)}`,
-        url: old.url,
-        createdAt: now,
-        callerIp: old.callerIp,
-        config,
-        origin: origin(now, {
-          workflowRunId: old.runId,
-          workflowRunCreatedAt: old.createdAt,
-          dlqId: old.dlqId,
-        }),
-      };
-      const dueAt = now + (delayMs ?? 0);
+      const config = overrides.configOf(old);
+      const run = newRun(old, old.dlqId, config, origin, now);
+      const dueAt = now + (overrides.delayMs ?? 0);
       const message = planned(
         resumedSpec(entry.message.spec, meta, run, config, dueAt),
         dueAt,
@@ -213,6 +192,18 @@ export class DlqActions {
     runtime.engine.add([runtime.pendingRow(message, seq, now)]);
     return 'sent';
   }
+}
+
+/** The new run a restart or resume makes of a failed one: a new id, the failed run's URL and caller. */
+function newRun(old: RunRecord, dlqId: string, config: RunConfig, origin: OriginOf, now: number) {
+  return {
+    runId: `wfr_${base58(21)}`,
+    url: old.url,
+    createdAt: now,
+    callerIp: old.callerIp,
+    config,
+    origin: origin(now, { workflowRunId: old.runId, workflowRunCreatedAt: old.createdAt, dlqId }),
+  };
 }
 
 /**

@@ -175,13 +175,17 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
   });
   const actions = {
     restart: (ctx: RequestContext, runs: RunRecord[], named: boolean) =>
-      runtime.dlq.restart(runs, overrides(runtime, ctx), named, (time, from) =>
-        dlqOrigin(ctx, time, 'restart', from),
-      ),
+      runtime.dlq.restart(runs, {
+        overrides: overrides(runtime, ctx),
+        named,
+        origin: (time, from) => dlqOrigin(ctx, time, 'restart', from),
+      }),
     resume: (ctx: RequestContext, runs: RunRecord[], named: boolean) =>
-      runtime.dlq.resume(runs, overrides(runtime, ctx), named, (time, from) =>
-        dlqOrigin(ctx, time, 'resume', from),
-      ),
+      runtime.dlq.resume(runs, {
+        overrides: overrides(runtime, ctx),
+        named,
+        origin: (time, from) => dlqOrigin(ctx, time, 'resume', from),
+      }),
   };
   for (const action of ['restart', 'resume'] as const) {
     const run = (ctx: RequestContext, runs: RunRecord[], named: boolean): Promise<RunRef[]> =>
