@@ -220,9 +220,11 @@ test('a failed run resumed from its page goes on as a new run that keeps its com
   await expect(page.getByTestId('run-history').locator('.wf-history-title').last()).toContainText(
     `Resumed from the DLQ as ${resumed}`,
   );
-  // The new run's page names the run it resumes.
-  await go(app, `#/workflows/run/${resumed}`);
+  // The badge links to the new run, whose page names the run it resumes (and links back).
+  const badges = page.locator('.wf-run-badges');
+  await badges.getByRole('link', { name: resumed, exact: true }).click();
   await expect(page.getByText(`Resumed from ${failed}`)).toBeVisible();
+  await expect(badges.getByRole('link', { name: failed, exact: true })).toBeVisible();
 
   // DLQ triage has nothing left to resume.
   await go(app, '#/workflows/dlq');

@@ -7,7 +7,7 @@ import { DETAIL_TRIM_BODY, FULL_BODY_BYTES } from '../../../../../shared/bridge/
 import type { ProfileView } from '../../../../../shared/profiles';
 import { explainRun } from '../../../../../shared/workflows/explain';
 import { runHistory } from '../../../../../shared/workflows/history';
-import type { WorkflowRunLog } from '../../../../../shared/workflows/types';
+import type { RunRef, WorkflowRunLog } from '../../../../../shared/workflows/types';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
 import { useNav } from '../../../shell/nav';
@@ -94,6 +94,9 @@ export function RunDetail({
     },
   );
   const run = query.data;
+  // Another run (restarted or resumed from / as, invoked by): its page from a page, its panel from a list.
+  const openRun = (id: string, at?: number) =>
+    navigate('workflows', mode === 'page' ? 'run' : 'runs', id, ...(at ? [String(at)] : []));
   // The page is a region of the shell's one <main>, the panel beside a list a complementary landmark.
   const Container = mode === 'page' ? 'section' : 'aside';
   return (
@@ -105,7 +108,7 @@ export function RunDetail({
       <DetailPanelHeader
         kind={mode === 'page' ? 'Workflow run' : undefined}
         id={runId}
-        badge={run ? <RunBadges run={run} /> : null}
+        badge={run ? <RunBadges run={run} onOpenRun={openRun} /> : null}
         closeLabel={mode === 'page' ? 'Back to the runs' : 'Close run'}
         onClose={onClose}
       >
@@ -140,9 +143,7 @@ export function RunDetail({
               loadingFull: full && query.isFetching,
               onLoadFull: () => setFull(true),
             }}
-            onOpenRun={(id, at) =>
-              navigate('workflows', mode === 'page' ? 'run' : 'runs', id, ...(at ? [String(at)] : []))
-            }
+            onOpenRun={openRun}
             onOpenMessage={(messageId) => navigate('messages', 'logs', messageId)}
             onChanged={() => {
               void query.refetch();
@@ -155,41 +156,42 @@ export function RunDetail({
   );
 }
 
-/** The run's state, and the markers of a restart or a resume from the DLQ. */
-function RunBadges({ run }: { run: WorkflowRunLog }) {
+/** The run's state, and the markers of a restart or a resume from the DLQ, each naming the other run. */
+function RunBadges({
+  run,
+  onOpenRun,
+}: {
+  run: WorkflowRunLog;
+  onOpenRun: (runId: string, createdAt?: number) => void;
+}) {
   const events = run.history ?? [];
   const triggered = events.find((event) => event.kind === 'triggered');
   const resumes = events.filter((event) => event.kind === 'resumed');
   // Resumed in place (same id) by an earlier stack: no new run to name.
   const resumedInPlace = resumes.filter((event) => !event.to).length;
   const resumedAs = resumes.find((event) => event.to)?.to;
-  const restartedAs = events.find((event) => event.kind === 'restarted');
+  const restartedAs = events.find((event) => event.kind === 'restarted')?.to;
+  const link = (other: RunRef) => (
+    <InAppLink
+      href={`#/workflows/run/${encodeURIComponent(other.workflowRunId)}`}
+      className="badge-id"
+      onOpen={() => onOpenRun(other.workflowRunId, other.workflowRunCreatedAt)}
+    >
+      {other.workflowRunId}
+    </InAppLink>
+  );
   return (
     <span className="row wf-run-badges">
       <WorkflowStateBadge state={run.workflowState} />
       {triggered?.restartedFrom ? (
-        <Badge tone="info">
-          Restarted from <span className="badge-id">{triggered.restartedFrom.workflowRunId}</span>
-        </Badge>
+        <Badge tone="info">Restarted from {link(triggered.restartedFrom)}</Badge>
       ) : null}
-      {triggered?.resumedFrom ? (
-        <Badge tone="info">
-          Resumed from <span className="badge-id">{triggered.resumedFrom.workflowRunId}</span>
-        </Badge>
-      ) : null}
+      {triggered?.resumedFrom ? <Badge tone="info">Resumed from {link(triggered.resumedFrom)}</Badge> : null}
       {resumedInPlace ? (
         <Badge tone="info">Resumed from the DLQ{resumedInPlace > 1 ? ` ×${resumedInPlace}` : ''}</Badge>
       ) : null}
-      {resumedAs ? (
-        <Badge>
-          Resumed as <span className="badge-id">{resumedAs.workflowRunId}</span>
-        </Badge>
-      ) : null}
-      {restartedAs ? (
-        <Badge>
-          Restarted as <span className="badge-id">{restartedAs.to.workflowRunId}</span>
-        </Badge>
-      ) : null}
+      {resumedAs ? <Badge>Resumed as {link(resumedAs)}</Badge> : null}
+      {restartedAs ? <Badge>Restarted as {link(restartedAs)}</Badge> : null}
     </span>
   );
 }
