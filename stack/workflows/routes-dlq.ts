@@ -1,8 +1,9 @@
 // The workflow DLQ's endpoints (failed runs): list, get, delete, restart (a new run from the start), resume (a
-// new run that keeps the failed run's completed steps and goes on from its failed step), failure-callback retry; and bulk cancel of active runs. The actions themselves
-// are the runtime's (dlq-actions.ts); these routes select the runs and answer. Bulk forms take ids or
-// filters with cursor/count batching — with neither, every entry (or run), as at the real service; a parameter
-// the endpoint does not know is refused (400, naming it) so that a typo never widens an action to everything.
+// new run that keeps the failed run's completed steps and goes on from its failed step), failure-callback
+// retry; and bulk cancel of active runs. The actions themselves are the runtime's (dlq-actions.ts); these
+// routes select the runs and answer. Bulk forms take ids or filters with cursor/count batching — with neither,
+// every entry (or run), as at the real service; a parameter the endpoint does not know is refused (400, naming
+// it) so that a typo never widens an action to everything.
 import type { WorkflowDlqMessage } from '../../shared/workflows/types';
 import { HttpError, type Handler, type RequestContext, type Router } from '../http/server';
 import { collectHeaders, parseConfig, PublishError, type ConfigPatch } from '../messages/publish-request';
@@ -173,23 +174,16 @@ export function dlqRoutes(router: Router, runtime: WorkflowRuntime): void {
       body: { deleted: await runtime.dlq.remove(runs), cursor: next !== undefined ? String(next) : '' },
     };
   });
-  const actions = {
-    restart: (ctx: RequestContext, runs: RunRecord[], named: boolean) =>
-      runtime.dlq.restart(runs, {
-        overrides: overrides(runtime, ctx),
-        named,
-        origin: (time, from) => dlqOrigin(ctx, time, 'restart', from),
-      }),
-    resume: (ctx: RequestContext, runs: RunRecord[], named: boolean) =>
-      runtime.dlq.resume(runs, {
-        overrides: overrides(runtime, ctx),
-        named,
-        origin: (time, from) => dlqOrigin(ctx, time, 'resume', from),
-      }),
-  };
   for (const action of ['restart', 'resume'] as const) {
+    // Restart and resume take the same request: the overrides, whether entries were named, the new runs' origin.
     const run = (ctx: RequestContext, runs: RunRecord[], named: boolean): Promise<RunRef[]> =>
-      claimed(actions[action](ctx, runs, named));
+      claimed(
+        runtime.dlq[action](runs, {
+          overrides: overrides(runtime, ctx),
+          named,
+          origin: (time, from) => dlqOrigin(ctx, time, action, from),
+        }),
+      );
     router.add('POST', `/v2/workflows/dlq/${action}`, async (ctx) => {
       const { runs, next, byIds } = await selectDlq(
         runtime,
