@@ -24,6 +24,7 @@ import { DAILY_LIMIT_ERROR } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { encodeCommands, ReplyTooLargeError, RespError } from './resp';
 import { decodeRaw, rawEntriesJson } from './resp-json';
+import type { HashExpiryRouting } from './hash-expiry/routing';
 import type { BridgeScripts } from './scripts';
 import { explainNewerCommand } from './versions';
 
@@ -59,6 +60,8 @@ export interface ExecutorContext {
   admin(): Promise<RedisConnection>;
   /** The running Redis's version (`7.0.15`), for errors about newer commands. */
   redisVersion(): string | undefined;
+  /** Hash-field expiry for a Redis older than 7.4: which hash commands go through its script. */
+  hashExpiry: HashExpiryRouting;
 }
 
 export interface Executor {
@@ -85,6 +88,15 @@ function unavailableWhileLoading(reply: RespError): RedisUnavailableError {
 }
 
 export function createExecutor(ctx: ExecutorContext): Executor {
+  /** Whether the bridge looks at a command to send it as a call of one of its scripts (or not at all). */
+  const mayUseScript = (name: string): boolean => mayUseJsonScript(name) || ctx.hashExpiry.mayRoute(name);
+
+  /** The script call to send instead of `args`, a refusal, or undefined to send it as it is. */
+  function scriptCall(args: readonly RespArg[], name: string): RespArg[] | { error: string } | undefined {
+    if (ctx.hashExpiry.mayRoute(name)) return ctx.hashExpiry.call(args, name);
+    return mayUseJsonScript(name) ? jsonScriptCall(args, name, ctx.redisVersion()) : undefined;
+  }
+
   /** Runs commands on a shared connection; refused commands and bridge extensions are answered here. */
   async function run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results> {
     const count = commands.length;
@@ -110,7 +122,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       const name = commands.name(i);
       if (name !== lastName) {
         lastName = name;
-        lastHasRule = hasRule(name) || hasExtension(name) || mayUseJsonScript(name);
+        lastHasRule = hasRule(name) || hasExtension(name) || mayUseScript(name);
       }
       // Arguments are only looked at for the few commands that have a rule (most have none).
       const args = lastHasRule ? commands.args(i) : undefined;
@@ -133,8 +145,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           (scans ??= new Map()).set(i, scan);
           (replaced ??= new Map()).set(i, scan.send);
         }
-        if (args && mayUseJsonScript(name)) {
-          const call = jsonScriptCall(scan?.send ?? args, name, ctx.redisVersion());
+        if (args && mayUseScript(name)) {
+          const call = scriptCall(scan?.send ?? args, name);
           if (call && !Array.isArray(call)) {
             values[i] = new RespError(call.error);
             continue;
@@ -205,7 +217,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     asArray: boolean,
   ): Promise<JsonBody | Results> {
     const count = commands.length;
-    if (ctx.quota || !sentAsIs(commands)) return run(principal, commands, false);
+    if (ctx.quota || !sentAsIs(commands, mayUseScript)) return run(principal, commands, false);
     const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
     const pieces = await connection.sendRaw(commands.encode(), count);
     let loading: string | undefined;
@@ -261,7 +273,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       if (scripted.has(sentAt[j]!) && value instanceof RespError && isNoScript(value.message)) again.push(j);
     });
     if (again.length === 0) return;
-    await ctx.scripts.load();
+    const shas = new Set(again.map((j) => String(replaced.get(sentAt[j]!)![1])));
+    for (const sha of shas) await ctx.scripts.load(sha);
     const retried = await connection.send(
       encodeCommands(again.map((j) => replaced.get(sentAt[j]!)!)),
       again.length,
@@ -296,7 +309,14 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         types.push(j);
         continue;
       }
-      // Every other script call (JSON.*, HGETDEL) is the script's alone: its refusal stands.
+      if (ctx.hashExpiry.isPlainRead(sentNames[j]!)) {
+        // A hash read of Redis's own, for an ACL user who may run it but not EVALSHA_RO: as the user's own
+        // command, so Redis decides by the user's rules (expired fields then show until the sweeper runs).
+        replies.values[j] = await connection.call(commands.args(i));
+        if (replies.raws) replies.raws[j] = undefined;
+        continue;
+      }
+      // Every other script call (JSON.*, HGETDEL, HEXPIRE…) is the script's alone: its refusal stands.
       if (sentNames[j] !== 'scan') continue;
       replies.values[j] = await plainJsonTypeScan(connection, scans?.get(i)?.send ?? commands.args(i));
       if (replies.raws) replies.raws[j] = undefined;
@@ -326,15 +346,16 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     const scripted = new Set<number>();
     const sent = commands.map((args, i) => {
       const plain = scans[i]?.send ?? args;
-      if (!mayUseJsonScript(names[i]!)) return plain;
-      const call = jsonScriptCall(plain, names[i]!, ctx.redisVersion());
+      if (!mayUseScript(names[i]!)) return plain;
+      const call = scriptCall(plain, names[i]!);
       if (call && !Array.isArray(call)) throw new HttpError(400, call.error);
       if (!call) return plain;
       scripted.add(i);
       return call;
     });
     // Inside MULTI a NOSCRIPT could not be retried without breaking atomicity: make sure Redis has it.
-    if (scripted.size > 0) await ctx.scripts.ensureLoaded();
+    for (const sha of new Set([...scripted].map((i) => String(sent[i]![1]))))
+      await ctx.scripts.ensureLoaded(sha);
     const connection = await principal.backend.exclusive();
     let clean = false;
     try {
@@ -389,13 +410,13 @@ export function createExecutor(ctx: ExecutorContext): Executor {
 }
 
 /** Whether every command goes to Redis as sent: no policy rule, extension or script call to look at. */
-function sentAsIs(commands: CommandList): boolean {
+function sentAsIs(commands: CommandList, mayUseScript: (name: string) => boolean): boolean {
   let lastName = '';
   for (let i = 0; i < commands.length; i++) {
     const name = commands.name(i);
     if (name === lastName) continue;
     lastName = name;
-    if (hasRule(name) || hasExtension(name) || mayUseJsonScript(name)) return false;
+    if (hasRule(name) || hasExtension(name) || mayUseScript(name)) return false;
   }
   return true;
 }

@@ -1,9 +1,9 @@
-// HGETDEL (Redis 8.0) emulated by the bridge's script for an older redis-server: Redis 8.0's replies and
+// HGETDEL (Redis 8.0) emulated by the bridge's hash script for an older redis-server (hash-expiry/): Redis 8.0's replies and
 // error texts, atomic, refused to the read-only token, shown as sent in MONITOR, and through @upstash/redis.
 import { Redis } from '@upstash/redis';
 import { describe, expect, it } from 'vitest';
 
-import { jsonScriptCall } from './json/commands';
+import { HashExpiryRouting } from './hash-expiry/routing';
 import type { CommandReply } from './test-support';
 import { commandAs, monitorLinesOf, useTestService } from './test-support';
 
@@ -90,8 +90,10 @@ describe('HGETDEL on a redis-server older than 8.0', () => {
     await env.kv.admin(['SCRIPT', 'FLUSH']);
     expect(await run('HGETDEL', 'hgd:flush', 'FIELDS', '1', 'a')).toEqual({ result: ['1'] });
     const args = ['HGETDEL', 'k', 'FIELDS', '1', 'a'];
-    expect(jsonScriptCall(args, 'hgetdel', '8.0.0')).toBeUndefined();
-    expect((jsonScriptCall(args, 'hgetdel', '7.0.15') as string[])[0]).toBe('EVALSHA');
+    const routing = (version: string) => new HashExpiryRouting(() => version, { watch() {} });
+    expect(routing('8.0.0').mayRoute('hgetdel')).toBe(false);
+    expect(routing('7.0.15').mayRoute('hgetdel')).toBe(true);
+    expect(routing('7.0.15').call(args, 'hgetdel')![0]).toBe('EVALSHA');
   });
 
   it('is refused to the read-only token, which deletes nothing', async () => {

@@ -6,7 +6,9 @@
 // - a command the bridge ran as one of its scripts (JSON.*, TYPE, SCAN … TYPE, FCALL_RO of a function not
 //   flagged no-writes) shows as the command the client sent — `"JSON.SET" "k" "$" "{}"`, not
 //   `"EVALSHA" "<sha>" "1" "k" "JSON.SET" …` — and the script's own commands (the `lua` lines right after it,
-//   Redis writes them after the script's line) are left out.
+//   Redis writes them after the script's line) are left out;
+// - the bridge's own housekeeping (the field expiry sweeper's `SWITCHYARD.*` calls) is left out, as Redis
+//   leaves out its own expiry.
 import type { ClientLabels } from './client-labels';
 import type { BridgeScripts } from './scripts';
 
@@ -66,6 +68,7 @@ export class MonitorView {
     const own = ownScriptCommand(command, this.scripts);
     if (own !== undefined) {
       this.insideOwnScript = true;
+      if (own.startsWith('"SWITCHYARD.')) return undefined;
       command = own;
     }
     return `${m[1]}${this.labels?.of(m[2]!) ?? '0.0.0.0:0'}${m[3]}${command}`;

@@ -77,7 +77,7 @@ const EVERY_KIND: (string | number)[][] = [
   ['EVAL', 'return {1, {"x", false, redis.error_reply("ERR nested")}, redis.status_reply("OK")}', 0],
   ['GET', 'p:list'],
   ['NOSUCHCOMMAND'],
-  ['HEXPIRE', 'p:hash', 10, 'FIELDS', 1, 'f'],
+  ['VCARD', 'p:vectors'],
   ['GETRANGE', 'p:bin', 1, 1],
 ];
 
@@ -97,7 +97,7 @@ describe('/pipeline JSON from reply bytes', () => {
       ['LRANGE', 'p:list', 0, -1],
       ['EVAL', 'return {1, {"x", false, redis.error_reply("ERR nested")}, redis.status_reply("OK")}', 0],
       ['GET', 'p:list'],
-      ['HEXPIRE', 'p:hash', 10, 'FIELDS', 1, 'f'],
+      ['VCARD', 'p:vectors'],
       ['SET', 'p:big-number', '1'],
       ['INCRBY', 'p:big-number', '12345678901234567'],
     ]);
@@ -105,7 +105,7 @@ describe('/pipeline JSON from reply bytes', () => {
       '[{"result":"xyz"},{"result":null},{"result":"a\ufffdb\ufffd"},{"result":["a","a\ufffdb\ufffd",""]},' +
         '{"result":[1,["x",null,{"error":"ERR nested"}],"OK"]},' +
         '{"error":"WRONGTYPE Operation against a key holding the wrong kind of value"},' +
-        `{"error":"ERR 'HEXPIRE' needs Redis 7.4; this server is ${await redisVersion()}"},` +
+        `{"error":"ERR 'VCARD' needs Redis 8.0; this server is ${await redisVersion()}"},` +
         '{"result":"OK"},{"result":12345678901234568}]',
     );
   });
@@ -212,8 +212,8 @@ describe('single commands as JSON from reply bytes', () => {
     expect(await text('/', ['GET', 'p:list'])).toBe(
       '400 {"error":"WRONGTYPE Operation against a key holding the wrong kind of value"}',
     );
-    expect(await text('/', ['HEXPIRE', 'p:hash', 10, 'FIELDS', 1, 'f'])).toBe(
-      `400 {"error":"ERR 'HEXPIRE' needs Redis 7.4; this server is ${await redisVersion()}"}`,
+    expect(await text('/', ['VCARD', 'p:vectors'])).toBe(
+      `400 {"error":"ERR 'VCARD' needs Redis 8.0; this server is ${await redisVersion()}"}`,
     );
     expect(await text('/', ['LRANGE', 'p:list', 0, -1])).toBe('200 {"result":["a","a\ufffdb\ufffd",""]}');
     await text('/', ['SET', 'p:n', '1']);

@@ -51,6 +51,7 @@ export const READ_ONLY_RULES = [
   '+ping',
   '+echo',
   '+evalsha_ro',
+  '+time',
 ];
 
 const READY = 'Ready to accept connections';

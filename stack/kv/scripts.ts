@@ -1,5 +1,5 @@
-// The Lua scripts the bridge runs in Redis for its clients: the JSON script, and the read-only wrappers of
-// FCALL_RO (fcall-ro.ts). Redis forgets cached scripts on SCRIPT FLUSH and on a restart; the bridge loads
+// The Lua scripts the bridge runs in Redis for its clients: the JSON script, the hash-field expiry script
+// (hash-expiry/, registered by the service), and the read-only wrappers of FCALL_RO (fcall-ro.ts). Redis forgets cached scripts on SCRIPT FLUSH and on a restart; the bridge loads
 // them again (as the admin user: the read-only user may not SCRIPT LOAD) when a call answers NOSCRIPT. The
 // registry also tells MONITOR lines of these scripts from the clients' own (monitor-view.ts).
 import { createHash } from 'node:crypto';
@@ -38,6 +38,11 @@ export class BridgeScripts {
     const connection = await this.admin();
     const reply = await connection.call(['SCRIPT', 'LOAD', source]);
     if (reply instanceof RespError) throw new Error(`cannot load the bridge's script: ${reply.message}`);
+  }
+
+  /** SCRIPT LOAD of every registered script (at start, and when redis-server is back). */
+  async loadAll(): Promise<void> {
+    for (const sha of this.sources.keys()) await this.load(sha);
   }
 
   /** Loads the script unless Redis has it (before a transaction, where NOSCRIPT could not be retried). */

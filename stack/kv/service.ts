@@ -19,6 +19,8 @@ import { DailyQuota } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
 import { ManagedRedis, READ_ONLY_RULES } from './redis-server';
+import { HASH_EXPIRY_SCRIPT, HashExpiryRouting } from './hash-expiry/routing';
+import { FieldExpirySweeper } from './hash-expiry/sweeper';
 import { BridgeScripts } from './scripts';
 import { versionFromInfo } from './versions';
 
@@ -232,23 +234,37 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   });
   const adminConnection = (): Promise<RedisConnection> => admin.sharedConnection();
   const scripts = new BridgeScripts(adminConnection);
+  scripts.register(HASH_EXPIRY_SCRIPT);
   let redisVersion: string | undefined;
-  /** The server's version (for "needs Redis 7.4; this server is 7.0.15") and the JSON script, loaded ahead. */
+  const sweeper = new FieldExpirySweeper(adminConnection, scripts, logger);
+  const hashExpiry = new HashExpiryRouting(() => redisVersion, sweeper);
+  /** The server's version (for "needs Redis 7.4; this server is 7.0.15") and the bridge's scripts, loaded ahead. */
   async function learnRedis(): Promise<void> {
     try {
       const connection = await adminConnection();
       const info = await connection.call(['INFO', 'server']);
       if (Buffer.isBuffer(info)) redisVersion = versionFromInfo(info.toString('latin1'));
-      await scripts.load();
+      await scripts.loadAll();
     } catch (error) {
       // Not fatal: the script is loaded again on first use (NOSCRIPT), the version is only for error texts.
       logger.warn(
         { err: (error as Error).message },
-        'kv: cannot read the Redis version or load the JSON script',
+        "kv: cannot read the Redis version or load the bridge's scripts",
       );
     }
   }
   await learnRedis();
+  /** The hashes whose fields have times, found in the background: Redis alone knows them after a restart. */
+  async function findFieldTimes(): Promise<void> {
+    if (!hashExpiry.emulating) return;
+    try {
+      hashExpiry.scanned(await sweeper.scanDatabase());
+    } catch (error) {
+      // Hash commands keep going through the script (correct, a little slower); swept when next named.
+      logger.warn({ err: (error as Error).message }, 'kv: cannot look for hash fields with times');
+    }
+  }
+  void findFieldTimes();
   const aclBackends = new Map<string, Backend>();
   const { token, readOnlyToken } = store.tokens(options.randomCredentials);
   const aclTokens = new Map(store.aclTokens());
@@ -363,6 +379,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     scripts,
     admin: adminConnection,
     redisVersion: () => redisVersion,
+    hashExpiry,
     quota: options.dailyRequestLimit ? new DailyQuota(options.dailyRequestLimit) : undefined,
     maxRequestBytes,
     sse: {
@@ -389,6 +406,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   async function shutdown(): Promise<void> {
     // SSE streams never end by themselves: cut every connection at once.
     fastPath.destroyConnections();
+    sweeper.stop();
     await closeServer(server, 0);
     for (const backend of [admin, readOnly, ...aclBackends.values(), ...callerBackends.values()]) {
       backend.close();

@@ -1,7 +1,7 @@
 // Commands of Redis versions newer than the one running. The hosted service speaks Redis up to 8.2, so apps
 // (and the SDK's tests) use hash-field expiry, HGETEX, XDELEX…; Debian's redis-server 7.0 answers "unknown
-// command", which reads like a typo. Some are emulated (json/lua-newer.ts: the bridge asks isNewerCommand /
-// isNewerBitop whether to); for the rest say what is missing: "ERR 'HEXPIRE' needs Redis 7.4; this server is
+// command", which reads like a typo. Some are emulated (hash-expiry/ and json/lua-newer.ts: the bridge asks
+// isNewerCommand / isNewerBitop whether to); for the rest say what is missing: "ERR 'HEXPIRE' needs Redis 7.4; this server is
 // 7.0.15".
 /**
  * Commands by the Redis version that introduced them (lower-case names). A Map, not an object: a client may

@@ -1,4 +1,4 @@
-// Which commands the JSON script answers (and the Redis 8.x commands it emulates for an older redis-server,
+// Which commands the JSON script answers (and the Redis 8.2 commands it emulates for an older redis-server,
 // lua-newer.ts), and how
 // the bridge sends them: `EVALSHA_RO sha numkeys keys… <the command as the client sent it>` for reads (the
 // read-only token's ACL user may run EVALSHA_RO, not EVALSHA, so Redis itself refuses it every write),
@@ -47,8 +47,11 @@ function text(arg: RespArg | undefined): string {
   return typeof arg === 'string' ? arg : arg.toString('latin1');
 }
 
-/** Redis 8.x commands the script emulates when the running redis-server is older (all of them write). */
-const NEWER = new Set(['hgetdel', 'xdelex', 'xackdel']);
+/**
+ * Redis 8.x commands the script emulates when the running redis-server is older (all of them write). The
+ * hash commands of Redis 7.4 / 8.0 have a script of their own (hash-expiry/).
+ */
+const NEWER = new Set(['xdelex', 'xackdel']);
 
 /** Whether the bridge looks at this command to send it through the JSON script. */
 export function mayUseJsonScript(name: string): boolean {

@@ -1,7 +1,7 @@
-// Commands of Redis 8.x that the hosted service has and Debian's redis-server 7.0 lacks, emulated inside the
-// bridge's script so that each stays atomic: HGETDEL (8.0), XDELEX, XACKDEL and BITOP DIFF / DIFF1 / ANDOR /
-// ONE (8.2). The bridge sends them here only when the running Redis is older (json/commands.ts,
-// versions.ts). Lua source, spliced into the prelude (lua-prelude.ts) before its fast paths, so it may use
+// Commands of Redis 8.2 that the hosted service has and Debian's redis-server 7.0 lacks, emulated inside the
+// bridge's script so that each stays atomic: XDELEX, XACKDEL and BITOP DIFF / DIFF1 / ANDOR / ONE (the hash
+// commands of 7.4 and 8.0 have a script of their own, hash-expiry/lua.ts). The bridge sends them here only
+// when the running Redis is older (json/commands.ts, versions.ts). Lua source, spliced into the prelude (lua-prelude.ts) before its fast paths, so it may use
 // the prelude's names (A, NAME, NARGS, fail, arity, rcall, WRONGTYPE, …). Error texts follow Redis 8.x's
 // where it documents them; docs/stack-kv.md lists the ones that are ours.
 export const LUA_NEWER = String.raw`
@@ -11,28 +11,6 @@ local function positive_count(n, what)
     fail('ERR Number of ' .. what .. ' must be a positive integer')
   end
   return tonumber(n)
-end
-
-local function hgetdel()
-  -- HGETDEL key FIELDS numfields field…: Redis 8.0's checks in its order (type, FIELDS, numfields), its
-  -- texts; each field is read and then deleted, so a field named twice is nil the second time, and the key
-  -- goes when its last field does (HDEL does that).
-  if NARGS < 4 then arity() end
-  local key = A[2]
-  local t = rcall('TYPE', key).ok
-  if t ~= 'hash' and t ~= 'none' then fail(WRONGTYPE) end
-  if upper(A[3]) ~= 'FIELDS' then fail('ERR Mandatory argument FIELDS is missing or not at the right position') end
-  -- \96 is a backquote (this Lua source is a template literal)
-  if positive_count(A[4], 'fields') ~= NARGS - 3 then
-    fail('ERR The \96numfields\96 parameter must match the number of arguments')
-  end
-  local out = {}
-  for i = 5, #A do
-    local v = rcall('HGET', key, A[i])
-    if v then rcall('HDEL', key, A[i]) end
-    out[i - 4] = v
-  end
-  return out
 end
 
 -- Stream ids are compared as text: their two parts are unsigned 64-bit numbers, beyond a Lua number's 2^53.
@@ -244,7 +222,6 @@ end
 
 --- The reply of a newer command, or nil when NAME is not one.
 local function newer_command()
-  if NAME == 'HGETDEL' then return hgetdel() end
   if NAME == 'XDELEX' then return xdelex() end
   if NAME == 'XACKDEL' then return xackdel() end
   if NAME == 'BITOP' and BITOP_NEWER[upper(A[2] or '')] then return bitop() end

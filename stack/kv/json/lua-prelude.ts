@@ -5,7 +5,7 @@ import { LUA_NEWER } from './lua-newer';
 
 export const LUA_PRELUDE = String.raw`
 -- Switchyard KV: the JSON.* commands (RedisJSON as the hosted service answers them), TYPE and SCAN … TYPE
--- for JSON keys (and Redis 8.x's HGETDEL, XDELEX, XACKDEL and new BITOP operations for an older
+-- for JSON keys (and Redis 8.2's XDELEX, XACKDEL and new BITOP operations for an older
 -- redis-server), as one Lua script the bridge runs with EVALSHA (writes) or EVALSHA_RO (reads), so every
 -- command is atomic inside redis-server. ARGV is the
 -- client's command as sent: ARGV[1] the name, then its arguments (keys included; KEYS repeats the keys for
