@@ -1,9 +1,10 @@
 // redis-server killed under the service: requests fail fast with a JSON error and recover by themselves;
-// the service restarts a redis-server it manages.
+// the service restarts a redis-server it manages. And a restart of the service itself, for what it keeps
+// in memory only: which hashes hold field times.
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { TestRedis, TestService } from './test-support';
-import { eventually, startTestRedis, startTestService } from './test-support';
+import { commandAs, eventually, startTestRedis, startTestService, tempDir } from './test-support';
 
 const cleanup: (() => Promise<void>)[] = [];
 
@@ -146,5 +147,36 @@ describe('a Redis that is still loading its data after a restart', () => {
       expect(res.headers.get('retry-after'), path).toBe('1');
       expect(body.error, path).toMatch(/loading/i);
     }
+  });
+});
+
+describe('a restart of the service', () => {
+  it('hides the bookkeeping of hash-field TTLs from the first request and still expires them', async () => {
+    const data = tempDir();
+    const first = await startTestService({ dataDir: data.dir });
+    const before = (...command: string[]) => commandAs(first, first.token, ...command);
+    await before('HSET', 'r:fields', 'keep', 'k', 'long', 'l', 'short', 's');
+    await before('HSET', 'r:fields:all', 'only', 'o');
+    expect(await before('HEXPIRE', 'r:fields', '100', 'FIELDS', '1', 'long')).toEqual({ result: [1] });
+    expect(await before('HPEXPIRE', 'r:fields', '1500', 'FIELDS', '1', 'short')).toEqual({ result: [1] });
+    expect(await before('HPEXPIRE', 'r:fields:all', '1500', 'FIELDS', '1', 'only')).toEqual({ result: [1] });
+    await first.stop(true);
+
+    // The new service learns which hashes hold field times from redis-server alone (its start-up scan).
+    const second = await startTestService({ dataDir: data.dir });
+    cleanup.push(async () => {
+      await second.stop(true);
+      data.remove();
+    });
+    const after = (...command: string[]) => commandAs(second, second.token, ...command);
+    const fields = (await after('HKEYS', 'r:fields')).result as string[];
+    // 'short' may have expired already on a slow machine; the bookkeeping field never shows.
+    expect(fields.filter((field) => field !== 'short')).toEqual(['keep', 'long']);
+    const [ttl] = (await after('HTTL', 'r:fields', 'FIELDS', '1', 'long')).result as number[];
+    expect(ttl).toBeGreaterThan(90);
+    // Deleted by the new service's sweeper, not only hidden; the key whose only field expired is gone.
+    await eventually(async () => (await second.admin(['HEXISTS', 'r:fields', 'short'])) === 0);
+    await eventually(async () => (await second.admin(['EXISTS', 'r:fields:all'])) === 0);
+    expect(await after('HGETALL', 'r:fields')).toEqual({ result: ['keep', 'k', 'long', 'l'] });
   });
 });

@@ -12,13 +12,6 @@ import type { BridgeScripts } from '../scripts';
 import { isNoScript } from '../json/commands';
 import { HASH_EXPIRY_SHA } from './routing';
 
-/** Keys swept by one script call, at most (each is a few Redis commands). */
-const BATCH = 200;
-/** When Redis cannot be reached, the next try. */
-const RETRY_MS = 1000;
-/** A key named by a command is kept this long even if a sweep finds no field time on it yet (see `sweep`). */
-const GRACE_MS = 5000;
-
 interface Watched {
   key: Buffer;
   /** Unix ms when its next field is due (now: not known yet). */
@@ -26,6 +19,13 @@ interface Watched {
   /** When a command last named it. */
   namedAt: number;
 }
+
+/** Keys swept by one script call, at most (each is a few Redis commands). */
+const BATCH = 200;
+/** When Redis cannot be reached, the next try. */
+const RETRY_MS = 1000;
+/** A key named by a command is kept this long even if a sweep finds no field time on it yet (see `sweep`). */
+const GRACE_MS = 5000;
 
 export class FieldExpirySweeper {
   private readonly watched = new Map<string, Watched>();
