@@ -89,11 +89,13 @@ const target = z.union([
   }),
 ]);
 
+/** The longest TTL the console sets on a key (`kv.keys.expire`), in seconds. */
+export const KV_TTL_MAX_SECONDS = 2 ** 31;
 /**
- * The longest field TTL the console sets: as long as a key's TTL may be (2^31 s, `kv.keys.expire`), far
- * inside what HPEXPIRE accepts (a field's end must stay below 2^48 ms since 1970).
+ * The longest field TTL the console sets: as long as a key's may be, far inside what HPEXPIRE accepts (a
+ * field's end must stay below 2^48 ms since 1970).
  */
-export const KV_FIELD_TTL_MAX_MS = 2 ** 31 * 1000;
+export const KV_FIELD_TTL_MAX_MS = KV_TTL_MAX_SECONDS * 1000;
 const fieldTtlMs = z
   .number({ error: 'a TTL in milliseconds is needed' })
   .int('a TTL is a whole number of milliseconds')
@@ -199,12 +201,7 @@ export const kvKeyProcedures = {
     z.object({
       profileId,
       key,
-      ttlSeconds: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31)
-        .nullable(),
+      ttlSeconds: z.number().int().min(1).max(KV_TTL_MAX_SECONDS).nullable(),
     }),
     'write',
   ),
