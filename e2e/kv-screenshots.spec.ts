@@ -1,7 +1,7 @@
 // Every KV screen in both themes, with no console errors: the workbench (results by shape, RESP2 hex view,
 // pipeline with a failing row, autocomplete), the key browser (tree, flat list, each type's viewer, TTL
-// dialog, a JSON document and its edit dialog, delete by pattern) — looked at, and with SCREENSHOTS=1
-// written to docs/screenshots for the README.
+// dialog, a hash's field TTLs and a field's TTL dialog, a JSON document and its edit dialog, delete by
+// pattern) — looked at, and with SCREENSHOTS=1 written to docs/screenshots for the README.
 import { expect, go, test } from './fixtures';
 import { seedSampleKeys } from './support/kv-api';
 import { localStack } from './support/local-stack';
