@@ -242,8 +242,14 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
   await go(page, '#/kv/keys');
   await page.getByTestId('folder-row').filter({ hasText: 'user' }).click();
   await page.locator('[data-path="user:2:"]').click();
+  // A field with a TTL of its own: the hash shows its TTL column.
+  await kv.command('HEXPIRE', 'user:2:settings', 3600, 'FIELDS', 1, 'theme');
   await page.locator('[data-key="user:2:settings"]').click();
-  await check('KV keys', testId('value-row').nth(2));
+  await check('KV keys', testId('value-row').nth(2).locator('.kv-field-ttl'));
+  await page.getByRole('button', { name: 'TTL of theme' }).click();
+  const fieldTtl = dialog('Time to live of theme');
+  await check('field TTL dialog', fieldTtl.getByLabel('Seconds from now'));
+  await fieldTtl.getByRole('button', { name: 'Cancel' }).click();
   await go(page, '#/kv/monitor');
   await expect(testId('monitor-state', 'Live')).toBeVisible();
   await kv.command('SET', 'user:3:name', 'Linus');

@@ -1,7 +1,7 @@
 // Every KV screen in both themes, with no console errors: the workbench (results by shape, RESP2 hex view,
 // pipeline with a failing row, autocomplete), the key browser (tree, flat list, each type's viewer, TTL
-// dialog, a JSON document and its edit dialog, delete by pattern) — looked at, and with SCREENSHOTS=1
-// written to docs/screenshots for the README.
+// dialog, a hash's field TTLs and a field's TTL dialog, a JSON document and its edit dialog, delete by
+// pattern) — looked at, and with SCREENSHOTS=1 written to docs/screenshots for the README.
 import { expect, go, test } from './fixtures';
 import { seedSampleKeys } from './support/kv-api';
 import { localStack } from './support/local-stack';
@@ -88,6 +88,26 @@ for (const theme of ['light', 'dark'] as Theme[]) {
     await page.getByLabel('Open exact key').press('Enter');
     await expect(page.locator('.kv-cell-binary')).toHaveText('hex 89 50 4e 47 0d 0a 1a 0a ff 00');
     await saveScreenshot(page, 'kv-keys-binary', theme);
+
+    // A hash whose fields have TTLs of their own (Redis 7.4): the TTL column, and a field's TTL dialog.
+    await kv.pipeline([
+      ['HSET', 'session:7f3a', 'user', 'ada', 'csrf', 'q8Zr2LmX', 'refresh', 'rt_5b1c9e', 'theme', 'dark'],
+      ['HEXPIRE', 'session:7f3a', 1800, 'FIELDS', 1, 'csrf'],
+      ['HEXPIRE', 'session:7f3a', 86_400 * 2, 'FIELDS', 1, 'refresh'],
+    ]);
+    await page.getByLabel('Open exact key').fill('session:7f3a');
+    await page.getByLabel('Open exact key').press('Enter');
+    const fieldTtl = (field: string) =>
+      page.getByTestId('value-row').filter({ hasText: field }).locator('.kv-field-ttl');
+    await expect(fieldTtl('csrf')).toHaveText(/^(30 m 0 s|29 m \d+ s)$/);
+    await expect(fieldTtl('refresh')).toHaveText(/^(2 d 0 h|47 h 59 m)$/);
+    await expect(fieldTtl('theme')).toHaveText('—no expiry');
+    await saveScreenshot(page, 'kv-keys-hash-ttl', theme);
+    await page.getByRole('button', { name: 'TTL of csrf' }).click();
+    const ttlDialog = page.getByRole('dialog', { name: 'Time to live of csrf' });
+    await expect(ttlDialog.getByLabel('Seconds from now')).toHaveValue(/^(1800|179\d)$/);
+    await saveScreenshot(page, 'kv-keys-hash-ttl-edit', theme);
+    await ttlDialog.getByRole('button', { name: 'Cancel' }).click();
 
     // A JSON document (JSON.* of the stack): the tree, and an edit with its command previewed.
     await kv.command(

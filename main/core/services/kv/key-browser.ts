@@ -9,7 +9,7 @@ import {
   type KvValuePage,
 } from '../../../../shared/bridge/procedures/kv/key-browser';
 import { BridgeError } from '../../../../shared/bridge/errors';
-import { type KvBytes, kvBytesOf, kvTextOf } from '../../../../shared/kv/bytes';
+import { type KvBytes, kvBytesLabel, kvBytesOf, kvTextOf } from '../../../../shared/kv/bytes';
 import type { KvReplyEntry } from '../../../../shared/kv/command-line';
 import { jsonEditCommand } from '../../../../shared/kv/json-doc';
 import type { Handlers, StreamSink } from '../../bridge/router';
@@ -195,6 +195,28 @@ function exists(key: string): BridgeError {
   });
 }
 
+/**
+ * The one field's answer of HPEXPIRE / HPERSIST (`[n]`): -2 (no such field, or no such key) is NOT_FOUND
+ * with the field's name; 1, 0, 2 (HPEXPIRE) and -1 (HPERSIST: it had no TTL) are the result.
+ */
+function fieldReply(reply: unknown, key: string, field: KvBytes): number {
+  const code = Array.isArray(reply) ? (reply[0] as unknown) : undefined;
+  if (typeof code !== 'number') {
+    throw new BridgeError({
+      code: 'SERVICE_ERROR',
+      message: `The KV service answered ${JSON.stringify(reply)?.slice(0, 100)} instead of one reply per field.`,
+    });
+  }
+  if (code === -2) {
+    const name = kvBytesLabel(field);
+    throw new BridgeError({
+      code: 'NOT_FOUND',
+      message: `The field ${name.binary ? `(hex) ${name.text}` : `"${name.text}"`} of "${key}" does not exist (any more).`,
+    });
+  }
+  return code;
+}
+
 function entriesOrThrow(entries: KvReplyEntry[]): unknown[] {
   for (const entry of entries) throwEntry(entry);
   return entries.map((entry) => entry.result);
@@ -250,7 +272,13 @@ async function readValue(
     }
     case 'hash': {
       const page = await scanPage(kv, ['HSCAN', key, cursor, 'COUNT', count], ['HLEN', key]);
-      return { type, entries: pairs(page.items), cursor: page.cursor, total: page.total };
+      const entries = pairs(page.items);
+      const ttlMs = await fieldTtls(
+        kv,
+        key,
+        entries.map(([field]) => field),
+      );
+      return { type, entries, ...(ttlMs ? { ttlMs } : {}), cursor: page.cursor, total: page.total };
     }
     case 'set': {
       const page = await scanPage(kv, ['SSCAN', key, cursor, 'COUNT', count], ['SCARD', key]);
@@ -324,6 +352,48 @@ async function readValue(
   }
 }
 
+/** How many binary fields' HPTTL requests go out at once (each needs a request of its own). */
+const BINARY_TTL_REQUESTS = 8;
+
+/**
+ * The TTL of each field of a hash page (HPTTL: ms left, -1 none, -2 gone), in the fields' order; undefined
+ * when the service does not answer HPTTL (Redis before 7.4, a proxy that refuses it): the page is then shown
+ * without TTLs rather than not at all. Text fields go in one request; a binary field cannot travel in a JSON
+ * body, so each goes alone as the raw body of the path form (the field is HPTTL's last argument).
+ */
+async function fieldTtls(kv: KvClient, key: string, fields: KvBytes[]): Promise<number[] | undefined> {
+  if (fields.length === 0) return undefined;
+  const text = fields.filter((field): field is string => typeof field === 'string');
+  const binary = fields.filter((field) => typeof field !== 'string');
+  try {
+    const textTtls =
+      text.length > 0 ? await kv.call<unknown>(['HPTTL', key, 'FIELDS', text.length, ...text]) : [];
+    if (!isTtlList(textTtls, text.length)) return undefined;
+    const binaryTtls: number[] = [];
+    for (let i = 0; i < binary.length; i += BINARY_TTL_REQUESTS) {
+      const replies = await Promise.all(
+        binary
+          .slice(i, i + BINARY_TTL_REQUESTS)
+          .map((field) => callOn(kv, ['HPTTL', key, 'FIELDS', 1], field)),
+      );
+      for (const reply of replies) {
+        if (!isTtlList(reply, 1)) return undefined;
+        binaryTtls.push(reply[0]!);
+      }
+    }
+    let t = 0;
+    let b = 0;
+    return fields.map((field) => (typeof field === 'string' ? textTtls[t++]! : binaryTtls[b++]!));
+  } catch {
+    // Whatever kept the TTLs (an unknown command, no permission, a request lost), the page itself was read.
+    return undefined;
+  }
+}
+
+function isTtlList(reply: unknown, length: number): reply is number[] {
+  return Array.isArray(reply) && reply.length === length && reply.every((ttl) => Number.isInteger(ttl));
+}
+
 /**
  * A command whose last argument is a member or field as read: text goes in the JSON body; binary bytes go
  * as the raw body of the path form (JSON strings cannot carry them), so the command hits the exact bytes.
@@ -349,6 +419,18 @@ async function applyEdit(kv: KvClient, input: KvEdit): Promise<unknown> {
       return kv.call(['HSET', edit.key, edit.field, edit.value]);
     case 'hash.delete':
       return callOn(kv, ['HDEL', edit.key], edit.field);
+    case 'hash.expire':
+      return fieldReply(
+        await callOn(kv, ['HPEXPIRE', edit.key, edit.ttlMs, 'FIELDS', 1], edit.field),
+        edit.key,
+        edit.field,
+      );
+    case 'hash.persist':
+      return fieldReply(
+        await callOn(kv, ['HPERSIST', edit.key, 'FIELDS', 1], edit.field),
+        edit.key,
+        edit.field,
+      );
     case 'list.set':
       return kv.call(['LSET', edit.key, edit.index, edit.value]);
     case 'list.push':

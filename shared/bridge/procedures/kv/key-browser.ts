@@ -58,7 +58,17 @@ export interface KvKeyInfo extends KvKeyMeta {
  */
 export type KvValuePage =
   | { type: 'string'; base64: string; length: number; truncated: boolean }
-  | { type: 'hash'; entries: [KvBytes, KvBytes][]; cursor: string; total: number }
+  | {
+      type: 'hash';
+      entries: [KvBytes, KvBytes][];
+      /**
+       * Each entry's field TTL as HPTTL answers it (ms left; -1 without one; -2 gone since the page was
+       * read), in the order of `entries`. Absent when the service did not answer HPTTL (Redis before 7.4).
+       */
+      ttlMs?: number[];
+      cursor: string;
+      total: number;
+    }
   | { type: 'list'; items: { index: number; value: KvBytes }[]; cursor: string; total: number }
   | { type: 'set'; members: KvBytes[]; cursor: string; total: number }
   | { type: 'zset'; entries: { member: KvBytes; score: string }[]; cursor: string; total: number }
@@ -78,6 +88,19 @@ const target = z.union([
       .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
   }),
 ]);
+
+/** The longest TTL the console sets on a key (`kv.keys.expire`), in seconds. */
+export const KV_TTL_MAX_SECONDS = 2 ** 31;
+/**
+ * The longest field TTL the console sets: as long as a key's may be, far inside what HPEXPIRE accepts (a
+ * field's end must stay below 2^48 ms since 1970).
+ */
+export const KV_FIELD_TTL_MAX_MS = KV_TTL_MAX_SECONDS * 1000;
+const fieldTtlMs = z
+  .number({ error: 'a TTL in milliseconds is needed' })
+  .int('a TTL is a whole number of milliseconds')
+  .min(1, 'a TTL is at least 1 ms')
+  .max(KV_FIELD_TTL_MAX_MS, `a TTL is at most ${KV_FIELD_TTL_MAX_MS} ms (about 68 years)`);
 
 /** A JSONPath of the JSON editor (always the `$` form). */
 const jsonPath = z.string().min(1).max(10_000).regex(/^\$/, 'a JSONPath starts with $');
@@ -99,6 +122,10 @@ export const kvEditSchema = z.discriminatedUnion('op', [
   }),
   z.object({ op: z.literal('hash.set'), key, field: z.string().max(1_000_000), value }),
   z.object({ op: z.literal('hash.delete'), key, field: target }),
+  /** A field's TTL (HPEXPIRE): the field goes after `ttlMs`. */
+  z.object({ op: z.literal('hash.expire'), key, field: target, ttlMs: fieldTtlMs }),
+  /** A field's TTL removed (HPERSIST). */
+  z.object({ op: z.literal('hash.persist'), key, field: target }),
   z.object({ op: z.literal('list.set'), key, index: z.number().int(), value }),
   z.object({ op: z.literal('list.push'), key, side: z.enum(['left', 'right']), value }),
   z.object({ op: z.literal('list.remove'), key, index: z.number().int() }),
@@ -174,12 +201,7 @@ export const kvKeyProcedures = {
     z.object({
       profileId,
       key,
-      ttlSeconds: z
-        .number()
-        .int()
-        .min(1)
-        .max(2 ** 31)
-        .nullable(),
+      ttlSeconds: z.number().int().min(1).max(KV_TTL_MAX_SECONDS).nullable(),
     }),
     'write',
   ),

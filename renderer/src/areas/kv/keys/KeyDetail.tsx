@@ -18,6 +18,7 @@ import { useAsyncSave } from '../../../ui/use-async-save';
 import { formatTtl } from './format-ttl';
 import { useNow } from '../../../ui/use-now';
 import { typeClass, typeLabel } from './KeyList';
+import { TtlDialog } from './TtlDialog';
 import { useValueQuery, ValueView } from './ValueView';
 import { plural } from '../../../ui/format';
 
@@ -211,47 +212,6 @@ function LiveTtl({
     if (countedOut) onCountedOutRef.current();
   }, [countedOut, readAt]);
   return <>{formatTtl(left)}</>;
-}
-
-function TtlDialog({
-  ttlMs,
-  onClose,
-  onSave,
-}: {
-  ttlMs: number;
-  onClose: () => void;
-  onSave: (ttlSeconds: number | null) => Promise<void>;
-}) {
-  const [value, setValue] = useState(ttlMs > 0 ? String(Math.ceil(ttlMs / 1000)) : '');
-  const { busy, error, run: save } = useAsyncSave(onSave);
-  const seconds = Number(value);
-  const valid = Number.isInteger(seconds) && seconds >= 1;
-  return (
-    <FormDialog
-      onClose={onClose}
-      title="Time to live"
-      secondary={
-        <Button disabled={busy || ttlMs === -1} onClick={() => void save(null)}>
-          Remove expiry
-        </Button>
-      }
-      submitLabel="Set TTL"
-      busy={busy}
-      disabled={!valid}
-      onSubmit={() => void save(seconds)}
-    >
-      <TextField
-        label="Seconds from now"
-        type="number"
-        min={1}
-        value={value}
-        autoFocus
-        error={error ?? (value && !valid ? 'a whole number of seconds, at least 1' : undefined)}
-        hint={`Now: ${formatTtl(ttlMs)}`}
-        onChange={(event) => setValue(event.target.value)}
-      />
-    </FormDialog>
-  );
 }
 
 function NameDialog({

@@ -1,28 +1,34 @@
 // The value of one key, by type: strings as text, JSON or hex (each editable); hashes, lists, sets, sorted
 // sets and streams as tables paged with "load more", each row editable or removable, with an add row; JSON
-// documents in the JSON editor (JsonEditor.tsx).
+// documents in the JSON editor (JsonEditor.tsx). A hash's fields may have TTLs of their own (Redis 7.4): a TTL
+// column counting down when any field has one, and per field the key's TTL dialog (set, remove).
 // Binary members (not valid UTF-8) show as marked hex; their rows are read-only except where the edit
 // can carry the exact bytes (removal, a sorted-set score), so an edit never corrupts them.
-import { useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { InputOf } from '../../../../../shared/bridge/procedures';
 import type { KvEdit, KvValuePage } from '../../../../../shared/bridge/procedures/kv/key-browser';
 import { decodeUtf8, type KvBytes, kvBytesLabel, toHex } from '../../../../../shared/kv/bytes';
 import { tokenizeCommandLine } from '../../../../../shared/kv/command-line';
 import { base64ToBytes, bytesToBase64 } from '../../../../../shared/kv/resp2';
 import type { ProfileView } from '../../../../../shared/profiles';
-import { errorMessage } from '../../../bridge/client';
+import { type BridgeClient, errorMessage } from '../../../bridge/client';
 import { useBridge, useBridgeQuery } from '../../../bridge/react';
 import { Button } from '../../../ui/Button';
 import { Segmented } from '../../../ui/fields';
 import { Form } from '../../../ui/Form';
-import { PlusIcon } from '../../../ui/icons';
+import { ClockIcon, PlusIcon } from '../../../ui/icons';
 import { RemoveRowButton } from '../../../ui/RemoveRowButton';
 import { Badge, Callout } from '../../../ui/misc';
 import { ErrorCallout } from '../../../ui/ErrorCallout';
 import { failureOf, Waiting } from '../../../ui/Waiting';
 import { TableHead } from '../../../ui/TableHead';
 import { toast } from '../../../ui/toast';
+import { useNow } from '../../../ui/use-now';
 import { JsonEditor } from './JsonEditor';
 import { plural } from '../../../ui/format';
+import { formatTtl } from './format-ttl';
+import { anyCountingDown, countedOut, stampExpiry, type TimedTtl, ttlLeft } from './ttl-countdown';
+import { TtlDialog } from './TtlDialog';
 
 const PAGE = 100;
 
@@ -55,17 +61,18 @@ export function ValueView({
 }) {
   const bridge = useBridge();
   // Pages loaded after the first one, for the first page answered at `at`: a refreshed first page starts
-  // the value again from the top (what came after it may have moved).
-  const [loaded, setLoaded] = useState<{ at: number; pages: KvValuePage[] }>({ at: 0, pages: [] });
+  // the value again from the top (what came after it may have moved). Each with when it was read, from
+  // which its field TTLs count down.
+  const [loaded, setLoaded] = useState<{ at: number; pages: ReadPage[] }>({ at: 0, pages: [] });
   const more = loaded.at === firstQuery.dataUpdatedAt ? loaded.pages : [];
-  const setMore = (pages: KvValuePage[]) => setLoaded({ at: firstQuery.dataUpdatedAt, pages });
+  const setMore = (pages: ReadPage[]) => setLoaded({ at: firstQuery.dataUpdatedAt, pages });
   const [loading, setLoading] = useState(false);
   const [moreError, setMoreError] = useState<unknown>();
 
   const loadMore = async (cursor: string) => {
     setLoading(true);
     try {
-      const page = await bridge.call('kv.keys.value', {
+      const page = await readPage(bridge, {
         profileId: profile.id,
         key: keyName,
         type,
@@ -101,14 +108,25 @@ export function ValueView({
   };
 
   const error = failureOf(firstQuery.error) ?? moreError;
-  const pages = firstQuery.data ? [firstQuery.data, ...more] : [];
+  const read: ReadPage[] = firstQuery.data
+    ? [{ page: firstQuery.data, readAt: firstQuery.dataUpdatedAt }, ...more]
+    : [];
+  const pages = read.map((r) => r.page);
+  const rows = read.flatMap(pageRows);
+  // Hooks stay above the early returns below.
+  const ttlNow = useFieldTtlClock(rows, () => {
+    // A field's TTL ran out: read the value again (the field is gone, or another client gave it a new one).
+    void firstQuery.refetch();
+    onChanged();
+  });
+  // The field whose TTL dialog is open, with its TTL at the moment it was opened.
+  const [ttlOf, setTtlOf] = useState<{ row: Row; ttlMs: number }>();
   // A refused token says what to do (ErrorCallout), as everywhere.
   if (error) return <ErrorCallout error={error} title="Could not read the value." />;
   const first = pages[0];
   if (!first) return <Waiting query={firstQuery} />;
   const last = pages[pages.length - 1]!;
   const next = 'cursor' in last && last.cursor !== '' ? last.cursor : undefined;
-  const rows = pages.flatMap(pageRows);
   const loadMoreRow = next ? (
     <div className="row">
       <Button size="sm" busy={loading} onClick={() => void loadMore(next)}>
@@ -137,17 +155,61 @@ export function ValueView({
     default: {
       const table = collectionTable(first.type, keyName, edit);
       const hasBinary = rows.some((row) => isBinary(...row.cells));
+      // Field TTLs: a column once any field has one; the TTL action wherever the service answered HPTTL.
+      const ttlColumn = rows.some((row) => row.ttl && row.ttl.ttlMs !== -1)
+        ? { title: 'TTL', cell: (row: Row) => <FieldTtl ttl={row.ttl} now={ttlNow} /> }
+        : undefined;
+      const ttlAction = (row: Row) =>
+        row.ttl ? (
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={<ClockIcon />}
+            aria-label={`TTL of ${cellText(row.cells[0]!)}`}
+            title="Set or remove this field's TTL"
+            onClick={() => setTtlOf({ row, ttlMs: ttlLeft(row.ttl!, ttlNow) })}
+          />
+        ) : null;
       return (
         <>
           {hasBinary ? (
             <Callout tone="info" title="Some values are binary (not valid UTF-8).">
               They show as hex, marked <Badge tone="warning">hex</Badge>, and cannot be edited here; removing
-              one targets its exact bytes{first.type === 'zset' ? ', and scores stay editable' : ''}.
+              one targets its exact bytes
+              {first.type === 'zset'
+                ? ', and scores stay editable'
+                : first.type === 'hash' && first.ttlMs
+                  ? ', and field TTLs stay editable'
+                  : ''}
+              .
             </Callout>
           ) : null}
           {/* keyed by type: the add row's draft has one cell per column of its type */}
-          <EditableTable key={first.type} {...table} rows={rows} canWrite={canWrite} />
+          <EditableTable
+            key={first.type}
+            {...table}
+            rows={rows}
+            canWrite={canWrite}
+            extraColumn={ttlColumn}
+            rowActions={first.type === 'hash' ? ttlAction : undefined}
+          />
           {loadMoreRow}
+          {ttlOf ? (
+            <TtlDialog
+              ttlMs={ttlOf.ttlMs}
+              field={ttlOf.row.cells[0]!}
+              onClose={() => setTtlOf(undefined)}
+              onSave={async (ttlSeconds) => {
+                const field = ttlOf.row.cells[0]!;
+                await apply(
+                  ttlSeconds === null
+                    ? { op: 'hash.persist', key: keyName, field }
+                    : { op: 'hash.expire', key: keyName, field, ttlMs: ttlSeconds * 1000 },
+                );
+                setTtlOf(undefined);
+              }}
+            />
+          ) : null}
         </>
       );
     }
@@ -155,6 +217,55 @@ export function ValueView({
 }
 
 type CollectionType = Exclude<KvValuePage['type'], 'string' | 'json' | 'other'>;
+
+/** A page of the value and the time (ms) its answer arrived. */
+interface ReadPage {
+  page: KvValuePage;
+  readAt: number;
+}
+
+/** Reads a page after the first, stamped with when it arrived (its field TTLs count down from then). */
+async function readPage(bridge: BridgeClient, input: InputOf<'kv.keys.value'>): Promise<ReadPage> {
+  const page = await bridge.call('kv.keys.value', input);
+  return { page, readAt: Date.now() };
+}
+
+/**
+ * The clock the shown field TTLs count down by: a tick each second while any counts down. When one reaches
+ * zero, `onCountedOut` runs once for that reading of the value.
+ */
+function useFieldTtlClock(rows: Row[], onCountedOut: () => void): number {
+  const timed = new Map<string, TimedTtl>();
+  for (const row of rows) if (row.ttl) timed.set(row.id, row.ttl);
+  const counting = anyCountingDown(timed);
+  const now = useNow(counting ? 1_000 : 3_600_000);
+  const out = countedOut(timed, now);
+  // One call per set of counted-out fields as read: the answer that follows brings new rows (or the same
+  // field with a new TTL), never a loop on one estimate.
+  const outKey = out.map((id) => `${id}@${timed.get(id)!.expiresAt}`).join('\n');
+  const onCountedOutRef = useRef(onCountedOut);
+  useEffect(() => {
+    onCountedOutRef.current = onCountedOut;
+  });
+  useEffect(() => {
+    if (outKey) onCountedOutRef.current();
+  }, [outKey]);
+  return now;
+}
+
+/** A field's TTL cell: the time left, counting down; a faint dash without one. */
+function FieldTtl({ ttl, now }: { ttl: TimedTtl | undefined; now: number }) {
+  const left = ttl ? ttlLeft(ttl, now) : -1;
+  if (left === -1) {
+    return (
+      <span className="kv-field-ttl kv-field-ttl-none">
+        <span aria-hidden="true">—</span>
+        <span className="visually-hidden">no expiry</span>
+      </span>
+    );
+  }
+  return <span className="kv-field-ttl">{formatTtl(left)}</span>;
+}
 
 /** How one collection type shows as an editable table: its columns and the edit each action sends. */
 function collectionTable(
@@ -225,10 +336,14 @@ function collectionTable(
 }
 
 /** One page's rows of a collection's table (none for strings, JSON and other types). */
-function pageRows(p: KvValuePage): Row[] {
+function pageRows({ page: p, readAt }: ReadPage): Row[] {
   switch (p.type) {
     case 'hash':
-      return p.entries.map(([f, v]) => ({ id: rowId(f), cells: [f, v], binary: isBinary(f, v) }));
+      return p.entries.map(([f, v], i) => {
+        const ttlMs = p.ttlMs?.[i];
+        const row: Row = { id: rowId(f), cells: [f, v], binary: isBinary(f, v) };
+        return ttlMs === undefined ? row : { ...row, ttl: stampExpiry({ ttlMs }, readAt) };
+      });
     case 'list':
       return p.items.map((item) => ({
         id: String(item.index),
@@ -359,6 +474,8 @@ interface Row {
   cells: KvBytes[];
   /** A value in the row is not valid UTF-8: shown as hex and not editable here. */
   binary?: boolean;
+  /** A hash field's TTL as read (absent when the service did not answer HPTTL, and for other types). */
+  ttl?: TimedTtl;
 }
 
 function rowId(member: KvBytes): string {
@@ -397,6 +514,8 @@ function EditableTable({
   onDelete,
   onAdd,
   addColumns,
+  extraColumn,
+  rowActions,
 }: {
   columns: string[];
   editable: boolean[];
@@ -406,6 +525,10 @@ function EditableTable({
   onDelete: (row: Row) => Promise<boolean>;
   onAdd: (cells: string[]) => Promise<boolean>;
   addColumns?: string[];
+  /** A read-only column after the row's cells (a hash field's TTL); not part of the add row. */
+  extraColumn?: { title: string; cell: (row: Row) => ReactNode } | undefined;
+  /** More actions of a row, before Edit (a hash field's TTL). */
+  rowActions?: ((row: Row) => ReactNode) | undefined;
 }) {
   const [editing, setEditing] = useState<{ id: string; cells: string[] }>();
   const adding = addColumns ?? columns;
@@ -413,7 +536,11 @@ function EditableTable({
   return (
     <div className="kv-value-table-wrap">
       <table className="table kv-value-table" data-testid="value-table">
-        <TableHead columns={columns} actions={canWrite} actionsClassName="kv-actions-col" />
+        <TableHead
+          columns={extraColumn ? [...columns, extraColumn.title] : columns}
+          actions={canWrite}
+          actionsClassName="kv-actions-col"
+        />
         <tbody>
           {rows.map((row) => {
             const isEditing = editing?.id === row.id;
@@ -444,8 +571,10 @@ function EditableTable({
                     )}
                   </td>
                 ))}
+                {extraColumn ? <td className="kv-extra-col">{extraColumn.cell(row)}</td> : null}
                 {canWrite ? (
                   <td className="kv-actions-col">
+                    {rowActions?.(row)}
                     {isEditing ? (
                       <Button
                         size="sm"
@@ -480,7 +609,7 @@ function EditableTable({
           })}
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={columns.length + 1} className="muted">
+              <td colSpan={columns.length + (extraColumn ? 2 : 1)} className="muted">
                 Empty.
               </td>
             </tr>

@@ -9,6 +9,13 @@ describe('TTL countdown', () => {
     expect(ttlLeft(row, 9_000)).toBe(0);
   });
 
+  it('counts a hash field TTL (HPTTL) the same way', () => {
+    const field = stampExpiry({ ttlMs: 2_000 }, 10);
+    expect(field).toEqual({ ttlMs: 2_000, expiresAt: 2_010 });
+    expect(ttlLeft(field, 1_010)).toBe(1_000);
+    expect(countedOut(new Map([['t:csrf', field]]), 2_010)).toEqual(['t:csrf']);
+  });
+
   it('leaves keys without expiry and missing keys as PTTL said them', () => {
     const none = stampExpiry({ key: 'b', type: 'string', ttlMs: -1 }, 1_000);
     expect(none.expiresAt).toBeUndefined();
