@@ -24,6 +24,7 @@ import { DAILY_LIMIT_ERROR } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { encodeCommands, ReplyTooLargeError, RespError } from './resp';
 import { decodeRaw, rawEntriesJson } from './resp-json';
+import { plainHashRead } from './hash-expiry/plain-reads';
 import type { HashExpiryRouting } from './hash-expiry/routing';
 import type { BridgeScripts } from './scripts';
 import { explainNewerCommand } from './versions';
@@ -312,7 +313,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       if (ctx.hashExpiry.isPlainRead(sentNames[j]!)) {
         // A hash read of Redis's own, for an ACL user who may run it but not EVALSHA_RO: as the user's own
         // command, so Redis decides by the user's rules (expired fields then show until the sweeper runs).
-        replies.values[j] = await connection.call(commands.args(i));
+        replies.values[j] = await plainHashRead(connection, commands.args(i), sentNames[j]!);
         if (replies.raws) replies.raws[j] = undefined;
         continue;
       }

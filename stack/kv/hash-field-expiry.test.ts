@@ -7,6 +7,7 @@
 import { Redis } from '@upstash/redis';
 import { describe, expect, it } from 'vitest';
 
+import { BOOKKEEPING_FIELD } from './hash-expiry/plain-reads';
 import { RespError } from './resp';
 import type { CommandReply } from './test-support';
 import { commandAs, eventually, monitorLinesOf, useTestService } from './test-support';
@@ -757,6 +758,39 @@ describe('HSETEX, HGETEX and HGETDEL', () => {
 });
 
 describe('callers', () => {
+  it('an ACL token that may run hash reads but not the script gets them as its own commands, bookkeeping hidden', async () => {
+    await ok(
+      'ACL',
+      'SETUSER',
+      'hfe-reader',
+      'on',
+      '>hfe-pw',
+      '~hfe:*',
+      '+@hash',
+      '-@write',
+      '+hexists',
+      '+ping',
+    );
+    const token = (await ok('ACL', 'RESTTOKEN', 'hfe-reader', 'hfe-pw')) as string;
+    await ok('HSET', 'hfe:acl', 'a', '1', 'b', '2');
+    expect(await run('HEXPIRE', 'hfe:acl', '100', 'FIELDS', '1', 'a')).toEqual({ result: [1] });
+    // The script keeps the times in the field plain-reads.ts names (the two must agree).
+    expect(((await admin('HKEYS', 'hfe:acl')) as Buffer[]).some((f) => f.equals(BOOKKEEPING_FIELD))).toBe(
+      true,
+    );
+    const reader = (...command: string[]) => okAs(token, ...command);
+    expect(pairs((await reader('HGETALL', 'hfe:acl')) as string[])).toEqual({ a: '1', b: '2' });
+    expect(((await reader('HKEYS', 'hfe:acl')) as string[]).sort()).toEqual(['a', 'b']);
+    expect(((await reader('HVALS', 'hfe:acl')) as string[]).sort()).toEqual(['1', '2']);
+    expect(await reader('HLEN', 'hfe:acl')).toBe(2);
+    const [, flat] = (await reader('HSCAN', 'hfe:acl', '0')) as [string, string[]];
+    expect(pairs(flat)).toEqual({ a: '1', b: '2' });
+    expect(((await reader('HRANDFIELD', 'hfe:acl', '10')) as string[]).sort()).toEqual(['a', 'b']);
+    expect(await reader('HGET', 'hfe:acl', 'a')).toBe('1');
+    // Its refusals stay its own: it may not write.
+    expect((await runAs(token, 'HSET', 'hfe:acl', 'c', '3')).error).toMatch(/^NOPERM/);
+  });
+
   it('the read-only token reads hashes with TTLs and is refused the commands that set them', async () => {
     const ro = env.kv.readOnlyToken;
     await ok('HSET', 'hfe:ro', 'a', '1', 'b', '2', 'short', 's');

@@ -11,6 +11,7 @@
 // (sweeper.ts) deletes them on time, so a hash whose last field expired disappears as in Redis.
 // Lua source; \96 is a backquote (this is a template literal).
 export const HASH_EXPIRY_LUA = String.raw`
+-- The bookkeeping field (plain-reads.ts BOOKKEEPING_FIELD names it too).
 local META = '\0switchyard:field-expiry\0'
 local JSON_FIELD = 'ReJSON-RL'
 local WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value'
