@@ -22,6 +22,8 @@ interface Watched {
 
 /** Keys swept by one script call, at most (each is a few Redis commands). */
 const BATCH = 200;
+/** Sweeps start at most this often (unless a full batch is waiting). */
+const MIN_GAP_MS = 100;
 /** When Redis cannot be reached, the next try. */
 const RETRY_MS = 1000;
 /** A key named by a command is kept this long even if a sweep finds no field time on it yet (see `sweep`). */
@@ -32,6 +34,9 @@ export class FieldExpirySweeper {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private sweeping = false;
+  /** A key was named while a sweep was on its way: sweep again right after it. */
+  private namedWhileSweeping = false;
+  private lastSweepAt = 0;
   private stopped = false;
 
   constructor(
@@ -52,7 +57,9 @@ export class FieldExpirySweeper {
     } else {
       this.watched.set(id, { key: bytes, dueAt: now, namedAt: now });
     }
-    this.schedule(now);
+    // O(1): a command naming a hash (a bulk HEXPIRE of many) must not cost a pass over every watched key.
+    if (this.sweeping) this.namedWhileSweeping = true;
+    else this.arm(now, false);
   }
 
   /** The keys watched (for tests). */
@@ -84,14 +91,18 @@ export class FieldExpirySweeper {
     clearTimeout(this.timer);
   }
 
-  private schedule(now = Date.now()): void {
-    if (this.stopped || this.sweeping) return;
-    let next = Infinity;
-    for (const entry of this.watched.values()) next = Math.min(next, entry.dueAt);
-    if (next === Infinity || next >= this.timerAt) return;
+  /**
+   * The next sweep at `dueAt`, but at most every MIN_GAP_MS (as Redis's own active expiry runs 10 times a
+   * second): each sweep passes over every watched key, so many keys due at many different times must not
+   * make a sweep per key. `now` (a full batch is waiting) skips the gap.
+   */
+  private arm(dueAt: number, now: boolean): void {
+    if (this.stopped || dueAt === Infinity) return;
+    const at = now ? dueAt : Math.max(dueAt, this.lastSweepAt + MIN_GAP_MS);
+    if (at >= this.timerAt) return;
     clearTimeout(this.timer);
-    this.timerAt = next;
-    this.timer = setTimeout(() => void this.sweep(), Math.max(0, next - now));
+    this.timerAt = at;
+    this.timer = setTimeout(() => void this.sweep(), Math.max(0, at - Date.now()));
     // The sweeper never keeps the process alive by itself.
     this.timer.unref();
   }
@@ -100,35 +111,49 @@ export class FieldExpirySweeper {
     this.timerAt = Infinity;
     this.timer = undefined;
     this.sweeping = true;
+    this.namedWhileSweeping = false;
     const startedAt = Date.now();
+    this.lastSweepAt = startedAt;
+    // One pass: the keys due now (a batch of them) and when the next of the others is.
+    const due: Watched[] = [];
+    let next = Infinity;
+    for (const entry of this.watched.values()) {
+      if (entry.dueAt <= startedAt && due.length < BATCH) due.push(entry);
+      else next = Math.min(next, entry.dueAt);
+    }
     try {
-      const due = [...this.watched.values()].filter((entry) => entry.dueAt <= startedAt).slice(0, BATCH);
       const reply = await this.runScript(
         ['SWITCHYARD.SWEEP'],
         due.map((entry) => entry.key),
       );
       if (!Array.isArray(reply)) throw new Error(String(reply));
       due.forEach((entry, i) => {
-        const next = Number(reply[i]);
+        const nextField = Number(reply[i]);
         // Named again while this sweep was on its way: its new times may not have been seen; look again.
-        if (entry.namedAt >= startedAt) return;
-        if (next >= 0) {
-          entry.dueAt = next;
+        if (entry.namedAt >= startedAt) {
+          next = Math.min(next, entry.dueAt);
+        } else if (nextField >= 0) {
+          entry.dueAt = nextField;
+          next = Math.min(next, nextField);
         } else if (startedAt - entry.namedAt < GRACE_MS) {
           // No time on it yet: the command that named it may still be on its way to Redis on another
           // connection. Looked at again later.
           entry.dueAt = startedAt + GRACE_MS;
+          next = Math.min(next, entry.dueAt);
         } else {
           this.watched.delete(entry.key.toString('latin1'));
         }
       });
     } catch (error) {
       this.logger.debug({ err: (error as Error).message }, 'kv: field expiry sweep failed; retrying');
-      for (const entry of this.watched.values()) entry.dueAt = Math.max(entry.dueAt, startedAt + RETRY_MS);
+      // Whatever else is due waits for Redis too.
+      for (const entry of due) entry.dueAt = Math.max(entry.dueAt, startedAt + RETRY_MS);
+      next = startedAt + RETRY_MS;
     } finally {
       this.sweeping = false;
     }
-    this.schedule();
+    if (this.namedWhileSweeping) next = Math.min(next, Date.now());
+    this.arm(next, due.length === BATCH);
   }
 
   /** The script as the admin user, loaded again when Redis lost it (SCRIPT FLUSH, a restart). */
