@@ -716,6 +716,51 @@ describe('HSETEX, HGETEX and HGETDEL', () => {
     expect(await hashOf('hfe:setex')).toEqual({ a: 'AA', b: 'b', c: 'c' });
   });
 
+  it("HSETEX checks its arguments as Redis 8.0's hsetexParseArgs does, before the key's type", async () => {
+    await ok('HSET', 'hfe:setex:err', 'a', '1');
+    await admin('SET', 'hfe:setex:str', 'x');
+    const oneTime = 'ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified';
+    const oneCondition = 'ERR Only one of FXX or FNX arguments can be specified';
+    const count = 'ERR invalid number of fields';
+    const arity = "ERR wrong number of arguments for 'hsetex' command";
+    const key = 'hfe:setex:err';
+    const cases: [string[], string][] = [
+      [[key, 'EX', '60', 'KEEPTTL', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [[key, 'KEEPTTL', 'EX', '60', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [[key, 'PX', '10', 'PX', '10', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [[key, 'KEEPTTL', 'KEEPTTL', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [[key, 'FNX', 'FXX', 'EX', '60', 'FIELDS', '1', 'a', 'v'], oneCondition],
+      [[key, 'fxx', 'fxx', 'FIELDS', '1', 'a', 'v'], oneCondition],
+      [[key, 'nx', 'FIELDS', '1', 'a', 'v'], 'ERR unknown argument: nx'],
+      [[key, '1', 'FIELDS', '1', 'a', 'v'], 'ERR unknown argument: 1'],
+      [[key, 'FIELDS', '0', 'a', 'v'], count],
+      [[key, 'FIELDS', '-1', 'a', 'v'], count],
+      [[key, 'FIELDS', 'x', 'a', 'v'], count],
+      [[key, 'FIELDS', '2147483648', 'a', 'v'], count],
+      [[key, 'FIELDS', '2', 'a', 'v'], arity],
+      [[key, 'FIELDS', '1', 'a', 'v', 'x'], arity],
+      [[key, 'FIELDS', '1', 'a', 'v', 'EX', '10'], arity],
+      [[key, 'FNX', 'KEEPTTL', 'FIELDS', '1', 'a'], arity],
+      [[key, 'EX', 'FIELDS', '1', 'a', 'v'], 'ERR value is not an integer or out of range'],
+      [[key, 'EX', '-1', 'FIELDS', '1', 'a', 'v'], 'ERR invalid expire time, must be >= 0'],
+      [[key, 'PXAT', '-1', 'FIELDS', '1', 'a', 'v'], 'ERR invalid expire time, must be >= 0'],
+      // The arguments are checked before the key's type.
+      [['hfe:setex:str', 'EX', '60', 'KEEPTTL', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [['hfe:setex:str', 'FIELDS', '0', 'a', 'v'], count],
+    ];
+    for (const [args, error] of cases) {
+      expect(await run('HSETEX', ...args), args.join(' ')).toEqual({ error });
+    }
+    expect(await hashOf(key)).toEqual({ a: '1' });
+    expect(await httl(key, 'a')).toEqual([-1]);
+    // A time of 0 (or in the past) is taken: the fields are set and gone at once; 1 all the same.
+    expect(await run('HSETEX', key, 'EX', '0', 'FIELDS', '1', 'a', 'v')).toEqual({ result: 1 });
+    expect(await run('HSETEX', key, 'PX', '0', 'FIELDS', '1', 'b', 'v')).toEqual({ result: 1 });
+    expect(await run('HSETEX', 'hfe:setex:zero', 'EX', '0', 'FIELDS', '1', 'a', 'v')).toEqual({ result: 1 });
+    expect(await exists(key)).toBe(0);
+    expect(await exists('hfe:setex:zero')).toBe(0);
+  });
+
   it('HGETEX answers the values and sets or removes (PERSIST) the TTL of the fields that exist', async () => {
     await ok('HSET', 'hfe:getex', 'a', '1', 'b', '2', 'c', '3');
     expect(await run('HGETEX', 'hfe:getex', 'EX', '100', 'FIELDS', '2', 'a', 'nope')).toEqual({
@@ -742,6 +787,32 @@ describe('HSETEX, HGETEX and HGETDEL', () => {
       result: [null, null],
     });
     expect(await exists('hfe:none')).toBe(0);
+  });
+
+  it("HGETEX takes one option right after the key, as Redis 8.0's hgetexCommand; a time of 0 deletes", async () => {
+    await ok('HSET', 'hfe:getex:err', 'a', '1', 'b', '2', 'c', '3');
+    const fieldsMissing = 'ERR Mandatory argument FIELDS is missing or not at the right position';
+    const key = 'hfe:getex:err';
+    const cases: [string[], string][] = [
+      [[key, 'EX', '60', 'PERSIST', 'FIELDS', '1', 'a'], fieldsMissing],
+      [[key, 'PERSIST', 'EX', '60', 'FIELDS', '1', 'a'], fieldsMissing],
+      [[key, 'PERSIST', '1', 'FIELDS', '1', 'a'], fieldsMissing],
+      [[key, 'KEEPTTL', 'FIELDS', '1', 'a'], fieldsMissing],
+      [[key, 'PXAT', '1', '1'], fieldsMissing],
+      [[key, 'EX', 'bla', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      [[key, 'PX', '-1', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
+      [[key, 'EXAT', '-1', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
+    ];
+    for (const [args, error] of cases) {
+      expect(await run('HGETEX', ...args), args.join(' ')).toEqual({ error });
+    }
+    expect(await httl(key, 'a', 'b', 'c')).toEqual([-1, -1, -1]);
+    // EX 0 or PX 0, or EXAT / PXAT in the past: the values come back and the fields are gone.
+    expect(await run('HGETEX', key, 'EX', '0', 'FIELDS', '2', 'a', 'nope')).toEqual({ result: ['1', null] });
+    expect(await run('HGETEX', key, 'PX', '0', 'FIELDS', '1', 'b')).toEqual({ result: ['2'] });
+    expect(await hashOf(key)).toEqual({ c: '3' });
+    expect(await run('HGETEX', key, 'PXAT', '1', 'FIELDS', '1', 'c')).toEqual({ result: ['3'] });
+    expect(await exists(key)).toBe(0);
   });
 
   it('HGETDEL answers the values and deletes the fields with their TTLs, never an expired one', async () => {

@@ -148,16 +148,24 @@ end
 ---------------------------------------------------------------------------------------------------------
 -- Redis 7.4 and 8.0's commands.
 
---- An absolute time in ms from a relative or absolute time in the unit given; Redis's checks. Its range
---- is checked only for a hash that exists: the hosted service answers -2 for the fields of a missing key
---- whatever the time (the SDK's own tests give HEXPIREAT a time in ms).
-local function expire_at(text, unit_ms, absolute, now, command, exists)
+--- An absolute time in ms from a relative or absolute time in the unit given, with Redis's checks
+--- (parseExpireTime in t_hash.c): an integer, not negative, at most MAX_MS once absolute.
+local function parse_time(text, unit_ms, absolute, now, command)
   local t = integer(text)
   if t < 0 then fail('ERR invalid expire time, must be >= 0') end
-  if not exists then return 0 end
   local base = absolute and 0 or now
   if t > floor((MAX_MS - base) / unit_ms) then fail("ERR invalid expire time in '" .. command .. "' command") end
   return t * unit_ms + base
+end
+
+--- HEXPIRE's time. Its range is checked only for a hash that exists: the hosted service answers -2 for the
+--- fields of a missing key whatever the time (the SDK's own tests give HEXPIREAT a time in ms).
+local function expire_at(text, unit_ms, absolute, now, command, exists)
+  if not exists then
+    if integer(text) < 0 then fail('ERR invalid expire time, must be >= 0') end
+    return 0
+  end
+  return parse_time(text, unit_ms, absolute, now, command)
 end
 
 local function hexpire(unit_ms, absolute)
@@ -250,36 +258,50 @@ local function hpersist()
   return out
 end
 
---- HGETEX's and HSETEX's time options, from A[3] up to FIELDS: the absolute time (or 'PERSIST' /
---- 'KEEPTTL'), the condition (HSETEX's FNX / FXX), and where FIELDS is.
-local function set_options(allowed, now)
+-- HGETEX's and HSETEX's time options: unit in ms and whether the time is absolute.
+local TIME_OPTIONS = { EX = { 1000, false }, PX = { 1, false }, EXAT = { 1000, true }, PXAT = { 1, true } }
+
+--- HSETEX's options as Redis 8.0's hsetexParseArgs reads them, in any order up to FIELDS, before the key's
+--- type is looked at: the absolute time (or 'KEEPTTL'), the condition (FNX / FXX), the field-value pairs.
+--- Its texts: a second time option or condition, an unknown word, a count that is not 1 … 2^31 - 1 and a
+--- count that does not match the pairs given (an arity error) each have their own.
+local function hsetex_options(now)
   local when, condition
   local i = 3
-  while A[i] and upper(A[i]) ~= 'FIELDS' do
+  while A[i] do
     local word = upper(A[i])
-    local units = { EX = { 1000, false }, PX = { 1, false }, EXAT = { 1000, true }, PXAT = { 1, true } }
-    if units[word] and not when then
-      local t = integer(A[i + 1])
-      local unit_ms, absolute = units[word][1], units[word][2]
-      if t <= 0 or (unit_ms == 1000 and t > floor(MAX_MS / 1000)) then
-        fail("ERR invalid expire time in '" .. lower(A[1]) .. "' command")
+    if word == 'FIELDS' then
+      if i >= #A - 2 then arity() end
+      local n = A[i + 1]
+      if not find(n, '^[1-9]%d*$') or #n > 10 or tonumber(n) > 2147483647 then
+        fail('ERR invalid number of fields')
       end
-      t = t * unit_ms
-      if not absolute then t = t + now end
-      if t > MAX_MS then fail("ERR invalid expire time in '" .. lower(A[1]) .. "' command") end
-      when = t
-      i = i + 2
-    elseif allowed[word] == 'time' and not when then
-      when = word
-      i = i + 1
-    elseif allowed[word] == 'condition' and not condition then
+      local remaining = #A - i - 1
+      if remaining % 2 ~= 0 or tonumber(n) ~= remaining / 2 then arity() end
+      local pairs_ = {}
+      for k = i + 2, #A do pairs_[#pairs_ + 1] = A[k] end
+      return when, condition, pairs_
+    elseif TIME_OPTIONS[word] or word == 'KEEPTTL' then
+      if when then fail('ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified') end
+      if word == 'KEEPTTL' then
+        when = word
+        i = i + 1
+      else
+        if not A[i + 1] then fail('ERR missing expire time') end
+        local unit = TIME_OPTIONS[word]
+        when = parse_time(A[i + 1], unit[1], unit[2], now, 'hsetex')
+        i = i + 2
+      end
+    elseif word == 'FNX' or word == 'FXX' then
+      if condition then fail('ERR Only one of FXX or FNX arguments can be specified') end
       condition = word
       i = i + 1
     else
-      fail('ERR syntax error')
+      fail('ERR unknown argument: ' .. A[i])
     end
   end
-  return when, condition, i
+  -- Not reached: with HSETEX's arity the options alone cannot use up the arguments.
+  arity()
 end
 
 local function hgetex()
@@ -289,7 +311,16 @@ local function hgetex()
   local key = A[2]
   local exists = is_hash(key)
   local now = now_ms()
-  local when, _, at = set_options({ PERSIST = 'time' }, now)
+  -- As Redis 8.0's hgetexCommand: at most one option, right after the key, so anything else there (a second
+  -- option too) leaves FIELDS "not at the right position"; a time of 0 or in the past is taken.
+  local when, at = nil, 3
+  local option = upper(A[3])
+  if TIME_OPTIONS[option] then
+    when = parse_time(A[4], TIME_OPTIONS[option][1], TIME_OPTIONS[option][2], now, 'hgetex')
+    at = 5
+  elseif option == 'PERSIST' then
+    when, at = option, 4
+  end
   local fields = fields_at(at)
   if not exists then return repeat_value(#fields, false) end
   local times = purge(key, times_of(key), now) or {}
@@ -319,10 +350,9 @@ local function hsetex()
   -- Without a time the fields lose theirs, as with HSET; KEEPTTL keeps them.
   if NARGS < 5 then arity() end
   local key = A[2]
-  local exists = is_hash(key)
   local now = now_ms()
-  local when, condition, at = set_options({ KEEPTTL = 'time', FNX = 'condition', FXX = 'condition' }, now)
-  local pairs_ = fields_at(at, true)
+  local when, condition, pairs_ = hsetex_options(now)
+  local exists = is_hash(key)
   refuse_meta(pairs_, 2)
   local times = exists and purge(key, times_of(key), now) or {}
   if condition then
