@@ -188,6 +188,7 @@ describe('HEXPIRE, HPEXPIRE, HEXPIREAT, HPEXPIREAT', () => {
     const wrongType = 'WRONGTYPE Operation against a key holding the wrong kind of value';
     const fieldsMissing = 'ERR Mandatory argument FIELDS is missing or not at the right position';
     const positive = 'ERR Number of fields must be a positive integer';
+    const greaterThanZero = 'ERR Parameter `numFields` should be greater than 0';
     const cases: [(string | number)[], string][] = [
       [['HEXPIRE', 'hfe:err:str', '10', 'FIELDS', '1', 'a'], wrongType],
       [['HPEXPIRE', 'hfe:err:list', '10', 'FIELDS', '1', 'a'], wrongType],
@@ -209,10 +210,13 @@ describe('HEXPIRE, HPEXPIRE, HEXPIREAT, HPEXPIREAT', () => {
       [['HEXPIRE', 'hfe:err', '10', 'NX', 'XX', 'FIELDS', '1', 'a'], fieldsMissing],
       [['HTTL', 'hfe:err', 'NOPE', '1', 'a'], fieldsMissing],
       [['HPERSIST', 'hfe:err', '1', 'FIELDS', 'a'], fieldsMissing],
-      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', '0', 'a'], positive],
-      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', '-1', 'a'], positive],
-      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', 'one', 'a'], positive],
+      // The HEXPIRE family words its count error differently from HTTL, HPERSIST, HGETEX and HGETDEL.
+      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', '0', 'a'], greaterThanZero],
+      [['HPEXPIREAT', 'hfe:err', '10', 'NX', 'FIELDS', '-1', 'a'], greaterThanZero],
+      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', 'one', 'a'], greaterThanZero],
       [['HTTL', 'hfe:err', 'FIELDS', '0', 'a'], positive],
+      [['HPERSIST', 'hfe:err', 'FIELDS', '-1', 'a'], positive],
+      [['HGETEX', 'hfe:err', 'FIELDS', 'one', 'a'], positive],
       [['HEXPIRE', 'hfe:err', '-1', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
       [['HPEXPIREAT', 'hfe:err', '-5', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
       [['HEXPIRE', 'hfe:err', 'ten', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],

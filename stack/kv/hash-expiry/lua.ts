@@ -119,13 +119,15 @@ local function hidden(times, now, field)
   return at ~= nil and at <= now
 end
 
---- The 'FIELDS numfields field…' part at A[at]: the fields (pairs of field and value when 'pairs').
-local function fields_at(at, pairs_of)
+--- The 'FIELDS numfields field…' part at A[at]: the fields. 'count_error' replaces Redis's usual text for a
+--- count that is not a positive integer (the HEXPIRE family words it its own way).
+local function fields_at(at, count_error)
   if not A[at] or upper(A[at]) ~= 'FIELDS' then
     fail('ERR Mandatory argument FIELDS is missing or not at the right position')
   end
-  local n = positive_count(A[at + 1], 'fields')
-  if n * (pairs_of and 2 or 1) ~= #A - at - 1 then
+  local ok, n = pcall(positive_count, A[at + 1], 'fields')
+  if not ok then fail(count_error or n.e) end
+  if n ~= #A - at - 1 then
     fail('ERR The \96numfields\96 parameter must match the number of arguments')
   end
   local out = {}
@@ -184,7 +186,7 @@ local function hexpire(unit_ms, absolute)
   else
     condition = nil
   end
-  local fields = fields_at(from)
+  local fields = fields_at(from, 'ERR Parameter \96numFields\96 should be greater than 0')
   if not exists then return repeat_value(#fields, -2) end
   local times = purge(key, times_of(key), now) or {}
   local out = {}
