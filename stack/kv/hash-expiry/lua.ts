@@ -214,7 +214,7 @@ end
 
 local function httl(unit_ms, absolute)
   -- HTTL / HPTTL / HEXPIRETIME / HPEXPIRETIME key FIELDS numfields field…: per field -2 (no such field),
-  -- -1 (no time), else the time left (seconds rounded up) or the unix time.
+  -- -1 (no time), else the time left or the unix time (seconds rounded up).
   if NARGS < 4 then arity() end
   local key = A[2]
   local exists = is_hash(key)
@@ -228,10 +228,9 @@ local function httl(unit_ms, absolute)
       out[k] = -2
     elseif not at then
       out[k] = -1
-    elseif absolute then
-      out[k] = floor(at / unit_ms)
     else
-      out[k] = floor((at - now + unit_ms - 1) / unit_ms)
+      -- Seconds rounded up, the unix time (HEXPIRETIME) too: Redis's (expire + 999 - basetime) / 1000.
+      out[k] = floor((at - (absolute and 0 or now) + unit_ms - 1) / unit_ms)
     end
   end
   return out
