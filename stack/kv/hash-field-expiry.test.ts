@@ -298,7 +298,25 @@ describe('edge cases', () => {
     expect(await run('HPEXPIREAT', 'hfe:far', '100000000000000000', 'FIELDS', '1', 'a')).toEqual({
       error: "ERR invalid expire time in 'hpexpireat' command",
     });
+    // Redis's largest field time is 2^46 - 1 ms (HFE_MAX_ABS_TIME_MSEC, a quarter of its 48 bits).
+    const max = 2 ** 46 - 1;
+    for (const [command, time] of [
+      ['HPEXPIREAT', max + 1],
+      ['HEXPIREAT', Math.ceil((max + 1) / 1000)],
+    ] as const) {
+      expect(await run(command, 'hfe:far', time, 'FIELDS', '1', 'a')).toEqual({
+        error: `ERR invalid expire time in '${command.toLowerCase()}' command`,
+      });
+    }
+    expect(await run('HSETEX', 'hfe:far', 'PXAT', max + 1, 'FIELDS', '1', 'a', '1')).toEqual({
+      error: "ERR invalid expire time in 'hsetex' command",
+    });
+    expect(await run('HGETEX', 'hfe:far', 'EXAT', Math.ceil((max + 1) / 1000), 'FIELDS', '1', 'a')).toEqual({
+      error: "ERR invalid expire time in 'hgetex' command",
+    });
     expect(await httl('hfe:far', 'a')).toEqual([-1]);
+    expect(await run('HPEXPIREAT', 'hfe:far', max, 'FIELDS', '1', 'a')).toEqual({ result: [1] });
+    expect(await run('HPEXPIRETIME', 'hfe:far', 'FIELDS', '1', 'a')).toEqual({ result: [max] });
   });
 
   it('the bookkeeping a hash holds in redis-server cannot be read or deleted as a field', async () => {

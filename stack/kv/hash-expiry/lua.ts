@@ -15,8 +15,9 @@ export const HASH_EXPIRY_LUA = String.raw`
 local META = '\0switchyard:field-expiry\0'
 local JSON_FIELD = 'ReJSON-RL'
 local WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value'
--- Redis's largest field time: 2^48 - 1 ms.
-local MAX_MS = 281474976710655
+-- Redis's largest field time: 2^46 - 1 ms (HFE_MAX_ABS_TIME_MSEC in t_hash.c, its 48-bit limit shifted right
+-- by 2, the two bits kept for later use).
+local MAX_MS = 70368744177663
 local A = ARGV
 local NAME = string.upper(A[1])
 local NARGS = #A - 1
