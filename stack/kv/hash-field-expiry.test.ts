@@ -222,6 +222,18 @@ describe('HEXPIRE, HPEXPIRE, HEXPIREAT, HPEXPIREAT', () => {
       [['HPEXPIREAT', 'hfe:err', '-5', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
       [['HEXPIRE', 'hfe:err', 'ten', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
       [['HPEXPIRE', 'hfe:err', '1.5', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      // Integers as Redis's string2ll reads them: no leading zero, no sign but '-', within 64 bits.
+      [['HEXPIRE', 'hfe:err', '010', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      [['HPEXPIRE', 'hfe:err', '-0', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      [['HPEXPIRE', 'hfe:err', '+5', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      [
+        ['HGETEX', 'hfe:err', 'EX', '9223372036854775808', 'FIELDS', '1', 'a'],
+        'ERR value is not an integer or out of range',
+      ],
+      [
+        ['HPEXPIREAT', 'hfe:err', '-9223372036854775808', 'FIELDS', '1', 'a'],
+        'ERR invalid expire time, must be >= 0',
+      ],
     ];
     for (const [command, error] of cases) expect(await run(...command), command.join(' ')).toEqual({ error });
     // numfields other than the number of fields given.

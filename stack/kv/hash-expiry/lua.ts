@@ -37,9 +37,15 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
 end
 
---- A decimal integer as Redis reads one (no spaces, no exponent), else Redis's error.
+--- A decimal integer as Redis's string2ll reads one (no spaces, no '+', no leading zero, no exponent; within
+--- 64 bits), else Redis's error.
 local function integer(s)
-  if not s or not find(s, '^%-?%d+$') or #s > 19 then fail('ERR value is not an integer or out of range') end
+  local sign, digits = string.match(s or '', '^(%-?)([1-9]%d*)$')
+  if s == '0' then return 0 end
+  local limit = sign == '-' and '9223372036854775808' or '9223372036854775807'
+  if not digits or #digits > 19 or (#digits == 19 and digits > limit) then
+    fail('ERR value is not an integer or out of range')
+  end
   return tonumber(s)
 end
 
