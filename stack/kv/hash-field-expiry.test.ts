@@ -107,11 +107,12 @@ describe('HEXPIRE, HPEXPIRE, HEXPIREAT, HPEXPIREAT', () => {
   it('HEXPIREAT and HPEXPIREAT set an absolute time, read back exactly by HEXPIRETIME and HPEXPIRETIME', async () => {
     await ok('HSET', 'hfe:at', 'a', '1', 'b', '2', 'c', '3');
     const seconds = Math.floor(Date.now() / 1000) + 1000;
-    const ms = Date.now() + 2_000_000;
+    // A time 1 ms past a whole second: HEXPIRETIME rounds it up, as httlGenericCommand does for it too.
+    const ms = Math.floor(Date.now() / 1000) * 1000 + 1_999_001;
     expect(await run('HEXPIREAT', 'hfe:at', seconds, 'FIELDS', '1', 'a')).toEqual({ result: [1] });
     expect(await run('HPEXPIREAT', 'hfe:at', ms, 'FIELDS', '2', 'b', 'nope')).toEqual({ result: [1, -2] });
     expect(await run('HEXPIRETIME', 'hfe:at', 'FIELDS', '4', 'a', 'b', 'c', 'nope')).toEqual({
-      result: [seconds, Math.floor(ms / 1000), -1, -2],
+      result: [seconds, (ms + 999) / 1000, -1, -2],
     });
     expect(await run('HPEXPIRETIME', 'hfe:at', 'FIELDS', '3', 'a', 'b', 'c')).toEqual({
       result: [seconds * 1000, ms, -1],
@@ -188,6 +189,7 @@ describe('HEXPIRE, HPEXPIRE, HEXPIREAT, HPEXPIREAT', () => {
     const wrongType = 'WRONGTYPE Operation against a key holding the wrong kind of value';
     const fieldsMissing = 'ERR Mandatory argument FIELDS is missing or not at the right position';
     const positive = 'ERR Number of fields must be a positive integer';
+    const greaterThanZero = 'ERR Parameter `numFields` should be greater than 0';
     const cases: [(string | number)[], string][] = [
       [['HEXPIRE', 'hfe:err:str', '10', 'FIELDS', '1', 'a'], wrongType],
       [['HPEXPIRE', 'hfe:err:list', '10', 'FIELDS', '1', 'a'], wrongType],
@@ -209,14 +211,29 @@ describe('HEXPIRE, HPEXPIRE, HEXPIREAT, HPEXPIREAT', () => {
       [['HEXPIRE', 'hfe:err', '10', 'NX', 'XX', 'FIELDS', '1', 'a'], fieldsMissing],
       [['HTTL', 'hfe:err', 'NOPE', '1', 'a'], fieldsMissing],
       [['HPERSIST', 'hfe:err', '1', 'FIELDS', 'a'], fieldsMissing],
-      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', '0', 'a'], positive],
-      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', '-1', 'a'], positive],
-      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', 'one', 'a'], positive],
+      // The HEXPIRE family words its count error differently from HTTL, HPERSIST, HGETEX and HGETDEL.
+      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', '0', 'a'], greaterThanZero],
+      [['HPEXPIREAT', 'hfe:err', '10', 'NX', 'FIELDS', '-1', 'a'], greaterThanZero],
+      [['HEXPIRE', 'hfe:err', '10', 'FIELDS', 'one', 'a'], greaterThanZero],
       [['HTTL', 'hfe:err', 'FIELDS', '0', 'a'], positive],
+      [['HPERSIST', 'hfe:err', 'FIELDS', '-1', 'a'], positive],
+      [['HGETEX', 'hfe:err', 'FIELDS', 'one', 'a'], positive],
       [['HEXPIRE', 'hfe:err', '-1', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
       [['HPEXPIREAT', 'hfe:err', '-5', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
       [['HEXPIRE', 'hfe:err', 'ten', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
       [['HPEXPIRE', 'hfe:err', '1.5', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      // Integers as Redis's string2ll reads them: no leading zero, no sign but '-', within 64 bits.
+      [['HEXPIRE', 'hfe:err', '010', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      [['HPEXPIRE', 'hfe:err', '-0', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      [['HPEXPIRE', 'hfe:err', '+5', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      [
+        ['HGETEX', 'hfe:err', 'EX', '9223372036854775808', 'FIELDS', '1', 'a'],
+        'ERR value is not an integer or out of range',
+      ],
+      [
+        ['HPEXPIREAT', 'hfe:err', '-9223372036854775808', 'FIELDS', '1', 'a'],
+        'ERR invalid expire time, must be >= 0',
+      ],
     ];
     for (const [command, error] of cases) expect(await run(...command), command.join(' ')).toEqual({ error });
     // numfields other than the number of fields given.
@@ -293,7 +310,25 @@ describe('edge cases', () => {
     expect(await run('HPEXPIREAT', 'hfe:far', '100000000000000000', 'FIELDS', '1', 'a')).toEqual({
       error: "ERR invalid expire time in 'hpexpireat' command",
     });
+    // Redis's largest field time is 2^46 - 1 ms (HFE_MAX_ABS_TIME_MSEC, a quarter of its 48 bits).
+    const max = 2 ** 46 - 1;
+    for (const [command, time] of [
+      ['HPEXPIREAT', max + 1],
+      ['HEXPIREAT', Math.ceil((max + 1) / 1000)],
+    ] as const) {
+      expect(await run(command, 'hfe:far', time, 'FIELDS', '1', 'a')).toEqual({
+        error: `ERR invalid expire time in '${command.toLowerCase()}' command`,
+      });
+    }
+    expect(await run('HSETEX', 'hfe:far', 'PXAT', max + 1, 'FIELDS', '1', 'a', '1')).toEqual({
+      error: "ERR invalid expire time in 'hsetex' command",
+    });
+    expect(await run('HGETEX', 'hfe:far', 'EXAT', Math.ceil((max + 1) / 1000), 'FIELDS', '1', 'a')).toEqual({
+      error: "ERR invalid expire time in 'hgetex' command",
+    });
     expect(await httl('hfe:far', 'a')).toEqual([-1]);
+    expect(await run('HPEXPIREAT', 'hfe:far', max, 'FIELDS', '1', 'a')).toEqual({ result: [1] });
+    expect(await run('HPEXPIRETIME', 'hfe:far', 'FIELDS', '1', 'a')).toEqual({ result: [max] });
   });
 
   it('the bookkeeping a hash holds in redis-server cannot be read or deleted as a field', async () => {
@@ -716,6 +751,51 @@ describe('HSETEX, HGETEX and HGETDEL', () => {
     expect(await hashOf('hfe:setex')).toEqual({ a: 'AA', b: 'b', c: 'c' });
   });
 
+  it("HSETEX checks its arguments as Redis 8.0's hsetexParseArgs does, before the key's type", async () => {
+    await ok('HSET', 'hfe:setex:err', 'a', '1');
+    await admin('SET', 'hfe:setex:str', 'x');
+    const oneTime = 'ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified';
+    const oneCondition = 'ERR Only one of FXX or FNX arguments can be specified';
+    const count = 'ERR invalid number of fields';
+    const arity = "ERR wrong number of arguments for 'hsetex' command";
+    const key = 'hfe:setex:err';
+    const cases: [string[], string][] = [
+      [[key, 'EX', '60', 'KEEPTTL', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [[key, 'KEEPTTL', 'EX', '60', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [[key, 'PX', '10', 'PX', '10', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [[key, 'KEEPTTL', 'KEEPTTL', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [[key, 'FNX', 'FXX', 'EX', '60', 'FIELDS', '1', 'a', 'v'], oneCondition],
+      [[key, 'fxx', 'fxx', 'FIELDS', '1', 'a', 'v'], oneCondition],
+      [[key, 'nx', 'FIELDS', '1', 'a', 'v'], 'ERR unknown argument: nx'],
+      [[key, '1', 'FIELDS', '1', 'a', 'v'], 'ERR unknown argument: 1'],
+      [[key, 'FIELDS', '0', 'a', 'v'], count],
+      [[key, 'FIELDS', '-1', 'a', 'v'], count],
+      [[key, 'FIELDS', 'x', 'a', 'v'], count],
+      [[key, 'FIELDS', '2147483648', 'a', 'v'], count],
+      [[key, 'FIELDS', '2', 'a', 'v'], arity],
+      [[key, 'FIELDS', '1', 'a', 'v', 'x'], arity],
+      [[key, 'FIELDS', '1', 'a', 'v', 'EX', '10'], arity],
+      [[key, 'FNX', 'KEEPTTL', 'FIELDS', '1', 'a'], arity],
+      [[key, 'EX', 'FIELDS', '1', 'a', 'v'], 'ERR value is not an integer or out of range'],
+      [[key, 'EX', '-1', 'FIELDS', '1', 'a', 'v'], 'ERR invalid expire time, must be >= 0'],
+      [[key, 'PXAT', '-1', 'FIELDS', '1', 'a', 'v'], 'ERR invalid expire time, must be >= 0'],
+      // The arguments are checked before the key's type.
+      [['hfe:setex:str', 'EX', '60', 'KEEPTTL', 'FIELDS', '1', 'a', 'v'], oneTime],
+      [['hfe:setex:str', 'FIELDS', '0', 'a', 'v'], count],
+    ];
+    for (const [args, error] of cases) {
+      expect(await run('HSETEX', ...args), args.join(' ')).toEqual({ error });
+    }
+    expect(await hashOf(key)).toEqual({ a: '1' });
+    expect(await httl(key, 'a')).toEqual([-1]);
+    // A time of 0 (or in the past) is taken: the fields are set and gone at once; 1 all the same.
+    expect(await run('HSETEX', key, 'EX', '0', 'FIELDS', '1', 'a', 'v')).toEqual({ result: 1 });
+    expect(await run('HSETEX', key, 'PX', '0', 'FIELDS', '1', 'b', 'v')).toEqual({ result: 1 });
+    expect(await run('HSETEX', 'hfe:setex:zero', 'EX', '0', 'FIELDS', '1', 'a', 'v')).toEqual({ result: 1 });
+    expect(await exists(key)).toBe(0);
+    expect(await exists('hfe:setex:zero')).toBe(0);
+  });
+
   it('HGETEX answers the values and sets or removes (PERSIST) the TTL of the fields that exist', async () => {
     await ok('HSET', 'hfe:getex', 'a', '1', 'b', '2', 'c', '3');
     expect(await run('HGETEX', 'hfe:getex', 'EX', '100', 'FIELDS', '2', 'a', 'nope')).toEqual({
@@ -742,6 +822,32 @@ describe('HSETEX, HGETEX and HGETDEL', () => {
       result: [null, null],
     });
     expect(await exists('hfe:none')).toBe(0);
+  });
+
+  it("HGETEX takes one option right after the key, as Redis 8.0's hgetexCommand; a time of 0 deletes", async () => {
+    await ok('HSET', 'hfe:getex:err', 'a', '1', 'b', '2', 'c', '3');
+    const fieldsMissing = 'ERR Mandatory argument FIELDS is missing or not at the right position';
+    const key = 'hfe:getex:err';
+    const cases: [string[], string][] = [
+      [[key, 'EX', '60', 'PERSIST', 'FIELDS', '1', 'a'], fieldsMissing],
+      [[key, 'PERSIST', 'EX', '60', 'FIELDS', '1', 'a'], fieldsMissing],
+      [[key, 'PERSIST', '1', 'FIELDS', '1', 'a'], fieldsMissing],
+      [[key, 'KEEPTTL', 'FIELDS', '1', 'a'], fieldsMissing],
+      [[key, 'PXAT', '1', '1'], fieldsMissing],
+      [[key, 'EX', 'bla', 'FIELDS', '1', 'a'], 'ERR value is not an integer or out of range'],
+      [[key, 'PX', '-1', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
+      [[key, 'EXAT', '-1', 'FIELDS', '1', 'a'], 'ERR invalid expire time, must be >= 0'],
+    ];
+    for (const [args, error] of cases) {
+      expect(await run('HGETEX', ...args), args.join(' ')).toEqual({ error });
+    }
+    expect(await httl(key, 'a', 'b', 'c')).toEqual([-1, -1, -1]);
+    // EX 0 or PX 0, or EXAT / PXAT in the past: the values come back and the fields are gone.
+    expect(await run('HGETEX', key, 'EX', '0', 'FIELDS', '2', 'a', 'nope')).toEqual({ result: ['1', null] });
+    expect(await run('HGETEX', key, 'PX', '0', 'FIELDS', '1', 'b')).toEqual({ result: ['2'] });
+    expect(await hashOf(key)).toEqual({ c: '3' });
+    expect(await run('HGETEX', key, 'PXAT', '1', 'FIELDS', '1', 'c')).toEqual({ result: ['3'] });
+    expect(await exists(key)).toBe(0);
   });
 
   it('HGETDEL answers the values and deletes the fields with their TTLs, never an expired one', async () => {

@@ -15,8 +15,9 @@ export const HASH_EXPIRY_LUA = String.raw`
 local META = '\0switchyard:field-expiry\0'
 local JSON_FIELD = 'ReJSON-RL'
 local WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value'
--- Redis's largest field time: 2^48 - 1 ms.
-local MAX_MS = 281474976710655
+-- Redis's largest field time: 2^46 - 1 ms (HFE_MAX_ABS_TIME_MSEC in t_hash.c, its 48-bit limit shifted right
+-- by 2, the two bits kept for later use).
+local MAX_MS = 70368744177663
 local A = ARGV
 local NAME = string.upper(A[1])
 local NARGS = #A - 1
@@ -36,9 +37,15 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
 end
 
---- A decimal integer as Redis reads one (no spaces, no exponent), else Redis's error.
+--- A decimal integer as Redis's string2ll reads one (no spaces, no '+', no leading zero, no exponent; within
+--- 64 bits), else Redis's error.
 local function integer(s)
-  if not s or not find(s, '^%-?%d+$') or #s > 19 then fail('ERR value is not an integer or out of range') end
+  local sign, digits = string.match(s or '', '^(%-?)([1-9]%d*)$')
+  if s == '0' then return 0 end
+  local limit = sign == '-' and '9223372036854775808' or '9223372036854775807'
+  if not digits or #digits > 19 or (#digits == 19 and digits > limit) then
+    fail('ERR value is not an integer or out of range')
+  end
   return tonumber(s)
 end
 
@@ -119,13 +126,15 @@ local function hidden(times, now, field)
   return at ~= nil and at <= now
 end
 
---- The 'FIELDS numfields field…' part at A[at]: the fields (pairs of field and value when 'pairs').
-local function fields_at(at, pairs_of)
+--- The 'FIELDS numfields field…' part at A[at]: the fields. 'count_error' replaces Redis's usual text for a
+--- count that is not a positive integer (the HEXPIRE family words it its own way).
+local function fields_at(at, count_error)
   if not A[at] or upper(A[at]) ~= 'FIELDS' then
     fail('ERR Mandatory argument FIELDS is missing or not at the right position')
   end
-  local n = positive_count(A[at + 1], 'fields')
-  if n * (pairs_of and 2 or 1) ~= #A - at - 1 then
+  local ok, n = pcall(positive_count, A[at + 1], 'fields')
+  if not ok then fail(count_error or n.e) end
+  if n ~= #A - at - 1 then
     fail('ERR The \96numfields\96 parameter must match the number of arguments')
   end
   local out = {}
@@ -148,16 +157,24 @@ end
 ---------------------------------------------------------------------------------------------------------
 -- Redis 7.4 and 8.0's commands.
 
---- An absolute time in ms from a relative or absolute time in the unit given; Redis's checks. Its range
---- is checked only for a hash that exists: the hosted service answers -2 for the fields of a missing key
---- whatever the time (the SDK's own tests give HEXPIREAT a time in ms).
-local function expire_at(text, unit_ms, absolute, now, command, exists)
+--- An absolute time in ms from a relative or absolute time in the unit given, with Redis's checks
+--- (parseExpireTime in t_hash.c): an integer, not negative, at most MAX_MS once absolute.
+local function parse_time(text, unit_ms, absolute, now, command)
   local t = integer(text)
   if t < 0 then fail('ERR invalid expire time, must be >= 0') end
-  if not exists then return 0 end
   local base = absolute and 0 or now
   if t > floor((MAX_MS - base) / unit_ms) then fail("ERR invalid expire time in '" .. command .. "' command") end
   return t * unit_ms + base
+end
+
+--- HEXPIRE's time. Its range is checked only for a hash that exists: the hosted service answers -2 for the
+--- fields of a missing key whatever the time (the SDK's own tests give HEXPIREAT a time in ms).
+local function expire_at(text, unit_ms, absolute, now, command, exists)
+  if not exists then
+    if integer(text) < 0 then fail('ERR invalid expire time, must be >= 0') end
+    return 0
+  end
+  return parse_time(text, unit_ms, absolute, now, command)
 end
 
 local function hexpire(unit_ms, absolute)
@@ -176,7 +193,7 @@ local function hexpire(unit_ms, absolute)
   else
     condition = nil
   end
-  local fields = fields_at(from)
+  local fields = fields_at(from, 'ERR Parameter \96numFields\96 should be greater than 0')
   if not exists then return repeat_value(#fields, -2) end
   local times = purge(key, times_of(key), now) or {}
   local out = {}
@@ -204,7 +221,7 @@ end
 
 local function httl(unit_ms, absolute)
   -- HTTL / HPTTL / HEXPIRETIME / HPEXPIRETIME key FIELDS numfields field…: per field -2 (no such field),
-  -- -1 (no time), else the time left (seconds rounded up) or the unix time.
+  -- -1 (no time), else the time left or the unix time (seconds rounded up).
   if NARGS < 4 then arity() end
   local key = A[2]
   local exists = is_hash(key)
@@ -218,10 +235,9 @@ local function httl(unit_ms, absolute)
       out[k] = -2
     elseif not at then
       out[k] = -1
-    elseif absolute then
-      out[k] = floor(at / unit_ms)
     else
-      out[k] = floor((at - now + unit_ms - 1) / unit_ms)
+      -- Seconds rounded up, the unix time (HEXPIRETIME) too: Redis's (expire + 999 - basetime) / 1000.
+      out[k] = floor((at - (absolute and 0 or now) + unit_ms - 1) / unit_ms)
     end
   end
   return out
@@ -250,36 +266,50 @@ local function hpersist()
   return out
 end
 
---- HGETEX's and HSETEX's time options, from A[3] up to FIELDS: the absolute time (or 'PERSIST' /
---- 'KEEPTTL'), the condition (HSETEX's FNX / FXX), and where FIELDS is.
-local function set_options(allowed, now)
+-- HGETEX's and HSETEX's time options: unit in ms and whether the time is absolute.
+local TIME_OPTIONS = { EX = { 1000, false }, PX = { 1, false }, EXAT = { 1000, true }, PXAT = { 1, true } }
+
+--- HSETEX's options as Redis 8.0's hsetexParseArgs reads them, in any order up to FIELDS, before the key's
+--- type is looked at: the absolute time (or 'KEEPTTL'), the condition (FNX / FXX), the field-value pairs.
+--- Its texts: a second time option or condition, an unknown word, a count that is not 1 … 2^31 - 1 and a
+--- count that does not match the pairs given (an arity error) each have their own.
+local function hsetex_options(now)
   local when, condition
   local i = 3
-  while A[i] and upper(A[i]) ~= 'FIELDS' do
+  while A[i] do
     local word = upper(A[i])
-    local units = { EX = { 1000, false }, PX = { 1, false }, EXAT = { 1000, true }, PXAT = { 1, true } }
-    if units[word] and not when then
-      local t = integer(A[i + 1])
-      local unit_ms, absolute = units[word][1], units[word][2]
-      if t <= 0 or (unit_ms == 1000 and t > floor(MAX_MS / 1000)) then
-        fail("ERR invalid expire time in '" .. lower(A[1]) .. "' command")
+    if word == 'FIELDS' then
+      if i >= #A - 2 then arity() end
+      local n = A[i + 1]
+      if not find(n, '^[1-9]%d*$') or #n > 10 or tonumber(n) > 2147483647 then
+        fail('ERR invalid number of fields')
       end
-      t = t * unit_ms
-      if not absolute then t = t + now end
-      if t > MAX_MS then fail("ERR invalid expire time in '" .. lower(A[1]) .. "' command") end
-      when = t
-      i = i + 2
-    elseif allowed[word] == 'time' and not when then
-      when = word
-      i = i + 1
-    elseif allowed[word] == 'condition' and not condition then
+      local remaining = #A - i - 1
+      if remaining % 2 ~= 0 or tonumber(n) ~= remaining / 2 then arity() end
+      local pairs_ = {}
+      for k = i + 2, #A do pairs_[#pairs_ + 1] = A[k] end
+      return when, condition, pairs_
+    elseif TIME_OPTIONS[word] or word == 'KEEPTTL' then
+      if when then fail('ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified') end
+      if word == 'KEEPTTL' then
+        when = word
+        i = i + 1
+      else
+        if not A[i + 1] then fail('ERR missing expire time') end
+        local unit = TIME_OPTIONS[word]
+        when = parse_time(A[i + 1], unit[1], unit[2], now, 'hsetex')
+        i = i + 2
+      end
+    elseif word == 'FNX' or word == 'FXX' then
+      if condition then fail('ERR Only one of FXX or FNX arguments can be specified') end
       condition = word
       i = i + 1
     else
-      fail('ERR syntax error')
+      fail('ERR unknown argument: ' .. A[i])
     end
   end
-  return when, condition, i
+  -- Not reached: with HSETEX's arity the options alone cannot use up the arguments.
+  arity()
 end
 
 local function hgetex()
@@ -289,7 +319,16 @@ local function hgetex()
   local key = A[2]
   local exists = is_hash(key)
   local now = now_ms()
-  local when, _, at = set_options({ PERSIST = 'time' }, now)
+  -- As Redis 8.0's hgetexCommand: at most one option, right after the key, so anything else there (a second
+  -- option too) leaves FIELDS "not at the right position"; a time of 0 or in the past is taken.
+  local when, at = nil, 3
+  local option = upper(A[3])
+  if TIME_OPTIONS[option] then
+    when = parse_time(A[4], TIME_OPTIONS[option][1], TIME_OPTIONS[option][2], now, 'hgetex')
+    at = 5
+  elseif option == 'PERSIST' then
+    when, at = option, 4
+  end
   local fields = fields_at(at)
   if not exists then return repeat_value(#fields, false) end
   local times = purge(key, times_of(key), now) or {}
@@ -319,10 +358,9 @@ local function hsetex()
   -- Without a time the fields lose theirs, as with HSET; KEEPTTL keeps them.
   if NARGS < 5 then arity() end
   local key = A[2]
-  local exists = is_hash(key)
   local now = now_ms()
-  local when, condition, at = set_options({ KEEPTTL = 'time', FNX = 'condition', FXX = 'condition' }, now)
-  local pairs_ = fields_at(at, true)
+  local when, condition, pairs_ = hsetex_options(now)
+  local exists = is_hash(key)
   refuse_meta(pairs_, 2)
   local times = exists and purge(key, times_of(key), now) or {}
   if condition then
