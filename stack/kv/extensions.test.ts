@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { scanWithType } from './extensions';
 import type { TestService } from './test-support';
-import { startTestService } from './test-support';
+import { startTestService, SDK_WIRE_MODES } from './test-support';
 
 let kv: TestService;
 
@@ -162,10 +162,7 @@ describe('COPY key key', () => {
 });
 
 describe('through @upstash/redis', () => {
-  const modes = [
-    ['auto-pipelining, base64', {}],
-    ['no auto-pipelining, no base64', { enableAutoPipelining: false, responseEncoding: false as const }],
-  ] as const;
+  const modes = SDK_WIRE_MODES;
 
   it.each(modes)('scan withType and copy onto itself (%s)', async (_mode, options) => {
     const redis = new Redis({ url: kv.url, token: kv.token, enableTelemetry: false, ...options });

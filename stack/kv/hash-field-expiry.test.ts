@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { BOOKKEEPING_FIELD } from './hash-expiry/plain-reads';
 import { RespError } from './resp';
 import type { CommandReply } from './test-support';
-import { commandAs, eventually, monitorLinesOf, useTestService } from './test-support';
+import { commandAs, eventually, monitorLinesOf, useTestService, SDK_WIRE_MODES } from './test-support';
 
 const env = useTestService();
 
@@ -1023,34 +1023,34 @@ describe('callers', () => {
 });
 
 describe('through @upstash/redis', () => {
-  it.each([
-    ['auto-pipelining, base64', {}],
-    ['no auto-pipelining, no base64', { enableAutoPipelining: false, responseEncoding: false as const }],
-  ] as const)('hexpire, httl, hpersist, hsetex, hgetex and an expired hget (%s)', async (mode, options) => {
-    const redis = new Redis({ url: env.kv.url, token: env.kv.token, enableTelemetry: false, ...options });
-    const key = `hfe:sdk:${mode}`;
-    await redis.hset(key, { a: 'x', b: { v: 1 }, c: 'z' });
-    expect(await redis.hexpire(key, ['a', 'b', 'missing'], 100)).toEqual([1, 1, -2]);
-    expect(await redis.hexpire(key, 'a', 50, 'GT')).toEqual([0]);
-    const [a, c] = await redis.httl(key, ['a', 'c']);
-    expectTtlNear(a, 100);
-    expect(c).toBe(-1);
-    expect(await redis.hpersist(key, ['a', 'c'])).toEqual([1, -1]);
-    expect(await redis.httl(key, 'a')).toEqual([-1]);
-    const at = Date.now() + 3_000_000;
-    expect(await redis.hpexpireat(key, 'c', at)).toEqual([1]);
-    expect(await redis.hpexpiretime(key, 'c')).toEqual([at]);
-    const [pttl] = await redis.hpttl(key, 'b');
-    expect(pttl).toBeGreaterThan(90_000);
-    expect(await redis.hsetex(key, { expiration: { px: 300 } }, { d: 'gone' })).toBe(1);
-    expect(await redis.hsetex(key, { conditional: 'FNX', expiration: { ex: 100 } }, { a: 'no' })).toBe(0);
-    expect(await redis.hgetex(key, { ex: 200 }, 'a', 'missing')).toEqual({ a: 'x', missing: null });
-    expectTtlNear((await redis.httl(key, 'a'))[0], 200);
-    expect(await redis.hgetex(key, { persist: true }, 'a')).toEqual({ a: 'x' });
-    expect(await redis.httl(key, 'a')).toEqual([-1]);
-    await eventually(async () => (await redis.hget(key, 'd')) === null);
-    expect(await redis.hget(key, 'd')).toBeNull();
-    expect(await redis.hgetall(key)).toEqual({ a: 'x', b: { v: 1 }, c: 'z' });
-    expect(await redis.hlen(key)).toBe(3);
-  });
+  it.each(SDK_WIRE_MODES)(
+    'hexpire, httl, hpersist, hsetex, hgetex and an expired hget (%s)',
+    async (mode, options) => {
+      const redis = new Redis({ url: env.kv.url, token: env.kv.token, enableTelemetry: false, ...options });
+      const key = `hfe:sdk:${mode}`;
+      await redis.hset(key, { a: 'x', b: { v: 1 }, c: 'z' });
+      expect(await redis.hexpire(key, ['a', 'b', 'missing'], 100)).toEqual([1, 1, -2]);
+      expect(await redis.hexpire(key, 'a', 50, 'GT')).toEqual([0]);
+      const [a, c] = await redis.httl(key, ['a', 'c']);
+      expectTtlNear(a, 100);
+      expect(c).toBe(-1);
+      expect(await redis.hpersist(key, ['a', 'c'])).toEqual([1, -1]);
+      expect(await redis.httl(key, 'a')).toEqual([-1]);
+      const at = Date.now() + 3_000_000;
+      expect(await redis.hpexpireat(key, 'c', at)).toEqual([1]);
+      expect(await redis.hpexpiretime(key, 'c')).toEqual([at]);
+      const [pttl] = await redis.hpttl(key, 'b');
+      expect(pttl).toBeGreaterThan(90_000);
+      expect(await redis.hsetex(key, { expiration: { px: 300 } }, { d: 'gone' })).toBe(1);
+      expect(await redis.hsetex(key, { conditional: 'FNX', expiration: { ex: 100 } }, { a: 'no' })).toBe(0);
+      expect(await redis.hgetex(key, { ex: 200 }, 'a', 'missing')).toEqual({ a: 'x', missing: null });
+      expectTtlNear((await redis.httl(key, 'a'))[0], 200);
+      expect(await redis.hgetex(key, { persist: true }, 'a')).toEqual({ a: 'x' });
+      expect(await redis.httl(key, 'a')).toEqual([-1]);
+      await eventually(async () => (await redis.hget(key, 'd')) === null);
+      expect(await redis.hget(key, 'd')).toBeNull();
+      expect(await redis.hgetall(key)).toEqual({ a: 'x', b: { v: 1 }, c: 'z' });
+      expect(await redis.hlen(key)).toBe(3);
+    },
+  );
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { HashExpiryRouting } from './hash-expiry/routing';
 import type { CommandReply } from './test-support';
-import { commandAs, monitorLinesOf, useTestService } from './test-support';
+import { commandAs, monitorLinesOf, useTestService, SDK_WIRE_MODES } from './test-support';
 
 const env = useTestService();
 
@@ -116,10 +116,7 @@ describe('HGETDEL on a redis-server older than 8.0', () => {
     ]);
   });
 
-  it.each([
-    ['auto-pipelining, base64', {}],
-    ['no auto-pipelining, no base64', { enableAutoPipelining: false, responseEncoding: false as const }],
-  ] as const)('works through @upstash/redis (%s)', async (mode, options) => {
+  it.each(SDK_WIRE_MODES)('works through @upstash/redis (%s)', async (mode, options) => {
     const redis = new Redis({ url: env.kv.url, token: env.kv.token, enableTelemetry: false, ...options });
     const key = `hgd:sdk:${mode}`;
     await redis.hset(key, { a: 'x', b: { v: 1 }, 123: 'n' });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { jsonScriptCall } from './json/commands';
 import type { CommandReply } from './test-support';
-import { commandAs, useTestService } from './test-support';
+import { commandAs, useTestService, SDK_WIRE_MODES } from './test-support';
 
 const env = useTestService();
 
@@ -220,10 +220,7 @@ describe('the emulated commands', () => {
     expect(await ids('ro:s')).toEqual(['1-0']);
   });
 
-  it.each([
-    ['auto-pipelining, base64', {}],
-    ['no auto-pipelining, no base64', { enableAutoPipelining: false, responseEncoding: false as const }],
-  ] as const)('work through @upstash/redis (%s)', async (mode, options) => {
+  it.each(SDK_WIRE_MODES)('work through @upstash/redis (%s)', async (mode, options) => {
     const redis = new Redis({ url: env.kv.url, token: env.kv.token, enableTelemetry: false, ...options });
     const key = `sdk:${mode}`;
     const first = (await redis.xadd(key, '*', { a: 1 })) as string;

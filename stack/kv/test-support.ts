@@ -199,3 +199,12 @@ export async function monitorLinesOf(
     .filter((l) => l.startsWith('data: ') && l.includes(marker))
     .map((l) => l.replace(/^data: \d+\.\d+ /, ''));
 }
+
+/**
+ * The two ways `@upstash/redis` talks to the service that change what crosses the wire: its defaults (commands
+ * auto-pipelined, replies base64-encoded) and neither. Options to spread into `new Redis({...})`.
+ */
+export const SDK_WIRE_MODES = [
+  ['auto-pipelining, base64', {}],
+  ['no auto-pipelining, no base64', { enableAutoPipelining: false, responseEncoding: false as const }],
+] as const;

@@ -12,14 +12,6 @@ import type { BridgeScripts } from '../scripts';
 import { isNoScript } from '../json/commands';
 import { HASH_EXPIRY_SHA } from './routing';
 
-interface Watched {
-  key: Buffer;
-  /** Unix ms when its next field is due (now: not known yet). */
-  dueAt: number;
-  /** When a command last named it. */
-  namedAt: number;
-}
-
 /** Keys swept by one script call, at most (each is a few Redis commands). */
 const BATCH = 200;
 /** Sweeps start at most this often (unless a full batch is waiting). */
@@ -168,4 +160,13 @@ export class FieldExpirySweeper {
     if (reply instanceof RespError) throw new Error(reply.message);
     return reply;
   }
+}
+
+/** A hash the sweeper knows holds (or may hold) field times. */
+interface Watched {
+  key: Buffer;
+  /** Unix ms when its next field is due (now: not known yet). */
+  dueAt: number;
+  /** When a command last named it. */
+  namedAt: number;
 }

@@ -1,32 +1,15 @@
 // Binary members of collections, read and edited through the kv.keys.* handlers and main's KV client against
 // the real local stack (a real redis-server): the read model carries the exact bytes, never U+FFFD, and
 // removals and score edits hit those bytes.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ParsedInputOf, CallName, OutputOf } from '../../../../shared/bridge/procedures';
 import { procedures } from '../../../../shared/bridge/procedures';
 import { type KvBytes, toHex } from '../../../../shared/kv/bytes';
 import { base64ToBytes } from '../../../../shared/kv/resp2';
-import { exportsFolderSaver } from '../../saving/exports-folder';
-import { testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { KvClient } from './client';
-import { kvHandlers } from './index';
-import { kvProfile, useKvStack } from './kv-test-stack';
+import { kvProfile, useKvHandlers, useKvStack } from './kv-test-stack';
 
 const env = useKvStack();
-const dataDir = useSuiteTempDir('kv-binary-');
-const handlers = kvHandlers({
-  profiles: { resolve: () => kvProfile(env.kv) },
-  dataDir,
-  jobs: testJobRunner(join(dataDir, 'jobs')),
-  saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [] }),
-});
-
-async function callKv<N extends CallName & keyof typeof handlers>(name: N, input: unknown) {
-  const parsed = procedures[name].input.parse(input) as ParsedInputOf<N>;
-  return (handlers[name] as unknown as (i: ParsedInputOf<N>) => Promise<OutputOf<N>>)(parsed);
-}
+const { callKv } = useKvHandlers(env, 'kv-binary-');
 
 const BIN = Buffer.from([0xff, 0x00, 0xfe]);
 const BIN_B64 = BIN.toString('base64');

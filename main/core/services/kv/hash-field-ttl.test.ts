@@ -2,35 +2,17 @@
 // redis-server 7.0 with the bridge's Redis 7.4 hash-field expiry): a hash page carries each field's HPTTL,
 // binary fields included, and the hash.expire / hash.persist edits set and remove one, refusing bad input
 // before anything is sent and a missing field with its name.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CallName, OutputOf, ParsedInputOf } from '../../../../shared/bridge/procedures';
-import { procedures } from '../../../../shared/bridge/procedures';
 import { KV_FIELD_TTL_MAX_MS } from '../../../../shared/bridge/procedures/kv/key-browser';
 import type { KvBytes } from '../../../../shared/kv/bytes';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
-import { exportsFolderSaver } from '../../saving/exports-folder';
-import { testJobRunner } from '../../testing/jobs';
-import { useSuiteTempDir } from '../../../../shared/testing/temp-dir';
 import { routerWith } from '../test-stack/router';
 import { KvClient } from './client';
-import { kvHandlers } from './index';
-import { kvProfile, useKvStack } from './kv-test-stack';
+import { kvProfile, useKvHandlers, useKvStack } from './kv-test-stack';
 
 const env = useKvStack();
-const dataDir = useSuiteTempDir('kv-field-ttl-');
 let profile: () => ResolvedProfile = () => kvProfile(env.kv);
-const handlers = kvHandlers({
-  profiles: { resolve: () => profile() },
-  dataDir,
-  jobs: testJobRunner(join(dataDir, 'jobs')),
-  saver: exportsFolderSaver({ folder: join(dataDir, 'exports'), servedFolders: [] }),
-});
-
-async function callKv<N extends CallName & keyof typeof handlers>(name: N, input: unknown) {
-  const parsed = procedures[name].input.parse(input) as ParsedInputOf<N>;
-  return (handlers[name] as unknown as (i: ParsedInputOf<N>) => Promise<OutputOf<N>>)(parsed);
-}
+const { handlers, callKv } = useKvHandlers(env, 'kv-field-ttl-', () => profile());
 
 const kv = () => new KvClient(kvProfile(env.kv));
 const BIN = { base64: Buffer.from([0xff, 0x00, 0xfe]).toString('base64') };
