@@ -274,13 +274,9 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       if (scripted.has(sentAt[j]!) && value instanceof RespError && isNoScript(value.message)) again.push(j);
     });
     if (again.length === 0) return;
-    const shas = new Set(again.map((j) => String(replaced.get(sentAt[j]!)![1])));
-    for (const sha of shas) await ctx.scripts.load(sha);
-    const retried = await connection.send(
-      encodeCommands(again.map((j) => replaced.get(sentAt[j]!)!)),
-      again.length,
-      replies.raws !== undefined,
-    );
+    const calls = again.map((j) => replaced.get(sentAt[j]!)!);
+    for (const sha of shasOf(calls)) await ctx.scripts.load(sha);
+    const retried = await connection.send(encodeCommands(calls), again.length, replies.raws !== undefined);
     again.forEach((j, k) => {
       replies.values[j] = retried.values[k]!;
       if (replies.raws) replies.raws[j] = retried.raws![k]!;
@@ -312,7 +308,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       }
       if (ctx.hashExpiry.isPlainRead(sentNames[j]!)) {
         // A hash read of Redis's own, for an ACL user who may run it but not EVALSHA_RO: as the user's own
-        // command, so Redis decides by the user's rules (expired fields then show until the sweeper runs).
+        // command, so Redis decides by the user's rules (the script's bookkeeping taken out of the reply;
+        // expired fields show until the sweeper has run).
         replies.values[j] = await plainHashRead(connection, commands.args(i), sentNames[j]!);
         if (replies.raws) replies.raws[j] = undefined;
         continue;
@@ -355,8 +352,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       return call;
     });
     // Inside MULTI a NOSCRIPT could not be retried without breaking atomicity: make sure Redis has it.
-    for (const sha of new Set([...scripted].map((i) => String(sent[i]![1]))))
-      await ctx.scripts.ensureLoaded(sha);
+    for (const sha of shasOf([...scripted].map((i) => sent[i]!))) await ctx.scripts.ensureLoaded(sha);
     const connection = await principal.backend.exclusive();
     let clean = false;
     try {
@@ -408,6 +404,11 @@ export function createExecutor(ctx: ExecutorContext): Executor {
   }
 
   return { run, runJson, transaction };
+}
+
+/** The scripts (shas) that script calls `EVALSHA[_RO] <sha> …` run. */
+function shasOf(calls: readonly RespArg[][]): Set<string> {
+  return new Set(calls.map((call) => String(call[1])));
 }
 
 /** Whether every command goes to Redis as sent: no policy rule, extension or script call to look at. */

@@ -19,7 +19,8 @@ import { DailyQuota } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { RespError } from './resp';
 import { ManagedRedis, READ_ONLY_RULES } from './redis-server';
-import { HASH_EXPIRY_SCRIPT, HashExpiryRouting } from './hash-expiry/routing';
+import { HASH_EXPIRY_LUA } from './hash-expiry/lua';
+import { HashExpiryRouting } from './hash-expiry/routing';
 import { FieldExpirySweeper } from './hash-expiry/sweeper';
 import { BridgeScripts } from './scripts';
 import { versionFromInfo } from './versions';
@@ -234,7 +235,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   });
   const adminConnection = (): Promise<RedisConnection> => admin.sharedConnection();
   const scripts = new BridgeScripts(adminConnection);
-  scripts.register(HASH_EXPIRY_SCRIPT);
+  scripts.register(HASH_EXPIRY_LUA);
   let redisVersion: string | undefined;
   const sweeper = new FieldExpirySweeper(adminConnection, scripts, logger);
   const hashExpiry = new HashExpiryRouting(() => redisVersion, sweeper);

@@ -9,7 +9,6 @@ import { sha1 } from '../scripts';
 import { isNewerCommand } from '../versions';
 import { HASH_EXPIRY_LUA } from './lua';
 
-export const HASH_EXPIRY_SCRIPT = HASH_EXPIRY_LUA;
 export const HASH_EXPIRY_SHA = sha1(HASH_EXPIRY_LUA);
 
 /** How each routed command goes: its kind. */
@@ -46,17 +45,18 @@ for (const name of [
   ROUTES.set(name, 'read');
 }
 for (const name of ['hset', 'hmset', 'hsetnx', 'hdel', 'hincrby', 'hincrbyfloat']) ROUTES.set(name, 'write');
-// Commands whose destination may now hold field times, copied with the source: it goes to the sweeper
-// too. They go to Redis as sent.
-for (const name of ['rename', 'renamenx', 'copy', 'restore']) ROUTES.set(name, 'copy');
 
-/** Where a copying command names its destination. */
+/**
+ * Commands whose destination may now hold field times, copied with the source, and where they name it: the
+ * destination goes to the sweeper too. They go to Redis as sent.
+ */
 const DESTINATION = new Map([
   ['rename', 2],
   ['renamenx', 2],
   ['copy', 2],
   ['restore', 1],
 ]);
+for (const name of DESTINATION.keys()) ROUTES.set(name, 'copy');
 
 /** The commands that give fields times: their key goes to the sweeper. */
 const GIVES_TIMES = new Set(['hexpire', 'hpexpire', 'hexpireat', 'hpexpireat', 'hgetex', 'hsetex']);
