@@ -127,6 +127,8 @@ test('hash field TTLs: a TTL column that counts down; set and remove one per fie
   await draftDialog.getByRole('button', { name: 'Set TTL' }).click();
   await expect(draftDialog).toContainText(`The field "draft" of "${key}" does not exist (any more).`);
   await draftDialog.getByRole('button', { name: 'Cancel' }).click();
+  // The refusal read the value again: the row of the field another client deleted is gone.
+  await expect(row('draft')).toHaveCount(0);
   expect(await kv.command('EXISTS', key)).toBe(1);
 
   // The last TTL removed: the column goes.

@@ -88,13 +88,19 @@ export function ValueView({
     }
   };
 
-  /** Runs an edit and reloads the value; throws with the server's text when it fails. */
+  /**
+   * Runs an edit and reloads the value; throws with the server's text when it fails. A refused edit reloads it
+   * too: what refused it may be a change under it (a field another client deleted), which the table then shows.
+   */
   const apply = async (change: KvEdit) => {
-    await bridge.call('kv.keys.edit', { profileId: profile.id, edit: change });
-    // Pages after an edit may have shifted (list indexes, scan cursors): start again from the top.
-    setMore([]);
-    await firstQuery.refetch();
-    onChanged();
+    try {
+      await bridge.call('kv.keys.edit', { profileId: profile.id, edit: change });
+    } finally {
+      // Pages after an edit may have shifted (list indexes, scan cursors): start again from the top.
+      setMore([]);
+      await firstQuery.refetch();
+      onChanged();
+    }
   };
 
   const edit = async (change: KvEdit) => {
