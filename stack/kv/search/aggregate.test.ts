@@ -847,6 +847,22 @@ describe('$histogram and $dateHistogram', () => {
     );
   });
 
+  it("takes a DATE histogram's bounds as RFC 3339 instants too", () => {
+    const start = Date.UTC(2024, 0, 1);
+    const docs = [doc('a', { createdAt: start + 3_600_000 })];
+    const bounds = { min: '2024-01-01T00:00:00Z', max: '2024-01-01T03:00:00Z' };
+    const [, [, buckets]] = run(
+      { d: { $dateHistogram: { field: 'createdAt', fixedInterval: '1h', extendedBounds: bounds } } },
+      docs,
+    ) as [string, [string, unknown[][]]];
+    expect(buckets.map((bucket) => [bucket[1], bucket[3]])).toEqual([
+      [start, 0],
+      [start + 3_600_000, 1],
+      [start + 7_200_000, 0],
+      [start + 10_800_000, 0],
+    ]);
+  });
+
   it('buckets DATE values by a fixed interval with keyAsString', () => {
     const day = 86_400_000;
     const start = Date.UTC(2024, 0, 1);
@@ -1131,6 +1147,20 @@ describe('bad input', () => {
           },
         },
         'extendedBounds must lie within hardBounds',
+      ],
+      [
+        { $histogram: { field: 'price', interval: 1, minDocCount: 1, extendedBounds: { min: 0, max: 9 } } },
+        'minDocCount and extendedBounds cannot be set together',
+      ],
+      [
+        {
+          $dateHistogram: {
+            field: 'createdAt',
+            fixedInterval: '1d',
+            hardBounds: { min: 'yesterday', max: 1 },
+          },
+        },
+        'hardBounds needs both min and max as numbers or RFC 3339 instants',
       ],
       [{ $dateHistogram: { field: 'createdAt' } }, 'fixedInterval is required'],
       [
