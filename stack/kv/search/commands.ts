@@ -3,6 +3,7 @@
 // that does not exist (DESCRIBE and QUERY nil, COUNT -1, WAITINDEXING and DROP 0).
 import type { RespArg, RespValue } from '../resp';
 import { RespError } from '../resp';
+import { aggregate } from './aggregate';
 import type { SearchCatalog } from './catalog';
 import type { IndexedDocument, ReadCommands } from './documents';
 import { readDocuments, SearchReadError } from './documents';
@@ -111,10 +112,24 @@ export class SearchCommands {
         const hits = rank(await this.matches(index, filter, caller), options);
         return hits.map((hit) => hitReply(hit, options, index));
       }
-      default:
-        return new RespError(
-          'ERR SEARCH.AGGREGATE is not emulated by this local stack yet (SEARCH.QUERY and SEARCH.COUNT are)',
-        );
+      default: {
+        // search.aggregate: the filter's matches, then the aggregations over them (aggregate.ts).
+        const index = this.catalog.resolve(word(1));
+        // No index: no documents to aggregate, an empty result (the SDK reads it as {}).
+        if (!index) return [];
+        const filter = parseFilter(word(2), index);
+        const hits = await this.matches(index, filter, caller);
+        try {
+          return aggregate(
+            index,
+            word(3),
+            hits.map((hit) => hit.document),
+          );
+        } catch (error) {
+          if (error instanceof RespError) return error;
+          throw error;
+        }
+      }
     }
   }
 
