@@ -78,17 +78,24 @@ export function terms(
       segment = segment.slice(0, request.segmentSize);
     }
   }
-  let buckets: TermBucket[] = mergeOrder(segment, request.field.type)
-    .filter((bucket) => bucket.docs.length >= request.minDocCount)
-    .map((bucket) => ({ ...bucket, sub: sub(bucket.docs) }));
+  let merged = mergeOrder(segment, request.field.type).filter(
+    (bucket) => bucket.docs.length >= request.minDocCount,
+  );
+  let buckets: TermBucket[];
   if (order.by === 'subAggregation') {
+    // Ordered by a sub-aggregation: every bucket's $aggs are needed to sort.
     const { name, property } = order;
+    buckets = merged.map((bucket) => ({ ...bucket, sub: sub(bucket.docs) }));
     buckets.sort((a, b) => sign * (subValue(a, name, property) - subValue(b, name, property)));
+    for (const dropped of buckets.slice(request.size)) sumOtherDocCount += dropped.docs.length;
+    buckets = buckets.slice(0, request.size);
   } else {
-    buckets.sort(byOrder);
+    merged.sort(byOrder);
+    for (const dropped of merged.slice(request.size)) sumOtherDocCount += dropped.docs.length;
+    merged = merged.slice(0, request.size);
+    // Otherwise only the buckets returned need them.
+    buckets = merged.map((bucket) => ({ ...bucket, sub: sub(bucket.docs) }));
   }
-  for (const dropped of buckets.slice(request.size)) sumOtherDocCount += dropped.docs.length;
-  buckets = buckets.slice(0, request.size);
 
   const out = new OutObject().set(
     'buckets',
