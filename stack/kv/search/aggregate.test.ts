@@ -579,6 +579,15 @@ describe('$terms', () => {
     ]);
   });
 
+  it("puts equal counts in key order beyond 20 terms, where Tantivy's own order is its unstable sort's", () => {
+    const docs = Array.from({ length: 25 }, (_, i) => doc(`d${i}`, { price: 24 - i }));
+    const [, [, buckets]] = run({ t: { $terms: { field: 'price', size: 25 } } }, docs) as [
+      string,
+      [string, unknown[][]],
+    ];
+    expect(buckets.map((bucket) => bucket[1])).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  });
+
   it('answers no buckets over no documents', () => {
     expect(run({ c: { $terms: { field: 'category' } } }, [])).toEqual([
       'c',

@@ -67,7 +67,7 @@ function capacityOf(buckets: number): number {
 
 /** Where a hashbrown table puts each item; iterating it visits the slots in index order. */
 class HashbrownTable<T> {
-  private slots: ({ hash: bigint; item: T } | undefined)[];
+  private slots: ({ hash: number; item: T } | undefined)[];
   private size = 0;
 
   constructor(capacity: number) {
@@ -82,9 +82,10 @@ class HashbrownTable<T> {
     return i >= GROUP_WIDTH && this.slots[i - GROUP_WIDTH] !== undefined;
   }
 
-  private slotFor(hash: bigint): number {
+  /** `hash` is the low 32 bits of the 64-bit hash: all a table's mask ever keeps. */
+  private slotFor(hash: number): number {
     const mask = this.slots.length - 1;
-    let position = Number(hash & BigInt(mask));
+    let position = hash & mask;
     for (let stride = GROUP_WIDTH; ; stride += GROUP_WIDTH) {
       for (let bit = 0; bit < GROUP_WIDTH; bit++) {
         if (this.full(position + bit)) continue;
@@ -96,7 +97,7 @@ class HashbrownTable<T> {
     }
   }
 
-  insert(hash: bigint, item: T): void {
+  insert(hash: number, item: T): void {
     if (this.size >= capacityOf(this.slots.length)) this.grow();
     this.slots[this.slotFor(hash)] = { hash, item };
     this.size++;
@@ -110,7 +111,7 @@ class HashbrownTable<T> {
     for (const { hash, item } of old) this.slots[this.slotFor(hash)] = { hash, item };
   }
 
-  items(withHashes: true): { hash: bigint; item: T }[];
+  items(withHashes: true): { hash: number; item: T }[];
   items(): T[];
   items(withHashes?: boolean): unknown[] {
     const full = this.slots.filter((slot) => slot !== undefined);
@@ -118,16 +119,41 @@ class HashbrownTable<T> {
   }
 }
 
-/** An f64 as Tantivy's columns store it: its bits, made to sort as unsigned integers. */
-function f64ToU64(value: number): bigint {
+const FX_SEED_LOW = Number(FX_SEED & 0xffffffffn);
+
+/**
+ * The low 32 bits of FxHash after one more word (its low 32 bits `word`) over a hash whose low 32 bits after
+ * the rotation are `rotatedLow`: a product's low bits depend only on its factors' low bits, so numbers need no
+ * BigInt (a terms aggregation may hash every distinct value).
+ */
+function fxLow32(rotatedLow: number, word: number): number {
+  return Math.imul((rotatedLow ^ word) >>> 0, FX_SEED_LOW) >>> 0;
+}
+
+/** The low 32 bits of rotl(FxHash of one word `value`, 5): the state a second word is mixed into. */
+function rotatedLow32(value: bigint): number {
+  const hash = (value * FX_SEED) & MASK_64;
+  return Number(((hash << 5n) | (hash >> 59n)) & 0xffffffffn);
+}
+
+/** An f64's 64 bits as two 32-bit words. */
+function f64Words(value: number): { high: number; low: number } {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, value);
-  const bits = view.getBigUint64(0);
-  return value >= 0 ? bits ^ (1n << 63n) : ~bits & MASK_64;
+  return { high: view.getUint32(0), low: view.getUint32(4) };
 }
 
 /**
- * Terms in the order the segment's collector holds them. An F64 column's ids (`f64ToU64`) go through an FxHash
+ * The low 32 bits of an f64 as Tantivy's columns store it (its bits made to sort as unsigned integers: the
+ * sign bit flipped for a positive number, every bit for a negative one).
+ */
+function f64ColumnLow32(value: number): number {
+  const { high, low } = f64Words(value);
+  return high >>> 31 === 0 ? low : ~low >>> 0;
+}
+
+/**
+ * Terms in the order the segment's collector holds them. An F64 column's ids (its values' bits) go through an FxHash
  * map; other columns' ids (integers, term ordinals, booleans) are small enough for its vector, so they come in
  * ascending order.
  */
@@ -139,26 +165,31 @@ export function segmentOrder<T extends { key: SearchValue }>(
     return buckets.slice().sort((a, b) => compareKeys(a.key, b.key));
   }
   const table = new HashbrownTable<T>(0);
-  for (const bucket of buckets)
-    table.insert(new FxHasher().writeU64(f64ToU64(bucket.key as number)).hash, bucket);
+  // One word hashed from a zero state: no rotation to carry.
+  for (const bucket of buckets) table.insert(fxLow32(0, f64ColumnLow32(bucket.key as number)), bucket);
   return table.items();
 }
 
+/** The hash state after each `IntermediateKey` variant's index, ready for the value's word. */
+const VARIANT_STATE = {
+  bool: rotatedLow32(1n),
+  f64: rotatedLow32(3n),
+  i64: rotatedLow32(4n),
+  u64: rotatedLow32(5n),
+};
+
 /**
- * The FxHash of Tantivy's `IntermediateKey` for a term: its variant's index (IpAddr 0, Bool 1, Str 2, F64 3,
+ * The FxHash (low 32 bits) of Tantivy's `IntermediateKey` for a term: its variant's index (IpAddr 0, Bool 1, Str 2, F64 3,
  * I64 4, U64 5), then the value. An F64 column's whole numbers become U64 / I64 keys (Tantivy normalises them).
  */
-function intermediateKeyHash(key: SearchValue, type: SearchFieldType): bigint {
-  const hasher = new FxHasher();
-  if (typeof key === 'string') return hasher.writeU64(2n).writeStr(key).hash;
-  if (typeof key === 'boolean') return hasher.writeU64(1n).writeU64(key ? 1n : 0n).hash;
+function intermediateKeyHash(key: SearchValue, type: SearchFieldType): number {
+  if (typeof key === 'string') return Number(new FxHasher().writeU64(2n).writeStr(key).hash & 0xffffffffn);
+  if (typeof key === 'boolean') return fxLow32(VARIANT_STATE.bool, key ? 1 : 0);
   const whole = Number.isInteger(key);
-  if (type === 'U64' || (type !== 'I64' && whole && key >= 0))
-    return hasher.writeU64(5n).writeU64(BigInt(key)).hash;
-  if (type === 'I64' || type === 'DATE' || whole) return hasher.writeU64(4n).writeU64(BigInt(key)).hash;
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, key);
-  return hasher.writeU64(3n).writeU64(view.getBigUint64(0)).hash;
+  // ToUint32 (`>>> 0`) keeps an integer's low 32 bits exactly, negative ones in two's complement.
+  if (type === 'U64' || (type !== 'I64' && whole && key >= 0)) return fxLow32(VARIANT_STATE.u64, key >>> 0);
+  if (type === 'I64' || type === 'DATE' || whole) return fxLow32(VARIANT_STATE.i64, key >>> 0);
+  return fxLow32(VARIANT_STATE.f64, f64Words(key).low);
 }
 
 /** Terms in the iteration order of Tantivy's merge map, filled in the given order after reserving room for all. */

@@ -6,6 +6,9 @@ import { OutObject } from './reply';
 import { compareKeys, mergeOrder, segmentOrder } from './term-order';
 import { formatDate, valuesOf } from './values';
 
+/** Rust's `sort_unstable` sorts up to this many items by insertion, which keeps equal items in order. */
+const INSERTION_SORT_MAX = 20;
+
 /** The results of a bucket's $aggs over the bucket's documents. */
 export type SubAggregations = (docs: readonly SearchDocument[]) => OutObject;
 
@@ -63,11 +66,15 @@ export function terms(
   ): number =>
     order.by === 'key' ? sign * compareKeys(a.key, b.key) : sign * (a.docs.length - b.docs.length);
 
-  // As Tantivy does it in one index segment: the segment's terms sorted (sorts here are stable, as Tantivy's
-  // are for up to 20 buckets), cut to `segmentSize` — the count of the first term dropped bounds the error of
-  // the counts returned —, merged through a hash map, filtered, sorted again and cut to `size`. Ordered by a
-  // sub-aggregation, the segment keeps every term unsorted.
-  let segment = segmentOrder(collected, request.field.type);
+  // As Tantivy does it in one index segment: the segment's terms sorted, cut to `segmentSize` — the count of the
+  // first term dropped bounds the error of the counts returned —, merged through a hash map, filtered, sorted
+  // again and cut to `size`. Ordered by a sub-aggregation, the segment keeps every term unsorted. Equal counts
+  // keep the hash maps' order only while Rust's unstable sort is an insertion sort (up to 20 items); beyond
+  // that their order is Tantivy's accident, and here they are in key order.
+  const tiesInHashOrder = collected.length <= INSERTION_SORT_MAX;
+  let segment = tiesInHashOrder
+    ? segmentOrder(collected, request.field.type)
+    : collected.sort((a, b) => compareKeys(a.key, b.key));
   let sumOtherDocCount = 0;
   let errorBound = 0;
   if (order.by !== 'subAggregation') {
@@ -78,7 +85,7 @@ export function terms(
       segment = segment.slice(0, request.segmentSize);
     }
   }
-  let merged = mergeOrder(segment, request.field.type).filter(
+  let merged = (tiesInHashOrder ? mergeOrder(segment, request.field.type) : segment).filter(
     (bucket) => bucket.docs.length >= request.minDocCount,
   );
   let buckets: TermBucket[];
