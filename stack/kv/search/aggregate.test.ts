@@ -364,14 +364,14 @@ describe('metric aggregations', () => {
 
 describe('$terms', () => {
   it('buckets by value with docCount, sumOtherDocCount and docCountErrorUpperBound', () => {
-    const docs = [...products, doc('extra', { category: 'books' })];
-    expect(run({ c: { $terms: { field: 'category' } } }, docs)).toEqual([
+    const extra = ['books', 'books', 'clothing'].map((category, i) => doc(`extra:${i}`, { category }));
+    expect(run({ c: { $terms: { field: 'category' } } }, [...products, ...extra])).toEqual([
       'c',
       [
         'buckets',
         [
-          ['key', 'books', 'docCount', 4],
-          ['key', 'clothing', 'docCount', 3],
+          ['key', 'books', 'docCount', 5],
+          ['key', 'clothing', 'docCount', 4],
           ['key', 'electronics', 'docCount', 3],
         ],
         'sumOtherDocCount',
@@ -547,7 +547,7 @@ describe('$terms', () => {
   it('nests bucket aggregations in buckets', () => {
     const [, [, buckets]] = run({
       c: {
-        $terms: { field: 'category', size: 1 },
+        $terms: { field: 'category', size: 1, order: { key: 'asc' } },
         $aggs: { h: { $histogram: { field: 'price', interval: 50 } } },
       },
     }) as [string, [string, unknown[][]]];
@@ -567,6 +567,25 @@ describe('$terms', () => {
         ],
       ],
     ]);
+  });
+
+  it("leaves equal counts in the order of Tantivy's hash maps (the SDK test: categoryIds 2, 0, 1)", () => {
+    const keysOf = (reply: unknown): unknown[] =>
+      (reply as [string, [string, unknown[][]]])[1][1].map((bucket) => bucket[1]);
+    expect(keysOf(run({ by_cat: { $terms: { field: 'categoryId' } } }))).toEqual([2, 0, 1]);
+    // The same documents in another order: the order comes from the keys' hashes, not from the documents.
+    expect(keysOf(run({ by_cat: { $terms: { field: 'categoryId' } } }, [...products].reverse()))).toEqual([
+      2, 0, 1,
+    ]);
+  });
+
+  it("puts equal counts in key order beyond 20 terms, where Tantivy's own order is its unstable sort's", () => {
+    const docs = Array.from({ length: 25 }, (_, i) => doc(`d${i}`, { price: 24 - i }));
+    const [, [, buckets]] = run({ t: { $terms: { field: 'price', size: 25 } } }, docs) as [
+      string,
+      [string, unknown[][]],
+    ];
+    expect(buckets.map((bucket) => bucket[1])).toEqual(Array.from({ length: 25 }, (_, i) => i));
   });
 
   it('answers no buckets over no documents', () => {
@@ -835,6 +854,22 @@ describe('$histogram and $dateHistogram', () => {
     expect(errorOf(JSON.stringify({ h: { $histogram: { field: 'price', interval: 1 } } }), docs)).toBe(
       "ERR Aggregation 'h' would create more than 65000 buckets; use a larger interval",
     );
+  });
+
+  it("takes a DATE histogram's bounds as RFC 3339 instants too", () => {
+    const start = Date.UTC(2024, 0, 1);
+    const docs = [doc('a', { createdAt: start + 3_600_000 })];
+    const bounds = { min: '2024-01-01T00:00:00Z', max: '2024-01-01T03:00:00Z' };
+    const [, [, buckets]] = run(
+      { d: { $dateHistogram: { field: 'createdAt', fixedInterval: '1h', extendedBounds: bounds } } },
+      docs,
+    ) as [string, [string, unknown[][]]];
+    expect(buckets.map((bucket) => [bucket[1], bucket[3]])).toEqual([
+      [start, 0],
+      [start + 3_600_000, 1],
+      [start + 7_200_000, 0],
+      [start + 10_800_000, 0],
+    ]);
   });
 
   it('buckets DATE values by a fixed interval with keyAsString', () => {
@@ -1121,6 +1156,20 @@ describe('bad input', () => {
           },
         },
         'extendedBounds must lie within hardBounds',
+      ],
+      [
+        { $histogram: { field: 'price', interval: 1, minDocCount: 1, extendedBounds: { min: 0, max: 9 } } },
+        'minDocCount and extendedBounds cannot be set together',
+      ],
+      [
+        {
+          $dateHistogram: {
+            field: 'createdAt',
+            fixedInterval: '1d',
+            hardBounds: { min: 'yesterday', max: 1 },
+          },
+        },
+        'hardBounds needs both min and max as numbers or RFC 3339 instants',
       ],
       [{ $dateHistogram: { field: 'createdAt' } }, 'fixedInterval is required'],
       [

@@ -281,8 +281,13 @@ function histogram(
   offset: number,
   aggs: AggregationRequest[],
 ): HistogramRequest {
-  const hardBounds = options.bounds('hardBounds');
-  const extendedBounds = options.bounds('extendedBounds');
+  const dates = field.type === 'DATE';
+  const hardBounds = options.bounds('hardBounds', dates);
+  const extendedBounds = options.bounds('extendedBounds', dates);
+  const minDocCount = options.integer('minDocCount', 0) ?? 0;
+  // Tantivy's rule: the empty buckets extendedBounds adds would be dropped again.
+  if (extendedBounds && minDocCount > 0)
+    options.fail('minDocCount and extendedBounds cannot be set together');
   if (
     hardBounds &&
     extendedBounds &&
@@ -296,7 +301,7 @@ function histogram(
     field,
     interval,
     offset,
-    minDocCount: options.integer('minDocCount', 0) ?? 0,
+    minDocCount,
     hardBounds,
     extendedBounds,
     keyed: options.boolean('keyed') ?? false,
@@ -497,17 +502,26 @@ class Options {
     return value as JsonObject | undefined;
   }
 
-  bounds(key: string): Bounds | undefined {
+  /** `{ min, max }`; a DATE field's bounds may also be RFC 3339 instants (as Tantivy reads them). */
+  bounds(key: string, dates: boolean): Bounds | undefined {
     const value = this.object(key);
     if (value === undefined) return undefined;
-    const { min, max } = value;
-    if (
-      typeof min !== 'number' ||
-      typeof max !== 'number' ||
-      !Number.isFinite(min) ||
-      !Number.isFinite(max)
-    ) {
-      this.fail(`${key} needs both min and max as numbers`);
+    const read = (bound: unknown): number | undefined => {
+      if (typeof bound === 'number' && Number.isFinite(bound)) return bound;
+      if (
+        dates &&
+        typeof bound === 'string' &&
+        /^\d{4}-\d{2}-\d{2}T/.test(bound) &&
+        !Number.isNaN(Date.parse(bound))
+      ) {
+        return Date.parse(bound);
+      }
+      return undefined;
+    };
+    const min = read(value['min']);
+    const max = read(value['max']);
+    if (min === undefined || max === undefined) {
+      this.fail(`${key} needs both min and max as numbers${dates ? ' or RFC 3339 instants' : ''}`);
     }
     if (min > max) this.fail(`${key}.min must not be greater than ${key}.max`);
     return { min, max };

@@ -3,7 +3,11 @@
 import type { SearchDocument, SearchValue } from '../types';
 import type { TermsFilter, TermsRequest } from './request';
 import { OutObject } from './reply';
+import { compareKeys, mergeOrder, segmentOrder } from './term-order';
 import { formatDate, valuesOf } from './values';
+
+/** Rust's `sort_unstable` sorts up to this many items by insertion, which keeps equal items in order. */
+const INSERTION_SORT_MAX = 20;
 
 /** The results of a bucket's $aggs over the bucket's documents. */
 export type SubAggregations = (docs: readonly SearchDocument[]) => OutObject;
@@ -22,16 +26,6 @@ function identity(value: SearchValue): string {
 function matches(filter: TermsFilter, key: SearchValue): boolean {
   if ('regex' in filter) return typeof key === 'string' && filter.regex.test(key);
   return filter.values.some((value) => value === key);
-}
-
-/** Tantivy's key order: numbers before strings, numbers by value, strings by their UTF-8 bytes. */
-export function compareKeys(a: SearchValue, b: SearchValue): number {
-  const na = typeof a === 'string' ? undefined : Number(a);
-  const nb = typeof b === 'string' ? undefined : Number(b);
-  if (na !== undefined && nb !== undefined) return na - nb;
-  if (na !== undefined) return -1;
-  if (nb !== undefined) return 1;
-  return Buffer.compare(Buffer.from(a as string, 'utf8'), Buffer.from(b as string, 'utf8'));
 }
 
 /** The value a bucket is ordered by when `order` names a sub-aggregation (none sorts as the lowest). */
@@ -61,35 +55,54 @@ export function terms(
     }
   }
   const { include, exclude } = request;
-  let buckets: TermBucket[] = [...byTerm.values()]
-    .filter(
-      ({ key }) => (include === undefined || matches(include, key)) && !(exclude && matches(exclude, key)),
-    )
-    .map((bucket) => ({ ...bucket, sub: sub(bucket.docs) }));
-
-  // Ties keep the order before the sort, which is the term's own order.
-  buckets.sort((a, b) => compareKeys(a.key, b.key));
+  const collected = [...byTerm.values()].filter(
+    ({ key }) => (include === undefined || matches(include, key)) && !(exclude && matches(exclude, key)),
+  );
   const order = request.order;
   const sign = order.descending ? -1 : 1;
-  if (order.by === 'count') buckets.sort((a, b) => sign * (a.docs.length - b.docs.length));
-  else if (order.by === 'key') buckets.sort((a, b) => sign * compareKeys(a.key, b.key));
-  else if (order.by === 'subAggregation') {
-    const { name, property } = order;
-    buckets.sort((a, b) => sign * (subValue(a, name, property) - subValue(b, name, property)));
-  }
+  const byOrder = (
+    a: { key: SearchValue; docs: unknown[] },
+    b: { key: SearchValue; docs: unknown[] },
+  ): number =>
+    order.by === 'key' ? sign * compareKeys(a.key, b.key) : sign * (a.docs.length - b.docs.length);
 
-  // Tantivy keeps `segmentSize` terms per index segment (here: one segment) before merging; the count of the
-  // first term it drops bounds the error of the counts returned. Ordered by a sub-aggregation, it keeps all.
+  // As Tantivy does it in one index segment: the segment's terms sorted, cut to `segmentSize` — the count of the
+  // first term dropped bounds the error of the counts returned —, merged through a hash map, filtered, sorted
+  // again and cut to `size`. Ordered by a sub-aggregation, the segment keeps every term unsorted. Equal counts
+  // keep the hash maps' order only while Rust's unstable sort is an insertion sort (up to 20 items); beyond
+  // that their order is Tantivy's accident, and here they are in key order.
+  const tiesInHashOrder = collected.length <= INSERTION_SORT_MAX;
+  let segment = tiesInHashOrder
+    ? segmentOrder(collected, request.field.type)
+    : collected.sort((a, b) => compareKeys(a.key, b.key));
   let sumOtherDocCount = 0;
   let errorBound = 0;
-  if (order.by !== 'subAggregation' && buckets.length > request.segmentSize) {
-    errorBound = buckets[request.segmentSize]!.docs.length;
-    for (const dropped of buckets.slice(request.segmentSize)) sumOtherDocCount += dropped.docs.length;
-    buckets = buckets.slice(0, request.segmentSize);
+  if (order.by !== 'subAggregation') {
+    segment.sort(byOrder);
+    if (segment.length > request.segmentSize) {
+      errorBound = segment[request.segmentSize]!.docs.length;
+      for (const dropped of segment.slice(request.segmentSize)) sumOtherDocCount += dropped.docs.length;
+      segment = segment.slice(0, request.segmentSize);
+    }
   }
-  buckets = buckets.filter((bucket) => bucket.docs.length >= request.minDocCount);
-  for (const dropped of buckets.slice(request.size)) sumOtherDocCount += dropped.docs.length;
-  buckets = buckets.slice(0, request.size);
+  let merged = (tiesInHashOrder ? mergeOrder(segment, request.field.type) : segment).filter(
+    (bucket) => bucket.docs.length >= request.minDocCount,
+  );
+  let buckets: TermBucket[];
+  if (order.by === 'subAggregation') {
+    // Ordered by a sub-aggregation: every bucket's $aggs are needed to sort.
+    const { name, property } = order;
+    buckets = merged.map((bucket) => ({ ...bucket, sub: sub(bucket.docs) }));
+    buckets.sort((a, b) => sign * (subValue(a, name, property) - subValue(b, name, property)));
+    for (const dropped of buckets.slice(request.size)) sumOtherDocCount += dropped.docs.length;
+    buckets = buckets.slice(0, request.size);
+  } else {
+    merged.sort(byOrder);
+    for (const dropped of merged.slice(request.size)) sumOtherDocCount += dropped.docs.length;
+    merged = merged.slice(0, request.size);
+    // Otherwise only the buckets returned need them.
+    buckets = merged.map((bucket) => ({ ...bucket, sub: sub(bucket.docs) }));
+  }
 
   const out = new OutObject().set(
     'buckets',
