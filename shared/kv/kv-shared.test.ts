@@ -11,6 +11,12 @@ describe('command table', () => {
     expect(completeCommandName('hg').map((d) => d.name)).toEqual(['HGET', 'HGETEX', 'HGETALL', 'HGETDEL']);
     expect(bundledDoc('xackdel')?.args).toBe('key group [KEEPREF|DELREF|ACKED] IDS numids id [id …]');
     expect(completeCommandName('')).toEqual([]);
+    // Upstash's search, emulated by the local stack.
+    expect(completeCommandName('search.a').map((d) => d.name)).toEqual([
+      'SEARCH.ALIASADD',
+      'SEARCH.ALIASDEL',
+      'SEARCH.AGGREGATE',
+    ]);
   });
   it.each([
     [['GET', 'k'], false],
@@ -21,6 +27,10 @@ describe('command table', () => {
     [['HTTL', 'k', 'FIELDS', '1', 'f'], false],
     [['HGETDEL', 'k', 'FIELDS', '1', 'f'], true],
     [['XDELEX', 'k', 'IDS', '1', '1-0'], true],
+    [['SEARCH.QUERY', 'idx', '{}'], false],
+    [['search.count', 'idx', '{}'], false],
+    [['SEARCH.CREATE', 'idx', 'ON', 'HASH'], true],
+    [['SEARCH.ALIASADD', 'a', 'idx'], true],
     [['MADEUP'], true],
   ])('isWriteCommand(%j) = %s', (args, write) => {
     expect(isWriteCommand(args)).toBe(write);
