@@ -214,6 +214,31 @@ describe('where definitions live', () => {
   });
 });
 
+describe('prefixes', () => {
+  it('takes glob characters in a prefix literally, and reads each key of overlapping prefixes once', async () => {
+    await run(
+      'SEARCH.CREATE',
+      'globbed',
+      'ON',
+      'HASH',
+      'PREFIX',
+      '2',
+      'g[1]*?\\:',
+      'g[1]*?\\:x',
+      'SCHEMA',
+      'w',
+      'TEXT',
+    );
+    await run('HSET', 'g[1]*?\\:a', 'w', 'hit');
+    await run('HSET', 'g[1]*?\\:x1', 'w', 'hit');
+    // Each of these matches the prefix read as a pattern (g1…:), none starts with it.
+    await run('HSET', 'g1z\\:b', 'w', 'hit');
+    await run('HSET', 'g1zz:c', 'w', 'hit');
+    const reply = await run('SEARCH.QUERY', 'globbed', '{"w":"hit"}', 'NOCONTENT');
+    expect((reply.result as string[][]).map(([key]) => key)).toEqual(['g[1]*?\\:a', 'g[1]*?\\:x1']);
+  });
+});
+
 describe('tokens', () => {
   it('lets the read-only token query, count and describe, and refuses it every change', async () => {
     const schema = s.object({ a: s.string() });
