@@ -5,7 +5,9 @@
 import { Redis, s } from '@upstash/redis';
 import { describe, expect, it } from 'vitest';
 
+import { settingsOfDataDir } from '../credentials';
 import type { CommandReply, TestService } from '../test-support';
+import { SEARCH_CATALOG_KEY } from './catalog';
 import { commandAs, startTestService, tempDir, useTestService } from '../test-support';
 
 const env = useTestService();
@@ -208,6 +210,22 @@ describe('where definitions live', () => {
       } finally {
         await second.stop(true);
       }
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('an unreadable catalog', () => {
+  it('stops the service with a message that says which row to delete, rather than losing the indexes', async () => {
+    const data = tempDir();
+    try {
+      const first = await startTestService({ dataDir: data.dir });
+      await first.stop(true);
+      settingsOfDataDir(data.dir).set(SEARCH_CATALOG_KEY, '{"version":1,"indexes":[');
+      await expect(startTestService({ dataDir: data.dir })).rejects.toThrow(
+        /^the search indexes in the stack's store \(settings 'kv\.search'\) are unreadable \(.*\); delete that row to start without indexes$/,
+      );
     } finally {
       data.remove();
     }
