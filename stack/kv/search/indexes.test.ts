@@ -306,6 +306,52 @@ describe('pipelines and transactions', () => {
   });
 });
 
+describe('reply forms and limits', () => {
+  it('answers SEARCH replies as RESP2 bytes when asked', async () => {
+    await run('SEARCH.CREATE', 'resp2', 'ON', 'HASH', 'PREFIX', '1', 'resp2:', 'SCHEMA', 'w', 'TEXT');
+    await run('HSET', 'resp2:1', 'w', 'word');
+    const res = await env.kv.call('/pipeline', {
+      method: 'POST',
+      body: JSON.stringify([
+        ['SEARCH.COUNT', 'resp2', '{"w":"word"}'],
+        ['SEARCH.QUERY', 'resp2', '{"w":"word"}', 'SELECT', '1', 'w'],
+        ['SEARCH.DESCRIBE', 'nope'],
+        ['SEARCH.COUNT', 'resp2', '{"x":1}'],
+      ]),
+      headers: { 'upstash-response-format': 'resp2' },
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.startsWith(':1\r\n*1\r\n*3\r\n$7\r\nresp2:1\r\n$')).toBe(true);
+    expect(
+      text.endsWith(
+        "*1\r\n*2\r\n$1\r\nw\r\n$4\r\nword\r\n$-1\r\n-ERR unknown field 'x' in the filter (index 'resp2' has: w)\r\n",
+      ),
+    ).toBe(true);
+  });
+
+  it('counts a SEARCH command against the daily limit once, not the reads it makes', async () => {
+    const limited = await startTestService({ dailyRequestLimit: 4 });
+    try {
+      const as = (...args: string[]) => commandAs(limited, limited.token, ...args);
+      expect(
+        await as('SEARCH.CREATE', 'q', 'ON', 'HASH', 'PREFIX', '1', 'q:', 'SCHEMA', 'w', 'TEXT'),
+      ).toEqual({
+        result: 'OK',
+      });
+      expect(await as('HSET', 'q:1', 'w', 'one')).toEqual({ result: 1 });
+      // Its SCAN and HGETALL would be the 4th and 5th commands of the day if they counted.
+      expect(await as('SEARCH.COUNT', 'q', '{"w":"one"}')).toEqual({ result: 1 });
+      expect(await as('SEARCH.COUNT', 'q', '{"w":"one"}')).toEqual({ result: 1 });
+      expect(await as('SEARCH.COUNT', 'q', '{"w":"one"}')).toEqual({
+        error: 'ERR max daily request limit exceeded',
+      });
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
 describe('bad input', () => {
   const create = (...args: string[]) => run('SEARCH.CREATE', ...args);
 
