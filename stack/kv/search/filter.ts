@@ -54,6 +54,8 @@ const OPERATORS_BY_TYPE: Record<SearchFieldType, readonly string[]> = {
   BOOL: ['$eq', '$in'],
   FACET: ['$eq', '$in'],
 };
+/** How deep boolean clauses may nest. */
+const MAX_FILTER_DEPTH = 64;
 /** Tantivy's fuzzy queries go up to two edits. */
 const MAX_FUZZY_DISTANCE = 2;
 
@@ -84,7 +86,13 @@ class FilterReader {
     this.fields = new Map(index.fields.map((field) => [field.path, field]));
   }
 
-  node(object: Record<string, unknown>): FilterNode {
+  node(object: Record<string, unknown>, depth = 1): FilterNode {
+    // Evaluation recurses as deep as the filter: a bound keeps a runaway filter an error, not a stack overflow.
+    if (depth > MAX_FILTER_DEPTH) {
+      throw new SearchInputError(
+        `ERR the filter nests $and/$or/$must/$should/$mustNot deeper than ${MAX_FILTER_DEPTH} levels`,
+      );
+    }
     const must: FilterNode[] = [];
     const should: FilterNode[] = [];
     const mustNot: FilterNode[] = [];
@@ -105,7 +113,7 @@ class FilterReader {
         boost = this.boost(value, 'the filter');
         continue;
       }
-      const children = this.children(key, value);
+      const children = this.children(key, value, depth);
       if (key === '$and' || key === '$must') {
         must.push(...children);
         hasMust = true;
@@ -123,7 +131,7 @@ class FilterReader {
     return { kind: 'bool', must, should, shouldRequired: !hasMust, mustNot, boost };
   }
 
-  private children(key: string, value: unknown): FilterNode[] {
+  private children(key: string, value: unknown, depth: number): FilterNode[] {
     const list = Array.isArray(value) ? value : [value];
     return list.map((child) => {
       if (!isObject(child)) {
@@ -131,7 +139,7 @@ class FilterReader {
           `ERR ${key} takes a filter object or an array of them, got ${show(child)}`,
         );
       }
-      return Object.keys(child).length === 0 ? ({ kind: 'all' } as const) : this.node(child);
+      return Object.keys(child).length === 0 ? ({ kind: 'all' } as const) : this.node(child, depth + 1);
     });
   }
 

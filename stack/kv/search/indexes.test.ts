@@ -499,6 +499,12 @@ describe('bad input', () => {
     expect((await run('SEARCH.COUNT', 'strict', '{"n":{"$lt":[]}}')).error).toBe(
       "ERR $lt on field 'n' (F64) needs a number, got []",
     );
+    const deep = '{"$and":['.repeat(100) + '{"n":3}' + ']}'.repeat(100);
+    expect((await run('SEARCH.COUNT', 'strict', deep)).error).toBe(
+      'ERR the filter nests $and/$or/$must/$should/$mustNot deeper than 64 levels',
+    );
+    const deepButAllowed = '{"$and":['.repeat(60) + '{"n":3}' + ']}'.repeat(60);
+    expect(await run('SEARCH.COUNT', 'strict', deepButAllowed)).toEqual({ result: 1 });
     expect((await run('SEARCH.COUNT', 'strict', '{}', 'LIMIT', '1')).error).toBe(
       "ERR wrong number of arguments for 'search.count' command",
     );
