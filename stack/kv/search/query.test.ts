@@ -136,6 +136,16 @@ describe.each(['string', 'json'] as const)('products stored as %s documents', (d
         'Laptop Basic',
       ]);
       expect(await index().query({ filter: { name: { $fuzzy: 'lapptopp' } } })).toEqual([]);
+      // Two letters swapped are one edit unless transpositionCostOne is false.
+      expect(names(await index().query({ filter: { name: { $fuzzy: 'lpatop' } } }))).toEqual([
+        'Laptop Pro',
+        'Laptop Basic',
+      ]);
+      expect(
+        await index().query({
+          filter: { name: { $fuzzy: { value: 'lpatop', transpositionCostOne: false } } },
+        }),
+      ).toEqual([]);
       expect(
         names(
           await index().query({ filter: { name: { $fuzzy: { value: 'lep', distance: 1, prefix: true } } } }),
