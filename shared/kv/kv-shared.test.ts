@@ -11,6 +11,19 @@ describe('command table', () => {
     expect(completeCommandName('hg').map((d) => d.name)).toEqual(['HGET', 'HGETEX', 'HGETALL', 'HGETDEL']);
     expect(bundledDoc('xackdel')?.args).toBe('key group [KEEPREF|DELREF|ACKED] IDS numids id [id …]');
     expect(completeCommandName('')).toEqual([]);
+    expect(completeCommandName('search.').map((d) => d.name)).toEqual([
+      'SEARCH.DROP',
+      'SEARCH.COUNT',
+      'SEARCH.QUERY',
+      'SEARCH.CREATE',
+      'SEARCH.ALIASADD',
+      'SEARCH.ALIASDEL',
+      'SEARCH.DESCRIBE',
+      'SEARCH.AGGREGATE',
+      'SEARCH.LISTALIASES',
+      'SEARCH.WAITINDEXING',
+    ]);
+    expect(bundledDoc('search.count')?.args).toBe('index filter-json');
   });
   it.each([
     [['GET', 'k'], false],
@@ -21,6 +34,12 @@ describe('command table', () => {
     [['HTTL', 'k', 'FIELDS', '1', 'f'], false],
     [['HGETDEL', 'k', 'FIELDS', '1', 'f'], true],
     [['XDELEX', 'k', 'IDS', '1', '1-0'], true],
+    [['search.query', 'products', '{}', 'LIMIT', '5'], false],
+    [['SEARCH.DESCRIBE', 'products'], false],
+    [['SEARCH.WAITINDEXING', 'products'], false],
+    [['SEARCH.CREATE', 'products', 'ON', 'HASH', 'PREFIX', '1', 'p:', 'SCHEMA', 'name', 'TEXT'], true],
+    [['SEARCH.DROP', 'products'], true],
+    [['SEARCH.ALIASADD', 'items', 'products'], true],
     [['MADEUP'], true],
   ])('isWriteCommand(%j) = %s', (args, write) => {
     expect(isWriteCommand(args)).toBe(write);
@@ -40,6 +59,8 @@ describe('dangerOf', () => {
     [['SHUTDOWN'], true],
     [['DEBUG', 'SLEEP', '1'], true],
     [['GET', 'k'], false],
+    // Dropping an index keeps the documents' keys: one named thing, rebuilt by SEARCH.CREATE.
+    [['SEARCH.DROP', 'products'], false],
     [['SWAPDB', '0', '1'], true],
     [['EVAL', "return redis.call('FLUSHDB')", '0'], true],
     [['eval', 'redis.pcall("flushall", "async")', '0'], true],
