@@ -1,7 +1,9 @@
 // Running commands: plain commands and pipelines on a shared connection, transactions on an exclusive one.
 // Refused commands and the bridge's own extensions (ACL RESTTOKEN) are answered here, without Redis; the
-// JSON commands (and TYPE, SCAN … TYPE) go to Redis as calls of the JSON script (json/commands.ts).
+// JSON commands (and TYPE, SCAN … TYPE) go to Redis as calls of the JSON script (json/commands.ts); SEARCH.*
+// is answered by the search emulation (search/commands.ts), which reads documents through `run` itself.
 import type { CommandList } from './commands';
+import { ArgsList } from './commands';
 import type { RedisConnection } from './connection';
 import { RedisUnavailableError } from './connection';
 import { HttpError } from '../http/server';
@@ -27,11 +29,15 @@ import { decodeRaw, rawEntriesJson } from './resp-json';
 import { plainHashRead } from './hash-expiry/plain-reads';
 import type { HashExpiryRouting } from './hash-expiry/routing';
 import type { BridgeScripts } from './scripts';
+import type { SearchCommands } from './search/commands';
+import { isSearchCommand } from './search/commands';
 import { explainNewerCommand } from './versions';
 
 /** Whom a request runs as: the connections of its token's Redis user. */
 export interface Principal {
   backend: Backend;
+  /** The read-only token: SEARCH.* may read indexes but not change them (Redis's ACL decides everything else). */
+  readOnly?: boolean;
 }
 
 /**
@@ -63,6 +69,8 @@ export interface ExecutorContext {
   redisVersion(): string | undefined;
   /** Hash-field expiry for a Redis older than 7.4: which hash commands go through its script. */
   hashExpiry: HashExpiryRouting;
+  /** SEARCH.* (redis-server has none); without it they go to Redis, which does not know them. */
+  search?: SearchCommands;
 }
 
 export interface Executor {
@@ -98,12 +106,32 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     return mayUseJsonScript(name) ? jsonScriptCall(args, name, ctx.redisVersion()) : undefined;
   }
 
+  /** Whether the bridge answers this command itself (SEARCH.*). */
+  const isLocal = (name: string): boolean => ctx.search !== undefined && isSearchCommand(name);
+
+  /** Whether a command needs a look at its arguments (a rule, an extension, a script, a local answer). */
+  const needsLook = (name: string): boolean =>
+    hasRule(name) || hasExtension(name) || mayUseScript(name) || isLocal(name);
+
   /** Runs commands on a shared connection; refused commands and bridge extensions are answered here. */
-  async function run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results> {
+  function run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results> {
+    return runCounted(principal, commands, withRaw, true);
+  }
+
+  /**
+   * `run`, with the daily quota counted or not: the reads SEARCH.* makes for a request are not commands the
+   * client sent, so they do not count.
+   */
+  async function runCounted(
+    principal: Principal,
+    commands: CommandList,
+    withRaw: boolean,
+    counted: boolean,
+  ): Promise<Results> {
     const count = commands.length;
     const values = new Array<RespValue>(count);
     const raws = withRaw ? new Array<Buffer | undefined>(count) : undefined;
-    const granted = ctx.quota ? ctx.quota.take(count) : count;
+    const granted = ctx.quota && counted ? ctx.quota.take(count) : count;
     const sentAt: number[] = [];
     const sentNames: string[] = [];
     // What is sent instead of the command itself: SCAN without WITHTYPE (extensions.ts), script calls.
@@ -113,6 +141,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     let scans: Map<number, ScanWithType> | undefined;
     let scripted: Set<number> | undefined;
     let local: Promise<void>[] | undefined;
+    // SEARCH.* commands, answered in their place in the pipeline (after the commands before them ran).
+    let searches: number[] | undefined;
     let lastName = '';
     let lastHasRule = false;
     for (let i = 0; i < count; i++) {
@@ -123,13 +153,15 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       const name = commands.name(i);
       if (name !== lastName) {
         lastName = name;
-        lastHasRule = hasRule(name) || hasExtension(name) || mayUseScript(name);
+        lastHasRule = needsLook(name);
       }
       // Arguments are only looked at for the few commands that have a rule (most have none).
       const args = lastHasRule ? commands.args(i) : undefined;
       const refused = args && refusal(args, name);
       if (refused) {
         values[i] = new RespError(refused);
+      } else if (args && isLocal(name)) {
+        (searches ??= []).push(i);
       } else if (args && isRestTokenCommand(args, name)) {
         if (args.length !== 4) {
           values[i] = new RespError("ERR wrong number of arguments for 'acl|resttoken' command");
@@ -164,7 +196,30 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     // Settled before anything below can throw, so a failing RESTTOKEN is never an unhandled rejection.
     const localDone = local && Promise.all(local);
     localDone?.catch(() => {});
-    if (sentAt.length > 0) {
+    if (searches) {
+      // In order: the commands before a SEARCH command are answered before it reads, so it sees their writes.
+      const caller = {
+        readOnly: principal.readOnly === true,
+        read: async (reads: RespArg[][]) =>
+          (await runCounted(principal, new ArgsList(reads), false, false)).values,
+      };
+      let next = 0;
+      for (const at of searches) {
+        const before = sentAt.findIndex((i, j) => j >= next && i > at);
+        const end = before === -1 ? sentAt.length : before;
+        if (end > next) await send(sentAt.slice(next, end), sentNames.slice(next, end));
+        next = end;
+        values[at] = await ctx.search!.answer(commands.args(at), commands.name(at), caller);
+      }
+      if (next < sentAt.length) await send(sentAt.slice(next), sentNames.slice(next));
+    } else if (sentAt.length > 0) {
+      await send(sentAt, sentNames);
+    }
+    if (localDone) await localDone;
+    return { values, raws };
+
+    /** Sends the commands at `sentAt` (in one write) and puts their replies in `values` and `raws`. */
+    async function send(sentAt: number[], sentNames: string[]): Promise<void> {
       const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
       const replies = await connection.send(encodeSent(commands, sentAt, replaced), sentAt.length, withRaw);
       // Only when nothing ran: a command that did run must be reported, never retried by the client.
@@ -202,8 +257,6 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         if (raws) raws[i] = replies.raws![j];
       }
     }
-    if (localDone) await localDone;
-    return { values, raws };
   }
 
   /**
@@ -218,7 +271,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     asArray: boolean,
   ): Promise<JsonBody | Results> {
     const count = commands.length;
-    if (ctx.quota || !sentAsIs(commands, mayUseScript)) return run(principal, commands, false);
+    if (ctx.quota || !sentAsIs(commands, needsLook)) return run(principal, commands, false);
     const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
     const pieces = await connection.sendRaw(commands.encode(), count);
     let loading: string | undefined;
@@ -334,9 +387,12 @@ export function createExecutor(ctx: ExecutorContext): Executor {
   async function transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]> {
     if (ctx.quota && !ctx.quota.takeAll(commands.length)) throw new HttpError(400, DAILY_LIMIT_ERROR);
     for (const args of commands) {
+      const name = commandName(args);
       const refused = isRestTokenCommand(args)
         ? `ERR 'acl resttoken' is not supported inside a transaction`
-        : refusal(args);
+        : isLocal(name)
+          ? `ERR '${name}' is not supported inside a transaction (the local stack emulates SEARCH.* outside Redis): send it on its own or in a pipeline`
+          : refusal(args);
       if (refused) throw new HttpError(400, refused);
     }
     const names = commands.map((args) => commandName(args));
@@ -411,14 +467,14 @@ function shasOf(calls: readonly RespArg[][]): Set<string> {
   return new Set(calls.map((call) => String(call[1])));
 }
 
-/** Whether every command goes to Redis as sent: no policy rule, extension or script call to look at. */
-function sentAsIs(commands: CommandList, mayUseScript: (name: string) => boolean): boolean {
+/** Whether every command goes to Redis as sent: no policy rule, extension, script call or local answer. */
+function sentAsIs(commands: CommandList, needsLook: (name: string) => boolean): boolean {
   let lastName = '';
   for (let i = 0; i < commands.length; i++) {
     const name = commands.name(i);
     if (name === lastName) continue;
     lastName = name;
-    if (hasRule(name) || hasExtension(name) || mayUseScript(name)) return false;
+    if (needsLook(name)) return false;
   }
   return true;
 }

@@ -23,6 +23,8 @@ import { HASH_EXPIRY_LUA } from './hash-expiry/lua';
 import { HashExpiryRouting } from './hash-expiry/routing';
 import { FieldExpirySweeper } from './hash-expiry/sweeper';
 import { BridgeScripts } from './scripts';
+import { SearchCatalog } from './search/catalog';
+import { SearchCommands } from './search/commands';
 import { versionFromInfo } from './versions';
 
 import { createBrowserGuard } from '../security/browser-guard';
@@ -151,7 +153,10 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   const { logger } = options;
   const dir = path.join(options.dataDir, 'kv');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const store = CredentialStore.load(options.settings ?? settingsOfDataDir(options.dataDir), dir);
+  const settings = options.settings ?? settingsOfDataDir(options.dataDir);
+  const store = CredentialStore.load(settings, dir);
+  // SEARCH.* indexes and aliases: in the same store, never in Redis (search/catalog.ts).
+  const search = new SearchCommands(new SearchCatalog(settings));
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
 
   let managed: ManagedRedis | undefined;
@@ -324,6 +329,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
           credentials: readOnlyCredentials,
           repairCredentials: managed ? undefined : ensureReadOnlyUser,
         }),
+        readOnly: true,
       };
     }
     const entry = aclTokens.get(presented);
@@ -381,6 +387,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     admin: adminConnection,
     redisVersion: () => redisVersion,
     hashExpiry,
+    search,
     quota: options.dailyRequestLimit ? new DailyQuota(options.dailyRequestLimit) : undefined,
     maxRequestBytes,
     sse: {

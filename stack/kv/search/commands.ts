@@ -1,0 +1,135 @@
+// SEARCH.* answered by the bridge (redis-server has no such commands): which command does what, with the
+// replies the SDK decodes (`@upstash/redis` search/search.ts) and the hosted service's answers for an index
+// that does not exist (DESCRIBE and QUERY nil, COUNT -1, WAITINDEXING and DROP 0).
+import type { RespArg, RespValue } from '../resp';
+import { RespError } from '../resp';
+import type { SearchCatalog } from './catalog';
+import type { IndexedDocument, ReadCommands } from './documents';
+import { readDocuments, SearchReadError } from './documents';
+import type { MatchedTerms } from './filter';
+import { Corpus, evaluate, parseFilter } from './filter';
+import { parseQueryOptions } from './query-options';
+import type { Hit } from './results';
+import { hitReply, rank } from './results';
+import { describeReply, parseCreate, SearchInputError, text } from './schema';
+import type { SearchIndexDefinition } from './types';
+
+/** Who asks: whether the token may change indexes, and how documents are read as that token. */
+export interface SearchCaller {
+  readOnly: boolean;
+  read: ReadCommands;
+}
+
+/** Whether a command is one of the emulated SEARCH.* commands (names are lower-case). */
+export function isSearchCommand(name: string): boolean {
+  return name.startsWith('search.');
+}
+
+/** The commands that change indexes or aliases: refused to a read-only token. */
+const CHANGING = new Set(['search.create', 'search.drop', 'search.aliasadd', 'search.aliasdel']);
+
+/** Arguments after the name: [least, most] (most undefined: no limit). */
+const ARITY: Record<string, [number, number | undefined]> = {
+  'search.create': [1, undefined],
+  'search.drop': [1, 1],
+  'search.describe': [1, 1],
+  'search.query': [2, undefined],
+  'search.count': [2, 2],
+  'search.aggregate': [3, 3],
+  'search.waitindexing': [1, 1],
+  'search.aliasadd': [2, 2],
+  'search.aliasdel': [1, 1],
+  'search.listaliases': [0, 0],
+};
+
+export class SearchCommands {
+  constructor(private readonly catalog: SearchCatalog) {}
+
+  /**
+   * The reply to one SEARCH.* command. Bad input and refused reads are error replies; only a failure to reach
+   * Redis at all is thrown (the request then fails as a whole with 503, as for any other command).
+   */
+  async answer(args: readonly RespArg[], name: string, caller: SearchCaller): Promise<RespValue> {
+    try {
+      return await this.dispatch(args, name, caller);
+    } catch (error) {
+      if (error instanceof SearchInputError || error instanceof SearchReadError)
+        return new RespError(error.message);
+      throw error;
+    }
+  }
+
+  private async dispatch(args: readonly RespArg[], name: string, caller: SearchCaller): Promise<RespValue> {
+    const arity = ARITY[name];
+    if (!arity) return new RespError(`ERR unknown command '${name.toUpperCase()}'`);
+    const count = args.length - 1;
+    if (count < arity[0] || (arity[1] !== undefined && count > arity[1])) {
+      return new RespError(`ERR wrong number of arguments for '${name}' command`);
+    }
+    if (caller.readOnly && CHANGING.has(name)) {
+      return new RespError(`NOPERM this token is read-only: '${name}' changes the search indexes`);
+    }
+    const word = (i: number): string => text(args[i]);
+    switch (name) {
+      case 'search.create': {
+        const request = parseCreate(args);
+        if (this.catalog.has(request.definition.name)) {
+          if (request.existsOk) return 'OK';
+          return new RespError(`ERR index '${request.definition.name}' already exists`);
+        }
+        this.catalog.create(request.definition);
+        return 'OK';
+      }
+      case 'search.drop':
+        return this.catalog.drop(word(1)) ? 1 : 0;
+      case 'search.describe': {
+        const index = this.catalog.resolve(word(1));
+        return index ? describeReply(index) : null;
+      }
+      case 'search.waitindexing':
+        // Nothing to wait for: documents are read when a query runs.
+        return this.catalog.resolve(word(1)) ? 1 : 0;
+      case 'search.aliasadd':
+        return this.catalog.addAlias(word(1), word(2));
+      case 'search.aliasdel':
+        return this.catalog.deleteAlias(word(1)) ? 1 : 0;
+      case 'search.listaliases':
+        return this.catalog.listAliases().map(([alias, index]) => [Buffer.from(alias), Buffer.from(index)]);
+      case 'search.count': {
+        const index = this.catalog.resolve(word(1));
+        if (!index) return -1;
+        const filter = parseFilter(word(2), index);
+        return (await this.matches(index, filter, caller.read)).length;
+      }
+      case 'search.query': {
+        const index = this.catalog.resolve(word(1));
+        if (!index) return null;
+        const filter = parseFilter(word(2), index);
+        const options = parseQueryOptions(args, 3, index, 'SEARCH.QUERY');
+        const hits = rank(await this.matches(index, filter, caller.read), options);
+        return hits.map((hit) => hitReply(hit, options, index));
+      }
+      default:
+        return new RespError(
+          'ERR SEARCH.AGGREGATE is not emulated by this local stack yet (SEARCH.QUERY and SEARCH.COUNT are)',
+        );
+    }
+  }
+
+  /** The documents the filter matches, with their relevance scores and the terms they matched. */
+  private async matches(
+    index: SearchIndexDefinition,
+    filter: ReturnType<typeof parseFilter>,
+    read: ReadCommands,
+  ): Promise<Hit[]> {
+    const documents: IndexedDocument[] = await readDocuments(index, read);
+    const corpus = new Corpus(documents);
+    const hits: Hit[] = [];
+    for (const document of documents) {
+      const matched: MatchedTerms = new Map();
+      const score = evaluate(filter, document, corpus, matched);
+      if (score !== undefined) hits.push({ document, score, matched });
+    }
+    return hits;
+  }
+}
