@@ -140,10 +140,15 @@ function filterProblem(node: SearchFilter, path: string, depth: number): string 
 
 function conditionProblem(field: string, value: unknown, path: string): string | undefined {
   if (!field.trim()) return `A field name is needed${at(path)}.`;
-  // `{"inStock": true}`: a bare value is the field's $eq.
+  // `{"inStock": true}`: a bare value is the field's $eq, a bare list its $in.
   if (isScalar(value)) return undefined;
-  if (Array.isArray(value))
-    return `Field "${field}" has a list; to match any of several values use {"$in": […]}${at(path)}.`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return `Field "${field}" has an empty list of values${at(path)}.`;
+    const bad = value.find((item) => !isScalar(item));
+    return bad === undefined
+      ? undefined
+      : `Field "${field}" lists text, numbers or booleans, not ${describe(bad)}${at(path)}.`;
+  }
   if (!isPlainObject(value))
     return `Field "${field}" needs a value or a condition such as {"$eq": …}, not ${describe(value)}${at(path)}.`;
   const operators = Object.keys(value);
