@@ -43,9 +43,15 @@ describe('checkSearchFilter', () => {
 
   it('says where JSON breaks, by line and column', () => {
     expect(refusal('{\n  "name": {"$eq" "x"}\n}')).toBe(
-      `Not valid JSON: Expected ':' after property name (line 2, column 18).`,
+      `Not valid JSON: expected ':' after the name, found “"” (line 2, column 18).`,
     );
-    expect(refusal('{"a": 1')).toMatch(/^Not valid JSON: .+\.$/);
+    expect(refusal('{"a": 1')).toBe(
+      "Not valid JSON: expected ',' or '}', found the end of the text (line 1, column 8).",
+    );
+    expect(refusal("{'a': 1}")).toBe(
+      `Not valid JSON: expected a name in double quotes, found “'” (line 1, column 2).`,
+    );
+    expect(refusal('{"a": tru}')).toMatch(/^Not valid JSON: expected a value .* \(line 1, column 7\)\.$/);
     expect(refusal('   ')).toMatch(/^Write a filter/);
   });
 

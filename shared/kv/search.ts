@@ -98,8 +98,8 @@ export function checkSearchFilter(text: string): SearchFilterCheck {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: jsonSyntaxError(text, error) };
+  } catch {
+    return { ok: false, error: jsonSyntaxError(text) };
   }
   if (!isPlainObject(parsed))
     return { ok: false, error: `A filter is a JSON object ({…}), not ${describe(parsed)}.` };
@@ -232,21 +232,99 @@ export function searchValueText(value: KvSearchValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** JSON.parse's complaint, with the line and column of the position it names. */
-function jsonSyntaxError(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /at position (\d+)/.exec(message);
-  // V8 words it "… in JSON at position 12 (line 1 column 13)"; keep the reason, say where in our words.
-  const reason = message
-    .replace(/, ".*" is not valid JSON$/s, '')
-    .replace(/ (in|after) JSON at position \d+.*$/, '')
-    .replace(/^JSON\.parse: /, '');
-  if (!position) return `Not valid JSON: ${reason}.`;
-  const offset = Number(position[1]);
+/**
+ * Where and why JSON text breaks, found by a small reader of the JSON grammar (JSON.parse says it
+ * differently in every engine, and not always where): "Not valid JSON: expected a value (line 1, column 18)."
+ */
+function jsonSyntaxError(text: string): string {
+  const { offset, expected } = jsonBreak(text);
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');
-  return `Not valid JSON: ${reason} (line ${line}, column ${column}).`;
+  const char = text[offset];
+  const found = char === undefined ? 'the end of the text' : char === '\n' ? 'a line break' : `“${char}”`;
+  return `Not valid JSON: expected ${expected}, found ${found} (line ${line}, column ${column}).`;
+}
+
+/** The offset of the first character JSON's grammar does not allow there, and what it allows. */
+function jsonBreak(text: string): { offset: number; expected: string } {
+  let i = 0;
+  class Break {
+    constructor(readonly expected: string) {}
+  }
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i += 1;
+  };
+  const expect = (char: string, what: string) => {
+    space();
+    if (text[i] !== char) throw new Break(what);
+    i += 1;
+  };
+  const string = (what = 'text in double quotes') => {
+    if (text[i] !== '"') throw new Break(what);
+    i += 1;
+    while (i < text.length && text[i] !== '"') {
+      if (text.charCodeAt(i) < 0x20) throw new Break('a closing quote (or \\n for a line break)');
+      if (text[i] === '\\') {
+        i += 1;
+        if (text[i] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 4;
+        else if (!'"\\/bfnrt'.includes(text[i] ?? 'x'))
+          throw new Break('an escape such as \\n, \\" or \\u00e9');
+      }
+      i += 1;
+    }
+    if (i >= text.length) throw new Break('a closing quote');
+    i += 1;
+  };
+  const value = (): void => {
+    space();
+    const char = text[i];
+    if (char === '{') {
+      i += 1;
+      space();
+      if (text[i] === '}') {
+        i += 1;
+        return;
+      }
+      for (;;) {
+        space();
+        string('a name in double quotes');
+        expect(':', "':' after the name");
+        value();
+        space();
+        if (text[i] === ',') i += 1;
+        else return expect('}', "',' or '}'");
+      }
+    }
+    if (char === '[') {
+      i += 1;
+      space();
+      if (text[i] === ']') {
+        i += 1;
+        return;
+      }
+      for (;;) {
+        value();
+        space();
+        if (text[i] === ',') i += 1;
+        else return expect(']', "',' or ']'");
+      }
+    }
+    if (char === '"') return string();
+    const literal = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)/.exec(text.slice(i));
+    if (!literal) throw new Break('a value (text in double quotes, a number, true, false, null, { or [)');
+    i += literal[0].length;
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) throw new Break('nothing more after the JSON');
+    // JSON.parse refused what this reader allows: say so at the start rather than nowhere.
+    return { offset: 0, expected: 'JSON' };
+  } catch (error) {
+    if (error instanceof Break) return { offset: i, expected: error.expected };
+    throw error;
+  }
 }
 
 function at(path: string): string {

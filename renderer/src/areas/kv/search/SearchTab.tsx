@@ -33,8 +33,12 @@ function SearchScreen({ profile, index }: { profile: ProfileView; index?: string
   return (
     <div className="kv-search" data-testid="kv-search">
       {/* keyed by the index: the field shows the name opened, by link or history alike */}
-      <IndexPicker key={index ?? ''} profile={profile} index={index} />
-      {index ? <IndexView key={index} profile={profile} index={index} /> : <NoIndexYet profile={profile} />}
+      <IndexPicker key={`picker:${index ?? ''}`} profile={profile} index={index} />
+      {index ? (
+        <IndexView key={`index:${index}`} profile={profile} index={index} />
+      ) : (
+        <NoIndexYet profile={profile} />
+      )}
     </div>
   );
 }
