@@ -125,40 +125,39 @@ export function QueryPanel({
                 onChange={(returns) => set({ returns })}
               />
             </div>
-          </div>
-          {draft.returns === 'chosen' ? (
-            <fieldset
-              className="kv-search-chosen"
-              aria-describedby={check.errors.chosen ? chosenId : undefined}
-            >
-              <legend className="field-label">Fields to return</legend>
-              {definition.fields.map((field) => (
-                <label key={field.name} className="kv-search-check">
-                  <input
-                    type="checkbox"
-                    checked={draft.chosen.includes(field.name)}
-                    onChange={(event) =>
-                      set({
-                        chosen: event.target.checked
-                          ? [...draft.chosen, field.name]
-                          : draft.chosen.filter((name) => name !== field.name),
-                      })
-                    }
-                  />
-                  <span className="mono">{field.name}</span>
-                </label>
-              ))}
-              {check.errors.chosen ? (
-                <span id={chosenId} className="field-error">
-                  {check.errors.chosen}
-                </span>
-              ) : null}
-            </fieldset>
-          ) : null}
-          <div className="row">
+            {draft.returns === 'chosen' ? (
+              <fieldset
+                className="kv-search-chosen"
+                aria-describedby={check.errors.chosen ? chosenId : undefined}
+              >
+                <legend className="field-label">Fields to return</legend>
+                {definition.fields.map((field) => (
+                  <label key={field.name} className="kv-search-check">
+                    <input
+                      type="checkbox"
+                      checked={draft.chosen.includes(field.name)}
+                      onChange={(event) =>
+                        set({
+                          chosen: event.target.checked
+                            ? [...draft.chosen, field.name]
+                            : draft.chosen.filter((name) => name !== field.name),
+                        })
+                      }
+                    />
+                    <span className="mono">{field.name}</span>
+                  </label>
+                ))}
+                {check.errors.chosen ? (
+                  <span id={chosenId} className="field-error">
+                    {check.errors.chosen}
+                  </span>
+                ) : null}
+              </fieldset>
+            ) : null}
             <Button
               type="submit"
               variant="primary"
+              className="kv-search-run"
               icon={<PlayIcon />}
               disabled={!check.input}
               busy={results.refreshing}

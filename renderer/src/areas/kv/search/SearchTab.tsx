@@ -31,7 +31,7 @@ export default function SearchTab({ params }: { params: string[] }) {
 
 function SearchScreen({ profile, index }: { profile: ProfileView; index?: string }) {
   return (
-    <div className="kv-search" data-testid="kv-search">
+    <div className="page-body kv-search" data-testid="kv-search">
       {/* keyed by the index: the field shows the name opened, by link or history alike */}
       <IndexPicker key={`picker:${index ?? ''}`} profile={profile} index={index} />
       {index ? (
@@ -128,6 +128,7 @@ function NoIndexYet({ profile }: { profile: ProfileView }) {
               <NameButtons
                 title="Aliases"
                 names={aliases.map((a) => a.alias)}
+                targets={new Map(aliases.map((a) => [a.alias, a.index]))}
                 onOpen={(name) => screen.open(name)}
               />
             ) : null}
@@ -141,18 +142,22 @@ function NoIndexYet({ profile }: { profile: ProfileView }) {
 function NameButtons({
   title,
   names,
+  targets,
   onOpen,
 }: {
   title: string;
   names: string[];
+  /** The index each alias points at. */
+  targets?: ReadonlyMap<string, string>;
   onOpen: (name: string) => void;
 }) {
   return (
     <div className="kv-search-names" role="group" aria-label={title}>
       <span className="section-title">{title}</span>
       {names.map((name) => (
-        <Button key={name} size="sm" className="mono" onClick={() => onOpen(name)}>
-          {name}
+        <Button key={name} size="sm" onClick={() => onOpen(name)}>
+          <span className="mono">{name}</span>
+          {targets?.has(name) ? <span className="muted"> → {targets.get(name)}</span> : null}
         </Button>
       ))}
     </div>
