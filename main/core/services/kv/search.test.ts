@@ -4,11 +4,13 @@
 // the refusals — a missing index, the service's own words for a filter it refuses, and input main refuses
 // before anything is sent.
 import { describe, expect, it } from 'vitest';
+import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { KvClient } from './client';
 import { kvProfile, useKvHandlers, useKvStack } from './kv-test-stack';
 
 const env = useKvStack();
-const { callKv } = useKvHandlers(env, 'kv-search-');
+let profile: () => ResolvedProfile = () => kvProfile(env.kv);
+const { callKv } = useKvHandlers(env, 'kv-search-', () => profile());
 const kv = () => new KvClient(kvProfile(env.kv));
 
 const query = (input: object) => callKv('kv.search.query', { profileId: 'p', ...input });
@@ -186,6 +188,22 @@ describe('kv.search against the local stack', () => {
       code: 'SERVICE_ERROR',
       message: expect.stringMatching(/\$regex.*price/),
     });
+  });
+
+  it('reads on a read-only profile, with its read-only token or with only the standard one', async () => {
+    await seedProducts();
+    try {
+      for (const readOnlyToken of [true, false]) {
+        profile = () => kvProfile(env.kv, { readOnly: true, readOnlyToken });
+        expect(new KvClient(profile()).access).toBe(readOnlyToken ? 'readOnly' : 'standard');
+        const described = await callKv('kv.search.describe', { profileId: 'p', index: 'st-products' });
+        expect(described.exists).toBe(true);
+        expect((await query({ index: 'st-products', filter: '{"category": "furniture"}' })).count).toBe(1);
+        expect((await callKv('kv.search.names', { profileId: 'p' })).aliasesError).toBeUndefined();
+      }
+    } finally {
+      profile = () => kvProfile(env.kv);
+    }
   });
 
   it('refuses bad input before anything is sent', async () => {
