@@ -69,8 +69,13 @@ export interface ExecutorContext {
   redisVersion(): string | undefined;
   /** Hash-field expiry for a Redis older than 7.4: which hash commands go through its script. */
   hashExpiry: HashExpiryRouting;
-  /** SEARCH.* (redis-server has none); without it they go to Redis, which does not know them. */
-  search?: SearchCommands;
+  /**
+   * SEARCH.* (redis-server has none; without it they go to Redis, which does not know them). `lister` is whom
+   * the keys under an index's prefixes are listed as: finding an index's keys is the index's work, as on the
+   * hosted service, so a token that may not SCAN (the read-only one) can still query; the documents
+   * themselves are read as the requesting token.
+   */
+  search?: { commands: SearchCommands; lister: Principal };
 }
 
 export interface Executor {
@@ -198,10 +203,14 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     localDone?.catch(() => {});
     if (searches) {
       // In order: the commands before a SEARCH command are answered before it reads, so it sees their writes.
+      const as =
+        (who: Principal) =>
+        async (reads: RespArg[][]): Promise<RespValue[]> =>
+          (await runCounted(who, new ArgsList(reads), false, false)).values;
       const caller = {
         readOnly: principal.readOnly === true,
-        read: async (reads: RespArg[][]) =>
-          (await runCounted(principal, new ArgsList(reads), false, false)).values,
+        read: as(principal),
+        list: as(ctx.search!.lister),
       };
       let next = 0;
       for (const at of searches) {
@@ -209,7 +218,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         const end = before === -1 ? sentAt.length : before;
         if (end > next) await send(sentAt.slice(next, end), sentNames.slice(next, end));
         next = end;
-        values[at] = await ctx.search!.answer(commands.args(at), commands.name(at), caller);
+        values[at] = await ctx.search!.commands.answer(commands.args(at), commands.name(at), caller);
       }
       if (next < sentAt.length) await send(sentAt.slice(next), sentNames.slice(next));
     } else if (sentAt.length > 0) {

@@ -387,7 +387,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     admin: adminConnection,
     redisVersion: () => redisVersion,
     hashExpiry,
-    search,
+    search: { commands: search, lister: { backend: admin } },
     quota: options.dailyRequestLimit ? new DailyQuota(options.dailyRequestLimit) : undefined,
     maxRequestBytes,
     sse: {

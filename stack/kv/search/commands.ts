@@ -3,6 +3,7 @@
 // that does not exist (DESCRIBE and QUERY nil, COUNT -1, WAITINDEXING and DROP 0).
 import type { RespArg, RespValue } from '../resp';
 import { RespError } from '../resp';
+import { aggregate } from './aggregate';
 import type { SearchCatalog } from './catalog';
 import type { IndexedDocument, ReadCommands } from './documents';
 import { readDocuments, SearchReadError } from './documents';
@@ -14,10 +15,12 @@ import { hitReply, rank } from './results';
 import { describeReply, parseCreate, SearchInputError, text } from './schema';
 import type { SearchIndexDefinition } from './types';
 
-/** Who asks: whether the token may change indexes, and how documents are read as that token. */
+/** Who asks: whether the token may change indexes, how documents are read as that token, how keys are listed. */
 export interface SearchCaller {
   readOnly: boolean;
   read: ReadCommands;
+  /** SCAN for the keys under an index's prefixes (as the bridge's admin user: the index's own work). */
+  list: ReadCommands;
 }
 
 /** Whether a command is one of the emulated SEARCH.* commands (names are lower-case). */
@@ -99,20 +102,34 @@ export class SearchCommands {
         const index = this.catalog.resolve(word(1));
         if (!index) return -1;
         const filter = parseFilter(word(2), index);
-        return (await this.matches(index, filter, caller.read)).length;
+        return (await this.matches(index, filter, caller)).length;
       }
       case 'search.query': {
         const index = this.catalog.resolve(word(1));
         if (!index) return null;
         const filter = parseFilter(word(2), index);
         const options = parseQueryOptions(args, 3, index, 'SEARCH.QUERY');
-        const hits = rank(await this.matches(index, filter, caller.read), options);
+        const hits = rank(await this.matches(index, filter, caller), options);
         return hits.map((hit) => hitReply(hit, options, index));
       }
-      default:
-        return new RespError(
-          'ERR SEARCH.AGGREGATE is not emulated by this local stack yet (SEARCH.QUERY and SEARCH.COUNT are)',
-        );
+      default: {
+        // search.aggregate: the filter's matches, then the aggregations over them (aggregate.ts).
+        const index = this.catalog.resolve(word(1));
+        // No index: no documents to aggregate, an empty result (the SDK reads it as {}).
+        if (!index) return [];
+        const filter = parseFilter(word(2), index);
+        const hits = await this.matches(index, filter, caller);
+        try {
+          return aggregate(
+            index,
+            word(3),
+            hits.map((hit) => hit.document),
+          );
+        } catch (error) {
+          if (error instanceof RespError) return error;
+          throw error;
+        }
+      }
     }
   }
 
@@ -120,9 +137,9 @@ export class SearchCommands {
   private async matches(
     index: SearchIndexDefinition,
     filter: ReturnType<typeof parseFilter>,
-    read: ReadCommands,
+    caller: SearchCaller,
   ): Promise<Hit[]> {
-    const documents: IndexedDocument[] = await readDocuments(index, read);
+    const documents: IndexedDocument[] = await readDocuments(index, caller.list, caller.read);
     const corpus = new Corpus(documents);
     const hits: Hit[] = [];
     for (const document of documents) {

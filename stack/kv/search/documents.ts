@@ -55,9 +55,13 @@ function failed(value: RespValue | undefined): never {
 const str = (value: RespValue | undefined): string | undefined =>
   Buffer.isBuffer(value) ? value.toString('utf8') : typeof value === 'string' ? value : undefined;
 
-/** Every document of the index, in no particular order (each key once). */
+/**
+ * Every document of the index, in no particular order (each key once): keys found with `list`, values read
+ * with `read`.
+ */
 export async function readDocuments(
   index: SearchIndexDefinition,
+  list: ReadCommands,
   read: ReadCommands,
 ): Promise<IndexedDocument[]> {
   const fieldsByPath = new Map(index.fields.map((field) => [field.path, field]));
@@ -68,7 +72,7 @@ export async function readDocuments(
     for (const type of typesOf(index.dataType)) {
       let cursor = '0';
       do {
-        const [reply] = await read([['SCAN', cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT, 'TYPE', type]]);
+        const [reply] = await list([['SCAN', cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT, 'TYPE', type]]);
         if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) failed(reply);
         cursor = str(reply[0]) ?? '0';
         const keys = (reply[1] as RespValue[]).map((key) => str(key)!).filter((key) => !seen.has(key));

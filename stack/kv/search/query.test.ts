@@ -446,3 +446,77 @@ describe('nested schemas and FROM', () => {
     expect(selected!.data).toEqual({ titleExact: 'Running fast' });
   });
 });
+
+describe('keywords, facets, signed numbers, arrays and mixed key types', () => {
+  const redis = (): Redis => new Redis({ url: env.kv.url, token: env.kv.token, enableTelemetry: false });
+  const schema = s.object({
+    title: s.string(),
+    tag: s.keyword(),
+    path: s.facet(),
+    delta: s.number('I64'),
+    labels: s.keyword(),
+  });
+
+  beforeAll(async () => {
+    await redis().search.createIndex({ name: 'mixed', schema, dataType: 'json', prefix: 'mixed:' });
+    await redis().json.set('mixed:1', '$', {
+      title: 'apple pie',
+      tag: 'Dessert',
+      path: '/food/sweet',
+      delta: -5,
+      labels: ['red', 'baked'],
+    });
+    await redis().set(
+      'mixed:2',
+      JSON.stringify({
+        title: 'apple juice',
+        tag: 'drink',
+        path: '/drink/cold',
+        delta: 3,
+        labels: ['green'],
+      }),
+    );
+    await redis().json.set('mixed:3', '$', {
+      title: 'lemon tart',
+      tag: 'dessert',
+      path: '/food/sweet',
+      delta: 0,
+      labels: 'yellow',
+    });
+    // Neither is a JSON document: a hash and a list under the same prefix are not read.
+    await redis().hset('mixed:4', { title: 'apple hash', tag: 'x' });
+    await redis().lpush('mixed:5', 'apple list');
+  });
+
+  const index = () => redis().search.index({ name: 'mixed', schema });
+  const keys = async (filter: object): Promise<string[]> =>
+    (await redis()
+      .search.index({ name: 'mixed' })
+      .query({ filter, orderBy: { delta: 'ASC' } }))!.map((r) => r.key);
+
+  it('reads JSON documents written with JSON.SET and with SET, and nothing else under the prefix', async () => {
+    expect(await keys({ title: 'apple' })).toEqual(['mixed:1', 'mixed:2']);
+    expect(await index().count({ filter: {} })).toEqual({ count: 3 });
+  });
+
+  it('matches keywords exactly (case-sensitive) and by lexicographic range, facets by path', async () => {
+    expect(await keys({ tag: 'dessert' })).toEqual(['mixed:3']);
+    expect(await keys({ tag: { $in: ['Dessert', 'drink'] } })).toEqual(['mixed:1', 'mixed:2']);
+    expect(await keys({ tag: { $gte: 'a', $lt: 'e' } })).toEqual(['mixed:3', 'mixed:2']);
+    expect(await keys({ path: '/food/sweet' })).toEqual(['mixed:1', 'mixed:3']);
+    expect(await keys({ path: '/food' })).toEqual([]);
+  });
+
+  it('compares negative numbers and matches any value of an array', async () => {
+    expect(await keys({ delta: { $lt: 0 } })).toEqual(['mixed:1']);
+    expect(await keys({ delta: { $gte: -5, $lte: 0 } })).toEqual(['mixed:1', 'mixed:3']);
+    expect(await keys({ labels: 'baked' })).toEqual(['mixed:1']);
+    expect(await keys({ labels: { $in: ['green', 'yellow'] } })).toEqual(['mixed:3', 'mixed:2']);
+  });
+
+  it('matches several words with $smart, best match first', async () => {
+    const result = await index().query({ filter: { title: { $smart: 'aple pi' } } });
+    expect(result.map((r) => r.key)).toEqual(['mixed:1', 'mixed:2']);
+    expect(result[0]!.score).toBeGreaterThan(result[1]!.score);
+  });
+});
