@@ -16,7 +16,14 @@ import { InAppLink } from '../../../ui/InAppLink';
 import { ListBody } from '../../../ui/list/ListBody';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { Callout } from '../../../ui/misc';
-import { checkDraft, initialDraft, type QueryDraft, type QueryInput, resultColumns } from './query-form';
+import {
+  checkDraft,
+  formatScore,
+  initialDraft,
+  type QueryDraft,
+  type QueryInput,
+  resultColumns,
+} from './query-form';
 
 export function QueryPanel({
   profile,
@@ -271,8 +278,4 @@ function ResultTable({ definition, rows }: { definition: KvSearchIndex; rows: re
       </table>
     </div>
   );
-}
-
-function formatScore(score: number): string {
-  return Number.isInteger(score) ? String(score) : score.toFixed(4).replace(/0+$/, '');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KvSearchIndex } from '../../../../../shared/kv/search';
-import { checkDraft, initialDraft, resultColumns } from './query-form';
+import { checkDraft, formatScore, initialDraft, resultColumns } from './query-form';
 
 const products: KvSearchIndex = {
   name: 'products',
@@ -80,5 +80,15 @@ describe('resultColumns', () => {
       ]),
     ).toEqual(['price', 'name', 'extra']);
     expect(resultColumns(products, [{ key: 'a', score: 1, fields: [] }])).toEqual([]);
+  });
+});
+
+describe('formatScore', () => {
+  it('shows four significant digits, whole scores as they are', () => {
+    expect(formatScore(2)).toBe('2');
+    expect(formatScore(1.2345678)).toBe('1.235');
+    expect(formatScore(0.0000123)).toBe('0.0000123');
+    expect(formatScore(12345.6)).toBe('12350');
+    expect(formatScore(123456)).toBe('123456');
   });
 });

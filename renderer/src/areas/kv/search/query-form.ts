@@ -84,3 +84,8 @@ export function resultColumns(definition: KvSearchIndex, rows: readonly KvSearch
   const others = [...seen].filter((name) => !ordered.includes(name));
   return [...ordered, ...others];
 }
+
+/** A score to four significant digits (BM25 scores carry many more than tell documents apart); whole as it is. */
+export function formatScore(score: number): string {
+  return Number.isInteger(score) ? String(score) : String(Number(score.toPrecision(4)));
+}
