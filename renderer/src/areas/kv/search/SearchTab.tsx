@@ -168,10 +168,14 @@ function NameButtons({
 function IndexView({ profile, index }: { profile: ProfileView; index: string }) {
   const queryClient = useQueryClient();
   const described = useBridgeQuery('kv.search.describe', { profileId: profile.id, index });
-  // Main noted the index as opened (or forgot a missing one): the suggestions change with it.
+  // Main noted the index as opened (or forgot a missing one): the suggestions change with it. A first
+  // fetch of them still in flight may have been asked before: it is cancelled and asked again (an
+  // invalidation alone would join it, and its answer would stay fresh without the index).
   const answered = described.data;
   useEffect(() => {
-    if (answered) void queryClient.invalidateQueries({ queryKey: ['kv.search.names'] });
+    if (!answered) return;
+    const queryKey = ['kv.search.names'];
+    void queryClient.cancelQueries({ queryKey }).then(() => queryClient.invalidateQueries({ queryKey }));
   }, [answered, queryClient]);
   return (
     <QueryView query={described} failure={`Could not read the index “${index}”.`}>
