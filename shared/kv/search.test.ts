@@ -3,6 +3,7 @@ import {
   checkSearchFilter,
   exampleFilter,
   filterFieldNames,
+  orderableFields,
   type KvSearchField,
   SEARCH_FILTER_DEPTH_MAX,
   searchNameProblem,
@@ -125,5 +126,18 @@ describe('searchNameProblem', () => {
       'a field name has no spaces or control characters',
     );
     expect(searchNameProblem('x'.repeat(257))).toBe('an index name is at most 256 characters');
+  });
+});
+
+describe('orderableFields', () => {
+  it('leaves out TEXT and FACET fields and puts FAST ones first', () => {
+    const fields = [
+      field('title', 'TEXT'),
+      field('year', 'U64'),
+      field('brand', 'FACET'),
+      field('price', 'F64', true),
+      field('sku', 'KEYWORD'),
+    ];
+    expect(orderableFields(fields).map((f) => f.name)).toEqual(['price', 'year', 'sku']);
   });
 });

@@ -222,9 +222,13 @@ function exampleCondition(type: string): Record<string, unknown> {
   }
 }
 
-/** The fields a query can order by: the service sorts on FAST fields, so those come first. */
+/**
+ * The fields a query can order by: not TEXT or FACET ones (the service refuses to order by them); FAST ones
+ * first, since those are the ones the service keeps in sort order.
+ */
 export function orderableFields(fields: readonly KvSearchField[]): KvSearchField[] {
-  return [...fields.filter((f) => f.fast), ...fields.filter((f) => !f.fast)];
+  const sortable = fields.filter((f) => f.type !== 'TEXT' && f.type !== 'FACET');
+  return [...sortable.filter((f) => f.fast), ...sortable.filter((f) => !f.fast)];
 }
 
 /** A value of a row's field as one line of text. */
