@@ -200,16 +200,16 @@ JSON.ARRPOP|json|w|key [path [index]]|Removes and returns an item of the arrays 
 JSON.ARRTRIM|json|w|key path start stop|Keeps only a range of the arrays at a path
 JSON.RESP|json|r|key [path]|Returns the JSON at a path in RESP form
 JSON.DEBUG|json|r|MEMORY key [path]|Memory used by the JSON at a path
-SEARCH.CREATE|search|w|index [SKIPINITIALSCAN] [EXISTSOK] ON HASH|JSON|STRING PREFIX count prefix [prefix …] [LANGUAGE language] SCHEMA field TEXT|U64|I64|F64|BOOL|DATE|KEYWORD|FACET [FAST] [NOTOKENIZE] [NOSTEM] [FROM source] [field type …]|Creates a search index over the keys with the given prefixes
-SEARCH.DROP|search|w|index|Drops a search index; the documents' keys stay
-SEARCH.ALIASADD|search|w|alias index|Points an alias at an index (moves it when it exists)
-SEARCH.ALIASDEL|search|w|alias|Removes an alias; the index stays
-SEARCH.QUERY|search|r|index filter-json [LIMIT n] [OFFSET n] [NOCONTENT] [ORDERBY field ASC|DESC] [HIGHLIGHT FIELDS n field … [TAGS pre post]] [SELECT n field …]|Returns the documents matching a JSON filter: key, score and fields
-SEARCH.COUNT|search|r|index filter-json|Returns how many documents match a JSON filter (-1 when the index does not exist)
-SEARCH.AGGREGATE|search|r|index filter-json aggregations-json|Computes metrics and buckets over the documents matching a filter
-SEARCH.DESCRIBE|search|r|index|Returns an index's definition: data type, prefixes, language and schema
-SEARCH.LISTALIASES|search|r||Returns every alias and the index it points at
-SEARCH.WAITINDEXING|search|r|index|Waits until the index has taken in every pending change
+SEARCH.CREATE|search|w|index [SKIPINITIALSCAN] [EXISTSOK] ON HASH|JSON|STRING PREFIX count prefix [prefix …] [LANGUAGE language] SCHEMA field TEXT|U64|I64|F64|BOOL|DATE|KEYWORD|FACET [FAST] [NOTOKENIZE] [NOSTEM] [FROM source] [field …]|Creates a search index over the keys under the prefixes
+SEARCH.QUERY|search|r|index filter [LIMIT n] [OFFSET n] [NOCONTENT] [ORDERBY field ASC|DESC] [SCOREFUNC …] [HIGHLIGHT FIELDS n field … [TAGS pre post]] [SELECT n field …]|Finds documents by a JSON filter, most relevant first
+SEARCH.COUNT|search|r|index filter|Counts the documents a JSON filter matches (-1 for no such index)
+SEARCH.AGGREGATE|search|r|index filter aggregations|Aggregates the documents a JSON filter matches ($stats, $terms, $range, $histogram, $facet, …)
+SEARCH.DESCRIBE|search|r|index|Describes an index: data type, prefixes, language, schema
+SEARCH.DROP|search|w|index|Deletes an index (its documents stay)
+SEARCH.WAITINDEXING|search|r|index|Waits until the index has caught up with the writes before it
+SEARCH.ALIASADD|search|w|alias index|Points an alias at an index (1 new, 2 moved)
+SEARCH.ALIASDEL|search|w|alias|Deletes an alias
+SEARCH.LISTALIASES|search|r||Lists the aliases and their indexes
 PUBLISH|pubsub|w|channel message|Posts a message to a channel; returns the number of receivers
 PUBSUB|pubsub|r|CHANNELS [pattern]|NUMSUB [channel …]|NUMPAT|Inspects the pub/sub system
 EVAL|scripting|w|script numkeys [key …] [arg …]|Runs a Lua script

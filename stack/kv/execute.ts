@@ -201,6 +201,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     // Settled before anything below can throw, so a failing RESTTOKEN is never an unhandled rejection.
     const localDone = local && Promise.all(local);
     localDone?.catch(() => {});
+    // Whether some command already ran (a pipeline with SEARCH.* goes to Redis in several writes).
+    let ran = false;
     if (searches) {
       // In order: the commands before a SEARCH command are answered before it reads, so it sees their writes.
       const as =
@@ -218,7 +220,14 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         const end = before === -1 ? sentAt.length : before;
         if (end > next) await send(sentAt.slice(next, end), sentNames.slice(next, end));
         next = end;
-        values[at] = await ctx.search!.commands.answer(commands.args(at), commands.name(at), caller);
+        try {
+          values[at] = await ctx.search!.commands.answer(commands.args(at), commands.name(at), caller);
+        } catch (error) {
+          // Redis unreachable or loading: the request fails as a whole (503, retried) only if nothing ran yet.
+          if (!(error instanceof RedisUnavailableError) || !ran) throw error;
+          values[at] = new RespError(error.message);
+        }
+        ran = true;
       }
       if (next < sentAt.length) await send(sentAt.slice(next), sentNames.slice(next));
     } else if (sentAt.length > 0) {
@@ -232,7 +241,9 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
       const replies = await connection.send(encodeSent(commands, sentAt, replaced), sentAt.length, withRaw);
       // Only when nothing ran: a command that did run must be reported, never retried by the client.
-      if (replies.values.every(isLoading)) throw unavailableWhileLoading(replies.values[0] as RespError);
+      if (!ran && replies.values.every(isLoading))
+        throw unavailableWhileLoading(replies.values[0] as RespError);
+      ran = true;
       if (scripted) {
         await retryNoScript(connection, sentAt, replaced!, scripted, replies);
         await askWithoutScript(connection, commands, sentAt, sentNames, scripted, scans, replies);

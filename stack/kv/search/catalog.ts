@@ -3,6 +3,7 @@
 // SCAN, KEYS and DBSIZE see no key of theirs. FLUSHALL and FLUSHDB leave them alone — an index over no keys
 // simply matches nothing until keys under its prefixes are written again.
 import type { SecretSettings } from '../credentials';
+import { KvUnavailableError } from '../errors';
 import type { SearchIndexDefinition } from './types';
 
 /** The settings key of the catalog. */
@@ -26,7 +27,8 @@ export class SearchCatalog {
     try {
       parsed = JSON.parse(stored) as StoredCatalog;
     } catch (error) {
-      throw new Error(
+      // Stops the KV service with this message rather than starting without the user's indexes.
+      throw new KvUnavailableError(
         `the search indexes in the stack's store (settings '${SEARCH_CATALOG_KEY}') are unreadable ` +
           `(${(error as Error).message}); delete that row to start without indexes`,
       );

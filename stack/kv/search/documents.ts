@@ -27,6 +27,13 @@ export interface IndexedDocument extends SearchDocument {
   source(path: string): unknown;
   /** The terms of a TEXT field, one list per stored value (an array field has several). */
   tokens(field: SearchField): Token[][];
+  /** How often each term occurs in a TEXT field (all its values), and how many terms it has in all. */
+  termCounts(field: SearchField): TermCounts;
+}
+
+export interface TermCounts {
+  frequencies: Map<string, number>;
+  length: number;
 }
 
 /** `*`, `?`, `[`, `]` and `\` in a prefix are matched as themselves, not as a pattern. */
@@ -187,6 +194,7 @@ function indexedDocument(
 ): IndexedDocument {
   const values = new Map<string, SearchValue | readonly SearchValue[] | undefined>();
   const tokens = new Map<string, Token[][]>();
+  const counts = new Map<string, TermCounts>();
   const rawValues = (field: SearchField): unknown[] => {
     const path = field.from ?? field.path;
     if (content.kind === 'hash') {
@@ -221,6 +229,20 @@ function indexedDocument(
           .filter((v): v is string => typeof v === 'string')
           .map((text) => analyze(text, analysis));
         tokens.set(field.path, found);
+      }
+      return found;
+    },
+    termCounts(field) {
+      let found = counts.get(field.path);
+      if (!found) {
+        const frequencies = new Map<string, number>();
+        let length = 0;
+        for (const list of this.tokens(field)) {
+          length += list.length;
+          for (const token of list) frequencies.set(token.term, (frequencies.get(token.term) ?? 0) + 1);
+        }
+        found = { frequencies, length };
+        counts.set(field.path, found);
       }
       return found;
     },

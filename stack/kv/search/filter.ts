@@ -373,15 +373,12 @@ export class Corpus {
     let totalLength = 0;
     const documentFrequency = new Map<string, number>();
     for (const document of this.documents) {
-      const values = document.tokens(field);
-      if (values.length === 0) continue;
+      if (document.tokens(field).length === 0) continue;
       documents++;
-      const terms = new Set<string>();
-      for (const tokens of values) {
-        totalLength += tokens.length;
-        for (const token of tokens) terms.add(token.term);
-      }
-      for (const term of terms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+      const { frequencies, length } = document.termCounts(field);
+      totalLength += length;
+      for (const term of frequencies.keys())
+        documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
     }
     found = { documents, averageLength: documents === 0 ? 0 : totalLength / documents, documentFrequency };
     this.statistics.set(field.path, found);
@@ -473,12 +470,7 @@ function textScore(
 ): number | undefined {
   const values = document.tokens(field);
   if (values.length === 0) return undefined;
-  const frequencies = new Map<string, number>();
-  let length = 0;
-  for (const tokens of values) {
-    length += tokens.length;
-    for (const token of tokens) frequencies.set(token.term, (frequencies.get(token.term) ?? 0) + 1);
-  }
+  const { frequencies, length } = document.termCounts(field);
   const statistics = corpus.fieldStatistics(field);
   const scoreOf = (terms: Iterable<string>, weight = 1): number => {
     let score = 0;

@@ -5,7 +5,9 @@
 import { Redis, s } from '@upstash/redis';
 import { describe, expect, it } from 'vitest';
 
+import { settingsOfDataDir } from '../credentials';
 import type { CommandReply, TestService } from '../test-support';
+import { SEARCH_CATALOG_KEY } from './catalog';
 import { commandAs, startTestService, tempDir, useTestService } from '../test-support';
 
 const env = useTestService();
@@ -211,6 +213,47 @@ describe('where definitions live', () => {
     } finally {
       data.remove();
     }
+  });
+});
+
+describe('an unreadable catalog', () => {
+  it('stops the service with a message that says which row to delete, rather than losing the indexes', async () => {
+    const data = tempDir();
+    try {
+      const first = await startTestService({ dataDir: data.dir });
+      await first.stop(true);
+      settingsOfDataDir(data.dir).set(SEARCH_CATALOG_KEY, '{"version":1,"indexes":[');
+      await expect(startTestService({ dataDir: data.dir })).rejects.toThrow(
+        /^the search indexes in the stack's store \(settings 'kv\.search'\) are unreadable \(.*\); delete that row to start without indexes$/,
+      );
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('prefixes', () => {
+  it('takes glob characters in a prefix literally, and reads each key of overlapping prefixes once', async () => {
+    await run(
+      'SEARCH.CREATE',
+      'globbed',
+      'ON',
+      'HASH',
+      'PREFIX',
+      '2',
+      'g[1]*?\\:',
+      'g[1]*?\\:x',
+      'SCHEMA',
+      'w',
+      'TEXT',
+    );
+    await run('HSET', 'g[1]*?\\:a', 'w', 'hit');
+    await run('HSET', 'g[1]*?\\:x1', 'w', 'hit');
+    // Each of these matches the prefix read as a pattern (g1…:), none starts with it.
+    await run('HSET', 'g1z\\:b', 'w', 'hit');
+    await run('HSET', 'g1zz:c', 'w', 'hit');
+    const reply = await run('SEARCH.QUERY', 'globbed', '{"w":"hit"}', 'NOCONTENT');
+    expect((reply.result as string[][]).map(([key]) => key)).toEqual(['g[1]*?\\:a', 'g[1]*?\\:x1']);
   });
 });
 

@@ -53,9 +53,15 @@ export function applyScoreFunction(fn: ScoreFunction, score: number, document: I
  * Tantivy keeps the order documents were indexed in — which the emulation does not know.
  */
 export function compareKeys(a: string, b: string): number {
-  const parts = /(\d+)|(\D+)/g;
-  const x = a.match(parts) ?? [];
-  const y = b.match(parts) ?? [];
+  return compareParts(keyParts(a), keyParts(b), a, b);
+}
+
+/** A key cut into runs of digits and runs of anything else. */
+function keyParts(key: string): string[] {
+  return key.match(/(\d+)|(\D+)/g) ?? [];
+}
+
+function compareParts(x: readonly string[], y: readonly string[], a: string, b: string): number {
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
     const p = x[i]!;
     const q = y[i]!;
@@ -77,7 +83,10 @@ export function rank(hits: Hit[], options: QueryOptions): Hit[] {
   if (options.scoreFunction) {
     for (const hit of hits) hit.score = applyScoreFunction(options.scoreFunction, hit.score, hit.document);
   }
-  const byKey = (a: Hit, b: Hit): number => compareKeys(a.document.key, b.document.key);
+  // Most hits tie with some other (ORDERBY values, constant scores): the keys' parts are split once per hit.
+  const parts = new Map(hits.map((hit) => [hit, keyParts(hit.document.key)]));
+  const byKey = (a: Hit, b: Hit): number =>
+    compareParts(parts.get(a)!, parts.get(b)!, a.document.key, b.document.key);
   if (options.orderBy.length > 0) {
     hits.sort((a, b) => {
       for (const { field, descending } of options.orderBy) {

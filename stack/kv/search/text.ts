@@ -81,13 +81,38 @@ const MAX_WORD_LENGTH = 40;
  */
 const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+/gu;
 
+/**
+ * Stems already computed, per language. Why: every query analyses every document again (there is no stored
+ * index), and a corpus repeats few distinct words, so stemming each word once is most of the analysis saved.
+ * Bounded: emptied when it grows past MAX_REMEMBERED_STEMS words.
+ */
+const rememberedStems = new Map<string, Map<string, string>>();
+const MAX_REMEMBERED_STEMS = 200_000;
+
+function stemmerOf(language: string): Stemmer {
+  const stem = STEMMERS.get(language) ?? noStemming;
+  if (stem === noStemming) return noStemming;
+  let memo = rememberedStems.get(language);
+  if (!memo) rememberedStems.set(language, (memo = new Map()));
+  const known = memo;
+  return (word) => {
+    let stemmed = known.get(word);
+    if (stemmed === undefined) {
+      if (known.size >= MAX_REMEMBERED_STEMS) known.clear();
+      stemmed = stem(word);
+      known.set(word, stemmed);
+    }
+    return stemmed;
+  };
+}
+
 /** The terms of a value, in order. */
 export function analyze(text: string, analysis: TextAnalysis): Token[] {
   if (analysis.noTokenize) {
     const word = text.toLowerCase();
     return [{ term: word, word, position: 0, start: 0, end: text.length }];
   }
-  const stem = analysis.noStem ? noStemming : (STEMMERS.get(analysis.language) ?? noStemming);
+  const stem = analysis.noStem ? noStemming : stemmerOf(analysis.language);
   const tokens: Token[] = [];
   for (const match of text.matchAll(WORD)) {
     const word = match[0].toLowerCase();
