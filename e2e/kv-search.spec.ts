@@ -128,5 +128,57 @@ test('a bad filter, a field the index lacks and a missing index each say what is
   // The alias works as the index does.
   await index.fill('shop');
   await index.press('Enter');
-  await expect(app.getByTestId('search-definition')).toContainText('products');
+  await expect(app.getByTestId('search-definition')).toContainText('Nameproducts');
+  await expect(app.getByTestId('search-definition')).toContainText('Aliasshop');
+});
+
+test('a JSON index: nested fields dotted in the schema and as columns', async ({ app }) => {
+  test.setTimeout(120_000);
+  const { kv } = await localStack(app);
+  await kv.command(
+    'SEARCH.CREATE',
+    'books',
+    'ON',
+    'JSON',
+    'PREFIX',
+    1,
+    'book:',
+    'SCHEMA',
+    'title',
+    'TEXT',
+    'meta.year',
+    'U64',
+    'FAST',
+    'meta.genre',
+    'KEYWORD',
+  );
+  await kv.command(
+    'JSON.SET',
+    'book:1',
+    '$',
+    JSON.stringify({ title: 'Dune', meta: { year: 1965, genre: 'sf' } }),
+  );
+  await kv.command(
+    'JSON.SET',
+    'book:2',
+    '$',
+    JSON.stringify({ title: 'Emma', meta: { year: 1815, genre: 'novel' } }),
+  );
+  await kv.command('SEARCH.WAITINDEXING', 'books');
+  await go(app, '#/kv/search/books');
+  await expect(app.getByTestId('search-definition')).toContainText('JSON');
+  await expect(
+    app.getByTestId('search-schema').getByRole('row', { name: /meta\.year U64 FAST/ }),
+  ).toBeVisible();
+  await app.getByLabel('Filter (JSON)').fill('{"meta.year": {"$gte": 1900}}');
+  await app.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(app.getByTestId('search-count')).toHaveText('1 document matches');
+  await expect(app.getByTestId('search-results').getByRole('columnheader')).toHaveText([
+    'Key',
+    'Score',
+    'title',
+    'meta.year',
+    'meta.genre',
+  ]);
+  await expect(app.getByTestId('search-row')).toHaveText([/book:1.*Dune.*1965.*sf/]);
 });

@@ -182,7 +182,7 @@ function IndexView({ profile, index }: { profile: ProfileView; index: string }) 
       {(result) =>
         result.exists ? (
           <div className="kv-search-body">
-            <Definition index={result.index} />
+            <Definition index={result.index} openedAs={index} />
             <QueryPanel profile={profile} index={index} definition={result.index} />
           </div>
         ) : (
@@ -196,7 +196,8 @@ function IndexView({ profile, index }: { profile: ProfileView; index: string }) 
   );
 }
 
-function Definition({ index }: { index: KvSearchIndex }) {
+/** `openedAs`: the name typed, an alias when it is not the index's own. */
+function Definition({ index, openedAs }: { index: KvSearchIndex; openedAs: string }) {
   return (
     <section className="card kv-search-definition" aria-labelledby="kv-search-definition-title">
       <div className="card-header">
@@ -205,6 +206,7 @@ function Definition({ index }: { index: KvSearchIndex }) {
       <div className="card-body stack">
         <dl className="kv-list" data-testid="search-definition">
           <Fact label="Name" mono value={index.name} />
+          {openedAs !== index.name ? <Fact label="Alias" mono value={openedAs} /> : null}
           <Fact label="Data type" value={index.dataType.toUpperCase()} />
           <Fact label="Prefixes" mono value={index.prefixes.join('  ')} />
           <Fact label="Language" value={index.language} />
