@@ -1090,6 +1090,9 @@ describe('bad input', () => {
         a: { $terms: { field: 'category' }, $aggs: { f: { $facet: { field: 'path', path: '/' } } } },
       }),
     ).toBe("ERR Aggregation 'f': $facet cannot be used inside $aggs");
+    expect(
+      refused({ a: { $terms: { field: 'category' }, $aggs: { docCount: { $sum: { field: 'price' } } } } }),
+    ).toBe("ERR Aggregation 'docCount' inside $aggs would clash with the bucket's own 'docCount'");
     expect(refused({ a: { $terms: { field: 'category' }, $aggs: [] } })).toBe(
       "ERR Aggregation 'a': $aggs must be a JSON object",
     );

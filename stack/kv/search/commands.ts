@@ -5,9 +5,9 @@ import type { RespArg, RespValue } from '../resp';
 import { RespError } from '../resp';
 import { aggregate } from './aggregate';
 import type { SearchCatalog } from './catalog';
-import type { IndexedDocument, ReadCommands } from './documents';
+import type { ReadCommands } from './documents';
 import { readDocuments, SearchReadError } from './documents';
-import type { MatchedTerms } from './filter';
+import type { FilterNode, MatchedTerms } from './filter';
 import { Corpus, evaluate, parseFilter } from './filter';
 import { parseQueryOptions } from './query-options';
 import type { Hit } from './results';
@@ -136,10 +136,10 @@ export class SearchCommands {
   /** The documents the filter matches, with their relevance scores and the terms they matched. */
   private async matches(
     index: SearchIndexDefinition,
-    filter: ReturnType<typeof parseFilter>,
+    filter: FilterNode,
     caller: SearchCaller,
   ): Promise<Hit[]> {
-    const documents: IndexedDocument[] = await readDocuments(index, caller.list, caller.read);
+    const documents = await readDocuments(index, caller.list, caller.read);
     const corpus = new Corpus(documents);
     const hits: Hit[] = [];
     for (const document of documents) {

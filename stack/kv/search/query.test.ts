@@ -507,6 +507,13 @@ describe('keywords, facets, signed numbers, arrays and mixed key types', () => {
     expect(await keys({ path: '/food' })).toEqual([]);
   });
 
+  it('orders keywords by code units (upper case first), as filters compare them', async () => {
+    const ordered = await redis()
+      .search.index({ name: 'mixed' })
+      .query({ orderBy: { tag: 'ASC' } });
+    expect(ordered!.map((r) => r.data.tag)).toEqual(['Dessert', 'dessert', 'drink']);
+  });
+
   it('compares negative numbers and matches any value of an array', async () => {
     expect(await keys({ delta: { $lt: 0 } })).toEqual(['mixed:1']);
     expect(await keys({ delta: { $gte: -5, $lte: 0 } })).toEqual(['mixed:1', 'mixed:3']);

@@ -97,9 +97,14 @@ export function rank(hits: Hit[], options: QueryOptions): Hit[] {
           if (x !== y) return x === undefined ? 1 : -1;
           continue;
         }
+        // KEYWORD values by code units, as filters compare them (Tantivy: by bytes), not by locale.
         const order =
           typeof x === 'string' || typeof y === 'string'
-            ? String(x).localeCompare(String(y))
+            ? String(x) < String(y)
+              ? -1
+              : String(x) > String(y)
+                ? 1
+                : 0
             : Number(x) - Number(y);
         if (order !== 0) return descending ? -order : order;
       }

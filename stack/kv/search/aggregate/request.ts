@@ -127,6 +127,8 @@ const FIELD_TYPES: Record<string, readonly SearchFieldType[]> = {
   $dateHistogram: ['DATE'],
   $facet: ['FACET'],
 };
+/** A bucket's own fields: a sub-aggregation of the same name would make its reply ambiguous. */
+const BUCKET_FIELDS = new Set(['key', 'keyAsString', 'docCount', 'from', 'to', 'fromAsString', 'toAsString']);
 const BUCKET_OPERATORS = new Set(['$terms', '$range', '$histogram', '$dateHistogram', '$facet']);
 /**
  * Types whose columns exist only with FAST. KEYWORD and FACET have no FAST option in the SDK's schema
@@ -170,6 +172,9 @@ function readAggregation(
   nested: boolean,
 ): AggregationRequest {
   if (name === '') throw new RespError('ERR Aggregation names must not be empty');
+  if (nested && BUCKET_FIELDS.has(name)) {
+    throw new RespError(`ERR Aggregation '${name}' inside $aggs would clash with the bucket's own '${name}'`);
+  }
   if (!isObject(definition)) throw new RespError(`ERR Aggregation '${name}' must be a JSON object`);
   const operators = Object.keys(definition).filter((key) => key !== '$aggs');
   if (operators.length === 0) throw new RespError(`ERR Aggregation '${name}' has no operator`);
