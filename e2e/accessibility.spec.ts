@@ -15,7 +15,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, go, test } from './fixtures';
 import { chromeAxNodes } from './support/chrome-ax';
-import { seedSampleKeys } from './support/kv-api';
+import { seedSampleKeys, seedSearchIndex } from './support/kv-api';
 import { startWorkflowApp } from './support/workflow-app';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -117,7 +117,7 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
   stack,
   sink,
 }) => {
-  // 29 screens, axe twice each (WCAG and best-practice rules): about a minute alone, four and more with two
+  // 36 screens, axe twice each (WCAG and best-practice rules): about a minute alone, four and more with two
   // workers on a loaded machine.
   test.setTimeout(480_000);
   /** Moves to `hash` (when given), waits until `ready` shows, then checks the screen in both themes. */
@@ -261,6 +261,18 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
   await expect(testId('pubsub-subscriptions').getByText('orders · active')).toBeVisible();
   await kv.command('PUBLISH', 'orders', '{"id":4200}');
   await check('KV pub/sub', testId('pubsub-messages').getByRole('option'));
+  // KV search: the start with its suggestions, an index with results (chosen fields), a filter not JSON.
+  await seedSearchIndex(kv, 12);
+  await check('KV search start', page.getByRole('group', { name: 'Aliases' }), '#/kv/search');
+  await go(page, '#/kv/search/products');
+  const searchFilter = page.getByLabel('Filter (JSON)');
+  await searchFilter.fill('{"category": "furniture"}');
+  await page.getByRole('group', { name: 'Return' }).getByRole('button', { name: 'Chosen fields' }).click();
+  await page.getByRole('checkbox', { name: 'name' }).check();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await check('KV search', testId('search-row').first());
+  await searchFilter.fill('{"name": ');
+  await check('KV search, a bad filter', page.getByRole('alert').filter({ hasText: 'Not valid JSON' }));
 
   // The console's own screens; the stack clock an hour ahead, so the status bar shows it too.
   await api.request('POST', '/local/clock/advance', { by: '1h' });

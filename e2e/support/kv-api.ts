@@ -63,3 +63,58 @@ export async function seedSampleKeys(kv: KvApi): Promise<void> {
     ['SET', 'counter:visits', 42],
   ]);
 }
+
+/** The documents of `seedSearchIndex`: a product catalogue, `count` hashes under `product:`. */
+export const SEARCH_PRODUCTS = ['Desk Lamp', 'Standing Desk', 'Office Chair', 'Monitor Arm', 'Laptop Stand'];
+
+/**
+ * A Redis Search index `products` over hashes `product:1` … `product:<count>` (name TEXT, category KEYWORD,
+ * price F64 FAST, stock U64, inStock BOOL) and an alias `shop` for it, created the way an app would.
+ */
+export async function seedSearchIndex(kv: KvApi, count = 25): Promise<void> {
+  const categories = ['lighting', 'furniture', 'furniture', 'accessories', 'accessories'];
+  const rows: (string | number)[][] = [];
+  for (let i = 1; i <= count; i++) {
+    const kind = (i - 1) % SEARCH_PRODUCTS.length;
+    rows.push([
+      'HSET',
+      `product:${i}`,
+      'name',
+      `${SEARCH_PRODUCTS[kind]} ${['Mini', 'Pro', 'Max', 'Air', 'One'][i % 5]} ${i}`,
+      'category',
+      categories[kind]!,
+      'price',
+      (19.99 + i * 7.5).toFixed(2),
+      'stock',
+      (i * 13) % 40,
+      'inStock',
+      (i * 13) % 40 > 0 ? 'true' : 'false',
+    ]);
+  }
+  await kv.pipeline(rows);
+  await kv.command(
+    'SEARCH.CREATE',
+    'products',
+    'ON',
+    'HASH',
+    'PREFIX',
+    1,
+    'product:',
+    'LANGUAGE',
+    'english',
+    'SCHEMA',
+    'name',
+    'TEXT',
+    'category',
+    'KEYWORD',
+    'price',
+    'F64',
+    'FAST',
+    'stock',
+    'U64',
+    'inStock',
+    'BOOL',
+  );
+  await kv.command('SEARCH.ALIASADD', 'shop', 'products');
+  await kv.command('SEARCH.WAITINDEXING', 'products');
+}

@@ -39,6 +39,10 @@ export function dangerOf(args: readonly string[]): string | undefined {
       const called = /\b(FLUSHALL|FLUSHDB|SWAPDB)\b/i.exec(args[1] ?? '')?.[1]?.toUpperCase();
       return called ? `The script calls ${called}: ${dangerOf([called, '0', '1'])}` : undefined;
     }
+    case 'SEARCH.DROP':
+      // One index, not data wholesale: the documents' keys stay and SEARCH.CREATE over the same prefixes
+      // builds it again from them — less than a DEL of one key, which does not ask either.
+      return undefined;
     case 'SHUTDOWN':
       return 'SHUTDOWN stops the server.';
     case 'DEBUG':

@@ -17,6 +17,19 @@ describe('command table', () => {
       'SEARCH.ALIASDEL',
       'SEARCH.AGGREGATE',
     ]);
+    expect(completeCommandName('search.').map((d) => d.name)).toEqual([
+      'SEARCH.DROP',
+      'SEARCH.COUNT',
+      'SEARCH.QUERY',
+      'SEARCH.CREATE',
+      'SEARCH.ALIASADD',
+      'SEARCH.ALIASDEL',
+      'SEARCH.DESCRIBE',
+      'SEARCH.AGGREGATE',
+      'SEARCH.LISTALIASES',
+      'SEARCH.WAITINDEXING',
+    ]);
+    expect(bundledDoc('search.count')?.args).toBe('index filter');
   });
   it.each([
     [['GET', 'k'], false],
@@ -31,6 +44,9 @@ describe('command table', () => {
     [['search.count', 'idx', '{}'], false],
     [['SEARCH.CREATE', 'idx', 'ON', 'HASH'], true],
     [['SEARCH.ALIASADD', 'a', 'idx'], true],
+    [['SEARCH.DESCRIBE', 'idx'], false],
+    [['SEARCH.WAITINDEXING', 'idx'], false],
+    [['SEARCH.DROP', 'idx'], true],
     [['MADEUP'], true],
   ])('isWriteCommand(%j) = %s', (args, write) => {
     expect(isWriteCommand(args)).toBe(write);
@@ -50,6 +66,8 @@ describe('dangerOf', () => {
     [['SHUTDOWN'], true],
     [['DEBUG', 'SLEEP', '1'], true],
     [['GET', 'k'], false],
+    // Dropping an index keeps the documents' keys: one named thing, rebuilt by SEARCH.CREATE.
+    [['SEARCH.DROP', 'products'], false],
     [['SWAPDB', '0', '1'], true],
     [['EVAL', "return redis.call('FLUSHDB')", '0'], true],
     [['eval', 'redis.pcall("flushall", "async")', '0'], true],

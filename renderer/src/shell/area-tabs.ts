@@ -24,6 +24,7 @@ export const AREA_TABS = {
   kv: [
     { id: 'workbench', label: 'Workbench' },
     { id: 'keys', label: 'Keys' },
+    { id: 'search', label: 'Search' },
     { id: 'monitor', label: 'Monitor' },
     { id: 'pubsub', label: 'Pub/Sub' },
   ],

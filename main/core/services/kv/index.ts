@@ -1,7 +1,7 @@
 // Every `kv.*` handler, composed here and nowhere else: the workbench (workbench.ts, with its history in
 // history-store.ts), the key browser (key-browser.ts) and its delete-by-pattern job (delete-job.ts, run by
-// the one job runner), the live monitor (monitor.ts) and pub/sub (pubsub.ts). console-core.ts spreads this
-// into its handler table.
+// the one job runner), the live monitor (monitor.ts) and pub/sub (pubsub.ts), and the Search tab (search.ts,
+// its recent indexes in search-store.ts). console-core.ts spreads this into its handler table.
 import { join } from 'node:path';
 import type { Handlers } from '../../bridge/router';
 import type { FileSaver } from '../../saving/file-saver';
@@ -12,6 +12,8 @@ import { KvHistoryStore } from './history-store';
 import { kvKeyHandlers } from './key-browser';
 import { monitorHandlers } from './monitor';
 import { pubsubHandlers } from './pubsub';
+import { kvSearchHandlers } from './search';
+import { KvSearchStore } from './search-store';
 import { kvWorkbenchHandlers } from './workbench';
 
 export function kvHandlers({
@@ -36,5 +38,9 @@ export function kvHandlers({
     ),
     ...monitorHandlers({ profiles, saver }),
     ...pubsubHandlers({ profiles }),
+    ...kvSearchHandlers({
+      profiles,
+      store: new KvSearchStore(join(dataDir, 'kv-search.json'), Date.now, warn),
+    }),
   } satisfies Partial<Handlers>;
 }

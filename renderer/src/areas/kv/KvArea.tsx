@@ -2,9 +2,10 @@
 // lazily loaded module, so opening the workbench does not load the key browser.
 import { tabbedArea } from '../../shell/TabbedArea';
 
-export default tabbedArea('kv', 'Commands, keys and live traffic of the key-value store', {
+export default tabbedArea('kv', 'Commands, keys, search and live traffic of the key-value store', {
   workbench: () => import('./workbench/WorkbenchTab'),
   keys: () => import('./keys/KeysTab'),
+  search: () => import('./search/SearchTab'),
   monitor: () => import('./monitor/MonitorTab'),
   pubsub: () => import('./pubsub/PubSubTab'),
 });

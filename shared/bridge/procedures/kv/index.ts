@@ -1,8 +1,9 @@
-// Every `kv.*` procedure: the workbench, the key browser and its delete-by-pattern job, and the live
-// monitor and pub/sub (live.ts).
+// Every `kv.*` procedure: the workbench, the key browser and its delete-by-pattern job, the live
+// monitor and pub/sub (live.ts), and the Search tab (search.ts).
 import { kvDeleteJobProcedures } from './delete-job';
 import { kvKeyProcedures } from './key-browser';
 import { kvLiveProcedures } from './live';
+import { kvSearchProcedures } from './search';
 import { kvWorkbenchProcedures } from './workbench';
 
 export const kvProcedures = {
@@ -10,4 +11,5 @@ export const kvProcedures = {
   ...kvKeyProcedures,
   ...kvDeleteJobProcedures,
   ...kvLiveProcedures,
+  ...kvSearchProcedures,
 };

@@ -1,0 +1,54 @@
+// The KV Search tab in both themes, with no console errors: an index's definition with a query's count and
+// rows, more rows loaded, a filter the service refuses, and the start (why the names are suggestions, the
+// index opened before and the alias) — to test-results/screenshots, or to docs/screenshots with SCREENSHOTS=1.
+import { expect, go } from './fixtures';
+import { seedSearchIndex } from './support/kv-api';
+import { themedConsoleTest } from './support/screenshots';
+
+themedConsoleTest(
+  'KV search screens render cleanly',
+  { timeout: 180_000, viewport: { width: 1440, height: 900 } },
+  async ({ page, errors, kv, shoot }) => {
+    await seedSearchIndex(kv);
+
+    await go(page, '#/kv/search/products');
+    const filter = page.getByLabel('Filter (JSON)');
+    await filter.fill('{\n  "category": { "$in": ["furniture", "accessories"] },\n  "inStock": true\n}');
+    await page.getByLabel('Limit').fill('8');
+    await page.getByLabel('Order by').selectOption('price');
+    await page.getByRole('group', { name: 'Direction' }).getByRole('button', { name: 'Descending' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const rows = page.getByTestId('search-row');
+    await expect(rows).toHaveCount(8);
+    await shoot('kv-search');
+
+    // Chosen fields, the next page loaded, the table scrolled into view.
+    await page.getByRole('group', { name: 'Return' }).getByRole('button', { name: 'Chosen fields' }).click();
+    await page.getByRole('checkbox', { name: 'name' }).check();
+    await page.getByRole('checkbox', { name: 'price' }).check();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByTestId('search-results').getByRole('columnheader')).toHaveCount(4);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect(rows).toHaveCount(16);
+    await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
+    await shoot('kv-search-more');
+
+    await page.getByRole('group', { name: 'Return' }).getByRole('button', { name: 'All fields' }).click();
+    await filter.fill('{\n  "colour": { "$eq": "red" }\n}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByRole('alert').filter({ hasText: "unknown field 'colour'" })).toBeVisible();
+    await shoot('kv-search-refused');
+
+    await go(page, '#/kv/search');
+    await expect(page.getByRole('group', { name: 'Opened before' }).getByRole('button')).toHaveText(
+      'products',
+    );
+    await expect(page.getByRole('group', { name: 'Aliases' }).getByRole('button')).toHaveText(
+      'shop → products',
+    );
+    await shoot('kv-search-start');
+
+    // The service's refusal is an answer shown, not a console error.
+    expect(errors).toEqual([]);
+  },
+);

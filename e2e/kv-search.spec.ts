@@ -1,0 +1,184 @@
+// The KV Search tab (Redis Search): Chromium → browser host → main's kv.search.* handlers → the local stack's
+// SEARCH.* emulation over redis-server. An index and its documents are made the way an app would (straight at
+// the KV REST API); the tab picks it by name from the keyboard, shows its schema, runs a filter with its count
+// and rows, loads more by OFFSET, opens a key in the key browser, and says what is wrong with a bad filter, a
+// field the index lacks and an index that does not exist.
+import { expect, go, test } from './fixtures';
+import { seedSearchIndex } from './support/kv-api';
+import { localStack } from './support/local-stack';
+
+test('pick an index, see its schema, run a filter, load more, open a key', async ({ app }) => {
+  test.setTimeout(120_000);
+  const { kv } = await localStack(app);
+  await seedSearchIndex(kv);
+  await go(app, '#/kv/search');
+
+  // Nothing picked yet: the tab says why the names are suggestions, and offers the alias.
+  await expect(app.getByRole('heading', { name: 'Pick an index' })).toBeVisible();
+  await expect(app.getByText('Redis Search has no command that lists indexes')).toBeVisible();
+  await expect(
+    app.getByRole('group', { name: 'Aliases' }).getByRole('button', { name: 'shop' }),
+  ).toBeVisible();
+
+  // Typed and opened from the keyboard: its own address, its definition.
+  const index = app.getByLabel('Index', { exact: true });
+  await index.fill('products');
+  await index.press('Enter');
+  await expect(app).toHaveURL(/#\/kv\/search\/products$/);
+  const definition = app.getByTestId('search-definition');
+  await expect(definition).toContainText('HASH');
+  await expect(definition).toContainText('product:');
+  await expect(definition).toContainText('english');
+  const schema = app.getByTestId('search-schema');
+  await expect(schema.getByRole('row')).toHaveCount(6);
+  await expect(schema.getByRole('row', { name: /price F64 FAST/ })).toBeVisible();
+
+  // The filter starts from the first TEXT field with $eq.
+  const filter = app.getByLabel('Filter (JSON)');
+  expect(JSON.parse(await filter.inputValue())).toEqual({ name: { $eq: 'word' } });
+
+  // A filter over two categories, ordered by price, 8 a page: the count, then the rows page by page.
+  await filter.fill('{"category": {"$in": ["furniture", "accessories"]}}');
+  await app.getByLabel('Limit').fill('8');
+  await app.getByLabel('Order by').selectOption('price');
+  await app.getByRole('group', { name: 'Direction' }).getByRole('button', { name: 'Descending' }).click();
+  await filter.press('Control+Enter');
+  await expect(app.getByTestId('search-count')).toHaveText('20 documents match');
+  const rows = app.getByTestId('search-row');
+  await expect(rows).toHaveCount(8);
+  await expect(rows.first()).toHaveAttribute('data-key', 'product:25');
+  await expect(rows.nth(1)).toHaveAttribute('data-key', 'product:24');
+  await expect(app.getByTestId('search-results').getByRole('columnheader')).toHaveText([
+    'Key',
+    'Score',
+    'name',
+    'category',
+    'price',
+    'stock',
+    'inStock',
+  ]);
+  await expect(rows.first()).toContainText('accessories');
+  await expect(app.getByTestId('search-shown')).toHaveText('8 of 20 documents shown');
+  await app.getByRole('button', { name: 'Load more' }).click();
+  await expect(rows).toHaveCount(16);
+  await app.getByRole('button', { name: 'Load more' }).click();
+  await expect(rows).toHaveCount(20);
+  await expect(app.getByTestId('search-shown')).toHaveText('20 of 20 documents shown');
+  await expect(app.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+  // Every row once, in falling price.
+  const keys = await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.key!));
+  expect(new Set(keys).size).toBe(20);
+  expect(keys.slice(0, 4)).toEqual(['product:25', 'product:24', 'product:23', 'product:22']);
+
+  // A key opens in the key browser.
+  await rows.nth(2).getByRole('link', { name: 'product:23' }).click();
+  await expect(app).toHaveURL(/#\/kv\/keys\/product%3A23$/);
+  await expect(app.getByTestId('key-detail')).toContainText('product:23');
+  await expect(app.getByTestId('key-detail')).toContainText('Office Chair');
+});
+
+test('a bad filter, a field the index lacks and a missing index each say what is wrong', async ({ app }) => {
+  test.setTimeout(120_000);
+  const { kv } = await localStack(app);
+  await seedSearchIndex(kv, 5);
+  await go(app, '#/kv/search/products');
+  const filter = app.getByLabel('Filter (JSON)');
+  const run = app.getByRole('button', { name: 'Run', exact: true });
+  await expect(filter).toBeVisible();
+
+  // Not JSON: said while typing, where it breaks; nothing to run.
+  await filter.fill('{"name": {"$eq": }');
+  await expect(filter).toHaveAttribute('aria-invalid', 'true');
+  await expect(app.getByRole('alert').filter({ hasText: 'Not valid JSON' })).toContainText(
+    '(line 1, column 18)',
+  );
+  await expect(run).toBeDisabled();
+  // An operator the grammar lacks, also before anything is sent.
+  await filter.fill('{"name": {"$like": "lamp"}}');
+  await expect(
+    app.getByRole('alert').filter({ hasText: 'Unknown operator $like for field "name"' }),
+  ).toBeVisible();
+  await expect(run).toBeDisabled();
+
+  // A field the schema lacks: pointed out, and the service's own refusal shown when run anyway.
+  await filter.fill('{"colour": {"$eq": "red"}}');
+  await expect(app.getByText('Not in this index’s schema: colour')).toBeVisible();
+  await run.click();
+  const refusal = app.getByRole('alert').filter({ hasText: 'The service refused the query:' });
+  await expect(refusal).toContainText("unknown field 'colour'");
+  // An operator the field's type does not take: the service says so, the tab stays usable.
+  await filter.fill('{"price": {"$regex": "1.*"}}');
+  await run.click();
+  await expect(refusal).toContainText('$regex');
+  await filter.fill('{"inStock": true}');
+  await run.click();
+  await expect(app.getByTestId('search-count')).toHaveText(/^\d+ documents? match/);
+  await expect(refusal).toHaveCount(0);
+
+  // An index that does not exist (typed, or an old link).
+  await go(app, '#/kv/search/no-such-index');
+  await expect(app.getByText('No index or alias named “no-such-index”.')).toBeVisible();
+  await expect(filter).toHaveCount(0);
+  // A name that cannot be one is refused in the field itself.
+  const index = app.getByLabel('Index', { exact: true });
+  await index.fill('two words');
+  await index.press('Enter');
+  await expect(app.getByRole('alert').filter({ hasText: 'an index name has no spaces' })).toBeVisible();
+  await expect(app).toHaveURL(/#\/kv\/search\/no-such-index$/);
+  // The alias works as the index does.
+  await index.fill('shop');
+  await index.press('Enter');
+  await expect(app.getByTestId('search-definition')).toContainText('Nameproducts');
+  await expect(app.getByTestId('search-definition')).toContainText('Aliasshop');
+});
+
+test('a JSON index: nested fields dotted in the schema and as columns', async ({ app }) => {
+  test.setTimeout(120_000);
+  const { kv } = await localStack(app);
+  await kv.command(
+    'SEARCH.CREATE',
+    'books',
+    'ON',
+    'JSON',
+    'PREFIX',
+    1,
+    'book:',
+    'SCHEMA',
+    'title',
+    'TEXT',
+    'meta.year',
+    'U64',
+    'FAST',
+    'meta.genre',
+    'KEYWORD',
+  );
+  await kv.command(
+    'JSON.SET',
+    'book:1',
+    '$',
+    JSON.stringify({ title: 'Dune', meta: { year: 1965, genre: 'sf' } }),
+  );
+  await kv.command(
+    'JSON.SET',
+    'book:2',
+    '$',
+    JSON.stringify({ title: 'Emma', meta: { year: 1815, genre: 'novel' } }),
+  );
+  await kv.command('SEARCH.WAITINDEXING', 'books');
+  await go(app, '#/kv/search/books');
+  await expect(app.getByTestId('search-definition')).toContainText('JSON');
+  await expect(
+    app.getByTestId('search-schema').getByRole('row', { name: /meta\.year U64 FAST/ }),
+  ).toBeVisible();
+  await app.getByLabel('Filter (JSON)').fill('{"meta.year": {"$gte": 1900}}');
+  await app.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(app.getByTestId('search-count')).toHaveText('1 document matches');
+  await expect(app.getByTestId('search-results').getByRole('columnheader')).toHaveText([
+    'Key',
+    'Score',
+    'title',
+    'meta.year',
+    'meta.genre',
+  ]);
+  await expect(app.getByTestId('search-row')).toHaveText([/book:1.*Dune.*1965.*sf/]);
+});

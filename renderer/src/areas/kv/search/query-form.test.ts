@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { KvSearchIndex } from '../../../../../shared/kv/search';
+import { checkDraft, formatScore, initialDraft, resultColumns } from './query-form';
+
+const products: KvSearchIndex = {
+  name: 'products',
+  dataType: 'hash',
+  prefixes: ['product:'],
+  language: 'english',
+  fields: [
+    { name: 'price', type: 'F64', fast: true, noTokenize: false, noStem: false },
+    { name: 'name', type: 'TEXT', fast: false, noTokenize: false, noStem: false },
+    { name: 'category', type: 'KEYWORD', fast: false, noTokenize: false, noStem: false },
+  ],
+};
+
+describe('the query form', () => {
+  it('starts from the first TEXT field with $eq and runs as typed', () => {
+    const draft = initialDraft(products);
+    expect(JSON.parse(draft.filter)).toEqual({ name: { $eq: 'word' } });
+    expect(checkDraft('p', 'products', products, draft)).toEqual({
+      errors: {},
+      unknownFields: [],
+      input: { profileId: 'p', index: 'products', filter: draft.filter, limit: 20, keysOnly: false },
+    });
+  });
+
+  it('carries order, chosen fields and keys only into the input', () => {
+    const draft = { ...initialDraft(products), orderBy: 'price', direction: 'desc' as const, limit: '5' };
+    expect(
+      checkDraft('p', 'products', products, { ...draft, returns: 'chosen', chosen: ['name'] }).input,
+    ).toMatchObject({
+      limit: 5,
+      orderBy: { field: 'price', direction: 'desc' },
+      select: ['name'],
+      keysOnly: false,
+    });
+    const keys = checkDraft('p', 'products', products, { ...draft, returns: 'keys', chosen: ['name'] }).input;
+    expect(keys?.keysOnly).toBe(true);
+    expect(keys).not.toHaveProperty('select');
+  });
+
+  it('says what is wrong and offers nothing to run', () => {
+    const draft = initialDraft(products);
+    const bad = checkDraft('p', 'products', products, {
+      ...draft,
+      filter: '{"name": {"$eq": }',
+      limit: '0',
+      returns: 'chosen',
+    });
+    expect(bad.input).toBeUndefined();
+    expect(bad.errors.filter).toMatch(/^Not valid JSON/);
+    expect(bad.errors.limit).toBe('A whole number from 1 to 1000.');
+    expect(bad.errors.chosen).toBe('Choose at least one field.');
+  });
+
+  it('points out names the schema lacks, yet lets the service answer', () => {
+    const check = checkDraft('p', 'products', products, {
+      ...initialDraft(products),
+      filter: '{"$or": [{"colour": "red"}, {"name": {"$smart": "lamp"}}]}',
+    });
+    expect(check.unknownFields).toEqual(['colour']);
+    expect(check.input).toBeDefined();
+  });
+});
+
+describe('resultColumns', () => {
+  it('puts the schema fields the rows carry first, in schema order, then the others', () => {
+    expect(
+      resultColumns(products, [
+        {
+          key: 'a',
+          score: 1,
+          fields: [
+            ['name', 'x'],
+            ['extra', 1],
+          ],
+        },
+        { key: 'b', score: 1, fields: [['price', 2]] },
+      ]),
+    ).toEqual(['price', 'name', 'extra']);
+    expect(resultColumns(products, [{ key: 'a', score: 1, fields: [] }])).toEqual([]);
+  });
+});
+
+describe('formatScore', () => {
+  it('shows four significant digits, whole scores as they are', () => {
+    expect(formatScore(2)).toBe('2');
+    expect(formatScore(1.2345678)).toBe('1.235');
+    expect(formatScore(0.0000123)).toBe('0.0000123');
+    expect(formatScore(12345.6)).toBe('12350');
+    expect(formatScore(123456)).toBe('123456');
+  });
+});
