@@ -210,6 +210,7 @@ SEARCH.WAITINDEXING|search|r|index|Waits until the index has caught up with the 
 SEARCH.ALIASADD|search|w|alias index|Points an alias at an index (1 new, 2 moved)
 SEARCH.ALIASDEL|search|w|alias|Deletes an alias
 SEARCH.LISTALIASES|search|r||Lists the aliases and their indexes
+SEARCH.LISTINDEXES|search|r|[MATCH pattern] [LIMIT count] [OFFSET offset]|Lists the indexes by name, each with its type (HASH, JSON or STRING)
 PUBLISH|pubsub|w|channel message|Posts a message to a channel; returns the number of receivers
 PUBSUB|pubsub|r|CHANNELS [pattern]|NUMSUB [channel …]|NUMPAT|Inspects the pub/sub system
 EVAL|scripting|w|script numkeys [key …] [arg …]|Runs a Lua script

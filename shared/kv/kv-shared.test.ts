@@ -27,6 +27,7 @@ describe('command table', () => {
       'SEARCH.DESCRIBE',
       'SEARCH.AGGREGATE',
       'SEARCH.LISTALIASES',
+      'SEARCH.LISTINDEXES',
       'SEARCH.WAITINDEXING',
     ]);
     expect(bundledDoc('search.count')?.args).toBe('index filter');

@@ -49,6 +49,11 @@ export class SearchCatalog {
     return target === undefined ? undefined : this.indexes.get(target);
   }
 
+  /** Every index, in the order they were created. */
+  list(): SearchIndexDefinition[] {
+    return [...this.indexes.values()];
+  }
+
   has(name: string): boolean {
     return this.indexes.has(name);
   }

@@ -9,6 +9,7 @@ import type { ReadCommands } from './documents';
 import { readDocuments, SearchReadError } from './documents';
 import type { FilterNode, MatchedTerms } from './filter';
 import { Corpus, evaluate, parseFilter } from './filter';
+import { listIndexesReply, parseListIndexes } from './list-indexes';
 import { parseQueryOptions } from './query-options';
 import type { Hit } from './results';
 import { hitReply, rank } from './results';
@@ -43,6 +44,7 @@ const ARITY: Record<string, [number, number | undefined]> = {
   'search.aliasadd': [2, 2],
   'search.aliasdel': [1, 1],
   'search.listaliases': [0, 0],
+  'search.listindexes': [0, 6],
 };
 
 export class SearchCommands {
@@ -98,6 +100,8 @@ export class SearchCommands {
         return this.catalog.deleteAlias(word(1)) ? 1 : 0;
       case 'search.listaliases':
         return this.catalog.listAliases().map(([alias, index]) => [Buffer.from(alias), Buffer.from(index)]);
+      case 'search.listindexes':
+        return listIndexesReply(this.catalog.list(), parseListIndexes(args));
       case 'search.count': {
         const index = this.catalog.resolve(word(1));
         if (!index) return -1;
