@@ -54,8 +54,9 @@ export class SearchCatalog {
     return [...this.indexes.values()];
   }
 
-  has(name: string): boolean {
-    return this.indexes.has(name);
+  /** The index of that name (not an alias). */
+  get(name: string): SearchIndexDefinition | undefined {
+    return this.indexes.get(name);
   }
 
   create(definition: SearchIndexDefinition): void {

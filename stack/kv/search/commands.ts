@@ -1,6 +1,7 @@
 // SEARCH.* answered by the bridge (redis-server has no such commands): which command does what, with the
-// replies the SDK decodes (`@upstash/redis` search/search.ts) and the hosted service's answers for an index
-// that does not exist (DESCRIBE and QUERY nil, COUNT -1, WAITINDEXING and DROP 0).
+// replies the SDK decodes (`@upstash/redis` search/search.ts) and the hosted service's documented answers
+// (upstash.com/docs/redis/commands/search/): CREATE 1 (with EXISTSOK 0 for an identical index), for an index
+// that does not exist DESCRIBE, QUERY and AGGREGATE nil, COUNT -1, WAITINDEXING, REINDEX and DROP 0.
 import type { RespArg, RespValue } from '../resp';
 import { RespError } from '../resp';
 import { aggregate } from './aggregate';
@@ -30,7 +31,13 @@ export function isSearchCommand(name: string): boolean {
 }
 
 /** The commands that change indexes or aliases: refused to a read-only token. */
-const CHANGING = new Set(['search.create', 'search.drop', 'search.aliasadd', 'search.aliasdel']);
+const CHANGING = new Set([
+  'search.create',
+  'search.drop',
+  'search.reindex',
+  'search.aliasadd',
+  'search.aliasdel',
+]);
 
 /** Arguments after the name: [least, most] (most undefined: no limit). */
 const ARITY: Record<string, [number, number | undefined]> = {
@@ -41,6 +48,7 @@ const ARITY: Record<string, [number, number | undefined]> = {
   'search.count': [2, 2],
   'search.aggregate': [3, 3],
   'search.waitindexing': [1, 1],
+  'search.reindex': [1, 1],
   'search.aliasadd': [2, 2],
   'search.aliasdel': [1, 1],
   'search.listaliases': [0, 0],
@@ -78,12 +86,14 @@ export class SearchCommands {
     switch (name) {
       case 'search.create': {
         const request = parseCreate(args);
-        if (this.catalog.has(request.definition.name)) {
-          if (request.existsOk) return 'OK';
-          return new RespError(`ERR index '${request.definition.name}' already exists`);
+        const existing = this.catalog.get(request.definition.name);
+        if (existing) {
+          // The hosted service: with EXISTSOK 0 for the same index, an error for a different one.
+          if (request.existsOk && sameIndex(existing, request.definition)) return 0;
+          return new RespError(`ERR Index ${request.definition.name} already exists`);
         }
         this.catalog.create(request.definition);
-        return 'OK';
+        return 1;
       }
       case 'search.drop':
         return this.catalog.drop(word(1)) ? 1 : 0;
@@ -93,6 +103,9 @@ export class SearchCommands {
       }
       case 'search.waitindexing':
         // Nothing to wait for: documents are read when a query runs.
+        return this.catalog.resolve(word(1)) ? 1 : 0;
+      case 'search.reindex':
+        // Nothing to rebuild: every query reads the keys under the prefixes as they are now. An index name or alias.
         return this.catalog.resolve(word(1)) ? 1 : 0;
       case 'search.aliasadd':
         return this.catalog.addAlias(word(1), word(2));
@@ -119,8 +132,8 @@ export class SearchCommands {
       default: {
         // search.aggregate: the filter's matches, then the aggregations over them (aggregate.ts).
         const index = this.catalog.resolve(word(1));
-        // No index: no documents to aggregate, an empty result (the SDK reads it as {}).
-        if (!index) return [];
+        // No index: nil, as the hosted service answers (the SDK's aggregate() then fails to read it).
+        if (!index) return null;
         const filter = parseFilter(word(2), index);
         const hits = await this.matches(index, filter, caller);
         try {
@@ -153,4 +166,18 @@ export class SearchCommands {
     }
     return hits;
   }
+}
+
+/** Whether two definitions index the same keys the same way: data type, prefixes, language and schema. */
+function sameIndex(a: SearchIndexDefinition, b: SearchIndexDefinition): boolean {
+  const shape = (d: SearchIndexDefinition): string =>
+    JSON.stringify([
+      d.dataType,
+      [...d.prefixes].sort(),
+      d.language,
+      d.fields
+        .map((f) => [f.path, f.type, f.fast, f.noTokenize, f.noStem, f.from ?? null])
+        .sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
+    ]);
+  return shape(a) === shape(b);
 }
