@@ -234,3 +234,16 @@ describe('SEARCH.QUERY bounds', () => {
     );
   });
 });
+
+describe('SEARCH.QUERY ORDERBY', () => {
+  it('sorts descending when no direction is given, each score being the sort value', async () => {
+    const reply = await run('SEARCH.QUERY', 'docs', '{}', 'NOCONTENT', 'ORDERBY', 'n');
+    expect(reply.result).toEqual([
+      ['doc:b:3', '3'],
+      ['doc:b:2', '2'],
+      ['doc:a:1', '1'],
+    ]);
+    const limited = await run('SEARCH.QUERY', 'docs', '{}', 'ORDERBY', 'n', 'LIMIT', '1', 'NOCONTENT');
+    expect(limited.result).toEqual([['doc:b:3', '3']]);
+  });
+});

@@ -237,27 +237,30 @@ describe('an unreadable catalog', () => {
 });
 
 describe('prefixes', () => {
-  it('takes glob characters in a prefix literally, and reads each key of overlapping prefixes once', async () => {
-    await run(
-      'SEARCH.CREATE',
-      'globbed',
-      'ON',
-      'HASH',
-      'PREFIX',
-      '2',
-      'g[1]*?\\:',
-      'g[1]*?\\:x',
-      'SCHEMA',
-      'w',
-      'TEXT',
-    );
+  it('takes glob characters in a prefix literally', async () => {
+    expect(
+      await run(
+        'SEARCH.CREATE',
+        'globbed',
+        'ON',
+        'HASH',
+        'PREFIX',
+        '2',
+        'g[1]*?\\:',
+        'h*:',
+        'SCHEMA',
+        'w',
+        'TEXT',
+      ),
+    ).toEqual({ result: 1 });
     await run('HSET', 'g[1]*?\\:a', 'w', 'hit');
-    await run('HSET', 'g[1]*?\\:x1', 'w', 'hit');
-    // Each of these matches the prefix read as a pattern (g1…:), none starts with it.
+    await run('HSET', 'h*:x1', 'w', 'hit');
+    // Each of these matches a prefix read as a pattern (g1…:, h…:), none starts with it.
     await run('HSET', 'g1z\\:b', 'w', 'hit');
     await run('HSET', 'g1zz:c', 'w', 'hit');
+    await run('HSET', 'hzz:d', 'w', 'hit');
     const reply = await run('SEARCH.QUERY', 'globbed', '{"w":"hit"}', 'NOCONTENT');
-    expect((reply.result as string[][]).map(([key]) => key)).toEqual(['g[1]*?\\:a', 'g[1]*?\\:x1']);
+    expect((reply.result as string[][]).map(([key]) => key)).toEqual(['g[1]*?\\:a', 'h*:x1']);
   });
 });
 
@@ -426,6 +429,19 @@ describe('bad input', () => {
       ],
       [['bad', 'ON', 'HASH', 'PREFIX', '2', 'b:'], /PREFIX 2 needs a value/],
       [['bad', 'SORTABLE', 'ON', 'HASH'], /unknown option 'SORTABLE'/],
+      [
+        ['bad', 'ON', 'HASH', 'PREFIX', '1', 'b:', 'SCHEMA', 'a', 'KEYWORD', 'FAST'],
+        /FAST applies to U64, I64, F64, BOOL and DATE fields only \(field 'a' is KEYWORD\)/,
+      ],
+      [
+        ['bad', 'ON', 'HASH', 'PREFIX', '1', 'b:', 'SCHEMA', 'a', 'TEXT', 'FAST'],
+        /FAST applies to U64, I64, F64, BOOL and DATE fields only \(field 'a' is TEXT\)/,
+      ],
+      [['bad', 'ON', 'HASH', 'PREFIX', '2', 'b:', 'b:', 'SCHEMA', 'a', 'TEXT'], /prefix 'b:' is given twice/],
+      [
+        ['bad', 'ON', 'HASH', 'PREFIX', '2', 'b:x', 'b:', 'SCHEMA', 'a', 'TEXT'],
+        /prefixes 'b:x' and 'b:' overlap/,
+      ],
     ];
     for (const [args, error] of cases) {
       const reply = await create(...args);
@@ -452,6 +468,12 @@ describe('bad input', () => {
       'TEXT',
       'n',
       'F64',
+      'FAST',
+      'slow',
+      'U64',
+      'when',
+      'DATE',
+      'FAST',
       'ok',
       'BOOL',
       'tag',
@@ -462,7 +484,10 @@ describe('bad input', () => {
     const cases: [string[], string | RegExp][] = [
       [['{"name":'], /^ERR the filter is not valid JSON: /],
       [['[1,2]'], 'ERR the filter must be a JSON object, got [1,2]'],
-      [['{"nope":"x"}'], "ERR unknown field 'nope' in the filter (index 'strict' has: name, n, ok, tag)"],
+      [
+        ['{"nope":"x"}'],
+        "ERR unknown field 'nope' in the filter (index 'strict' has: name, n, slow, when, ok, tag)",
+      ],
       [['{"n":{"$gt":"three"}}'], 'ERR $gt on field \'n\' (F64) needs a number, got "three"'],
       [['{"ok":{"$eq":"yes"}}'], 'ERR $eq on field \'ok\' (BOOL) needs true or false, got "yes"'],
       [['{"n":{"$fuzzy":"x"}}'], /^ERR operator '\$fuzzy' is not supported for field 'n' of type F64/],
@@ -483,12 +508,33 @@ describe('bad input', () => {
       [['{}', 'LIMIT', '20', '10'], /^ERR SEARCH.QUERY: unknown option '10'/],
       [['{}', 'OFFSET', '10001'], 'ERR SEARCH.QUERY: OFFSET must be at most 10000, got 10001'],
       [['{}', 'SORTBY', 'n'], /^ERR SEARCH.QUERY: unknown option 'SORTBY'/],
-      [['{}', 'ORDERBY', 'name', 'ASC'], /^ERR SEARCH.QUERY: cannot ORDERBY TEXT field 'name'/],
-      [['{}', 'ORDERBY', 'n', 'UP'], "ERR SEARCH.QUERY: ORDERBY direction must be ASC or DESC, got 'UP'"],
+      [
+        ['{}', 'ORDERBY', 'name', 'ASC'],
+        "ERR SEARCH.QUERY: ORDERBY needs a FAST field; 'name' (TEXT) is not FAST",
+      ],
+      [['{}', 'ORDERBY', 'tag'], "ERR SEARCH.QUERY: ORDERBY needs a FAST field; 'tag' (KEYWORD) is not FAST"],
+      [
+        ['{}', 'ORDERBY', 'slow', 'ASC'],
+        "ERR SEARCH.QUERY: ORDERBY needs a FAST field; 'slow' (U64) is not FAST",
+      ],
+      [['{}', 'ORDERBY', 'n', 'UP'], /^ERR SEARCH.QUERY: unknown option 'UP'/],
+      [['{}', 'NOCONTENT', 'SELECT', '1', 'n'], 'ERR SEARCH.QUERY: NOCONTENT cannot be used with SELECT'],
+      [
+        ['{}', 'HIGHLIGHT', 'FIELDS', '1', 'name', 'NOCONTENT'],
+        'ERR SEARCH.QUERY: NOCONTENT cannot be used with HIGHLIGHT',
+      ],
+      [
+        ['{}', 'SCOREFUNC', 'FIELDVALUE', 'when'],
+        "ERR SEARCH.QUERY: SCOREFUNC FIELDVALUE needs a U64, I64 or F64 field; 'when' is DATE",
+      ],
+      [
+        ['{}', 'SCOREFUNC', 'FIELDVALUE', 'slow'],
+        "ERR SEARCH.QUERY: SCOREFUNC FIELDVALUE needs a FAST field; 'slow' is not FAST",
+      ],
       [['{}', 'ORDERBY', 'missing', 'ASC'], "ERR SEARCH.QUERY: ORDERBY names unknown field 'missing'"],
       [
         ['{}', 'SCOREFUNC', 'FIELDVALUE', 'name'],
-        /^ERR SEARCH.QUERY: SCOREFUNC FIELDVALUE needs a numeric or DATE field; 'name' is TEXT/,
+        /^ERR SEARCH.QUERY: SCOREFUNC FIELDVALUE needs a U64, I64 or F64 field; 'name' is TEXT/,
       ],
       [
         ['{}', 'SCOREFUNC', 'FIELDVALUE', 'n', 'MODIFIER', 'CUBE'],

@@ -122,22 +122,23 @@ export function parseQueryOptions(
         options.noContent = true;
         break;
       case 'ORDERBY': {
-        // One or more `field ASC|DESC` pairs.
+        // `field [ASC|DESC]` (DESC when omitted, as the hosted docs say), then more `field ASC|DESC` pairs.
         do {
           const path = value('ORDERBY');
           const field = schemaField(path, 'ORDERBY');
-          if (field.type === 'TEXT' || field.type === 'FACET') {
+          // The hosted docs: only a FAST field sorts, and only U64, I64, F64, BOOL and DATE fields can be FAST.
+          if (!field.fast) {
             throw new SearchInputError(
-              `ERR ${command}: cannot ORDERBY ${field.type} field '${path}' (use a numeric, DATE, BOOL or KEYWORD field)`,
+              `ERR ${command}: ORDERBY needs a FAST field; '${path}' (${field.type}) is not FAST`,
             );
           }
-          const direction = value(`ORDERBY ${path}`).toUpperCase();
-          if (direction !== 'ASC' && direction !== 'DESC') {
-            throw new SearchInputError(
-              `ERR ${command}: ORDERBY direction must be ASC or DESC, got '${words[i]}'`,
-            );
+          let descending = true;
+          const direction = words[i + 1]?.toUpperCase();
+          if (direction === 'ASC' || direction === 'DESC') {
+            descending = direction === 'DESC';
+            i++;
           }
-          options.orderBy.push({ field, descending: direction === 'DESC' });
+          options.orderBy.push({ field, descending });
         } while (
           i + 2 < words.length &&
           !OPTION_WORDS.has(words[i + 1]!.toUpperCase()) &&
@@ -187,6 +188,12 @@ export function parseQueryOptions(
   }
   if (options.scoreFunction && options.orderBy.length > 0) {
     throw new SearchInputError(`ERR ${command}: SCOREFUNC and ORDERBY cannot be used together`);
+  }
+  // The hosted docs: NOCONTENT cannot be combined with SELECT or HIGHLIGHT.
+  if (options.noContent && (options.select || options.highlight)) {
+    throw new SearchInputError(
+      `ERR ${command}: NOCONTENT cannot be used with ${options.select ? 'SELECT' : 'HIGHLIGHT'}`,
+    );
   }
   return options;
 }
@@ -242,9 +249,15 @@ function parseScoreFunction(
       case 'FIELDVALUE': {
         const path = value('FIELDVALUE');
         const field = schemaField(path, 'SCOREFUNC FIELDVALUE');
-        if (field.type !== 'U64' && field.type !== 'I64' && field.type !== 'F64' && field.type !== 'DATE') {
+        // The hosted docs: only FAST U64, I64 and F64 fields.
+        if (field.type !== 'U64' && field.type !== 'I64' && field.type !== 'F64') {
           throw new SearchInputError(
-            `ERR ${command}: SCOREFUNC FIELDVALUE needs a numeric or DATE field; '${path}' is ${field.type}`,
+            `ERR ${command}: SCOREFUNC FIELDVALUE needs a U64, I64 or F64 field; '${path}' is ${field.type}`,
+          );
+        }
+        if (!field.fast) {
+          throw new SearchInputError(
+            `ERR ${command}: SCOREFUNC FIELDVALUE needs a FAST field; '${path}' is not FAST`,
           );
         }
         result.fields.push({ field, modifier: 'NONE', factor: 1, missing: undefined });

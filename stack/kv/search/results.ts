@@ -110,6 +110,12 @@ export function rank(hits: Hit[], options: QueryOptions): Hit[] {
       }
       return byKey(a, b);
     });
+    // The hosted docs: with ORDERBY, a result's score is the sort field's value, not its relevance.
+    const first = options.orderBy[0]!.field;
+    for (const hit of hits) {
+      const value = orderValue(hit.document, first);
+      hit.score = typeof value === 'number' ? value : typeof value === 'boolean' ? Number(value) : 0;
+    }
   } else {
     hits.sort((a, b) => b.score - a.score || byKey(a, b));
   }

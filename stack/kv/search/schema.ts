@@ -86,6 +86,18 @@ export function parseCreate(args: readonly RespArg[]): CreateRequest {
         need(count, `PREFIX ${count}`);
         prefixes = words.slice(i + 1, i + 1 + count);
         i += count;
+        // The hosted docs: an index's prefixes may not repeat or overlap (one the start of another).
+        for (const [n, a] of prefixes.entries()) {
+          for (const b of prefixes.slice(n + 1)) {
+            if (a.startsWith(b) || b.startsWith(a)) {
+              throw new SearchInputError(
+                a === b
+                  ? `ERR SEARCH.CREATE: prefix '${a}' is given twice`
+                  : `ERR SEARCH.CREATE: prefixes '${a}' and '${b}' overlap`,
+              );
+            }
+          }
+        }
         break;
       }
       case 'LANGUAGE': {
@@ -147,8 +159,11 @@ function parseFields(words: readonly string[], start: number): SearchField[] {
           `ERR SEARCH.CREATE: ${option} applies to TEXT fields only (field '${path}' is ${type})`,
         );
       }
-      if (option === 'FAST' && type === 'TEXT') {
-        throw new SearchInputError(`ERR SEARCH.CREATE: FAST does not apply to TEXT fields (field '${path}')`);
+      // The hosted docs: FAST applies to U64, I64, F64, BOOL and DATE fields.
+      if (option === 'FAST' && (type === 'TEXT' || type === 'KEYWORD' || type === 'FACET')) {
+        throw new SearchInputError(
+          `ERR SEARCH.CREATE: FAST applies to U64, I64, F64, BOOL and DATE fields only (field '${path}' is ${type})`,
+        );
       }
       if (option === 'FAST') field.fast = true;
       else if (option === 'NOTOKENIZE') field.noTokenize = true;
