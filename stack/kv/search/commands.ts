@@ -92,6 +92,13 @@ export class SearchCommands {
           if (request.existsOk && sameIndex(existing, request.definition)) return 0;
           return new RespError(`ERR Index ${request.definition.name} already exists`);
         }
+        // The hosted service keeps its indexes among the keys: a name a key already has is refused.
+        const [taken] = await caller.list([['EXISTS', request.definition.name]]);
+        if (taken === 1) {
+          return new RespError(
+            `ERR SEARCH.CREATE: '${request.definition.name}' is already the name of a Redis key`,
+          );
+        }
         this.catalog.create(request.definition);
         return 1;
       }

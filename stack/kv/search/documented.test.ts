@@ -117,6 +117,49 @@ describe('SEARCH.CREATE', () => {
   });
 });
 
+describe('SEARCH.CREATE and DESCRIBE, more', () => {
+  it('refuses a name that a Redis key already has (the hosted indexes live among the keys)', async () => {
+    await run('SET', 'taken', 'v');
+    expect(await run('SEARCH.CREATE', 'taken', ...definition)).toEqual({
+      error: "ERR SEARCH.CREATE: 'taken' is already the name of a Redis key",
+    });
+    expect(await run('SEARCH.DESCRIBE', 'taken')).toEqual({ result: null });
+    expect(await run('GET', 'taken')).toEqual({ result: 'v' });
+  });
+
+  it('describes an index with its size and pending updates (0 and 0: no stored index, no delay)', async () => {
+    expect(await run('SEARCH.DESCRIBE', 'docs')).toEqual({
+      result: [
+        'name',
+        'docs',
+        'type',
+        'JSON',
+        'prefixes',
+        ['doc:a:', 'doc:b:'],
+        'language',
+        'english',
+        'indexSize',
+        0,
+        'pendingUpdates',
+        0,
+        'schema',
+        [
+          ['title', 'TEXT'],
+          ['n', 'F64', 'FAST'],
+        ],
+      ],
+    });
+    // The SDK reads the fields it knows and passes over the others.
+    expect(await sdk().search.index({ name: 'docs' }).describe()).toEqual({
+      name: 'docs',
+      dataType: 'json',
+      prefixes: ['doc:a:', 'doc:b:'],
+      language: 'english',
+      schema: { title: { type: 'TEXT' }, n: { type: 'F64', fast: true } },
+    });
+  });
+});
+
 describe('SEARCH.REINDEX', () => {
   it('answers 1 for an index or an alias of one, 0 for neither, and the index keeps answering', async () => {
     await run('JSON.SET', 'doc:a:1', '$', '{"title":"hello world","n":1}');

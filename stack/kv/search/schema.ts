@@ -178,7 +178,11 @@ function parseFields(words: readonly string[], start: number): SearchField[] {
 
 const bulk = (value: string): Buffer => Buffer.from(value, 'utf8');
 
-/** SEARCH.DESCRIBE's reply: `name, type, prefixes, language, schema` as a flat list of names and values. */
+/**
+ * SEARCH.DESCRIBE's reply: `name, type, prefixes, language, indexSize, pendingUpdates, schema` as a flat list
+ * of names and values (the hosted docs' order). There is no stored index: its size is 0 bytes, and no update is
+ * ever pending.
+ */
 export function describeReply(definition: SearchIndexDefinition): RespValue {
   return [
     bulk('name'),
@@ -189,6 +193,10 @@ export function describeReply(definition: SearchIndexDefinition): RespValue {
     definition.prefixes.map(bulk),
     bulk('language'),
     bulk(definition.language),
+    bulk('indexSize'),
+    0,
+    bulk('pendingUpdates'),
+    0,
     bulk('schema'),
     definition.fields.map((field) => {
       const entry = [bulk(field.path), bulk(field.type)];
