@@ -200,16 +200,18 @@ JSON.ARRPOP|json|w|key [path [index]]|Removes and returns an item of the arrays 
 JSON.ARRTRIM|json|w|key path start stop|Keeps only a range of the arrays at a path
 JSON.RESP|json|r|key [path]|Returns the JSON at a path in RESP form
 JSON.DEBUG|json|r|MEMORY key [path]|Memory used by the JSON at a path
-SEARCH.CREATE|search|w|index [SKIPINITIALSCAN] [EXISTSOK] ON HASH|JSON|STRING PREFIX count prefix [prefix …] [LANGUAGE language] SCHEMA field TEXT|U64|I64|F64|BOOL|DATE|KEYWORD|FACET [FAST] [NOTOKENIZE] [NOSTEM] [FROM source] [field …]|Creates a search index over the keys under the prefixes
+SEARCH.CREATE|search|w|index [SKIPINITIALSCAN] [EXISTSOK] ON HASH|JSON|STRING PREFIX count prefix [prefix …] [LANGUAGE language] SCHEMA field TEXT|U64|I64|F64|BOOL|DATE|KEYWORD|FACET [FAST] [NOTOKENIZE] [NOSTEM] [FROM source] [field …]|Creates a search index over the keys under the prefixes (1; with EXISTSOK 0 when the same index exists)
 SEARCH.QUERY|search|r|index filter [LIMIT n] [OFFSET n] [NOCONTENT] [ORDERBY field ASC|DESC] [SCOREFUNC …] [HIGHLIGHT FIELDS n field … [TAGS pre post]] [SELECT n field …]|Finds documents by a JSON filter, most relevant first
 SEARCH.COUNT|search|r|index filter|Counts the documents a JSON filter matches (-1 for no such index)
 SEARCH.AGGREGATE|search|r|index filter aggregations|Aggregates the documents a JSON filter matches ($stats, $terms, $range, $histogram, $facet, …)
 SEARCH.DESCRIBE|search|r|index|Describes an index: data type, prefixes, language, schema
 SEARCH.DROP|search|w|index|Deletes an index (its documents stay)
 SEARCH.WAITINDEXING|search|r|index|Waits until the index has caught up with the writes before it
+SEARCH.REINDEX|search|w|index|Rebuilds an index from the keys now under its prefixes (1, or 0 for no such index); changes no key, counted a write as it rebuilds the index
 SEARCH.ALIASADD|search|w|alias index|Points an alias at an index (1 new, 2 moved)
 SEARCH.ALIASDEL|search|w|alias|Deletes an alias
 SEARCH.LISTALIASES|search|r||Lists the aliases and their indexes
+SEARCH.LISTINDEXES|search|r|[MATCH pattern] [LIMIT count] [OFFSET offset]|Lists the indexes by name, each with its type (HASH, JSON or STRING)
 PUBLISH|pubsub|w|channel message|Posts a message to a channel; returns the number of receivers
 PUBSUB|pubsub|r|CHANNELS [pattern]|NUMSUB [channel …]|NUMPAT|Inspects the pub/sub system
 EVAL|scripting|w|script numkeys [key …] [arg …]|Runs a Lua script

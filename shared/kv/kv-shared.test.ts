@@ -22,11 +22,13 @@ describe('command table', () => {
       'SEARCH.COUNT',
       'SEARCH.QUERY',
       'SEARCH.CREATE',
+      'SEARCH.REINDEX',
       'SEARCH.ALIASADD',
       'SEARCH.ALIASDEL',
       'SEARCH.DESCRIBE',
       'SEARCH.AGGREGATE',
       'SEARCH.LISTALIASES',
+      'SEARCH.LISTINDEXES',
       'SEARCH.WAITINDEXING',
     ]);
     expect(bundledDoc('search.count')?.args).toBe('index filter');
@@ -43,6 +45,8 @@ describe('command table', () => {
     [['SEARCH.QUERY', 'idx', '{}'], false],
     [['search.count', 'idx', '{}'], false],
     [['SEARCH.CREATE', 'idx', 'ON', 'HASH'], true],
+    [['SEARCH.REINDEX', 'idx'], true],
+    [['SEARCH.LISTINDEXES', 'MATCH', 'p*'], false],
     [['SEARCH.ALIASADD', 'a', 'idx'], true],
     [['SEARCH.DESCRIBE', 'idx'], false],
     [['SEARCH.WAITINDEXING', 'idx'], false],

@@ -49,8 +49,14 @@ export class SearchCatalog {
     return target === undefined ? undefined : this.indexes.get(target);
   }
 
-  has(name: string): boolean {
-    return this.indexes.has(name);
+  /** Every index, in the order they were created. */
+  list(): SearchIndexDefinition[] {
+    return [...this.indexes.values()];
+  }
+
+  /** The index of that name (not an alias). */
+  get(name: string): SearchIndexDefinition | undefined {
+    return this.indexes.get(name);
   }
 
   create(definition: SearchIndexDefinition): void {

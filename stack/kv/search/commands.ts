@@ -1,6 +1,7 @@
 // SEARCH.* answered by the bridge (redis-server has no such commands): which command does what, with the
-// replies the SDK decodes (`@upstash/redis` search/search.ts) and the hosted service's answers for an index
-// that does not exist (DESCRIBE and QUERY nil, COUNT -1, WAITINDEXING and DROP 0).
+// replies the SDK decodes (`@upstash/redis` search/search.ts) and the hosted service's documented answers
+// (upstash.com/docs/redis/commands/search/): CREATE 1 (with EXISTSOK 0 for an identical index), for an index
+// that does not exist DESCRIBE, QUERY and AGGREGATE nil, COUNT -1, WAITINDEXING, REINDEX and DROP 0.
 import type { RespArg, RespValue } from '../resp';
 import { RespError } from '../resp';
 import { aggregate } from './aggregate';
@@ -9,6 +10,7 @@ import type { ReadCommands } from './documents';
 import { readDocuments, SearchReadError } from './documents';
 import type { FilterNode, MatchedTerms } from './filter';
 import { Corpus, evaluate, parseFilter } from './filter';
+import { listIndexesReply, parseListIndexes } from './list-indexes';
 import { parseQueryOptions } from './query-options';
 import type { Hit } from './results';
 import { hitReply, rank } from './results';
@@ -29,7 +31,13 @@ export function isSearchCommand(name: string): boolean {
 }
 
 /** The commands that change indexes or aliases: refused to a read-only token. */
-const CHANGING = new Set(['search.create', 'search.drop', 'search.aliasadd', 'search.aliasdel']);
+const CHANGING = new Set([
+  'search.create',
+  'search.drop',
+  'search.reindex',
+  'search.aliasadd',
+  'search.aliasdel',
+]);
 
 /** Arguments after the name: [least, most] (most undefined: no limit). */
 const ARITY: Record<string, [number, number | undefined]> = {
@@ -40,9 +48,11 @@ const ARITY: Record<string, [number, number | undefined]> = {
   'search.count': [2, 2],
   'search.aggregate': [3, 3],
   'search.waitindexing': [1, 1],
+  'search.reindex': [1, 1],
   'search.aliasadd': [2, 2],
   'search.aliasdel': [1, 1],
   'search.listaliases': [0, 0],
+  'search.listindexes': [0, 6],
 };
 
 export class SearchCommands {
@@ -76,12 +86,14 @@ export class SearchCommands {
     switch (name) {
       case 'search.create': {
         const request = parseCreate(args);
-        if (this.catalog.has(request.definition.name)) {
-          if (request.existsOk) return 'OK';
-          return new RespError(`ERR index '${request.definition.name}' already exists`);
+        const existing = this.catalog.get(request.definition.name);
+        if (existing) {
+          // The hosted service: with EXISTSOK 0 for the same index, an error for a different one.
+          if (request.existsOk && sameIndex(existing, request.definition)) return 0;
+          return new RespError(`ERR Index ${request.definition.name} already exists`);
         }
         this.catalog.create(request.definition);
-        return 'OK';
+        return 1;
       }
       case 'search.drop':
         return this.catalog.drop(word(1)) ? 1 : 0;
@@ -92,12 +104,17 @@ export class SearchCommands {
       case 'search.waitindexing':
         // Nothing to wait for: documents are read when a query runs.
         return this.catalog.resolve(word(1)) ? 1 : 0;
+      case 'search.reindex':
+        // Nothing to rebuild: every query reads the keys under the prefixes as they are now. An index name or alias.
+        return this.catalog.resolve(word(1)) ? 1 : 0;
       case 'search.aliasadd':
         return this.catalog.addAlias(word(1), word(2));
       case 'search.aliasdel':
         return this.catalog.deleteAlias(word(1)) ? 1 : 0;
       case 'search.listaliases':
         return this.catalog.listAliases().map(([alias, index]) => [Buffer.from(alias), Buffer.from(index)]);
+      case 'search.listindexes':
+        return listIndexesReply(this.catalog.list(), parseListIndexes(args));
       case 'search.count': {
         const index = this.catalog.resolve(word(1));
         if (!index) return -1;
@@ -115,8 +132,8 @@ export class SearchCommands {
       default: {
         // search.aggregate: the filter's matches, then the aggregations over them (aggregate.ts).
         const index = this.catalog.resolve(word(1));
-        // No index: no documents to aggregate, an empty result (the SDK reads it as {}).
-        if (!index) return [];
+        // No index: nil, as the hosted service answers (the SDK's aggregate() then fails to read it).
+        if (!index) return null;
         const filter = parseFilter(word(2), index);
         const hits = await this.matches(index, filter, caller);
         try {
@@ -149,4 +166,18 @@ export class SearchCommands {
     }
     return hits;
   }
+}
+
+/** Whether two definitions index the same keys the same way: data type, prefixes, language and schema. */
+function sameIndex(a: SearchIndexDefinition, b: SearchIndexDefinition): boolean {
+  const shape = (d: SearchIndexDefinition): string =>
+    JSON.stringify([
+      d.dataType,
+      [...d.prefixes].sort(),
+      d.language,
+      d.fields
+        .map((f) => [f.path, f.type, f.fast, f.noTokenize, f.noStem, f.from ?? null])
+        .sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
+    ]);
+  return shape(a) === shape(b);
 }

@@ -54,6 +54,8 @@ const OPERATORS_BY_TYPE: Record<SearchFieldType, readonly string[]> = {
   BOOL: ['$eq', '$in'],
   FACET: ['$eq', '$in'],
 };
+/** Every field operator of some field type; any other is unknown. */
+const FIELD_OPERATORS = new Set(Object.values(OPERATORS_BY_TYPE).flat());
 /** How deep boolean clauses may nest. */
 const MAX_FILTER_DEPTH = 64;
 /** Tantivy's fuzzy queries go up to two edits. */
@@ -172,6 +174,10 @@ class FilterReader {
     const range: Record<string, unknown> = {};
     for (const [operator, operand] of Object.entries(value)) {
       if (operator === '$boost') continue;
+      if (!FIELD_OPERATORS.has(operator)) {
+        // The hosted text (its Troubleshooting page: `$not`).
+        throw new SearchInputError(`ERR Unknown field operator: ${operator}`);
+      }
       if (!allowed.includes(operator)) {
         throw new SearchInputError(
           `ERR operator '${operator}' is not supported for field '${path}' of type ${field.type} (supported: ${allowed.join(', ')})`,

@@ -79,17 +79,21 @@ describe('create, describe, drop', () => {
     });
   });
 
-  it('refuses a second index of the same name unless EXISTSOK, which leaves the first as it was', async () => {
+  it('refuses a second index of the same name, with EXISTSOK too when it differs; the first stays', async () => {
     const schema = s.object({ a: s.string() });
     await sdk().search.createIndex({ name: 'twice', schema, dataType: 'string', prefix: 'twice:' });
     await expect(
       sdk().search.createIndex({ name: 'twice', schema, dataType: 'hash', prefix: 'other:' }),
-    ).rejects.toThrow("ERR index 'twice' already exists");
+    ).rejects.toThrow('ERR Index twice already exists');
+    await expect(
+      sdk().search.createIndex({ name: 'twice', schema, dataType: 'hash', prefix: 'other:', existsOk: true }),
+    ).rejects.toThrow('ERR Index twice already exists');
+    // The same definition with EXISTSOK is no error.
     await sdk().search.createIndex({
       name: 'twice',
       schema,
-      dataType: 'hash',
-      prefix: 'other:',
+      dataType: 'string',
+      prefix: 'twice:',
       existsOk: true,
     });
     expect(await sdk().search.index({ name: 'twice' }).describe()).toMatchObject({
@@ -380,7 +384,7 @@ describe('reply forms and limits', () => {
       expect(
         await as('SEARCH.CREATE', 'q', 'ON', 'HASH', 'PREFIX', '1', 'q:', 'SCHEMA', 'w', 'TEXT'),
       ).toEqual({
-        result: 'OK',
+        result: 1,
       });
       expect(await as('HSET', 'q:1', 'w', 'one')).toEqual({ result: 1 });
       // Its SCAN and HGETALL would be the 4th and 5th commands of the day if they counted.
@@ -462,7 +466,9 @@ describe('bad input', () => {
       [['{"n":{"$gt":"three"}}'], 'ERR $gt on field \'n\' (F64) needs a number, got "three"'],
       [['{"ok":{"$eq":"yes"}}'], 'ERR $eq on field \'ok\' (BOOL) needs true or false, got "yes"'],
       [['{"n":{"$fuzzy":"x"}}'], /^ERR operator '\$fuzzy' is not supported for field 'n' of type F64/],
-      [['{"name":{"$near":"x"}}'], /^ERR operator '\$near' is not supported for field 'name' of type TEXT/],
+      [['{"name":{"$near":"x"}}'], 'ERR Unknown field operator: $near'],
+      [['{"name":{"$not":"x"}}'], 'ERR Unknown field operator: $not'],
+      [['{"n":{"$regex":"x"}}'], /^ERR operator '\$regex' is not supported for field 'n' of type F64/],
       [['{"$xor":[]}'], /^ERR unknown operator '\$xor' in the filter/],
       [['{"$and":[1]}'], 'ERR $and takes a filter object or an array of them, got 1'],
       [['{"name":{"$regex":"("}}'], /^ERR invalid \$regex pattern "\(" on field 'name': /],
@@ -471,7 +477,11 @@ describe('bad input', () => {
         /^ERR \$fuzzy.distance on field 'name' \(TEXT\) needs a whole number from 0 to 2, got 3/,
       ],
       [['{"name":{"$eq":"x","$boost":"high"}}'], `ERR $boost in field 'name' must be a number, got "high"`],
-      [['{}', 'LIMIT', '-1'], "ERR SEARCH.QUERY: LIMIT must be a whole number of at least 0, got '-1'"],
+      [['{}', 'LIMIT', '-1'], 'ERR limit should be a positive number less than 1000'],
+      [['{}', 'LIMIT', '0'], 'ERR limit should be a positive number less than 1000'],
+      [['{}', 'LIMIT', '1001'], 'ERR limit should be a positive number less than 1000'],
+      [['{}', 'LIMIT', '20', '10'], /^ERR SEARCH.QUERY: unknown option '10'/],
+      [['{}', 'OFFSET', '10001'], 'ERR SEARCH.QUERY: OFFSET must be at most 10000, got 10001'],
       [['{}', 'SORTBY', 'n'], /^ERR SEARCH.QUERY: unknown option 'SORTBY'/],
       [['{}', 'ORDERBY', 'name', 'ASC'], /^ERR SEARCH.QUERY: cannot ORDERBY TEXT field 'name'/],
       [['{}', 'ORDERBY', 'n', 'UP'], "ERR SEARCH.QUERY: ORDERBY direction must be ASC or DESC, got 'UP'"],

@@ -7,8 +7,11 @@ import type { RespArg } from '../resp';
 import { SearchInputError, text } from './schema';
 import type { SearchField, SearchIndexDefinition } from './types';
 
-/** How many results a query answers when it names no LIMIT. */
+/** How many results a query answers when it names no LIMIT (the hosted docs' default). */
 export const DEFAULT_LIMIT = 10;
+/** The hosted service's bounds: LIMIT 1–1000, OFFSET 0–10,000 (docs: SEARCH.QUERY, Troubleshooting). */
+const MAX_LIMIT = 1000;
+const MAX_OFFSET = 10_000;
 
 export type ScoreModifier =
   'NONE' | 'LOG' | 'LOG1P' | 'LOG2P' | 'LN' | 'LN1P' | 'LN2P' | 'SQUARE' | 'SQRT' | 'RECIPROCAL';
@@ -97,11 +100,23 @@ export function parseQueryOptions(
   for (; i < words.length; i++) {
     const option = words[i]!.toUpperCase();
     switch (option) {
-      case 'LIMIT':
-        options.limit = count('LIMIT');
+      case 'LIMIT': {
+        const raw = value('LIMIT');
+        const n = Number(raw);
+        // The hosted text (its Troubleshooting page) for any LIMIT outside 1–1000.
+        if (!/^\d+$/.test(raw) || n < 1 || n > MAX_LIMIT) {
+          throw new SearchInputError('ERR limit should be a positive number less than 1000');
+        }
+        options.limit = n;
         break;
+      }
       case 'OFFSET':
         options.offset = count('OFFSET');
+        if (options.offset > MAX_OFFSET) {
+          throw new SearchInputError(
+            `ERR ${command}: OFFSET must be at most ${MAX_OFFSET}, got ${options.offset}`,
+          );
+        }
         break;
       case 'NOCONTENT':
         options.noContent = true;
