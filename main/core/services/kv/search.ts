@@ -99,6 +99,9 @@ export function kvSearchHandlers({
       const args = ['SEARCH.AGGREGATE', index, compactFilter(filter), compactAggregations(aggregations)];
       const reply = await clientFor(profileId, [args]).command(args);
       if (!reply.ok) throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: reply.error });
+      // The hosted service answers nil for an index it does not have.
+      if (reply.result === null || reply.result === undefined)
+        throw new BridgeError({ code: 'NOT_FOUND', message: `No index or alias named "${index}".` });
       return parseAggregate(reply.result);
     },
 
