@@ -51,7 +51,10 @@ describe('checkSearchAggregations', () => {
     ],
     ['{"a": {"$avg": "price"}}', /^\$avg takes an object of options .* \(at a\.\$avg\)/],
     ['{"a": {"$avg": {}}}', /^\$avg needs a "field"/],
-    ['{"a": {"$avg": {"field": "x"}, "$aggs": {}}}', /^Only \$terms, \$range and \$histogram take nested/],
+    [
+      '{"a": {"$avg": {"field": "x"}, "$aggs": {}}}',
+      /^Only \$terms, \$range, \$histogram and \$dateHistogram take nested/,
+    ],
     ['{"a": {"$terms": {"field": "x"}, "$aggs": []}}', /^\$aggs is an object of aggregations/],
     [
       '{"a": {"$terms": {"field": "x"}, "$aggs": {"b": {"$nope": {}}}}}',
@@ -101,10 +104,16 @@ describe('exampleAggregations', () => {
     expect(JSON.parse(exampleAggregations([field('tags', 'FACET')]))).toEqual({
       by_tags: { $facet: { field: 'tags', path: '/' } },
     });
-    expect(JSON.parse(exampleAggregations([field('name', 'TEXT'), field('meta.year', 'U64')]))).toEqual({
-      meta_year_stats: { $stats: { field: 'meta.year' } },
+    expect(
+      JSON.parse(
+        exampleAggregations([field('name', 'TEXT'), field('n', 'U64'), field('meta.year', 'U64', true)]),
+      ),
+    ).toEqual({ meta_year_stats: { $stats: { field: 'meta.year' } } });
+    // A numeric field without FAST is not aggregated by the service: no $stats on it, no average nested.
+    expect(JSON.parse(exampleAggregations([field('n', 'U64'), field('cat', 'KEYWORD')]))).toEqual({
+      by_cat: { $terms: { field: 'cat', size: 10 } },
     });
-    expect(JSON.parse(exampleAggregations([field('name', 'TEXT')]))).toEqual({
+    expect(JSON.parse(exampleAggregations([field('name', 'TEXT'), field('n', 'U64')]))).toEqual({
       name_count: { $count: { field: 'name' } },
     });
     expect(exampleAggregations([])).toBe('{}');
@@ -129,8 +138,8 @@ describe('aggregateView', () => {
     const percentiles = {
       kind: 'metrics',
       rows: [
-        ['values.25', 1],
-        ['values.50', 2],
+        ['25', 1],
+        ['50', 2],
       ],
     };
     expect(aggregateView(o(['values', o(['25', v(1)], ['50', v(2)])]))).toEqual(percentiles);

@@ -19,7 +19,13 @@ export const SEARCH_METRIC_OPERATORS = [
   '$percentiles',
 ] as const;
 /** The operators that sort documents into buckets; all but $facet may nest more aggregations in `$aggs`. */
-export const SEARCH_BUCKET_OPERATORS = ['$terms', '$range', '$histogram', '$facet'] as const;
+export const SEARCH_BUCKET_OPERATORS = [
+  '$terms',
+  '$range',
+  '$histogram',
+  '$dateHistogram',
+  '$facet',
+] as const;
 
 /** The longest aggregations text main sends, and how deep `$aggs` may nest. */
 export const SEARCH_AGGREGATIONS_MAX = 16 * 1024;
@@ -89,7 +95,7 @@ function levelProblem(level: SearchAggregations, path: string, depth: number): s
       return `${operator} needs a "field" (a field name of the index)${at(`${here}.${operator}`)}.`;
     if ('$aggs' in spec) {
       if (!BUCKET.has(operator) || operator === '$facet')
-        return `Only $terms, $range and $histogram take nested $aggs${at(here)}.`;
+        return `Only $terms, $range, $histogram and $dateHistogram take nested $aggs${at(here)}.`;
       const nested: unknown = spec.$aggs;
       if (!isObject(nested)) return `$aggs is an object of aggregations${at(`${here}.$aggs`)}.`;
       const problem = levelProblem(nested, `${here}.$aggs`, depth + 1);
@@ -116,13 +122,15 @@ export function aggregationFieldNames(aggregations: SearchAggregations): string[
 }
 
 /**
- * An example to start from: `$terms` on the first KEYWORD or FACET field (`$facet` for a FACET one, whose
- * values are paths), with the average of the first numeric FAST field nested when there is one; else
- * `$stats` on the first numeric FAST field (or numeric field); else a count of the first field.
+ * An example to start from: `$terms` on the first KEYWORD field, with the average of the first numeric FAST
+ * field nested when there is one; else `$facet` on the first FACET field; else `$stats` on the first FAST
+ * numeric, date or boolean field (the service aggregates those only when FAST); else a count of the first
+ * field (which the service may refuse, in its own words).
  */
 export function exampleAggregations(fields: readonly KvSearchField[]): string {
   const numeric = (f: KvSearchField) => f.type === 'U64' || f.type === 'I64' || f.type === 'F64';
-  const number = fields.find((f) => numeric(f) && f.fast) ?? fields.find(numeric);
+  const number = fields.find((f) => numeric(f) && f.fast);
+  const statable = number ?? fields.find((f) => (f.type === 'DATE' || f.type === 'BOOL') && f.fast);
   const keyword = fields.find((f) => f.type === 'KEYWORD');
   const facet = fields.find((f) => f.type === 'FACET');
   let example: SearchAggregations;
@@ -135,8 +143,8 @@ export function exampleAggregations(fields: readonly KvSearchField[]): string {
     };
   } else if (facet) {
     example = { [`by_${simple(facet.name)}`]: { $facet: { field: facet.name, path: '/' } } };
-  } else if (number) {
-    example = { [`${simple(number.name)}_stats`]: { $stats: { field: number.name } } };
+  } else if (statable) {
+    example = { [`${simple(statable.name)}_stats`]: { $stats: { field: statable.name } } };
   } else if (fields[0]) {
     example = { [`${simple(fields[0].name)}_count`]: { $count: { field: fields[0].name } } };
   } else {
@@ -198,7 +206,9 @@ export type AggregateView =
 export function aggregateView(node: KvAggregateNode): AggregateView {
   const buckets = node.kind === 'object' ? bucketsView(node) : undefined;
   if (buckets) return buckets;
-  const rows = metricRows(node, '');
+  // Percentiles answer `{values: {…}}`: their rows are named by percent alone.
+  const values = node.kind === 'object' && node.entries.length === 1 && node.entries[0]![0] === 'values';
+  const rows = metricRows(values ? node.entries[0]![1] : node, '');
   if (rows && rows.length > 0) return { kind: 'metrics', rows };
   return { kind: 'json', text: JSON.stringify(aggregateJson(node), null, 2) };
 }
@@ -253,7 +263,7 @@ function metricRows(node: KvAggregateNode, prefix: string): [string, string | nu
       const key = entry.get('key');
       const value = entry.get('value');
       if (item.entries.length !== 2 || key?.kind !== 'value' || value?.kind !== 'value') return undefined;
-      rows.push([`${prefix}.${String(key.value)}`, value.value]);
+      rows.push([prefix ? `${prefix}.${String(key.value)}` : String(key.value), value.value]);
     }
     return rows;
   }

@@ -78,13 +78,15 @@ export function QueryPanel({
     <div className="kv-search-main">
       <section className="card" aria-labelledby="kv-search-query-title">
         <div className="card-header">
-          <h2 id="kv-search-query-title">{draft.mode === 'query' ? 'Query' : 'Aggregate'}</h2>
-          <Segmented
-            label="Mode"
-            value={draft.mode}
-            options={{ query: 'Query', aggregate: 'Aggregate' }}
-            onChange={(mode) => set({ mode })}
-          />
+          <h2 id="kv-search-query-title">Query</h2>
+          <div className="kv-search-mode">
+            <Segmented
+              label="Mode"
+              value={draft.mode}
+              options={{ query: 'Documents', aggregate: 'Aggregate' }}
+              onChange={(mode) => set({ mode })}
+            />
+          </div>
         </div>
         {draft.mode === 'aggregate' ? (
           <Form className="card-body stack kv-search-form" onSubmit={runAggregate}>
@@ -101,7 +103,7 @@ export function QueryPanel({
               hint={
                 aggregateCheck.unknownFields.length
                   ? `Not in this index’s schema: ${aggregateCheck.unknownFields.join(', ')} — the service will likely refuse it.`
-                  : 'Named aggregations such as {"name": {"$terms": {"field": …}}}: $avg, $sum, $min, $max, $count, $cardinality, $stats, $extendedStats, $percentiles; buckets with $terms, $range, $histogram (each may nest $aggs) and $facet. Over the documents the filter matches. Ctrl+Enter runs them.'
+                  : 'Named aggregations such as {"name": {"$terms": {"field": …}}}: $avg, $sum, $min, $max, $count, $cardinality, $stats, $extendedStats, $percentiles; buckets with $terms, $range, $histogram, $dateHistogram (each may nest $aggs) and $facet. Numeric, date and boolean fields need FAST. Over the documents the filter matches; Ctrl+Enter runs them.'
               }
             >
               {({ control }) => (

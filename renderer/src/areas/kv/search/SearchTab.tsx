@@ -20,7 +20,7 @@ import { plural } from '../../../ui/format';
 import { InAppLink } from '../../../ui/InAppLink';
 import { SearchIcon } from '../../../ui/icons';
 import { Callout, EmptyState } from '../../../ui/misc';
-import { QueryView } from '../../../ui/QueryView';
+import { QueryView, RefreshButton } from '../../../ui/QueryView';
 import '../kv.css';
 import './search.css';
 import { QueryPanel } from './QueryPanel';
@@ -114,8 +114,10 @@ function IndexPicker({ profile, index }: { profile: ProfileView; index?: string 
 
 /** Before an index is picked: the database's indexes to open, or (a service that cannot list them) the names to start from. */
 function NoIndexYet({ profile }: { profile: ProfileView }) {
-  const names = useBridgeQuery('kv.search.names', { profileId: profile.id });
-  if (names.data?.indexes) return <IndexList names={names.data} indexes={names.data.indexes} />;
+  // Asked again whenever the start is shown: an index made in the workbench meanwhile is listed.
+  const names = useBridgeQuery('kv.search.names', { profileId: profile.id }, { refetchOnMount: 'always' });
+  if (names.data?.indexes)
+    return <IndexList names={names.data} indexes={names.data.indexes} refresh={names} />;
   return (
     <QueryView query={names} failure="Could not list the search indexes.">
       {(data) => <Suggestions names={data} />}
@@ -124,7 +126,15 @@ function NoIndexYet({ profile }: { profile: ProfileView }) {
 }
 
 /** The database's indexes (SEARCH.LISTINDEXES), each with its data type and the aliases pointing at it. */
-function IndexList({ names, indexes }: { names: KvSearchNames; indexes: KvSearchIndexEntry[] }) {
+function IndexList({
+  names,
+  indexes,
+  refresh,
+}: {
+  names: KvSearchNames;
+  indexes: KvSearchIndexEntry[];
+  refresh: { isFetching: boolean; refetch: () => Promise<unknown> };
+}) {
   const screen = useScreenRoute();
   if (indexes.length === 0)
     return (
@@ -134,6 +144,7 @@ function IndexList({ names, indexes }: { names: KvSearchNames; indexes: KvSearch
             This database has no search index (SEARCH.LISTINDEXES lists none). Create one with SEARCH.CREATE
             in the workbench, then pick it here.
           </p>
+          <RefreshButton query={refresh} title="List the indexes again" />
         </EmptyState>
       </div>
     );
@@ -149,6 +160,7 @@ function IndexList({ names, indexes }: { names: KvSearchNames; indexes: KvSearch
             ? `The first ${plural(indexes.length, 'index', 'indexes')}: type a name for others`
             : plural(indexes.length, 'index', 'indexes')}
         </span>
+        <RefreshButton query={refresh} title="List the indexes again" />
       </div>
       <div className="card-body">
         <table className="table kv-search-indexes" aria-label="Search indexes" data-testid="search-indexes">
