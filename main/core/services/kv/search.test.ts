@@ -3,6 +3,8 @@
 // by OFFSET, order and chosen fields, a JSON index's documents as dotted fields, the names to suggest, and
 // the refusals — a missing index, the service's own words for a filter it refuses, and input main refuses
 // before anything is sent.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
 import { aggregateView } from '../../../../shared/kv/search-aggregate';
@@ -203,6 +205,52 @@ describe('kv.search against the local stack', () => {
     } finally {
       await client.call(['SEARCH.ALIASDEL', 'st-shop']);
       await client.call(['SEARCH.DROP', 'st-books']);
+    }
+  });
+
+  it('keeps the aliases and the indexes opened before when the service refuses SEARCH.LISTINDEXES', async () => {
+    await seedProducts();
+    await kv().call(['SEARCH.ALIASADD', 'st-shop', 'st-products']);
+    await callKv('kv.search.describe', { profileId: 'p', index: 'st-products' });
+    // A service without the command: the stack behind a proxy that answers LISTINDEXES as an unknown command.
+    const proxy = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const rows = JSON.parse(body) as string[][];
+        const refused = rows.map((row) => row[0] === 'SEARCH.LISTINDEXES');
+        void fetch(env.kv.url + (request.url ?? '/'), {
+          method: 'POST',
+          headers: { authorization: request.headers.authorization ?? '' },
+          body: JSON.stringify(rows.map((row) => (row[0] === 'SEARCH.LISTINDEXES' ? ['PING'] : row))),
+        })
+          .then((upstream) => upstream.json() as Promise<unknown[]>)
+          .then((entries) => {
+            response.setHeader('content-type', 'application/json');
+            response.end(
+              JSON.stringify(
+                entries.map((entry, i) =>
+                  refused[i] ? { error: "ERR unknown command 'SEARCH.LISTINDEXES'" } : entry,
+                ),
+              ),
+            );
+          });
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const behind = { ...env.kv, url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
+    profile = () => kvProfile(behind);
+    try {
+      const names = await callKv('kv.search.names', { profileId: 'p' });
+      expect(names.indexes).toBeUndefined();
+      expect(names.indexesError).toBe("ERR unknown command 'SEARCH.LISTINDEXES'");
+      expect(names.aliases).toContainEqual({ alias: 'st-shop', index: 'st-products' });
+      expect(names.recent).toContain('st-products');
+    } finally {
+      profile = () => kvProfile(env.kv);
+      await new Promise((resolve) => proxy.close(resolve));
+      await kv().call(['SEARCH.ALIASDEL', 'st-shop']);
     }
   });
 
