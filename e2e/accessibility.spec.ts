@@ -261,9 +261,10 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
   await expect(testId('pubsub-subscriptions').getByText('orders · active')).toBeVisible();
   await kv.command('PUBLISH', 'orders', '{"id":4200}');
   await check('KV pub/sub', testId('pubsub-messages').getByRole('option'));
-  // KV search: the start with its suggestions, an index with results (chosen fields), a filter not JSON.
+  // KV search: the start with the indexes listed, an index with results (chosen fields), a filter not JSON,
+  // an aggregation's buckets and metrics, and a refused one.
   await seedSearchIndex(kv, 12);
-  await check('KV search start', page.getByRole('group', { name: 'Aliases' }), '#/kv/search');
+  await check('KV search start', testId('search-index-row').first(), '#/kv/search');
   await go(page, '#/kv/search/products');
   const searchFilter = page.getByLabel('Filter (JSON)');
   await searchFilter.fill('{"category": "furniture"}');
@@ -273,6 +274,20 @@ test('every screen passes axe (WCAG 2.x A and AA, best practices, label in name)
   await check('KV search', testId('search-row').first());
   await searchFilter.fill('{"name": ');
   await check('KV search, a bad filter', page.getByRole('alert').filter({ hasText: 'Not valid JSON' }));
+  await page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Aggregate' }).click();
+  await searchFilter.fill('{}');
+  const searchAggregations = page.getByLabel('Aggregations (JSON)');
+  await searchAggregations.fill(
+    '{"c": {"$terms": {"field": "category"}, "$aggs": {"a": {"$avg": {"field": "price"}}}}, "s": {"$stats": {"field": "price"}}, "p": {"$percentiles": {"field": "price", "percents": [50]}}}',
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await check('KV search aggregate', testId('search-bucket').first());
+  await searchAggregations.fill('{"x": {"$avg": {"field": "weight"}}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await check(
+    'KV search aggregate, refused',
+    page.getByRole('alert').filter({ hasText: 'The service refused the aggregation:' }),
+  );
 
   // The console's own screens; the stack clock an hour ahead, so the status bar shows it too.
   await api.request('POST', '/local/clock/advance', { by: '1h' });

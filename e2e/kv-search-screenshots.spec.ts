@@ -1,6 +1,6 @@
 // The KV Search tab in both themes, with no console errors: an index's definition with a query's count and
-// rows, more rows loaded, a filter the service refuses, and the start (why the names are suggestions, the
-// index opened before and the alias) — to test-results/screenshots, or to docs/screenshots with SCREENSHOTS=1.
+// rows, more rows loaded, a filter the service refuses, an aggregation's buckets and metrics, and the start
+// (the database's indexes with their data types and aliases) — to test-results/screenshots, or to docs/screenshots with SCREENSHOTS=1.
 import { expect, go } from './fixtures';
 import { seedSearchIndex } from './support/kv-api';
 import { themedConsoleTest } from './support/screenshots';
@@ -39,13 +39,45 @@ themedConsoleTest(
     await expect(page.getByRole('alert').filter({ hasText: "unknown field 'colour'" })).toBeVisible();
     await shoot('kv-search-refused');
 
+    // Aggregate mode: buckets with a nested average, the price's stats and percentiles.
+    await page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Aggregate' }).click();
+    await filter.fill('{\n  "price": { "$lt": 150 }\n}');
+    await page
+      .getByLabel('Aggregations (JSON)')
+      .fill(
+        [
+          '{',
+          '  "by_category": {',
+          '    "$terms": { "field": "category", "size": 10 },',
+          '    "$aggs": { "avg_price": { "$avg": { "field": "price" } }, "total": { "$sum": { "field": "price" } } }',
+          '  },',
+          '  "price_stats": { "$stats": { "field": "price" } },',
+          '  "price_percentiles": { "$percentiles": { "field": "price", "percents": [50, 95] } }',
+          '}',
+        ].join('\n'),
+      );
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByTestId('search-bucket')).toHaveCount(3);
+    await page.evaluate(() => document.getElementById('kv-search-aggregations-title')?.scrollIntoView());
+    await shoot('kv-search-aggregate');
+
+    // The start: the database's indexes with their data types and aliases.
+    await kv.command('SEARCH.CREATE', 'books', 'ON', 'JSON', 'PREFIX', 1, 'book:', 'SCHEMA', 'title', 'TEXT');
+    await kv.command(
+      'SEARCH.CREATE',
+      'notes',
+      'ON',
+      'STRING',
+      'PREFIX',
+      1,
+      'note:',
+      'SCHEMA',
+      'text',
+      'TEXT',
+    );
+    await kv.command('SEARCH.ALIASADD', 'library', 'books');
     await go(page, '#/kv/search');
-    await expect(page.getByRole('group', { name: 'Opened before' }).getByRole('button')).toHaveText(
-      'products',
-    );
-    await expect(page.getByRole('group', { name: 'Aliases' }).getByRole('button')).toHaveText(
-      'shop → products',
-    );
+    await expect(page.getByTestId('search-index-row')).toHaveCount(3);
     await shoot('kv-search-start');
 
     // The service's refusal is an answer shown, not a console error.

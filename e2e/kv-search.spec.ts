@@ -1,8 +1,9 @@
 // The KV Search tab (Redis Search): Chromium → browser host → main's kv.search.* handlers → the local stack's
 // SEARCH.* emulation over redis-server. An index and its documents are made the way an app would (straight at
-// the KV REST API); the tab picks it by name from the keyboard, shows its schema, runs a filter with its count
-// and rows, loads more by OFFSET, opens a key in the key browser, and says what is wrong with a bad filter, a
-// field the index lacks and an index that does not exist.
+// the KV REST API); the tab lists the indexes, picks one by name from the keyboard, shows its schema, runs a
+// filter with its count and rows, loads more by OFFSET, opens a key in the key browser, and says what is
+// wrong with a bad filter, a field the index lacks and an index that does not exist; it aggregates what a
+// filter matches (buckets with nested values, stats) and shows a refused aggregation in the service's words.
 import { expect, go, test } from './fixtures';
 import { seedSearchIndex } from './support/kv-api';
 import { localStack } from './support/local-stack';
@@ -13,12 +14,10 @@ test('pick an index, see its schema, run a filter, load more, open a key', async
   await seedSearchIndex(kv);
   await go(app, '#/kv/search');
 
-  // Nothing picked yet: the tab says why the names are suggestions, and offers the alias.
-  await expect(app.getByRole('heading', { name: 'Pick an index' })).toBeVisible();
-  await expect(app.getByText('Redis Search has no command that lists indexes')).toBeVisible();
-  await expect(
-    app.getByRole('group', { name: 'Aliases' }).getByRole('button', { name: 'shop' }),
-  ).toBeVisible();
+  // Nothing picked yet: the database's indexes (SEARCH.LISTINDEXES), each with its data type and aliases.
+  const listed = app.getByTestId('search-index-row');
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toHaveText(/^products\s*HASH\s*shop$/);
 
   // Typed and opened from the keyboard: its own address, its definition.
   const index = app.getByLabel('Index', { exact: true });
@@ -181,4 +180,103 @@ test('a JSON index: nested fields dotted in the schema and as columns', async ({
     'meta.genre',
   ]);
   await expect(app.getByTestId('search-row')).toHaveText([/book:1.*Dune.*1965.*sf/]);
+});
+
+test('the picker lists the indexes made through the stack, with their data types and aliases', async ({
+  app,
+}) => {
+  test.setTimeout(120_000);
+  const { kv } = await localStack(app);
+  await go(app, '#/kv/search');
+  await expect(app.getByRole('heading', { name: 'No search indexes yet' })).toBeVisible();
+
+  await seedSearchIndex(kv, 5);
+  await kv.command('SEARCH.CREATE', 'books', 'ON', 'JSON', 'PREFIX', 1, 'book:', 'SCHEMA', 'title', 'TEXT');
+  await kv.command('SEARCH.CREATE', 'notes', 'ON', 'STRING', 'PREFIX', 1, 'note:', 'SCHEMA', 'text', 'TEXT');
+  await kv.command('SEARCH.ALIASADD', 'library', 'books');
+  await app.reload();
+  const table = app.getByRole('table', { name: 'Search indexes' });
+  await expect(table.getByRole('row')).toHaveText([
+    /Name\s*Data type\s*Aliases/,
+    /^books\s*JSON\s*library$/,
+    /^notes\s*STRING\s*$/,
+    /^products\s*HASH\s*shop$/,
+  ]);
+  await expect(app.getByTestId('search-index-count')).toHaveText('3 indexes');
+  // The index field offers the same names.
+  const options = app.locator('datalist option');
+  await expect(options).toHaveCount(5);
+  expect(
+    await options.evaluateAll((all) => all.map((o) => `${(o as HTMLOptionElement).value}: ${o.textContent}`)),
+  ).toEqual([
+    'books: JSON index',
+    'notes: STRING index',
+    'products: HASH index',
+    'library: alias of books',
+    'shop: alias of products',
+  ]);
+  // An alias opens as its index; a name opens its own address.
+  await table.getByRole('link', { name: 'library (alias of books)' }).click();
+  await expect(app).toHaveURL(/#\/kv\/search\/library$/);
+  await expect(app.getByTestId('search-definition')).toContainText('Namebooks');
+  await go(app, '#/kv/search');
+  await table.getByRole('link', { name: 'notes', exact: true }).click();
+  await expect(app).toHaveURL(/#\/kv\/search\/notes$/);
+  await expect(app.getByTestId('search-definition')).toContainText('STRING');
+});
+
+test('aggregate what a filter matches: buckets with nested values, stats, and a refusal', async ({ app }) => {
+  test.setTimeout(120_000);
+  const { kv } = await localStack(app);
+  await seedSearchIndex(kv);
+  await go(app, '#/kv/search/products');
+  await app.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Aggregate' }).click();
+  const aggregations = app.getByLabel('Aggregations (JSON)');
+  // An example from the schema: $terms on the KEYWORD field, the FAST price averaged in each bucket.
+  expect(JSON.parse(await aggregations.inputValue())).toEqual({
+    by_category: {
+      $terms: { field: 'category', size: 10 },
+      $aggs: { avg_price: { $avg: { field: 'price' } } },
+    },
+  });
+  const filter = app.getByLabel('Filter (JSON)');
+  await filter.fill('{"price": {"$lt": 100}}');
+  await aggregations.fill(
+    JSON.stringify({
+      by_category: { $terms: { field: 'category' }, $aggs: { avg_price: { $avg: { field: 'price' } } } },
+      price: { $stats: { field: 'price' } },
+    }),
+  );
+  await aggregations.press('Control+Enter');
+  // Products 1–10 cost under 100: 4 furniture, 4 accessories, 2 lighting.
+  const buckets = app
+    .getByTestId('search-aggregation')
+    .filter({ has: app.getByRole('heading', { name: 'by_category' }) })
+    .getByRole('table');
+  await expect(buckets.getByRole('columnheader')).toHaveText(['Key', 'docCount', 'avg_price']);
+  await expect(app.getByTestId('search-bucket')).toHaveCount(3);
+  await expect(buckets.getByRole('row', { name: /^lighting/ })).toHaveText(/^lighting\s*2\s*46\.24$/);
+  await expect(app.getByText('sumOtherDocCount: 0')).toBeVisible();
+  const stats = app.getByRole('table', { name: 'price' });
+  await expect(stats.getByRole('row', { name: /^count/ })).toHaveText(/^count\s*10$/);
+  await expect(stats.getByRole('row', { name: /^min/ })).toHaveText(/^min\s*27\.49$/);
+
+  // Checked as it is typed: nothing to run.
+  const run = app.getByRole('button', { name: 'Run', exact: true });
+  await aggregations.fill('{"x": {"$mean": {"field": "price"}}}');
+  await expect(aggregations).toHaveAttribute('aria-invalid', 'true');
+  await expect(app.getByRole('alert').filter({ hasText: 'Unknown operator $mean' })).toBeVisible();
+  await expect(run).toBeDisabled();
+  // A field the schema lacks: pointed out, and the service's refusal shown in its own words.
+  await aggregations.fill('{"x": {"$avg": {"field": "weight"}}}');
+  await expect(app.getByText('Not in this index’s schema: weight')).toBeVisible();
+  await run.click();
+  const refusal = app.getByRole('alert').filter({ hasText: 'The service refused the aggregation:' });
+  await expect(refusal).toContainText('weight');
+  // Back to the query: its own results, the aggregation's text kept.
+  await app.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Documents' }).click();
+  await expect(app.getByLabel('Aggregations (JSON)')).toHaveCount(0);
+  await expect(refusal).toHaveCount(0);
+  await app.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Aggregate' }).click();
+  await expect(aggregations).toHaveValue('{"x": {"$avg": {"field": "weight"}}}');
 });

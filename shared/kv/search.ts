@@ -240,7 +240,7 @@ export function searchValueText(value: KvSearchValue): string {
  * Where and why JSON text breaks, found by a small reader of the JSON grammar (JSON.parse says it
  * differently in every engine, and not always where): "Not valid JSON: expected a value (line 1, column 18)."
  */
-function jsonSyntaxError(text: string): string {
+export function jsonSyntaxError(text: string): string {
   const { offset, expected } = jsonBreak(text);
   const before = text.slice(0, offset);
   const line = before.split('\n').length;

@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { procedures } from '../../../../shared/bridge/procedures';
 import { useTempDirs } from '../../../../shared/testing/temp-dir';
-import { parseAliases, parseCount, parseDescribe, parseRows, queryArgs } from './search';
+import {
+  compactAggregations,
+  parseAggregate,
+  parseAliases,
+  parseCount,
+  parseDescribe,
+  parseIndexList,
+  parseRows,
+  queryArgs,
+} from './search';
 import { KV_SEARCH_RECENT_LIMIT, KvSearchStore } from './search-store';
 
 describe('SEARCH.DESCRIBE', () => {
@@ -122,6 +131,168 @@ describe('SEARCH.COUNT and SEARCH.LISTALIASES', () => {
     expect(parseAliases([])).toEqual([]);
     expect(parseAliases(0)).toEqual([]);
     expect(() => parseAliases('x')).toThrow(/SEARCH.LISTALIASES answered/);
+  });
+});
+
+describe('SEARCH.LISTINDEXES', () => {
+  it('reads each index as alternating keys and values (or a map), in the service order', () => {
+    expect(
+      parseIndexList([
+        ['name', 'books', 'type', 'JSON'],
+        ['name', 'products', 'type', 'hash', 'somethingNewer', 1],
+        { name: 'users', type: 'STRING' },
+      ]),
+    ).toEqual([
+      { name: 'books', dataType: 'JSON' },
+      { name: 'products', dataType: 'HASH' },
+      { name: 'users', dataType: 'STRING' },
+    ]);
+    expect(parseIndexList([])).toEqual([]);
+    expect(parseIndexList(null)).toEqual([]);
+    expect(parseIndexList([['name', 'x']])).toEqual([{ name: 'x', dataType: '' }]);
+  });
+
+  it.each([['x'], [['books']], [[['type', 'HASH']]], [[['name', 7, 'type', 'HASH']]]])(
+    'refuses %j with words',
+    (raw) => {
+      expect(() => parseIndexList(raw)).toThrow(/SEARCH.LISTINDEXES answered in a shape/);
+    },
+  );
+});
+
+describe('SEARCH.AGGREGATE', () => {
+  it('reads metrics, buckets with nested values and percentiles, numbers from text, keys kept as text', () => {
+    const result = parseAggregate([
+      'avg_price',
+      ['value', '514.99'],
+      'stats',
+      ['count', 3, 'min', '29.99', 'max', '999.99', 'sum', '1279.97', 'avg', '426.6566666666667'],
+      'by_category',
+      [
+        'buckets',
+        [
+          ['key', 'electronics', 'docCount', 2, 'avg', ['value', '514.99']],
+          ['key', '007', 'docCount', 1, 'avg', ['value', 249]],
+        ],
+        'sumOtherDocCount',
+        0,
+      ],
+      'pct',
+      ['values', [['key', 50, 'value', '249.99']]],
+      'empty',
+      ['buckets', [], 'sumOtherDocCount', 0],
+    ]);
+    expect(result.aggregations.map(([name]) => name)).toEqual([
+      'avg_price',
+      'stats',
+      'by_category',
+      'pct',
+      'empty',
+    ]);
+    expect(result.aggregations[0]![1]).toEqual({
+      kind: 'object',
+      entries: [['value', { kind: 'value', value: 514.99 }]],
+    });
+    const buckets = result.aggregations[2]![1];
+    expect(buckets).toEqual({
+      kind: 'object',
+      entries: [
+        [
+          'buckets',
+          {
+            kind: 'list',
+            items: [
+              {
+                kind: 'object',
+                entries: [
+                  ['key', { kind: 'value', value: 'electronics' }],
+                  ['docCount', { kind: 'value', value: 2 }],
+                  ['avg', { kind: 'object', entries: [['value', { kind: 'value', value: 514.99 }]] }],
+                ],
+              },
+              {
+                kind: 'object',
+                entries: [
+                  ['key', { kind: 'value', value: '007' }],
+                  ['docCount', { kind: 'value', value: 1 }],
+                  ['avg', { kind: 'object', entries: [['value', { kind: 'value', value: 249 }]] }],
+                ],
+              },
+            ],
+          },
+        ],
+        ['sumOtherDocCount', { kind: 'value', value: 0 }],
+      ],
+    });
+    expect(result.aggregations[3]![1]).toEqual({
+      kind: 'object',
+      entries: [
+        [
+          'values',
+          {
+            kind: 'list',
+            items: [
+              {
+                kind: 'object',
+                entries: [
+                  ['key', { kind: 'value', value: 50 }],
+                  ['value', { kind: 'value', value: 249.99 }],
+                ],
+              },
+            ],
+          },
+        ],
+      ],
+    });
+    expect(result.aggregations[4]![1]).toEqual({
+      kind: 'object',
+      entries: [
+        ['buckets', { kind: 'list', items: [] }],
+        ['sumOtherDocCount', { kind: 'value', value: 0 }],
+      ],
+    });
+    expect(parseAggregate(null)).toEqual({ aggregations: [] });
+  });
+
+  it.each([['x'], [[1, 2]], [['a']], [{ a: 1 }]])('refuses %j with words', (raw) => {
+    expect(() => parseAggregate(raw)).toThrow(/SEARCH.AGGREGATE answered in a shape/);
+  });
+
+  it('refuses a reply nested past what main reads', () => {
+    let deep: unknown = ['value', 1];
+    for (let i = 0; i < 80; i += 1) deep = ['a', deep];
+    expect(() => parseAggregate(['x', deep])).toThrow(/SEARCH.AGGREGATE answered in a shape/);
+  });
+
+  const input = (raw: object) =>
+    procedures['kv.search.aggregate'].input.safeParse({
+      profileId: 'p',
+      index: 'products',
+      filter: '{}',
+      ...raw,
+    });
+
+  it('sends the aggregations compactly, after the grammar accepted them', () => {
+    expect(compactAggregations('{\n  "a": { "$avg": { "field": "price" } }\n}')).toBe(
+      '{"a":{"$avg":{"field":"price"}}}',
+    );
+    expect(() => compactAggregations('{"a": 1}')).toThrow(/Aggregation "a" is an object/);
+    expect(input({ aggregations: '{"a": {"$avg": {"field": "price"}}}' }).success).toBe(true);
+  });
+
+  it.each([
+    [{ aggregations: '{"a": ' }, 'aggregations', /^Not valid JSON/],
+    [{ aggregations: '[]' }, 'aggregations', /^Aggregations are a JSON object/],
+    [{ aggregations: `{"a": {"$avg": {"field": "${'x'.repeat(17_000)}"}}}` }, 'aggregations', /16 KB/],
+    [{ aggregations: '{"a": {"$avg": {"field": "p"}}}', filter: '{"x": ' }, 'filter', /^Not valid JSON/],
+    [{ aggregations: '{"a": {"$avg": {"field": "p"}}}', index: 'a b' }, 'index', /no spaces/],
+    [{ aggregations: '{"a": {"$avg": {"field": "p"}}}', command: ['FLUSHALL'] }, '', /Unrecognized key/],
+  ])('refuses %j before anything is sent', (raw, path, message) => {
+    const result = input(raw);
+    expect(result.success).toBe(false);
+    const issue = result.error!.issues[0]!;
+    expect(issue.path.join('.')).toBe(path);
+    expect(issue.message).toMatch(message);
   });
 });
 

@@ -1,5 +1,5 @@
-// The indexes opened in the Search tab, per profile, kept by main: the service has no command that lists
-// indexes, so the names the user opened before are what the index field can suggest (beside the aliases).
+// The indexes opened in the Search tab, per profile, kept by main: when the service refuses SEARCH.LISTINDEXES
+// (an older service), the names the user opened before are what the index field suggests (beside the aliases).
 // One JSON file in the console's data folder, written atomically like the workbench history.
 import { z } from 'zod';
 import { readJsonFile, writeJsonFile } from '../../json-file';

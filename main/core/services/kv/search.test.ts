@@ -3,8 +3,11 @@
 // by OFFSET, order and chosen fields, a JSON index's documents as dotted fields, the names to suggest, and
 // the refusals — a missing index, the service's own words for a filter it refuses, and input main refuses
 // before anything is sent.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { ResolvedProfile } from '../../profiles/profiles-service';
+import { aggregateView } from '../../../../shared/kv/search-aggregate';
 import { KvClient } from './client';
 import { kvProfile, useKvHandlers, useKvStack } from './kv-test-stack';
 
@@ -170,6 +173,130 @@ describe('kv.search against the local stack', () => {
     await client.call(['SEARCH.ALIASDEL', 'st-shop']);
   });
 
+  it('lists the indexes with their data type (SEARCH.LISTINDEXES), by name, beside the aliases', async () => {
+    await seedProducts();
+    const client = kv();
+    await client.call(['SEARCH.DROP', 'st-books']);
+    await client.call([
+      'SEARCH.CREATE',
+      'st-books',
+      'ON',
+      'JSON',
+      'PREFIX',
+      '1',
+      'st-book:',
+      'SCHEMA',
+      'title',
+      'TEXT',
+    ]);
+    await client.call(['SEARCH.ALIASADD', 'st-shop', 'st-products']);
+    try {
+      const names = await callKv('kv.search.names', { profileId: 'p' });
+      expect(names.indexesError).toBeUndefined();
+      const ours = names.indexes!.filter((entry) => ['st-books', 'st-products'].includes(entry.name));
+      expect(ours).toEqual([
+        { name: 'st-books', dataType: 'JSON' },
+        { name: 'st-products', dataType: 'HASH' },
+      ]);
+      const all = names.indexes!.map((entry) => entry.name);
+      expect(all).toEqual([...all].sort());
+      expect(names.indexesTruncated).toBeUndefined();
+      expect(names.aliases).toContainEqual({ alias: 'st-shop', index: 'st-products' });
+    } finally {
+      await client.call(['SEARCH.ALIASDEL', 'st-shop']);
+      await client.call(['SEARCH.DROP', 'st-books']);
+    }
+  });
+
+  it('keeps the aliases and the indexes opened before when the service refuses SEARCH.LISTINDEXES', async () => {
+    await seedProducts();
+    await kv().call(['SEARCH.ALIASADD', 'st-shop', 'st-products']);
+    await callKv('kv.search.describe', { profileId: 'p', index: 'st-products' });
+    // A service without the command: the stack behind a proxy that answers LISTINDEXES as an unknown command.
+    const proxy = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const rows = JSON.parse(body) as string[][];
+        const refused = rows.map((row) => row[0] === 'SEARCH.LISTINDEXES');
+        void fetch(env.kv.url + (request.url ?? '/'), {
+          method: 'POST',
+          headers: { authorization: request.headers.authorization ?? '' },
+          body: JSON.stringify(rows.map((row) => (row[0] === 'SEARCH.LISTINDEXES' ? ['PING'] : row))),
+        })
+          .then((upstream) => upstream.json() as Promise<unknown[]>)
+          .then((entries) => {
+            response.setHeader('content-type', 'application/json');
+            response.end(
+              JSON.stringify(
+                entries.map((entry, i) =>
+                  refused[i] ? { error: "ERR unknown command 'SEARCH.LISTINDEXES'" } : entry,
+                ),
+              ),
+            );
+          });
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const behind = { ...env.kv, url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
+    profile = () => kvProfile(behind);
+    try {
+      const names = await callKv('kv.search.names', { profileId: 'p' });
+      expect(names.indexes).toBeUndefined();
+      expect(names.indexesError).toBe("ERR unknown command 'SEARCH.LISTINDEXES'");
+      expect(names.aliases).toContainEqual({ alias: 'st-shop', index: 'st-products' });
+      expect(names.recent).toContain('st-products');
+    } finally {
+      profile = () => kvProfile(env.kv);
+      await new Promise((resolve) => proxy.close(resolve));
+      await kv().call(['SEARCH.ALIASDEL', 'st-shop']);
+    }
+  });
+
+  it('aggregates what a filter matches: buckets with nested values, stats; refusals in the service’s words', async () => {
+    await seedProducts();
+    const aggregate = (filter: string, aggregations: string, index = 'st-products') =>
+      callKv('kv.search.aggregate', { profileId: 'p', index, filter, aggregations });
+    const result = await aggregate(
+      '{"price": {"$lt": 100}}',
+      JSON.stringify({
+        by_category: { $terms: { field: 'category' }, $aggs: { avg_price: { $avg: { field: 'price' } } } },
+        price_stats: { $stats: { field: 'price' } },
+      }),
+    );
+    expect(result.aggregations.map(([name]) => name)).toEqual(['by_category', 'price_stats']);
+    const view = aggregateView(result.aggregations[0]![1]);
+    expect(view.kind).toBe('buckets');
+    if (view.kind !== 'buckets') return;
+    // Most documents first; the order of equal counts is the engine's own.
+    expect(view.buckets[0]).toMatchObject({ key: 'accessories', docCount: 2 });
+    expect(view.buckets.map((bucket) => [bucket.key, bucket.docCount]).sort()).toEqual([
+      ['accessories', 2],
+      ['electronics', 1],
+      ['furniture', 1],
+    ]);
+    expect(Number(view.buckets[0]!.values.get('avg_price'))).toBeCloseTo(34.99, 2);
+    expect(view.extras).toContainEqual(['sumOtherDocCount', '0']);
+    const stats = aggregateView(result.aggregations[1]![1]);
+    expect(stats.kind === 'metrics' && Object.fromEntries(stats.rows)).toMatchObject({
+      count: 4,
+      min: 19.99,
+      max: 49.99,
+    });
+
+    await expect(aggregate('{}', '{"a": {"$avg": {"field": "colour"}}}')).rejects.toMatchObject({
+      code: 'SERVICE_ERROR',
+      message: expect.stringMatching(/colour/),
+    });
+    await expect(aggregate('{}', '{"a": {"$avg": {"field": "price"}}}', 'st-missing')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(aggregate('{}', '{"a": {"$mean": {"field": "price"}}}')).rejects.toThrow(
+      /Unknown operator \$mean/,
+    );
+  });
+
   it('says so for a missing index, and shows the service’s words for a filter it refuses', async () => {
     await seedProducts();
     await expect(query({ index: 'st-missing', filter: '{}' })).rejects.toMatchObject({
@@ -199,7 +326,10 @@ describe('kv.search against the local stack', () => {
         const described = await callKv('kv.search.describe', { profileId: 'p', index: 'st-products' });
         expect(described.exists).toBe(true);
         expect((await query({ index: 'st-products', filter: '{"category": "furniture"}' })).count).toBe(1);
-        expect((await callKv('kv.search.names', { profileId: 'p' })).aliasesError).toBeUndefined();
+        const names = await callKv('kv.search.names', { profileId: 'p' });
+        expect(names.aliasesError).toBeUndefined();
+        expect(names.indexesError).toBeUndefined();
+        expect(names.indexes).toContainEqual({ name: 'st-products', dataType: 'HASH' });
       }
     } finally {
       profile = () => kvProfile(env.kv);

@@ -4,8 +4,19 @@
 // Reply shapes (the vendor's SDK reads them the same way): DESCRIBE a flat list `name, …, type, …, prefixes,
 // […], language, …, schema, [[field, TYPE, FAST|NOTOKENIZE|NOSTEM|FROM source …] …]` (null when no such
 // index); QUERY `[[key, score, [[field, value] …]] …]` (no field list with NOCONTENT; a JSON document's whole
-// content as the field `$`); COUNT a number, -1 when no such index; LISTALIASES `[[alias, index] …]`.
-import type { kvSearchProcedures, KvSearchPage } from '../../../../shared/bridge/procedures/kv/search';
+// content as the field `$`); COUNT a number, -1 when no such index; LISTALIASES `[[alias, index] …]`;
+// LISTINDEXES one entry per index, sorted by name, each `[name, …, type, HASH|JSON|STRING, …]` (a map in
+// RESP3; the REST API's JSON has it as alternating keys and values); AGGREGATE `[name, result, …]` in the
+// order the aggregations were given, each result a JSON object as the same flat key/value array
+// (`[buckets, [[key, k, docCount, n, …] …], sumOtherDocCount, n]`, `[value, n]`, `[count, n, min, …]`)
+// and a JSON list as a list, numbers that are not whole as text.
+import {
+  type KvSearchIndexEntry,
+  type KvSearchNames,
+  type kvSearchProcedures,
+  type KvSearchPage,
+  SEARCH_INDEX_LIST_MAX,
+} from '../../../../shared/bridge/procedures/kv/search';
 import { BridgeError } from '../../../../shared/bridge/errors';
 import {
   checkSearchFilter,
@@ -15,6 +26,11 @@ import {
   type KvSearchValue,
   SEARCH_OFFSET_MAX,
 } from '../../../../shared/kv/search';
+import {
+  checkSearchAggregations,
+  type KvAggregateNode,
+  type KvAggregateResult,
+} from '../../../../shared/kv/search-aggregate';
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import type { Handlers } from '../../bridge/router';
 import type { HandlerDeps } from '../handler-deps';
@@ -51,12 +67,42 @@ export function kvSearchHandlers({
     },
 
     'kv.search.names': async ({ profileId }) => {
-      const args = ['SEARCH.LISTALIASES'];
-      const client = clientFor(profileId, [args]);
+      const aliasArgs = ['SEARCH.LISTALIASES'];
+      const indexArgs = ['SEARCH.LISTINDEXES', 'LIMIT', String(SEARCH_INDEX_LIST_MAX)];
+      const client = clientFor(profileId, [aliasArgs]);
       const recent = store.list(profileId);
-      const reply = await client.command(args);
-      if (!reply.ok) return { aliases: [], recent, aliasesError: reply.error };
-      return { aliases: parseAliases(reply.result), recent };
+      // Checked on its own: a refusal of the list (read-only rules included) leaves the suggestions as before.
+      let indexRefused: string | undefined;
+      try {
+        guardCommands(profiles.resolve(profileId), client.access, [indexArgs], false);
+      } catch (error) {
+        indexRefused = error instanceof Error ? error.message : String(error);
+      }
+      const [aliasReply, indexReply] = await client.pipelineEntries(
+        indexRefused === undefined ? [aliasArgs, indexArgs] : [aliasArgs],
+      );
+      const names: KvSearchNames = { aliases: [], recent };
+      if (!aliasReply || aliasReply.error !== undefined)
+        names.aliasesError = aliasReply?.error ?? 'The service did not answer SEARCH.LISTALIASES.';
+      else names.aliases = parseAliases(aliasReply.result);
+      if (indexRefused !== undefined) names.indexesError = indexRefused;
+      else if (!indexReply || indexReply.error !== undefined)
+        names.indexesError = indexReply?.error ?? 'The service did not answer SEARCH.LISTINDEXES.';
+      else {
+        names.indexes = parseIndexList(indexReply.result);
+        if (names.indexes.length >= SEARCH_INDEX_LIST_MAX) names.indexesTruncated = true;
+      }
+      return names;
+    },
+
+    'kv.search.aggregate': async ({ profileId, index, filter, aggregations }) => {
+      const args = ['SEARCH.AGGREGATE', index, compactFilter(filter), compactAggregations(aggregations)];
+      const reply = await clientFor(profileId, [args]).command(args);
+      if (!reply.ok) throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: reply.error });
+      // The hosted service answers nil for an index it does not have.
+      if (reply.result === null || reply.result === undefined)
+        throw new BridgeError({ code: 'NOT_FOUND', message: `No index or alias named "${index}".` });
+      return parseAggregate(reply.result);
     },
 
     'kv.search.query': async (input) => {
@@ -104,6 +150,13 @@ export function compactFilter(text: string): string {
   const check = checkSearchFilter(text);
   if (!check.ok) throw new BridgeError({ code: 'INVALID_INPUT', message: check.error });
   return JSON.stringify(check.filter);
+}
+
+/** The aggregations as they go out: checked with their grammar and written again compactly, as the filter is. */
+export function compactAggregations(text: string): string {
+  const check = checkSearchAggregations(text);
+  if (!check.ok) throw new BridgeError({ code: 'INVALID_INPUT', message: check.error });
+  return JSON.stringify(check.aggregations);
 }
 
 /** `SEARCH.QUERY index filter [LIMIT n] [OFFSET n] [NOCONTENT] [ORDERBY field ASC|DESC] [SELECT n field …]`. */
@@ -253,6 +306,91 @@ export function parseAliases(raw: unknown): { alias: string; index: string }[] {
       return { alias: String(pair[0]), index: String(pair[1]) };
     })
     .sort((a, b) => a.alias.localeCompare(b.alias));
+}
+
+/** SEARCH.LISTINDEXES' reply: each index's name and data type, in the service's order (by name). */
+export function parseIndexList(raw: unknown): KvSearchIndexEntry[] {
+  if (raw === null || raw === undefined || raw === 0) return [];
+  if (!Array.isArray(raw)) throw unreadable('SEARCH.LISTINDEXES', raw);
+  return raw.map((entry): KvSearchIndexEntry => {
+    const fields = new Map<string, unknown>();
+    if (Array.isArray(entry) && entry.length % 2 === 0) {
+      for (let i = 0; i < entry.length; i += 2) fields.set(String(entry[i]).toLowerCase(), entry[i + 1]);
+    } else if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
+      for (const [key, value] of Object.entries(entry)) fields.set(key.toLowerCase(), value);
+    } else {
+      throw unreadable('SEARCH.LISTINDEXES', raw);
+    }
+    const name = fields.get('name');
+    if (typeof name !== 'string' || !name) throw unreadable('SEARCH.LISTINDEXES', raw);
+    const type = fields.get('type');
+    return { name, dataType: typeof type === 'string' ? type.toUpperCase() : '' };
+  });
+}
+
+/** How deep main reads an aggregation's reply (the service nests a level or two per `$aggs`). */
+const AGGREGATE_REPLY_DEPTH_MAX = 64;
+/** Values that name a bucket: kept as text even when they read as numbers ("007" is a term, not 7). */
+const KEY_NAMES = new Set(['key', 'keyAsString', 'path']);
+
+/** SEARCH.AGGREGATE's reply: `[name, result, …]`, each result read into a node of its JSON shape. */
+export function parseAggregate(raw: unknown): KvAggregateResult {
+  if (raw === null || raw === undefined) return { aggregations: [] };
+  if (!Array.isArray(raw) || !isFlatObject(raw)) throw unreadable('SEARCH.AGGREGATE', raw);
+  const aggregations: [string, KvAggregateNode][] = [];
+  for (let i = 0; i < raw.length; i += 2)
+    aggregations.push([raw[i] as string, aggregateNode(raw[i + 1], undefined, 0, raw)]);
+  return { aggregations };
+}
+
+/**
+ * A part of the reply as a node: an array whose items alternate names and values is an object (the reply
+ * writes every JSON object so); any other array, a list; one whose first item is an array (buckets,
+ * percentiles' list) is a list whatever its length.
+ */
+function aggregateNode(
+  value: unknown,
+  key: string | undefined,
+  depth: number,
+  raw: unknown,
+): KvAggregateNode {
+  if (depth > AGGREGATE_REPLY_DEPTH_MAX) throw unreadable('SEARCH.AGGREGATE', raw);
+  if (value === null || value === undefined) return { kind: 'value', value: null };
+  if (typeof value === 'number') return { kind: 'value', value };
+  if (typeof value === 'boolean') return { kind: 'value', value: value ? 1 : 0 };
+  if (typeof value === 'string') {
+    const number = Number(value);
+    return key !== undefined && !KEY_NAMES.has(key) && value.trim() !== '' && Number.isFinite(number)
+      ? { kind: 'value', value: number }
+      : { kind: 'value', value };
+  }
+  if (Array.isArray(value)) {
+    if (isFlatObject(value)) {
+      const entries: [string, KvAggregateNode][] = [];
+      for (let i = 0; i < value.length; i += 2) {
+        const name = value[i] as string;
+        entries.push([name, aggregateNode(value[i + 1], name, depth + 1, raw)]);
+      }
+      return { kind: 'object', entries };
+    }
+    return { kind: 'list', items: value.map((item) => aggregateNode(item, key, depth + 1, raw)) };
+  }
+  if (typeof value === 'object') {
+    return {
+      kind: 'object',
+      entries: Object.entries(value).map(([name, member]) => [
+        name,
+        aggregateNode(member, name, depth + 1, raw),
+      ]),
+    };
+  }
+  return { kind: 'value', value: String(value) };
+}
+
+function isFlatObject(value: unknown[]): boolean {
+  if (value.length === 0 || value.length % 2 !== 0) return false;
+  for (let i = 0; i < value.length; i += 2) if (typeof value[i] !== 'string') return false;
+  return true;
 }
 
 function unreadable(command: string, raw: unknown): BridgeError {

@@ -1,6 +1,6 @@
 // The KV Search tab (Redis Search, the SEARCH.* commands): an index's definition, the names to pick one from,
-// and queries with their count, paged by OFFSET. Every procedure only reads: main builds each SEARCH command
-// from these inputs (the page never sends a command), and checks the names, limits and the filter's JSON here
+// queries with their count, paged by OFFSET, and aggregations. Every procedure only reads: main builds each SEARCH command
+// from these inputs (the page never sends a command), and checks the names, limits, the filter's and the aggregations' JSON here
 // before anything is sent.
 import { z } from 'zod';
 import {
@@ -13,6 +13,7 @@ import {
   SEARCH_SELECT_MAX,
   searchNameProblem,
 } from '../../../kv/search';
+import { checkSearchAggregations, type KvAggregateResult } from '../../../kv/search-aggregate';
 import { call } from '../../define';
 import { profileIdSchema as profileId } from '../../profile-id';
 
@@ -35,10 +36,35 @@ export type KvSearchDescribeResult =
   /** No index (or alias) has this name. */
   | { exists: false; name: string };
 
+/** The aggregations' JSON text, read with their grammar (shared/kv/search-aggregate.ts). */
+const aggregations = z.string().superRefine((text, ctx) => {
+  const check = checkSearchAggregations(text);
+  if (!check.ok) ctx.addIssue({ code: 'custom', message: check.error });
+});
+
+/** One index of the database (SEARCH.LISTINDEXES). */
+export interface KvSearchIndexEntry {
+  name: string;
+  /** HASH, JSON or STRING, as the service spells it. */
+  dataType: string;
+}
+
+/** The most indexes the picker lists (SEARCH.LISTINDEXES … LIMIT); more are said to exist, not listed. */
+export const SEARCH_INDEX_LIST_MAX = 500;
+
 export interface KvSearchNames {
   /** Every alias and the index it points at (SEARCH.LISTALIASES), by alias. */
   aliases: { alias: string; index: string }[];
-  /** Indexes opened on this profile before (kept by main, newest first): the service cannot list indexes. */
+  /**
+   * The database's indexes, by name (SEARCH.LISTINDEXES, at most SEARCH_INDEX_LIST_MAX); absent when the
+   * service refused the command (`indexesError`), and the recent ones are the fallback.
+   */
+  indexes?: KvSearchIndexEntry[];
+  /** The list stopped at SEARCH_INDEX_LIST_MAX: there may be more. */
+  indexesTruncated?: boolean;
+  /** The service's refusal of SEARCH.LISTINDEXES (a service or version without it), when it refused. */
+  indexesError?: string;
+  /** Indexes opened on this profile before (kept by main, newest first). */
   recent: string[];
   /** The service's refusal of SEARCH.LISTALIASES (a service without search), when it refused. */
   aliasesError?: string;
@@ -84,8 +110,13 @@ export const kvSearchQueryInput = z
 export const kvSearchProcedures = {
   /** An index's definition; one that exists joins the profile's recent indexes. */
   'kv.search.describe': call<KvSearchDescribeResult>()(z.strictObject({ profileId, index }), 'read'),
-  /** The names to suggest: the service's aliases and the indexes opened before on this profile. */
+  /** The names to pick from: the database's indexes, its aliases, and the indexes opened before here. */
   'kv.search.names': call<KvSearchNames>()(z.strictObject({ profileId }), 'read'),
+  /** The aggregations over the documents a filter matches (SEARCH.AGGREGATE). */
+  'kv.search.aggregate': call<KvAggregateResult>()(
+    z.strictObject({ profileId, index, filter, aggregations }),
+    'read',
+  ),
   /** One page of a query (SEARCH.QUERY), with the count (SEARCH.COUNT) on the first. */
   'kv.search.query': call<KvSearchPage>()(kvSearchQueryInput, 'read'),
 };

@@ -1,22 +1,26 @@
 // The Search tab (Redis Search, the SEARCH.* commands): pick an index by name (#/kv/search/<index>), see its
 // definition, write a JSON filter (checked as it is typed, with the grammar main checks it with), and run it:
-// the count, the matching documents in a table, more by OFFSET, and each key opens in the key browser. The
-// service has no command that lists indexes, so the name field suggests its aliases and the indexes opened
-// before on this profile (main keeps those).
+// the count, the matching documents in a table, more by OFFSET, and each key opens in the key browser; or
+// aggregate them. The picker lists the database's indexes (SEARCH.LISTINDEXES) with their data type and
+// aliases; a service that refuses that command gets the old suggestions: its aliases and the indexes opened
+// before on this profile (main keeps those), with a quiet note why.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { KvSearchIndex } from '../../../../../shared/kv/search';
 import { searchNameProblem } from '../../../../../shared/kv/search';
 import type { ProfileView } from '../../../../../shared/profiles';
+import type { KvSearchIndexEntry, KvSearchNames } from '../../../../../shared/bridge/procedures/kv/search';
 import { useBridgeQuery } from '../../../bridge/react';
 import { ActiveService } from '../../../shell/ActiveService';
 import { useScreenRoute } from '../../../shell/screen-route';
 import { Button } from '../../../ui/Button';
 import { Fact } from '../../../ui/Fact';
 import { Form } from '../../../ui/Form';
+import { plural } from '../../../ui/format';
+import { InAppLink } from '../../../ui/InAppLink';
 import { SearchIcon } from '../../../ui/icons';
 import { Callout, EmptyState } from '../../../ui/misc';
-import { QueryView } from '../../../ui/QueryView';
+import { QueryView, RefreshButton } from '../../../ui/QueryView';
 import '../kv.css';
 import './search.css';
 import { QueryPanel } from './QueryPanel';
@@ -51,7 +55,10 @@ function IndexPicker({ profile, index }: { profile: ProfileView; index?: string 
   const [problem, setProblem] = useState<string>();
   const listId = useId();
   const aliases = names.data?.aliases ?? [];
-  const recent = (names.data?.recent ?? []).filter((name) => !aliases.some((a) => a.alias === name));
+  const indexes = names.data?.indexes;
+  const recent = indexes
+    ? []
+    : (names.data?.recent ?? []).filter((name) => !aliases.some((a) => a.alias === name));
   return (
     <Form
       className="toolbar kv-search-picker"
@@ -81,6 +88,9 @@ function IndexPicker({ profile, index }: { profile: ProfileView; index?: string 
         }}
       />
       <datalist id={listId}>
+        {indexes?.map(({ name, dataType }) => (
+          <option key={`index:${name}`} value={name}>{`${dataType} index`}</option>
+        ))}
         {aliases.map(({ alias, index: target }) => (
           <option key={`alias:${alias}`} value={alias}>{`alias of ${target}`}</option>
         ))}
@@ -102,23 +112,120 @@ function IndexPicker({ profile, index }: { profile: ProfileView; index?: string 
   );
 }
 
-/** Before an index is picked: how to pick one, and the names to start from. */
+/** Before an index is picked: the database's indexes to open, or (a service that cannot list them) the names to start from. */
 function NoIndexYet({ profile }: { profile: ProfileView }) {
+  // Asked again whenever the start is shown: an index made in the workbench meanwhile is listed.
+  const names = useBridgeQuery('kv.search.names', { profileId: profile.id }, { refetchOnMount: 'always' });
+  if (names.data?.indexes)
+    return <IndexList names={names.data} indexes={names.data.indexes} refresh={names} />;
+  return (
+    <QueryView query={names} failure="Could not list the search indexes.">
+      {(data) => <Suggestions names={data} />}
+    </QueryView>
+  );
+}
+
+/** The database's indexes (SEARCH.LISTINDEXES), each with its data type and the aliases pointing at it. */
+function IndexList({
+  names,
+  indexes,
+  refresh,
+}: {
+  names: KvSearchNames;
+  indexes: KvSearchIndexEntry[];
+  refresh: { isFetching: boolean; refetch: () => Promise<unknown> };
+}) {
   const screen = useScreenRoute();
-  const names = useBridgeQuery('kv.search.names', { profileId: profile.id });
-  const aliases = names.data?.aliases ?? [];
-  const recent = names.data?.recent ?? [];
+  if (indexes.length === 0)
+    return (
+      <div className="kv-search-empty">
+        <EmptyState icon={<SearchIcon />} title="No search indexes yet">
+          <p>
+            This database has no search index (SEARCH.LISTINDEXES lists none). Create one with SEARCH.CREATE
+            in the workbench, then pick it here.
+          </p>
+          <RefreshButton query={refresh} title="List the indexes again" />
+        </EmptyState>
+      </div>
+    );
+  const aliasesOf = new Map<string, string[]>();
+  for (const { alias, index } of names.aliases)
+    aliasesOf.set(index, [...(aliasesOf.get(index) ?? []), alias]);
+  return (
+    <section className="card kv-search-index-list" aria-labelledby="kv-search-indexes-title">
+      <div className="card-header">
+        <h2 id="kv-search-indexes-title">Indexes</h2>
+        <span className="muted" data-testid="search-index-count">
+          {names.indexesTruncated
+            ? `The first ${plural(indexes.length, 'index', 'indexes')}: type a name for others`
+            : plural(indexes.length, 'index', 'indexes')}
+        </span>
+        <RefreshButton query={refresh} title="List the indexes again" />
+      </div>
+      <div className="card-body">
+        <table className="table kv-search-indexes" aria-label="Search indexes" data-testid="search-indexes">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Data type</th>
+              <th scope="col">Aliases</th>
+            </tr>
+          </thead>
+          <tbody>
+            {indexes.map(({ name, dataType }) => (
+              <tr key={name} data-testid="search-index-row" data-index={name}>
+                <td className="mono">
+                  <InAppLink
+                    href={`#/kv/search/${encodeURIComponent(name)}`}
+                    onOpen={() => screen.open(name)}
+                  >
+                    {name}
+                  </InAppLink>
+                </td>
+                <td>
+                  <span className="badge">{dataType || '—'}</span>
+                </td>
+                <td className="mono">
+                  {(aliasesOf.get(name) ?? []).map((alias, i) => (
+                    <span key={alias}>
+                      {i > 0 ? ', ' : null}
+                      <InAppLink
+                        href={`#/kv/search/${encodeURIComponent(alias)}`}
+                        onOpen={() => screen.open(alias)}
+                        aria-label={`${alias} (alias of ${name})`}
+                      >
+                        {alias}
+                      </InAppLink>
+                    </span>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** A service without SEARCH.LISTINDEXES: its aliases and the indexes opened before, and why. */
+function Suggestions({ names }: { names: KvSearchNames }) {
+  const screen = useScreenRoute();
+  const aliases = names.aliases;
+  const recent = names.recent;
   return (
     <div className="kv-search-empty">
       <EmptyState icon={<SearchIcon />} title="Pick an index">
         <p>
-          Type the name of a search index or alias above. Redis Search has no command that lists indexes, so
-          the suggestions are the service’s aliases (SEARCH.LISTALIASES) and the indexes opened before on this
-          profile.
+          Type the name of a search index or alias above. The suggestions are the service’s aliases
+          (SEARCH.LISTALIASES) and the indexes opened before on this profile.
         </p>
-        {names.data?.aliasesError ? (
-          <p>The service did not list its aliases: {names.data.aliasesError}</p>
+        {names.indexesError ? (
+          <p className="muted kv-search-quiet" data-testid="search-indexes-refused">
+            This service does not list its indexes: {names.indexesError}
+          </p>
         ) : null}
+        {names.aliasesError ? <p>The service did not list its aliases: {names.aliasesError}</p> : null}
         {recent.length + aliases.length > 0 ? (
           <div className="kv-search-starts">
             {recent.length > 0 ? (

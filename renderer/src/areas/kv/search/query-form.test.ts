@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KvSearchIndex } from '../../../../../shared/kv/search';
-import { checkDraft, formatScore, initialDraft, resultColumns } from './query-form';
+import { checkAggregateDraft, checkDraft, formatScore, initialDraft, resultColumns } from './query-form';
 
 const products: KvSearchIndex = {
   name: 'products',
@@ -90,5 +90,44 @@ describe('formatScore', () => {
     expect(formatScore(0.0000123)).toBe('0.0000123');
     expect(formatScore(12345.6)).toBe('12350');
     expect(formatScore(123456)).toBe('123456');
+  });
+});
+
+describe('the aggregate form', () => {
+  it('starts from $terms on the KEYWORD field with the FAST price averaged, and runs with the filter', () => {
+    const draft = initialDraft(products);
+    expect(draft.mode).toBe('query');
+    expect(JSON.parse(draft.aggregations)).toEqual({
+      by_category: {
+        $terms: { field: 'category', size: 10 },
+        $aggs: { avg_price: { $avg: { field: 'price' } } },
+      },
+    });
+    expect(checkAggregateDraft('p', 'products', products, draft)).toEqual({
+      errors: {},
+      unknownFields: [],
+      input: { profileId: 'p', index: 'products', filter: draft.filter, aggregations: draft.aggregations },
+    });
+  });
+
+  it('says what is wrong with either text as it is typed, and names fields the schema lacks', () => {
+    const bad = {
+      ...initialDraft(products),
+      filter: '{"a": ',
+      aggregations: '{"x": {"$mean": {"field": "p"}}}',
+    };
+    const check = checkAggregateDraft('p', 'products', products, bad);
+    expect(check.input).toBeUndefined();
+    expect(check.errors.filter).toMatch(/^Not valid JSON/);
+    expect(check.errors.aggregations).toMatch(/^Unknown operator \$mean/);
+    const unknown = {
+      ...initialDraft(products),
+      filter: '{"colour": "red"}',
+      aggregations: '{"x": {"$avg": {"field": "weight"}}}',
+    };
+    expect(checkAggregateDraft('p', 'products', products, unknown).unknownFields).toEqual([
+      'colour',
+      'weight',
+    ]);
   });
 });

@@ -2,6 +2,11 @@
 // the limit, the fields), turned into the `kv.search.query` input; and the columns of the result table.
 import type { InputOf } from '../../../../../shared/bridge/procedures';
 import {
+  aggregationFieldNames,
+  checkSearchAggregations,
+  exampleAggregations,
+} from '../../../../../shared/kv/search-aggregate';
+import {
   checkSearchFilter,
   exampleFilter,
   filterFieldNames,
@@ -12,9 +17,14 @@ import {
 } from '../../../../../shared/kv/search';
 
 export type ReturnMode = 'all' | 'chosen' | 'keys';
+/** Query: the matching documents; Aggregate: the aggregations over them. */
+export type PanelMode = 'query' | 'aggregate';
 
 export interface QueryDraft {
+  mode: PanelMode;
   filter: string;
+  /** The aggregations' JSON (Aggregate mode). */
+  aggregations: string;
   limit: string;
   /** '' for the service's order (by score). */
   orderBy: string;
@@ -26,7 +36,9 @@ export interface QueryDraft {
 
 export function initialDraft(index: KvSearchIndex): QueryDraft {
   return {
+    mode: 'query',
     filter: exampleFilter(index.fields),
+    aggregations: exampleAggregations(index.fields),
     limit: String(SEARCH_LIMIT_DEFAULT),
     orderBy: '',
     direction: 'asc',
@@ -73,6 +85,41 @@ export function checkDraft(
       ...(draft.returns === 'chosen' ? { select: draft.chosen } : {}),
       keysOnly: draft.returns === 'keys',
     },
+  };
+}
+
+export type AggregateInput = InputOf<'kv.search.aggregate'>;
+
+export interface AggregateCheck {
+  input?: AggregateInput;
+  errors: { filter?: string; aggregations?: string };
+  /** Names the filter or the aggregations use that the schema lacks. */
+  unknownFields: string[];
+}
+
+/** Aggregate mode: the filter and the aggregations checked with the grammars main checks them with. */
+export function checkAggregateDraft(
+  profileId: string,
+  index: string,
+  definition: KvSearchIndex,
+  draft: QueryDraft,
+): AggregateCheck {
+  const errors: AggregateCheck['errors'] = {};
+  const filter = checkSearchFilter(draft.filter);
+  if (!filter.ok) errors.filter = filter.error;
+  const aggregations = checkSearchAggregations(draft.aggregations);
+  if (!aggregations.ok) errors.aggregations = aggregations.error;
+  const known = new Set(definition.fields.map((field) => field.name));
+  const named = [
+    ...(filter.ok ? filterFieldNames(filter.filter) : []),
+    ...(aggregations.ok ? aggregationFieldNames(aggregations.aggregations) : []),
+  ];
+  const unknownFields = [...new Set(named)].filter((name) => !known.has(name));
+  if (errors.filter || errors.aggregations) return { errors, unknownFields };
+  return {
+    errors,
+    unknownFields,
+    input: { profileId, index, filter: draft.filter, aggregations: draft.aggregations },
   };
 }
 
