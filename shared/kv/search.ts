@@ -223,12 +223,11 @@ function exampleCondition(type: string): Record<string, unknown> {
 }
 
 /**
- * The fields a query can order by: not TEXT or FACET ones (the service refuses to order by them); FAST ones
- * first, since those are the ones the service keeps in sort order.
+ * The fields a query can order by: the FAST ones, in schema order. The service sorts by a FAST field only
+ * (and only numeric, BOOL and DATE fields can be FAST); any other field is refused.
  */
 export function orderableFields(fields: readonly KvSearchField[]): KvSearchField[] {
-  const sortable = fields.filter((f) => f.type !== 'TEXT' && f.type !== 'FACET');
-  return [...sortable.filter((f) => f.fast), ...sortable.filter((f) => !f.fast)];
+  return fields.filter((f) => f.fast);
 }
 
 /** A value of a row's field as one line of text. */

@@ -162,7 +162,7 @@ export function QueryPanel({
                 <option value="">Score (the service’s order)</option>
                 {orderable.map((field) => (
                   <option key={field.name} value={field.name}>
-                    {field.fast ? `${field.name} (FAST)` : field.name}
+                    {field.name}
                   </option>
                 ))}
               </SelectField>
