@@ -5,6 +5,7 @@ import type { JobRecord } from '../../../shared/bridge/job';
 import type { jobProcedures } from '../../../shared/bridge/procedures/jobs';
 import { BridgeError } from '../../../shared/bridge/errors';
 import type { Handlers } from '../bridge/router';
+import { csvText } from '../saving/csv';
 import type { FileSaver } from '../saving/file-saver';
 import type { JobRunner } from './runner';
 
@@ -86,9 +87,5 @@ export function journalCsv(jobs: readonly JobRecord[]): string {
       .join(' | '),
     job.error ?? '',
   ]);
-  return [columns, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
-}
-
-function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  return csvText([columns, ...rows]);
 }

@@ -25,7 +25,7 @@ export function kvHandlers({
   saver,
 }: StoringHandlerDeps &
   JobHandlerDeps & {
-    /** Where the monitor's export goes (the front door decides; the page never names the place). */
+    /** Where the monitor's and the Search tab's exports go (the front door decides; the page never names the place). */
     saver: FileSaver;
   }) {
   const history = new KvHistoryStore(join(dataDir, 'kv-history.json'), Date.now, warn);
@@ -40,6 +40,7 @@ export function kvHandlers({
     ...pubsubHandlers({ profiles }),
     ...kvSearchHandlers({
       profiles,
+      saver,
       store: new KvSearchStore(join(dataDir, 'kv-search.json'), Date.now, warn),
     }),
   } satisfies Partial<Handlers>;

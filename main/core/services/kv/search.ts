@@ -24,7 +24,10 @@ import {
   type KvSearchIndex,
   type KvSearchRow,
   type KvSearchValue,
+  SEARCH_EXPORT_MAX,
+  SEARCH_LIMIT_MAX,
   SEARCH_OFFSET_MAX,
+  SEARCH_SERVICE_OFFSET_MAX,
 } from '../../../../shared/kv/search';
 import {
   checkSearchAggregations,
@@ -34,17 +37,22 @@ import {
 import type { ParsedInputOf } from '../../../../shared/bridge/procedures';
 import type { Handlers } from '../../bridge/router';
 import type { HandlerDeps } from '../handler-deps';
+import { csvText } from '../../saving/csv';
+import type { FileSaver } from '../../saving/file-saver';
 import { KvClient } from './client';
 import { guardCommands } from './guard';
 import type { KvSearchStore } from './search-store';
 
 type Names = keyof typeof kvSearchProcedures;
 type QueryInput = ParsedInputOf<'kv.search.query'>;
+type ExportInput = ParsedInputOf<'kv.search.export'>;
 
 export function kvSearchHandlers({
   profiles,
   store,
-}: HandlerDeps & { store: KvSearchStore }): Pick<Handlers, Names> {
+  saver,
+  now = Date.now,
+}: HandlerDeps & { store: KvSearchStore; saver: FileSaver; now?: () => number }): Pick<Handlers, Names> {
   /** A client for the profile, after the same checks the workbench makes (each of these commands reads). */
   const clientFor = (profileId: string, commands: string[][]) => {
     const profile = profiles.resolve(profileId);
@@ -132,7 +140,176 @@ export function kvSearchHandlers({
         throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: counted.error });
       return { ...page(parseRows(queried.result), 0, input.limit), count: total };
     },
+
+    'kv.search.export': async (input) => {
+      const { documents, count } = await exportDocuments(input, (args) => clientFor(input.profileId, args));
+      const text = input.format === 'json' ? searchJson(documents) : searchCsv(documents);
+      const saved = await saver.save({
+        text,
+        suggestedName: input.suggestedName,
+        defaultName: exportName(input.index, now(), input.format),
+        what: `the results of the query on ${input.index}`,
+      });
+      if ('canceled' in saved) return saved;
+      return {
+        path: saved.path,
+        documents: documents.length,
+        count,
+        capped: count > SEARCH_EXPORT_MAX,
+        bytes: Buffer.byteLength(text),
+      };
+    },
+
+    'kv.search.aggregate.export': async ({ profileId, index, filter, aggregations, suggestedName }) => {
+      const args = ['SEARCH.AGGREGATE', index, compactFilter(filter), compactAggregations(aggregations)];
+      const reply = await clientFor(profileId, [args]).command(args);
+      if (!reply.ok) throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: reply.error });
+      if (reply.result === null || reply.result === undefined)
+        throw new BridgeError({ code: 'NOT_FOUND', message: `No index or alias named "${index}".` });
+      const result = parseAggregate(reply.result);
+      const text = `${JSON.stringify(aggregateJson(result), null, 2)}\n`;
+      const saved = await saver.save({
+        text,
+        suggestedName,
+        defaultName: exportName(`${index}-aggregate`, now(), 'json'),
+        what: `the aggregation on ${index}`,
+      });
+      if ('canceled' in saved) return saved;
+      return { path: saved.path, bytes: Buffer.byteLength(text) };
+    },
   };
+}
+
+/** One exported document: its key, score and content (a JSON document's members nested as stored). */
+export interface KvSearchDocument {
+  key: string;
+  score: number;
+  /** The fields in the reply's order, dotted names for a JSON document's nested members (CSV's columns). */
+  fields: [string, KvSearchValue][];
+  /** The content as JSON: a hash's fields, or a JSON document's members as stored. */
+  data: { [name: string]: KvSearchValue };
+}
+
+/**
+ * Every document the query matches that the service lets main page to: the count and the first page in
+ * one request, then pages of SEARCH_LIMIT_MAX by OFFSET until a page comes back short or the next OFFSET
+ * is past the service's furthest. A key already written (documents moving between pages while main
+ * pages) is not written twice.
+ */
+export async function exportDocuments(
+  input: Pick<ExportInput, 'index' | 'filter' | 'orderBy' | 'select' | 'keysOnly'>,
+  clientFor: (commands: string[][]) => KvClient,
+): Promise<{ documents: KvSearchDocument[]; count: number }> {
+  const shape = { ...input, limit: SEARCH_LIMIT_MAX };
+  const first = queryArgs(shape, 0);
+  const countArgs = ['SEARCH.COUNT', input.index, compactFilter(input.filter)];
+  const client = clientFor([first, countArgs]);
+  const [queried, counted] = await client.pipelineEntries([first, countArgs]);
+  if (counted?.error !== undefined)
+    throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: counted.error });
+  const count = parseCount(counted?.result);
+  if (count === -1)
+    throw new BridgeError({ code: 'NOT_FOUND', message: `No index or alias named "${input.index}".` });
+  if (!queried || queried.error !== undefined)
+    throw new BridgeError({
+      code: 'SERVICE_ERROR',
+      status: 400,
+      message: queried?.error ?? 'The service did not answer the query.',
+    });
+  const documents: KvSearchDocument[] = [];
+  const seen = new Set<string>();
+  let raw: unknown = queried.result;
+  for (let offset = 0; ;) {
+    const pageDocuments = readDocuments(raw);
+    for (const document of pageDocuments) {
+      if (seen.has(document.key) || documents.length >= SEARCH_EXPORT_MAX) continue;
+      seen.add(document.key);
+      documents.push(document);
+    }
+    offset += SEARCH_LIMIT_MAX;
+    if (pageDocuments.length < SEARCH_LIMIT_MAX || offset > SEARCH_SERVICE_OFFSET_MAX) break;
+    if (documents.length >= SEARCH_EXPORT_MAX) break;
+    raw = await client.call(queryArgs(shape, offset));
+  }
+  return { documents, count };
+}
+
+/** A page of SEARCH.QUERY's reply as documents: the rows parseRows reads, and each one's content as JSON. */
+function readDocuments(raw: unknown): KvSearchDocument[] {
+  const rows = parseRows(raw);
+  return rows.map((row, i) => {
+    const data: { [name: string]: KvSearchValue } = {};
+    const item = (raw as unknown[])[i] as unknown[];
+    const pairs = Array.isArray(item[2]) ? (item[2] as unknown[][]) : [];
+    for (const [name, value] of pairs) {
+      const member = plain(value);
+      if (String(name) === '$') Object.assign(data, documentObject(member));
+      else data[String(name)] = member;
+    }
+    return { key: row.key, score: row.score, fields: row.fields, data };
+  });
+}
+
+/** A JSON document's content (an object, or its JSON text) as an object; anything else under `$`. */
+function documentObject(value: KvSearchValue): { [name: string]: KvSearchValue } {
+  let doc = value;
+  if (typeof value === 'string') {
+    try {
+      doc = plain(JSON.parse(value));
+    } catch {
+      return { $: value };
+    }
+  }
+  return typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? doc : { $: doc };
+}
+
+/** The export as JSON: an array of `{key, score, data}`. */
+export function searchJson(documents: readonly KvSearchDocument[]): string {
+  return `${JSON.stringify(
+    documents.map(({ key, score, data }) => ({ key, score, data })),
+    null,
+    2,
+  )}\n`;
+}
+
+/**
+ * The export as CSV: key, score, then one column per field any document has (in the order first met,
+ * dotted names for nested members); a value that is not text is written as JSON, a missing one empty.
+ */
+export function searchCsv(documents: readonly KvSearchDocument[]): string {
+  const columns: string[] = [];
+  const known = new Set<string>();
+  for (const document of documents)
+    for (const [name] of document.fields)
+      if (!known.has(name)) {
+        known.add(name);
+        columns.push(name);
+      }
+  const cell = (value: KvSearchValue | undefined) =>
+    value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const records = documents.map((document) => {
+    const values = new Map(document.fields);
+    return [document.key, String(document.score), ...columns.map((name) => cell(values.get(name)))];
+  });
+  return csvText([['key', 'score', ...columns], ...records]);
+}
+
+/** An aggregation's result as the JSON it was in the reply: objects, lists and values. */
+export function aggregateJson(result: KvAggregateResult): { [name: string]: unknown } {
+  const node = (value: KvAggregateNode): unknown =>
+    value.kind === 'value'
+      ? value.value
+      : value.kind === 'list'
+        ? value.items.map(node)
+        : Object.fromEntries(value.entries.map(([name, member]) => [name, node(member)]));
+  return Object.fromEntries(result.aggregations.map(([name, value]) => [name, node(value)]));
+}
+
+/** `kv-search-<index>-<time>.<format>`, the index's characters a file name cannot have replaced. */
+function exportName(index: string, time: number, format: 'json' | 'csv'): string {
+  const stamp = new Date(time).toISOString().replace(/[:.]/g, '-');
+  const safe = index.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
+  return `kv-search-${safe}-${stamp}.${format}`;
 }
 
 /** A page, with the next page's OFFSET as its cursor when this one was full. */

@@ -15,6 +15,7 @@ import {
 } from '../../../kv/search';
 import { checkSearchAggregations, type KvAggregateResult } from '../../../kv/search-aggregate';
 import { call } from '../../define';
+import { suggestedFileNameSchema } from '../app';
 import { profileIdSchema as profileId } from '../../profile-id';
 
 const name = (what: string) =>
@@ -78,23 +79,33 @@ export interface KvSearchPage {
   count?: number;
 }
 
+/** What a query asks, its page aside: shared by a page of it and its export. */
+const queryShape = {
+  profileId,
+  index,
+  filter,
+  orderBy: z.strictObject({ field, direction: z.enum(['asc', 'desc']) }).optional(),
+  /** Only these fields of each document (SELECT); every field when absent. */
+  select: z.array(field).min(1).max(SEARCH_SELECT_MAX, `at most ${SEARCH_SELECT_MAX} fields`).optional(),
+  /** Keys and scores only (NOCONTENT). */
+  keysOnly: z.boolean().default(false),
+};
+const keysOnlyWithoutSelect = {
+  check: (input: { keysOnly: boolean; select?: string[] }) => !(input.keysOnly && input.select),
+  message: 'keys only returns no fields: choose fields or keys only',
+  path: ['select'],
+};
+
 // Strict: an input with a key these procedures do not know is refused, not dropped.
 export const kvSearchQueryInput = z
   .strictObject({
-    profileId,
-    index,
-    filter,
+    ...queryShape,
     limit: z
       .number()
       .int('a limit is a whole number')
       .min(1, 'a limit is at least 1')
       .max(SEARCH_LIMIT_MAX, `a limit is at most ${SEARCH_LIMIT_MAX}`)
       .default(SEARCH_LIMIT_DEFAULT),
-    orderBy: z.strictObject({ field, direction: z.enum(['asc', 'desc']) }).optional(),
-    /** Only these fields of each document (SELECT); every field when absent. */
-    select: z.array(field).min(1).max(SEARCH_SELECT_MAX, `at most ${SEARCH_SELECT_MAX} fields`).optional(),
-    /** Keys and scores only (NOCONTENT). */
-    keysOnly: z.boolean().default(false),
     /** The OFFSET to start at: a page's `cursor`; the first page when absent. */
     cursor: z
       .string()
@@ -102,10 +113,38 @@ export const kvSearchQueryInput = z
       .refine((text) => Number(text) <= SEARCH_OFFSET_MAX, `an offset is at most ${SEARCH_OFFSET_MAX}`)
       .optional(),
   })
-  .refine((input) => !(input.keysOnly && input.select), {
-    message: 'keys only returns no fields: choose fields or keys only',
-    path: ['select'],
+  .refine(keysOnlyWithoutSelect.check, {
+    message: keysOnlyWithoutSelect.message,
+    path: keysOnlyWithoutSelect.path,
   });
+
+/** A query's export: the same query, every page main can ask for, as JSON or CSV. */
+export const kvSearchExportInput = z
+  .strictObject({
+    ...queryShape,
+    format: z.enum(['json', 'csv']),
+    suggestedName: suggestedFileNameSchema.optional(),
+  })
+  .refine(keysOnlyWithoutSelect.check, {
+    message: keysOnlyWithoutSelect.message,
+    path: keysOnlyWithoutSelect.path,
+  });
+
+export type KvSearchExportResult =
+  | {
+      /** The file written. */
+      path: string;
+      /** Documents written (each key once). */
+      documents: number;
+      /** How many matched (SEARCH.COUNT) when main asked. */
+      count: number;
+      /** More matched than the service lets main page to (SEARCH_EXPORT_MAX): the first ones were written. */
+      capped: boolean;
+      bytes: number;
+    }
+  | { canceled: true };
+
+export type KvSearchAggregateExportResult = { path: string; bytes: number } | { canceled: true };
 
 export const kvSearchProcedures = {
   /** An index's definition; one that exists joins the profile's recent indexes. */
@@ -119,4 +158,21 @@ export const kvSearchProcedures = {
   ),
   /** One page of a query (SEARCH.QUERY), with the count (SEARCH.COUNT) on the first. */
   'kv.search.query': call<KvSearchPage>()(kvSearchQueryInput, 'read'),
+  /**
+   * Runs the query again in main and writes every matching document it can page to (at most
+   * SEARCH_EXPORT_MAX) to a new file in the place main picks (app.info's `fileSaving`); the page may
+   * suggest a file name, never a path.
+   */
+  'kv.search.export': call<KvSearchExportResult>()(kvSearchExportInput, 'read'),
+  /** Runs the aggregations again in main and writes their result as JSON, as the export above. */
+  'kv.search.aggregate.export': call<KvSearchAggregateExportResult>()(
+    z.strictObject({
+      profileId,
+      index,
+      filter,
+      aggregations,
+      suggestedName: suggestedFileNameSchema.optional(),
+    }),
+    'read',
+  ),
 };
