@@ -3,7 +3,10 @@
 // the KV REST API); the tab lists the indexes, picks one by name from the keyboard, shows its schema, runs a
 // filter with its count and rows, loads more by OFFSET, opens a key in the key browser, and says what is
 // wrong with a bad filter, a field the index lacks and an index that does not exist; it aggregates what a
-// filter matches (buckets with nested values, stats) and shows a refused aggregation in the service's words.
+// filter matches (buckets with nested values, stats) and shows a refused aggregation in the service's words;
+// it exports every match (CSV, JSON) and an aggregation (JSON) into main's exports folder.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, go, test } from './fixtures';
 import { seedSearchIndex } from './support/kv-api';
 import { localStack } from './support/local-stack';
@@ -279,4 +282,60 @@ test('aggregate what a filter matches: buckets with nested values, stats, and a 
   await expect(refusal).toHaveCount(0);
   await app.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Aggregate' }).click();
   await expect(aggregations).toHaveValue('{"x": {"$avg": {"field": "weight"}}}');
+});
+
+test('export every match as CSV and JSON, and an aggregation as JSON: main writes the files', async ({
+  app,
+  consoleHost,
+}) => {
+  test.setTimeout(120_000);
+  const exportsDir = join(consoleHost.dataDir, 'exports');
+  const { kv } = await localStack(app);
+  await seedSearchIndex(kv);
+  await go(app, '#/kv/search/products');
+  // 20 match, 8 shown: the export still has all 20 (main pages through them itself), in the query's order.
+  await app.getByLabel('Filter (JSON)').fill('{"category": {"$in": ["furniture", "accessories"]}}');
+  await app.getByLabel('Limit').fill('8');
+  await app.getByLabel('Order by').selectOption('price');
+  await app.getByRole('group', { name: 'Direction' }).getByRole('button', { name: 'Descending' }).click();
+  await app.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(app.getByTestId('search-row')).toHaveCount(8);
+
+  await app.getByLabel('Export file name').fill('products.csv');
+  await app.getByRole('button', { name: 'Export 20 documents' }).click();
+  const csvPath = join(exportsDir, 'products.csv');
+  await expect(app.getByTestId('search-export-result')).toHaveText(`Saved 20 documents to ${csvPath}`);
+  const lines = readFileSync(csvPath, 'utf8').split('\r\n');
+  expect(lines[0]).toBe('key,score,name,category,price,stock,inStock');
+  expect(lines).toHaveLength(22);
+  expect(lines[1]).toMatch(/^product:25,[^,]*,Laptop Stand Mini 25,accessories,207\.49,/);
+  const csvKeys = lines.slice(1, 21).map((line) => line.split(',')[0]);
+  expect(new Set(csvKeys).size).toBe(20);
+
+  // JSON under main's own name: an array of {key, score, data}.
+  await app.getByLabel('Export file name').fill('');
+  await app.getByRole('group', { name: 'Export format' }).getByRole('button', { name: 'JSON' }).click();
+  await app.getByRole('button', { name: 'Export 20 documents' }).click();
+  const result = app.getByTestId('search-export-result');
+  await expect(result).toHaveText(/^Saved 20 documents to .*\/exports\/kv-search-products-.*\.json$/);
+  const jsonPath = (await result.locator('code').textContent())!;
+  const documents = JSON.parse(readFileSync(jsonPath, 'utf8')) as {
+    key: string;
+    score: number;
+    data: Record<string, string>;
+  }[];
+  expect(documents.map((d) => d.key)).toEqual(csvKeys);
+  expect(documents[0]!.data).toMatchObject({ name: 'Laptop Stand Mini 25', category: 'accessories' });
+
+  // An aggregation's result as JSON.
+  await app.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Aggregate' }).click();
+  await app.getByLabel('Filter (JSON)').fill('{"price": {"$lt": 100}}');
+  await app.getByLabel('Aggregations (JSON)').fill('{"price": {"$stats": {"field": "price"}}}');
+  await app.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(app.getByRole('table', { name: 'price' })).toBeVisible();
+  await app.getByLabel('Export file name').fill('price.json');
+  await app.getByRole('button', { name: 'Export as JSON' }).click();
+  const aggregatePath = join(exportsDir, 'price.json');
+  await expect(app.getByTestId('search-export-result')).toHaveText(`Saved to ${aggregatePath}`);
+  expect(JSON.parse(readFileSync(aggregatePath, 'utf8'))).toMatchObject({ price: { count: 10, min: 27.49 } });
 });

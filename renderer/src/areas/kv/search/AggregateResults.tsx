@@ -3,6 +3,7 @@
 // $histogram) as a table of key, docCount and the values nested in each bucket, with what the result says
 // besides (sumOtherDocCount …); anything else ($facet's tree) as formatted JSON. A refusal shows the
 // service's own words.
+import type { ReactNode } from 'react';
 import type { BridgeError } from '../../../../../shared/bridge/errors';
 import {
   type AggregateView,
@@ -15,8 +16,11 @@ import type { WaitedQuery } from '../../../ui/Waiting';
 
 export function AggregateResults({
   query,
+  children,
 }: {
   query: WaitedQuery & { data: KvAggregateResult | undefined; error: BridgeError | null };
+  /** Under a result (its export). */
+  children?: ReactNode;
 }) {
   return (
     <section className="card kv-search-results" aria-labelledby="kv-search-aggregations-title">
@@ -29,9 +33,12 @@ export function AggregateResults({
             result.aggregations.length === 0 ? (
               <Callout tone="info" title="The service answered no aggregation." />
             ) : (
-              result.aggregations.map(([name, node]) => (
-                <Aggregation key={name} name={name} view={aggregateView(node)} />
-              ))
+              <>
+                {result.aggregations.map(([name, node]) => (
+                  <Aggregation key={name} name={name} view={aggregateView(node)} />
+                ))}
+                {children}
+              </>
             )
           }
         </QueryView>

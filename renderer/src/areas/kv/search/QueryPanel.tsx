@@ -3,8 +3,9 @@
 // page with its count, Load more the next by OFFSET, and a key opens in the key browser. What the service
 // refuses (an unknown field, an operator the field's type lacks) shows in its own words. Aggregate mode runs
 // the same filter with an aggregations object (JSON, checked as it is typed, an example from the schema) and
-// shows each aggregation's result readably (AggregateResults.tsx).
-import { useId, useState } from 'react';
+// shows each aggregation's result readably (AggregateResults.tsx). Either exports under its results
+// (SearchExport.tsx): main runs it again and writes every match, or the aggregations' result.
+import { type ReactNode, useId, useState } from 'react';
 import type { KvSearchIndex, KvSearchRow } from '../../../../../shared/kv/search';
 import { orderableFields, searchValueText } from '../../../../../shared/kv/search';
 import type { ProfileView } from '../../../../../shared/profiles';
@@ -20,6 +21,7 @@ import { ListBody } from '../../../ui/list/ListBody';
 import { usePagedBridgeQuery } from '../../../ui/list/use-paged-bridge-query';
 import { Callout } from '../../../ui/misc';
 import { AggregateResults } from './AggregateResults';
+import { AggregateExport, QueryExport } from './SearchExport';
 import {
   type AggregateInput,
   checkAggregateDraft,
@@ -233,9 +235,21 @@ export function QueryPanel({
           </Form>
         )}
       </section>
-      {draft.mode === 'aggregate' && ranAggregate ? <AggregateResults query={aggregated} /> : null}
+      {draft.mode === 'aggregate' && ranAggregate ? (
+        <AggregateResults query={aggregated}>
+          {/* keyed by what ran: a new run's export starts without the last one's outcome */}
+          <AggregateExport key={JSON.stringify(ranAggregate)} input={ranAggregate} />
+        </AggregateResults>
+      ) : null}
       {draft.mode === 'query' && ran ? (
-        <Results definition={definition} results={results} count={results.query.data?.pages[0]?.count} />
+        <Results
+          definition={definition}
+          results={results}
+          count={results.query.data?.pages[0]?.count}
+          exporter={
+            <QueryExport key={JSON.stringify(ran)} query={ran} count={results.query.data?.pages[0]?.count} />
+          }
+        />
       ) : null}
     </div>
   );
@@ -289,10 +303,13 @@ function Results({
   definition,
   results,
   count,
+  exporter,
 }: {
   definition: KvSearchIndex;
   results: ReturnType<typeof usePagedBridgeQuery<'kv.search.query', 'rows'>>;
   count: number | undefined;
+  /** The export of every match (SearchExport.tsx), under the table. */
+  exporter: ReactNode;
 }) {
   const rows = results.items;
   return (
@@ -328,6 +345,7 @@ function Results({
                 : `${plural(rows.length, 'document')} shown`}
             </span>
           </div>
+          {rows.length > 0 ? exporter : null}
         </ListBody>
       </div>
     </section>
