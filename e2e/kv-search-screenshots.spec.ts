@@ -1,5 +1,5 @@
 // The KV Search tab in both themes, with no console errors: an index's definition with a query's count and
-// rows, more rows loaded, a filter the service refuses, an aggregation's buckets and metrics, and the start
+// rows, more rows loaded, their export written, a filter the service refuses, an aggregation's buckets and metrics, and the start
 // (the database's indexes with their data types and aliases) — to test-results/screenshots, or to docs/screenshots with SCREENSHOTS=1.
 import { expect, go } from './fixtures';
 import { seedSearchIndex } from './support/kv-api';
@@ -32,6 +32,12 @@ themedConsoleTest(
     await expect(rows).toHaveCount(16);
     await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
     await shoot('kv-search-more');
+
+    // The export of every match, written by main into its exports folder.
+    await page.getByRole('button', { name: /^Export \d+ documents$/ }).click();
+    await expect(page.getByTestId('search-export-result')).toContainText('Saved');
+    await page.getByTestId('search-export-result').scrollIntoViewIfNeeded();
+    await shoot('kv-search-export');
 
     await page.getByRole('group', { name: 'Return' }).getByRole('button', { name: 'All fields' }).click();
     await filter.fill('{\n  "colour": { "$eq": "red" }\n}');
