@@ -60,12 +60,10 @@ export function searchNameProblem(name: string, what = 'an index name'): string 
 /** Rows per query page: the tab's default and the most one request asks for. */
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 1000;
-/** The furthest OFFSET the console asks for ("Load more" pages up to it). */
-export const SEARCH_OFFSET_MAX = 1_000_000;
-/** The furthest OFFSET the service pages to (its documented limit): an export pages no further. */
-export const SEARCH_SERVICE_OFFSET_MAX = 10_000;
+/** The furthest OFFSET the service pages to (its documented limit): "Load more" and an export go no further. */
+export const SEARCH_OFFSET_MAX = 10_000;
 /** The most documents an export writes: a last full page from the furthest OFFSET. */
-export const SEARCH_EXPORT_MAX = SEARCH_SERVICE_OFFSET_MAX + SEARCH_LIMIT_MAX;
+export const SEARCH_EXPORT_MAX = SEARCH_OFFSET_MAX + SEARCH_LIMIT_MAX;
 /** The longest filter text main sends. */
 export const SEARCH_FILTER_MAX = 64 * 1024;
 /** How deep $and/$or/… may nest in a filter the console sends. */

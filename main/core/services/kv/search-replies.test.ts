@@ -340,7 +340,7 @@ describe('the query command', () => {
     [{ index: 'p', filter: '{}', limit: 0 }, 'limit', 'a limit is at least 1'],
     [{ index: 'p', filter: '{}', limit: 1001 }, 'limit', 'a limit is at most 1000'],
     [{ index: 'p', filter: '{}', cursor: '-1' }, 'cursor', 'a cursor is an offset'],
-    [{ index: 'p', filter: '{}', cursor: '2000000' }, 'cursor', 'an offset is at most 1000000'],
+    [{ index: 'p', filter: '{}', cursor: '10001' }, 'cursor', 'an offset is at most 10000'],
     [{ index: 'p', filter: '{}', orderBy: { field: 'a b', direction: 'asc' } }, 'orderBy.field', /no spaces/],
     [{ index: 'p', filter: '{}', orderBy: { field: 'a', direction: 'up' } }, 'orderBy.direction', /asc/],
     [{ index: 'p', filter: '{}', select: ['a'], keysOnly: true }, 'select', /keys only returns no fields/],

@@ -27,7 +27,6 @@ import {
   SEARCH_EXPORT_MAX,
   SEARCH_LIMIT_MAX,
   SEARCH_OFFSET_MAX,
-  SEARCH_SERVICE_OFFSET_MAX,
 } from '../../../../shared/kv/search';
 import {
   checkSearchAggregations,
@@ -227,7 +226,7 @@ export async function exportDocuments(
       documents.push(document);
     }
     offset += SEARCH_LIMIT_MAX;
-    if (pageDocuments.length < SEARCH_LIMIT_MAX || offset > SEARCH_SERVICE_OFFSET_MAX) break;
+    if (pageDocuments.length < SEARCH_LIMIT_MAX || offset > SEARCH_OFFSET_MAX) break;
     if (documents.length >= SEARCH_EXPORT_MAX) break;
     raw = await client.call(queryArgs(shape, offset));
   }
