@@ -4,7 +4,7 @@
 // example to start from, picked from the schema; and the result as main reads it from the reply (flat
 // key/value arrays), kept in the service's order. Whether a field exists and suits the operator is the
 // service's to say: its own words are shown. Pure data and functions; no Node, no DOM.
-import { jsonSyntaxError, type KvSearchField } from './search';
+import { atPath, describeJson, isJsonObject, readJsonObject, type KvSearchField } from './search';
 
 /** The operators that compute one result (a value, or a few named values) over the matching documents. */
 export const SEARCH_METRIC_OPERATORS = [
@@ -48,56 +48,49 @@ export function checkSearchAggregations(text: string): SearchAggregationsCheck {
       ok: false,
       error: 'Write aggregations: a JSON object such as {"by_category": {"$terms": {"field": "category"}}}.',
     };
-  if (text.length > SEARCH_AGGREGATIONS_MAX)
-    return { ok: false, error: `Aggregations are at most ${SEARCH_AGGREGATIONS_MAX / 1024} KB of JSON.` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { ok: false, error: jsonSyntaxError(text) };
-  }
-  if (!isObject(parsed))
-    return { ok: false, error: `Aggregations are a JSON object ({…}), not ${describe(parsed)}.` };
+  const read = readJsonObject(text, SEARCH_AGGREGATIONS_MAX, 'Aggregations are');
+  if (!read.ok) return read;
+  const parsed = read.value;
   const problem = levelProblem(parsed, '', 0);
   return problem ? { ok: false, error: problem } : { ok: true, aggregations: parsed };
 }
 
 function levelProblem(level: SearchAggregations, path: string, depth: number): string | undefined {
   if (depth > SEARCH_AGGREGATIONS_DEPTH_MAX)
-    return `Aggregations nest deeper than ${SEARCH_AGGREGATIONS_DEPTH_MAX} levels${at(path)}.`;
+    return `Aggregations nest deeper than ${SEARCH_AGGREGATIONS_DEPTH_MAX} levels${atPath(path)}.`;
   const names = Object.keys(level);
   if (names.length === 0)
-    return `Name at least one aggregation${at(path)}: {"name": {"$avg": {"field": …}}}.`;
+    return `Name at least one aggregation${atPath(path)}: {"name": {"$avg": {"field": …}}}.`;
   if (names.length > SEARCH_AGGREGATIONS_COUNT_MAX)
-    return `At most ${SEARCH_AGGREGATIONS_COUNT_MAX} aggregations side by side${at(path)}.`;
+    return `At most ${SEARCH_AGGREGATIONS_COUNT_MAX} aggregations side by side${atPath(path)}.`;
   for (const name of names) {
     const here = path ? `${path}.${name}` : name;
-    if (!name.trim()) return `An aggregation needs a name${at(path)}.`;
+    if (!name.trim()) return `An aggregation needs a name${atPath(path)}.`;
     if (name.startsWith('$'))
-      return `"${name}" is where an aggregation's name belongs${at(path)}: {"name": {"${name}": {"field": …}}}.`;
+      return `"${name}" is where an aggregation's name belongs${atPath(path)}: {"name": {"${name}": {"field": …}}}.`;
     const spec: unknown = level[name];
-    if (!isObject(spec))
-      return `Aggregation "${name}" is an object such as {"$avg": {"field": …}}, not ${describe(spec)}${at(here)}.`;
+    if (!isJsonObject(spec))
+      return `Aggregation "${name}" is an object such as {"$avg": {"field": …}}, not ${describeJson(spec)}${atPath(here)}.`;
     const keys = Object.keys(spec);
     const operators = keys.filter((key) => key !== '$aggs');
     const unknown = operators.find((key) => !METRIC.has(key) && !BUCKET.has(key));
     if (unknown !== undefined)
       return unknown.startsWith('$')
-        ? `Unknown operator ${unknown}${at(here)}: use one of ${ALL}.`
-        : `Aggregation "${name}" has "${unknown}" where an operator ($avg, $terms, …) belongs${at(here)}.`;
+        ? `Unknown operator ${unknown}${atPath(here)}: use one of ${ALL}.`
+        : `Aggregation "${name}" has "${unknown}" where an operator ($avg, $terms, …) belongs${atPath(here)}.`;
     if (operators.length !== 1)
-      return `Aggregation "${name}" needs exactly one operator (${operators.length === 0 ? 'none' : operators.join(', ')} given)${at(here)}.`;
+      return `Aggregation "${name}" needs exactly one operator (${operators.length === 0 ? 'none' : operators.join(', ')} given)${atPath(here)}.`;
     const operator = operators[0]!;
     const options: unknown = spec[operator];
-    if (!isObject(options))
-      return `${operator} takes an object of options such as {"field": "price"}, not ${describe(options)}${at(`${here}.${operator}`)}.`;
+    if (!isJsonObject(options))
+      return `${operator} takes an object of options such as {"field": "price"}, not ${describeJson(options)}${atPath(`${here}.${operator}`)}.`;
     if (typeof options.field !== 'string' || !options.field)
-      return `${operator} needs a "field" (a field name of the index)${at(`${here}.${operator}`)}.`;
+      return `${operator} needs a "field" (a field name of the index)${atPath(`${here}.${operator}`)}.`;
     if ('$aggs' in spec) {
       if (!BUCKET.has(operator) || operator === '$facet')
-        return `Only $terms, $range, $histogram and $dateHistogram take nested $aggs${at(here)}.`;
+        return `Only $terms, $range, $histogram and $dateHistogram take nested $aggs${atPath(here)}.`;
       const nested: unknown = spec.$aggs;
-      if (!isObject(nested)) return `$aggs is an object of aggregations${at(`${here}.$aggs`)}.`;
+      if (!isJsonObject(nested)) return `$aggs is an object of aggregations${atPath(`${here}.$aggs`)}.`;
       const problem = levelProblem(nested, `${here}.$aggs`, depth + 1);
       if (problem) return problem;
     }
@@ -110,10 +103,10 @@ export function aggregationFieldNames(aggregations: SearchAggregations): string[
   const names = new Set<string>();
   const walk = (level: SearchAggregations) => {
     for (const spec of Object.values(level)) {
-      if (!isObject(spec)) continue;
+      if (!isJsonObject(spec)) continue;
       for (const [key, value] of Object.entries(spec)) {
-        if (key === '$aggs' && isObject(value)) walk(value);
-        else if (isObject(value) && typeof value.field === 'string') names.add(value.field);
+        if (key === '$aggs' && isJsonObject(value)) walk(value);
+        else if (isJsonObject(value) && typeof value.field === 'string') names.add(value.field);
       }
     }
   };
@@ -279,21 +272,4 @@ function metricRows(node: KvAggregateNode, prefix: string): [string, string | nu
 function compact(node: KvAggregateNode): string {
   if (node.kind === 'value') return node.value === null ? '' : String(node.value);
   return JSON.stringify(aggregateJson(node));
-}
-
-function at(path: string): string {
-  return path ? ` (at ${path})` : '';
-}
-
-function isObject(value: unknown): value is { [key: string]: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string')
-    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  return `${typeof value === 'number' ? 'the number' : 'the boolean'} ${String(value)}`;
 }

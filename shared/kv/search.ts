@@ -91,20 +91,34 @@ export const SEARCH_FIELD_OPERATORS = [
 export type SearchFilter = { [key: string]: unknown };
 export type SearchFilterCheck = { ok: true; filter: SearchFilter } | { ok: false; error: string };
 
-/** Reads a filter's JSON text and checks it against the filter grammar; the error says where and what. */
-export function checkSearchFilter(text: string): SearchFilterCheck {
-  if (!text.trim())
-    return { ok: false, error: 'Write a filter: a JSON object such as {"name": {"$eq": "laptop"}}.' };
-  if (text.length > SEARCH_FILTER_MAX)
-    return { ok: false, error: `A filter is at most ${SEARCH_FILTER_MAX / 1024} KB of JSON.` };
+/**
+ * Reads JSON text that must be one object of at most `max` characters (a filter, aggregations); `subject`
+ * starts the error ("A filter is", "Aggregations are").
+ */
+export function readJsonObject(
+  text: string,
+  max: number,
+  subject: string,
+): { ok: true; value: { [key: string]: unknown } } | { ok: false; error: string } {
+  if (text.length > max) return { ok: false, error: `${subject} at most ${max / 1024} KB of JSON.` };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     return { ok: false, error: jsonSyntaxError(text) };
   }
-  if (!isPlainObject(parsed))
-    return { ok: false, error: `A filter is a JSON object ({…}), not ${describe(parsed)}.` };
+  if (!isJsonObject(parsed))
+    return { ok: false, error: `${subject} a JSON object ({…}), not ${describeJson(parsed)}.` };
+  return { ok: true, value: parsed };
+}
+
+/** Reads a filter's JSON text and checks it against the filter grammar; the error says where and what. */
+export function checkSearchFilter(text: string): SearchFilterCheck {
+  if (!text.trim())
+    return { ok: false, error: 'Write a filter: a JSON object such as {"name": {"$eq": "laptop"}}.' };
+  const read = readJsonObject(text, SEARCH_FILTER_MAX, 'A filter is');
+  if (!read.ok) return read;
+  const parsed = read.value;
   const problem = filterProblem(parsed, '', 0);
   return problem ? { ok: false, error: problem } : { ok: true, filter: parsed };
 }
@@ -114,24 +128,25 @@ const FIELD_OPERATORS = new Set<string>(SEARCH_FIELD_OPERATORS);
 
 function filterProblem(node: SearchFilter, path: string, depth: number): string | undefined {
   if (depth > SEARCH_FILTER_DEPTH_MAX)
-    return `The filter nests deeper than ${SEARCH_FILTER_DEPTH_MAX} levels${at(path)}.`;
+    return `The filter nests deeper than ${SEARCH_FILTER_DEPTH_MAX} levels${atPath(path)}.`;
   for (const [key, value] of Object.entries(node)) {
     const here = path ? `${path}.${key}` : key;
     if (BOOLEAN.has(key)) {
       const list = Array.isArray(value) ? value : [value];
-      if (list.length === 0) return `${key} needs at least one condition${at(here)}.`;
+      if (list.length === 0) return `${key} needs at least one condition${atPath(here)}.`;
       for (let i = 0; i < list.length; i += 1) {
         const item: unknown = list[i];
         const itemPath = Array.isArray(value) ? `${here}[${i}]` : here;
-        if (!isPlainObject(item))
-          return `${key} takes filters (JSON objects), not ${describe(item)}${at(itemPath)}.`;
+        if (!isJsonObject(item))
+          return `${key} takes filters (JSON objects), not ${describeJson(item)}${atPath(itemPath)}.`;
         const problem = filterProblem(item, itemPath, depth + 1);
         if (problem) return problem;
       }
     } else if (key === '$boost') {
-      if (typeof value !== 'number') return `$boost takes a number, not ${describe(value)}${at(here)}.`;
+      if (typeof value !== 'number')
+        return `$boost takes a number, not ${describeJson(value)}${atPath(here)}.`;
     } else if (key.startsWith('$')) {
-      return `Unknown operator ${key}${at(path)}: a filter combines conditions with ${SEARCH_BOOLEAN_OPERATORS.join(', ')} (and $boost); a field's condition is {"field": {"$eq": …}}.`;
+      return `Unknown operator ${key}${atPath(path)}: a filter combines conditions with ${SEARCH_BOOLEAN_OPERATORS.join(', ')} (and $boost); a field's condition is {"field": {"$eq": …}}.`;
     } else {
       const problem = conditionProblem(key, value, here);
       if (problem) return problem;
@@ -141,42 +156,44 @@ function filterProblem(node: SearchFilter, path: string, depth: number): string 
 }
 
 function conditionProblem(field: string, value: unknown, path: string): string | undefined {
-  if (!field.trim()) return `A field name is needed${at(path)}.`;
+  if (!field.trim()) return `A field name is needed${atPath(path)}.`;
   // `{"inStock": true}`: a bare value is the field's $eq, a bare list its $in.
   if (isScalar(value)) return undefined;
   if (Array.isArray(value)) {
-    if (value.length === 0) return `Field "${field}" has an empty list of values${at(path)}.`;
+    if (value.length === 0) return `Field "${field}" has an empty list of values${atPath(path)}.`;
     const bad = value.find((item) => !isScalar(item));
     return bad === undefined
       ? undefined
-      : `Field "${field}" lists text, numbers or booleans, not ${describe(bad)}${at(path)}.`;
+      : `Field "${field}" lists text, numbers or booleans, not ${describeJson(bad)}${atPath(path)}.`;
   }
-  if (!isPlainObject(value))
-    return `Field "${field}" needs a value or a condition such as {"$eq": …}, not ${describe(value)}${at(path)}.`;
+  if (!isJsonObject(value))
+    return `Field "${field}" needs a value or a condition such as {"$eq": …}, not ${describeJson(value)}${atPath(path)}.`;
   const operators = Object.keys(value);
   if (operators.filter((op) => op !== '$boost').length === 0)
-    return `Field "${field}" needs an operator such as $eq, $in, $gt or $smart${at(path)}.`;
+    return `Field "${field}" needs an operator such as $eq, $in, $gt or $smart${atPath(path)}.`;
   for (const op of operators) {
     const operand = value[op];
     const here = `${path}.${op}`;
     if (!FIELD_OPERATORS.has(op)) {
       return op.startsWith('$')
-        ? `Unknown operator ${op} for field "${field}"${at(path)}: use one of ${SEARCH_FIELD_OPERATORS.join(', ')}.`
-        : `Field "${field}" has "${op}" where an operator ($eq, $in, …) belongs${at(path)}; a nested field is written with dots: "${field}.${op}".`;
+        ? `Unknown operator ${op} for field "${field}"${atPath(path)}: use one of ${SEARCH_FIELD_OPERATORS.join(', ')}.`
+        : `Field "${field}" has "${op}" where an operator ($eq, $in, …) belongs${atPath(path)}; a nested field is written with dots: "${field}.${op}".`;
     }
     if (op === '$boost') {
-      if (typeof operand !== 'number') return `$boost takes a number, not ${describe(operand)}${at(here)}.`;
+      if (typeof operand !== 'number')
+        return `$boost takes a number, not ${describeJson(operand)}${atPath(here)}.`;
     } else if (op === '$in') {
       if (!Array.isArray(operand) || operand.length === 0)
-        return `$in takes a non-empty list of values${at(here)}.`;
+        return `$in takes a non-empty list of values${atPath(here)}.`;
       const bad = operand.find((item) => !isScalar(item));
-      if (bad !== undefined) return `$in takes text, numbers or booleans, not ${describe(bad)}${at(here)}.`;
+      if (bad !== undefined)
+        return `$in takes text, numbers or booleans, not ${describeJson(bad)}${atPath(here)}.`;
     } else if (op === '$fuzzy' || op === '$phrase') {
       // Text, or the options object ({"value": "lapto", "distance": 1} / {"value": …, "slop": 1}).
-      if (!isScalar(operand) && !(isPlainObject(operand) && 'value' in operand))
-        return `${op} takes text or an object with "value"${at(here)}.`;
+      if (!isScalar(operand) && !(isJsonObject(operand) && 'value' in operand))
+        return `${op} takes text or an object with "value"${atPath(here)}.`;
     } else if (!isScalar(operand)) {
-      return `${op} takes text, a number or a boolean, not ${describe(operand)}${at(here)}.`;
+      return `${op} takes text, a number or a boolean, not ${describeJson(operand)}${atPath(here)}.`;
     }
   }
   return undefined;
@@ -332,11 +349,12 @@ function jsonBreak(text: string): { offset: number; expected: string } {
   }
 }
 
-function at(path: string): string {
+/** Where in a JSON document a problem is, for an error message: ` (at a.b)`, or nothing at the top. */
+export function atPath(path: string): string {
   return path ? ` (at ${path})` : '';
 }
 
-function isPlainObject(value: unknown): value is SearchFilter {
+export function isJsonObject(value: unknown): value is { [key: string]: unknown } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -344,7 +362,8 @@ function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
-function describe(value: unknown): string {
+/** A JSON value in words, for an error message: `the text "abc"`, `a list`, `the number 3`. */
+export function describeJson(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';
