@@ -119,25 +119,13 @@ export function kvSearchHandlers({
         const rows = parseRows(await clientFor(input.profileId, [query]).call(query));
         return page(rows, offset, input.limit);
       }
-      // The first page asks the count in the same request: one round trip, and a missing index is told
-      // by COUNT's -1 rather than by each service's own wording of QUERY's error.
-      const count = ['SEARCH.COUNT', input.index, compactFilter(input.filter)];
-      const [queried, counted] = await clientFor(input.profileId, [query, count]).pipelineEntries([
+      const { result, count } = await firstPage(
+        (commands) => clientFor(input.profileId, commands),
+        input.index,
+        input.filter,
         query,
-        count,
-      ]);
-      const total = counted?.error === undefined ? parseCount(counted?.result) : undefined;
-      if (total === -1)
-        throw new BridgeError({ code: 'NOT_FOUND', message: `No index or alias named "${input.index}".` });
-      if (!queried || queried.error !== undefined)
-        throw new BridgeError({
-          code: 'SERVICE_ERROR',
-          status: 400,
-          message: queried?.error ?? 'The service did not answer the query.',
-        });
-      if (counted?.error !== undefined)
-        throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: counted.error });
-      return { ...page(parseRows(queried.result), 0, input.limit), count: total };
+      );
+      return { ...page(parseRows(result), 0, input.limit), count };
     },
 
     'kv.search.export': async (input) => {
@@ -201,23 +189,10 @@ export async function exportDocuments(
 ): Promise<{ documents: KvSearchDocument[]; count: number }> {
   const shape = { ...input, limit: SEARCH_LIMIT_MAX };
   const first = queryArgs(shape, 0);
-  const countArgs = ['SEARCH.COUNT', input.index, compactFilter(input.filter)];
-  const client = clientFor([first, countArgs]);
-  const [queried, counted] = await client.pipelineEntries([first, countArgs]);
-  if (counted?.error !== undefined)
-    throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: counted.error });
-  const count = parseCount(counted?.result);
-  if (count === -1)
-    throw new BridgeError({ code: 'NOT_FOUND', message: `No index or alias named "${input.index}".` });
-  if (!queried || queried.error !== undefined)
-    throw new BridgeError({
-      code: 'SERVICE_ERROR',
-      status: 400,
-      message: queried?.error ?? 'The service did not answer the query.',
-    });
+  const { client, result, count } = await firstPage(clientFor, input.index, input.filter, first);
   const documents: KvSearchDocument[] = [];
   const seen = new Set<string>();
-  let raw: unknown = queried.result;
+  let raw: unknown = result;
   for (let offset = 0; ;) {
     const pageDocuments = readDocuments(raw);
     for (const document of pageDocuments) {
@@ -231,6 +206,33 @@ export async function exportDocuments(
     raw = await client.call(queryArgs(shape, offset));
   }
   return { documents, count };
+}
+
+/**
+ * A query's first page and the number of documents it matches, asked in one request (one round trip). A
+ * missing index is told by COUNT's -1 rather than by each service's own wording of QUERY's error.
+ */
+async function firstPage(
+  clientFor: (commands: string[][]) => KvClient,
+  index: string,
+  filter: string,
+  query: string[],
+): Promise<{ client: KvClient; result: unknown; count: number }> {
+  const countArgs = ['SEARCH.COUNT', index, compactFilter(filter)];
+  const client = clientFor([query, countArgs]);
+  const [queried, counted] = await client.pipelineEntries([query, countArgs]);
+  const count = counted?.error === undefined ? parseCount(counted?.result) : undefined;
+  if (count === -1)
+    throw new BridgeError({ code: 'NOT_FOUND', message: `No index or alias named "${index}".` });
+  if (!queried || queried.error !== undefined)
+    throw new BridgeError({
+      code: 'SERVICE_ERROR',
+      status: 400,
+      message: queried?.error ?? 'The service did not answer the query.',
+    });
+  if (count === undefined)
+    throw new BridgeError({ code: 'SERVICE_ERROR', status: 400, message: counted?.error ?? 'No count.' });
+  return { client, result: queried.result, count };
 }
 
 /** A page of SEARCH.QUERY's reply as documents: the rows parseRows reads, and each one's content as JSON. */
