@@ -20,8 +20,20 @@ function useSaving() {
   return useBridgeQuery('app.info', {}, { staleTime: Infinity }).data?.fileSaving;
 }
 
-export function QueryExport({ query, count }: { query: QueryInput; count: number | undefined }) {
+/** The optional file name, asked only when main writes into a folder (a save dialog asks for it otherwise). */
+function FileNameInput({ value, onChange }: { value: string; onChange: (name: string) => void }) {
   const saving = useSaving();
+  return saving?.kind === 'folder' ? (
+    <ToolbarInput
+      label="Export file name"
+      placeholder={`File name (optional), written to ${saving.folder}`}
+      value={value}
+      onChange={onChange}
+    />
+  ) : null;
+}
+
+export function QueryExport({ query, count }: { query: QueryInput; count: number | undefined }) {
   const [format, setFormat] = useState<'json' | 'csv'>('csv');
   const [name, setName] = useState('');
   const exporter = useBridgeMutation('kv.search.export');
@@ -38,14 +50,7 @@ export function QueryExport({ query, count }: { query: QueryInput; count: number
         options={{ csv: 'CSV', json: 'JSON' }}
         onChange={setFormat}
       />
-      {saving?.kind === 'folder' ? (
-        <ToolbarInput
-          label="Export file name"
-          placeholder={`File name (optional), written to ${saving.folder}`}
-          value={name}
-          onChange={setName}
-        />
-      ) : null}
+      <FileNameInput value={name} onChange={setName} />
       <Button
         size="sm"
         type="submit"
@@ -87,7 +92,6 @@ export function QueryExport({ query, count }: { query: QueryInput; count: number
 }
 
 export function AggregateExport({ input }: { input: AggregateInput }) {
-  const saving = useSaving();
   const [name, setName] = useState('');
   const exporter = useBridgeMutation('kv.search.aggregate.export');
   return (
@@ -95,14 +99,7 @@ export function AggregateExport({ input }: { input: AggregateInput }) {
       className="toolbar kv-search-export"
       onSubmit={() => exporter.mutate({ ...input, suggestedName: name.trim() || undefined })}
     >
-      {saving?.kind === 'folder' ? (
-        <ToolbarInput
-          label="Export file name"
-          placeholder={`File name (optional), written to ${saving.folder}`}
-          value={name}
-          onChange={setName}
-        />
-      ) : null}
+      <FileNameInput value={name} onChange={setName} />
       <Button size="sm" type="submit" icon={<DownloadIcon />} busy={exporter.isPending}>
         Export as JSON
       </Button>
