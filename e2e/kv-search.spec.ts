@@ -52,7 +52,7 @@ test('pick an index, see its schema, run a filter, load more, open a key', async
   await expect(rows.nth(1)).toHaveAttribute('data-key', 'product:24');
   await expect(app.getByTestId('search-results').getByRole('columnheader')).toHaveText([
     'Key',
-    'Score',
+    'Sort: price',
     'name',
     'category',
     'price',
@@ -60,6 +60,8 @@ test('pick an index, see its schema, run a filter, load more, open a key', async
     'inStock',
   ]);
   await expect(rows.first()).toContainText('accessories');
+  // Ordered by price, the service answers the price in the score's place: shown exactly, not rounded.
+  await expect(rows.first().getByRole('cell').nth(1)).toHaveText('207.49');
   await expect(app.getByTestId('search-shown')).toHaveText('8 of 20 documents shown');
   await app.getByRole('button', { name: 'Load more' }).click();
   await expect(rows).toHaveCount(16);

@@ -124,6 +124,13 @@ describe('kv.search.export against the local stack', () => {
       '$',
       JSON.stringify({ title: 'Say "hi", then\nleave', meta: { year: 1965, tags: ['a', 'b'] } }),
     ]);
+    // A document a spreadsheet would run: its cell is written as text in the CSV, as it is in the JSON.
+    await client.call([
+      'JSON.SET',
+      'st-xdoc:2',
+      '$',
+      JSON.stringify({ title: '=HYPERLINK("http://x")', meta: { year: 1800 } }),
+    ]);
     await client.call(['SEARCH.WAITINDEXING', 'st-export-docs']);
     const csv = saved(
       await exportOf({ index: 'st-export-docs', filter: '{"meta.year": {"$gte": 1900}}', format: 'csv' }),
@@ -134,6 +141,12 @@ describe('kv.search.export against the local stack', () => {
     expect(csv.text).toContain('"Say ""hi"", then\nleave"');
     expect(csv.text).toContain('"[""a"",""b""]"');
     expect(rest.join('\r\n')).toMatch(/^st-xdoc:1,/);
+    expect(csv.text).not.toContain('HYPERLINK');
+    const formulas = saved(
+      await exportOf({ index: 'st-export-docs', filter: '{"meta.year": {"$lt": 1900}}', format: 'csv' }),
+    );
+    expect(formulas.text).toContain('"\'=HYPERLINK(""http://x"")"');
+    expect(formulas.text).toMatch(/^key,score,title,meta\.year\r\nst-xdoc:2,[\d.]+,"'=HYPERLINK/);
     const json = saved(
       await exportOf({ index: 'st-export-docs', filter: '{"meta.year": {"$gte": 1900}}', format: 'json' }),
     );

@@ -244,6 +244,7 @@ export function QueryPanel({
       {draft.mode === 'query' && ran ? (
         <Results
           definition={definition}
+          orderedBy={ran.orderBy?.field}
           results={results}
           count={results.query.data?.pages[0]?.count}
           exporter={
@@ -301,11 +302,14 @@ function FilterField({
 
 function Results({
   definition,
+  orderedBy,
   results,
   count,
   exporter,
 }: {
   definition: KvSearchIndex;
+  /** The field the shown results are ordered by (what ran, not the form's current choice). */
+  orderedBy: string | undefined;
   results: ReturnType<typeof usePagedBridgeQuery<'kv.search.query', 'rows'>>;
   count: number | undefined;
   /** The export of every match (SearchExport.tsx), under the table. */
@@ -332,7 +336,7 @@ function Results({
             ) : undefined
           }
         >
-          <ResultTable definition={definition} rows={rows} />
+          <ResultTable definition={definition} orderedBy={orderedBy} rows={rows} />
           <div className="row">
             {results.hasMore ? (
               <Button size="sm" busy={results.loadingMore} onClick={results.loadMore}>
@@ -352,7 +356,15 @@ function Results({
   );
 }
 
-function ResultTable({ definition, rows }: { definition: KvSearchIndex; rows: readonly KvSearchRow[] }) {
+function ResultTable({
+  definition,
+  orderedBy,
+  rows,
+}: {
+  definition: KvSearchIndex;
+  orderedBy: string | undefined;
+  rows: readonly KvSearchRow[];
+}) {
   const navigate = useNav((state) => state.navigate);
   const columns = resultColumns(definition, rows);
   return (
@@ -361,7 +373,22 @@ function ResultTable({ definition, rows }: { definition: KvSearchIndex; rows: re
         <thead>
           <tr>
             <th scope="col">Key</th>
-            <th scope="col">Score</th>
+            <th
+              scope="col"
+              title={
+                orderedBy === undefined
+                  ? undefined
+                  : `Ordered by ${orderedBy}, the service answers its value in the score’s place`
+              }
+            >
+              {orderedBy === undefined ? (
+                'Score'
+              ) : (
+                <>
+                  Sort: <span className="mono">{orderedBy}</span>
+                </>
+              )}
+            </th>
             {columns.map((name) => (
               <th key={name} scope="col" className="mono">
                 {name}
@@ -383,7 +410,7 @@ function ResultTable({ definition, rows }: { definition: KvSearchIndex; rows: re
                     {row.key}
                   </InAppLink>
                 </td>
-                <td className="mono nowrap">{formatScore(row.score)}</td>
+                <td className="mono nowrap">{formatScore(row.score, orderedBy)}</td>
                 {columns.map((name) => {
                   const value = values.get(name);
                   const text = value === undefined ? '' : searchValueText(value);

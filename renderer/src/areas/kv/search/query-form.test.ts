@@ -84,12 +84,18 @@ describe('resultColumns', () => {
 });
 
 describe('formatScore', () => {
-  it('shows four significant digits, whole scores as they are', () => {
+  it('shows four significant digits, whole scores and whole digits as they are', () => {
     expect(formatScore(2)).toBe('2');
     expect(formatScore(1.2345678)).toBe('1.235');
     expect(formatScore(0.0000123)).toBe('0.0000123');
-    expect(formatScore(12345.6)).toBe('12350');
+    expect(formatScore(12345.6)).toBe('12346');
     expect(formatScore(123456)).toBe('123456');
+    expect(formatScore(-3.14159)).toBe('-3.142');
+  });
+
+  it('shows a sort value (results ordered by a field) exactly', () => {
+    expect(formatScore(207.49, 'price')).toBe('207.49');
+    expect(formatScore(0.123456789, 'ratio')).toBe('0.123456789');
   });
 });
 

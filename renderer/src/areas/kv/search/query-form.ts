@@ -132,7 +132,13 @@ export function resultColumns(definition: KvSearchIndex, rows: readonly KvSearch
   return [...ordered, ...others];
 }
 
-/** A score to four significant digits (BM25 scores carry many more than tell documents apart); whole as it is. */
-export function formatScore(score: number): string {
-  return Number.isInteger(score) ? String(score) : String(Number(score.toPrecision(4)));
+/**
+ * A score to four significant digits (BM25 scores carry many more than tell documents apart), never fewer
+ * than its whole digits. Ordered by a field, the service answers that field's value in the score's place:
+ * shown as it is, since it is the user's data, not a relevance to round.
+ */
+export function formatScore(score: number, orderedBy?: string): string {
+  if (orderedBy !== undefined || Number.isInteger(score)) return String(score);
+  const wholeDigits = Math.floor(Math.log10(Math.abs(score))) + 1;
+  return String(Number(score.toPrecision(Math.max(4, wholeDigits))));
 }
