@@ -11,8 +11,10 @@ import type { ScanWithType } from './extensions';
 import {
   addTypes,
   copyOntoItself,
+  exactTrim,
   hasExtension,
   isRefused,
+  mayTrim,
   plainJsonTypeScan,
   plainTypes,
   scanWithType,
@@ -116,7 +118,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
 
   /** Whether a command needs a look at its arguments (a rule, an extension, a script, a local answer). */
   const needsLook = (name: string): boolean =>
-    hasRule(name) || hasExtension(name) || mayUseScript(name) || isLocal(name);
+    hasRule(name) || hasExtension(name) || mayTrim(name) || mayUseScript(name) || isLocal(name);
 
   /** Runs commands on a shared connection; refused commands and bridge extensions are answered here. */
   function run(principal: Principal, commands: CommandList, withRaw: boolean): Promise<Results> {
@@ -139,7 +141,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     const granted = ctx.quota && counted ? ctx.quota.take(count) : count;
     const sentAt: number[] = [];
     const sentNames: string[] = [];
-    // What is sent instead of the command itself: SCAN without WITHTYPE (extensions.ts), script calls.
+    // What is sent instead of the command itself: SCAN without WITHTYPE and `~` trims as `=` (extensions.ts),
+    // script calls.
     // These and `local` are only needed by the few commands with a rule or an extension, so they are
     // created on first use: a plain GET or SET (nearly every request) allocates none of them.
     let replaced: Map<number, RespArg[]> | undefined;
@@ -183,6 +186,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           (scans ??= new Map()).set(i, scan);
           (replaced ??= new Map()).set(i, scan.send);
         }
+        const trimmed = args && exactTrim(args, name);
+        if (trimmed) (replaced ??= new Map()).set(i, trimmed);
         if (args && mayUseScript(name)) {
           const call = scriptCall(scan?.send ?? args, name);
           if (call && !Array.isArray(call)) {
@@ -419,7 +424,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     const scans = commands.map((args, i) => scanWithType(args, names[i]!));
     const scripted = new Set<number>();
     const sent = commands.map((args, i) => {
-      const plain = scans[i]?.send ?? args;
+      const plain = scans[i]?.send ?? exactTrim(args, names[i]!) ?? args;
       if (!mayUseScript(names[i]!)) return plain;
       const call = scriptCall(plain, names[i]!);
       if (call && !Array.isArray(call)) throw new HttpError(400, call.error);

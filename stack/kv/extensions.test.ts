@@ -1,9 +1,9 @@
-// The hosted service's extensions the bridge emulates over a real redis-server: SCAN … WITHTYPE and
-// COPY of a key onto itself, in every request form and through @upstash/redis.
+// The hosted service's extensions the bridge emulates over a real redis-server: SCAN … WITHTYPE, COPY of a
+// key onto itself and `~` stream trims to about the threshold, in every request form and through @upstash/redis.
 import { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { scanWithType } from './extensions';
+import { exactTrim, scanWithType } from './extensions';
 import type { TestService } from './test-support';
 import { startTestService, SDK_WIRE_MODES } from './test-support';
 
@@ -161,10 +161,96 @@ describe('COPY key key', () => {
   });
 });
 
+describe('XTRIM / XADD … ~ (trimmed to the threshold, as the hosted service does)', () => {
+  /** A stream of `n` entries, added in one pipelined write. */
+  async function stream(key: string, n: number): Promise<void> {
+    await kv.admin(['DEL', key]);
+    const adds = Array.from({ length: n }, (_, i) => ['XADD', key, '*', 'i', String(i)]);
+    expect((await kv.json('/pipeline', body(adds))).status).toBe(200);
+  }
+  const length = async (key: string) => Number(await kv.admin(['XLEN', key]));
+
+  it('MAXLEN ~ and MINID ~ leave the threshold, in every request form', async () => {
+    await stream('wt:trim', 1000);
+    // Redis alone trims `~` by whole nodes of 100 entries: it would leave about 100 of these 1,000.
+    expect((await kv.json('/', body(['XTRIM', 'wt:trim', 'MAXLEN', '~', '30']))).body).toEqual({
+      result: 970,
+    });
+    expect(await length('wt:trim')).toBe(30);
+    expect((await kv.json('/xtrim/wt:trim/MAXLEN/~/20')).body).toEqual({ result: 10 });
+    const pipeline = await kv.json(
+      '/pipeline',
+      body([
+        ['XTRIM', 'wt:trim', 'MAXLEN', '~', '15'],
+        ['XLEN', 'wt:trim'],
+      ]),
+    );
+    expect(pipeline.body).toEqual([{ result: 5 }, { result: 15 }]);
+    const tx = await kv.json(
+      '/multi-exec',
+      body([
+        ['XTRIM', 'wt:trim', 'maxlen', '~', '10'],
+        ['XLEN', 'wt:trim'],
+      ]),
+    );
+    expect(tx.body).toEqual([{ result: 5 }, { result: 10 }]);
+
+    await stream('wt:minid', 300);
+    const ids = (await kv.admin(['XRANGE', 'wt:minid', '-', '+'])) as [Buffer, unknown][];
+    const minid = ids[250]![0].toString();
+    expect((await kv.json('/', body(['XTRIM', 'wt:minid', 'MINID', '~', minid]))).body).toEqual({
+      result: 250,
+    });
+    expect(await length('wt:minid')).toBe(50);
+  });
+
+  it('XADD … MAXLEN ~ keeps the threshold; a field or value "~" is data; LIMIT goes to Redis as sent', async () => {
+    await stream('wt:add', 500);
+    const added = await kv.json('/', body(['XADD', 'wt:add', 'MAXLEN', '~', '40', '*', '~', 'MAXLEN']));
+    expect(added.status).toBe(200);
+    expect(await length('wt:add')).toBe(40);
+    const last = (await kv.admin(['XREVRANGE', 'wt:add', '+', '-', 'COUNT', '1'])) as [Buffer, Buffer[]][];
+    expect(last[0]![1].map(String)).toEqual(['~', 'MAXLEN']);
+    // With LIMIT Redis's node-wise trimming stands (LIMIT is refused with `=`): nothing of a partial node goes.
+    await stream('wt:limit', 1000);
+    expect(
+      (await kv.json('/', body(['XTRIM', 'wt:limit', 'MAXLEN', '~', '30', 'LIMIT', '1000']))).status,
+    ).toBe(200);
+    expect(await length('wt:limit')).toBeGreaterThan(30);
+  });
+
+  it('reads only the options before the id', () => {
+    expect(exactTrim(['XTRIM', 'k', 'MAXLEN', '~', '5'], 'xtrim')).toEqual([
+      'XTRIM',
+      'k',
+      'MAXLEN',
+      '=',
+      '5',
+    ]);
+    expect(exactTrim(['XTRIM', 'k', 'MAXLEN', '=', '5'], 'xtrim')).toBeUndefined();
+    expect(exactTrim(['XTRIM', 'k', 'MAXLEN', '5'], 'xtrim')).toBeUndefined();
+    expect(exactTrim(['XTRIM', 'k', 'MINID', '~', '5', 'LIMIT', '10'], 'xtrim')).toBeUndefined();
+    expect(exactTrim(['XADD', 'k', 'NOMKSTREAM', 'MINID', '~', '9-0', '*', 'f', 'v'], 'xadd')).toEqual([
+      'XADD',
+      'k',
+      'NOMKSTREAM',
+      'MINID',
+      '=',
+      '9-0',
+      '*',
+      'f',
+      'v',
+    ]);
+    expect(exactTrim(['XADD', 'k', '*', 'MAXLEN', '~'], 'xadd')).toBeUndefined();
+    expect(exactTrim(['XADD', 'k', '*', 'LIMIT', '~'], 'xadd')).toBeUndefined();
+    expect(exactTrim(['GET', 'k'], 'get')).toBeUndefined();
+  });
+});
+
 describe('through @upstash/redis', () => {
   const modes = SDK_WIRE_MODES;
 
-  it.each(modes)('scan withType and copy onto itself (%s)', async (_mode, options) => {
+  it.each(modes)('scan withType, copy onto itself and a ~ trim (%s)', async (_mode, options) => {
     const redis = new Redis({ url: kv.url, token: kv.token, enableTelemetry: false, ...options });
     const seen: { key: string; type: string }[] = [];
     let cursor: string | number = 0;
@@ -184,5 +270,12 @@ describe('through @upstash/redis', () => {
     ]);
     expect(await redis.copy('wt:str', 'wt:str')).toBe('NOT_COPIED');
     expect(await redis.copy('wt:str', `wt-sdkcopy:${_mode}`)).toBe('COPIED');
+    // The SDK suite's own case: 1,000 entries trimmed `~` to 30 leave 29–31 on the hosted service.
+    const key = `wt-sdktrim:${_mode}`;
+    const p = redis.pipeline();
+    for (let i = 0; i < 1000; i++) p.xadd(key, '*', { i });
+    await p.exec();
+    await redis.xtrim(key, { strategy: 'MAXLEN', threshold: 30, exactness: '~' });
+    expect(await redis.xlen(key)).toBe(30);
   });
 });

@@ -8,6 +8,11 @@
 // - `COPY key key` (same source and destination, no DB option) answers 0 ("not copied") where Redis 7
 //   says `ERR source and destination objects are the same`. The command still goes to Redis, so a token
 //   that may not write gets Redis's own NOPERM refusal first.
+// - `XTRIM`/`XADD` with `MAXLEN ~ n` or `MINID ~ id` and no LIMIT trim exactly. Redis trims `~` by whole
+//   nodes of up to 100 entries (`XTRIM MAXLEN ~ 30` of 1,000 entries leaves 100 or so), the hosted service to
+//   about the threshold (the SDK's own suite expects 29–31), and an app tuned against one would misjudge the
+//   other. `~` promises at least the threshold, so exact trimming is one of its valid answers; the bridge
+//   sends `=` instead. With LIMIT (allowed with `~` only) the command goes as it is.
 import type { RedisConnection } from './connection';
 import { isNoScript, typeCall } from './json/commands';
 import { JSON_FIELD, JSON_TYPE } from './json/script';
@@ -25,6 +30,36 @@ function word(arg: RespArg | undefined): string {
 /** The commands whose arguments or replies an extension looks at (FCALL_RO: fcall-ro.ts). */
 export function hasExtension(name: string): boolean {
   return name === 'scan' || name === 'copy' || name === 'fcall_ro';
+}
+
+/** The commands whose `~` trimming `exactTrim` may send as `=`. */
+export function mayTrim(name: string): boolean {
+  return name === 'xtrim' || name === 'xadd';
+}
+
+/**
+ * `XTRIM`/`XADD … MAXLEN|MINID ~ …` without LIMIT: the same command with `=` (see the header), or undefined
+ * to send it as it is. Only the options before XADD's id are read, so a field or value `~` is data.
+ */
+export function exactTrim(args: readonly RespArg[], name: string): RespArg[] | undefined {
+  if (!mayTrim(name)) return undefined;
+  let approximate = -1;
+  // XTRIM key <strategy> …; XADD key [NOMKSTREAM] [<strategy> [=|~] threshold [LIMIT n]] <id> field value …
+  for (let i = 2; i < args.length; i++) {
+    const option = word(args[i]);
+    if (option === 'maxlen' || option === 'minid') {
+      if (word(args[i + 1]) === '~') approximate = i + 1;
+      i += word(args[i + 1]) === '~' || word(args[i + 1]) === '=' ? 2 : 1;
+    } else if (option === 'limit') {
+      return undefined;
+    } else if (option !== 'nomkstream' || name !== 'xadd') {
+      break;
+    }
+  }
+  if (approximate === -1) return undefined;
+  const send = [...args];
+  send[approximate] = '=';
+  return send;
 }
 
 /** A SCAN with WITHTYPE: what to send to Redis instead, and the TYPE filter when there is one. */
