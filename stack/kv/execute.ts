@@ -40,6 +40,11 @@ export interface Principal {
   backend: Backend;
   /** The read-only token: SEARCH.* may read indexes but not change them (Redis's ACL decides everything else). */
   readOnly?: boolean;
+  /**
+   * Connections of the same Redis user that MONITOR leaves out: the reads the search emulation makes for this
+   * caller (the SEARCH command itself shows instead). Without them those reads show as the caller's.
+   */
+  unshown?: Backend;
 }
 
 /**
@@ -77,7 +82,12 @@ export interface ExecutorContext {
    * hosted service, so a token that may not SCAN (the read-only one) can still query; the documents
    * themselves are read as the requesting token.
    */
-  search?: { commands: SearchCommands; lister: Principal };
+  search?: {
+    commands: SearchCommands;
+    lister: Principal;
+    /** `SEARCH_IN_MONITOR_LUA`'s sha, registered with `scripts`. */
+    inMonitor: string;
+  };
 }
 
 export interface Executor {
@@ -216,7 +226,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           (await runCounted(who, new ArgsList(reads), false, false)).values;
       const caller = {
         readOnly: principal.readOnly === true,
-        read: as(principal),
+        read: as(principal.unshown ? { backend: principal.unshown } : principal),
         list: as(ctx.search!.lister),
       };
       let next = 0;
@@ -226,6 +236,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         if (end > next) await send(sentAt.slice(next, end), sentNames.slice(next, end));
         next = end;
         try {
+          await showInMonitor(principal, commands.args(at));
           values[at] = await ctx.search!.commands.answer(commands.args(at), commands.name(at), caller);
         } catch (error) {
           // Redis unreachable or loading: the request fails as a whole (503, retried) only if nothing ran yet.
@@ -281,6 +292,21 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         values[i] = value;
         if (raws) raws[i] = replies.raws![j];
       }
+    }
+  }
+
+  /**
+   * A SEARCH command's MONITOR line, named after its caller: `SEARCH_IN_MONITOR_LUA` with the command as its
+   * arguments, on the caller's connection. A caller whose ACL user may not run EVALSHA_RO gets no line (the
+   * command is still answered).
+   */
+  async function showInMonitor(principal: Principal, args: readonly RespArg[]): Promise<void> {
+    const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
+    const call = ['EVALSHA_RO', ctx.search!.inMonitor, '0', ...args];
+    const reply = await connection.call(call);
+    if (reply instanceof RespError && isNoScript(reply.message)) {
+      await ctx.scripts.load(ctx.search!.inMonitor);
+      await connection.call(call);
     }
   }
 

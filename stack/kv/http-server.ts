@@ -26,7 +26,7 @@ import { createStreams } from './streams';
 export interface KvHandlerContext extends ExecutorContext {
   /** The principal of a token, for the caller at `remoteAddress` (MONITOR lines name it). */
   authenticate(token: string, remoteAddress: string | undefined): Principal | undefined;
-  clientLabels?: Pick<ClientLabels, 'of'>;
+  clientLabels?: Pick<ClientLabels, 'of' | 'hidden'>;
   /** Refuses requests from web pages and foreign Host names while the stack is on loopback. */
   guard: BrowserGuard;
   maxRequestBytes: number;

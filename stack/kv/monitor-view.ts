@@ -8,7 +8,10 @@
 //   `"EVALSHA" "<sha>" "1" "k" "JSON.SET" …` — and the script's own commands (the `lua` lines right after it,
 //   Redis writes them after the script's line) are left out;
 // - the bridge's own housekeeping (the field expiry sweeper's `SWITCHYARD.*` calls) is left out, as Redis
-//   leaves out its own expiry.
+//   leaves out its own expiry;
+// - SEARCH.*, which the bridge answers itself (search/), shows as the command the client sent — the bridge
+//   runs a no-op script of its own with the command as its arguments on the caller's connection — and the
+//   reads it makes to answer it (on connections `ClientLabels.hide` marked) are left out, scripts and all.
 import type { ClientLabels } from './client-labels';
 import type { BridgeScripts } from './scripts';
 
@@ -54,7 +57,7 @@ export class MonitorView {
 
   constructor(
     private readonly scripts: Pick<BridgeScripts, 'isOwn'>,
-    private readonly labels?: Pick<ClientLabels, 'of'>,
+    private readonly labels?: Pick<ClientLabels, 'of' | 'hidden'>,
   ) {}
 
   /** The line to send, or undefined to leave it out. */
@@ -63,6 +66,11 @@ export class MonitorView {
     if (!m) return raw;
     let command = m[4]!;
     if (m[2] === 'lua') return this.insideOwnScript ? undefined : `${m[1]}lua${m[3]}${command}`;
+    if (this.labels?.hidden(m[2]!)) {
+      // Any `lua` lines right after it are its script's (a command that is not a script has none).
+      this.insideOwnScript = true;
+      return undefined;
+    }
     this.insideOwnScript = false;
     if (command.length >= 6 && command.slice(0, 6).toLowerCase() === '"auth"') return undefined;
     const own = ownScriptCommand(command, this.scripts);

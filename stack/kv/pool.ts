@@ -28,6 +28,8 @@ export interface BackendOptions {
   repairCredentials?(): Promise<boolean>;
   /** The caller these connections work for, recorded in `labels` so MONITOR lines can name it. */
   caller?: { label: string; labels: ClientLabels };
+  /** These connections do the bridge's own work: MONITOR leaves their commands out (client-labels.ts). */
+  unshownIn?: ClientLabels;
 }
 
 /** A turn's write to Redis that new commands still join (see `leastBusy`). */
@@ -146,6 +148,7 @@ export class Backend {
   private async open(): Promise<Connection> {
     const connection = await this.connect();
     this.options.caller?.labels.track(connection, this.options.caller.label);
+    this.options.unshownIn?.hide(connection);
     return connection;
   }
 

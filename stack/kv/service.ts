@@ -24,7 +24,7 @@ import { HashExpiryRouting } from './hash-expiry/routing';
 import { FieldExpirySweeper } from './hash-expiry/sweeper';
 import { BridgeScripts } from './scripts';
 import { SearchCatalog } from './search/catalog';
-import { SearchCommands } from './search/commands';
+import { SEARCH_IN_MONITOR_LUA, SearchCommands } from './search/commands';
 import { versionFromInfo } from './versions';
 
 import { createBrowserGuard } from '../security/browser-guard';
@@ -241,6 +241,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   const adminConnection = (): Promise<RedisConnection> => admin.sharedConnection();
   const scripts = new BridgeScripts(adminConnection);
   scripts.register(HASH_EXPIRY_LUA);
+  const searchInMonitor = scripts.register(SEARCH_IN_MONITOR_LUA);
   let redisVersion: string | undefined;
   const sweeper = new FieldExpirySweeper(adminConnection, scripts, logger);
   const hashExpiry = new HashExpiryRouting(() => redisVersion, sweeper);
@@ -298,6 +299,18 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     return backend;
   }
 
+  // Per token, connections whose commands MONITOR leaves out (the search emulation's reads; client-labels.ts).
+  // Opened on first use: most databases never see a SEARCH command.
+  const unshownBackends = new Map<string, Backend>();
+  function unshownBackend(presented: string, options: BackendOptions): Backend {
+    let backend = unshownBackends.get(presented);
+    if (!backend) {
+      backend = new Backend({ ...options, sharedSize: 1, unshownIn: clientLabels });
+      unshownBackends.set(presented, backend);
+    }
+    return backend;
+  }
+
   // The last caller and its principal. Why: nearly every request comes from the same caller as the one
   // before (an app's keep-alive connections), and finding its connections again built a label, a map key and
   // a principal per request. The answer for a token and address never changes (tokens are only added, and a
@@ -315,21 +328,22 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
 
   function findPrincipal(presented: string, remoteAddress: string | undefined): Principal | undefined {
     if (presented === token) {
+      const options: BackendOptions = { target, credentials: adminCredentials };
       return {
-        backend: callerBackend(presented, 'default', remoteAddress, admin, {
-          target,
-          credentials: adminCredentials,
-        }),
+        backend: callerBackend(presented, 'default', remoteAddress, admin, options),
+        unshown: unshownBackend(presented, options),
       };
     }
     if (presented === readOnlyToken) {
+      const options: BackendOptions = {
+        target,
+        credentials: readOnlyCredentials,
+        repairCredentials: managed ? undefined : ensureReadOnlyUser,
+      };
       return {
-        backend: callerBackend(presented, 'read-only', remoteAddress, readOnly, {
-          target,
-          credentials: readOnlyCredentials,
-          repairCredentials: managed ? undefined : ensureReadOnlyUser,
-        }),
+        backend: callerBackend(presented, 'read-only', remoteAddress, readOnly, options),
         readOnly: true,
+        unshown: unshownBackend(presented, options),
       };
     }
     const entry = aclTokens.get(presented);
@@ -344,7 +358,10 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
       shared = new Backend(options);
       aclBackends.set(presented, shared);
     }
-    return { backend: callerBackend(presented, entry.user, remoteAddress, shared, options) };
+    return {
+      backend: callerBackend(presented, entry.user, remoteAddress, shared, options),
+      unshown: unshownBackend(presented, options),
+    };
   }
 
   async function restToken(userArg: RespArg, passwordArg: RespArg): Promise<RespValue> {
@@ -387,7 +404,11 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     admin: adminConnection,
     redisVersion: () => redisVersion,
     hashExpiry,
-    search: { commands: search, lister: { backend: admin } },
+    search: {
+      commands: search,
+      lister: { backend: unshownBackend(token, { target, credentials: adminCredentials }) },
+      inMonitor: searchInMonitor,
+    },
     quota: options.dailyRequestLimit ? new DailyQuota(options.dailyRequestLimit) : undefined,
     maxRequestBytes,
     sse: {
@@ -416,7 +437,13 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     fastPath.destroyConnections();
     sweeper.stop();
     await closeServer(server, 0);
-    for (const backend of [admin, readOnly, ...aclBackends.values(), ...callerBackends.values()]) {
+    for (const backend of [
+      admin,
+      readOnly,
+      ...aclBackends.values(),
+      ...callerBackends.values(),
+      ...unshownBackends.values(),
+    ]) {
       backend.close();
     }
     await managed?.stop();

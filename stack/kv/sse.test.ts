@@ -102,7 +102,10 @@ describe('SSE framing helpers', () => {
 
   it('names the REST caller of a connection the bridge labelled, and masks every other client', () => {
     const labels = new Map([['127.0.0.1:5000', '127.0.0.1 read-only']]);
-    const view = new MonitorView({ isOwn: () => false }, { of: (address) => labels.get(address) });
+    const view = new MonitorView(
+      { isOwn: () => false },
+      { of: (address) => labels.get(address), hidden: () => false },
+    );
     expect(view.line('1.000001 [0 127.0.0.1:5000] "GET" "k"')).toBe(
       '1.000001 [0 127.0.0.1 read-only] "GET" "k"',
     );

@@ -33,7 +33,7 @@ export interface StreamContext {
   /** The bridge's scripts, whose MONITOR lines show the client's command instead (monitor-view.ts). */
   scripts: Pick<BridgeScripts, 'isOwn'>;
   /** The REST caller each of the bridge's connections works for, named in MONITOR lines. */
-  clientLabels?: Pick<ClientLabels, 'of'>;
+  clientLabels?: Pick<ClientLabels, 'of' | 'hidden'>;
 }
 
 export interface Streams {

@@ -25,6 +25,14 @@ export interface SearchCaller {
   list: ReadCommands;
 }
 
+/**
+ * A no-op script of the bridge's whose arguments are a SEARCH command as the client sent it: run on the
+ * caller's connection before the command is answered, its MONITOR line shows as that command, named after
+ * the caller (monitor-view.ts). Its text is the bridge's own, so no client's `return 0` is taken for it.
+ */
+export const SEARCH_IN_MONITOR_LUA =
+  '-- Switchyard: a SEARCH.* command as MONITOR shows it (its arguments)\nreturn 0';
+
 /** Whether a command is one of the emulated SEARCH.* commands (names are lower-case). */
 export function isSearchCommand(name: string): boolean {
   return name.startsWith('search.');
