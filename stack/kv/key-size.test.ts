@@ -5,7 +5,7 @@ import { Redis, s } from '@upstash/redis';
 import { describe, expect, it } from 'vitest';
 
 import type { RespArg } from './resp';
-import { useTestService } from './test-support';
+import { monitorLinesOf, useTestService } from './test-support';
 
 const env = useTestService();
 
@@ -106,6 +106,15 @@ describe('one command (POST /, the SDK form)', () => {
     const schema = s.object({ title: s.string() });
     await sdk().search.createIndex({ name, schema, dataType: 'hash', prefix: 'ks:search:' });
     expect(await post('/', ['SEARCH.DESCRIBE', name])).toMatchObject({ status: 200 });
+  });
+
+  it('leaves its question to Redis out of MONITOR, which shows no refused command', async () => {
+    const lines = await monitorLinesOf(env.kv, '"SET"', 'ks:monitor-end', async () => {
+      await post('/', ['SET', key(LIMIT + 1, 'ks:monitor-'), 'v']);
+      await post('/', ['SET', 'ks:monitor-end', 'v']);
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/"SET" "ks:monitor-end" "v"$/);
   });
 
   it('answers the refusal as RESP2 bytes when asked', async () => {

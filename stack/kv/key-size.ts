@@ -42,6 +42,11 @@ export function longestArgOf(commands: readonly (readonly RespArg[])[]): number 
  */
 const STAND_IN = `switchyard-long-argument-${randomBytes(8).toString('hex')}-`;
 
+/** Whether a MONITOR line's command (its quoted arguments) is one of the asks below (monitor-view.ts leaves it out). */
+export function isKeySizeAsk(command: string): boolean {
+  return command.startsWith('"COMMAND" "GETKEYS" ') && command.includes(STAND_IN);
+}
+
 /**
  * For each command (as the bridge sends it to Redis), the key size refusal, or undefined. Commands without an
  * argument over the limit are not asked about; the rest are asked in one write on `connection` (the admin

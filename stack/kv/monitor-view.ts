@@ -7,9 +7,10 @@
 //   flagged no-writes) shows as the command the client sent — `"JSON.SET" "k" "$" "{}"`, not
 //   `"EVALSHA" "<sha>" "1" "k" "JSON.SET" …` — and the script's own commands (the `lua` lines right after it,
 //   Redis writes them after the script's line) are left out;
-// - the bridge's own housekeeping (the field expiry sweeper's `SWITCHYARD.*` calls) is left out, as Redis
-//   leaves out its own expiry.
+// - the bridge's own housekeeping (the field expiry sweeper's `SWITCHYARD.*` calls, the key size limit's
+//   `COMMAND GETKEYS`) is left out, as Redis leaves out its own expiry.
 import type { ClientLabels } from './client-labels';
+import { isKeySizeAsk } from './key-size';
 import type { BridgeScripts } from './scripts';
 
 const MONITOR_LINE = /^(\d+\.\d+ \[\d+ )([^\]]*)(\] )([\s\S]*)$/;
@@ -65,6 +66,7 @@ export class MonitorView {
     if (m[2] === 'lua') return this.insideOwnScript ? undefined : `${m[1]}lua${m[3]}${command}`;
     this.insideOwnScript = false;
     if (command.length >= 6 && command.slice(0, 6).toLowerCase() === '"auth"') return undefined;
+    if (isKeySizeAsk(command)) return undefined;
     const own = ownScriptCommand(command, this.scripts);
     if (own !== undefined) {
       this.insideOwnScript = true;
