@@ -1,7 +1,8 @@
 // Running commands: plain commands and pipelines on a shared connection, transactions on an exclusive one.
 // Refused commands and the bridge's own extensions (ACL RESTTOKEN) are answered here, without Redis; the
 // JSON commands (and TYPE, SCAN … TYPE) go to Redis as calls of the JSON script (json/commands.ts); SEARCH.*
-// is answered by the search emulation (search/commands.ts), which reads documents through `run` itself.
+// is answered by the search emulation (search/commands.ts), which reads documents through `run` itself. A
+// command naming a key over the hosted service's size limit is refused before anything is sent (key-size.ts).
 import type { CommandList } from './commands';
 import { ArgsList } from './commands';
 import type { RedisConnection } from './connection';
@@ -23,8 +24,9 @@ import { fcallReadOnly, WRITE_FLAG_ERROR } from './fcall-ro';
 import { explainScriptError, isNoScript, jsonScriptCall, mayUseJsonScript } from './json/commands';
 import type { Backend } from './pool';
 import { changesAclUsers, commandName, hasRule, isRestTokenCommand, refusal } from './policy';
+import { keySizeRefusals } from './key-size';
 import type { DailyQuota } from './quota';
-import { DAILY_LIMIT_ERROR } from './quota';
+import { DAILY_LIMIT_ERROR, MAX_KEY_BYTES } from './quota';
 import type { RespArg, RespValue } from './resp';
 import { encodeCommands, ReplyTooLargeError, RespError } from './resp';
 import { decodeRaw, rawEntriesJson } from './resp-json';
@@ -72,6 +74,11 @@ export interface ExecutorContext {
   scripts: BridgeScripts;
   /** A connection of the admin user (FUNCTION LIST for FCALL_RO). */
   admin(): Promise<RedisConnection>;
+  /**
+   * A connection of the admin user that MONITOR leaves out (client-labels.ts): the bridge's own questions
+   * about a request, such as the key size limit's COMMAND GETKEYS, which the client never sent.
+   */
+  unshownAdmin(): Promise<RedisConnection>;
   /** The running Redis's version (`7.0.15`), for errors about newer commands. */
   redisVersion(): string | undefined;
   /** Hash-field expiry for a Redis older than 7.4: which hash commands go through its script. */
@@ -98,7 +105,8 @@ export interface Executor {
    * command goes to Redis as sent; else (or when a reply must be streamed) the Results of `run`.
    */
   runJson(principal: Principal, commands: CommandList, asArray: boolean): Promise<JsonBody | Results>;
-  transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]>;
+  /** `longestArg`: the byte length of the longest argument (CommandList.longestArg). */
+  transaction(principal: Principal, commands: RespArg[][], longestArg: number): Promise<RespValue[]>;
 }
 
 /**
@@ -136,8 +144,8 @@ export function createExecutor(ctx: ExecutorContext): Executor {
   }
 
   /**
-   * `run`, with the daily quota counted or not: the reads SEARCH.* makes for a request are not commands the
-   * client sent, so they do not count.
+   * `run`, for commands the client sent or not: the reads SEARCH.* makes for a request are not, so they do not
+   * count towards the daily quota and their keys (read from Redis) are not held to the key size limit.
    */
   async function runCounted(
     principal: Principal,
@@ -216,6 +224,10 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     // Settled before anything below can throw, so a failing RESTTOKEN is never an unhandled rejection.
     const localDone = local && Promise.all(local);
     localDone?.catch(() => {});
+    // One comparison for nearly every request: only an argument over the key size limit makes it look at keys.
+    if (counted && commands.longestArg > MAX_KEY_BYTES && sentAt.length > 0) {
+      await refuseLongKeys(commands, sentAt, sentNames, replaced, values);
+    }
     // Whether some command already ran (a pipeline with SEARCH.* goes to Redis in several writes).
     let ran = false;
     if (searches) {
@@ -322,7 +334,9 @@ export function createExecutor(ctx: ExecutorContext): Executor {
     asArray: boolean,
   ): Promise<JsonBody | Results> {
     const count = commands.length;
-    if (ctx.quota || !sentAsIs(commands, needsLook)) return run(principal, commands, false);
+    if (ctx.quota || commands.longestArg > MAX_KEY_BYTES || !sentAsIs(commands, needsLook)) {
+      return run(principal, commands, false);
+    }
     const connection = principal.backend.readyConnection() ?? (await principal.backend.sharedConnection());
     const pieces = await connection.sendRaw(commands.encode(), count);
     let loading: string | undefined;
@@ -353,6 +367,33 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       }
     }
     return { values, raws: undefined };
+  }
+
+  /**
+   * Commands about to be sent (`sentAt`, `sentNames`; in the form they are sent: `replaced` or their own) that
+   * name a key over the size limit are answered with the refusal in `values` and taken out of the two lists.
+   */
+  async function refuseLongKeys(
+    commands: CommandList,
+    sentAt: number[],
+    sentNames: string[],
+    replaced: Map<number, RespArg[]> | undefined,
+    values: RespValue[],
+  ): Promise<void> {
+    const sent = sentAt.map((i) => replaced?.get(i) ?? commands.args(i));
+    const refusals = await keySizeRefusals(await ctx.unshownAdmin(), sent);
+    let kept = 0;
+    for (let j = 0; j < sentAt.length; j++) {
+      const refused = refusals[j];
+      if (refused) {
+        values[sentAt[j]!] = new RespError(refused);
+        continue;
+      }
+      sentAt[kept] = sentAt[j]!;
+      sentNames[kept] = sentNames[j]!;
+      kept++;
+    }
+    sentAt.length = sentNames.length = kept;
   }
 
   /** Errors as the client should read them: the command it sent named, newer commands explained. */
@@ -435,7 +476,11 @@ export function createExecutor(ctx: ExecutorContext): Executor {
   }
 
   /** MULTI … EXEC on a connection of its own. A transaction discarded as a whole throws HttpError(400). */
-  async function transaction(principal: Principal, commands: RespArg[][]): Promise<RespValue[]> {
+  async function transaction(
+    principal: Principal,
+    commands: RespArg[][],
+    longestArg: number,
+  ): Promise<RespValue[]> {
     if (ctx.quota && !ctx.quota.takeAll(commands.length)) throw new HttpError(400, DAILY_LIMIT_ERROR);
     for (const args of commands) {
       const name = commandName(args);
@@ -458,6 +503,11 @@ export function createExecutor(ctx: ExecutorContext): Executor {
       scripted.add(i);
       return call;
     });
+    // A key over the size limit discards the transaction, as the request size limit does: nothing runs.
+    if (longestArg > MAX_KEY_BYTES) {
+      const refused = (await keySizeRefusals(await ctx.unshownAdmin(), sent)).find((r) => r !== undefined);
+      if (refused) throw new HttpError(400, refused);
+    }
     // Inside MULTI a NOSCRIPT could not be retried without breaking atomicity: make sure Redis has it.
     for (const sha of shasOf([...scripted].map((i) => sent[i]!))) await ctx.scripts.ensureLoaded(sha);
     const connection = await principal.backend.exclusive();

@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 
 import type { BrowserGuard } from '../security/browser-guard';
 import type { CommandList } from './commands';
-import { ArgsList } from './commands';
 import { RedisAuthError, RedisUnavailableError } from './connection';
 import { entriesJson, entryJson, errorJson } from './encode';
 import { wholeBody } from '../http/fast-path';
@@ -207,8 +206,8 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
     const body = hasBody ? await readBody(req, budget) : undefined;
 
     if (target.kind === 'multi-exec') {
-      const commands = parseCommandsBody(body ?? Buffer.alloc(0));
-      const entries = await executor.transaction(principal, commands);
+      const { commands, longestArg } = parseCommandsBody(body ?? Buffer.alloc(0));
+      const entries = await executor.transaction(principal, commands, longestArg);
       // Transactions always answer JSON (the hosted service does the same).
       if (entries.some(isLargeReply)) return streamJson(res, entriesPieces(entries, base64));
       return sendJson(res, 200, entriesJson(entries, base64));
@@ -235,7 +234,7 @@ export function createRequestHandler(ctx: KvHandlerContext): RequestHandler {
       }
       command = JsonCommandBatch.parseOne(body);
     } else {
-      command = new ArgsList([pathCommand(target.args, body, url)]);
+      command = pathCommand(target.args, body, url);
     }
     let results: Results;
     if (resp2 || base64) {

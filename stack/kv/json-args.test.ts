@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { BadRequestError, JsonCommandBatch, parseCommandsBody } from './json-args';
+import { longestArgOf } from './key-size';
 import { encodeCommands } from './resp';
 import type { RespArg } from './resp';
 
@@ -41,11 +42,9 @@ describe('JSON command bodies', () => {
     expect(commandArgs(body(`["SET","k",${deep}]`))[2]!.toString()).toBe(deep);
     expect(() => commandArgs(body(`["SET","k",${'['.repeat(20_000)}]`))).toThrow(BadRequestError);
     expect(() => parseCommandsBody(body('['.repeat(20_000)))).toThrow(BadRequestError);
-    expect(text(parseCommandsBody(body(`[["SET","k",${'['.repeat(5) + ']'.repeat(5)}]]`))[0]!)).toEqual([
-      'SET',
-      'k',
-      '[[[[[]]]]]',
-    ]);
+    expect(
+      text(parseCommandsBody(body(`[["SET","k",${'['.repeat(5) + ']'.repeat(5)}]]`)).commands[0]!),
+    ).toEqual(['SET', 'k', '[[[[[]]]]]']);
   });
 
   it('passes nested arrays and objects on as their JSON text', () => {
@@ -54,7 +53,7 @@ describe('JSON command bodies', () => {
   });
 
   it('reads pipelines as arrays of commands', () => {
-    const commands = parseCommandsBody(body('[["set","a",1],["get","a"]]'));
+    const { commands } = parseCommandsBody(body('[["set","a",1],["get","a"]]'));
     expect(commands.map(text)).toEqual([
       ['set', 'a', '1'],
       ['get', 'a'],
@@ -99,9 +98,12 @@ describe('JsonCommandBatch (JSON straight into RESP)', () => {
     'reads %s… like the transaction reader and encodes the same bytes',
     (_, text) => {
       const body = Buffer.from(text);
-      const expected = parseCommandsBody(body);
+      const { commands: expected, longestArg } = parseCommandsBody(body);
       const batch = JsonCommandBatch.parse(body);
       expect(batch.length).toBe(expected.length);
+      // Both readers note the longest argument as they go (the key size limit's cheap test).
+      expect(longestArg).toBe(longestArgOf(expected));
+      expect(batch.longestArg).toBe(longestArg);
       expected.forEach((args, i) => {
         expect(batch.name(i)).toBe(args[0]!.toString().toLowerCase());
         expect(batch.args(i)).toEqual(args);
@@ -116,9 +118,10 @@ describe('JsonCommandBatch (JSON straight into RESP)', () => {
   it.each(['["Set", "n", 12345678901234567890, -1.5e3, true, null, {"a":[1,"]"]}]', many(9), many(100)])(
     'reads the POST / body %s like the transaction reader',
     (text) => {
-      const expected = parseCommandsBody(Buffer.from(`[${text}]`))[0]!;
+      const expected = parseCommandsBody(Buffer.from(`[${text}]`)).commands[0]!;
       const one = JsonCommandBatch.parseOne(Buffer.from(text));
       expect(one.length).toBe(1);
+      expect(one.longestArg).toBe(longestArgOf([expected]));
       expect(one.args(0)).toEqual(expected);
       expect(one.encode()).toEqual(encodeCommands([expected]));
     },
@@ -304,7 +307,7 @@ describe('JsonCommandBatch (JSON straight into RESP)', () => {
         if (
           !JsonCommandBatch.parse(body)
             .encode()
-            .equals(encodeCommands(parseCommandsBody(body)))
+            .equals(encodeCommands(parseCommandsBody(body).commands))
         ) {
           wrong.push(`${text}: encoded differently`);
         }

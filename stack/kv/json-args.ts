@@ -231,6 +231,9 @@ class Reader {
     this.expect(58, ':');
   }
 
+  /** The byte length of the longest argument `command()` has read (CommandList.longestArg). */
+  longestArg = 0;
+
   /** `["CMD", arg, …]` */
   command(): RespArg[] {
     this.expect(91, 'a JSON array');
@@ -239,8 +242,11 @@ class Reader {
       this.pos++;
       return args;
     }
-    do args.push(this.arg());
-    while (this.more(93));
+    do {
+      const arg = this.arg();
+      if (arg.length > this.longestArg) this.longestArg = arg.length;
+      args.push(arg);
+    } while (this.more(93));
     return args;
   }
 
@@ -249,8 +255,14 @@ class Reader {
   }
 }
 
+/** A `/multi-exec` body: its commands, and the byte length of their longest argument (CommandList.longestArg). */
+export interface CommandsBody {
+  commands: RespArg[][];
+  longestArg: number;
+}
+
 /** Body of `/multi-exec`: an array of commands, as argument arrays (a transaction looks at every one). */
-export function parseCommandsBody(body: Buffer): RespArg[][] {
+export function parseCommandsBody(body: Buffer): CommandsBody {
   const reader = new Reader(body);
   reader.expect(91, 'a JSON array of commands');
   const commands: RespArg[][] = [];
@@ -266,7 +278,7 @@ export function parseCommandsBody(body: Buffer): RespArg[][] {
   }
   reader.end();
   if (commands.length === 0) throw new BadRequestError('ERR empty pipeline request');
-  return commands;
+  return { commands, longestArg: reader.longestArg };
 }
 
 /**
@@ -288,6 +300,7 @@ export class JsonCommandBatch implements CommandList {
     private readonly resp: Buffer,
     /** Where each command starts in `resp`, and (last) where the final one ends. */
     private readonly starts: number[],
+    readonly longestArg: number,
   ) {}
 
   /** Body of `/pipeline`: an array of commands. */
@@ -310,7 +323,7 @@ export class JsonCommandBatch implements CommandList {
     reader.end();
     if (starts.length === 0) throw new BadRequestError('ERR empty pipeline request');
     starts.push(out.length);
-    return new JsonCommandBatch(out.done(), starts);
+    return new JsonCommandBatch(out.done(), starts, out.longestArg);
   }
 
   /** Body of `POST /`: one command. */
@@ -320,7 +333,7 @@ export class JsonCommandBatch implements CommandList {
     const count = readCommand(reader, out);
     reader.end();
     if (count === 0) throw new BadRequestError('ERR empty command');
-    return new JsonCommandBatch(out.done(), [0, out.length]);
+    return new JsonCommandBatch(out.done(), [0, out.length], out.longestArg);
   }
 
   get length(): number {
@@ -430,6 +443,9 @@ class RespOut extends ByteWriter {
     super(Math.min(2 * bodyLength, bodyLength + 65536) + 64);
   }
 
+  /** The byte length of the longest argument written (CommandList.longestArg): one comparison an argument. */
+  longestArg = 0;
+
   /** Skips `n` bytes to be written later; returns where they start. */
   reserve(n: number): number {
     this.room(n);
@@ -441,6 +457,7 @@ class RespOut extends ByteWriter {
   /** `$<length>\r\n<bytes>\r\n` */
   bulk(source: Buffer, start: number, end: number): void {
     const length = end - start;
+    if (length > this.longestArg) this.longestArg = length;
     this.room(length + 16); // `$`, up to 11 digits, two CRLFs
     const buf = this.buf;
     let at = writeHeader(buf, this.length, 36, length);
@@ -470,6 +487,7 @@ class RespOut extends ByteWriter {
       const c = source[i]!;
       if (c === 34) {
         const length = i - start;
+        if (length > this.longestArg) this.longestArg = length;
         if (length >= 10) {
           const extra = decimalDigits(length) - 1;
           buf.copyWithin(head + 4 + extra, head + 4, at);

@@ -10,8 +10,10 @@
 // - the bridge's own housekeeping (the field expiry sweeper's `SWITCHYARD.*` calls) is left out, as Redis
 //   leaves out its own expiry;
 // - SEARCH.*, which the bridge answers itself (search/), shows as the command the client sent — the bridge
-//   runs a no-op script of its own with the command as its arguments on the caller's connection — and the
-//   reads it makes to answer it (on connections `ClientLabels.hide` marked) are left out, scripts and all.
+//   runs a no-op script of its own with the command as its arguments on the caller's connection;
+// - the bridge's own questions to Redis — the reads the search emulation makes to answer a SEARCH command,
+//   the key size limit's `COMMAND GETKEYS` (key-size.ts) — are left out, scripts and all: they run on
+//   connections `ClientLabels.hide` marked.
 import type { ClientLabels } from './client-labels';
 import type { BridgeScripts } from './scripts';
 

@@ -36,3 +36,14 @@ export class DailyQuota {
 
 export const DAILY_LIMIT_ERROR = 'ERR max daily request limit exceeded';
 export const REQUEST_SIZE_ERROR = 'ERR max request size exceeded';
+
+/**
+ * The hosted service's key size limit, 32 KB, fixed (Redis's own is 512 MB): a command naming a longer key is
+ * refused and not run. Bytes of the key as sent to Redis.
+ */
+export const MAX_KEY_BYTES = 32_768;
+
+/** The hosted service's refusal of a key over MAX_KEY_BYTES; `actual` is that key's length in bytes. */
+export function keySizeError(actual: number): string {
+  return `ERR max key size exceeded. Limit: ${MAX_KEY_BYTES} bytes, Actual: ${actual} bytes`;
+}

@@ -29,8 +29,9 @@ describe('URLs', () => {
   it('appends the body, then query parameters, and never the _token parameter', () => {
     const url = parseUrl('/set/k?EX=100&_token=secret&NX&note=a%20b');
     expect(url.token).toBe('secret');
-    const args = pathCommand(['set', 'k'], Buffer.from('value'), url);
-    expect(args.map(String)).toEqual(['set', 'k', 'value', 'EX', '100', 'NX', 'note', 'a b']);
+    const command = pathCommand(['set', 'k'], Buffer.from('value'), url);
+    expect(command.args(0).map(String)).toEqual(['set', 'k', 'value', 'EX', '100', 'NX', 'note', 'a b']);
+    expect(command.longestArg).toBe('value'.length);
   });
 
   it('names every target that opens a stream for the fast path to leave alone', () => {

@@ -1,4 +1,5 @@
 // Maps a request URL to an endpoint and, for the path form, to Redis arguments.
+import { ArgsList } from './commands';
 import type { RespArg } from './resp';
 
 export type Route =
@@ -107,13 +108,25 @@ export function route(path: string): Route {
   };
 }
 
-/** Arguments of a path-form request: segments, then the raw body (if any), then query parameters. */
-export function pathCommand(segments: RespArg[], body: Buffer | undefined, url: ParsedUrl): RespArg[] {
+/**
+ * The command of a path-form request: segments, then the raw body (if any), then query parameters. Its longest
+ * argument is noted on the way (CommandList.longestArg): each is a Buffer or, from `decodeComponent`, a plain
+ * ASCII string, so its `length` is its byte length.
+ */
+export function pathCommand(segments: RespArg[], body: Buffer | undefined, url: ParsedUrl): ArgsList {
   const args = segments.slice();
-  if (body !== undefined && body.length > 0) args.push(body);
+  let longest = 0;
+  for (const segment of segments) if (segment.length > longest) longest = segment.length;
+  if (body !== undefined && body.length > 0) {
+    args.push(body);
+    if (body.length > longest) longest = body.length;
+  }
   for (const [key, value] of url.params) {
     args.push(key);
-    if (value !== undefined) args.push(value);
+    if (key.length > longest) longest = key.length;
+    if (value === undefined) continue;
+    args.push(value);
+    if (value.length > longest) longest = value.length;
   }
-  return args;
+  return new ArgsList([args], longest);
 }

@@ -395,6 +395,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   }
 
   const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const unshownAdmin = unshownBackend(token, { target, credentials: adminCredentials });
   const handler = createRequestHandler({
     authenticate,
     clientLabels,
@@ -404,11 +405,8 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     admin: adminConnection,
     redisVersion: () => redisVersion,
     hashExpiry,
-    search: {
-      commands: search,
-      lister: { backend: unshownBackend(token, { target, credentials: adminCredentials }) },
-      inMonitor: searchInMonitor,
-    },
+    unshownAdmin: () => unshownAdmin.sharedConnection(),
+    search: { commands: search, lister: { backend: unshownAdmin }, inMonitor: searchInMonitor },
     quota: options.dailyRequestLimit ? new DailyQuota(options.dailyRequestLimit) : undefined,
     maxRequestBytes,
     sse: {
