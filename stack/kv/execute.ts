@@ -47,6 +47,8 @@ export interface Principal {
    * caller (the SEARCH command itself shows instead). Without them those reads show as the caller's.
    */
   unshown?: Backend;
+  /** The Redis ACL user of a token made by ACL RESTTOKEN (absent for the standard and read-only tokens). */
+  aclUser?: string;
 }
 
 /**
@@ -236,10 +238,15 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         (who: Principal) =>
         async (reads: RespArg[][]): Promise<RespValue[]> =>
           (await runCounted(who, new ArgsList(reads), false, false)).values;
+      const aclUser = principal.aclUser;
       const caller = {
         readOnly: principal.readOnly === true,
         read: as(principal.unshown ? { backend: principal.unshown } : principal),
         list: as(ctx.search!.lister),
+        changeRefusal:
+          aclUser === undefined
+            ? undefined
+            : (prefixes: readonly string[]) => writeRefusal(aclUser, prefixes),
       };
       let next = 0;
       for (const at of searches) {
@@ -305,6 +312,26 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         if (raws) raws[i] = replies.raws![j];
       }
     }
+  }
+
+  /**
+   * Why an ACL user may not change a search index over `prefixes`, or undefined: the index describes the keys
+   * under them, so changing it asks what writing them asks — `DEL <prefix>` under the user's rules (ACL
+   * DRYRUN, as the admin user; a key pattern `p*` covers the prefix `p` itself). Redis 7.0's ACL has no
+   * category for commands it does not know, so this is the bridge's reading, not the hosted service's.
+   */
+  async function writeRefusal(user: string, prefixes: readonly string[]): Promise<string | undefined> {
+    if (prefixes.length === 0) return undefined;
+    const connection = await ctx.unshownAdmin();
+    const dryRuns = prefixes.map((prefix) => ['ACL', 'DRYRUN', user, 'DEL', prefix]);
+    const replies = (await connection.send(encodeCommands(dryRuns), dryRuns.length)).values;
+    const at = replies.findIndex(
+      (reply) => !(reply === 'OK' || (Buffer.isBuffer(reply) && reply.toString() === 'OK')),
+    );
+    if (at === -1) return undefined;
+    const reply = replies[at]!;
+    const why = reply instanceof RespError ? reply.message : String(reply);
+    return `user '${user}' may not write the keys under '${prefixes[at]}' (${why})`;
   }
 
   /**

@@ -361,6 +361,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
     return {
       backend: callerBackend(presented, entry.user, remoteAddress, shared, options),
       unshown: unshownBackend(presented, options),
+      aclUser: entry.user,
     };
   }
 

@@ -23,6 +23,11 @@ export interface SearchCaller {
   read: ReadCommands;
   /** SCAN for the keys under an index's prefixes (as the bridge's admin user: the index's own work). */
   list: ReadCommands;
+  /**
+   * A token of an ACL user (ACL RESTTOKEN): why that user may not change an index over `prefixes` (it may not
+   * write the keys there), or undefined when it may. Absent for the standard token, which may change any.
+   */
+  changeRefusal?(prefixes: readonly string[]): Promise<string | undefined>;
 }
 
 /**
@@ -80,6 +85,24 @@ export class SearchCommands {
     }
   }
 
+  /**
+   * The prefixes of the indexes a changing command acts on: the new index's, the dropped or re-indexed one's, the
+   * index an alias is added to (and the one it pointed to before) or taken from. None for an index that does not
+   * exist (the command then changes nothing).
+   */
+  private prefixesChanged(args: readonly RespArg[], name: string): string[] {
+    const word = (i: number): string => text(args[i]);
+    const indexes =
+      name === 'search.create'
+        ? [parseCreate(args).definition]
+        : name === 'search.drop'
+          ? [this.catalog.get(word(1))]
+          : name === 'search.aliasadd'
+            ? [this.catalog.resolve(word(2)), this.catalog.resolve(word(1))]
+            : [this.catalog.resolve(word(1))];
+    return indexes.flatMap((index) => index?.prefixes ?? []);
+  }
+
   private async dispatch(args: readonly RespArg[], name: string, caller: SearchCaller): Promise<RespValue> {
     const arity = ARITY[name];
     if (!arity) return new RespError(`ERR unknown command '${name.toUpperCase()}'`);
@@ -91,6 +114,10 @@ export class SearchCommands {
       return new RespError(`NOPERM this token is read-only: '${name}' changes the search indexes`);
     }
     const word = (i: number): string => text(args[i]);
+    if (caller.changeRefusal && CHANGING.has(name)) {
+      const refused = await caller.changeRefusal(this.prefixesChanged(args, name));
+      if (refused) return new RespError(`NOPERM ${refused}: '${name}' changes the search indexes`);
+    }
     switch (name) {
       case 'search.create': {
         const request = parseCreate(args);

@@ -307,6 +307,96 @@ describe('tokens', () => {
   });
 });
 
+describe("an ACL user's token changes only indexes over keys it may write", () => {
+  it('creates, aliases and drops under its own key pattern; is refused elsewhere, and a read-only user everywhere', async () => {
+    const acl = async (user: string, ...rules: string[]): Promise<string> => {
+      expect(await run('ACL', 'SETUSER', user, 'reset', 'on', `>${user}-pw`, ...rules)).toEqual({
+        result: 'OK',
+      });
+      return (await run('ACL', 'RESTTOKEN', user, `${user}-pw`)).result as string;
+    };
+    const writer = await acl('cache-writer', '~cache:*', '+@all');
+    const reader = await acl('cache-reader', '~*', '+@read');
+    const create = (token: string, name: string, prefix: string) =>
+      commandAs(
+        env.kv,
+        token,
+        'SEARCH.CREATE',
+        name,
+        'ON',
+        'HASH',
+        'PREFIX',
+        '1',
+        prefix,
+        'SCHEMA',
+        'a',
+        'TEXT',
+      );
+
+    // Its own keys: create, alias, query, reindex, drop.
+    expect(await create(writer, 'acl-own', 'cache:')).toEqual({ result: 1 });
+    expect(await commandAs(env.kv, writer, 'SEARCH.ALIASADD', 'acl-own-alias', 'acl-own')).toEqual({
+      result: 1,
+    });
+    expect(await commandAs(env.kv, writer, 'SEARCH.COUNT', 'acl-own-alias', '{}')).toEqual({ result: 0 });
+    expect(await commandAs(env.kv, writer, 'SEARCH.REINDEX', 'acl-own')).toEqual({ result: 1 });
+
+    // Keys outside its pattern: refused, and nothing changed.
+    const refused =
+      /^NOPERM user 'cache-writer' may not write the keys under 'other:' \(.*\): 'search\.create' changes the search indexes$/;
+    expect((await create(writer, 'acl-other', 'other:')).error).toMatch(refused);
+    expect(await run('SEARCH.DESCRIBE', 'acl-other')).toEqual({ result: null });
+    // An index over several prefixes needs every one of them.
+    const both = await commandAs(
+      env.kv,
+      writer,
+      'SEARCH.CREATE',
+      'acl-both',
+      'ON',
+      'HASH',
+      'PREFIX',
+      '2',
+      'cache:',
+      'other:',
+      'SCHEMA',
+      'a',
+      'TEXT',
+    );
+    expect(both.error).toMatch(/may not write the keys under 'other:'/);
+    // Another's index: not its to drop or alias.
+    expect(await create(env.kv.token, 'acl-admins', 'other:')).toEqual({ result: 1 });
+    expect((await commandAs(env.kv, writer, 'SEARCH.DROP', 'acl-admins')).error).toMatch(
+      /^NOPERM .*'search\.drop'/,
+    );
+    expect((await commandAs(env.kv, writer, 'SEARCH.ALIASADD', 'acl-x', 'acl-admins')).error).toMatch(
+      /^NOPERM/,
+    );
+    // …nor may it move its alias away from an index it may not change.
+    expect(await run('SEARCH.ALIASADD', 'acl-theirs', 'acl-admins')).toEqual({ result: 1 });
+    expect((await commandAs(env.kv, writer, 'SEARCH.ALIASADD', 'acl-theirs', 'acl-own')).error).toMatch(
+      /^NOPERM/,
+    );
+    expect((await commandAs(env.kv, writer, 'SEARCH.ALIASDEL', 'acl-theirs')).error).toMatch(/^NOPERM/);
+    expect(await run('SEARCH.DESCRIBE', 'acl-theirs')).toMatchObject({ result: expect.anything() });
+
+    // A user who may only read changes nothing, but may query.
+    for (const [command, ...rest] of [
+      ['SEARCH.CREATE', 'acl-r', 'ON', 'HASH', 'PREFIX', '1', 'cache:', 'SCHEMA', 'a', 'TEXT'],
+      ['SEARCH.DROP', 'acl-own'],
+      ['SEARCH.ALIASDEL', 'acl-own-alias'],
+    ]) {
+      expect((await commandAs(env.kv, reader, command!, ...rest)).error).toMatch(
+        /^NOPERM user 'cache-reader' may not write/,
+      );
+    }
+    expect(await commandAs(env.kv, reader, 'SEARCH.COUNT', 'acl-own', '{}')).toEqual({ result: 0 });
+
+    // Its own index, dropped by it; the standard token may change any.
+    expect(await commandAs(env.kv, writer, 'SEARCH.DROP', 'acl-own')).toEqual({ result: 1 });
+    expect(await run('SEARCH.DROP', 'acl-admins')).toEqual({ result: 1 });
+  });
+});
+
 describe('pipelines and transactions', () => {
   it('answers SEARCH commands in their place in a pipeline, after the writes before them', async () => {
     await run('SEARCH.CREATE', 'piped', 'ON', 'JSON', 'PREFIX', '1', 'piped:', 'SCHEMA', 'word', 'TEXT');
