@@ -36,6 +36,7 @@ import type { BridgeScripts } from './scripts';
 import type { SearchCommands } from './search/commands';
 import { isSearchCommand } from './search/commands';
 import { explainNewerCommand } from './versions';
+import { noAckCall } from './xreadgroup-noack';
 
 /** Whom a request runs as: the connections of its token's Redis user. */
 export interface Principal {
@@ -125,11 +126,13 @@ function unavailableWhileLoading(reply: RespError): RedisUnavailableError {
 
 export function createExecutor(ctx: ExecutorContext): Executor {
   /** Whether the bridge looks at a command to send it as a call of one of its scripts (or not at all). */
-  const mayUseScript = (name: string): boolean => mayUseJsonScript(name) || ctx.hashExpiry.mayRoute(name);
+  const mayUseScript = (name: string): boolean =>
+    mayUseJsonScript(name) || ctx.hashExpiry.mayRoute(name) || name === 'xreadgroup';
 
   /** The script call to send instead of `args`, a refusal, or undefined to send it as it is. */
   function scriptCall(args: readonly RespArg[], name: string): RespArg[] | { error: string } | undefined {
     if (ctx.hashExpiry.mayRoute(name)) return ctx.hashExpiry.call(args, name);
+    if (name === 'xreadgroup') return noAckCall(args);
     return mayUseJsonScript(name) ? jsonScriptCall(args, name, ctx.redisVersion()) : undefined;
   }
 
@@ -309,7 +312,7 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           ctx.aclChanged();
         }
         values[i] = value;
-        if (raws) raws[i] = replies.raws![j];
+        if (raws) raws[i] = value === null && name === 'xreadgroup' ? NULL_ARRAY : replies.raws![j];
       }
     }
   }
@@ -486,6 +489,14 @@ export function createExecutor(ctx: ExecutorContext): Executor {
         if (replies.raws) replies.raws[j] = undefined;
         continue;
       }
+      if (sentNames[j] === 'xreadgroup') {
+        // XREADGROUP … NOACK, for a user who may not run EVALSHA (the read-only token; an ACL user with
+        // +@stream): as the user's own command, so Redis decides by the user's rules and a user who may read
+        // gets the read (with Redis's consumer entry, xreadgroup-noack.ts).
+        replies.values[j] = await connection.call(commands.args(i));
+        if (replies.raws) replies.raws[j] = undefined;
+        continue;
+      }
       // Every other script call (JSON.*, HGETDEL, HEXPIRE…) is the script's alone: its refusal stands.
       if (sentNames[j] !== 'scan') continue;
       replies.values[j] = await plainJsonTypeScan(connection, scans?.get(i)?.send ?? commands.args(i));
@@ -589,6 +600,12 @@ export function createExecutor(ctx: ExecutorContext): Executor {
 
   return { run, runJson, transaction };
 }
+
+/**
+ * XREADGROUP's "nothing new" as Redis sends it in RESP2; through a script (xreadgroup-noack.ts) it would be a
+ * null bulk string.
+ */
+const NULL_ARRAY = Buffer.from('*-1\r\n');
 
 /** The scripts (shas) that script calls `EVALSHA[_RO] <sha> …` run. */
 function shasOf(calls: readonly RespArg[][]): Set<string> {

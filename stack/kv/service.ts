@@ -26,6 +26,7 @@ import { BridgeScripts } from './scripts';
 import { SearchCatalog } from './search/catalog';
 import { SEARCH_IN_MONITOR_LUA, SearchCommands } from './search/commands';
 import { versionFromInfo } from './versions';
+import { XREADGROUP_NOACK_LUA } from './xreadgroup-noack';
 
 import { createBrowserGuard } from '../security/browser-guard';
 import { installFastPath } from '../http/fast-path';
@@ -241,6 +242,7 @@ export async function createKvService(options: KvServiceOptions): Promise<KvServ
   const adminConnection = (): Promise<RedisConnection> => admin.sharedConnection();
   const scripts = new BridgeScripts(adminConnection);
   scripts.register(HASH_EXPIRY_LUA);
+  scripts.register(XREADGROUP_NOACK_LUA);
   const searchInMonitor = scripts.register(SEARCH_IN_MONITOR_LUA);
   let redisVersion: string | undefined;
   const sweeper = new FieldExpirySweeper(adminConnection, scripts, logger);
