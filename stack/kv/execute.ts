@@ -312,7 +312,9 @@ export function createExecutor(ctx: ExecutorContext): Executor {
           ctx.aclChanged();
         }
         values[i] = value;
-        if (raws) raws[i] = value === null && name === 'xreadgroup' ? NULL_ARRAY : replies.raws![j];
+        if (raws)
+          raws[i] =
+            value === null && name === 'xreadgroup' && scripted?.has(i) ? NULL_ARRAY : replies.raws![j];
       }
     }
   }

@@ -3,7 +3,7 @@
 // puts files (a save dialog in the desktop app, the private exports folder in the browser host, with an
 // optional file name). The page never names a path. A query matching more than the service pages to (OFFSET
 // at most 10,000) exports its first SEARCH_EXPORT_MAX documents, and says so before and after.
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { SEARCH_EXPORT_MAX } from '../../../../../shared/kv/search';
 import { errorMessage } from '../../../bridge/client';
 import { useBridgeMutation, useBridgeQuery } from '../../../bridge/react';
@@ -30,6 +30,34 @@ function FileNameInput({ value, onChange }: { value: string; onChange: (name: st
       value={value}
       onChange={onChange}
     />
+  ) : null;
+}
+
+/** An export's outcome beside its button: where it was saved, a closed save dialog, or main's refusal. */
+function ExportOutcome<Saved extends { path: string }>({
+  exporter,
+  saved,
+}: {
+  exporter: {
+    isSuccess: boolean;
+    isError: boolean;
+    data: Saved | { canceled: true } | undefined;
+    error: unknown;
+  };
+  saved: (saved: Saved) => ReactNode;
+}) {
+  const data = exporter.data;
+  if (exporter.isSuccess && data) {
+    return (
+      <span data-testid="search-export-result" aria-live="polite">
+        {'canceled' in data ? 'Not saved: the save dialog was closed.' : saved(data)}
+      </span>
+    );
+  }
+  return exporter.isError ? (
+    <span className="kv-search-export-error" role="alert">
+      {errorMessage(exporter.error)}
+    </span>
   ) : null;
 }
 
@@ -70,23 +98,16 @@ export function QueryExport({ query, count }: { query: QueryInput; count: number
           {SEARCH_EXPORT_MAX.toLocaleString()} of {count.toLocaleString()}.
         </span>
       ) : null}
-      {exporter.isSuccess ? (
-        <span data-testid="search-export-result" aria-live="polite">
-          {'canceled' in exporter.data ? (
-            'Not saved: the save dialog was closed.'
-          ) : (
-            <>
-              Saved {plural(exporter.data.documents, 'document')}
-              {exporter.data.capped ? ` (the first of ${exporter.data.count.toLocaleString()})` : ''} to{' '}
-              <code>{exporter.data.path}</code>
-            </>
-          )}
-        </span>
-      ) : exporter.isError ? (
-        <span className="kv-search-export-error" role="alert">
-          {errorMessage(exporter.error)}
-        </span>
-      ) : null}
+      <ExportOutcome
+        exporter={exporter}
+        saved={(saved) => (
+          <>
+            Saved {plural(saved.documents, 'document')}
+            {saved.capped ? ` (the first of ${saved.count.toLocaleString()})` : ''} to{' '}
+            <code>{saved.path}</code>
+          </>
+        )}
+      />
     </Form>
   );
 }
@@ -103,21 +124,14 @@ export function AggregateExport({ input }: { input: AggregateInput }) {
       <Button size="sm" type="submit" icon={<DownloadIcon />} busy={exporter.isPending}>
         Export as JSON
       </Button>
-      {exporter.isSuccess ? (
-        <span data-testid="search-export-result" aria-live="polite">
-          {'canceled' in exporter.data ? (
-            'Not saved: the save dialog was closed.'
-          ) : (
-            <>
-              Saved to <code>{exporter.data.path}</code>
-            </>
-          )}
-        </span>
-      ) : exporter.isError ? (
-        <span className="kv-search-export-error" role="alert">
-          {errorMessage(exporter.error)}
-        </span>
-      ) : null}
+      <ExportOutcome
+        exporter={exporter}
+        saved={(saved) => (
+          <>
+            Saved to <code>{saved.path}</code>
+          </>
+        )}
+      />
     </Form>
   );
 }
